@@ -1,0 +1,54 @@
+import { BullModule } from '@nestjs/bull';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { HttpPipelineModule } from './common/http/http-pipeline.module';
+import { LimitsModule } from './common/limits/limits.module';
+import { loggerParams } from './common/logging';
+import { RedisModule } from './common/redis/redis.module';
+import { AppConfigModule } from './config/config.module';
+import type { AppConfig } from './config/environment';
+import { dataSourceOptions } from './database/data-source-options';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { CampaignsModule } from './modules/campaigns/campaigns.module';
+import { HealthModule } from './modules/health/health.module';
+import { MaintenanceModule } from './modules/maintenance/maintenance.module';
+import { OrganizationsModule } from './modules/organizations/organizations.module';
+
+/** Infrastructure every role needs: config, logs, PostgreSQL, Redis, Bull, limits. */
+export function infrastructureModules(config: AppConfig) {
+  return [
+    AppConfigModule.forRoot(config),
+    LoggerModule.forRoot(loggerParams(config)),
+    TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize)),
+    BullModule.forRoot({ redis: config.redisUrl }),
+    RedisModule,
+    LimitsModule,
+  ];
+}
+
+/** Domain modules with their HTTP controllers. */
+const API_MODULES = [HttpPipelineModule.forRoot(ApiKeysModule), HealthModule, OrganizationsModule, ApiKeysModule, CampaignsModule];
+
+/** Queue processors: only where APP_ROLE runs workers. */
+const WORKER_MODULES = [MaintenanceModule];
+
+/**
+ * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,
+ * `all` does both (development, small installs).
+ */
+@Module({})
+export class AppModule {
+  static forRole(config: AppConfig): DynamicModule {
+    const serveHttp = config.appRole !== 'worker';
+    const runWorkers = config.appRole !== 'api';
+    return {
+      module: AppModule,
+      imports: [
+        ...infrastructureModules(config),
+        ...(serveHttp ? API_MODULES : [HealthModule]),
+        ...(runWorkers ? WORKER_MODULES : []),
+      ],
+    };
+  }
+}

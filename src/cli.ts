@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { parseArgs } from 'node:util';
+import { isScope, SCOPES, type Scope } from './common/auth/scopes';
+import { AppConfigModule } from './config/config.module';
+import { loadConfigOrExit, type AppConfig } from './config/environment';
+import { dataSourceOptions } from './database/data-source-options';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { ApiKeysService } from './modules/api-keys/api-keys.service';
+import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { OrganizationsService } from './modules/organizations/organizations.service';
+
+/**
+ * Admin commands (CONTRACT §7). Each prints one JSON object on stdout; a usage or input error
+ * prints `{"error": ...}` on stderr and exits 2. The key itself is printed only by key:create.
+ */
+class UsageError extends Error {}
+
+@Module({})
+class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [AppConfigModule.forRoot(config), TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, 2)), OrganizationsModule, ApiKeysModule],
+    };
+  }
+}
+
+const USAGE = `usage:
+  cli org:create --name NAME
+  cli key:create --org ORG_ID --scopes a,b [--name LABEL]
+  cli key:list --org ORG_ID
+  cli key:revoke --id KEY_ID
+scopes: ${SCOPES.join(', ')}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name]?.trim();
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function requiredUuid(values: Record<string, string | undefined>, name: string): string {
+  const value = required(values, name);
+  if (!UUID.test(value)) throw new UsageError(`--${name} must be a UUID`);
+  return value.toLowerCase();
+}
+
+function parseScopes(raw: string): Scope[] {
+  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (scopes.length === 0 || unknown.length > 0) throw new UsageError(`unknown scopes: ${unknown.join(', ') || '(none given)'}`);
+  return scopes as Scope[];
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: { name: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string' }, id: { type: 'string' } },
+    strict: true,
+  });
+  if (!command || !['org:create', 'key:create', 'key:list', 'key:revoke'].includes(command)) throw new UsageError(USAGE);
+
+  const config = loadConfigOrExit();
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
+  try {
+    const organizations = app.get(OrganizationsService);
+    const keys = app.get(ApiKeysService);
+    switch (command) {
+      case 'org:create':
+        return await organizations.create(required(values, 'name'));
+      case 'key:create': {
+        const org = requiredUuid(values, 'org');
+        const scopes = parseScopes(required(values, 'scopes'));
+        if (!(await organizations.exists(org))) throw new UsageError(`organization ${org} not found`);
+        return await keys.create(org, scopes, values.name?.trim() || null);
+      }
+      case 'key:list': {
+        const org = requiredUuid(values, 'org');
+        return { organizationId: org, keys: await keys.list(org) };
+      }
+      case 'key:revoke': {
+        const revoked = await keys.revoke(requiredUuid(values, 'id'));
+        if (!revoked) throw new UsageError('key not found');
+        return revoked;
+      }
+    }
+    throw new UsageError(USAGE);
+  } finally {
+    await app.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  },
+  (error: unknown) => {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);
+    process.exitCode = usage ? 2 : 1;
+  },
+);

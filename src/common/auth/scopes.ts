@@ -1,0 +1,31 @@
+/** SPEC §5.3 plus CONTRACT §7's ingestion scopes. */
+export const SCOPES = [
+  'sessions:read',
+  'sessions:write',
+  'people:read',
+  'accounts:read',
+  'analytics:read',
+  'transcripts:read',
+  'custom_links:read',
+  'custom_links:write',
+  'playbook:read',
+  'playbook:write',
+  'agent:publish',
+  'events:write',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** Scopes that also grant another (SPEC §5.4: custom_links:write satisfies Custom Link reads). */
+const IMPLIED: Partial<Record<Scope, Scope[]>> = {
+  'custom_links:write': ['custom_links:read'],
+};
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** True when the granted scopes satisfy any one of the accepted scopes. */
+export function grantsAny(granted: readonly Scope[], accepted: readonly Scope[]): boolean {
+  return accepted.some((scope) => granted.includes(scope) || granted.some((g) => IMPLIED[g]?.includes(scope)));
+}

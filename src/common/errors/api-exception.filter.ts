@@ -1,0 +1,65 @@
+import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
+import { ApiError } from './api-errors';
+import { sendApiError } from './error-response';
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+  match(path: string): boolean;
+}
+
+const CATCH_ALL = /^[{/]*\*/;
+
+/**
+ * Renders every error as SPEC §7 / CONTRACT §1 say: ApiErrors with their status, text and headers;
+ * an unknown route 404 `Not Found`, or 405 when the path exists under another method; anything
+ * unexpected a 500 that shows nothing of its cause (the cause is logged with the request id).
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<Request & { id?: string }>();
+    if (res.headersSent) return;
+    if (exception instanceof ApiError) return sendApiError(res, exception);
+    if (exception instanceof NotFoundException) return this.sendRouteNotFound(req, res);
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      const status = exception.getStatus();
+      res.status(status).json({ detail: STATUS_CODES[status] ?? 'Error' });
+      return;
+    }
+    this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
+    res.status(500).json({ detail: 'Internal server error.' });
+  }
+
+  private sendRouteNotFound(req: Request, res: Response): void {
+    const allowed = this.methodsFor(req.path);
+    if (allowed.length > 0) {
+      res.setHeader('Allow', allowed.join(', '));
+      res.status(405).json({ detail: 'Method Not Allowed' });
+      return;
+    }
+    res.status(404).json({ detail: 'Not Found' });
+  }
+
+  /** The methods Express routes for this path; the router is the one source of what exists. */
+  private methodsFor(path: string): string[] {
+    const app = this.adapterHost.httpAdapter.getInstance<{ router?: { stack: RouterLayer[] } }>();
+    const methods = new Set<string>();
+    for (const layer of app.router?.stack ?? []) {
+      // Catch-all routes are middleware mounts (request logging, metrics), not resources.
+      if (!layer.route || CATCH_ALL.test(layer.route.path) || !layer.match(path)) continue;
+      for (const [method, enabled] of Object.entries(layer.route.methods)) {
+        if (enabled) methods.add(method.toUpperCase());
+      }
+    }
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
+  }
+}

@@ -1,0 +1,38 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ScopeGuard } from '../auth/scope.guard';
+import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
+import { RateLimitGuard } from '../limits/rate-limit.guard';
+import { RequestValidationInterceptor } from '../validation/request-validation.interceptor';
+
+const PIPELINE_PROVIDERS = [
+  IdempotencyRepository,
+  { provide: APP_GUARD, useClass: ApiKeyGuard },
+  { provide: APP_GUARD, useClass: RateLimitGuard },
+  { provide: APP_GUARD, useClass: ScopeGuard },
+  { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+  { provide: APP_INTERCEPTOR, useClass: RequestValidationInterceptor },
+  { provide: APP_FILTER, useClass: ApiExceptionFilter },
+];
+
+/**
+ * The request pipeline every route goes through, in CONTRACT §8's order:
+ * authenticate (401) → request rate (429) → scope (403) → idempotency replay / 409 →
+ * validation of path, query, header, body (422) → handler (404, 400, 409 ...) → error filter.
+ * Guards and interceptors run in the order they are registered here.
+ */
+@Module({})
+export class HttpPipelineModule {
+  /** `principalLookupModule` exports the PrincipalLookup that resolves API keys. */
+  static forRoot(principalLookupModule: Type): DynamicModule {
+    return {
+      module: HttpPipelineModule,
+      imports: [principalLookupModule],
+      providers: PIPELINE_PROVIDERS,
+      exports: [IdempotencyRepository],
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const IDEMPOTENT = Symbol('idempotent');
+
+export function isValidIdempotencyKey(value: string): boolean {
+  return value.length >= 1 && value.length <= IDEMPOTENCY_KEY_MAX_LENGTH;
+}
+
+/**
+ * The mutation honours `Idempotency-Key` (CONTRACT §1.2): a repeat with the same key and request
+ * replays the stored response. `required` only documents it; the service decides when a missing
+ * key is an error (its 400 comes after 404 in CONTRACT §8's precedence).
+ */
+export function Idempotent(options: { required?: boolean } = {}) {
+  return applyDecorators(
+    SetMetadata(IDEMPOTENT, true),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: options.required ?? false,
+      description: 'Replays the stored response of an earlier request with the same key (24 h); 1..255 characters.',
+    }),
+  );
+}
+
+export function isIdempotentHandler(handler: object): boolean {
+  return Reflect.getMetadata(IDEMPOTENT, handler) === true;
+}

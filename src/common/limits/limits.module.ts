@@ -1,0 +1,26 @@
+import { Global, Module } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
+import type Redis from 'ioredis';
+import { AppConfigService } from '../../config/app-config';
+import { REDIS } from '../redis/redis.module';
+import { LimitsService } from './limits.service';
+import { RedisThrottlerStorage } from './redis-throttler.storage';
+import { WindowCounter } from './window-counter';
+
+const MINUTE_MS = 60_000;
+
+@Global()
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [AppConfigService, REDIS],
+      useFactory: (config: AppConfigService, redis: Redis) => ({
+        throttlers: [{ name: 'default', ttl: MINUTE_MS, limit: config.values.limits.requestsPerMinute }],
+        storage: new RedisThrottlerStorage(new WindowCounter(redis)),
+      }),
+    }),
+  ],
+  providers: [LimitsService],
+  exports: [LimitsService, ThrottlerModule],
+})
+export class LimitsModule {}

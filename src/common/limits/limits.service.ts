@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { AppConfigService } from '../../config/app-config';
+import { LimitExceededError, type LimitState } from '../errors/api-errors';
+import { REDIS } from '../redis/redis.module';
+import { WindowCounter, type ChargeResult, type Window } from './window-counter';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The organization limits of CONTRACT §1.3 on shared Redis counters. Services charge a limit
+ * before doing the work it guards; a refusal is a LimitExceededError carrying that limit's figures.
+ */
+@Injectable()
+export class LimitsService {
+  readonly counter: WindowCounter;
+
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    private readonly config: AppConfigService,
+  ) {
+    this.counter = new WindowCounter(redis);
+  }
+
+  /** Link create/update, bulk actions, campaign create/rename/delete, job cancel/retry: 10 / 60 s. */
+  async chargeLinkMutation(organizationId: string): Promise<void> {
+    await this.chargeOrThrow([
+      { key: `limit:link-mutations:${organizationId}`, limit: this.config.values.limits.linkMutationsPerMinute, ttlMs: MINUTE_MS },
+    ]);
+  }
+
+  /** Charges every window or none; throws with the figures of the window that refused. */
+  async chargeOrThrow(windows: Window[], cost = 1, now = Date.now()): Promise<ChargeResult> {
+    const result = await this.counter.charge(windows, cost);
+    if (!result.allowed) {
+      throw new LimitExceededError(limitState(windows[result.refusedBy], result, result.refusedBy, now), now);
+    }
+    return result;
+  }
+}
+
+export function limitState(window: Window, result: ChargeResult, index: number, now = Date.now()): LimitState {
+  const state = result.windows[index];
+  return {
+    limit: window.limit,
+    remaining: Math.max(0, window.limit - state.count),
+    resetAt: Math.ceil((now + state.resetInMs) / 1000),
+  };
+}

@@ -1,0 +1,19 @@
+import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { issueForRule } from './pydantic-mapping';
+import { isUuid } from './uuid-format';
+import { RequestValidationError } from './validation-issue';
+
+/**
+ * Marks a path parameter as a UUID: `@Param('campaign_id', ParseUuidPipe)`. The validation
+ * interceptor checks it together with the other inputs; the pipe repeats the check so it also holds
+ * where that interceptor does not run.
+ */
+@Injectable()
+export class ParseUuidPipe implements PipeTransform<string, string> {
+  transform(value: string, metadata: ArgumentMetadata): string {
+    if (!isUuid(value)) {
+      throw new RequestValidationError([issueForRule('isUuid', [], ['path', metadata.data ?? 'id'], value, '')]);
+    }
+    return value.toLowerCase();
+  }
+}

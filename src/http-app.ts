@@ -1,0 +1,39 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { requestIdMiddleware } from './common/http/request-id.middleware';
+import { jsonBodyParser } from './common/validation/json-body';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/environment';
+
+/**
+ * Applies what every HTTP instance needs, in the order requests meet it: request id, then body
+ * parsing (413 here), then Nest's routing and pipeline. Used by main.ts and the e2e tests alike.
+ */
+export function configureHttpApp(app: NestExpressApplication): INestApplication {
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(...jsonBodyParser());
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Sales Engagement Analytics and Personalized Link API')
+      .setVersion('1.0.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'sk_live_… API key' })
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
+      .addSecurityRequirements('bearer')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
+  return app;
+}
+
+export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), { bodyParser: false, bufferLogs: true });
+  configureHttpApp(app);
+  return app;
+}

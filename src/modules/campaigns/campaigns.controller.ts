@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Caller, RequireScope } from '../../common/auth/auth.decorators';
+import type { Principal } from '../../common/auth/principal';
+import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
+import { CampaignsService } from './campaigns.service';
+import { CampaignNameRequest } from './dto/campaign-name.request';
+import { CampaignListResponse, CampaignResponse } from './dto/campaign.response';
+
+@ApiTags('Custom Link campaigns')
+@Controller('api/v1/custom-link-campaigns')
+export class CampaignsController {
+  constructor(private readonly campaigns: CampaignsService) {}
+
+  @Get()
+  @RequireScope('custom_links:read')
+  @ApiOkResponse({ type: CampaignListResponse })
+  @ApiErrorResponses(401, 403, 429)
+  async list(@Caller() caller: Principal): Promise<CampaignListResponse> {
+    return { campaigns: await this.campaigns.list(caller.organizationId) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('custom_links:write')
+  @Idempotent()
+  @ApiCreatedResponse({ type: CampaignResponse })
+  @ApiErrorResponses(401, 403, 409, 422, 429)
+  create(@Caller() caller: Principal, @Body() body: CampaignNameRequest): Promise<CampaignResponse> {
+    return this.campaigns.create(caller.organizationId, body.name);
+  }
+
+  @Patch(':campaign_id')
+  @RequireScope('custom_links:write')
+  @Idempotent()
+  @ApiOkResponse({ type: CampaignResponse })
+  @ApiErrorResponses(401, 403, 404, 409, 422, 429)
+  rename(
+    @Caller() caller: Principal,
+    @Param('campaign_id', ParseUuidPipe) campaignId: string,
+    @Body() body: CampaignNameRequest,
+  ): Promise<CampaignResponse> {
+    return this.campaigns.rename(caller.organizationId, campaignId, body.name);
+  }
+
+  @Delete(':campaign_id')
+  @HttpCode(204)
+  @RequireScope('custom_links:write')
+  @Idempotent()
+  @ApiNoContentResponse({ description: 'Deleted; its links stay, unfiled.' })
+  @ApiErrorResponses(401, 403, 404, 409, 422, 429)
+  delete(@Caller() caller: Principal, @Param('campaign_id', ParseUuidPipe) campaignId: string): Promise<void> {
+    return this.campaigns.delete(caller.organizationId, campaignId);
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { ConflictError } from '../../common/errors/api-errors';
+import { CampaignEntity } from './entities/campaign.entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** The only place that queries campaigns; every statement is scoped by organization_id. */
+@Injectable()
+export class CampaignsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  private get campaigns() {
+    return this.db.getRepository(CampaignEntity);
+  }
+
+  /** Newest first, then id (campaigns_created_idx). */
+  async listForOrganization(organizationId: string): Promise<CampaignEntity[]> {
+    return this.campaigns.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  async findById(organizationId: string, id: string): Promise<CampaignEntity | null> {
+    return this.campaigns.findOne({ where: { organizationId, id } });
+  }
+
+  /** Inserts a campaign; a name already used in the organization (any case) is a ConflictError. */
+  async insert(campaign: CampaignEntity): Promise<CampaignEntity> {
+    return this.translateNameClash(() => this.campaigns.save(this.campaigns.create(campaign)));
+  }
+
+  /** Renames; returns null when the campaign is not in the organization. */
+  async rename(organizationId: string, id: string, name: string): Promise<CampaignEntity | null> {
+    const [rows] = await this.translateNameClash<[{ id: string }[], number]>(() =>
+      this.db.query(
+        `UPDATE campaigns SET name = $3, updated_at = now()
+          WHERE organization_id = $1 AND id = $2 RETURNING id`,
+        [organizationId, id, name],
+      ),
+    );
+    return rows.length > 0 ? this.findById(organizationId, id) : null;
+  }
+
+  /** Deletes; returns false when the campaign is not in the organization. */
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.db.query(`DELETE FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return count > 0;
+  }
+
+  private async translateNameClash<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new ConflictError();
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { CampaignEntity } from '../entities/campaign.entity';
+
+/** Campaign (SPEC §2.9). */
+export class CampaignResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+
+  @ApiProperty({ description: 'Links filed in the campaign.' })
+  customLinkCount: number;
+
+  @ApiProperty({ description: 'Active links filed in the campaign.' })
+  activeCustomLinkCount: number;
+}
+
+export class CampaignListResponse {
+  @ApiProperty({ type: [CampaignResponse] })
+  campaigns: CampaignResponse[];
+}
+
+export interface CampaignLinkCounts {
+  total: number;
+  active: number;
+}
+
+export const NO_LINKS: CampaignLinkCounts = { total: 0, active: 0 };
+
+export function toCampaignResponse(campaign: CampaignEntity, counts: CampaignLinkCounts): CampaignResponse {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    createdAt: campaign.createdAt.toISOString(),
+    updatedAt: campaign.updatedAt.toISOString(),
+    customLinkCount: counts.total,
+    activeCustomLinkCount: counts.active,
+  };
+}

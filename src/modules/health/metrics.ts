@@ -1,0 +1,41 @@
+import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Public } from '../../common/auth/auth.decorators';
+
+/** One registry per process: default Node metrics plus request durations by route template. */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+const requestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by method, route template and status',
+  labelNames: ['method', 'route', 'status'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [metricsRegistry],
+});
+
+@Injectable()
+export class RequestMetricsMiddleware implements NestMiddleware {
+  use(req: Request, res: Response, next: NextFunction): void {
+    const stop = requestDuration.startTimer();
+    res.on('finish', () => {
+      // The template, not the path: ids in paths would explode the label set.
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      stop({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  }
+}
+
+@ApiExcludeController()
+@Public()
+@Controller()
+export class MetricsController {
+  @Get('metrics')
+  @Header('Content-Type', metricsRegistry.contentType)
+  metrics(): Promise<string> {
+    return metricsRegistry.metrics();
+  }
+}
