@@ -1,0 +1,28 @@
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source-options';
+import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_REDIS_URL } from './test-env';
+
+/** One fresh database per run, migrated from scratch (so migrations are exercised too). */
+export default async function globalSetup(): Promise<void> {
+  const name = `engagement_test_${Date.now()}_${process.pid}`;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+
+  const databaseUrl = databaseUrlFor(name);
+  const dataSource = new DataSource(dataSourceOptions(databaseUrl, 2));
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: 'each' });
+  await dataSource.destroy();
+
+  const redis = new Redis(TEST_REDIS_URL);
+  await redis.flushdb();
+  await redis.quit();
+
+  process.env.TEST_DATABASE_NAME = name;
+  process.env.DATABASE_URL = databaseUrl;
+  process.env.REDIS_URL = TEST_REDIS_URL;
+}

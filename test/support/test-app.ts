@@ -1,0 +1,67 @@
+import type { Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
+import { AppModule } from '../../src/app.module';
+import type { Scope } from '../../src/common/auth/scopes';
+import { loadConfig, type AppConfig } from '../../src/config/environment';
+import { configureHttpApp } from '../../src/http-app';
+import { ApiKeysService } from '../../src/modules/api-keys/api-keys.service';
+import { OrganizationsService } from '../../src/modules/organizations/organizations.service';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  server: Server;
+  /** A new organization with a key holding `scopes` (all scopes by default). */
+  createTenant(scopes?: Scope[]): Promise<Tenant>;
+  createKey(organizationId: string, scopes: Scope[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface Tenant {
+  organizationId: string;
+  key: string;
+}
+
+export const ALL_SCOPES: Scope[] = [
+  'sessions:read', 'sessions:write', 'people:read', 'accounts:read', 'analytics:read', 'transcripts:read',
+  'custom_links:read', 'custom_links:write', 'playbook:read', 'playbook:write', 'agent:publish', 'events:write',
+];
+
+/**
+ * The whole app through @nestjs/testing, configured exactly as main.ts configures it, on the run's
+ * database and Redis. `env` overrides variables (e.g. a small limit) for this instance;
+ * `controllers` adds test-only probe routes (they go through the same global pipeline).
+ */
+export async function createTestApp(env: Record<string, string> = {}, options: { controllers?: Type[] } = {}): Promise<TestApp> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', APP_ROLE: 'api', ...env });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config)], controllers: options.controllers ?? [] }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false });
+  configureHttpApp(app);
+  await app.init();
+  const organizations = app.get(OrganizationsService);
+  const keys = app.get(ApiKeysService);
+  const createKey = async (organizationId: string, scopes: Scope[]) => (await keys.create(organizationId, scopes, 'test')).key;
+  return {
+    app,
+    config,
+    server: app.getHttpServer() as Server,
+    createKey,
+    async createTenant(scopes = ALL_SCOPES) {
+      const organization = await organizations.create(`Test org ${Math.random().toString(36).slice(2, 8)}`);
+      return { organizationId: organization.id, key: await createKey(organization.id, scopes) };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** Polls `check` until it returns true or the deadline passes (no fixed sleeps in tests). */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 10000, intervalMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`Condition not met within ${timeoutMs} ms`);
+}
