@@ -6,6 +6,7 @@ const common = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testEnvironment: 'node',
+  setupFiles: ['reflect-metadata'],
 };
 module.exports = {
   projects: [

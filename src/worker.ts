@@ -1,12 +1,16 @@
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/environment';
 
-/** Queue workers without an HTTP server (APP_ROLE=worker). Shutdown lets active jobs finish. */
+/**
+ * Queue workers (APP_ROLE=worker). They serve only /healthz, /readyz and /metrics on PORT, for the
+ * orchestrator's probes; no API routes. Shutdown lets active jobs finish before connections close.
+ */
 export async function startWorker(config: AppConfig): Promise<void> {
-  const app = await NestFactory.createApplicationContext(AppModule.forRole(config), { bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
-  await app.init();
+  await app.listen(config.port);
 }
