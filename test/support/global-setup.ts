@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_REDIS_URL } from './test-env';
 
-/** One fresh database per run, migrated from scratch (so migrations are exercised too). */
+/** One fresh database per run, migrated from scratch (so migrations are exercised too), and Redis reachable. */
 export default async function globalSetup(): Promise<void> {
   const name = `engagement_test_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
@@ -18,8 +18,10 @@ export default async function globalSetup(): Promise<void> {
   await dataSource.runMigrations({ transaction: 'each' });
   await dataSource.destroy();
 
+  // Redis is not flushed: every counter key holds a fresh organization or key id, so runs that
+  // overlap (a developer's and CI's) cannot disturb each other.
   const redis = new Redis(TEST_REDIS_URL);
-  await redis.flushdb();
+  await redis.ping();
   await redis.quit();
 
   process.env.TEST_DATABASE_NAME = name;
