@@ -1,12 +1,12 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { RedisHealthIndicator } from './redis.health';
 
 /** Probes for the orchestrator: no key, no rate limit (CONTRACT §7). */
-@ApiExcludeController()
+@ApiTags('Operations')
 @Public()
 @Controller()
 export class HealthController {
@@ -18,12 +18,15 @@ export class HealthController {
 
   /** Liveness: the process answers. */
   @Get('healthz')
+  @ApiOkResponse({ description: 'The process is alive.' })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   /** Readiness: PostgreSQL and Redis answer; 503 (with Retry-After) while either does not. */
   @Get('readyz')
+  @ApiOkResponse({ description: 'PostgreSQL and Redis answer.' })
+  @ApiServiceUnavailableResponse({ description: 'PostgreSQL or Redis does not answer.' })
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
     try {
       return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 }), () => this.redis.isHealthy()]);

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { Public } from '../../common/auth/auth.decorators';
@@ -29,11 +29,12 @@ export class RequestMetricsMiddleware implements NestMiddleware {
   }
 }
 
-@ApiExcludeController()
+@ApiTags('Operations')
 @Public()
 @Controller()
 export class MetricsController {
   @Get('metrics')
+  @ApiProduces('text/plain')
   @Header('Content-Type', metricsRegistry.contentType)
   metrics(): Promise<string> {
     return metricsRegistry.metrics();
