@@ -71,16 +71,16 @@ export interface LimitState {
   remaining: number;
   /** Unix seconds when the window resets. */
   resetAt: number;
+  /** Whole seconds until the window resets (Retry-After), at least 1. */
+  retryAfterSeconds: number;
 }
 
 export class LimitExceededError extends ApiError {
   readonly status = 429;
 
-  constructor(state: LimitState, now = Date.now()) {
+  constructor(state: LimitState) {
     super('Rate limit or organization quota exceeded.');
-    Object.assign(this.headers, rateLimitHeaders(state), {
-      'Retry-After': String(Math.max(1, state.resetAt - Math.floor(now / 1000))),
-    });
+    Object.assign(this.headers, rateLimitHeaders(state), { 'Retry-After': String(state.retryAfterSeconds) });
   }
 }
 

@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
 import { LimitExceededError, type LimitState } from '../errors/api-errors';
 import { REDIS } from '../redis/redis.module';
-import { WindowCounter, type ChargeResult, type Window } from './window-counter';
+import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
 
 const MINUTE_MS = 60_000;
 
@@ -33,17 +33,18 @@ export class LimitsService {
   async chargeOrThrow(windows: Window[], cost = 1, now = Date.now()): Promise<ChargeResult> {
     const result = await this.counter.charge(windows, cost);
     if (!result.allowed) {
-      throw new LimitExceededError(limitState(windows[result.refusedBy], result, result.refusedBy, now), now);
+      throw new LimitExceededError(limitState(windows[result.refusedBy], result.windows[result.refusedBy], now));
     }
     return result;
   }
 }
 
-export function limitState(window: Window, result: ChargeResult, index: number, now = Date.now()): LimitState {
-  const state = result.windows[index];
+/** The X-RateLimit-* / Retry-After figures of one window. */
+export function limitState(window: Pick<Window, 'limit'>, state: WindowState, now = Date.now()): LimitState {
   return {
     limit: window.limit,
     remaining: Math.max(0, window.limit - state.count),
     resetAt: Math.ceil((now + state.resetInMs) / 1000),
+    retryAfterSeconds: Math.max(1, Math.ceil(state.resetInMs / 1000)),
   };
 }

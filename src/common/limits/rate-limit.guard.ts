@@ -3,6 +3,7 @@ import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { LimitExceededError, rateLimitHeaders } from '../errors/api-errors';
+import { limitState } from './limits.service';
 
 /**
  * The request-rate limit (SPEC §8) on @nestjs/throttler, adapted to the API's rules:
@@ -30,9 +31,9 @@ export class RateLimitGuard extends ThrottlerGuard {
     const res = http.getResponse<Response>();
     const key = generateKey(context, await getTracker(req, context), throttler.name ?? 'default');
     const record = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
-    const now = Date.now();
-    const state = { limit, remaining: limit - record.totalHits, resetAt: Math.floor(now / 1000) + record.timeToExpire };
-    if (record.isBlocked) throw new LimitExceededError(state, now);
+    // The storage reports whole seconds to reset (see RedisThrottlerStorage).
+    const state = limitState({ limit }, { count: record.totalHits, resetInMs: record.timeToExpire * 1000 });
+    if (record.isBlocked) throw new LimitExceededError(state);
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
     return true;
   }
