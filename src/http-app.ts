@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { jsonBodyParser } from './common/validation/json-body';
@@ -23,13 +23,24 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
     new DocumentBuilder()
       .setTitle('Sales Engagement Analytics and Personalized Link API')
       .setVersion('1.0.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'sk_live_… API key' })
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_ API key', description: 'Authorization: Bearer sk_live_…' }, 'bearer')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same key in x-api-key' }, 'x-api-key')
+      // Two requirement objects: either header authenticates.
       .addSecurityRequirements('bearer')
+      .addSecurityRequirements('x-api-key')
       .build(),
   );
+  markPublicOperations(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
   return app;
+}
+
+/** Operational routes need no key: their operations say so with an empty security list. */
+function markPublicOperations(document: OpenAPIObject): void {
+  for (const path of ['/healthz', '/readyz', '/metrics']) {
+    const operation = document.paths[path]?.get;
+    if (operation) operation.security = [];
+  }
 }
 
 export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {

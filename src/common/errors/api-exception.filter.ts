@@ -40,7 +40,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private sendRouteNotFound(req: Request, res: Response): void {
     const allowed = this.methodsFor(req.path);
-    if (allowed.length > 0) {
+    // A route of this method exists: the 404 came from its handler (e.g. a missing static file).
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
       res.setHeader('Allow', allowed.join(', '));
       res.status(405).json({ detail: 'Method Not Allowed' });
       return;

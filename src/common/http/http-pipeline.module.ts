@@ -7,9 +7,11 @@ import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { RateLimitGuard } from '../limits/rate-limit.guard';
 import { RequestValidationInterceptor } from '../validation/request-validation.interceptor';
+import { GracefulShutdown } from './graceful-shutdown';
 
 const PIPELINE_PROVIDERS = [
   IdempotencyRepository,
+  GracefulShutdown,
   { provide: APP_GUARD, useClass: ApiKeyGuard },
   { provide: APP_GUARD, useClass: RateLimitGuard },
   { provide: APP_GUARD, useClass: ScopeGuard },

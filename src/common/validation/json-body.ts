@@ -2,14 +2,16 @@ import { json, type NextFunction, type Request, type RequestHandler, type Respon
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError } from '../errors/api-errors';
 import { sendApiError } from '../errors/error-response';
+import { locateJsonError } from './json-error-locator';
 import type { ValidationIssue } from './validation-issue';
 
 const MIB = 1024 * 1024;
 /** Link creation and event ingestion carry batches (CONTRACT §0). */
 const LARGE_BODY_ROUTES = [/^\/api\/v1\/custom-links\/?$/, /^\/api\/v1\/events\/?$/];
 const PARSE_ERROR = Symbol('bodyParseError');
+const EMPTY_BODY = Symbol('emptyBody');
 
-type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue };
+type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue; [EMPTY_BODY]?: boolean };
 
 /** The json_invalid issue recorded for this request's body, if its JSON was malformed. */
 export function bodyParseErrorOf(req: Request): ValidationIssue | undefined {
@@ -26,14 +28,21 @@ const isJsonRequest = (req: IncomingMessage) => {
  * `json_invalid` after authentication (CONTRACT §8 puts 401 before 422). Too large is a 413 at once.
  */
 export function jsonBodyParser(): RequestHandler[] {
-  const options = { strict: false, type: isJsonRequest };
+  // body-parser turns an empty body into {}; remember it was empty (also when sent chunked).
+  const verify = (req: IncomingMessage, _res: unknown, buffer: Buffer) => {
+    if (buffer.length === 0) (req as WithParseError)[EMPTY_BODY] = true;
+  };
+  const options = { strict: false, type: isJsonRequest, verify };
   const standard = json({ ...options, limit: MIB });
   const large = json({ ...options, limit: 5 * MIB });
   const parse: RequestHandler = (req, res, next) => {
-    // An empty body is an absent body (FastAPI: "Field required" at ["body"]), not `{}`.
     if (req.headers['content-length'] === '0') return next();
     const parser = req.method === 'POST' && LARGE_BODY_ROUTES.some((r) => r.test(req.path)) ? large : standard;
-    return parser(req, res, next);
+    return parser(req, res, (error?: unknown) => {
+      // An empty or `null` body is an absent body (FastAPI: "Field required" at ["body"]).
+      if (!error && ((req as WithParseError)[EMPTY_BODY] || req.body === null)) req.body = undefined;
+      next(error);
+    });
   };
   const recordErrors = (error: BodyParserError, req: Request, res: Response, next: NextFunction) => {
     if (error.type === 'entity.too.large') return sendApiError(res, new PayloadTooLargeError());
@@ -49,15 +58,8 @@ interface BodyParserError extends Error {
   body?: string;
 }
 
-/** Node's JSON.parse message reworded as Python's json module words it (FastAPI's ctx.error). */
+/** FastAPI's json_invalid issue, positioned and worded as Python's json module reports the error. */
 function jsonInvalidIssue(error: BodyParserError): ValidationIssue {
-  const message = error.message ?? '';
-  const position = /position (\d+)/.exec(message);
-  const offset = position ? Number(position[1]) : (error.body?.length ?? 0);
-  let reason = 'Expecting value';
-  if (/property name/i.test(message)) reason = 'Expecting property name enclosed in double quotes';
-  else if (/Expected ',' or/i.test(message)) reason = "Expecting ',' delimiter";
-  else if (/after JSON/i.test(message)) reason = 'Extra data';
-  else if (/Bad control character/i.test(message)) reason = 'Invalid control character at';
-  return { type: 'json_invalid', loc: ['body', offset], msg: 'JSON decode error', input: {}, ctx: { error: reason } };
+  const { position, reason } = locateJsonError(error.body ?? '');
+  return { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: reason } };
 }

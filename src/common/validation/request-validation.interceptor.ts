@@ -105,7 +105,7 @@ export class RequestValidationInterceptor implements NestInterceptor {
           const raw: unknown = req.body;
           if (raw === undefined) {
             issues.push({ type: 'missing', loc: ['body'], msg: 'Field required', input: null });
-          } else if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+          } else if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
             issues.push({ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: raw });
           } else {
             const { value, issues: found } = validateDto(rule.dto, raw, 'body');

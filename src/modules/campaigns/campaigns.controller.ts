@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
@@ -33,6 +33,7 @@ export class CampaignsController {
   }
 
   @Patch(':campaign_id')
+  @ApiParam({ name: 'campaign_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()
   @ApiOkResponse({ type: CampaignResponse })
@@ -46,6 +47,7 @@ export class CampaignsController {
   }
 
   @Delete(':campaign_id')
+  @ApiParam({ name: 'campaign_id', format: 'uuid' })
   @HttpCode(204)
   @RequireScope('custom_links:write')
   @Idempotent()

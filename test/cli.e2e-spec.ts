@@ -1,0 +1,197 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createTestApp, type TestApp } from './support/test-app';
+
+/**
+ * The built admin CLI and the built entry point's config check (CONTRACT §7), run as the image runs
+ * them. `npm run build` comes first (npm test and test:e2e do it).
+ */
+
+const ROOT = join(__dirname, '..');
+const CLI = join(ROOT, 'dist/src/cli.js');
+const MAIN = join(ROOT, 'dist/src/main.js');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const API_KEY = /^sk_live_[0-9A-Za-z]{32}$/;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built script with exactly `env` (plus PATH), from a directory without a .env file. */
+function run(script: string, args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [script, ...args], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The one JSON line a successful command prints. */
+function output(result: Run): Record<string, unknown> {
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  const lines = result.stdout.split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toBe('');
+  return JSON.parse(lines[0]) as Record<string, unknown>;
+}
+
+let seq = 0;
+const uniqueName = (label: string) => `${label} ${Date.now().toString(36)}-${++seq}`;
+
+describe('admin CLI (node dist/src/cli.js)', () => {
+  let t: TestApp;
+  let db: DataSource;
+  const cli = (...args: string[]) => run(CLI, args, { DATABASE_URL: process.env.DATABASE_URL ?? '' });
+
+  beforeAll(async () => {
+    if (!existsSync(CLI) || !existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+    // No key cache, so a revoked key is refused at once.
+    t = await createTestApp({ API_KEY_CACHE_TTL_SECONDS: '0' });
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  const createOrg = async (name = uniqueName('CLI org')) => {
+    const org = output(await cli('org:create', '--name', name));
+    expect(org).toEqual({ id: expect.stringMatching(UUID), name });
+    return org as { id: string; name: string };
+  };
+  const createKey = async (orgId: string, scopes: string, name?: string) => {
+    const created = output(await cli('key:create', '--org', orgId, '--scopes', scopes, ...(name ? ['--name', name] : [])));
+    return created as { id: string; key: string; scopes: string[] };
+  };
+
+  it('org:create prints {id, name} and stores the organization', async () => {
+    const name = uniqueName('Acme Corp');
+    const org = await createOrg(name);
+    expect(await db.query(`SELECT name FROM organizations WHERE id = $1`, [org.id])).toEqual([{ name }]);
+  });
+
+  it('key:create prints {id, key, scopes}; the key works against the API with exactly those scopes; only its SHA-256 is stored', async () => {
+    const org = await createOrg();
+    const label = uniqueName('ci key');
+    const created = await createKey(org.id, 'custom_links:read,sessions:read', label);
+
+    expect(created).toEqual({ id: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: ['custom_links:read', 'sessions:read'] });
+    const rows = await db.query<{ organization_id: string; name: string; prefix: string; key_hash: string; scopes: string[]; revoked_at: Date | null }[]>(
+      `SELECT organization_id, name, prefix, key_hash, scopes, revoked_at FROM api_keys WHERE id = $1`,
+      [created.id],
+    );
+    expect(rows).toEqual([
+      {
+        organization_id: org.id,
+        name: label,
+        prefix: created.key.slice(0, 12),
+        key_hash: createHash('sha256').update(created.key).digest('hex'),
+        scopes: ['custom_links:read', 'sessions:read'],
+        revoked_at: null,
+      },
+    ]);
+
+    // The key authenticates as the organization it was made for, with the scopes it was given.
+    await request(t.server).get('/api/v1/custom-link-campaigns').set('Authorization', `Bearer ${created.key}`).expect(200, { campaigns: [] });
+    await request(t.server).post('/api/v1/custom-link-campaigns').set('x-api-key', created.key).send({ name: uniqueName('No write') })
+      .expect(403, { detail: 'API key does not include the required scope.' });
+  });
+
+  it('key:list shows each key with its prefix, never the key or its hash', async () => {
+    const org = await createOrg();
+    const first = await createKey(org.id, 'people:read', uniqueName('first'));
+    const second = await createKey(org.id, 'agent:publish');
+    await request(t.server).get('/api/v1/custom-link-campaigns').set('x-api-key', first.key).expect(403);
+
+    const result = await cli('key:list', '--org', org.id);
+    const listed = output(result);
+    expect(listed).toEqual({
+      organizationId: org.id,
+      keys: [
+        { id: first.id, name: expect.any(String), prefix: first.key.slice(0, 12), scopes: ['people:read'], createdAt: expect.stringMatching(ISO_MS_Z), lastUsedAt: expect.stringMatching(ISO_MS_Z), revokedAt: null },
+        { id: second.id, name: null, prefix: second.key.slice(0, 12), scopes: ['agent:publish'], createdAt: expect.stringMatching(ISO_MS_Z), lastUsedAt: null, revokedAt: null },
+      ],
+    });
+    for (const { key } of [first, second]) {
+      expect(result.stdout).not.toContain(key);
+      expect(result.stdout).not.toContain(key.slice(12));
+      expect(result.stdout).not.toContain(createHash('sha256').update(key).digest('hex'));
+    }
+  });
+
+  it('key:revoke sets revokedAt, the key stops working at once, and a second revoke keeps the first time', async () => {
+    const org = await createOrg();
+    const created = await createKey(org.id, 'custom_links:read');
+    await request(t.server).get('/api/v1/custom-link-campaigns').set('x-api-key', created.key).expect(200);
+
+    const revoked = output(await cli('key:revoke', '--id', created.id));
+    expect(revoked).toMatchObject({ id: created.id, prefix: created.key.slice(0, 12), revokedAt: expect.stringMatching(ISO_MS_Z) });
+    expect(JSON.stringify(revoked)).not.toContain(created.key);
+    await request(t.server).get('/api/v1/custom-link-campaigns').set('x-api-key', created.key).expect(401, { detail: 'API key required or invalid.' });
+
+    const again = output(await cli('key:revoke', '--id', created.id));
+    expect(again.revokedAt).toBe(revoked.revokedAt);
+    const listed = output(await cli('key:list', '--org', org.id)) as { keys: { id: string; revokedAt: string | null }[] };
+    expect(listed.keys).toEqual([expect.objectContaining({ id: created.id, revokedAt: revoked.revokedAt })]);
+  });
+
+  it('refuses an unknown scope with exit code 2 and a JSON error on stderr, creating nothing', async () => {
+    const org = await createOrg();
+    const result = await cli('key:create', '--org', org.id, '--scopes', 'custom_links:read,nope:write');
+
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    const error = JSON.parse(lines[0]) as { error: unknown };
+    expect(error).toEqual({ error: expect.stringContaining('nope:write') });
+    expect(await db.query(`SELECT id FROM api_keys WHERE organization_id = $1`, [org.id])).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown command', ['org:delete', '--name', 'x'], 'usage'],
+    ['a missing option', ['org:create'], '--name'],
+    ['an unknown option', ['org:create', '--name', 'x', '--colour', 'red'], 'colour'],
+    ['an organization id that is not a UUID', ['key:list', '--org', 'acme'], '--org'],
+    ['an unknown organization', ['key:create', '--org', '0190a000-0000-7000-8000-000000000000', '--scopes', 'people:read'], 'not found'],
+    ['an unknown key', ['key:revoke', '--id', '0190a000-0000-7000-8000-000000000000'], 'not found'],
+  ])('answers %s with exit code 2 and {"error"} on stderr', async (_case, args, mention) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const error = JSON.parse(result.stderr) as { error: string };
+    expect(Object.keys(error)).toEqual(['error']);
+    expect(error.error).toContain(mention);
+  });
+});
+
+describe('configuration check at start', () => {
+  it('node dist/src/main.js exits non-zero with one line per bad variable, naming each', async () => {
+    const result = await run(MAIN, [], { PORT: 'abc', RATE_LIMIT_PER_MINUTE: '0' });
+
+    expect(result.code).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.includes('PORT='))).toMatch(/PORT="abc".*integer/);
+    expect(lines.find((line) => line.includes('RATE_LIMIT_PER_MINUTE='))).toMatch(/RATE_LIMIT_PER_MINUTE="0".*between 1 and/);
+  });
+
+  it('the CLI checks its configuration the same way', async () => {
+    const result = await run(CLI, ['org:create', '--name', 'x'], { DATABASE_URL: 'mysql://db/engagement', LOG_LEVEL: 'loud' });
+
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('DATABASE_URL="mysql://db/engagement"');
+    expect(lines[1]).toContain('LOG_LEVEL="loud"');
+  });
+});
