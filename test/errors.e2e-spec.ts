@@ -202,6 +202,7 @@ describe('error model', () => {
       expect(JSON.parse(body)).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
     });
 
+    // Expected offsets and reasons are what Python's json.loads reports (FastAPI's loc and ctx).
     it.each([
       ['{name: 1}', 1, 'Expecting property name enclosed in double quotes'],
       ['{"name":"a",}', 12, 'Expecting property name enclosed in double quotes'],
@@ -211,19 +212,11 @@ describe('error model', () => {
       ['{"name":"a"', 11, "Expecting ',' delimiter"],
       ['[', 1, 'Expecting value'],
       ['{"name":"x\u0001"}', 10, 'Invalid control character at'],
-    ])('malformed JSON %j: json_invalid at its character offset', async (text, offset, reason) => {
-      const res = await post(text).expect(422);
-      expect(res.body).toEqual({ detail: [{ type: 'json_invalid', loc: ['body', offset], msg: 'JSON decode error', input: {}, ctx: { error: reason } }] });
-    });
-
-    // Expected values are what Python's json.loads reports (FastAPI's loc and ctx), where V8's
-    // JSON.parse messages differ in wording or carry no position.
-    it.each([
       ['{"name": x}', 9, 'Expecting value'],
       ['{"name" "a"}', 8, "Expecting ':' delimiter"],
       ['{"name":"a","b"}', 15, "Expecting ':' delimiter"],
       ['{"name":01}', 9, "Expecting ',' delimiter"],
-    ])('malformed JSON %j: json_invalid at Python json offset %i with %j', async (text, offset, reason) => {
+    ])('malformed JSON %j: json_invalid at its character offset', async (text, offset, reason) => {
       const res = await post(text).expect(422);
       expect(res.body).toEqual({ detail: [{ type: 'json_invalid', loc: ['body', offset], msg: 'JSON decode error', input: {}, ctx: { error: reason } }] });
     });
