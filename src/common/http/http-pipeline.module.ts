@@ -4,13 +4,12 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ScopeGuard } from '../auth/scope.guard';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
-import { IdempotencyRepository } from '../idempotency/idempotency.repository';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { RateLimitGuard } from '../limits/rate-limit.guard';
 import { RequestValidationInterceptor } from '../validation/request-validation.interceptor';
 import { GracefulShutdown } from './graceful-shutdown';
 
 const PIPELINE_PROVIDERS = [
-  IdempotencyRepository,
   GracefulShutdown,
   { provide: APP_GUARD, useClass: ApiKeyGuard },
   { provide: APP_GUARD, useClass: RateLimitGuard },
@@ -32,9 +31,8 @@ export class HttpPipelineModule {
   static forRoot(principalLookupModule: Type): DynamicModule {
     return {
       module: HttpPipelineModule,
-      imports: [principalLookupModule],
+      imports: [principalLookupModule, IdempotencyModule],
       providers: PIPELINE_PROVIDERS,
-      exports: [IdempotencyRepository],
     };
   }
 }

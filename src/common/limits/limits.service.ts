@@ -13,7 +13,7 @@ const MINUTE_MS = 60_000;
  */
 @Injectable()
 export class LimitsService {
-  readonly counter: WindowCounter;
+  private readonly counter: WindowCounter;
 
   constructor(
     @Inject(REDIS) redis: Redis,

@@ -21,8 +21,3 @@ export class PaginationQuery {
   @Max(MAX_OFFSET)
   offset: number = 0;
 }
-
-export interface Page {
-  limit: number;
-  offset: number;
-}

@@ -20,25 +20,22 @@ export class CampaignsRepository {
     return this.campaigns.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  async findById(organizationId: string, id: string): Promise<CampaignEntity | null> {
-    return this.campaigns.findOne({ where: { organizationId, id } });
-  }
-
   /** Inserts a campaign; a name already used in the organization (any case) is a ConflictError. */
   async insert(campaign: CampaignEntity): Promise<CampaignEntity> {
     return this.translateNameClash(() => this.campaigns.save(this.campaigns.create(campaign)));
   }
 
-  /** Renames; returns null when the campaign is not in the organization. */
+  /** Renames in one statement; returns null when the campaign is not in the organization. */
   async rename(organizationId: string, id: string, name: string): Promise<CampaignEntity | null> {
-    const [rows] = await this.translateNameClash<[{ id: string }[], number]>(() =>
+    const [rows] = await this.translateNameClash<[{ name: string; created_at: Date; updated_at: Date }[], number]>(() =>
       this.db.query(
         `UPDATE campaigns SET name = $3, updated_at = now()
-          WHERE organization_id = $1 AND id = $2 RETURNING id`,
+          WHERE organization_id = $1 AND id = $2 RETURNING name, created_at, updated_at`,
         [organizationId, id, name],
       ),
     );
-    return rows.length > 0 ? this.findById(organizationId, id) : null;
+    const [row] = rows;
+    return row ? { organizationId, id, name: row.name, createdAt: row.created_at, updatedAt: row.updated_at } : null;
   }
 
   /** Deletes; returns false when the campaign is not in the organization. */
