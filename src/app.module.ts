@@ -10,10 +10,14 @@ import { AppConfigModule } from './config/config.module';
 import type { AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { AccountsHttpModule } from './modules/accounts/accounts-http.module';
 import { CampaignsModule } from './modules/campaigns/campaigns.module';
 import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { PeopleHttpModule } from './modules/people/people-http.module';
+import { PeopleJobsModule } from './modules/people/people-jobs.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
 
 /** Infrastructure every role needs: config, logs, PostgreSQL, Redis, Bull, limits. */
 export function infrastructureModules(config: AppConfig) {
@@ -28,10 +32,19 @@ export function infrastructureModules(config: AppConfig) {
 }
 
 /** Domain modules with their HTTP controllers. */
-const API_MODULES = [HttpPipelineModule.forRoot(ApiKeysModule), HealthModule, OrganizationsModule, ApiKeysModule, CampaignsModule];
+const API_MODULES = [
+  HttpPipelineModule.forRoot(ApiKeysModule),
+  HealthModule,
+  OrganizationsModule,
+  ApiKeysModule,
+  CampaignsModule,
+  SessionsModule,
+  PeopleHttpModule,
+  AccountsHttpModule,
+];
 
 /** Queue processors: only where APP_ROLE runs workers. */
-const WORKER_MODULES = [MaintenanceModule];
+const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

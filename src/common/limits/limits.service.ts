@@ -6,6 +6,7 @@ import { REDIS } from '../redis/redis.module';
 import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /**
  * The organization limits of CONTRACT §1.3 on shared Redis counters. Services charge a limit
@@ -27,6 +28,20 @@ export class LimitsService {
     await this.chargeOrThrow([
       { key: `limit:link-mutations:${organizationId}`, limit: this.config.values.limits.linkMutationsPerMinute, ttlMs: MINUTE_MS },
     ]);
+  }
+
+  /**
+   * One transcript read (SPEC §8): a daily organization quota that resets at UTC midnight, so the
+   * window is keyed by the UTC date and lives until the next midnight.
+   */
+  async chargeTranscriptRead(organizationId: string, now = Date.now()): Promise<void> {
+    const day = new Date(now).toISOString().slice(0, 10);
+    const nextMidnight = Date.parse(`${day}T00:00:00.000Z`) + DAY_MS;
+    await this.chargeOrThrow(
+      [{ key: `limit:transcripts:${organizationId}:${day}`, limit: this.config.values.limits.transcriptDailyLimit, ttlMs: nextMidnight - now }],
+      1,
+      now,
+    );
   }
 
   /** Charges every window or none; throws with the figures of the window that refused. */

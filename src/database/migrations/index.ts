@@ -1,4 +1,5 @@
 import { Foundation1763800000000 } from './1763800000000-Foundation';
+import { SessionsPeopleAccounts1763900000000 } from './1763900000000-SessionsPeopleAccounts';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [Foundation1763800000000];
+export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000];

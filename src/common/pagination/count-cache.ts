@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type Redis from 'ioredis';
+import { REDIS } from '../redis/redis.module';
+
+const TTL_SECONDS = 600;
+
+/**
+ * Exact list totals without recounting a large organization on every page. A count is cached
+ * under the organization's data version for that list; every write that can change a total bumps
+ * the version (after its commit), so a cached count is never older than the last committed write
+ * that preceded the read. Shared by all instances through Redis.
+ */
+@Injectable()
+export class CountCache {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async count(list: string, organizationId: string, filters: unknown, compute: () => Promise<number>): Promise<number> {
+    const version = (await this.redis.get(versionKey(list, organizationId))) ?? '0';
+    const filterHash = createHash('sha1').update(JSON.stringify(filters)).digest('hex');
+    const key = `count:${list}:${organizationId}:${version}:${filterHash}`;
+    const cached = await this.redis.get(key);
+    if (cached !== null) return Number(cached);
+    const total = await compute();
+    await this.redis.set(key, String(total), 'EX', TTL_SECONDS);
+    return total;
+  }
+
+  /** Call after committing a write that may change the organization's totals for these lists. */
+  async invalidate(organizationId: string, ...lists: string[]): Promise<void> {
+    await Promise.all(lists.map((list) => this.redis.incr(versionKey(list, organizationId))));
+  }
+}
+
+const versionKey = (list: string, organizationId: string) => `count-version:${list}:${organizationId}`;

@@ -1,0 +1,55 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsTimestamp, ToTimestamp } from './timestamps';
+
+/**
+ * Optional, nullable body fields with their OpenAPI description, one decorator each, so a DTO
+ * reads as a list of fields and bounds. Absent and null are the same: unknown.
+ */
+export const OptionalText = (maxLength: number) =>
+  applyDecorators(ApiPropertyOptional({ type: String, maxLength, nullable: true }), IsOptional(), IsString(), MaxLength(maxLength));
+
+export const OptionalChoice = (choices: readonly string[]) =>
+  applyDecorators(ApiPropertyOptional({ enum: choices, nullable: true }), IsOptional(), IsIn(choices as string[]));
+
+export const OptionalTimestamp = () =>
+  applyDecorators(ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }), IsOptional(), ToTimestamp(), IsTimestamp());
+
+export const OptionalInteger = (minimum: number, maximum = 2_147_483_647) =>
+  applyDecorators(ApiPropertyOptional({ type: Number, minimum, maximum, nullable: true }), IsOptional(), IsInt(), Min(minimum), Max(maximum));
+
+export const OptionalNumber = (minimum: number, maximum: number) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: Number, minimum, maximum, nullable: true }),
+    IsOptional(),
+    IsNumber({ allowNaN: false, allowInfinity: false }),
+    Min(minimum),
+    Max(maximum),
+  );
+
+export const OptionalBoolean = () => applyDecorators(ApiPropertyOptional({ type: Boolean, nullable: true }), IsOptional(), IsBoolean());
+
+export const OptionalTextList = (maxItems: number, maxLength: number) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [String], maxItems, nullable: true }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(maxItems),
+    IsString({ each: true }),
+    MaxLength(maxLength, { each: true }),
+  );
+
+export const OptionalObject = (type: () => new () => object) =>
+  applyDecorators(ApiPropertyOptional({ type, nullable: true }), IsOptional(), IsObject(), ValidateNested(), Type(type));
+
+export const OptionalObjectList = (type: () => new () => object, maxItems: number) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: () => [type()], maxItems, nullable: true }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(maxItems),
+    ValidateNested({ each: true }),
+    Type(type),
+  );

@@ -1,0 +1,47 @@
+import { Transform } from 'class-transformer';
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+
+/**
+ * ISO 8601 timestamps as CONTRACT §0 accepts them: a date, or a date and time with an optional
+ * offset; without an offset the time is UTC. Anything else stays a string and fails `isIso8601`,
+ * which the 422 mapping reports as pydantic's `datetime_from_date_parsing`.
+ */
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+export function parseTimestamp(value: string): Date | null {
+  const match = ISO_TIMESTAMP.exec(value.trim());
+  if (!match) return null;
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', offset] = match;
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
+  const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));
+  const utc = Date.UTC(y, mo - 1, d, h, mi, s, millis);
+  if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
+  const time = utc - offsetMinutes(offset) * 60_000;
+  return Number.isFinite(time) ? new Date(time) : null;
+}
+
+function offsetMinutes(offset: string | undefined): number {
+  if (!offset || offset === 'Z' || offset === 'z') return 0;
+  const digits = offset.slice(1).replace(':', '');
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0');
+  return offset.startsWith('-') ? -minutes : minutes;
+}
+
+/** Turns a valid timestamp string into a Date; other values pass through for the validator to report. */
+export const ToTimestamp = () =>
+  Transform(({ value }) => (typeof value === 'string' ? (parseTimestamp(value) ?? value) : value));
+
+/** Passes only Dates produced by ToTimestamp (null/undefined are left to IsOptional). */
+export function IsTimestamp(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isIso8601', validator: { validate: (value) => value instanceof Date, defaultMessage: () => 'invalid datetime' } },
+    options,
+  );
+}
+
+/** Response form of CONTRACT §0: UTC with milliseconds and `Z`; null stays null. */
+export function isoOrNull(value: Date | null | undefined): string | null {
+  return value ? value.toISOString() : null;
+}

@@ -1,0 +1,17 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Transaction-scoped PostgreSQL advisory locks on named resources, shared by every API instance
+ * and worker. Names are hashed to 64-bit keys and taken in key order, so two transactions locking
+ * overlapping sets cannot deadlock. Callers take their locks in a fixed order of kinds
+ * (session, then people, then accounts); within a kind this function orders them.
+ */
+export async function lockNames(tx: EntityManager, names: Iterable<string>): Promise<void> {
+  const keys = [...new Set([...names].map(lockKeyOf))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const key of keys) await tx.query('SELECT pg_advisory_xact_lock($1)', [key.toString()]);
+}
+
+function lockKeyOf(name: string): bigint {
+  return createHash('sha256').update(name).digest().readBigInt64BE(0);
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AccountRollup, PersonFacts } from './rules/account-rollup';
+
+export interface AccountRow {
+  id: string;
+  account_domain: string;
+  company_name: string | null;
+  total_users: number;
+  total_sessions: number;
+  booked_sessions: number;
+  high_intent_users: number;
+  qualified_users: number;
+  total_time_spent_seconds: string;
+  last_seen_at: Date;
+  summary_markdown: string | null;
+}
+
+interface PersonFactsRow {
+  id: string;
+  account_domain: string;
+  business: string | null;
+  total_sessions: number;
+  booked_sessions: number;
+  total_time_spent_seconds: string;
+  last_seen_at: Date;
+  overall_intent: string;
+  qualification_status: string | null;
+  summary_markdown: string | null;
+}
+
+/** The only place that queries accounts; every statement is scoped by organization_id. */
+@Injectable()
+export class AccountsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async findByDomain(organizationId: string, domain: string): Promise<AccountRow | null> {
+    const rows: AccountRow[] = await this.db.query(`SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = $2`, [organizationId, domain]);
+    return rows[0] ?? null;
+  }
+
+  /** What each account's rollup reads of its people (people_account_idx), grouped by domain. */
+  async peopleFactsFor(tx: EntityManager, organizationId: string, domains: string[]): Promise<Map<string, PersonFacts[]>> {
+    const rows: PersonFactsRow[] = await tx.query(
+      `SELECT id, account_domain, business, total_sessions, booked_sessions, total_time_spent_seconds, last_seen_at,
+              overall_intent, qualification_status, summary_markdown
+         FROM people WHERE organization_id = $1 AND account_domain = ANY($2)`,
+      [organizationId, domains],
+    );
+    const byDomain = new Map<string, PersonFacts[]>();
+    for (const row of rows) {
+      const facts: PersonFacts = {
+        id: row.id,
+        business: row.business,
+        totalSessions: row.total_sessions,
+        bookedSessions: row.booked_sessions,
+        totalTimeSpentSeconds: Number(row.total_time_spent_seconds),
+        lastSeenAt: row.last_seen_at,
+        overallIntent: row.overall_intent,
+        qualificationStatus: row.qualification_status,
+        summaryMarkdown: row.summary_markdown,
+      };
+      byDomain.set(row.account_domain, [...(byDomain.get(row.account_domain) ?? []), facts]);
+    }
+    return byDomain;
+  }
+
+  /** Writes rollups; an existing account keeps its id. */
+  async upsertRollups(tx: EntityManager, organizationId: string, rollups: AccountRollup[]): Promise<void> {
+    if (rollups.length === 0) return;
+    const records = rollups.map((r) => ({
+      id: uuidv7(),
+      account_domain: r.accountDomain,
+      company_name: r.companyName,
+      total_users: r.totalUsers,
+      total_sessions: r.totalSessions,
+      booked_sessions: r.bookedSessions,
+      high_intent_users: r.highIntentUsers,
+      qualified_users: r.qualifiedUsers,
+      total_time_spent_seconds: r.totalTimeSpentSeconds,
+      last_seen_at: r.lastSeenAt,
+      summary_markdown: r.summaryMarkdown,
+    }));
+    await tx.query(
+      `INSERT INTO accounts (organization_id, id, account_domain, company_name, total_users, total_sessions, booked_sessions,
+                             high_intent_users, qualified_users, total_time_spent_seconds, last_seen_at, summary_markdown)
+       SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, account_domain text, company_name text, total_users integer,
+              total_sessions integer, booked_sessions integer, high_intent_users integer, qualified_users integer,
+              total_time_spent_seconds bigint, last_seen_at timestamptz, summary_markdown text)
+       ON CONFLICT (organization_id, account_domain) DO UPDATE SET
+         company_name = EXCLUDED.company_name, total_users = EXCLUDED.total_users, total_sessions = EXCLUDED.total_sessions,
+         booked_sessions = EXCLUDED.booked_sessions, high_intent_users = EXCLUDED.high_intent_users,
+         qualified_users = EXCLUDED.qualified_users, total_time_spent_seconds = EXCLUDED.total_time_spent_seconds,
+         last_seen_at = EXCLUDED.last_seen_at, summary_markdown = EXCLUDED.summary_markdown, updated_at = now()`,
+      [organizationId, JSON.stringify(records)],
+    );
+  }
+
+  async deleteByDomains(tx: EntityManager, organizationId: string, domains: string[]): Promise<void> {
+    if (domains.length > 0) await tx.query(`DELETE FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`, [organizationId, domains]);
+  }
+}

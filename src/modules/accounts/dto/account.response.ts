@@ -1,0 +1,33 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { AccountRow } from '../accounts.repository';
+
+/** Account (SPEC §2.5). */
+export class AccountResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: 'Registrable business email domain.' }) accountDomain: string;
+  @ApiProperty({ type: String, nullable: true }) companyName: string | null;
+  @ApiProperty() totalUsers: number;
+  @ApiProperty() totalSessions: number;
+  @ApiProperty() bookedSessions: number;
+  @ApiProperty() highIntentUsers: number;
+  @ApiProperty() qualifiedUsers: number;
+  @ApiProperty() totalTimeSpentSeconds: number;
+  @ApiProperty({ format: 'date-time' }) lastSeenAt: string;
+  @ApiProperty({ type: String, nullable: true }) summaryMarkdown: string | null;
+}
+
+export function toAccountResponse(row: AccountRow): AccountResponse {
+  return {
+    id: row.id,
+    accountDomain: row.account_domain,
+    companyName: row.company_name,
+    totalUsers: row.total_users,
+    totalSessions: row.total_sessions,
+    bookedSessions: row.booked_sessions,
+    highIntentUsers: row.high_intent_users,
+    qualifiedUsers: row.qualified_users,
+    totalTimeSpentSeconds: Number(row.total_time_spent_seconds),
+    lastSeenAt: row.last_seen_at.toISOString(),
+    summaryMarkdown: row.summary_markdown,
+  };
+}

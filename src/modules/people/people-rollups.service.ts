@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { lockNames } from '../../database/advisory-locks';
+import { AccountRollupsService } from '../accounts/account-rollups.service';
+import { accountDomainOf } from '../accounts/rules/account-domain';
+import { PeopleRepository } from './people.repository';
+import { rollUpPerson } from './rules/person-rollup';
+
+/**
+ * Keeps people (and through them accounts) equal to a from-scratch rollup of their visible
+ * sessions. Runs inside the caller's transaction, which has already written the sessions it
+ * changed: under each person's lock it reads that person's sessions, writes or deletes the person,
+ * points the sessions at it, then refreshes the accounts the people belong to.
+ */
+@Injectable()
+export class PeopleRollupsService {
+  constructor(
+    private readonly people: PeopleRepository,
+    private readonly accounts: AccountRollupsService,
+  ) {}
+
+  /** Recomputes the people with these email keys as of `calculatedAt`; returns person ids by key. */
+  async refresh(tx: EntityManager, organizationId: string, emailKeys: Iterable<string>, calculatedAt: Date): Promise<Map<string, string>> {
+    const keys = [...new Set(emailKeys)];
+    if (keys.length === 0) return new Map();
+    await lockNames(tx, keys.map((key) => `person:${organizationId}:${key}`));
+    const sessionsByKey = await this.people.sessionFactsFor(tx, organizationId, keys);
+    const rollups = [...sessionsByKey].map(([key, sessions]) => rollUpPerson(key, sessions, calculatedAt));
+    const ids = await this.people.upsertRollups(tx, organizationId, rollups);
+    await this.people.assignSessions(
+      tx,
+      organizationId,
+      rollups.map((rollup) => ({ emailKey: rollup.emailKey, personId: ids.get(rollup.emailKey) as string, qualificationStatus: rollup.qualification?.status ?? null })),
+    );
+    await this.people.deleteByEmailKeys(tx, organizationId, keys.filter((key) => !sessionsByKey.has(key)));
+    const domains = keys.map(accountDomainOf).filter((domain): domain is string => domain !== null);
+    await this.accounts.refresh(tx, organizationId, domains);
+    return ids;
+  }
+}

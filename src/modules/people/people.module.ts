@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CountCache } from '../../common/pagination/count-cache';
+import { AccountsModule } from '../accounts/accounts.module';
+import { IntentRefreshService } from './intent-refresh.service';
+import { PeopleRollupsService } from './people-rollups.service';
+import { PeopleRepository } from './people.repository';
+import { PeopleService } from './people.service';
+
+/** People: reads, rollups and the intent recomputation, for every role (no routes; see PeopleHttpModule). */
+@Module({
+  imports: [AccountsModule],
+  providers: [PeopleRepository, PeopleService, PeopleRollupsService, IntentRefreshService, CountCache],
+  exports: [PeopleService, PeopleRollupsService, IntentRefreshService],
+})
+export class PeopleModule {}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ConflictError } from '../../common/errors/api-errors';
+import { CountCache } from '../../common/pagination/count-cache';
+import { lockNames } from '../../database/advisory-locks';
+import { PeopleRollupsService } from '../people/people-rollups.service';
+import type { IngestSessionRequest, IngestSessionResponse } from './dto/ingest-session.request';
+import { isVisible, toSessionIngestion } from './rules/session-record';
+import { SessionsRepository } from './sessions.repository';
+
+/**
+ * Session ingestion (CONTRACT §5): one transaction upserts the session and its transcript and
+ * rolls up the people and accounts it touches (before and after the change), so reads never see
+ * a session without its rollups. The same body twice writes nothing.
+ */
+@Injectable()
+export class IngestionService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionsRepository,
+    private readonly rollups: PeopleRollupsService,
+    private readonly counts: CountCache,
+  ) {}
+
+  async ingest(organizationId: string, id: string, body: IngestSessionRequest): Promise<IngestSessionResponse> {
+    const { record, transcript, fingerprint } = toSessionIngestion(body);
+    const outcome = await this.db.transaction(async (tx) => {
+      // Concurrent ingestions of one session id run one after the other.
+      await lockNames(tx, [`session:${id}`]);
+      const stored = await this.sessions.findStored(tx, id);
+      if (stored && stored.organizationId !== organizationId) throw new ConflictError();
+      if (stored?.fingerprint === fingerprint) return { personId: stored.personId, changed: false };
+      await this.sessions.upsert(tx, organizationId, id, record, fingerprint);
+      if (transcript) await this.sessions.replaceTranscript(tx, organizationId, id, transcript);
+      const affected = [stored?.emailKey, record.emailKey].filter((key): key is string => Boolean(key));
+      const people = await this.rollups.refresh(tx, organizationId, affected, new Date());
+      const personId = isVisible(record) && record.emailKey ? (people.get(record.emailKey) ?? null) : null;
+      return { personId, changed: true };
+    });
+    if (outcome.changed) await this.counts.invalidate(organizationId, 'sessions', 'people');
+    return { id, personId: outcome.personId, analysisStatus: record.analysisStatus };
+  }
+}

@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, SqlConditions } from '../../database/sql-conditions';
+import type { SessionListQuery } from './dto/session-list.query';
+import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
+
+/** A session row with its person's intent, as the list and detail read it. */
+export interface SessionRow {
+  id: string;
+  display_id: string | null;
+  start_time: Date;
+  end_time: Date | null;
+  session_type: string | null;
+  email: string | null;
+  name: string | null;
+  business: string | null;
+  phone: string | null;
+  person_id: string | null;
+  effective_qualification_status: string | null;
+  qualification_rationale: string | null;
+  qualification_source: string | null;
+  qualification_assessed_at: Date | null;
+  qualification_rubric_version_id: string | null;
+  buying_intent: string | null;
+  booked_status: string | null;
+  session_status: string | null;
+  sentiment: string | null;
+  engagement_level: string | null;
+  primary_intent: string | null;
+  summary_markdown: string | null;
+  utm_source: string | null;
+  device: string | null;
+  geo_country: string | null;
+  custom_link_id: string | null;
+  custom_link_campaign_id: string | null;
+  overall_intent: string | null;
+  intent_score: number | null;
+  intent_calculated_at: Date | null;
+}
+
+export interface SessionDetailRow extends SessionRow {
+  tracking: Tracking;
+  details: SessionDetails;
+}
+
+export interface StoredSession {
+  organizationId: string;
+  fingerprint: string;
+  emailKey: string | null;
+  personId: string | null;
+}
+
+const VISIBLE = `s.environment = 'production' AND s.analysis_status = 'analyzed'`;
+
+const LIST_COLUMNS = `s.id, s.display_id, s.start_time, s.end_time, s.session_type, s.email, s.name, s.business, s.phone,
+  s.person_id, s.effective_qualification_status, s.qualification_rationale, s.qualification_source,
+  s.qualification_assessed_at, s.qualification_rubric_version_id, s.buying_intent, s.booked_status, s.session_status,
+  s.sentiment, s.engagement_level, s.primary_intent, s.summary_markdown, s.utm_source, s.device, s.geo_country,
+  s.custom_link_id, s.custom_link_campaign_id, p.overall_intent, p.intent_score, p.intent_calculated_at`;
+
+/** sessions columns written by an ingestion, in parameter order after organization_id and id. */
+const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] = [
+  ['environment', (r) => r.environment],
+  ['analysis_status', (r) => r.analysisStatus],
+  ['display_id', (r) => r.displayId],
+  ['start_time', (r) => r.startTime],
+  ['end_time', (r) => r.endTime],
+  ['session_type', (r) => r.sessionType],
+  ['email', (r) => r.email],
+  ['email_key', (r) => r.emailKey],
+  ['name', (r) => r.name],
+  ['business', (r) => r.business],
+  ['phone', (r) => r.phone],
+  ['qualification_status', (r) => r.qualificationStatus],
+  // Until the person rollup runs (same transaction), a session's effective qualification is its own.
+  ['effective_qualification_status', (r) => r.qualificationStatus],
+  ['qualification_rationale', (r) => r.qualificationRationale],
+  ['qualification_source', (r) => r.qualificationSource],
+  ['qualification_assessed_at', (r) => r.qualificationAssessedAt],
+  ['qualification_rubric_version_id', (r) => r.qualificationRubricVersionId],
+  ['buying_intent', (r) => r.buyingIntent],
+  ['booked_status', (r) => r.bookedStatus],
+  ['session_status', (r) => r.sessionStatus],
+  ['sentiment', (r) => r.sentiment],
+  ['engagement_level', (r) => r.engagementLevel],
+  ['primary_intent', (r) => r.primaryIntent],
+  ['summary_markdown', (r) => r.summaryMarkdown],
+  ['utm_source', (r) => r.utmSource],
+  ['device', (r) => r.device],
+  ['geo_country', (r) => r.geoCountry],
+  ['tracking', (r) => JSON.stringify(r.tracking)],
+  ['details', (r) => JSON.stringify(r.details)],
+  ['custom_link_id', (r) => r.customLinkId],
+  ['custom_link_campaign_id', (r) => r.customLinkCampaignId],
+];
+
+const UPSERT_SESSION = `
+  INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
+  VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
+  ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
+    ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`;
+
+/** The only place that queries sessions and transcripts; every read is scoped by organization_id. */
+@Injectable()
+export class SessionsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * The stored session with this id in any organization (sessions_id_key): ingestion must know
+   * whether the id is taken elsewhere. Only the owner and rollup keys leave this method.
+   */
+  async findStored(tx: EntityManager, id: string): Promise<StoredSession | null> {
+    const rows: { organization_id: string; fingerprint: string; email_key: string | null; person_id: string | null }[] = await tx.query(
+      `SELECT organization_id, fingerprint, email_key, person_id FROM sessions WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    return row ? { organizationId: row.organization_id, fingerprint: row.fingerprint, emailKey: row.email_key, personId: row.person_id } : null;
+  }
+
+  async upsert(tx: EntityManager, organizationId: string, id: string, record: SessionRecord, fingerprint: string): Promise<void> {
+    await tx.query(UPSERT_SESSION, [organizationId, id, fingerprint, ...RECORD_COLUMNS.map(([, value]) => value(record))]);
+  }
+
+  async replaceTranscript(tx: EntityManager, organizationId: string, sessionId: string, entries: TranscriptEntry[]): Promise<void> {
+    await tx.query(
+      `INSERT INTO session_transcripts (organization_id, session_id, entries, total) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, session_id) DO UPDATE SET entries = EXCLUDED.entries, total = EXCLUDED.total, updated_at = now()`,
+      [organizationId, sessionId, JSON.stringify(entries), entries.length],
+    );
+  }
+
+  async findTranscript(organizationId: string, sessionId: string): Promise<{ entries: TranscriptEntry[]; total: number } | null> {
+    const rows: { entries: TranscriptEntry[]; total: number }[] = await this.db.query(
+      `SELECT entries, total FROM session_transcripts WHERE organization_id = $1 AND session_id = $2`,
+      [organizationId, sessionId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** A visible session with its details and person's intent; null when absent, elsewhere, staging or pending. */
+  async findVisible(organizationId: string, id: string): Promise<SessionDetailRow | null> {
+    const rows: SessionDetailRow[] = await this.db.query(
+      `SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s
+         LEFT JOIN people p ON p.organization_id = s.organization_id AND p.id = s.person_id
+        WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`,
+      [organizationId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * A page of visible sessions, newest first then id. The page's ids come from sessions_list_idx
+   * (an index-only scan that also applies the enum filters), so a deep offset skips index entries,
+   * not rows; only the page's rows are read whole (deferred join).
+   */
+  async listPage(organizationId: string, query: SessionListQuery): Promise<SessionRow[]> {
+    const where = this.filters(organizationId, query);
+    const limit = where.param(query.limit);
+    const offset = where.param(query.offset);
+    return this.db.query(
+      `WITH page AS (
+         SELECT s.id, s.start_time FROM sessions s WHERE ${where.toSql()}
+          ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET ${offset})
+       SELECT ${LIST_COLUMNS} FROM page
+         JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
+         LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id
+        ORDER BY page.start_time DESC, page.id DESC`,
+      where.params,
+    );
+  }
+
+  async count(organizationId: string, query: SessionListQuery): Promise<number> {
+    const where = this.filters(organizationId, query);
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM sessions s WHERE ${where.toSql()}`, where.params);
+    return Number(row.total);
+  }
+
+  private filters(organizationId: string, query: SessionListQuery): SqlConditions {
+    return new SqlConditions()
+      .add(`s.organization_id = $? AND ${VISIBLE}`, organizationId)
+      .addIf('s.start_time >= $?', query.start_time_from)
+      .addIf('s.start_time <= $?', query.start_time_to)
+      .addIf('s.effective_qualification_status = ANY($?)', query.qualification_status)
+      .addIf('s.buying_intent = ANY($?)', query.buying_intent)
+      .addIf('s.booked_status = ANY($?)', query.booked_status)
+      .addIf(`s.email_key LIKE $? ESCAPE '\\'`, query.email === undefined ? undefined : containsPattern(query.email));
+  }
+}

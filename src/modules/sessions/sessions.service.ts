@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { ResourceNotFoundError } from '../../common/errors/api-errors';
+import { LimitsService } from '../../common/limits/limits.service';
+import { CountCache } from '../../common/pagination/count-cache';
+import type { SessionListQuery } from './dto/session-list.query';
+import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
+import type { TranscriptResponse } from './dto/transcript.response';
+import { SessionsRepository } from './sessions.repository';
+
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly counts: CountCache,
+    private readonly limits: LimitsService,
+  ) {}
+
+  async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
+    const { limit, offset, ...filters } = query;
+    const [rows, total] = await Promise.all([
+      this.sessions.listPage(organizationId, query),
+      this.counts.count('sessions', organizationId, filters, () => this.sessions.count(organizationId, query)),
+    ]);
+    return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
+  }
+
+  async get(organizationId: string, id: string): Promise<SessionDetailResponse> {
+    const session = await this.sessions.findVisible(organizationId, id);
+    if (!session) throw new ResourceNotFoundError('session');
+    return toSessionDetailResponse(session);
+  }
+
+  /**
+   * The transcript, charged to the organization's daily quota only once it is found: 404s never
+   * consume a read, and the atomic charge bounds concurrent reads by what is left.
+   */
+  async transcript(organizationId: string, sessionId: string): Promise<TranscriptResponse> {
+    const transcript = await this.sessions.findTranscript(organizationId, sessionId);
+    if (!transcript) throw new ResourceNotFoundError('transcript');
+    await this.limits.chargeTranscriptRead(organizationId);
+    return { sessionId, entries: transcript.entries, total: transcript.total };
+  }
+}
