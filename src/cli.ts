@@ -20,10 +20,16 @@ class UsageError extends Error {}
 
 @Module({})
 class CliModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, extraModules: DynamicModule['imports'] = []): DynamicModule {
     return {
       module: CliModule,
-      imports: [AppConfigModule.forRoot(config), TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, 2)), OrganizationsModule, ApiKeysModule],
+      imports: [
+        AppConfigModule.forRoot(config),
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, 2)),
+        OrganizationsModule,
+        ApiKeysModule,
+        ...extraModules,
+      ],
     };
   }
 }
@@ -33,6 +39,7 @@ const USAGE = `usage:
   cli key:create --org ORG_ID --scopes a,b [--name LABEL]
   cli key:list --org ORG_ID
   cli key:revoke --id KEY_ID
+  cli demo:seed [--org ORG_ID]
 scopes: ${SCOPES.join(', ')}`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,10 +70,12 @@ async function run(argv: string[]): Promise<unknown> {
     options: { name: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string' }, id: { type: 'string' } },
     strict: true,
   });
-  if (!command || !['org:create', 'key:create', 'key:list', 'key:revoke'].includes(command)) throw new UsageError(USAGE);
+  if (!command || !['org:create', 'key:create', 'key:list', 'key:revoke', 'demo:seed'].includes(command)) throw new UsageError(USAGE);
 
   const config = loadConfigOrExit();
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
+  // demo:seed needs the ingestion stack (Redis, limits, rollups); the key commands stay light.
+  const demo = command === 'demo:seed' ? await import('./modules/demo/demo-cli.module.js') : null;
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, demo ? [demo.DemoCliModule] : []), { logger: ['error'] });
   try {
     const organizations = app.get(OrganizationsService);
     const keys = app.get(ApiKeysService);
@@ -87,6 +96,11 @@ async function run(argv: string[]): Promise<unknown> {
         const revoked = await keys.revoke(requiredUuid(values, 'id'));
         if (!revoked) throw new UsageError('key not found');
         return revoked;
+      }
+      case 'demo:seed': {
+        const org = values.org === undefined ? undefined : requiredUuid(values, 'org');
+        if (org && !(await organizations.exists(org))) throw new UsageError(`organization ${org} not found`);
+        return await app.get((demo as NonNullable<typeof demo>).DemoSeedService).seed(org);
       }
     }
     throw new UsageError(USAGE);

@@ -44,6 +44,9 @@ function output(result: Run): Record<string, unknown> {
   return JSON.parse(lines[0]) as Record<string, unknown>;
 }
 
+// Every command is a new Node process (about a second each on a busy machine).
+jest.setTimeout(30_000);
+
 let seq = 0;
 const uniqueName = (label: string) => `${label} ${Date.now().toString(36)}-${++seq}`;
 
@@ -169,6 +172,32 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     expect(Object.keys(error)).toEqual(['error']);
     expect(error.error).toContain(mention);
   });
+
+  it('demo:seed fills a new organization with sessions, people, accounts and transcripts, and reseeding adds nothing', async () => {
+    const env = { DATABASE_URL: process.env.DATABASE_URL ?? '', REDIS_URL: process.env.REDIS_URL ?? '' };
+    const seeded = output(await run(CLI, ['demo:seed'], env));
+    expect(seeded).toEqual({ organizationId: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: expect.any(Array), sessions: expect.any(Number), people: expect.any(Number) });
+    const auth = { Authorization: `Bearer ${seeded.key as string}` };
+    const sessions = await request(t.server).get('/api/v1/sessions?limit=200').set(auth).expect(200);
+    const list = sessions.body as { sessions: { id: string; email: string; personId: string; qualificationStatus: string; bookedStatus: string }[]; pagination: { total: number } };
+    expect(list.pagination.total).toBe(seeded.sessions);
+    expect(new Set(list.sessions.map((s) => s.qualificationStatus))).toEqual(new Set(['qualified', 'unqualified']));
+    expect(list.sessions.some((s) => s.bookedStatus === 'booked')).toBe(true);
+    const people = await request(t.server).get('/api/v1/people?limit=200').set(auth).expect(200);
+    const persons = (people.body as { people: { accountDomain: string | null }[] }).people;
+    expect(persons).toHaveLength(seeded.people as number);
+    expect(persons.some((p) => p.accountDomain === null)).toBe(true);
+    const domains = persons.map((p) => p.accountDomain).filter((d): d is string => d !== null);
+    const account = await request(t.server).get(`/api/v1/accounts/${domains[0]}`).set(auth).expect(200);
+    expect((account.body as { totalUsers: number }).totalUsers).toBe(domains.filter((d) => d === domains[0]).length);
+    const withTranscript = await Promise.all(list.sessions.map((s) => request(t.server).get(`/api/v1/sessions/${s.id}/transcript`).set(auth)));
+    expect(withTranscript.some((r) => r.status === 200 && (r.body as { total: number }).total > 0)).toBe(true);
+
+    const again = output(await run(CLI, ['demo:seed', '--org', seeded.organizationId as string], env));
+    expect(again.sessions).toBe(seeded.sessions);
+    const after = await request(t.server).get('/api/v1/sessions').set(auth).expect(200);
+    expect((after.body as { pagination: { total: number } }).pagination.total).toBe(seeded.sessions);
+  }, 30_000);
 });
 
 describe('configuration check at start', () => {

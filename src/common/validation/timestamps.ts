@@ -15,18 +15,24 @@ export function parseTimestamp(value: string): Date | null {
   const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', offset] = match;
   const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number);
   if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
-  const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));
-  const utc = Date.UTC(y, mo - 1, d, h, mi, s, millis);
-  if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
-  const time = utc - offsetMinutes(offset) * 60_000;
+  const shift = offsetMinutes(offset);
+  if (shift === null) return null;
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0..99 to 1900..1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCDate() !== d) return null;
+  date.setUTCHours(h, mi, s, Number(fraction.slice(0, 3).padEnd(3, '0')));
+  const time = date.getTime() - shift * 60_000;
   return Number.isFinite(time) ? new Date(time) : null;
 }
 
-function offsetMinutes(offset: string | undefined): number {
+/** Minutes east of UTC; null for an offset out of range (hours < 24, minutes < 60). */
+function offsetMinutes(offset: string | undefined): number | null {
   if (!offset || offset === 'Z' || offset === 'z') return 0;
   const digits = offset.slice(1).replace(':', '');
-  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0');
-  return offset.startsWith('-') ? -minutes : minutes;
+  const [hours, minutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2, 4) || '0')];
+  if (hours > 23 || minutes > 59) return null;
+  return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
 }
 
 /** Turns a valid timestamp string into a Date; other values pass through for the validator to report. */

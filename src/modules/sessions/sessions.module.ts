@@ -12,5 +12,6 @@ import { SessionsService } from './sessions.service';
   imports: [PeopleModule],
   controllers: [SessionsController, IngestionController],
   providers: [SessionsRepository, SessionsService, IngestionService, CountCache],
+  exports: [IngestionService],
 })
 export class SessionsModule {}

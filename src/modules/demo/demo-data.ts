@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A realistic demo dataset (CONTRACT §7 demo:seed): several people per business domain, free-mail
+ * prospects, repeat visitors, qualified and booked ones, varied analysis, some transcripts. A
+ * seeded generator makes it the same every run, and ids derive from the organization, so seeding
+ * one organization twice upserts the same sessions instead of adding new ones.
+ */
+const COMPANIES = [
+  { domain: 'northwind.com', business: 'Northwind Traders' },
+  { domain: 'contoso.co.uk', business: 'Contoso Ltd' },
+  { domain: 'initech.io', business: 'Initech' },
+  { domain: 'globex.com', business: 'Globex Corporation' },
+  { domain: 'umbrella.de', business: 'Umbrella GmbH' },
+  { domain: 'acme.com', business: 'Acme' },
+];
+const FREE_MAIL = ['gmail.com', 'outlook.com', 'yahoo.com'];
+const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'John'];
+const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Backus'];
+const SOURCES = ['linkedin', 'google', 'newsletter', 'partner', null];
+const PLACES = [
+  { geoCity: 'San Francisco', geoRegion: 'CA', geoCountry: 'US' },
+  { geoCity: 'London', geoRegion: 'England', geoCountry: 'GB' },
+  { geoCity: 'Berlin', geoRegion: 'Berlin', geoCountry: 'DE' },
+  { geoCity: null, geoRegion: null, geoCountry: 'FR' },
+];
+const INTENTS = ['high', 'medium', 'low', 'none'] as const;
+const FEATURES = ['SSO', 'Analytics', 'CRM sync', 'Custom Links', 'API'];
+const DAY_MS = 86_400_000;
+
+export interface DemoSession {
+  id: string;
+  body: Record<string, unknown>;
+}
+
+/** Mulberry32: small, seeded, good enough for demo data. */
+function randomSource(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function stableUuid(...parts: string[]): string {
+  const hex = createHash('sha256').update(parts.join(':')).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export function demoSessions(organizationId: string, now: Date): DemoSession[] {
+  const random = randomSource(42);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+  const prospects: { email: string; name: string; business: string | null }[] = [];
+  COMPANIES.forEach((company, c) => {
+    for (let p = 0; p < 2 + (c % 3); p += 1) {
+      const first = FIRST_NAMES[(c * 3 + p) % FIRST_NAMES.length];
+      const last = LAST_NAMES[(c * 5 + p) % LAST_NAMES.length];
+      const host = p === 2 ? `eu.${company.domain}` : company.domain;
+      prospects.push({ email: `${first}.${last}@${host}`.toLowerCase(), name: `${first} ${last}`, business: company.business });
+    }
+  });
+  FREE_MAIL.forEach((host, f) => {
+    const first = FIRST_NAMES[(f * 7 + 1) % FIRST_NAMES.length];
+    prospects.push({ email: `${first.toLowerCase()}${1980 + f}@${host}`, name: first, business: null });
+  });
+
+  const sessions: DemoSession[] = [];
+  prospects.forEach((prospect, index) => {
+    const visits = 1 + Math.floor(random() * 4);
+    for (let visit = 0; visit < visits; visit += 1) {
+      const start = new Date(now.getTime() - Math.floor(random() * 60 * DAY_MS));
+      const minutes = 5 + Math.floor(random() * 40);
+      const intent = pick(INTENTS);
+      const qualified = intent === 'high' || (intent === 'medium' && random() < 0.5);
+      const place = pick(PLACES);
+      const source = pick(SOURCES);
+      const feature = pick(FEATURES);
+      const id = stableUuid(organizationId, 'demo-session', String(index), String(visit));
+      const transcript = random() < 0.6
+        ? {
+            entries: [
+              { speaker: 'agent', text: `Hi ${prospect.name.split(' ')[0]}, what brings you here today?`, sequenceNumber: 1, timestamp: start.toISOString() },
+              { speaker: 'prospect', text: `We are looking at ${feature} for our team.`, sequenceNumber: 2, timestamp: new Date(start.getTime() + 20_000).toISOString() },
+              { speaker: 'agent', text: `Let me show you how ${feature} works.`, sequenceNumber: 3, timestamp: new Date(start.getTime() + 45_000).toISOString() },
+            ],
+          }
+        : undefined;
+      sessions.push({
+        id,
+        body: {
+          displayId: `DEMO-${1000 + sessions.length}`,
+          startTime: start.toISOString(),
+          endTime: new Date(start.getTime() + minutes * 60_000).toISOString(),
+          sessionType: pick(['ai_demo', 'guided_tour', 'voice_demo']),
+          email: visit % 2 === 1 ? prospect.email.toUpperCase() : prospect.email,
+          name: prospect.name,
+          business: prospect.business,
+          phone: random() < 0.4 ? `+1 555 01${String(index).padStart(2, '0')}` : null,
+          qualificationStatus: qualified ? 'qualified' : 'unqualified',
+          qualificationReason: qualified ? 'Budget, authority and timeline confirmed.' : 'No budget this year.',
+          qualificationRationale: qualified ? 'Confirmed budget and a near-term timeline.' : 'Exploring only; no budget.',
+          qualificationSource: random() < 0.15 ? 'manual' : 'automatic',
+          qualificationAssessedAt: new Date(start.getTime() + (minutes + 1) * 60_000).toISOString(),
+          qualificationRubricVersionId: 'rubric-v3',
+          qualificationStage: pick(['awareness', 'evaluation', 'decision']),
+          buyingIntent: intent,
+          bookedStatus: qualified && random() < 0.5 ? 'booked' : 'not_booked',
+          sessionStatus: 'completed',
+          sentiment: pick(['positive', 'neutral', 'negative']),
+          engagementLevel: pick(['high', 'medium', 'low']),
+          primaryIntent: pick(['evaluate_product', 'pricing', 'integration_question']),
+          summaryMarkdown: `**${prospect.name}** explored ${feature} (${minutes} min).`,
+          budgetRange: qualified ? '$25k-$100k' : null,
+          buyingTimeline: qualified ? pick(['this quarter', 'next quarter']) : null,
+          decisionMakerRole: pick(['VP Sales', 'Head of RevOps', 'CTO', null]),
+          isDecisionMaker: random() < 0.4,
+          confidenceScore: Math.round(random() * 100) / 100,
+          nextSteps: qualified ? ['Send pricing', 'Book a technical deep dive'] : ['Share a case study'],
+          summaryBullets: [`Asked about ${feature}`, 'Compared with current tooling'],
+          audioDurationSeconds: minutes * 60,
+          timelineEvents: [
+            { milestoneType: 'intro', description: 'Introductions', timestampOffsetS: 0, featuresMentioned: [], sequenceOrder: 1 },
+            { milestoneType: 'demo', description: `Demo of ${feature}`, timestampOffsetS: 120, featuresMentioned: [feature], sequenceOrder: 2 },
+          ],
+          topics: [{ topic: feature, interestLevel: intent === 'none' ? 'low' : intent, timeDiscussedS: 180, outcome: 'discussed' }],
+          objections: random() < 0.5 ? [{ objectionType: 'price', description: 'Concerned about cost', severity: 'medium', handled: true, resolutionNotes: 'Shared ROI calculator', timestampOffsetS: 600 }] : [],
+          tracking: { utmSource: source, utmMedium: source ? 'social' : null, utmCampaign: source ? 'q4-demo' : null, device: pick(['desktop', 'mobile']), browser: 'Chrome', os: pick(['macOS', 'Windows', 'iOS']), ...place },
+          environment: 'production',
+          analysisStatus: 'analyzed',
+          transcript,
+        },
+      });
+    }
+  });
+  return sessions;
+}

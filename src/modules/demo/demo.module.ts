@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { DemoSeedService } from './demo-seed.service';
+
+/** demo:seed (CLI only). */
+@Module({
+  imports: [SessionsModule, OrganizationsModule, ApiKeysModule],
+  providers: [DemoSeedService],
+  exports: [DemoSeedService],
+})
+export class DemoModule {}

@@ -1,0 +1,250 @@
+import request from 'supertest';
+import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+
+/**
+ * Accounts through HTTP: SPEC §2.5, §4.2; CONTRACT §5 (account), §8 (account rules);
+ * DECISIONS "Sessions, people, accounts (issue 3)" (account fields, account path).
+ */
+
+const ACCOUNTS = '/api/v1/accounts';
+const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const NOT_FOUND = { detail: "Account not found for the key's organization." };
+const FORBIDDEN = { detail: 'API key does not include the required scope.' };
+const UNAUTHORIZED = { detail: 'API key required or invalid.' };
+
+interface Account {
+  id: string;
+  accountDomain: string;
+  companyName: string | null;
+  totalUsers: number;
+  totalSessions: number;
+  bookedSessions: number;
+  highIntentUsers: number;
+  qualifiedUsers: number;
+  totalTimeSpentSeconds: number;
+  lastSeenAt: string;
+  summaryMarkdown: string | null;
+}
+
+interface Person {
+  id: string;
+  email: string;
+  accountDomain: string | null;
+  overallIntent: string;
+  qualificationStatus: string | null;
+}
+
+const DAY = 86_400_000;
+const NOW = Math.floor(Date.now() / 60_000) * 60_000;
+/** The instant `days` days before the run started, plus `minutes`. */
+const ago = (days: number, minutes = 0) => new Date(NOW - days * DAY + minutes * 60_000).toISOString();
+
+const NO_QUALIFICATION = {
+  qualificationStatus: null,
+  qualificationReason: null,
+  qualificationRationale: null,
+  qualificationSource: null,
+  qualificationAssessedAt: null,
+  qualificationRubricVersionId: null,
+  qualificationStage: null,
+};
+
+/** A full ingestion body for `email`, starting `days` ago and lasting `minutes`. */
+function visit(email: string, days: number, minutes: number, over: Record<string, unknown> = {}) {
+  const startTime = ago(days);
+  return sessionBody({ email, startTime, endTime: ago(days, minutes), qualificationAssessedAt: null, ...over });
+}
+
+describe('accounts', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const tenant = () => t.createTenant();
+  const put = async (who: Tenant, id: string, body: Record<string, unknown>) =>
+    (await ingest(t.server, who.key, id, body).expect(200)).body as { id: string; personId: string | null };
+  const get = (who: Tenant, domain: string) => request(t.server).get(`${ACCOUNTS}/${domain}`).set('Authorization', `Bearer ${who.key}`);
+  const getOk = async (who: Tenant, domain: string): Promise<Account> => (await get(who, domain).expect(200)).body as Account;
+  const people = async (who: Tenant): Promise<Person[]> =>
+    ((await request(t.server).get('/api/v1/people').set('Authorization', `Bearer ${who.key}`).expect(200)).body as { people: Person[] }).people;
+
+  describe('rollup', () => {
+    it('rolls up the people of a registrable domain across its subdomains (every field of SPEC §2.5)', async () => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('a@acme.com', 3, 30, { bookedStatus: 'booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme Inc', summaryMarkdown: 'a-1' }));
+      await put(who, newSessionId(), visit('A@acme.com', 1, 20, { bookedStatus: 'not_booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme Inc', summaryMarkdown: 'a-2' }));
+      await put(who, newSessionId(), visit('b@eu.acme.com', 2, 10, { bookedStatus: 'booked', buyingIntent: 'low', qualificationStatus: 'unqualified', business: 'Acme Europe', summaryMarkdown: null }));
+      await put(who, newSessionId(), visit('c@Sales.ACME.com', 4, 5, { bookedStatus: 'not_booked', buyingIntent: 'none', business: 'Acme Inc', summaryMarkdown: 'c-1', ...NO_QUALIFICATION }));
+      await put(who, newSessionId(), visit('other@other.com', 0.5, 60, { bookedStatus: 'booked', buyingIntent: 'high', business: 'Other' }));
+      await put(who, newSessionId(), visit('joe@gmail.com', 0.5, 60, { bookedStatus: 'booked', buyingIntent: 'high', business: 'Acme Inc' }));
+
+      const account = await getOk(who, 'acme.com');
+      expect(account).toEqual({
+        id: expect.stringMatching(UUID),
+        accountDomain: 'acme.com',
+        companyName: 'Acme Inc', // a and c against b's 'Acme Europe'
+        totalUsers: 3,
+        totalSessions: 4,
+        bookedSessions: 2,
+        highIntentUsers: 1, // a (3 + 0.1); b is medium (1.0), c low (0)
+        qualifiedUsers: 1, // b is unqualified, c has no assessment
+        totalTimeSpentSeconds: (30 + 20 + 10 + 5) * 60,
+        lastSeenAt: ago(1, 20),
+        summaryMarkdown: 'a-2', // a is the most recently seen person, and its latest summary
+      });
+      expect(account.lastSeenAt).toMatch(ISO_MS_Z);
+
+      const members = (await people(who)).filter((p) => p.accountDomain === 'acme.com');
+      expect(members.map((p) => p.email).sort()).toEqual(['a@acme.com', 'b@eu.acme.com', 'c@sales.acme.com']);
+      expect(members.filter((p) => p.overallIntent === 'high').map((p) => p.email)).toEqual(['a@acme.com']);
+      expect(await getOk(who, 'other.com')).toMatchObject({ accountDomain: 'other.com', totalUsers: 1, companyName: 'Other' });
+    });
+
+    it('names the company by the most frequent business, ties going to the most recently seen person', async () => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('p1@acme.com', 3, 10, { business: 'Acme Inc', summaryMarkdown: 's1' }));
+      await put(who, newSessionId(), visit('p2@acme.com', 2, 10, { business: 'Acme Corporation', summaryMarkdown: 's2' }));
+      expect(await getOk(who, 'acme.com')).toMatchObject({ companyName: 'Acme Corporation', summaryMarkdown: 's2', totalUsers: 2 });
+
+      // The most recently seen person has no business and no summary: neither counts.
+      await put(who, newSessionId(), visit('p3@acme.com', 1, 10, { business: null, summaryMarkdown: null }));
+      expect(await getOk(who, 'acme.com')).toMatchObject({ companyName: 'Acme Corporation', summaryMarkdown: 's2', totalUsers: 3 });
+
+      await put(who, newSessionId(), visit('p4@acme.com', 4, 10, { business: 'Acme Inc' }));
+      expect(await getOk(who, 'acme.com')).toMatchObject({ companyName: 'Acme Inc', summaryMarkdown: 's2', totalUsers: 4 });
+    });
+
+    it('has a null companyName and summary when no person has one', async () => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('x@nameless.io', 1, 10, { business: null, summaryMarkdown: null }));
+      expect(await getOk(who, 'nameless.io')).toMatchObject({ companyName: null, summaryMarkdown: null, totalUsers: 1, totalSessions: 1 });
+    });
+  });
+
+  describe('domain in the path', () => {
+    it.each(['acme.com', 'ACME.com.', 'Acme.Com', 'eu.acme.com', 'www.EU.acme.com.', 'ACME.COM%2E'])('finds acme.com as %s', async (domain) => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('a@acme.com', 1, 10));
+      const { id } = await getOk(who, 'acme.com');
+      expect(await getOk(who, domain)).toMatchObject({ id, accountDomain: 'acme.com', totalUsers: 1 });
+    });
+
+    it('reduces to the registrable domain under a multi-label public suffix', async () => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('bob@mail.acme.co.uk', 1, 10));
+      await put(who, newSessionId(), visit('amy@Acme.CO.UK', 2, 10));
+      for (const domain of ['acme.co.uk', 'mail.acme.co.uk', 'ACME.co.uk.']) {
+        expect(await getOk(who, domain)).toMatchObject({ accountDomain: 'acme.co.uk', totalUsers: 2, totalSessions: 2 });
+      }
+    });
+
+    it.each([
+      ['a%40acme.com', 'a@acme.com', 'an email address is not a domain'],
+      ['Ada%40Acme.com', 'Ada@Acme.com', 'an email address is not a domain'],
+      ['https%3A%2F%2Facme.com', 'https://acme.com', 'a URL is not a domain'],
+      ['acme.com%2Fpricing', 'acme.com/pricing', 'a URL is not a domain'],
+      ['acme.com%3A443', 'acme.com:443', 'a URL is not a domain'],
+      ['acme.com%3Fq%3D1', 'acme.com?q=1', 'a URL is not a domain'],
+      ['acme%20com', 'acme com', 'a URL is not a domain'],
+      ['acme..com', 'acme..com', 'not a valid domain name'],
+    ])('answers 422 value_error for %s', async (path, input, reason) => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('a@acme.com', 1, 10));
+      const res = await get(who, path).expect(422);
+      const { detail } = res.body as { detail: Record<string, unknown>[] };
+      expect(detail).toHaveLength(1);
+      expect(detail[0]).toMatchObject({ type: 'value_error', loc: ['path', 'domain'], msg: `Value error, ${reason}`, input });
+    });
+
+    it('answers 404 for free-mail domains and domains without people', async () => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('joe@gmail.com', 1, 10));
+      await put(who, newSessionId(), visit('a@acme.com', 1, 10));
+      for (const domain of ['gmail.com', 'GMAIL.com.', 'unknown-domain.com', 'acme.org']) {
+        await get(who, domain).expect(404, NOT_FOUND);
+      }
+    });
+
+    it("answers 404 for another organization's account", async () => {
+      const [one, two] = [await tenant(), await tenant()];
+      await put(two, newSessionId(), visit('a@acme.com', 1, 10));
+      await put(one, newSessionId(), visit('b@beta.io', 1, 10));
+
+      await get(one, 'acme.com').expect(404, NOT_FOUND);
+      expect(await getOk(two, 'acme.com')).toMatchObject({ totalUsers: 1 });
+      await get(two, 'beta.io').expect(404, NOT_FOUND);
+    });
+  });
+
+  describe('scopes', () => {
+    it('needs accounts:read (403 without it, 401 without a key, both before validation)', async () => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('a@acme.com', 1, 10));
+      const noScope = await t.createKey(who.organizationId, ['people:read', 'sessions:read']);
+      const onlyAccounts = await t.createKey(who.organizationId, ['accounts:read']);
+
+      await request(t.server).get(`${ACCOUNTS}/acme.com`).set('Authorization', `Bearer ${noScope}`).expect(403, FORBIDDEN);
+      await request(t.server).get(`${ACCOUNTS}/a%40acme.com`).set('Authorization', `Bearer ${noScope}`).expect(403, FORBIDDEN);
+      await request(t.server).get(`${ACCOUNTS}/acme.com`).expect(401, UNAUTHORIZED);
+      await request(t.server).get(`${ACCOUNTS}/a%40acme.com`).expect(401, UNAUTHORIZED);
+      const res = await request(t.server).get(`${ACCOUNTS}/acme.com`).set('x-api-key', onlyAccounts).expect(200);
+      expect(res.body).toMatchObject({ accountDomain: 'acme.com', totalUsers: 1 });
+    });
+  });
+
+  describe('rollups follow the sessions', () => {
+    it('moves counts with a session that moves to another domain, and deletes an account left without people', async () => {
+      const who = await tenant();
+      const [s1, s2] = [newSessionId(), newSessionId()];
+      await put(who, s1, visit('a@acme.com', 3, 30, { bookedStatus: 'booked', buyingIntent: 'low', qualificationStatus: 'unqualified', business: 'Acme' }));
+      await put(who, s2, visit('b@acme.com', 2, 10, { bookedStatus: 'booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme' }));
+      const before = await getOk(who, 'acme.com');
+      expect(before).toMatchObject({ totalUsers: 2, totalSessions: 2, bookedSessions: 2, highIntentUsers: 1, qualifiedUsers: 1, totalTimeSpentSeconds: 2400, lastSeenAt: ago(2, 10) });
+
+      await put(who, s2, visit('b@other.com', 2, 10, { bookedStatus: 'booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Other' }));
+      expect(await getOk(who, 'acme.com')).toEqual({
+        ...before,
+        totalUsers: 1,
+        totalSessions: 1,
+        bookedSessions: 1,
+        highIntentUsers: 0,
+        qualifiedUsers: 0,
+        totalTimeSpentSeconds: 1800,
+        lastSeenAt: ago(3, 30),
+      });
+      expect(await getOk(who, 'other.com')).toMatchObject({ totalUsers: 1, totalSessions: 1, highIntentUsers: 1, qualifiedUsers: 1, companyName: 'Other' });
+
+      await put(who, s1, visit('a@gmail.com', 3, 30, { bookedStatus: 'booked' }));
+      await get(who, 'acme.com').expect(404, NOT_FOUND);
+
+      // A later session recreates the account, with a new id.
+      await put(who, s1, visit('a@acme.com', 3, 30, { bookedStatus: 'not_booked' }));
+      const recreated = await getOk(who, 'acme.com');
+      expect(recreated).toMatchObject({ totalUsers: 1, totalSessions: 1, bookedSessions: 0 });
+      expect(recreated.id).not.toBe(before.id);
+    });
+
+    it('drops a session re-ingested as staging or pending', async () => {
+      const who = await tenant();
+      const [s1, s2, s3] = [newSessionId(), newSessionId(), newSessionId()];
+      await put(who, s1, visit('a@acme.com', 3, 30, { bookedStatus: 'booked' }));
+      await put(who, s2, visit('a@acme.com', 2, 10, { bookedStatus: 'booked' }));
+      await put(who, s3, visit('b@eu.acme.com', 1, 5, { bookedStatus: 'not_booked' }));
+      expect(await getOk(who, 'acme.com')).toMatchObject({ totalUsers: 2, totalSessions: 3, bookedSessions: 2, totalTimeSpentSeconds: 2700, lastSeenAt: ago(1, 5) });
+
+      await put(who, s3, visit('b@eu.acme.com', 1, 5, { environment: 'staging' }));
+      expect(await getOk(who, 'acme.com')).toMatchObject({ totalUsers: 1, totalSessions: 2, bookedSessions: 2, totalTimeSpentSeconds: 2400, lastSeenAt: ago(2, 10) });
+
+      await put(who, s2, visit('a@acme.com', 2, 10, { bookedStatus: 'booked', analysisStatus: 'pending' }));
+      expect(await getOk(who, 'acme.com')).toMatchObject({ totalUsers: 1, totalSessions: 1, bookedSessions: 1, totalTimeSpentSeconds: 1800, lastSeenAt: ago(3, 30) });
+
+      await put(who, s1, visit('a@acme.com', 3, 30, { environment: 'staging' }));
+      await get(who, 'acme.com').expect(404, NOT_FOUND);
+    });
+  });
+});
