@@ -42,16 +42,18 @@ describe('intentScore', () => {
   it('uses fractional day ages', () => {
     // high at age 7 (w 0.5^0.5 = 1/√2), none at age 0 (w 1):
     // mean 3(1/√2) / (1 + 1/√2) = 3 / (√2 + 1) = 3(√2 - 1) = 1.2426406871...; bonus 0.1.
-    expect(intentScore([daysAgo(7, 'high'), daysAgo(0, 'none')], AS_OF)).toBeCloseTo(1.3426406871, 9);
+    expect(intentScore([daysAgo(7, 'high'), daysAgo(0, 'none')], AS_OF)).toBe(1.342641);
     // high at 12 hours (w 0.5^(0.5/14)), none at 14.5 days (w 0.5^(14.5/14)): the ratio is 2:1,
     // so the mean is 3 * 2/3 = 2; bonus 0.1 → 2.1.
     expect(intentScore([daysAgo(0.5, 'high'), daysAgo(14.5, 'none')], AS_OF)).toBeCloseTo(2.1, 12);
   });
 
-  it('keeps the score unrounded', () => {
+  it('rounds the score to six decimals', () => {
     // low at age 0 (w 1), medium at age 42 (w 0.125; outside the 30-day window, so no bonus):
-    // mean (1 + 0.25) / 1.125 = 10/9.
-    expect(intentScore([daysAgo(0, 'low'), daysAgo(42, 'medium')], AS_OF)).toBeCloseTo(10 / 9, 12);
+    // mean (1 + 0.25) / 1.125 = 10/9 = 1.1111111...
+    expect(intentScore([daysAgo(0, 'low'), daysAgo(42, 'medium')], AS_OF)).toBe(1.111111);
+    // A lone high session is exactly 3 whatever its weight.
+    expect(intentScore([daysAgo(3.3, 'high')], AS_OF)).toBe(3);
   });
 
   it('leaves sessions without buyingIntent out of the mean but counts them for the bonus', () => {
@@ -93,7 +95,7 @@ describe('intentScore', () => {
     // mean (1 + 1.5) / 1.5 = 5/3; both in the window → bonus 0.1 → 1.7666...
     // (A negative age would give weight 2: (2 + 1.5) / 2.5 + 0.1 = 1.5.)
     const future: IntentInput = { startTime: new Date(AS_OF.getTime() + 14 * DAY_MS), buyingIntent: 'low' };
-    expect(intentScore([future, daysAgo(14, 'high')], AS_OF)).toBeCloseTo(5 / 3 + 0.1, 12);
+    expect(intentScore([future, daysAgo(14, 'high')], AS_OF)).toBe(1.766667);
   });
 
   it('counts a future session for the bonus', () => {

@@ -32,7 +32,8 @@ export function intentScore(sessions: readonly IntentInput[], asOf: Date): numbe
   }
   const mean = totalWeight > 0 ? weightedSum / totalWeight : 0;
   const frequencyBonus = Math.max(0, Math.min(0.5, 0.1 * (recentSessions - 1)));
-  return Math.min(3, Math.max(0, mean + frequencyBonus));
+  // Six decimals: enough for any ranking, and a lone `high` session scores 3, not 2.9999999999999996.
+  return Math.round(Math.min(3, Math.max(0, mean + frequencyBonus)) * 1e6) / 1e6;
 }
 
 export function overallIntentFor(score: number): OverallIntent {
