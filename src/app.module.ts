@@ -12,6 +12,8 @@ import { dataSourceOptions } from './database/data-source-options';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { AccountsHttpModule } from './modules/accounts/accounts-http.module';
 import { CampaignsModule } from './modules/campaigns/campaigns.module';
+import { CustomLinksHttpModule } from './modules/custom-links/custom-links-http.module';
+import { CustomLinksJobsModule } from './modules/custom-links/custom-links-jobs.module';
 import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
@@ -41,10 +43,11 @@ const API_MODULES = [
   SessionsModule,
   PeopleHttpModule,
   AccountsHttpModule,
+  CustomLinksHttpModule,
 ];
 
 /** Queue processors: only where APP_ROLE runs workers. */
-const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule];
+const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

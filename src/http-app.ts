@@ -37,7 +37,7 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
 
 /** Operational routes need no key: their operations say so with an empty security list. */
 function markPublicOperations(document: OpenAPIObject): void {
-  for (const path of ['/healthz', '/readyz', '/metrics']) {
+  for (const path of ['/healthz', '/readyz', '/metrics', '/l/{slug}', '/thumbnails/{link_id}/{file}']) {
     const operation = document.paths[path]?.get;
     if (operation) operation.security = [];
   }

@@ -23,6 +23,8 @@ const PUBLIC_ROUTES: { label: string; matches: (path: string) => boolean }[] = [
   { label: '/metrics', matches: (path) => path === '/metrics' },
   { label: '/api/v1/openapi.json', matches: (path) => path === '/api/v1/openapi.json' },
   { label: '/docs*', matches: (path) => path === '/docs' || path.startsWith('/docs/') },
+  { label: '/l/:slug (a link prospects open)', matches: (path) => path === '/l/:slug' },
+  { label: '/thumbnails/:link_id/:file (share cards)', matches: (path) => path === '/thumbnails/:link_id/:file' },
 ];
 const isPublic = (path: string) => PUBLIC_ROUTES.some((route) => route.matches(path));
 
@@ -167,6 +169,8 @@ describe('routes', () => {
         'HealthController.live',
         'HealthController.ready',
         'MetricsController.metrics',
+        'PublicLinksController.open',
+        'PublicLinksController.thumbnail',
       ]);
     });
 

@@ -12,7 +12,8 @@ export const RequireScope = (...anyOf: [Scope, ...Scope[]]) => SetMetadata(REQUI
 /** The route needs no key (health, metrics, public link and image routes). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
-export type AuthenticatedRequest = Request & { principal?: Principal };
+/** `rateLimitKey`: the request-rate window this request was charged to (a 304 gives it back). */
+export type AuthenticatedRequest = Request & { principal?: Principal; rateLimitKey?: string };
 
 /** The authenticated caller; only on routes that require a scope. */
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {

@@ -6,6 +6,7 @@ import { REDIS } from '../redis/redis.module';
 import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -42,6 +43,43 @@ export class LimitsService {
       1,
       now,
     );
+  }
+
+  /**
+   * Link creation and thumbnail render units (CONTRACT §1.3): hourly and daily windows per
+   * organization, charged by the number of links (renders) a request asks for. Either both kinds
+   * are reserved or neither is.
+   */
+  async reserveLinkUnits(organizationId: string, creationUnits: number, renderUnits: number): Promise<void> {
+    const limits = this.config.values.limits;
+    const creation = this.unitWindows('link-creation', organizationId, limits.linkCreationUnitsPerHour, limits.linkCreationUnitsPerDay);
+    const render = this.unitWindows('thumbnail-render', organizationId, limits.thumbnailRenderUnitsPerHour, limits.thumbnailRenderUnitsPerDay);
+    if (creationUnits > 0) await this.chargeOrThrow(creation, creationUnits);
+    if (renderUnits <= 0) return;
+    try {
+      await this.chargeOrThrow(render, renderUnits);
+    } catch (error) {
+      await this.counter.refund(creation.map((w) => w.key), creationUnits);
+      throw error;
+    }
+  }
+
+  /** A 304 reply is not counted against the request rate (CONTRACT §1.3): give its charge back. */
+  async refundRequest(rateLimitKey: string | undefined): Promise<void> {
+    if (rateLimitKey) await this.counter.refund([rateLimitKey], 1);
+  }
+
+  /** Gives back units reserved for work that did not happen (failed or cancelled items). */
+  async refundLinkUnits(organizationId: string, creationUnits: number, renderUnits: number): Promise<void> {
+    if (creationUnits > 0) await this.counter.refund(this.unitWindows('link-creation', organizationId, 0, 0).map((w) => w.key), creationUnits);
+    if (renderUnits > 0) await this.counter.refund(this.unitWindows('thumbnail-render', organizationId, 0, 0).map((w) => w.key), renderUnits);
+  }
+
+  private unitWindows(kind: string, organizationId: string, perHour: number, perDay: number): Window[] {
+    return [
+      { key: `limit:${kind}:hour:${organizationId}`, limit: perHour, ttlMs: HOUR_MS },
+      { key: `limit:${kind}:day:${organizationId}`, limit: perDay, ttlMs: DAY_MS },
+    ];
   }
 
   /** Charges every window or none; throws with the figures of the window that refused. */

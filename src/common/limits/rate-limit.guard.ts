@@ -34,6 +34,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     // The storage reports whole seconds to reset (see RedisThrottlerStorage).
     const state = limitState({ limit }, { count: record.totalHits, resetInMs: record.timeToExpire * 1000 });
     if (record.isBlocked) throw new LimitExceededError(state);
+    req.rateLimitKey = key;
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
     return true;
   }

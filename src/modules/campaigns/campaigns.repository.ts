@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/api-errors';
+import type { CampaignLinkCounts } from './dto/campaign.response';
 import { CampaignEntity } from './entities/campaign.entity';
 
 const UNIQUE_VIOLATION = '23505';
@@ -42,6 +44,32 @@ export class CampaignsRepository {
   async delete(organizationId: string, id: string): Promise<boolean> {
     const [, count]: [unknown[], number] = await this.db.query(`DELETE FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
     return count > 0;
+  }
+
+  /** Links filed per campaign, active ones apart (custom_links_campaign_idx). */
+  async linkCounts(organizationId: string, campaignIds: string[]): Promise<Map<string, CampaignLinkCounts>> {
+    if (campaignIds.length === 0) return new Map();
+    const rows: { campaign_id: string; total: string; active: string }[] = await this.db.query(
+      `SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
+         FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id`,
+      [organizationId, campaignIds],
+    );
+    return new Map(rows.map((row) => [row.campaign_id, { total: Number(row.total), active: Number(row.active) }]));
+  }
+
+  async exists(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<boolean> {
+    const rows: unknown[] = await tx.query(`SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return rows.length > 0;
+  }
+
+  /** The campaign of this name (any case), created when absent; safe under concurrent callers. */
+  async findOrCreateByName(organizationId: string, name: string, tx: EntityManager | DataSource = this.db): Promise<string> {
+    await tx.query(
+      `INSERT INTO campaigns (organization_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (organization_id, lower(name)) DO NOTHING`,
+      [organizationId, uuidv7(), name],
+    );
+    const rows: { id: string }[] = await tx.query(`SELECT id FROM campaigns WHERE organization_id = $1 AND lower(name) = lower($2)`, [organizationId, name]);
+    return rows[0].id;
   }
 
   private async translateNameClash<T>(work: () => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ResourceNotFoundError } from '../../common/errors/api-errors';
 import { LimitsService } from '../../common/limits/limits.service';
@@ -7,7 +8,7 @@ import { NO_LINKS, toCampaignResponse, type CampaignResponse } from './dto/campa
 
 /**
  * Campaigns (CONTRACT §3): names unique per organization ignoring case; create, rename and delete
- * count against the organization's link-mutation limit. Link counts stay 0 until links exist.
+ * count against the organization's link-mutation limit.
  */
 @Injectable()
 export class CampaignsService {
@@ -18,7 +19,19 @@ export class CampaignsService {
 
   async list(organizationId: string): Promise<CampaignResponse[]> {
     const campaigns = await this.campaigns.listForOrganization(organizationId);
-    return campaigns.map((campaign) => toCampaignResponse(campaign, NO_LINKS));
+    const counts = await this.campaigns.linkCounts(organizationId, campaigns.map((c) => c.id));
+    return campaigns.map((campaign) => toCampaignResponse(campaign, counts.get(campaign.id) ?? NO_LINKS));
+  }
+
+  /** A campaign to file links in: `{id}` must be in the organization (null otherwise), `{name}` is reused or created. */
+  async resolveForFiling(organizationId: string, ref: { id?: string; name?: string }, tx?: EntityManager): Promise<string | null> {
+    if (ref.id) return (await this.campaigns.exists(organizationId, ref.id, tx)) ? ref.id.toLowerCase() : null;
+    if (ref.name?.trim()) return this.campaigns.findOrCreateByName(organizationId, ref.name.trim(), tx);
+    return null;
+  }
+
+  async exists(organizationId: string, id: string, tx?: EntityManager): Promise<boolean> {
+    return this.campaigns.exists(organizationId, id, tx);
   }
 
   async create(organizationId: string, name: string): Promise<CampaignResponse> {
@@ -32,7 +45,8 @@ export class CampaignsService {
     await this.limits.chargeLinkMutation(organizationId);
     const campaign = await this.campaigns.rename(organizationId, id, name);
     if (!campaign) throw new ResourceNotFoundError('campaign');
-    return toCampaignResponse(campaign, NO_LINKS);
+    const counts = await this.campaigns.linkCounts(organizationId, [id]);
+    return toCampaignResponse(campaign, counts.get(id) ?? NO_LINKS);
   }
 
   async delete(organizationId: string, id: string): Promise<void> {

@@ -1,0 +1,89 @@
+import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
+import type { Principal } from '../../common/auth/principal';
+import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { LimitsService } from '../../common/limits/limits.service';
+import { PaginationQuery } from '../../common/pagination/pagination.query';
+import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
+import { CustomLinkJobsService } from './custom-link-jobs.service';
+import { JobEnvelopeResponse, JobItemListResponse, JobListResponse, JobResponse } from './dto/job.response';
+import { JobListQuery } from './dto/job-list.query';
+
+@ApiTags('Custom Link jobs')
+@Controller('api/v1/custom-link-jobs')
+export class CustomLinkJobsController {
+  constructor(
+    private readonly jobs: CustomLinkJobsService,
+    private readonly limits: LimitsService,
+  ) {}
+
+  @Get()
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: JobListResponse })
+  @ApiErrorResponses(401, 403, 422, 429)
+  list(@Caller() caller: Principal, @Query() query: JobListQuery): Promise<JobListResponse> {
+    return this.jobs.list(caller.organizationId, query);
+  }
+
+  @Get(':job_id')
+  @ApiParam({ name: 'job_id', format: 'uuid' })
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: JobResponse, description: 'ETag; Retry-After while not terminal.' })
+  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match (not counted against the request rate).' })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  async get(
+    @Caller() caller: Principal,
+    @Param('job_id', ParseUuidPipe) jobId: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Req() req: AuthenticatedRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JobResponse | undefined> {
+    const job = await this.jobs.get(caller.organizationId, jobId);
+    const etag = `"${createHash('sha256').update(JSON.stringify(job)).digest('hex').slice(0, 32)}"`;
+    res.setHeader('ETag', etag);
+    if (job.pollAfterSeconds !== null) res.setHeader('Retry-After', String(job.pollAfterSeconds));
+    if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
+      await this.limits.refundRequest(req.rateLimitKey);
+      res.status(304);
+      return undefined;
+    }
+    return job;
+  }
+
+  @Get(':job_id/items')
+  @ApiParam({ name: 'job_id', format: 'uuid' })
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: JobItemListResponse })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  items(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Query() page: PaginationQuery): Promise<JobItemListResponse> {
+    return this.jobs.items(caller.organizationId, jobId, page.limit, page.offset);
+  }
+
+  @Post(':job_id/cancel')
+  @HttpCode(200)
+  @ApiParam({ name: 'job_id', format: 'uuid' })
+  @RequireScope('custom_links:write')
+  @Idempotent()
+  @ApiOkResponse({ type: JobResponse })
+  @ApiErrorResponses(401, 403, 404, 409, 422, 429)
+  cancel(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string): Promise<JobResponse> {
+    return this.jobs.cancel(caller.organizationId, jobId);
+  }
+
+  @Post(':job_id/retry')
+  @HttpCode(202)
+  @ApiParam({ name: 'job_id', format: 'uuid' })
+  @RequireScope('custom_links:write')
+  @Idempotent()
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse })
+  @ApiErrorResponses(401, 403, 404, 409, 422, 429)
+  async retry(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Res({ passthrough: true }) res: Response): Promise<JobEnvelopeResponse> {
+    const job = await this.jobs.retry(caller.organizationId, jobId);
+    res.setHeader('Location', `/api/v1/custom-link-jobs/${job.id}`);
+    return { job };
+  }
+}

@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SqlConditions } from '../../database/sql-conditions';
+import type { JobListQuery } from './dto/job-list.query';
+
+export interface JobRow {
+  id: string;
+  type: string;
+  status: string;
+  total_items: number;
+  campaign_id: string | null;
+  campaign_name: string | null;
+  parent_job_id: string | null;
+  cancel_requested: boolean;
+  render_units: number;
+  started_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A job with the counts its response and status rules need. */
+export interface JobView extends JobRow {
+  created: number;
+  failed: number;
+  cancelled: number;
+  renders_queued: number;
+  renders_settled: number;
+  thumbnails: Record<string, number>;
+}
+
+export interface ItemRow {
+  index: number;
+  status: string;
+  custom_link_id: string;
+  external_id: string | null;
+  input: Record<string, unknown>;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export interface NewJob {
+  id: string;
+  type: 'create' | 'thumbnail';
+  status: 'queued' | 'processing';
+  campaignId: string | null;
+  campaignName: string | null;
+  parentJobId: string | null;
+  renderUnits: number;
+  items: { linkId: string; externalId: string | null; input: object; status: 'queued' | 'created' }[];
+}
+
+const VIEW = `
+  SELECT j.*, i.created, i.failed, i.cancelled, r.renders_queued, r.renders_settled, t.thumbnails
+    FROM custom_link_jobs j
+    CROSS JOIN LATERAL (
+      SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+             count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
+        FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS renders_queued, count(*) FILTER (WHERE status NOT IN ('queued', 'processing'))::int AS renders_settled
+        FROM thumbnail_renders WHERE organization_id = j.organization_id AND job_id = j.id) r
+    CROSS JOIN LATERAL (
+      SELECT coalesce(jsonb_object_agg(s.thumbnail_status, s.n), '{}') AS thumbnails FROM (
+        SELECT l.thumbnail_status, count(*)::int AS n FROM custom_link_job_items it
+          JOIN custom_links l ON l.organization_id = it.organization_id AND l.id = it.custom_link_id
+         WHERE it.organization_id = j.organization_id AND it.job_id = j.id AND it.status = 'created'
+         GROUP BY l.thumbnail_status) s) t`;
+
+/** The only place that queries jobs and their items; every statement is scoped by organization. */
+@Injectable()
+export class CustomLinkJobsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(tx: EntityManager, organizationId: string, job: NewJob): Promise<void> {
+    await tx.query(
+      `INSERT INTO custom_link_jobs (organization_id, id, type, status, total_items, campaign_id, campaign_name, parent_job_id, render_units, started_at)
+       VALUES ($1, $2, $3, $4::text, $5, $6, $7, $8, $9, CASE WHEN $4::text = 'processing' THEN now() END)`,
+      [organizationId, job.id, job.type, job.status, job.items.length, job.campaignId, job.campaignName, job.parentJobId, job.renderUnits],
+    );
+    await tx.query(
+      `INSERT INTO custom_link_job_items (organization_id, job_id, index, status, custom_link_id, external_id, input)
+       SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input
+         FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb)`,
+      [organizationId, job.id, JSON.stringify(job.items.map((item, index) => ({ index, status: item.status, link_id: item.linkId, external_id: item.externalId, input: item.input })))],
+    );
+  }
+
+  async view(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<JobView | null> {
+    const rows: JobView[] = await tx.query(`${VIEW} WHERE j.organization_id = $1 AND j.id = $2`, [organizationId, id]);
+    return rows[0] ?? null;
+  }
+
+  /** Newest first (custom_link_jobs_list_idx / _campaign_idx). */
+  async listPage(organizationId: string, query: JobListQuery): Promise<JobView[]> {
+    const where = this.filters(organizationId, query);
+    return this.db.query(`${VIEW} WHERE ${where.toSql()} ORDER BY j.created_at DESC, j.id DESC LIMIT ${where.param(query.limit)} OFFSET ${where.param(query.offset)}`, where.params);
+  }
+
+  async count(organizationId: string, query: JobListQuery): Promise<number> {
+    const where = this.filters(organizationId, query);
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_link_jobs j WHERE ${where.toSql()}`, where.params);
+    return Number(row.total);
+  }
+
+  private filters(organizationId: string, query: JobListQuery): SqlConditions {
+    return new SqlConditions().add('j.organization_id = $?', organizationId).addIf('j.status = ANY($?)', query.status).addIf('j.campaign_id = $?', query.campaign_id);
+  }
+
+  async items(organizationId: string, jobId: string, limit: number, offset: number): Promise<{ rows: ItemRow[]; total: number }> {
+    const rows: ItemRow[] = await this.db.query(
+      `SELECT index, status, custom_link_id, external_id, input, error_code, error_message FROM custom_link_job_items
+        WHERE organization_id = $1 AND job_id = $2 ORDER BY index LIMIT $3 OFFSET $4`,
+      [organizationId, jobId, limit, offset],
+    );
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_link_job_items WHERE organization_id = $1 AND job_id = $2`, [organizationId, jobId]);
+    return { rows, total: Number(row.total) };
+  }
+
+  /** The items a retry re-runs: the parent's failed and cancelled ones, in order. */
+  async unfinishedItems(organizationId: string, jobId: string): Promise<ItemRow[]> {
+    return this.db.query(
+      `SELECT index, status, custom_link_id, external_id, input, error_code, error_message FROM custom_link_job_items
+        WHERE organization_id = $1 AND job_id = $2 AND status IN ('failed', 'cancelled') ORDER BY index`,
+      [organizationId, jobId],
+    );
+  }
+
+  /** queued → processing (once); null when the job is gone or already settled. */
+  async start(organizationId: string, id: string): Promise<JobRow | null> {
+    const [rows]: [JobRow[], number] = await this.db.query(
+      `UPDATE custom_link_jobs SET status = 'processing', started_at = coalesce(started_at, now()), updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING *`,
+      [organizationId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The job row locked for one item's transaction, so a cancel lands between items. */
+  async lock(tx: EntityManager, organizationId: string, id: string): Promise<JobRow | null> {
+    const rows: JobRow[] = await tx.query(`SELECT * FROM custom_link_jobs WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [organizationId, id]);
+    return rows[0] ?? null;
+  }
+
+  async nextQueuedItem(tx: EntityManager, organizationId: string, jobId: string): Promise<ItemRow | null> {
+    const rows: ItemRow[] = await tx.query(
+      `SELECT index, status, custom_link_id, external_id, input, error_code, error_message FROM custom_link_job_items
+        WHERE organization_id = $1 AND job_id = $2 AND status = 'queued' ORDER BY index LIMIT 1`,
+      [organizationId, jobId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async settleItem(tx: EntityManager, organizationId: string, jobId: string, index: number, status: 'created' | 'failed', error: { code: string; message: string } | null): Promise<void> {
+    await tx.query(
+      `UPDATE custom_link_job_items SET status = $4, error_code = $5, error_message = $6, updated_at = now()
+        WHERE organization_id = $1 AND job_id = $2 AND index = $3`,
+      [organizationId, jobId, index, status, error?.code ?? null, error?.message ?? null],
+    );
+  }
+
+  /** Cancels the queued items; returns them (their units are refunded). */
+  async cancelQueuedItems(tx: EntityManager, organizationId: string, jobId: string): Promise<ItemRow[]> {
+    const [rows]: [ItemRow[], number] = await tx.query(
+      `UPDATE custom_link_job_items SET status = 'cancelled', updated_at = now()
+        WHERE organization_id = $1 AND job_id = $2 AND status = 'queued' RETURNING index, status, custom_link_id, external_id, input`,
+      [organizationId, jobId],
+    );
+    return rows;
+  }
+
+  async requestCancel(tx: EntityManager, organizationId: string, id: string): Promise<void> {
+    await tx.query(`UPDATE custom_link_jobs SET cancel_requested = true, updated_at = now() WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+  }
+
+  /** Settles the job when nothing is pending (CONTRACT §3); a no-op otherwise or when already settled. */
+  async settle(organizationId: string, id: string, status: string): Promise<void> {
+    await this.db.query(
+      `UPDATE custom_link_jobs SET status = $3, completed_at = now(), updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')`,
+      [organizationId, id, status],
+    );
+  }
+
+  async touch(organizationId: string, id: string): Promise<void> {
+    await this.db.query(`UPDATE custom_link_jobs SET updated_at = now() WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+  }
+}

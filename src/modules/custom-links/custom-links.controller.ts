@@ -1,0 +1,85 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Caller, RequireScope } from '../../common/auth/auth.decorators';
+import type { Principal } from '../../common/auth/principal';
+import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
+import { CustomLinkJobsService } from './custom-link-jobs.service';
+import { CustomLinksService } from './custom-links.service';
+import { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
+import { CreateLinksRequest } from './dto/create-links.request';
+import { CustomLinkListQuery } from './dto/custom-link-list.query';
+import { CustomLinkListResponse, CustomLinkResponse } from './dto/custom-link.response';
+import { JobEnvelopeResponse } from './dto/job.response';
+import { UpdateLinkRequest } from './dto/update-link.request';
+import { UpdateLinkResponse } from './dto/update-link.response';
+
+@ApiTags('Custom Links')
+@Controller('api/v1/custom-links')
+export class CustomLinksController {
+  constructor(
+    private readonly links: CustomLinksService,
+    private readonly jobs: CustomLinkJobsService,
+  ) {}
+
+  @Get()
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: CustomLinkListResponse })
+  @ApiErrorResponses(401, 403, 422, 429)
+  list(@Caller() caller: Principal, @Query() query: CustomLinkListQuery): Promise<CustomLinkListResponse> {
+    return this.links.list(caller.organizationId, query);
+  }
+
+  @Post()
+  @HttpCode(202)
+  @RequireScope('custom_links:write')
+  @Idempotent({ required: true })
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.' })
+  @ApiErrorResponses(400, 401, 403, 409, 422, 429)
+  async create(
+    @Caller() caller: Principal,
+    @Body() body: CreateLinksRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JobEnvelopeResponse> {
+    const job = await this.jobs.create(caller.organizationId, body, idempotencyKey);
+    res.setHeader('Location', `/api/v1/custom-link-jobs/${job.id}`);
+    return { job };
+  }
+
+  @Post('actions')
+  @HttpCode(200)
+  @RequireScope('custom_links:write')
+  @Idempotent()
+  @ApiOkResponse({ type: BulkActionResponse })
+  @ApiErrorResponses(401, 403, 409, 422, 429)
+  bulk(@Caller() caller: Principal, @Body() body: BulkActionRequest): Promise<BulkActionResponse> {
+    return this.links.bulk(caller.organizationId, body);
+  }
+
+  @Get(':link_id')
+  @ApiParam({ name: 'link_id', format: 'uuid' })
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: CustomLinkResponse })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  get(@Caller() caller: Principal, @Param('link_id', ParseUuidPipe) linkId: string): Promise<CustomLinkResponse> {
+    return this.links.get(caller.organizationId, linkId);
+  }
+
+  @Patch(':link_id')
+  @ApiParam({ name: 'link_id', format: 'uuid' })
+  @RequireScope('custom_links:write')
+  @Idempotent()
+  @ApiOkResponse({ type: UpdateLinkResponse })
+  @ApiErrorResponses(400, 401, 403, 404, 409, 422, 429)
+  update(
+    @Caller() caller: Principal,
+    @Param('link_id', ParseUuidPipe) linkId: string,
+    @Body() body: UpdateLinkRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<UpdateLinkResponse> {
+    return this.links.update(caller.organizationId, linkId, body, idempotencyKey);
+  }
+}

@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, SqlConditions } from '../../database/sql-conditions';
+import type { CustomLinkListQuery } from './dto/custom-link-list.query';
+import type { LinkTextField } from './dto/link-fields.input';
+
+export interface CustomLinkRow {
+  organization_id: string;
+  id: string;
+  slug: string;
+  display_name: string;
+  active: boolean;
+  external_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  role: string | null;
+  company: string | null;
+  context: string | null;
+  share_title: string | null;
+  share_description: string | null;
+  share_thumbnail_url: string | null;
+  prospect_logo_url: string | null;
+  prospect_domain: string | null;
+  campaign_id: string | null;
+  job_id: string | null;
+  thumbnail_status: string;
+  thumbnail_attempts: number;
+  thumbnail_error_code: string | null;
+  thumbnail_error_message: string | null;
+  thumbnail_render_id: string | null;
+  stage: string;
+  last_activity_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Column of each personalization field. */
+export const FIELD_COLUMNS: Record<LinkTextField, keyof CustomLinkRow> = {
+  displayName: 'display_name',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  phone: 'phone',
+  role: 'role',
+  company: 'company',
+  context: 'context',
+  shareTitle: 'share_title',
+  shareDescription: 'share_description',
+  shareThumbnailUrl: 'share_thumbnail_url',
+  prospectLogoUrl: 'prospect_logo_url',
+  prospectDomain: 'prospect_domain',
+};
+
+export type LinkColumns = Partial<Omit<CustomLinkRow, 'organization_id' | 'id' | 'created_at' | 'updated_at'>>;
+
+/** The only place that queries custom_links; every statement but the public slug lookup is scoped by organization. */
+@Injectable()
+export class CustomLinksRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Inserts a link unless its id exists (a resumed job item): true when this call created it. */
+  async insertIfAbsent(tx: EntityManager, organizationId: string, id: string, columns: LinkColumns): Promise<boolean> {
+    const names = Object.keys(columns);
+    const rows: unknown[] = await tx.query(
+      `INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
+       VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
+       ON CONFLICT (organization_id, id) DO NOTHING RETURNING id`,
+      [organizationId, id, ...Object.values(columns)],
+    );
+    return rows.length > 0;
+  }
+
+  async findById(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<CustomLinkRow | null> {
+    const rows: CustomLinkRow[] = await tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return rows[0] ?? null;
+  }
+
+  /** The link row locked for the rest of the transaction (concurrent PATCHes of one link serialise). */
+  async lock(tx: EntityManager, organizationId: string, id: string): Promise<CustomLinkRow | null> {
+    const rows: CustomLinkRow[] = await tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [organizationId, id]);
+    return rows[0] ?? null;
+  }
+
+  /** Public lookup by slug (custom_links_slug_key): slugs are unguessable and unique across organizations. */
+  async findBySlug(slug: string): Promise<Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'> | null> {
+    const rows: CustomLinkRow[] = await this.db.query(`SELECT organization_id, id, active FROM custom_links WHERE slug = $1`, [slug]);
+    return rows[0] ?? null;
+  }
+
+  async update(tx: EntityManager, organizationId: string, id: string, columns: LinkColumns): Promise<CustomLinkRow> {
+    const names = Object.keys(columns);
+    const sets = names.map((name, i) => `${name} = $${i + 3}`);
+    const [rows]: [CustomLinkRow[], number] = await tx.query(
+      `UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *`,
+      [organizationId, id, ...Object.values(columns)],
+    );
+    return rows[0];
+  }
+
+  /** One statement for a bulk action; returns the ids of the organization's links it touched. */
+  async applyToMany(organizationId: string, ids: string[], columns: LinkColumns): Promise<string[]> {
+    const names = Object.keys(columns);
+    const [rows]: [{ id: string }[], number] = await this.db.query(
+      `UPDATE custom_links SET ${[...names.map((name, i) => `${name} = $${i + 3}`), 'updated_at = now()'].join(', ')}
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`,
+      [organizationId, ids, ...Object.values(columns)],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** A page of links: ids from the index that fits the sort (deferred join), then the rows. */
+  async listPage(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkRow[]> {
+    const where = this.filters(organizationId, query);
+    const order = this.orderBy(query);
+    const limit = where.param(query.limit);
+    const offset = where.param(query.offset);
+    return this.db.query(
+      `WITH page AS (
+         SELECT id, created_at, last_activity_at FROM custom_links WHERE ${where.toSql()}
+          ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
+       SELECT l.* FROM page JOIN custom_links l ON l.organization_id = $1 AND l.id = page.id
+        ORDER BY ${this.orderBy(query, 'page.')}`,
+      where.params,
+    );
+  }
+
+  async count(organizationId: string, query: CustomLinkListQuery): Promise<number> {
+    const where = this.filters(organizationId, query);
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}`, where.params);
+    return Number(row.total);
+  }
+
+  private orderBy(query: CustomLinkListQuery, alias = ''): string {
+    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
+    // Links without activity sort last in either direction (CONTRACT §2).
+    if (query.sort === 'last_activity_at') return `${alias}last_activity_at ${direction} NULLS LAST, ${alias}id ${direction}`;
+    return `${alias}created_at ${direction}, ${alias}id ${direction}`;
+  }
+
+  private filters(organizationId: string, query: CustomLinkListQuery): SqlConditions {
+    return new SqlConditions()
+      .add('organization_id = $?', organizationId)
+      .addIf('campaign_id = $?', query.campaign_id)
+      .addIf('active = $?', query.active)
+      .addIf('stage = $?', query.stage)
+      .addIf('external_id = $?', query.external_id)
+      .addIf('lower(email) = lower($?)', query.email)
+      .addIf(`lower(company) LIKE $? ESCAPE '\\'`, query.company === undefined ? undefined : containsPattern(query.company))
+      .addIf('created_at >= $?', query.created_from)
+      .addIf('created_at <= $?', query.created_to)
+      .addIf(`search_text LIKE $? ESCAPE '\\'`, query.q === undefined ? undefined : containsPattern(query.q));
+  }
+}

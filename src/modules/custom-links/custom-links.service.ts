@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource } from 'typeorm';
+import { IdempotencyKeyRequiredError, ResourceNotFoundError } from '../../common/errors/api-errors';
+import { LimitsService } from '../../common/limits/limits.service';
+import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
+import { AppConfigService } from '../../config/app-config';
+import { CampaignsService } from '../campaigns/campaigns.service';
+import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
+import { CustomLinksRepository, FIELD_COLUMNS, type CustomLinkRow, type LinkColumns } from './custom-links.repository';
+import type { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
+import type { CustomLinkListQuery } from './dto/custom-link-list.query';
+import { toCustomLinkResponse, type CustomLinkListResponse, type CustomLinkResponse } from './dto/custom-link.response';
+import { toJobResponse } from './dto/job.response';
+import { LINK_TEXT_FIELDS, THUMBNAIL_AFFECTING_FIELDS } from './dto/link-fields.input';
+import type { UpdateLinkRequest } from './dto/update-link.request';
+import type { UpdateLinkResponse } from './dto/update-link.response';
+import { JobSettlementService } from './job-settlement.service';
+import { ThumbnailRendersService } from './thumbnails/thumbnail-renders.service';
+
+/** Custom Links: reads, updates (with their thumbnail jobs) and bulk actions (SPEC §4.3, CONTRACT §3). */
+@Injectable()
+export class CustomLinksService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly links: CustomLinksRepository,
+    private readonly jobs: CustomLinkJobsRepository,
+    private readonly campaigns: CampaignsService,
+    private readonly limits: LimitsService,
+    private readonly thumbnails: ThumbnailRendersService,
+    private readonly settlement: JobSettlementService,
+    private readonly config: AppConfigService,
+  ) {}
+
+  async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
+    const link = await this.links.findById(organizationId, id);
+    if (!link) throw new ResourceNotFoundError('customLink');
+    return this.toResponse(link);
+  }
+
+  async list(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkListResponse> {
+    const [rows, total] = await Promise.all([this.links.listPage(organizationId, query), this.links.count(organizationId, query)]);
+    return { customLinks: rows.map((row) => this.toResponse(row)), total, limit: query.limit, offset: query.offset };
+  }
+
+  /**
+   * PATCH: only present fields change. A thumbnail-affecting field that changes value makes a
+   * thumbnail job (and needs an Idempotency-Key); a render is queued unless the card is provided.
+   */
+  async update(organizationId: string, id: string, body: UpdateLinkRequest, idempotencyKey: string | undefined): Promise<UpdateLinkResponse> {
+    await this.limits.chargeLinkMutation(organizationId);
+    const outcome = await this.db.transaction(async (tx) => {
+      const link = await this.links.lock(tx, organizationId, id);
+      if (!link) throw new ResourceNotFoundError('customLink');
+      const changes: LinkColumns = {};
+      for (const field of LINK_TEXT_FIELDS) {
+        const value = body[field];
+        if (value !== undefined && value !== link[FIELD_COLUMNS[field]]) Object.assign(changes, { [FIELD_COLUMNS[field]]: value });
+      }
+      if (body.active !== undefined && body.active !== link.active) changes.active = body.active;
+      if (body.campaign === null) changes.campaign_id = null;
+      else if (body.campaign) {
+        const campaignId = await this.campaigns.resolveForFiling(organizationId, body.campaign, tx);
+        if (!campaignId) throw new ResourceNotFoundError('campaign');
+        changes.campaign_id = campaignId;
+      }
+      const thumbnailChanged = THUMBNAIL_AFFECTING_FIELDS.some((field) => FIELD_COLUMNS[field] in changes);
+      if (!thumbnailChanged) return { link: Object.keys(changes).length > 0 ? await this.links.update(tx, organizationId, id, changes) : link, jobId: null, renderId: null };
+      if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
+
+      const provided = body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
+      if (!provided) await this.limits.reserveLinkUnits(organizationId, 0, 1);
+      const jobId = uuidv7();
+      await this.jobs.insert(tx, organizationId, {
+        id: jobId,
+        type: 'thumbnail',
+        status: 'processing',
+        campaignId: null,
+        campaignName: null,
+        parentJobId: null,
+        renderUnits: provided ? 0 : 1,
+        items: [{ linkId: id, externalId: link.external_id, input: {}, status: 'created' }],
+      });
+      if (provided) changes.thumbnail_status = 'provided';
+      await this.links.update(tx, organizationId, id, changes);
+      const renderId = provided ? null : await this.thumbnails.queue(tx, organizationId, id, jobId);
+      return { link: (await this.links.findById(organizationId, id, tx)) as CustomLinkRow, jobId, renderId };
+    });
+    if (outcome.renderId) await this.thumbnails.enqueue(organizationId, [outcome.renderId]);
+    if (outcome.jobId) await this.settlement.settleIfDone(organizationId, outcome.jobId);
+    const job = outcome.jobId ? await this.jobs.view(organizationId, outcome.jobId) : null;
+    return { customLink: this.toResponse(outcome.link), job: job ? toJobResponse(job) : null };
+  }
+
+  /** activate / deactivate / move in one statement; ids of other organizations are ignored. */
+  async bulk(organizationId: string, body: BulkActionRequest): Promise<BulkActionResponse> {
+    let columns: LinkColumns;
+    if (body.action === 'move') {
+      const campaignId = body.campaignId ?? null;
+      if (campaignId && !(await this.campaigns.exists(organizationId, campaignId))) {
+        throw new RequestValidationError([valueError(['body', 'campaignId'], body.campaignId, "campaign not found for the key's organization")]);
+      }
+      columns = { campaign_id: campaignId?.toLowerCase() ?? null };
+    } else {
+      columns = { active: body.action === 'activate' };
+    }
+    await this.limits.chargeLinkMutation(organizationId);
+    const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
+    const affected = await this.links.applyToMany(organizationId, ids, columns);
+    return { action: body.action, affectedCount: affected.length, customLinkIds: affected };
+  }
+
+  private toResponse(row: CustomLinkRow): CustomLinkResponse {
+    return toCustomLinkResponse(row, this.config.values.publicBaseUrl);
+  }
+}

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, ValidateBy, ValidateIf } from 'class-validator';
+import { isUuid } from '../../../common/validation/uuid-format';
+import { IsUuidString } from '../../../common/validation/validators';
+
+export const BULK_ACTIONS = ['activate', 'deactivate', 'move'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** Body of POST /api/v1/custom-links/actions (CONTRACT §3). */
+export class BulkActionRequest {
+  @ApiProperty({ enum: BULK_ACTIONS })
+  @IsDefined()
+  @IsIn(BULK_ACTIONS)
+  action: BulkAction;
+
+  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 500 })
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(500)
+  @IsUuidString({ each: true })
+  customLinkIds: string[];
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Required for move; null unfiles.' })
+  @ValidateIf((body: BulkActionRequest) => body.action === 'move' || body.campaignId !== undefined)
+  @ValidateBy({ name: 'isDefined', validator: { validate: (value) => value !== undefined } })
+  @ValidateBy({ name: 'isUuid', validator: { validate: (value) => value === null || isUuid(value) } })
+  campaignId?: string | null;
+}
+
+export class BulkActionResponse {
+  @ApiProperty({ enum: BULK_ACTIONS }) action: string;
+  @ApiProperty() affectedCount: number;
+  @ApiProperty({ type: [String], format: 'uuid' }) customLinkIds: string[];
+}

@@ -1,0 +1,63 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PaginationQuery } from '../../../common/pagination/pagination.query';
+import { ToBoolean } from '../../../common/validation/coercion';
+import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
+import { IsUuidString } from '../../../common/validation/validators';
+
+export const LINK_STAGES = ['not_opened', 'opened', 'started', 'engaged'] as const;
+
+const Text = (description: string) =>
+  function (target: object, key: string) {
+    ApiPropertyOptional({ maxLength: 255, description })(target, key);
+    IsOptional()(target, key);
+    IsString()(target, key);
+    MaxLength(255)(target, key);
+  };
+
+/** GET /api/v1/custom-links filters, search and sort (CONTRACT §2). */
+export class CustomLinkListQuery extends PaginationQuery {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUuidString()
+  campaign_id?: string;
+
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({ enum: LINK_STAGES, description: 'Exact engagement stage.' })
+  @IsOptional()
+  @IsIn(LINK_STAGES)
+  stage?: string;
+
+  @Text('Exact external id.') external_id?: string;
+  @Text('Exact email, case-insensitive.') email?: string;
+  @Text('Case-insensitive substring of the company.') company?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt lower bound, inclusive.' })
+  @IsOptional()
+  @ToTimestamp()
+  @IsTimestamp()
+  created_from?: Date;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt upper bound, inclusive.' })
+  @IsOptional()
+  @ToTimestamp()
+  @IsTimestamp()
+  created_to?: Date;
+
+  @Text('Case-insensitive substring of displayName, firstName, lastName, email, company or externalId.') q?: string;
+
+  @ApiPropertyOptional({ enum: ['created_at', 'last_activity_at'], default: 'created_at' })
+  @IsOptional()
+  @IsIn(['created_at', 'last_activity_at'])
+  sort: 'created_at' | 'last_activity_at' = 'created_at';
+
+  @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc' })
+  @IsOptional()
+  @IsIn(['desc', 'asc'])
+  order: 'desc' | 'asc' = 'desc';
+}

@@ -1,0 +1,137 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isoOrNull } from '../../../common/validation/timestamps';
+import type { CustomLinkRow } from '../custom-links.repository';
+
+const text = { type: String, nullable: true } as const;
+const time = { type: String, format: 'date-time', nullable: true } as const;
+
+/** Link engagement rollup (SPEC §2.7). */
+export class LinkEngagementResponse {
+  @ApiProperty({ enum: ['not_opened', 'opened', 'started', 'engaged'] }) stage: string;
+  @ApiProperty() openObserved: boolean;
+  @ApiProperty() botScannedOnly: boolean;
+  @ApiProperty() pageViewCount: number;
+  @ApiProperty() loadCount: number;
+  @ApiProperty() uniqueVisitorCount: number;
+  @ApiProperty() persistentUniqueVisitorCount: number;
+  @ApiProperty() ephemeralPageViewCount: number;
+  @ApiProperty({ type: Number, nullable: true }) loadsPerUniqueVisitor: number | null;
+  @ApiProperty({ enum: ['identified', 'estimated'] }) visitorCountMode: string;
+  @ApiProperty(time) firstOpenedAt: string | null;
+  @ApiProperty(time) lastOpenedAt: string | null;
+  @ApiProperty() sessionCount: number;
+  @ApiProperty() startedSessionCount: number;
+  @ApiProperty() engagedSessionCount: number;
+  @ApiProperty() leadSubmitted: boolean;
+  @ApiProperty() meetingClicked: boolean;
+  @ApiProperty() meetingBooked: boolean;
+  @ApiProperty(time) lastActivityAt: string | null;
+  @ApiProperty(text) lastActivityType: string | null;
+  @ApiProperty(time) firstStartedAt: string | null;
+  @ApiProperty(time) firstEngagedAt: string | null;
+  @ApiProperty(time) firstLeadSubmittedAt: string | null;
+  @ApiProperty(time) firstMeetingClickedAt: string | null;
+  @ApiProperty(time) firstMeetingBookedAt: string | null;
+}
+
+export class ThumbnailErrorResponse {
+  @ApiProperty() code: string;
+  @ApiProperty() message: string;
+}
+
+/** Custom Link (SPEC §2.6). */
+export class CustomLinkResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty() active: boolean;
+  @ApiProperty({ description: 'Published experience URL: {PUBLIC_BASE_URL}/l/{slug}.' }) url: string;
+  @ApiProperty({ enum: ['not_requested', 'provided', 'queued', 'processing', 'generated', 'fallback', 'failed', 'cancelled'] }) thumbnailStatus: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ type: LinkEngagementResponse }) engagement: LinkEngagementResponse;
+  @ApiProperty(text) externalId: string | null;
+  @ApiProperty(text) firstName: string | null;
+  @ApiProperty(text) lastName: string | null;
+  @ApiProperty(text) email: string | null;
+  @ApiProperty(text) phone: string | null;
+  @ApiProperty(text) role: string | null;
+  @ApiProperty(text) company: string | null;
+  @ApiProperty(text) context: string | null;
+  @ApiProperty(text) shareTitle: string | null;
+  @ApiProperty(text) shareDescription: string | null;
+  @ApiProperty(text) shareThumbnailUrl: string | null;
+  @ApiProperty(text) prospectLogoUrl: string | null;
+  @ApiProperty(text) prospectDomain: string | null;
+  @ApiProperty({ ...text, format: 'uuid' }) campaignId: string | null;
+  @ApiProperty({ ...text, format: 'uuid' }) jobId: string | null;
+  @ApiProperty() thumbnailAttempts: number;
+  @ApiProperty({ type: ThumbnailErrorResponse, nullable: true }) thumbnailError: ThumbnailErrorResponse | null;
+}
+
+export class CustomLinkListResponse {
+  @ApiProperty({ type: [CustomLinkResponse] }) customLinks: CustomLinkResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+}
+
+/** The rollup of a link nobody has opened yet; engagement tracking fills it in. */
+function engagementOf(row: CustomLinkRow): LinkEngagementResponse {
+  return {
+    stage: row.stage,
+    openObserved: false,
+    botScannedOnly: false,
+    pageViewCount: 0,
+    loadCount: 0,
+    uniqueVisitorCount: 0,
+    persistentUniqueVisitorCount: 0,
+    ephemeralPageViewCount: 0,
+    loadsPerUniqueVisitor: null,
+    visitorCountMode: 'identified',
+    firstOpenedAt: null,
+    lastOpenedAt: null,
+    sessionCount: 0,
+    startedSessionCount: 0,
+    engagedSessionCount: 0,
+    leadSubmitted: false,
+    meetingClicked: false,
+    meetingBooked: false,
+    lastActivityAt: isoOrNull(row.last_activity_at),
+    lastActivityType: null,
+    firstStartedAt: null,
+    firstEngagedAt: null,
+    firstLeadSubmittedAt: null,
+    firstMeetingClickedAt: null,
+    firstMeetingBookedAt: null,
+  };
+}
+
+export function toCustomLinkResponse(row: CustomLinkRow, publicBaseUrl: string): CustomLinkResponse {
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    active: row.active,
+    url: `${publicBaseUrl}/l/${row.slug}`,
+    thumbnailStatus: row.thumbnail_status,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    engagement: engagementOf(row),
+    externalId: row.external_id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    role: row.role,
+    company: row.company,
+    context: row.context,
+    shareTitle: row.share_title,
+    shareDescription: row.share_description,
+    shareThumbnailUrl: row.share_thumbnail_url,
+    prospectLogoUrl: row.prospect_logo_url,
+    prospectDomain: row.prospect_domain,
+    campaignId: row.campaign_id,
+    jobId: row.job_id,
+    thumbnailAttempts: row.thumbnail_attempts,
+    thumbnailError: row.thumbnail_error_code ? { code: row.thumbnail_error_code, message: row.thumbnail_error_message ?? '' } : null,
+  };
+}

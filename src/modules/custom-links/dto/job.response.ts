@@ -1,0 +1,108 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isoOrNull } from '../../../common/validation/timestamps';
+import type { ItemRow, JobView } from '../custom-link-jobs.repository';
+import { isTerminal, POLL_AFTER_SECONDS, progressOf } from '../rules/job-status';
+
+const time = { type: String, format: 'date-time', nullable: true } as const;
+const uuid = { type: String, format: 'uuid', nullable: true } as const;
+
+/** Custom Link job (SPEC §2.8). */
+export class JobResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['create', 'thumbnail'] }) type: string;
+  @ApiProperty({ enum: ['queued', 'processing', 'completed', 'completed_with_errors', 'cancelled', 'failed'] }) status: string;
+  @ApiProperty() totalItems: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty(time) startedAt: string | null;
+  @ApiProperty(time) completedAt: string | null;
+  @ApiProperty(uuid) campaignId: string | null;
+  @ApiProperty(uuid) parentJobId: string | null;
+  @ApiProperty() createdCount: number;
+  @ApiProperty() failedCount: number;
+  @ApiProperty() thumbnailQueuedCount: number;
+  @ApiProperty() thumbnailProcessingCount: number;
+  @ApiProperty() thumbnailGeneratedCount: number;
+  @ApiProperty() thumbnailProvidedCount: number;
+  @ApiProperty() thumbnailFallbackCount: number;
+  @ApiProperty() thumbnailFailedCount: number;
+  @ApiProperty({ minimum: 0, maximum: 1 }) progress: number;
+  @ApiProperty({ type: Number, nullable: true }) pollAfterSeconds: number | null;
+  @ApiProperty() cancelRequested: boolean;
+}
+
+export class JobEnvelopeResponse {
+  @ApiProperty({ type: JobResponse }) job: JobResponse;
+}
+
+export class JobListResponse {
+  @ApiProperty({ type: [JobResponse] }) jobs: JobResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+}
+
+export class ItemErrorResponse {
+  @ApiProperty({ enum: ['quota_exceeded', 'campaign_not_found', 'internal_error'] }) code: string;
+  @ApiProperty() message: string;
+}
+
+export class JobItemResponse {
+  @ApiProperty() index: number;
+  @ApiProperty({ enum: ['queued', 'created', 'failed', 'cancelled'] }) status: string;
+  @ApiProperty(uuid) customLinkId: string | null;
+  @ApiProperty({ type: String, nullable: true }) externalId: string | null;
+  @ApiProperty({ type: ItemErrorResponse, nullable: true }) error: ItemErrorResponse | null;
+}
+
+export class JobItemListResponse {
+  @ApiProperty({ type: [JobItemResponse] }) items: JobItemResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+}
+
+export function toJobResponse(job: JobView): JobResponse {
+  const facts = {
+    totalItems: job.total_items,
+    created: job.created,
+    failed: job.failed,
+    cancelled: job.cancelled,
+    rendersQueued: job.renders_queued,
+    rendersSettled: job.renders_settled,
+  };
+  const thumbnails = (status: string) => job.thumbnails[status] ?? 0;
+  return {
+    id: job.id,
+    type: job.type,
+    status: job.status,
+    totalItems: job.total_items,
+    createdAt: job.created_at.toISOString(),
+    updatedAt: job.updated_at.toISOString(),
+    startedAt: isoOrNull(job.started_at),
+    completedAt: isoOrNull(job.completed_at),
+    campaignId: job.campaign_id,
+    parentJobId: job.parent_job_id,
+    createdCount: job.created,
+    failedCount: job.failed,
+    thumbnailQueuedCount: thumbnails('queued'),
+    thumbnailProcessingCount: thumbnails('processing'),
+    thumbnailGeneratedCount: thumbnails('generated'),
+    thumbnailProvidedCount: thumbnails('provided'),
+    thumbnailFallbackCount: thumbnails('fallback'),
+    thumbnailFailedCount: thumbnails('failed'),
+    progress: progressOf(facts, job.status),
+    pollAfterSeconds: isTerminal(job.status) ? null : POLL_AFTER_SECONDS,
+    cancelRequested: job.cancel_requested,
+  };
+}
+
+export function toJobItemResponse(item: ItemRow): JobItemResponse {
+  return {
+    index: item.index,
+    status: item.status,
+    customLinkId: item.status === 'created' ? item.custom_link_id : null,
+    externalId: item.external_id,
+    error: item.error_code ? { code: item.error_code, message: item.error_message ?? '' } : null,
+  };
+}

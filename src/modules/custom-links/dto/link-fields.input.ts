@@ -1,0 +1,70 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsUuidString } from '../../../common/validation/validators';
+
+/** A string a client may clear with null. */
+const ClearableText = (max: number, min = 0) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, maxLength: max, ...(min > 0 ? { minLength: min } : {}), nullable: true }),
+    IsOptional(),
+    IsString(),
+    ...(min > 0 ? [MinLength(min)] : []),
+    MaxLength(max),
+  );
+
+/** A string that may be absent but never null (displayName). */
+const RequiredWhenGiven = (min: number, max: number) =>
+  applyDecorators(ApiPropertyOptional({ type: String, minLength: min, maxLength: max }), ValidateIf((_, v) => v !== undefined), IsString(), MinLength(min), MaxLength(max));
+
+/** `{"id"}` files the link in a campaign of the organization; `{"name"}` reuses or creates one (CONTRACT §3). */
+export class CampaignRefInput {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUuidString()
+  id?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  name?: string;
+}
+
+export const CampaignRef = () =>
+  applyDecorators(ApiPropertyOptional({ type: CampaignRefInput, nullable: true }), IsOptional(), IsObject(), ValidateNested(), Type(() => CampaignRefInput));
+
+/** The personalization and sharing fields of SPEC §4.3, with its bounds, in its order. */
+export class LinkFieldsInput {
+  @RequiredWhenGiven(1, 255) displayName?: string;
+  @ClearableText(255) firstName?: string | null;
+  @ClearableText(255) lastName?: string | null;
+  @ClearableText(255) email?: string | null;
+  @ClearableText(50) phone?: string | null;
+  @ClearableText(255) role?: string | null;
+  @ClearableText(255) company?: string | null;
+  @ClearableText(10000) context?: string | null;
+  @ClearableText(255) shareTitle?: string | null;
+  @ClearableText(500) shareDescription?: string | null;
+  @ClearableText(2083, 1) shareThumbnailUrl?: string | null;
+  @ClearableText(2083, 1) prospectLogoUrl?: string | null;
+  @ClearableText(255) prospectDomain?: string | null;
+
+  @ApiPropertyOptional({ type: Boolean })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsBoolean()
+  active?: boolean;
+}
+
+export const LINK_TEXT_FIELDS = [
+  'displayName', 'firstName', 'lastName', 'email', 'phone', 'role', 'company', 'context',
+  'shareTitle', 'shareDescription', 'shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain',
+] as const;
+export type LinkTextField = (typeof LINK_TEXT_FIELDS)[number];
+
+/** Fields whose change re-renders the share card (CONTRACT §3). */
+export const THUMBNAIL_AFFECTING_FIELDS: readonly LinkTextField[] = [
+  'displayName', 'firstName', 'lastName', 'company', 'role', 'shareTitle', 'shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain',
+];

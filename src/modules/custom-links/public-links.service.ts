@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../../common/errors/api-errors';
+import { isUuid } from '../../common/validation/uuid-format';
+import { AppConfigService } from '../../config/app-config';
+import { CustomLinksRepository } from './custom-links.repository';
+import { ThumbnailsRepository } from './thumbnails/thumbnails.repository';
+
+class PublicNotFoundError extends ApiError {
+  readonly status = 404;
+  constructor() {
+    super('Not Found');
+  }
+}
+
+class LinkGoneError extends ApiError {
+  readonly status = 410;
+  constructor() {
+    super('This link is no longer active.');
+  }
+}
+
+const PNG_FILE = /^([0-9a-f]{64})\.png$/;
+
+@Injectable()
+export class PublicLinksService {
+  constructor(
+    private readonly links: CustomLinksRepository,
+    private readonly thumbnails: ThumbnailsRepository,
+    private readonly config: AppConfigService,
+  ) {}
+
+  /** Where GET /l/{slug} redirects; 404 for an unknown slug, 410 for an inactive link (CONTRACT §3, §4). */
+  async open(slug: string): Promise<string> {
+    const link = slug.length <= 64 ? await this.links.findBySlug(slug) : null;
+    if (!link) throw new PublicNotFoundError();
+    if (!link.active) throw new LinkGoneError();
+    const target = new URL(this.config.values.experienceBaseUrl);
+    target.searchParams.set('cl', slug);
+    return target.toString();
+  }
+
+  async thumbnail(linkId: string, file: string): Promise<Buffer> {
+    const hash = PNG_FILE.exec(file)?.[1];
+    const png = hash && isUuid(linkId) ? await this.thumbnails.findImage(linkId, hash) : null;
+    if (!png) throw new PublicNotFoundError();
+    return png;
+  }
+}

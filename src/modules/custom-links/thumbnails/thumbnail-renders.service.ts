@@ -1,0 +1,118 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { createHash } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppConfigService } from '../../../config/app-config';
+import { LogoFetcher } from '../../thumbnails/rendering/logo-fetcher';
+import { renderShareCard } from '../../thumbnails/rendering/share-card.renderer';
+import { CustomLinksRepository, type CustomLinkRow } from '../custom-links.repository';
+import { JobSettlementService } from '../job-settlement.service';
+import { JOB_OPTIONS, RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from '../jobs/queues';
+import { ThumbnailsRepository } from './thumbnails.repository';
+
+type Outcome =
+  | { status: 'generated'; png: Buffer; error: null }
+  | { status: 'fallback'; png: Buffer; error: { code: string; message: string } }
+  | { status: 'failed'; png: null; error: { code: string; message: string } };
+
+/**
+ * Share-card renders (CONTRACT §3): queued with a link change, drawn by a worker, stored in
+ * PostgreSQL and served at {PUBLIC_BASE_URL}/thumbnails/{linkId}/{hash}.png. A newer change
+ * supersedes an unfinished render (cancelled); a logo that cannot be used gives the default card
+ * (fallback) with the reason in thumbnailError.
+ */
+@Injectable()
+export class ThumbnailRendersService {
+  private readonly logger = new Logger(ThumbnailRendersService.name);
+  private readonly logos = new LogoFetcher();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectQueue(THUMBNAILS_QUEUE) private readonly queueOfRenders: Queue<RenderThumbnailPayload>,
+    private readonly renders: ThumbnailsRepository,
+    private readonly links: CustomLinksRepository,
+    private readonly settlement: JobSettlementService,
+    private readonly config: AppConfigService,
+  ) {}
+
+  /** Records a render of the link for a job (inside the caller's transaction); enqueue it after commit. */
+  async queue(tx: EntityManager, organizationId: string, linkId: string, jobId: string): Promise<string> {
+    const renderId = uuidv7();
+    await this.renders.queue(tx, organizationId, renderId, linkId, jobId);
+    await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'queued', thumbnail_render_id: renderId, thumbnail_error_code: null, thumbnail_error_message: null });
+    return renderId;
+  }
+
+  async enqueue(organizationId: string, renderIds: string[]): Promise<void> {
+    await Promise.all(renderIds.map((renderId) => this.queueOfRenders.add(RENDER_THUMBNAIL, { organizationId, renderId }, { ...JOB_OPTIONS, jobId: renderId })));
+  }
+
+  queuedRendersOf(organizationId: string, jobId: string): Promise<string[]> {
+    return this.renders.queuedForJob(organizationId, jobId);
+  }
+
+  /** Cancels a job's renders that have not started; their links show `cancelled`. Returns how many. */
+  async cancelQueuedForJob(tx: EntityManager, organizationId: string, jobId: string): Promise<number> {
+    const linkIds = await this.renders.cancelQueuedForJob(tx, organizationId, jobId);
+    for (const linkId of linkIds) await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'cancelled' });
+    return linkIds.length;
+  }
+
+  /** The worker's run of one render; a superseded or cancelled render only settles its job. */
+  async run(organizationId: string, renderId: string): Promise<void> {
+    const claimed = await this.db.transaction(async (tx) => {
+      const render = await this.renders.claim(tx, organizationId, renderId);
+      if (!render) return null;
+      const link = await this.links.lock(tx, organizationId, render.custom_link_id);
+      if (link?.thumbnail_render_id === renderId) await this.links.update(tx, organizationId, link.id, { thumbnail_status: 'processing' });
+      return link ? { render, link } : null;
+    });
+    if (!claimed) return this.settleJobOf(organizationId, renderId);
+    const outcome = await this.draw(claimed.link);
+    await this.db.transaction(async (tx) => {
+      if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;
+      const link = await this.links.lock(tx, organizationId, claimed.link.id);
+      if (link?.thumbnail_render_id !== renderId) return;
+      let url = link.share_thumbnail_url;
+      if (outcome.png) {
+        const hash = createHash('sha256').update(outcome.png).digest('hex');
+        await this.renders.storeImage(tx, organizationId, link.id, hash, outcome.png);
+        url = `${this.config.values.publicBaseUrl}/thumbnails/${link.id}/${hash}.png`;
+      }
+      await this.links.update(tx, organizationId, link.id, {
+        thumbnail_status: outcome.status,
+        share_thumbnail_url: url,
+        thumbnail_attempts: link.thumbnail_attempts + 1,
+        thumbnail_error_code: outcome.error?.code ?? null,
+        thumbnail_error_message: outcome.error?.message ?? null,
+      });
+    });
+    await this.settlement.settleIfDone(organizationId, claimed.render.job_id);
+  }
+
+  private async draw(link: CustomLinkRow): Promise<Outcome> {
+    const name = [link.first_name, link.last_name].filter(Boolean).join(' ') || link.display_name;
+    const card = { name, company: link.company };
+    try {
+      if (!link.prospect_logo_url) return { status: 'generated', png: renderShareCard({ ...card, logo: null }), error: null };
+      const logo = await this.logos.fetch(link.prospect_logo_url);
+      if (!logo.ok) return { status: 'fallback', png: renderShareCard({ ...card, logo: null }), error: { code: logo.code, message: logo.message } };
+      try {
+        return { status: 'generated', png: renderShareCard({ ...card, logo: { bytes: logo.bytes, mimeType: logo.mimeType } }), error: null };
+      } catch {
+        return { status: 'fallback', png: renderShareCard({ ...card, logo: null }), error: { code: 'logo_invalid_image', message: 'The logo could not be decoded.' } };
+      }
+    } catch (error) {
+      this.logger.warn(`Render of link ${link.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { status: 'failed', png: null, error: { code: 'render_failed', message: 'The share card could not be rendered.' } };
+    }
+  }
+
+  private async settleJobOf(organizationId: string, renderId: string): Promise<void> {
+    const jobId = await this.renders.jobOf(organizationId, renderId);
+    if (jobId) await this.settlement.settleIfDone(organizationId, jobId);
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+export interface RenderRow {
+  id: string;
+  custom_link_id: string;
+  job_id: string;
+  status: string;
+}
+
+/** thumbnail_renders and thumbnail_images; scoped by organization except the public image read. */
+@Injectable()
+export class ThumbnailsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** A new render for a link; the link's earlier unfinished renders are superseded (cancelled). */
+  async queue(tx: EntityManager, organizationId: string, renderId: string, linkId: string, jobId: string): Promise<string[]> {
+    const [superseded]: [{ job_id: string }[], number] = await tx.query(
+      `UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
+        WHERE organization_id = $1 AND custom_link_id = $2 AND status IN ('queued', 'processing') RETURNING job_id`,
+      [organizationId, linkId],
+    );
+    await tx.query(`INSERT INTO thumbnail_renders (organization_id, id, custom_link_id, job_id, status) VALUES ($1, $2, $3, $4, 'queued')`, [
+      organizationId,
+      renderId,
+      linkId,
+      jobId,
+    ]);
+    return superseded.map((row) => row.job_id);
+  }
+
+  async queuedForJob(organizationId: string, jobId: string): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(`SELECT id FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status = 'queued'`, [organizationId, jobId]);
+    return rows.map((row) => row.id);
+  }
+
+  /** Cancels a job's renders that have not started; returns how many (their units are refunded). */
+  async cancelQueuedForJob(tx: EntityManager, organizationId: string, jobId: string): Promise<string[]> {
+    const [rows]: [{ custom_link_id: string }[], number] = await tx.query(
+      `UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
+        WHERE organization_id = $1 AND job_id = $2 AND status = 'queued' RETURNING custom_link_id`,
+      [organizationId, jobId],
+    );
+    return rows.map((row) => row.custom_link_id);
+  }
+
+  /** queued → processing; null when the render was superseded, cancelled or already done. */
+  async claim(tx: EntityManager, organizationId: string, renderId: string): Promise<RenderRow | null> {
+    const [rows]: [RenderRow[], number] = await tx.query(
+      `UPDATE thumbnail_renders SET status = 'processing', updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status`,
+      [organizationId, renderId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** processing → final; false when the render was superseded meanwhile (its result is dropped). */
+  async finish(tx: EntityManager, organizationId: string, renderId: string, status: 'generated' | 'fallback' | 'failed'): Promise<boolean> {
+    const [, count]: [unknown[], number] = await tx.query(
+      `UPDATE thumbnail_renders SET status = $3, updated_at = now() WHERE organization_id = $1 AND id = $2 AND status = 'processing'`,
+      [organizationId, renderId, status],
+    );
+    return count > 0;
+  }
+
+  async storeImage(tx: EntityManager, organizationId: string, linkId: string, hash: string, png: Buffer): Promise<void> {
+    await tx.query(
+      `INSERT INTO thumbnail_images (custom_link_id, hash, organization_id, png) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      [linkId, hash, organizationId, png],
+    );
+  }
+
+  async jobOf(organizationId: string, renderId: string): Promise<string | null> {
+    const rows: { job_id: string }[] = await this.db.query(`SELECT job_id FROM thumbnail_renders WHERE organization_id = $1 AND id = $2`, [organizationId, renderId]);
+    return rows[0]?.job_id ?? null;
+  }
+
+  /** Public read by the URL's link id and content hash. */
+  async findImage(linkId: string, hash: string): Promise<Buffer | null> {
+    const rows: { png: Buffer }[] = await this.db.query(`SELECT png FROM thumbnail_images WHERE custom_link_id = $1 AND hash = $2`, [linkId, hash]);
+    return rows[0]?.png ?? null;
+  }
+}

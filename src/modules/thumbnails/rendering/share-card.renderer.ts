@@ -1,0 +1,218 @@
+import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { SHARE_CARD_FONT_FAMILY, SHARE_CARD_FONT_FILES } from './fonts';
+import { sniffImageType } from './logo-fetcher';
+
+// The 1200x630 share card of CONTRACT §3: the prospect's name, company and logo, drawn as SVG and
+// rasterised by resvg with the bundled DejaVu fonts only, so output does not depend on the host.
+
+export const SHARE_CARD_WIDTH = 1200;
+export const SHARE_CARD_HEIGHT = 630;
+
+export interface ShareCardInput {
+  name: string;
+  company: string | null;
+  logo: { bytes: Buffer; mimeType: string } | null;
+}
+
+/**
+ * The logo cannot be drawn: not PNG/JPEG/GIF (resvg-js 2.6.2 has no WebP decoder), too large, or
+ * bytes resvg fails to decode. Callers can fall back to the card without a logo.
+ */
+export class UnusableLogoError extends Error {
+  override readonly name = 'UnusableLogoError';
+}
+
+const MARGIN = 80;
+const TEXT_WIDTH = SHARE_CARD_WIDTH - 2 * MARGIN;
+const PANEL = { x: MARGIN, y: MARGIN, size: 176, padding: 16, radius: 24 };
+const NAME = { baseline: 420, maxSize: 80, minSize: 56, weight: 700 };
+const COMPANY = { baseline: 496, maxSize: 44, minSize: 36, weight: 400 };
+// Past this many graphemes text is cut before measuring: it would be truncated anyway.
+const MAX_GRAPHEMES = 200;
+// A logo is drawn at 144 px; a larger source only costs memory while decoding (2 MiB of PNG can
+// inflate to gigabytes of pixels).
+const MAX_LOGO_SIDE = 4096;
+
+const fontOptions: NonNullable<ResvgRenderOptions['font']> = {
+  fontFiles: [...SHARE_CARD_FONT_FILES],
+  loadSystemFonts: false,
+  defaultFontFamily: SHARE_CARD_FONT_FAMILY,
+};
+
+/** A 1200x630 PNG share card: prospect name, company, and the logo when given. Throws on a logo resvg cannot decode. */
+export function renderShareCard(input: ShareCardInput): Buffer {
+  const logoHref = input.logo === null ? null : logoDataUri(input.logo.bytes);
+  const name = fitText(cleanText(input.name), NAME);
+  const company = input.company === null ? null : fitText(cleanText(input.company), COMPANY);
+
+  const svg = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_CARD_WIDTH}" height="${SHARE_CARD_HEIGHT}" viewBox="0 0 ${SHARE_CARD_WIDTH} ${SHARE_CARD_HEIGHT}">`,
+    '<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">',
+    '<stop offset="0" stop-color="#0f172a"/><stop offset="1" stop-color="#1e3a8a"/>',
+    '</linearGradient></defs>',
+    `<rect width="${SHARE_CARD_WIDTH}" height="${SHARE_CARD_HEIGHT}" fill="url(#bg)"/>`,
+    `<rect y="${SHARE_CARD_HEIGHT - 16}" width="${SHARE_CARD_WIDTH}" height="16" fill="#38bdf8"/>`,
+    `<rect x="${PANEL.x}" y="${PANEL.y}" width="${PANEL.size}" height="${PANEL.size}" rx="${PANEL.radius}" fill="#ffffff"/>`,
+    logoHref === null ? monogram(name.text) : logoImage(logoHref),
+    textElement(name, NAME, '#ffffff'),
+    company === null ? '' : textElement(company, COMPANY, '#cbd5e1'),
+    '</svg>',
+  ].join('');
+
+  return new Resvg(svg, { font: fontOptions, fitTo: { mode: 'width', value: SHARE_CARD_WIDTH }, logLevel: 'off' }).render().asPng();
+}
+
+function logoImage(href: string): string {
+  const inner = PANEL.size - 2 * PANEL.padding;
+  return `<image x="${PANEL.x + PANEL.padding}" y="${PANEL.y + PANEL.padding}" width="${inner}" height="${inner}" preserveAspectRatio="xMidYMid meet" href="${href}"/>`;
+}
+
+/** Without a logo the panel shows the name's initials, so the default card is not an empty box. */
+function monogram(name: string): string {
+  const initials = graphemes(name.replace(/…$/, ''))
+    .filter((g, i, all) => /\p{L}|\p{N}/u.test(g) && (i === 0 || /\s/u.test(all[i - 1])))
+    .slice(0, 2)
+    .join('')
+    .toUpperCase();
+  if (initials === '') {
+    return '';
+  }
+  const centre = PANEL.size / 2;
+  return `<text x="${PANEL.x + centre}" y="${PANEL.y + centre + 26}" font-family="${SHARE_CARD_FONT_FAMILY}" font-size="72" font-weight="700" text-anchor="middle" fill="#1e3a8a">${escapeXml(initials)}</text>`;
+}
+
+interface FittedText {
+  text: string;
+  size: number;
+}
+
+function textElement(fitted: FittedText, style: { baseline: number; weight: number }, fill: string): string {
+  if (fitted.text === '') {
+    return '';
+  }
+  return `<text x="${MARGIN}" y="${style.baseline}" font-family="${SHARE_CARD_FONT_FAMILY}" font-size="${fitted.size}" font-weight="${style.weight}" fill="${fill}">${escapeXml(fitted.text)}</text>`;
+}
+
+/** Shrinks the text down to minSize to fit the card, then cuts it at a grapheme and adds an ellipsis. */
+function fitText(text: string, style: { maxSize: number; minSize: number; weight: number }): FittedText {
+  const parts = graphemes(text).slice(0, MAX_GRAPHEMES);
+  const full = parts.join('');
+  if (full === '') {
+    return { text: '', size: style.maxSize };
+  }
+  const width = measureText(full, style.maxSize, style.weight);
+  if (width <= TEXT_WIDTH) {
+    return { text: full, size: style.maxSize };
+  }
+  // Advance widths scale linearly with the font size.
+  const size = Math.floor((style.maxSize * TEXT_WIDTH) / width);
+  if (size >= style.minSize && measureText(full, size, style.weight) <= TEXT_WIDTH) {
+    return { text: full, size };
+  }
+  const cut = (count: number): string => `${parts.slice(0, count).join('').trimEnd()}…`;
+  let fits = 0;
+  let tooLong = parts.length;
+  while (tooLong - fits > 1) {
+    const middle = Math.floor((fits + tooLong) / 2);
+    if (measureText(cut(middle), style.minSize, style.weight) <= TEXT_WIDTH) {
+      fits = middle;
+    } else {
+      tooLong = middle;
+    }
+  }
+  return { text: cut(fits), size: style.minSize };
+}
+
+function measureText(text: string, size: number, weight: number): number {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="20000" height="400"><text x="0" y="300" font-family="${SHARE_CARD_FONT_FAMILY}" font-size="${size}" font-weight="${weight}">${escapeXml(text)}</text></svg>`;
+  return new Resvg(svg, { font: fontOptions, logLevel: 'off' }).getBBox()?.width ?? 0;
+}
+
+/** One line of text that XML accepts: NFC, no control characters or lone surrogates, whitespace collapsed. */
+function cleanText(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cs}\uFFFE\uFFFF]/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function graphemes(text: string): string[] {
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
+
+/** The logo as a data: URI resvg can draw, after checking its real type, its size and that it decodes. */
+function logoDataUri(bytes: Buffer): string {
+  const type = sniffImageType(bytes);
+  if (type === null || type === 'image/webp') {
+    throw new UnusableLogoError(type === null ? 'logo is not a PNG, JPEG or GIF image' : 'WebP logos cannot be rendered');
+  }
+  const size = imageSize(bytes, type);
+  if (size === null || size.width === 0 || size.height === 0) {
+    throw new UnusableLogoError('logo image header is unreadable');
+  }
+  if (size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE) {
+    throw new UnusableLogoError(`logo is larger than ${MAX_LOGO_SIDE}x${MAX_LOGO_SIDE} pixels`);
+  }
+  // resvg picks the decoder from the data: URI's type, so it must be the sniffed one.
+  const href = `data:${type};base64,${bytes.toString('base64')}`;
+  assertDecodes(href);
+  return href;
+}
+
+/** resvg draws an image it cannot decode as nothing, silently; a logo that leaves no pixel is refused. */
+function assertDecodes(href: string): void {
+  const probe = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><image width="32" height="32" preserveAspectRatio="none" href="${href}"/></svg>`;
+  const pixels = new Resvg(probe, { font: { loadSystemFonts: false }, logLevel: 'off' }).render().pixels;
+  for (let alpha = 3; alpha < pixels.length; alpha += 4) {
+    if (pixels[alpha] !== 0) {
+      return;
+    }
+  }
+  throw new UnusableLogoError('logo could not be decoded');
+}
+
+function imageSize(bytes: Buffer, type: 'image/png' | 'image/jpeg' | 'image/gif'): { width: number; height: number } | null {
+  switch (type) {
+    case 'image/png':
+      return bytes.length >= 24 && bytes.toString('latin1', 12, 16) === 'IHDR'
+        ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
+        : null;
+    case 'image/gif':
+      return bytes.length >= 10 ? { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) } : null;
+    case 'image/jpeg':
+      return jpegSize(bytes);
+  }
+}
+
+/** Walks the JPEG segments to the first start-of-frame marker. */
+function jpegSize(bytes: Buffer): { width: number; height: number } | null {
+  let offset = 2;
+  while (offset + 4 <= bytes.length) {
+    if (bytes[offset] !== 0xff) {
+      return null;
+    }
+    const marker = bytes[offset + 1];
+    if (marker === 0xff) {
+      offset += 1; // fill byte
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      offset += 2; // markers without a length
+      continue;
+    }
+    const length = bytes.readUInt16BE(offset + 2);
+    const isStartOfFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isStartOfFrame) {
+      return offset + 9 <= bytes.length ? { width: bytes.readUInt16BE(offset + 7), height: bytes.readUInt16BE(offset + 5) } : null;
+    }
+    offset += 2 + length;
+  }
+  return null;
+}
