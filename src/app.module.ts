@@ -27,7 +27,7 @@ export function infrastructureModules(config: AppConfig) {
     AppConfigModule.forRoot(config),
     LoggerModule.forRoot(loggerParams(config)),
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize)),
-    BullModule.forRoot({ redis: config.redisUrl }),
+    BullModule.forRoot({ redis: config.redisUrl, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
     RedisModule,
     LimitsModule,
   ];

@@ -17,6 +17,8 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiKeyCacheTtlSeconds: number;
   shutdownTimeoutMs: number;
+  queueLockDurationMs: number;
+  queueStalledIntervalMs: number;
   limits: {
     requestsPerMinute: number;
     transcriptDailyLimit: number;
@@ -88,6 +90,8 @@ export const VARIABLES = {
   logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')),
   apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30)),
   shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000)),
+  queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000)),
+  queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000)),
   requestsPerMinute: variable('RATE_LIMIT_PER_MINUTE', '120', integer(1, 1000000)),
   transcriptDailyLimit: variable('TRANSCRIPT_DAILY_LIMIT', '2000', integer(0, 100000000)),
   linkMutationsPerMinute: variable('LINK_MUTATIONS_PER_MINUTE', '10', integer(1, 1000000)),
@@ -135,6 +139,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: v.logLevel,
     apiKeyCacheTtlSeconds: v.apiKeyCacheTtlSeconds,
     shutdownTimeoutMs: v.shutdownTimeoutMs,
+    queueLockDurationMs: v.queueLockDurationMs,
+    queueStalledIntervalMs: v.queueStalledIntervalMs,
     limits: {
       requestsPerMinute: v.requestsPerMinute,
       transcriptDailyLimit: v.transcriptDailyLimit,

@@ -22,7 +22,8 @@ export class IntentProcessor implements OnApplicationBootstrap {
   @Process(REFRESH_INTENT)
   async refreshIntent(job: Job<RefreshIntentPayload>): Promise<void> {
     const asOf = job.data.asOf ? new Date(job.data.asOf) : new Date();
-    await this.intent.refreshAll(asOf);
+    if (job.data.organizationId) await this.intent.refreshOrganization(job.data.organizationId, asOf);
+    else await this.intent.refreshAll(asOf);
     this.logger.log(`Recomputed intent as of ${asOf.toISOString()}`);
   }
 }

@@ -3,7 +3,8 @@ export const REFRESH_INTENT = 'refresh-intent';
 /** Daily at 03:07 UTC, away from the top of the hour. */
 export const REFRESH_INTENT_CRON = '7 3 * * *';
 
-/** `asOf` (ISO 8601) recomputes as of another instant, for backfills; absent means now. */
+/** Backfill options: `asOf` (ISO 8601) recomputes as of another instant (default now); `organizationId` only that one. */
 export interface RefreshIntentPayload {
   asOf?: string;
+  organizationId?: string;
 }

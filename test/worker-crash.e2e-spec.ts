@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createTestApp, eventually, type TestApp } from './support/test-app';
+
+/**
+ * CONTRACT §3: "A worker killed mid-job loses nothing and duplicates nothing." A real worker
+ * process (the built image's entry point, APP_ROLE=worker) is killed with SIGKILL in the middle of a
+ * 500-link job; a second worker picks the stalled job up and every item yields exactly one link.
+ * Short queue locks let the stalled job be noticed in seconds instead of the default 30 s.
+ */
+const MAIN = join(__dirname, '..', 'dist/src/main.js');
+const LINKS = 500;
+
+function startWorker(port: number): ChildProcess {
+  return spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+      APP_ROLE: 'worker',
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      QUEUE_LOCK_DURATION_MS: '2000',
+      QUEUE_STALLED_INTERVAL_MS: '1000',
+    },
+    stdio: 'ignore',
+  });
+}
+
+describe('a worker killed mid-job', () => {
+  let t: TestApp;
+  let db: DataSource;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' });
+    db = t.app.get(DataSource);
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) worker.kill('SIGKILL');
+    await t.close();
+  });
+
+  it('loses nothing and duplicates nothing: every item yields exactly one link', async () => {
+    const { key, organizationId } = await t.createTenant();
+    const auth = { Authorization: `Bearer ${key}` };
+    const links = Array.from({ length: LINKS }, (_, i) => ({ firstName: `P${i}`, externalId: `crash-${i}`, shareThumbnailUrl: `https://cdn.example.com/${i}.png` }));
+    const created = await request(t.server).post('/api/v1/custom-links').set(auth).set('Idempotency-Key', 'crash-job').send({ links }).expect(202);
+    const jobId = (created.body as { job: { id: string } }).job.id;
+    const job = async () => (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as { status: string; createdCount: number };
+
+    const first = startWorker(39_000 + Math.floor(Math.random() * 1000));
+    workers.push(first);
+    await eventually(async () => (await job()).createdCount >= 25, 30_000, 20);
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    const atKill = await job();
+    expect(atKill.status).toBe('processing');
+    expect(atKill.createdCount).toBeLessThan(LINKS);
+
+    workers.push(startWorker(40_000 + Math.floor(Math.random() * 1000)));
+    await eventually(async () => (await job()).status === 'completed', 60_000, 100);
+
+    const final = await job();
+    expect(final.createdCount).toBe(LINKS);
+    const [counts]: { links: string; distinct_external: string; items_created: string }[] = await db.query(
+      `SELECT (SELECT count(*) FROM custom_links WHERE organization_id = $1 AND job_id = $2) AS links,
+              (SELECT count(DISTINCT external_id) FROM custom_links WHERE organization_id = $1 AND job_id = $2) AS distinct_external,
+              (SELECT count(*) FROM custom_link_job_items i JOIN custom_links l ON l.organization_id = i.organization_id AND l.id = i.custom_link_id
+                WHERE i.organization_id = $1 AND i.job_id = $2 AND i.status = 'created') AS items_created`,
+      [organizationId, jobId],
+    );
+    expect(counts).toEqual({ links: String(LINKS), distinct_external: String(LINKS), items_created: String(LINKS) });
+  }, 120_000);
+});
