@@ -11,7 +11,7 @@ import type { AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { AccountsHttpModule } from './modules/accounts/accounts-http.module';
-import { CampaignsModule } from './modules/campaigns/campaigns.module';
+import { CampaignsHttpModule } from './modules/campaigns/campaigns-http.module';
 import { CustomLinksHttpModule } from './modules/custom-links/custom-links-http.module';
 import { CustomLinksJobsModule } from './modules/custom-links/custom-links-jobs.module';
 import { HealthModule } from './modules/health/health.module';
@@ -27,7 +27,7 @@ export function infrastructureModules(config: AppConfig) {
     AppConfigModule.forRoot(config),
     LoggerModule.forRoot(loggerParams(config)),
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize)),
-    BullModule.forRoot({ redis: config.redisUrl, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
+    BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
     RedisModule,
     LimitsModule,
   ];
@@ -39,7 +39,7 @@ const API_MODULES = [
   HealthModule,
   OrganizationsModule,
   ApiKeysModule,
-  CampaignsModule,
+  CampaignsHttpModule,
   SessionsModule,
   PeopleHttpModule,
   AccountsHttpModule,

@@ -20,13 +20,14 @@ function startWorker(port: number): ChildProcess {
       PATH: process.env.PATH ?? '',
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       REDIS_URL: process.env.REDIS_URL ?? '',
+      QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
       APP_ROLE: 'worker',
       PORT: String(port),
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent',
       QUEUE_LOCK_DURATION_MS: '2000',
       QUEUE_STALLED_INTERVAL_MS: '1000',
     },
-    stdio: 'ignore',
+    stdio: process.env.WORKER_DEBUG ? 'inherit' : 'ignore',
   });
 }
 
@@ -63,8 +64,13 @@ describe('a worker killed mid-job', () => {
     expect(atKill.status).toBe('processing');
     expect(atKill.createdCount).toBeLessThan(LINKS);
 
-    workers.push(startWorker(40_000 + Math.floor(Math.random() * 1000)));
+    const port = 40_000 + Math.floor(Math.random() * 1000);
+    workers.push(startWorker(port));
     await eventually(async () => (await job()).status === 'completed', 60_000, 100);
+    // Worker pods serve probes only: no API route is mounted there, guarded or not.
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/custom-link-campaigns`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/sessions`)).status).toBe(404);
 
     const final = await job();
     expect(final.createdCount).toBe(LINKS);

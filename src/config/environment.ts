@@ -17,6 +17,7 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiKeyCacheTtlSeconds: number;
   shutdownTimeoutMs: number;
+  queuePrefix: string;
   queueLockDurationMs: number;
   queueStalledIntervalMs: number;
   limits: {
@@ -90,6 +91,7 @@ export const VARIABLES = {
   logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')),
   apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30)),
   shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000)),
+  queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull'),
   queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000)),
   queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000)),
   requestsPerMinute: variable('RATE_LIMIT_PER_MINUTE', '120', integer(1, 1000000)),
@@ -139,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: v.logLevel,
     apiKeyCacheTtlSeconds: v.apiKeyCacheTtlSeconds,
     shutdownTimeoutMs: v.shutdownTimeoutMs,
+    queuePrefix: v.queuePrefix,
     queueLockDurationMs: v.queueLockDurationMs,
     queueStalledIntervalMs: v.queueStalledIntervalMs,
     limits: {

@@ -25,6 +25,8 @@ export default async function globalSetup(): Promise<void> {
   await redis.quit();
 
   process.env.TEST_DATABASE_NAME = name;
+  // Queues are named per run too: a worker of an overlapping run must never take this run's jobs.
+  process.env.QUEUE_PREFIX = `bull-${name}`;
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_URL = TEST_REDIS_URL;
 }

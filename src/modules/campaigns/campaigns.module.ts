@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CampaignsController } from './campaigns.controller';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
 
+/** Campaigns for every role (no routes: workers file links too; see CampaignsHttpModule). */
 @Module({
-  controllers: [CampaignsController],
   providers: [CampaignsRepository, CampaignsService],
   exports: [CampaignsService],
 })
