@@ -2,7 +2,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotent.decorator';
@@ -123,7 +123,32 @@ export class RequestValidationInterceptor implements NestInterceptor {
 function validateDto(dto: new () => object, raw: object, location: 'query' | 'body'): { value: object; issues: ValidationIssue[] } {
   const value = plainToInstance(dto, raw);
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: isStrictDto(dto), forbidUnknownValues: false });
-  return { value, issues: toValidationIssues(errors, location, raw) };
+  return { value, issues: toValidationIssues(inFieldOrder(errors), location, raw) };
+}
+
+/**
+ * pydantic reports fields in model order, inherited fields first; class-validator lists a subclass's
+ * own fields before its parent's. Errors are reordered by declaration, base class first, at every depth.
+ */
+function inFieldOrder(errors: ValidationError[]): ValidationError[] {
+  const order = errors[0]?.target ? fieldOrder(errors[0].target.constructor) : [];
+  const rank = (property: string) => (order.includes(property) ? order.indexOf(property) : order.length);
+  return [...errors]
+    .sort((a, b) => rank(a.property) - rank(b.property))
+    .map((error) => (error.children?.length ? Object.assign(error, { children: inFieldOrder(error.children) }) : error));
+}
+
+const fieldOrders = new WeakMap<object, string[]>();
+
+function fieldOrder(type: object): string[] {
+  const cached = fieldOrders.get(type);
+  if (cached) return cached;
+  const chain: object[] = [];
+  for (let current: object | null = type; current && current !== Function.prototype; current = Object.getPrototypeOf(current) as object | null) chain.unshift(current);
+  const all = getMetadataStorage().getTargetValidationMetadatas(type as new () => object, '', true, false);
+  const order = [...new Set(chain.flatMap((cls) => all.filter((m) => m.target === cls).map((m) => m.propertyName)))];
+  fieldOrders.set(type, order);
+  return order;
 }
 
 /** A repeated query parameter counts with its last value, as FastAPI reads scalars. */

@@ -146,7 +146,9 @@ export class CustomLinkJobsService {
   }
 
   private columnsFor(input: CreateLinkInput, campaignId: string | null, jobId: string): LinkColumns {
-    const columns: LinkColumns = { slug: newSlug(), display_name: input.displayName ?? defaultDisplayName(input), active: input.active ?? true };
+    // Millisecond timestamps, as responses show them, so `created_to=<a link's createdAt>` includes it.
+    const now = new Date();
+    const columns: LinkColumns = { slug: newSlug(), display_name: input.displayName ?? defaultDisplayName(input), active: input.active ?? true, created_at: now, updated_at: now };
     for (const field of LINK_TEXT_FIELDS) {
       if (field !== 'displayName' && input[field] !== undefined) Object.assign(columns, { [FIELD_COLUMNS[field]]: input[field] });
     }

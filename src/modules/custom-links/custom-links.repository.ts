@@ -54,7 +54,7 @@ export const FIELD_COLUMNS: Record<LinkTextField, keyof CustomLinkRow> = {
   prospectDomain: 'prospect_domain',
 };
 
-export type LinkColumns = Partial<Omit<CustomLinkRow, 'organization_id' | 'id' | 'created_at' | 'updated_at'>>;
+export type LinkColumns = Partial<Omit<CustomLinkRow, 'organization_id' | 'id'>>;
 
 /** The only place that queries custom_links; every statement but the public slug lookup is scoped by organization. */
 @Injectable()
