@@ -5,6 +5,9 @@ import { REDIS } from '../redis/redis.module';
 
 const TTL_SECONDS = 600;
 
+/** The lists whose totals are cached, each with its own data version per organization. */
+export const COUNTED_LISTS = { sessions: 'sessions', people: 'people', customLinks: 'custom-links' } as const;
+
 /**
  * Exact list totals without recounting a large organization on every page. A count is cached
  * under the organization's data version for that list; every write that can change a total bumps

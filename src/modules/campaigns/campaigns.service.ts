@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ResourceNotFoundError } from '../../common/errors/api-errors';
 import { LimitsService } from '../../common/limits/limits.service';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { CampaignsRepository } from './campaigns.repository';
 import { NO_LINKS, toCampaignResponse, type CampaignResponse } from './dto/campaign.response';
 
@@ -15,6 +16,7 @@ export class CampaignsService {
   constructor(
     private readonly campaigns: CampaignsRepository,
     private readonly limits: LimitsService,
+    private readonly counts: CountCache,
   ) {}
 
   async list(organizationId: string): Promise<CampaignResponse[]> {
@@ -52,5 +54,7 @@ export class CampaignsService {
   async delete(organizationId: string, id: string): Promise<void> {
     await this.limits.chargeLinkMutation(organizationId);
     if (!(await this.campaigns.delete(organizationId, id))) throw new ResourceNotFoundError('campaign');
+    // Its links were unfiled by the same statement: campaign-filtered link totals changed.
+    await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
   }
 }

@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, IdempotencyKeyRequiredError, ResourceNotFoundError } from '../../common/errors/api-errors';
 import { LimitsService } from '../../common/limits/limits.service';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { CustomLinkJobsRepository, type ItemRow, type JobView } from './custom-link-jobs.repository';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
@@ -37,6 +38,7 @@ export class CustomLinkJobsService {
     private readonly limits: LimitsService,
     private readonly thumbnails: ThumbnailRendersService,
     private readonly settlement: JobSettlementService,
+    private readonly counts: CountCache,
   ) {}
 
   async create(organizationId: string, body: CreateLinksRequest, idempotencyKey: string | undefined): Promise<JobResponse> {
@@ -120,6 +122,7 @@ export class CustomLinkJobsService {
     for (;;) {
       const step = await this.db.transaction((tx) => this.createNextItem(tx, organizationId, jobId));
       await this.limits.refundLinkUnits(organizationId, step.refund.creation, step.refund.render);
+      if (step.created) await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
       if (step.renderId) await this.thumbnails.enqueue(organizationId, [step.renderId]);
       if (step.done) break;
     }
@@ -129,20 +132,20 @@ export class CustomLinkJobsService {
   private async createNextItem(tx: EntityManager, organizationId: string, jobId: string) {
     const none = { creation: 0, render: 0 };
     const job = await this.jobs.lock(tx, organizationId, jobId);
-    if (!job || isTerminal(job.status)) return { done: true, renderId: null, refund: none };
-    if (job.cancel_requested) return { done: true, renderId: null, refund: await this.cancelPending(tx, organizationId, jobId) };
+    if (!job || isTerminal(job.status)) return { done: true, created: false, renderId: null, refund: none };
+    if (job.cancel_requested) return { done: true, created: false, renderId: null, refund: await this.cancelPending(tx, organizationId, jobId) };
     const item = await this.jobs.nextQueuedItem(tx, organizationId, jobId);
-    if (!item) return { done: true, renderId: null, refund: none };
+    if (!item) return { done: true, created: false, renderId: null, refund: none };
     const input = item.input as CreateLinkInput;
     if (job.campaign_id && !(await this.campaigns.exists(organizationId, job.campaign_id, tx))) {
       await this.jobs.settleItem(tx, organizationId, jobId, item.index, 'failed', { code: 'campaign_not_found', message: "Custom Link campaign not found for the key's organization." });
-      return { done: false, renderId: null, refund: { creation: 1, render: needsRender(input) ? 1 : 0 } };
+      return { done: false, created: false, renderId: null, refund: { creation: 1, render: needsRender(input) ? 1 : 0 } };
     }
     const created = await this.links.insertIfAbsent(tx, organizationId, item.custom_link_id, this.columnsFor(input, job.campaign_id, jobId));
     let renderId: string | null = null;
     if (created && needsRender(input)) renderId = await this.thumbnails.queue(tx, organizationId, item.custom_link_id, jobId);
     await this.jobs.settleItem(tx, organizationId, jobId, item.index, 'created', null);
-    return { done: false, renderId, refund: none };
+    return { done: false, created, renderId, refund: none };
   }
 
   private columnsFor(input: CreateLinkInput, campaignId: string | null, jobId: string): LinkColumns {

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { CountCache } from '../../common/pagination/count-cache';
 import { CampaignsModule } from '../campaigns/campaigns.module';
 import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
 import { CustomLinkJobsService } from './custom-link-jobs.service';
@@ -23,6 +24,7 @@ import { ThumbnailsRepository } from './thumbnails/thumbnails.repository';
     JobSettlementService,
     ThumbnailRendersService,
     PublicLinksService,
+    CountCache,
   ],
   exports: [CustomLinksService, CustomLinkJobsService, ThumbnailRendersService, PublicLinksService],
 })

@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { IdempotencyKeyRequiredError, ResourceNotFoundError } from '../../common/errors/api-errors';
 import { LimitsService } from '../../common/limits/limits.service';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns/campaigns.service';
@@ -31,6 +32,7 @@ export class CustomLinksService {
     private readonly thumbnails: ThumbnailRendersService,
     private readonly settlement: JobSettlementService,
     private readonly config: AppConfigService,
+    private readonly counts: CountCache,
   ) {}
 
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
@@ -40,8 +42,12 @@ export class CustomLinksService {
   }
 
   async list(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkListResponse> {
-    const [rows, total] = await Promise.all([this.links.listPage(organizationId, query), this.links.count(organizationId, query)]);
-    return { customLinks: rows.map((row) => this.toResponse(row)), total, limit: query.limit, offset: query.offset };
+    const { limit, offset, ...filters } = query;
+    const [rows, total] = await Promise.all([
+      this.links.listPage(organizationId, query),
+      this.counts.count(COUNTED_LISTS.customLinks, organizationId, filters, () => this.links.count(organizationId, query)),
+    ]);
+    return { customLinks: rows.map((row) => this.toResponse(row)), total, limit, offset };
   }
 
   /**
@@ -87,6 +93,7 @@ export class CustomLinksService {
       const renderId = provided ? null : await this.thumbnails.queue(tx, organizationId, id, jobId);
       return { link: (await this.links.findById(organizationId, id, tx)) as CustomLinkRow, jobId, renderId };
     });
+    await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
     if (outcome.renderId) await this.thumbnails.enqueue(organizationId, [outcome.renderId]);
     if (outcome.jobId) await this.settlement.settleIfDone(organizationId, outcome.jobId);
     const job = outcome.jobId ? await this.jobs.view(organizationId, outcome.jobId) : null;
@@ -108,6 +115,7 @@ export class CustomLinksService {
     await this.limits.chargeLinkMutation(organizationId);
     const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
     const affected = await this.links.applyToMany(organizationId, ids, columns);
+    await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
     return { action: body.action, affectedCount: affected.length, customLinkIds: affected };
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CountCache } from '../../common/pagination/count-cache';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { PeopleRollupsService } from './people-rollups.service';
 import { PeopleRepository } from './people.repository';
 
@@ -33,6 +33,6 @@ export class IntentRefreshService {
       await this.db.transaction((tx) => this.rollups.refresh(tx, organizationId, keys, asOf));
       after = keys[keys.length - 1];
     }
-    await this.counts.invalidate(organizationId, 'people');
+    await this.counts.invalidate(organizationId, COUNTED_LISTS.people);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ResourceNotFoundError } from '../../common/errors/api-errors';
-import { CountCache } from '../../common/pagination/count-cache';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import type { PeopleListQuery } from './dto/people-list.query';
 import { toPersonResponse, type PeopleListResponse, type PersonResponse } from './dto/person.response';
 import { PeopleRepository } from './people.repository';
@@ -16,7 +16,7 @@ export class PeopleService {
     const { limit, offset, ...filters } = query;
     const [rows, total] = await Promise.all([
       this.people.listPage(organizationId, query),
-      this.counts.count('people', organizationId, filters, () => this.people.count(organizationId, query)),
+      this.counts.count(COUNTED_LISTS.people, organizationId, filters, () => this.people.count(organizationId, query)),
     ]);
     return { people: rows.map(toPersonResponse), pagination: { total, limit, offset } };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../common/errors/api-errors';
-import { CountCache } from '../../common/pagination/count-cache';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../database/advisory-locks';
 import { PeopleRollupsService } from '../people/people-rollups.service';
 import type { IngestSessionRequest, IngestSessionResponse } from './dto/ingest-session.request';
@@ -38,7 +38,7 @@ export class IngestionService {
       const personId = isVisible(record) && record.emailKey ? (people.get(record.emailKey) ?? null) : null;
       return { personId, changed: true };
     });
-    if (outcome.changed) await this.counts.invalidate(organizationId, 'sessions', 'people');
+    if (outcome.changed) await this.counts.invalidate(organizationId, COUNTED_LISTS.sessions, COUNTED_LISTS.people);
     return { id, personId: outcome.personId, analysisStatus: record.analysisStatus };
   }
 }

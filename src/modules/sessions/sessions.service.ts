@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ResourceNotFoundError } from '../../common/errors/api-errors';
 import { LimitsService } from '../../common/limits/limits.service';
-import { CountCache } from '../../common/pagination/count-cache';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import type { SessionListQuery } from './dto/session-list.query';
 import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
@@ -19,7 +19,7 @@ export class SessionsService {
     const { limit, offset, ...filters } = query;
     const [rows, total] = await Promise.all([
       this.sessions.listPage(organizationId, query),
-      this.counts.count('sessions', organizationId, filters, () => this.sessions.count(organizationId, query)),
+      this.counts.count(COUNTED_LISTS.sessions, organizationId, filters, () => this.sessions.count(organizationId, query)),
     ]);
     return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
   }
