@@ -75,7 +75,7 @@ async function run(argv: string[]): Promise<unknown> {
   const config = loadConfigOrExit();
   // demo:seed needs the ingestion stack (Redis, limits, rollups); the key commands stay light.
   const demo = command === 'demo:seed' ? await import('./modules/demo/demo-cli.module.js') : null;
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, demo ? [demo.DemoCliModule] : []), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, demo ? [demo.DemoCliModule.forRoot(config)] : []), { logger: ['error'] });
   try {
     const organizations = app.get(OrganizationsService);
     const keys = app.get(ApiKeysService);

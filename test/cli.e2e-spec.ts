@@ -173,10 +173,10 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     expect(error.error).toContain(mention);
   });
 
-  it('demo:seed fills a new organization with sessions, people, accounts and transcripts, and reseeding adds nothing', async () => {
-    const env = { DATABASE_URL: process.env.DATABASE_URL ?? '', REDIS_URL: process.env.REDIS_URL ?? '' };
+  it('demo:seed fills a new organization with sessions, people, accounts, transcripts and Custom Links, and reseeding adds nothing', async () => {
+    const env = { DATABASE_URL: process.env.DATABASE_URL ?? '', REDIS_URL: process.env.REDIS_URL ?? '', QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? '' };
     const seeded = output(await run(CLI, ['demo:seed'], env));
-    expect(seeded).toEqual({ organizationId: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: expect.any(Array), sessions: expect.any(Number), people: expect.any(Number) });
+    expect(seeded).toEqual({ organizationId: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: expect.any(Array), sessions: expect.any(Number), people: expect.any(Number), customLinks: expect.any(Number) });
     const auth = { Authorization: `Bearer ${seeded.key as string}` };
     const sessions = await request(t.server).get('/api/v1/sessions?limit=200').set(auth).expect(200);
     const list = sessions.body as { sessions: { id: string; email: string; personId: string; qualificationStatus: string; bookedStatus: string }[]; pagination: { total: number } };
@@ -193,8 +193,16 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     const withTranscript = await Promise.all(list.sessions.map((s) => request(t.server).get(`/api/v1/sessions/${s.id}/transcript`).set(auth)));
     expect(withTranscript.some((r) => r.status === 200 && (r.body as { total: number }).total > 0)).toBe(true);
 
+    const links = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as { total: number; customLinks: { campaignId: string | null }[] };
+    expect(links.total).toBe(seeded.customLinks);
+    expect(links.total).toBeGreaterThan(0);
+    const campaigns = (await request(t.server).get('/api/v1/custom-link-campaigns').set(auth).expect(200)).body as { campaigns: { name: string; customLinkCount: number }[] };
+    expect(campaigns.campaigns).toEqual([expect.objectContaining({ name: 'Demo outreach', customLinkCount: seeded.customLinks })]);
+
     const again = output(await run(CLI, ['demo:seed', '--org', seeded.organizationId as string], env));
     expect(again.sessions).toBe(seeded.sessions);
+    expect(again.customLinks).toBe(seeded.customLinks);
+    expect(((await request(t.server).get('/api/v1/custom-links').set(auth).expect(200)).body as { total: number }).total).toBe(seeded.customLinks);
     const after = await request(t.server).get('/api/v1/sessions').set(auth).expect(200);
     expect((after.body as { pagination: { total: number } }).pagination.total).toBe(seeded.sessions);
   }, 30_000);

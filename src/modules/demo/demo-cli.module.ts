@@ -1,10 +1,19 @@
-import { Module } from '@nestjs/common';
+import { BullModule } from '@nestjs/bull';
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { AppConfig } from '../../config/environment';
 import { LimitsModule } from '../../common/limits/limits.module';
 import { RedisModule } from '../../common/redis/redis.module';
 import { DemoModule } from './demo.module';
 
 export { DemoSeedService } from './demo-seed.service';
 
-/** What demo:seed adds to the CLI: the ingestion stack's infrastructure and the seeder. */
-@Module({ imports: [RedisModule, LimitsModule, DemoModule] })
-export class DemoCliModule {}
+/** What demo:seed adds to the CLI: the ingestion and link stacks' infrastructure and the seeder. */
+@Module({})
+export class DemoCliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: DemoCliModule,
+      imports: [RedisModule, LimitsModule, BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix }), DemoModule],
+    };
+  }
+}

@@ -137,3 +137,25 @@ export function demoSessions(organizationId: string, now: Date): DemoSession[] {
   });
   return sessions;
 }
+
+/** Custom Links for a few demo prospects: some with a provided card, one with a logo to fetch. */
+export function demoLinks(): Record<string, unknown>[] {
+  return COMPANIES.flatMap((company, c) =>
+    [0, 1].map((p) => {
+      const first = FIRST_NAMES[(c * 3 + p) % FIRST_NAMES.length];
+      const last = LAST_NAMES[(c * 5 + p) % LAST_NAMES.length];
+      return {
+        firstName: first,
+        lastName: last,
+        company: company.business,
+        email: `${first}.${last}@${company.domain}`.toLowerCase(),
+        role: p === 0 ? 'VP Sales' : 'RevOps Lead',
+        prospectDomain: company.domain,
+        externalId: `demo-crm-${c}-${p}`,
+        context: `Saw the ${company.business} team at the Q4 webinar.`,
+        shareTitle: `A demo made for ${company.business}`,
+        ...(p === 1 ? { shareThumbnailUrl: `https://cdn.example.com/demo/${company.domain}.png` } : {}),
+      };
+    }),
+  );
+}

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { CustomLinksModule } from '../custom-links/custom-links.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { DemoSeedService } from './demo-seed.service';
 
 /** demo:seed (CLI only). */
 @Module({
-  imports: [SessionsModule, OrganizationsModule, ApiKeysModule],
+  imports: [SessionsModule, OrganizationsModule, ApiKeysModule, CustomLinksModule],
   providers: [DemoSeedService],
   exports: [DemoSeedService],
 })
