@@ -10,6 +10,8 @@ import { JobSettlementService } from './job-settlement.service';
 import { CUSTOM_LINK_JOBS_QUEUE, THUMBNAILS_QUEUE } from './jobs/queues';
 import { PublicLinksService } from './public-links.service';
 import { ThumbnailRendersService } from './thumbnails/thumbnail-renders.service';
+import { PgThumbnailStore } from './thumbnails/pg-thumbnail.store';
+import { THUMBNAIL_STORE } from './thumbnails/thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails/thumbnails.repository';
 
 /** Custom Links, their jobs and thumbnails, for every role (routes: CustomLinksHttpModule; workers: CustomLinksJobsModule). */
@@ -25,6 +27,8 @@ import { ThumbnailsRepository } from './thumbnails/thumbnails.repository';
     ThumbnailRendersService,
     PublicLinksService,
     CountCache,
+    PgThumbnailStore,
+    { provide: THUMBNAIL_STORE, useExisting: PgThumbnailStore },
   ],
   exports: [CustomLinksService, CustomLinkJobsService, ThumbnailRendersService, PublicLinksService],
 })

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-errors';
 import { isUuid } from '../../common/validation/uuid-format';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinksRepository } from './custom-links.repository';
-import { ThumbnailsRepository } from './thumbnails/thumbnails.repository';
+import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnails/thumbnail-store';
 
 class PublicNotFoundError extends ApiError {
   readonly status = 404;
@@ -25,7 +25,7 @@ const PNG_FILE = /^([0-9a-f]{64})\.png$/;
 export class PublicLinksService {
   constructor(
     private readonly links: CustomLinksRepository,
-    private readonly thumbnails: ThumbnailsRepository,
+    @Inject(THUMBNAIL_STORE) private readonly thumbnails: ThumbnailStore,
     private readonly config: AppConfigService,
   ) {}
 
@@ -41,7 +41,7 @@ export class PublicLinksService {
 
   async thumbnail(linkId: string, file: string): Promise<Buffer> {
     const hash = PNG_FILE.exec(file)?.[1];
-    const png = hash && isUuid(linkId) ? await this.thumbnails.findImage(linkId, hash) : null;
+    const png = hash && isUuid(linkId) ? await this.thumbnails.get(linkId, hash) : null;
     if (!png) throw new PublicNotFoundError();
     return png;
   }

@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { createHash } from 'node:crypto';
@@ -11,6 +11,7 @@ import { renderShareCard } from '../../thumbnails/rendering/share-card.renderer'
 import { CustomLinksRepository, type CustomLinkRow } from '../custom-links.repository';
 import { JobSettlementService } from '../job-settlement.service';
 import { JOB_OPTIONS, RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from '../jobs/queues';
+import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
 
 type Outcome =
@@ -22,7 +23,7 @@ type Outcome =
  * Share-card renders (CONTRACT §3): queued with a link change, drawn by a worker, stored in
  * PostgreSQL and served at {PUBLIC_BASE_URL}/thumbnails/{linkId}/{hash}.png. A newer change
  * supersedes an unfinished render (cancelled); a logo that cannot be used gives the default card
- * (fallback) with the reason in thumbnailError.
+ * (fallback) with the reason in thumbnailError. Cards go to the THUMBNAIL_STORE (PostgreSQL by default).
  */
 @Injectable()
 export class ThumbnailRendersService {
@@ -36,6 +37,7 @@ export class ThumbnailRendersService {
     private readonly links: CustomLinksRepository,
     private readonly settlement: JobSettlementService,
     private readonly config: AppConfigService,
+    @Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore,
   ) {}
 
   /** Records a render of the link for a job (inside the caller's transaction); enqueue it after commit. */
@@ -79,7 +81,7 @@ export class ThumbnailRendersService {
       let url = link.share_thumbnail_url;
       if (outcome.png) {
         const hash = createHash('sha256').update(outcome.png).digest('hex');
-        await this.renders.storeImage(tx, organizationId, link.id, hash, outcome.png);
+        await this.store.put({ organizationId, linkId: link.id, hash, png: outcome.png }, tx);
         url = `${this.config.values.publicBaseUrl}/thumbnails/${link.id}/${hash}.png`;
       }
       await this.links.update(tx, organizationId, link.id, {

@@ -64,7 +64,7 @@ export class ThumbnailsRepository {
     return count > 0;
   }
 
-  async storeImage(tx: EntityManager, organizationId: string, linkId: string, hash: string, png: Buffer): Promise<void> {
+  async storeImage(organizationId: string, linkId: string, hash: string, png: Buffer, tx: EntityManager | DataSource = this.db): Promise<void> {
     await tx.query(
       `INSERT INTO thumbnail_images (custom_link_id, hash, organization_id, png) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
       [linkId, hash, organizationId, png],

@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ThumbnailStore } from './thumbnail-store';
+import { ThumbnailsRepository } from './thumbnails.repository';
+
+/** Cards as rows of thumbnail_images, keyed by link and content hash. */
+@Injectable()
+export class PgThumbnailStore implements ThumbnailStore {
+  constructor(private readonly thumbnails: ThumbnailsRepository) {}
+
+  async put(card: { organizationId: string; linkId: string; hash: string; png: Buffer }, tx?: EntityManager): Promise<void> {
+    await this.thumbnails.storeImage(card.organizationId, card.linkId, card.hash, card.png, tx);
+  }
+
+  get(linkId: string, hash: string): Promise<Buffer | null> {
+    return this.thumbnails.findImage(linkId, hash);
+  }
+}
