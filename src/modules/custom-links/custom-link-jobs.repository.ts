@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SqlConditions } from '../../database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
+import type { JobProgressFacts } from './rules/job-status';
 
 export interface JobRow {
   id: string;
@@ -28,6 +29,18 @@ export interface JobView extends JobRow {
   renders_queued: number;
   renders_settled: number;
   thumbnails: Record<string, number>;
+}
+
+/** What the job status rules read of a job. */
+export function progressFactsOf(job: JobView): JobProgressFacts {
+  return {
+    totalItems: job.total_items,
+    created: job.created,
+    failed: job.failed,
+    cancelled: job.cancelled,
+    rendersQueued: job.renders_queued,
+    rendersSettled: job.renders_settled,
+  };
 }
 
 export interface ItemRow {

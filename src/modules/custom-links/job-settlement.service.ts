@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
+import { CustomLinkJobsRepository, progressFactsOf } from './custom-link-jobs.repository';
 import { isTerminal, settledStatus } from './rules/job-status';
 
 /**
@@ -13,14 +13,7 @@ export class JobSettlementService {
   async settleIfDone(organizationId: string, jobId: string): Promise<void> {
     const job = await this.jobs.view(organizationId, jobId);
     if (!job || isTerminal(job.status)) return;
-    const status = settledStatus({
-      totalItems: job.total_items,
-      created: job.created,
-      failed: job.failed,
-      cancelled: job.cancelled,
-      rendersQueued: job.renders_queued,
-      rendersSettled: job.renders_settled,
-    });
+    const status = settledStatus(progressFactsOf(job));
     if (status) await this.jobs.settle(organizationId, jobId, status);
     else await this.jobs.touch(organizationId, jobId);
   }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoOrNull } from '../../../common/validation/timestamps';
-import type { ItemRow, JobView } from '../custom-link-jobs.repository';
+import { progressFactsOf, type ItemRow, type JobView } from '../custom-link-jobs.repository';
 import { isTerminal, POLL_AFTER_SECONDS, progressOf } from '../rules/job-status';
 
 const time = { type: String, format: 'date-time', nullable: true } as const;
@@ -63,14 +63,6 @@ export class JobItemListResponse {
 }
 
 export function toJobResponse(job: JobView): JobResponse {
-  const facts = {
-    totalItems: job.total_items,
-    created: job.created,
-    failed: job.failed,
-    cancelled: job.cancelled,
-    rendersQueued: job.renders_queued,
-    rendersSettled: job.renders_settled,
-  };
   const thumbnails = (status: string) => job.thumbnails[status] ?? 0;
   return {
     id: job.id,
@@ -91,7 +83,7 @@ export function toJobResponse(job: JobView): JobResponse {
     thumbnailProvidedCount: thumbnails('provided'),
     thumbnailFallbackCount: thumbnails('fallback'),
     thumbnailFailedCount: thumbnails('failed'),
-    progress: progressOf(facts, job.status),
+    progress: progressOf(progressFactsOf(job), job.status),
     pollAfterSeconds: isTerminal(job.status) ? null : POLL_AFTER_SECONDS,
     cancelRequested: job.cancel_requested,
   };
