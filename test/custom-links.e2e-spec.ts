@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
-import { DataSource } from 'typeorm';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -280,17 +279,15 @@ describe('custom links', () => {
       await action(who, { action: 'deactivate', customLinkIds: [alan.id] }).expect(200);
     });
 
-    // Activity, grace first, then ada; alan never. Engagement tracking (events, open recording) is
-    // its own capability; here the rows it writes are seeded directly, to test the list's sort and
-    // stage filter on their own. Done once, by the first test that needs it.
+    // Human opens, grace first, then ada; alan is never opened. Done once, by the first test that needs it.
     let opened: Promise<void> | undefined;
     const openGraceThenAda = () => {
       opened ??= (async () => {
-        const db = t.app.get(DataSource);
-        const seed = (id: string, at: string) =>
-          db.query(`UPDATE custom_links SET stage = 'opened', last_activity_at = $3 WHERE organization_id = $1 AND id = $2`, [who.organizationId, id, at]);
-        await seed(grace.id, new Date(Date.now() - 60_000).toISOString());
-        await seed(ada.id, new Date(Date.now() - 30_000).toISOString());
+        await open(slugOf(grace)).expect(302);
+        await eventually(async () => (await getLink(who, grace.id)).engagement.lastActivityAt !== null);
+        await clockPast((await getLink(who, grace.id)).engagement.lastActivityAt as string);
+        await open(slugOf(ada)).expect(302);
+        await eventually(async () => (await getLink(who, ada.id)).engagement.lastActivityAt !== null);
       })();
       return opened;
     };
@@ -846,6 +843,8 @@ describe('custom links', () => {
       expect(res.headers.location).toBe(`${EXPERIENCE_BASE_URL}?cl=${slugOf(a)}`);
       expect(res.headers['set-cookie']).toBeUndefined();
       expect(res.headers['cache-control']).toBe('no-store');
+      await eventually(async () => (await getLink(who, a.id)).engagement.stage === 'opened');
+      expect((await getLink(who, b.id)).engagement.stage).toBe('not_opened');
     });
 
     it('answers 410 for an inactive link and 404 for an unknown slug', async () => {

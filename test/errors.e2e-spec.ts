@@ -84,7 +84,7 @@ describe('error model', () => {
     it.each([
       ['an unknown path', 'get', '/nope'],
       ['an unknown path under /api/v1', 'get', '/api/v1/nothing-here'],
-      ['a path below a known route', 'get', `${CAMPAIGNS}/${SOME_ID}/engagement`],
+      ['a path below a known route', 'get', `${CAMPAIGNS}/${SOME_ID}/nothing-here`],
       ['an unknown path, any method', 'post', '/api/v1/nope'],
     ] as const)('answers 404 Not Found for %s, without a key', async (_label, method, path) => {
       const res = await request(t.server)[method](path).expect(404).expect('Content-Type', /application\/json/);

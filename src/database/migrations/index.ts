@@ -2,6 +2,7 @@ import { Foundation1763800000000 } from './1763800000000-Foundation';
 import { SessionsPeopleAccounts1763900000000 } from './1763900000000-SessionsPeopleAccounts';
 import { CustomLinks1764000000000 } from './1764000000000-CustomLinks';
 import { CustomLinkListIndexes1764100000000 } from './1764100000000-CustomLinkListIndexes';
+import { Engagement1764200000000 } from './1764200000000-Engagement';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000];
+export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000];

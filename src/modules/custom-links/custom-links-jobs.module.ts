@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CustomLinksModule } from './custom-links.module';
 import { CustomLinkJobsProcessor } from './jobs/custom-link-jobs.processor';
+import { LinkOpensProcessor } from './jobs/link-opens.processor';
 import { ThumbnailsProcessor } from './jobs/thumbnails.processor';
 
 /** Worker-only: creation jobs and thumbnail renders. */
-@Module({ imports: [CustomLinksModule], providers: [CustomLinkJobsProcessor, ThumbnailsProcessor] })
+@Module({ imports: [CustomLinksModule], providers: [CustomLinkJobsProcessor, ThumbnailsProcessor, LinkOpensProcessor] })
 export class CustomLinksJobsModule {}

@@ -33,6 +33,24 @@ export interface CustomLinkRow {
   thumbnail_render_id: string | null;
   stage: string;
   last_activity_at: Date | null;
+  open_observed: boolean;
+  bot_open_count: number;
+  load_count: number;
+  page_view_count: number;
+  persistent_visitor_count: number;
+  ephemeral_page_view_count: number;
+  session_count: number;
+  started_session_count: number;
+  engaged_session_count: number;
+  first_opened_at: Date | null;
+  last_opened_at: Date | null;
+  first_started_at: Date | null;
+  first_engaged_at: Date | null;
+  first_lead_submitted_at: Date | null;
+  first_meeting_clicked_at: Date | null;
+  first_meeting_booked_at: Date | null;
+  last_activity_type: string | null;
+  last_activity_event_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

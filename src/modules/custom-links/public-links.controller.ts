@@ -1,6 +1,6 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { PublicLinksService } from './public-links.service';
 
@@ -16,9 +16,9 @@ export class PublicLinksController {
   @ApiResponse({ status: 302, description: 'To {EXPERIENCE_BASE_URL}?cl={slug}.' })
   @ApiResponse({ status: 404, description: 'Unknown slug.' })
   @ApiResponse({ status: 410, description: 'The link is inactive.' })
-  async open(@Param('slug') slug: string, @Res() res: Response): Promise<void> {
+  async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
-    res.redirect(302, await this.links.open(slug));
+    res.redirect(302, await this.links.open(slug, { method: req.method, userAgent: req.headers['user-agent'] }));
   }
 
   @Get('thumbnails/:link_id/:file')

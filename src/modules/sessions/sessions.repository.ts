@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
+import type { EventType } from '../custom-links/engagement/engagement-rollup';
 import type { SessionListQuery } from './dto/session-list.query';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
 
@@ -148,6 +149,20 @@ export class SessionsRepository {
       [organizationId, id],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * What engagement tracking observed of a session (link_events_session_idx): the earliest human
+   * event of each type, with its link and that link's campaign.
+   */
+  async observedLinkEvents(organizationId: string, sessionId: string): Promise<{ custom_link_id: string; campaign_id: string | null; type: EventType; at: Date }[]> {
+    return this.db.query(
+      `SELECT e.custom_link_id, l.campaign_id, e.type, min(e.occurred_at) AS at
+         FROM link_events e JOIN custom_links l ON l.organization_id = e.organization_id AND l.id = e.custom_link_id
+        WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
+        GROUP BY e.custom_link_id, l.campaign_id, e.type ORDER BY min(e.occurred_at)`,
+      [organizationId, sessionId],
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import type { SessionListQuery } from './dto/session-list.query';
 import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
+import { lifecycleOf } from './rules/lifecycle';
 import { SessionsRepository } from './sessions.repository';
 
 @Injectable()
@@ -27,7 +28,15 @@ export class SessionsService {
   async get(organizationId: string, id: string): Promise<SessionDetailResponse> {
     const session = await this.sessions.findVisible(organizationId, id);
     if (!session) throw new ResourceNotFoundError('session');
-    return toSessionDetailResponse(session);
+    // customLinkId may be ingested or derived from events carrying the session id (CONTRACT §8).
+    const observed = await this.sessions.observedLinkEvents(organizationId, id);
+    const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
+    const ofLink = observed.filter((e) => e.custom_link_id === linkId);
+    return toSessionDetailResponse(session, {
+      customLinkId: linkId,
+      customLinkCampaignId: session.custom_link_campaign_id ?? ofLink[0]?.campaign_id ?? null,
+      lifecycle: linkId ? lifecycleOf(ofLink) : null,
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isoOrNull } from '../../../common/validation/timestamps';
 import type { CustomLinkRow } from '../custom-links.repository';
+import { engagementOf, type StoredEngagement } from '../engagement/engagement-rollup';
 
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
@@ -75,34 +75,27 @@ export class CustomLinkListResponse {
   @ApiProperty() offset: number;
 }
 
-/** The rollup of a link nobody has opened yet; engagement tracking fills it in. */
-function engagementOf(row: CustomLinkRow): LinkEngagementResponse {
+/** The stored rollup of a link (its engagement columns). */
+export function storedEngagementOf(row: CustomLinkRow): StoredEngagement {
   return {
-    stage: row.stage,
-    openObserved: false,
-    botScannedOnly: false,
-    pageViewCount: 0,
-    loadCount: 0,
-    uniqueVisitorCount: 0,
-    persistentUniqueVisitorCount: 0,
-    ephemeralPageViewCount: 0,
-    loadsPerUniqueVisitor: null,
-    visitorCountMode: 'identified',
-    firstOpenedAt: null,
-    lastOpenedAt: null,
-    sessionCount: 0,
-    startedSessionCount: 0,
-    engagedSessionCount: 0,
-    leadSubmitted: false,
-    meetingClicked: false,
-    meetingBooked: false,
-    lastActivityAt: isoOrNull(row.last_activity_at),
-    lastActivityType: null,
-    firstStartedAt: null,
-    firstEngagedAt: null,
-    firstLeadSubmittedAt: null,
-    firstMeetingClickedAt: null,
-    firstMeetingBookedAt: null,
+    openObserved: row.open_observed,
+    botOpenCount: row.bot_open_count,
+    loadCount: row.load_count,
+    pageViewCount: row.page_view_count,
+    persistentUniqueVisitorCount: row.persistent_visitor_count,
+    ephemeralPageViewCount: row.ephemeral_page_view_count,
+    sessionCount: row.session_count,
+    startedSessionCount: row.started_session_count,
+    engagedSessionCount: row.engaged_session_count,
+    firstOpenedAt: row.first_opened_at,
+    lastOpenedAt: row.last_opened_at,
+    firstStartedAt: row.first_started_at,
+    firstEngagedAt: row.first_engaged_at,
+    firstLeadSubmittedAt: row.first_lead_submitted_at,
+    firstMeetingClickedAt: row.first_meeting_clicked_at,
+    firstMeetingBookedAt: row.first_meeting_booked_at,
+    lastActivityAt: row.last_activity_at,
+    lastActivityType: row.last_activity_type,
   };
 }
 
@@ -115,7 +108,7 @@ export function toCustomLinkResponse(row: CustomLinkRow, publicBaseUrl: string):
     thumbnailStatus: row.thumbnail_status,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    engagement: engagementOf(row),
+    engagement: engagementOf(storedEngagementOf(row)),
     externalId: row.external_id,
     firstName: row.first_name,
     lastName: row.last_name,

@@ -149,7 +149,10 @@ export function toSessionResponse(row: SessionRow): SessionResponse {
   };
 }
 
-export function toSessionDetailResponse(row: SessionDetailRow): SessionDetailResponse {
+export function toSessionDetailResponse(
+  row: SessionDetailRow,
+  link: { customLinkId: string | null; customLinkCampaignId: string | null; lifecycle: LifecycleResponse | null },
+): SessionDetailResponse {
   const details: SessionDetails = row.details;
   return {
     ...toSessionResponse(row),
@@ -168,9 +171,8 @@ export function toSessionDetailResponse(row: SessionDetailRow): SessionDetailRes
     topics: details.topics,
     objections: details.objections,
     tracking: row.tracking,
-    customLinkId: row.custom_link_id,
-    customLinkCampaignId: row.custom_link_campaign_id,
-    // Lifecycle events arrive with engagement tracking; until then a linked session is not_opened.
-    lifecycle: row.custom_link_id ? { stage: 'not_opened', events: [] } : null,
+    customLinkId: link.customLinkId,
+    customLinkCampaignId: link.customLinkCampaignId,
+    lifecycle: link.lifecycle,
   };
 }

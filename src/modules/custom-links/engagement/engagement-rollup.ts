@@ -1,0 +1,219 @@
+/**
+ * Link engagement rules (SPEC §2.7, §3.1; CONTRACT §4, §8) as sufficient statistics: counters,
+ * distinct sets, earliest and latest times, and the last activity. Statistics of disjoint event sets
+ * merge by adding counters, uniting sets, taking minima and maxima, so any order or batching of the
+ * same events gives the same rollup; the stored rollup is this merge, kept per link.
+ */
+export const EVENT_TYPES = ['open', 'page_view', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EngagementEvent {
+  eventId: string;
+  type: EventType;
+  occurredAt: Date;
+  pageViewId: string | null;
+  visitorId: string | null;
+  sessionId: string | null;
+  bot: boolean;
+}
+
+/** The distinct sets behind the distinct counts, by kind. */
+export const DISTINCT_KINDS = ['page_view', 'ephemeral_page_view', 'visitor', 'session', 'started_session', 'engaged_session'] as const;
+export type DistinctKind = (typeof DISTINCT_KINDS)[number];
+
+export interface TimeStats {
+  firstOpenedAt: Date | null;
+  lastOpenedAt: Date | null;
+  firstStartedAt: Date | null;
+  firstEngagedAt: Date | null;
+  firstLeadSubmittedAt: Date | null;
+  firstMeetingClickedAt: Date | null;
+  firstMeetingBookedAt: Date | null;
+}
+
+export interface LastActivity {
+  at: Date;
+  type: EventType;
+  eventId: string;
+}
+
+export interface LinkStats extends TimeStats {
+  openObserved: boolean;
+  botOpenCount: number;
+  loadCount: number;
+  distinct: Record<DistinctKind, Set<string>>;
+  lastActivity: LastActivity | null;
+}
+
+const CONVERSIONS: Partial<Record<EventType, keyof TimeStats>> = {
+  lead_submitted: 'firstLeadSubmittedAt',
+  meeting_clicked: 'firstMeetingClickedAt',
+  meeting_booked: 'firstMeetingBookedAt',
+};
+
+const earlier = (a: Date | null, b: Date) => (a === null || b < a ? b : a);
+const later = (a: Date | null, b: Date) => (a === null || b > a ? b : a);
+
+/** Whether `a` is a later activity than `b`: by time, then by eventId, so ties never depend on order. */
+export function isLaterActivity(a: LastActivity, b: LastActivity | null): boolean {
+  return b === null || a.at > b.at || (a.at.getTime() === b.at.getTime() && a.eventId > b.eventId);
+}
+
+export function emptyStats(): LinkStats {
+  return {
+    openObserved: false,
+    botOpenCount: 0,
+    loadCount: 0,
+    distinct: Object.fromEntries(DISTINCT_KINDS.map((kind) => [kind, new Set<string>()])) as Record<DistinctKind, Set<string>>,
+    firstOpenedAt: null,
+    lastOpenedAt: null,
+    firstStartedAt: null,
+    firstEngagedAt: null,
+    firstLeadSubmittedAt: null,
+    firstMeetingClickedAt: null,
+    firstMeetingBookedAt: null,
+    lastActivity: null,
+  };
+}
+
+/** Adds one (deduplicated) event to the statistics. Bot events only count as bot opens. */
+export function addEvent(stats: LinkStats, event: EngagementEvent): void {
+  const at = event.occurredAt;
+  if (event.bot) {
+    if (event.type === 'open') stats.botOpenCount += 1;
+    return;
+  }
+  const activity = { at, type: event.type, eventId: event.eventId };
+  if (isLaterActivity(activity, stats.lastActivity)) stats.lastActivity = activity;
+  if (event.sessionId) stats.distinct.session.add(event.sessionId);
+  switch (event.type) {
+    case 'page_view':
+      stats.loadCount += 1;
+      if (event.pageViewId) stats.distinct.page_view.add(event.pageViewId);
+      if (event.visitorId) stats.distinct.visitor.add(event.visitorId);
+      else if (event.pageViewId) stats.distinct.ephemeral_page_view.add(event.pageViewId);
+      markOpened(stats, at);
+      break;
+    case 'open':
+      markOpened(stats, at);
+      break;
+    case 'session_started':
+      stats.firstStartedAt = earlier(stats.firstStartedAt, at);
+      if (event.sessionId) stats.distinct.started_session.add(event.sessionId);
+      break;
+    case 'session_engaged':
+      stats.firstEngagedAt = earlier(stats.firstEngagedAt, at);
+      if (event.sessionId) stats.distinct.engaged_session.add(event.sessionId);
+      break;
+    case 'session_ended':
+      break;
+    case 'lead_submitted':
+    case 'meeting_clicked':
+    case 'meeting_booked': {
+      const field = CONVERSIONS[event.type] as keyof TimeStats;
+      stats[field] = earlier(stats[field], at);
+      // Lower-funnel evidence: the link reached at least `engaged` by then (CONTRACT §4).
+      stats.firstOpenedAt = earlier(stats.firstOpenedAt, at);
+      stats.firstStartedAt = earlier(stats.firstStartedAt, at);
+      stats.firstEngagedAt = earlier(stats.firstEngagedAt, at);
+      break;
+    }
+  }
+}
+
+function markOpened(stats: LinkStats, at: Date): void {
+  stats.openObserved = true;
+  stats.firstOpenedAt = earlier(stats.firstOpenedAt, at);
+  stats.lastOpenedAt = later(stats.lastOpenedAt, at);
+}
+
+export function statsOf(events: Iterable<EngagementEvent>): LinkStats {
+  const stats = emptyStats();
+  const seen = new Set<string>();
+  for (const event of events) {
+    if (seen.has(event.eventId)) continue;
+    seen.add(event.eventId);
+    addEvent(stats, event);
+  }
+  return stats;
+}
+
+export type Stage = 'not_opened' | 'opened' | 'started' | 'engaged';
+
+export function stageOf(times: Pick<TimeStats, 'firstOpenedAt' | 'firstStartedAt' | 'firstEngagedAt'>): Stage {
+  if (times.firstEngagedAt) return 'engaged';
+  if (times.firstStartedAt) return 'started';
+  if (times.firstOpenedAt) return 'opened';
+  return 'not_opened';
+}
+
+/** The stored form of a rollup: counters in place of the distinct sets. */
+export interface StoredEngagement extends TimeStats {
+  openObserved: boolean;
+  botOpenCount: number;
+  loadCount: number;
+  pageViewCount: number;
+  persistentUniqueVisitorCount: number;
+  ephemeralPageViewCount: number;
+  sessionCount: number;
+  startedSessionCount: number;
+  engagedSessionCount: number;
+  lastActivityAt: Date | null;
+  lastActivityType: string | null;
+}
+
+export function storedFormOf(stats: LinkStats): StoredEngagement {
+  return {
+    openObserved: stats.openObserved,
+    botOpenCount: stats.botOpenCount,
+    loadCount: stats.loadCount,
+    pageViewCount: stats.distinct.page_view.size,
+    persistentUniqueVisitorCount: stats.distinct.visitor.size,
+    ephemeralPageViewCount: stats.distinct.ephemeral_page_view.size,
+    sessionCount: stats.distinct.session.size,
+    startedSessionCount: stats.distinct.started_session.size,
+    engagedSessionCount: stats.distinct.engaged_session.size,
+    firstOpenedAt: stats.firstOpenedAt,
+    lastOpenedAt: stats.lastOpenedAt,
+    firstStartedAt: stats.firstStartedAt,
+    firstEngagedAt: stats.firstEngagedAt,
+    firstLeadSubmittedAt: stats.firstLeadSubmittedAt,
+    firstMeetingClickedAt: stats.firstMeetingClickedAt,
+    firstMeetingBookedAt: stats.firstMeetingBookedAt,
+    lastActivityAt: stats.lastActivity?.at ?? null,
+    lastActivityType: stats.lastActivity?.type ?? null,
+  };
+}
+
+/** SPEC §2.7 from the stored form. */
+export function engagementOf(stored: StoredEngagement) {
+  const uniqueVisitorCount = stored.persistentUniqueVisitorCount + stored.ephemeralPageViewCount;
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    stage: stageOf(stored),
+    openObserved: stored.openObserved,
+    botScannedOnly: stored.botOpenCount > 0 && !stored.openObserved,
+    pageViewCount: stored.pageViewCount,
+    loadCount: stored.loadCount,
+    uniqueVisitorCount,
+    persistentUniqueVisitorCount: stored.persistentUniqueVisitorCount,
+    ephemeralPageViewCount: stored.ephemeralPageViewCount,
+    loadsPerUniqueVisitor: uniqueVisitorCount > 0 ? stored.loadCount / uniqueVisitorCount : null,
+    visitorCountMode: stored.ephemeralPageViewCount > 0 ? 'estimated' : 'identified',
+    firstOpenedAt: iso(stored.firstOpenedAt),
+    lastOpenedAt: iso(stored.lastOpenedAt),
+    sessionCount: stored.sessionCount,
+    startedSessionCount: stored.startedSessionCount,
+    engagedSessionCount: stored.engagedSessionCount,
+    leadSubmitted: stored.firstLeadSubmittedAt !== null,
+    meetingClicked: stored.firstMeetingClickedAt !== null,
+    meetingBooked: stored.firstMeetingBookedAt !== null,
+    lastActivityAt: iso(stored.lastActivityAt),
+    lastActivityType: stored.lastActivityType,
+    firstStartedAt: iso(stored.firstStartedAt),
+    firstEngagedAt: iso(stored.firstEngagedAt),
+    firstLeadSubmittedAt: iso(stored.firstLeadSubmittedAt),
+    firstMeetingClickedAt: iso(stored.firstMeetingClickedAt),
+    firstMeetingBookedAt: iso(stored.firstMeetingBookedAt),
+  };
+}

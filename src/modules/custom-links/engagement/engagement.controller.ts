@@ -1,0 +1,58 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Caller, RequireScope } from '../../../common/auth/auth.decorators';
+import type { Principal } from '../../../common/auth/principal';
+import { ApiErrorResponses } from '../../../common/http/api-error-responses.decorator';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { PaginationQuery } from '../../../common/pagination/pagination.query';
+import { ParseUuidPipe } from '../../../common/validation/parse-uuid.pipe';
+import { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './engagement.responses';
+import { EngagementService } from './engagement.service';
+import { EventsRequest, EventsResponse } from './events.request';
+import { EventsService } from './events.service';
+import { FunnelQuery } from './funnel.query';
+
+@ApiTags('Engagement')
+@Controller('api/v1')
+export class EngagementController {
+  constructor(
+    private readonly events: EventsService,
+    private readonly engagement: EngagementService,
+  ) {}
+
+  @Post('events')
+  @HttpCode(202)
+  @RequireScope('events:write')
+  @Idempotent()
+  @ApiAcceptedResponse({ type: EventsResponse, description: 'Accepted (new), duplicates (eventId seen before) and rejected (unknown link) per event.' })
+  @ApiErrorResponses(401, 403, 409, 422, 429)
+  ingest(@Caller() caller: Principal, @Body() body: EventsRequest): Promise<EventsResponse> {
+    return this.events.ingest(caller.organizationId, body.events);
+  }
+
+  @Get('custom-link-campaigns/:campaign_id/engagement')
+  @ApiParam({ name: 'campaign_id', format: 'uuid' })
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: CampaignEngagementResponse })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  campaign(@Caller() caller: Principal, @Param('campaign_id', ParseUuidPipe) campaignId: string): Promise<CampaignEngagementResponse> {
+    return this.engagement.campaign(caller.organizationId, campaignId);
+  }
+
+  @Get('custom-links/:link_id/sessions')
+  @ApiParam({ name: 'link_id', format: 'uuid' })
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: SessionReferenceListResponse })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  sessions(@Caller() caller: Principal, @Param('link_id', ParseUuidPipe) linkId: string, @Query() page: PaginationQuery): Promise<SessionReferenceListResponse> {
+    return this.engagement.sessionsOfLink(caller.organizationId, linkId, page.limit, page.offset);
+  }
+
+  @Get('analytics/funnel')
+  @RequireScope('analytics:read')
+  @ApiOkResponse({ type: FunnelResponse })
+  @ApiErrorResponses(401, 403, 422, 429)
+  funnel(@Caller() caller: Principal, @Query() query: FunnelQuery): Promise<FunnelResponse> {
+    return this.engagement.funnel(caller.organizationId, query);
+  }
+}

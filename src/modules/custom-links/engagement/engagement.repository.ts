@@ -1,0 +1,247 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { DistinctKind, EngagementEvent, LinkStats, TimeStats } from './engagement-rollup';
+
+export interface NewEvent extends EngagementEvent {
+  linkId: string;
+}
+
+export interface SessionTimes {
+  linkId: string;
+  sessionId: string;
+  openedAt: Date | null;
+  startedAt: Date | null;
+  engagedAt: Date | null;
+  endedAt: Date | null;
+  firstSeenAt: Date;
+}
+
+export interface SessionReferenceRow {
+  session_id: string;
+  opened_at: Date | null;
+  started_at: Date | null;
+  engaged_at: Date | null;
+  ended_at: Date | null;
+  analysis_available: boolean;
+}
+
+const TIME_COLUMNS: [keyof TimeStats, string, 'LEAST' | 'GREATEST'][] = [
+  ['firstOpenedAt', 'first_opened_at', 'LEAST'],
+  ['lastOpenedAt', 'last_opened_at', 'GREATEST'],
+  ['firstStartedAt', 'first_started_at', 'LEAST'],
+  ['firstEngagedAt', 'first_engaged_at', 'LEAST'],
+  ['firstLeadSubmittedAt', 'first_lead_submitted_at', 'LEAST'],
+  ['firstMeetingClickedAt', 'first_meeting_clicked_at', 'LEAST'],
+  ['firstMeetingBookedAt', 'first_meeting_booked_at', 'LEAST'],
+];
+
+const COUNT_COLUMNS: [DistinctKind, string][] = [
+  ['page_view', 'page_view_count'],
+  ['ephemeral_page_view', 'ephemeral_page_view_count'],
+  ['visitor', 'persistent_visitor_count'],
+  ['session', 'session_count'],
+  ['started_session', 'started_session_count'],
+  ['engaged_session', 'engaged_session_count'],
+];
+
+const merged = (column: string) => {
+  const time = TIME_COLUMNS.find(([, c]) => c === column);
+  return `${time?.[2] ?? 'LEAST'}(l.${column}, d.${column})`;
+};
+
+/**
+ * Merges a batch's statistics into each link (CONTRACT §4): counters add, times take the
+ * earliest/latest (LEAST/GREATEST skip nulls), the last activity is the later one (ties by eventId,
+ * byte order), and the stage follows from the merged times, so it never regresses.
+ */
+const MERGE_STATS = `
+  UPDATE custom_links l SET
+    open_observed = l.open_observed OR d.open_observed,
+    bot_open_count = l.bot_open_count + d.bot_open_count,
+    load_count = l.load_count + d.load_count,
+    ${COUNT_COLUMNS.map(([, c]) => `${c} = l.${c} + d.${c}`).join(',\n    ')},
+    ${TIME_COLUMNS.map(([, c]) => `${c} = ${merged(c)}`).join(',\n    ')},
+    last_activity_at = CASE WHEN d.newer THEN d.last_activity_at ELSE l.last_activity_at END,
+    last_activity_type = CASE WHEN d.newer THEN d.last_activity_type ELSE l.last_activity_type END,
+    last_activity_event_id = CASE WHEN d.newer THEN d.last_activity_event_id ELSE l.last_activity_event_id END,
+    stage = CASE WHEN ${merged('first_engaged_at')} IS NOT NULL THEN 'engaged'
+                 WHEN ${merged('first_started_at')} IS NOT NULL THEN 'started'
+                 WHEN ${merged('first_opened_at')} IS NOT NULL THEN 'opened' ELSE 'not_opened' END
+  FROM (
+    SELECT r.*, r.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR r.last_activity_at > cur.last_activity_at
+             OR (r.last_activity_at = cur.last_activity_at AND r.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer
+      FROM jsonb_to_recordset($2::jsonb) AS r(link_id uuid, open_observed boolean, bot_open_count integer, load_count integer,
+             ${COUNT_COLUMNS.map(([, c]) => `${c} integer`).join(', ')}, ${TIME_COLUMNS.map(([, c]) => `${c} timestamptz`).join(', ')},
+             last_activity_at timestamptz, last_activity_type text, last_activity_event_id text)
+      JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = r.link_id
+  ) d
+  WHERE l.organization_id = $1 AND l.id = d.link_id`;
+
+/** The only place that queries engagement tables; every statement is scoped by organization. */
+@Injectable()
+export class EngagementRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The organization's links among these ids and slugs. */
+  async resolveLinks(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
+    return this.db.query(`SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))`, [organizationId, ids, slugs]);
+  }
+
+  /** Stores events once per eventId; returns the ids that were new. */
+  async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
+    if (events.length === 0) return new Set();
+    const rows: { event_id: string }[] = await tx.query(
+      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot)
+       SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot
+         FROM jsonb_to_recordset($2::jsonb) AS e(event_id text, link_id uuid, type text, occurred_at timestamptz, page_view_id text,
+              visitor_id text, session_id uuid, bot boolean)
+       ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id`,
+      [
+        organizationId,
+        JSON.stringify(events.map((e) => ({ event_id: e.eventId, link_id: e.linkId, type: e.type, occurred_at: e.occurredAt, page_view_id: e.pageViewId, visitor_id: e.visitorId, session_id: e.sessionId, bot: e.bot }))),
+      ],
+    );
+    return new Set(rows.map((row) => row.event_id));
+  }
+
+  /** Locks the links in id order, so concurrent batches over overlapping links cannot deadlock. */
+  async lockLinks(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<void> {
+    await tx.query(`SELECT id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [organizationId, linkIds]);
+  }
+
+  /** Records distinct values; returns how many were new per link and kind. */
+  async insertDistinct(tx: EntityManager, organizationId: string, values: { linkId: string; kind: DistinctKind; value: string }[]): Promise<Map<string, number>> {
+    if (values.length === 0) return new Map();
+    const rows: { custom_link_id: string; kind: string }[] = await tx.query(
+      `INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)
+       SELECT $1, v.link_id, v.kind, v.value FROM jsonb_to_recordset($2::jsonb) AS v(link_id uuid, kind text, value text)
+       ON CONFLICT DO NOTHING RETURNING custom_link_id, kind`,
+      [organizationId, JSON.stringify(values.map((v) => ({ link_id: v.linkId, kind: v.kind, value: v.value })))],
+    );
+    const counts = new Map<string, number>();
+    for (const row of rows) counts.set(`${row.custom_link_id}:${row.kind}`, (counts.get(`${row.custom_link_id}:${row.kind}`) ?? 0) + 1);
+    return counts;
+  }
+
+  async mergeStats(tx: EntityManager, organizationId: string, batch: { linkId: string; stats: LinkStats; newDistinct: (kind: DistinctKind) => number }[]): Promise<void> {
+    if (batch.length === 0) return;
+    const records = batch.map(({ linkId, stats, newDistinct }) => ({
+      link_id: linkId,
+      open_observed: stats.openObserved,
+      bot_open_count: stats.botOpenCount,
+      load_count: stats.loadCount,
+      ...Object.fromEntries(COUNT_COLUMNS.map(([kind, column]) => [column, newDistinct(kind)])),
+      ...Object.fromEntries(TIME_COLUMNS.map(([field, column]) => [column, stats[field]])),
+      last_activity_at: stats.lastActivity?.at ?? null,
+      last_activity_type: stats.lastActivity?.type ?? null,
+      last_activity_event_id: stats.lastActivity?.eventId ?? null,
+    }));
+    await tx.query(MERGE_STATS, [organizationId, JSON.stringify(records)]);
+  }
+
+  /** Session references: the earliest time of each kind per (link, session). */
+  async mergeSessions(tx: EntityManager, organizationId: string, sessions: SessionTimes[]): Promise<void> {
+    if (sessions.length === 0) return;
+    await tx.query(
+      `INSERT INTO link_sessions (organization_id, custom_link_id, session_id, opened_at, started_at, engaged_at, ended_at, first_seen_at)
+       SELECT $1, s.link_id, s.session_id, s.opened_at, s.started_at, s.engaged_at, s.ended_at, s.first_seen_at
+         FROM jsonb_to_recordset($2::jsonb) AS s(link_id uuid, session_id uuid, opened_at timestamptz, started_at timestamptz,
+              engaged_at timestamptz, ended_at timestamptz, first_seen_at timestamptz)
+       ON CONFLICT (organization_id, custom_link_id, session_id) DO UPDATE SET
+         opened_at = LEAST(link_sessions.opened_at, EXCLUDED.opened_at), started_at = LEAST(link_sessions.started_at, EXCLUDED.started_at),
+         engaged_at = LEAST(link_sessions.engaged_at, EXCLUDED.engaged_at), ended_at = LEAST(link_sessions.ended_at, EXCLUDED.ended_at),
+         first_seen_at = LEAST(link_sessions.first_seen_at, EXCLUDED.first_seen_at)`,
+      [
+        organizationId,
+        JSON.stringify(sessions.map((s) => ({ link_id: s.linkId, session_id: s.sessionId, opened_at: s.openedAt, started_at: s.startedAt, engaged_at: s.engagedAt, ended_at: s.endedAt, first_seen_at: s.firstSeenAt }))),
+      ],
+    );
+  }
+
+  /** Campaign engagement (SPEC §2.10): one aggregate over the links filed in it (custom_links_campaign_idx). */
+  async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow> {
+    const [row]: CampaignEngagementRow[] = await this.db.query(
+      `SELECT ${LINK_FUNNEL_COLUMNS},
+              coalesce(sum(page_view_count), 0)::int AS page_views, coalesce(sum(load_count), 0)::int AS loads,
+              coalesce(sum(persistent_visitor_count), 0)::int AS persistent_visitors,
+              coalesce(sum(ephemeral_page_view_count), 0)::int AS ephemeral_page_views,
+              coalesce(sum(session_count), 0)::int AS sessions, coalesce(sum(started_session_count), 0)::int AS started_sessions,
+              coalesce(sum(engaged_session_count), 0)::int AS engaged_sessions,
+              min(first_opened_at) AS first_opened_at, max(last_opened_at) AS last_opened_at, max(last_activity_at) AS last_activity_at
+         FROM custom_links WHERE organization_id = $1 AND campaign_id = $2`,
+      [organizationId, campaignId],
+    );
+    return row;
+  }
+
+  /** The funnel (CONTRACT §4) over links created in a window, optionally of one campaign, and their analyzed sessions. */
+  async funnel(organizationId: string, from: Date | undefined, to: Date | undefined, campaignId: string | undefined) {
+    const params = [organizationId, from ?? null, to ?? null, campaignId ?? null];
+    const scope = `organization_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at <= $3)
+                   AND ($4::uuid IS NULL OR campaign_id = $4)`;
+    const [links]: CampaignEngagementRow[] = await this.db.query(`SELECT ${LINK_FUNNEL_COLUMNS} FROM custom_links WHERE ${scope}`, params);
+    const [sessions]: { total: number; qualified: number; booked: number; high_intent: number }[] = await this.db.query(
+      `WITH links AS (SELECT id FROM custom_links WHERE ${scope}),
+            linked AS (
+              SELECT s.id, s.effective_qualification_status, s.booked_status, s.person_id FROM sessions s
+               WHERE s.organization_id = $1 AND s.environment = 'production' AND s.analysis_status = 'analyzed'
+                 AND (s.custom_link_id IN (SELECT id FROM links)
+                      OR s.id IN (SELECT ls.session_id FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id IN (SELECT id FROM links))))
+       SELECT count(*)::int AS total, count(*) FILTER (WHERE l.effective_qualification_status = 'qualified')::int AS qualified,
+              count(*) FILTER (WHERE l.booked_status = 'booked')::int AS booked,
+              count(*) FILTER (WHERE p.overall_intent = 'high')::int AS high_intent
+         FROM linked l LEFT JOIN people p ON p.organization_id = $1 AND p.id = l.person_id`,
+      params,
+    );
+    return { links, sessions };
+  }
+
+  /** A link's session references, most recent first (link_sessions_list_idx). */
+  async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<{ rows: SessionReferenceRow[]; total: number }> {
+    const rows: SessionReferenceRow[] = await this.db.query(
+      `SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,
+              EXISTS (SELECT 1 FROM sessions s WHERE s.organization_id = ls.organization_id AND s.id = ls.session_id
+                        AND s.environment = 'production' AND s.analysis_status = 'analyzed') AS analysis_available
+         FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id = $2
+        ORDER BY ls.first_seen_at DESC, ls.session_id DESC LIMIT $3 OFFSET $4`,
+      [organizationId, linkId, limit, offset],
+    );
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM link_sessions WHERE organization_id = $1 AND custom_link_id = $2`, [organizationId, linkId]);
+    return { rows, total: Number(row.total) };
+  }
+}
+
+export interface CampaignEngagementRow {
+  generated: number;
+  active: number;
+  opened: number;
+  started: number;
+  engaged: number;
+  lead_submitted: number;
+  meeting_clicked: number;
+  meeting_booked: number;
+  bot_scanned_only: number;
+  page_views: number;
+  loads: number;
+  persistent_visitors: number;
+  ephemeral_page_views: number;
+  sessions: number;
+  started_sessions: number;
+  engaged_sessions: number;
+  first_opened_at: Date | null;
+  last_opened_at: Date | null;
+  last_activity_at: Date | null;
+}
+
+/** Link-level funnel counts over the links a WHERE clause selects (the same columns the campaign rollup sums). */
+export const LINK_FUNNEL_COLUMNS = `
+  count(*)::int AS generated,
+  count(*) FILTER (WHERE active)::int AS active,
+  count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
+  count(*) FILTER (WHERE stage IN ('started', 'engaged'))::int AS started,
+  count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
+  count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
+  count(*) FILTER (WHERE first_meeting_clicked_at IS NOT NULL)::int AS meeting_clicked,
+  count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
+  count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed)::int AS bot_scanned_only`;

@@ -1,0 +1,77 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+const time = { type: String, format: 'date-time', nullable: true } as const;
+
+/** Campaign engagement (SPEC §2.10). */
+export class CampaignEngagementResponse {
+  @ApiProperty({ format: 'uuid' }) campaignId: string;
+  @ApiProperty() generatedLinkCount: number;
+  @ApiProperty() activeLinkCount: number;
+  @ApiProperty() openedLinkCount: number;
+  @ApiProperty() startedLinkCount: number;
+  @ApiProperty() engagedLinkCount: number;
+  @ApiProperty() leadSubmittedLinkCount: number;
+  @ApiProperty() meetingClickedLinkCount: number;
+  @ApiProperty() meetingBookedLinkCount: number;
+  @ApiProperty() botScannedOnlyLinkCount: number;
+  @ApiProperty() pageViewCount: number;
+  @ApiProperty() loadCount: number;
+  @ApiProperty() uniqueVisitorCount: number;
+  @ApiProperty() persistentUniqueVisitorCount: number;
+  @ApiProperty() ephemeralPageViewCount: number;
+  @ApiProperty() sessionCount: number;
+  @ApiProperty() startedSessionCount: number;
+  @ApiProperty() engagedSessionCount: number;
+  @ApiProperty({ type: Number, nullable: true }) loadsPerUniqueVisitor: number | null;
+  @ApiProperty({ enum: ['identified', 'estimated'] }) visitorCountMode: string;
+  @ApiProperty(time) firstOpenedAt: string | null;
+  @ApiProperty(time) lastOpenedAt: string | null;
+  @ApiProperty(time) lastActivityAt: string | null;
+}
+
+/** Custom Link session reference (SPEC §2.11): no transcripts, visitor ids or prospect data. */
+export class SessionReferenceResponse {
+  @ApiProperty({ format: 'uuid' }) sessionId: string;
+  @ApiProperty({ enum: ['not_opened', 'opened', 'started', 'engaged'] }) stage: string;
+  @ApiProperty(time) openedAt: string | null;
+  @ApiProperty(time) startedAt: string | null;
+  @ApiProperty(time) engagedAt: string | null;
+  @ApiProperty(time) endedAt: string | null;
+  @ApiProperty() analysisAvailable: boolean;
+}
+
+export class SessionReferenceListResponse {
+  @ApiProperty({ type: [SessionReferenceResponse] }) sessions: SessionReferenceResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+}
+
+export class FunnelRatesResponse {
+  @ApiProperty() opened: number;
+  @ApiProperty() started: number;
+  @ApiProperty() engaged: number;
+  @ApiProperty() leadSubmitted: number;
+  @ApiProperty() meetingBooked: number;
+}
+
+export class FunnelSessionsResponse {
+  @ApiProperty() total: number;
+  @ApiProperty() qualified: number;
+  @ApiProperty() booked: number;
+  @ApiProperty() highIntent: number;
+}
+
+/** GET /api/v1/analytics/funnel (CONTRACT §4). */
+export class FunnelResponse {
+  @ApiProperty() generatedLinkCount: number;
+  @ApiProperty() openedLinkCount: number;
+  @ApiProperty() startedLinkCount: number;
+  @ApiProperty() engagedLinkCount: number;
+  @ApiProperty() leadSubmittedLinkCount: number;
+  @ApiProperty() meetingClickedLinkCount: number;
+  @ApiProperty() meetingBookedLinkCount: number;
+  @ApiProperty() botScannedOnlyLinkCount: number;
+  @ApiProperty({ type: FunnelRatesResponse }) rates: FunnelRatesResponse;
+  @ApiProperty({ type: FunnelSessionsResponse }) sessions: FunnelSessionsResponse;
+}

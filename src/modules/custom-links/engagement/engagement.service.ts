@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { ResourceNotFoundError } from '../../../common/errors/api-errors';
+import { isoOrNull } from '../../../common/validation/timestamps';
+import { CampaignsService } from '../../campaigns/campaigns.service';
+import { CustomLinksRepository } from '../custom-links.repository';
+import { stageOf } from './engagement-rollup';
+import { EngagementRepository } from './engagement.repository';
+import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './engagement.responses';
+import type { FunnelQuery } from './funnel.query';
+
+const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+
+/** Engagement reads: campaign rollups, a link's session references, the funnel. */
+@Injectable()
+export class EngagementService {
+  constructor(
+    private readonly engagement: EngagementRepository,
+    private readonly links: CustomLinksRepository,
+    private readonly campaigns: CampaignsService,
+  ) {}
+
+  async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
+    if (!(await this.campaigns.exists(organizationId, campaignId))) throw new ResourceNotFoundError('campaign');
+    const row = await this.engagement.campaignEngagement(organizationId, campaignId);
+    const uniqueVisitorCount = row.persistent_visitors + row.ephemeral_page_views;
+    return {
+      campaignId: campaignId.toLowerCase(),
+      generatedLinkCount: row.generated,
+      activeLinkCount: row.active,
+      openedLinkCount: row.opened,
+      startedLinkCount: row.started,
+      engagedLinkCount: row.engaged,
+      leadSubmittedLinkCount: row.lead_submitted,
+      meetingClickedLinkCount: row.meeting_clicked,
+      meetingBookedLinkCount: row.meeting_booked,
+      botScannedOnlyLinkCount: row.bot_scanned_only,
+      pageViewCount: row.page_views,
+      loadCount: row.loads,
+      uniqueVisitorCount,
+      persistentUniqueVisitorCount: row.persistent_visitors,
+      ephemeralPageViewCount: row.ephemeral_page_views,
+      sessionCount: row.sessions,
+      startedSessionCount: row.started_sessions,
+      engagedSessionCount: row.engaged_sessions,
+      loadsPerUniqueVisitor: uniqueVisitorCount > 0 ? row.loads / uniqueVisitorCount : null,
+      visitorCountMode: row.ephemeral_page_views > 0 ? 'estimated' : 'identified',
+      firstOpenedAt: isoOrNull(row.first_opened_at),
+      lastOpenedAt: isoOrNull(row.last_opened_at),
+      lastActivityAt: isoOrNull(row.last_activity_at),
+    };
+  }
+
+  async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<SessionReferenceListResponse> {
+    if (!(await this.links.findById(organizationId, linkId))) throw new ResourceNotFoundError('customLink');
+    const { rows, total } = await this.engagement.sessionsOfLink(organizationId, linkId, limit, offset);
+    return {
+      sessions: rows.map((row) => ({
+        sessionId: row.session_id,
+        stage: stageOf({ firstOpenedAt: row.opened_at, firstStartedAt: row.started_at, firstEngagedAt: row.engaged_at }),
+        openedAt: isoOrNull(row.opened_at),
+        startedAt: isoOrNull(row.started_at),
+        engagedAt: isoOrNull(row.engaged_at),
+        endedAt: isoOrNull(row.ended_at),
+        analysisAvailable: row.analysis_available,
+      })),
+      total,
+      limit,
+      offset,
+    };
+  }
+
+  async funnel(organizationId: string, query: FunnelQuery): Promise<FunnelResponse> {
+    const { links, sessions } = await this.engagement.funnel(organizationId, query.from, query.to, query.campaign_id?.toLowerCase());
+    return {
+      generatedLinkCount: links.generated,
+      openedLinkCount: links.opened,
+      startedLinkCount: links.started,
+      engagedLinkCount: links.engaged,
+      leadSubmittedLinkCount: links.lead_submitted,
+      meetingClickedLinkCount: links.meeting_clicked,
+      meetingBookedLinkCount: links.meeting_booked,
+      botScannedOnlyLinkCount: links.bot_scanned_only,
+      rates: {
+        opened: share(links.opened, links.generated),
+        started: share(links.started, links.generated),
+        engaged: share(links.engaged, links.generated),
+        leadSubmitted: share(links.lead_submitted, links.generated),
+        meetingBooked: share(links.meeting_booked, links.generated),
+      },
+      sessions: { total: sessions.total, qualified: sessions.qualified, booked: sessions.booked, highIntent: sessions.high_intent },
+    };
+  }
+}

@@ -1,0 +1,91 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
+import { IsUuidString } from '../../../common/validation/validators';
+import { EVENT_TYPES, type EventType } from './engagement-rollup';
+
+export const MAX_EVENTS_PER_REQUEST = 1000;
+
+/** One event of POST /api/v1/events (CONTRACT §4); a link by `customLinkId` or `slug`. */
+export class EventInput {
+  @ApiProperty({ minLength: 1, maxLength: 128, description: 'Unique per organization; a repeat is a duplicate.' })
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  eventId: string;
+
+  @ApiProperty({ enum: EVENT_TYPES })
+  @IsDefined()
+  @IsIn(EVENT_TYPES)
+  type: EventType;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @ValidateBy({ name: 'linkReference', validator: { validate: (_v, args) => Boolean((args?.object as EventInput).customLinkId ?? (args?.object as EventInput).slug), defaultMessage: () => 'customLinkId or slug is required' } })
+  @IsOptional()
+  @IsUuidString()
+  customLinkId?: string;
+
+  @ApiPropertyOptional({ maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  slug?: string;
+
+  @ApiProperty({ format: 'date-time' })
+  @IsDefined()
+  @ToTimestamp()
+  @IsTimestamp()
+  occurredAt: Date;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  pageViewId?: string;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  visitorId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUuidString()
+  sessionId?: string;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  userAgent?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  bot?: boolean;
+}
+
+export class EventsRequest {
+  @ApiProperty({ type: [EventInput], minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST })
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_EVENTS_PER_REQUEST)
+  @ValidateNested({ each: true })
+  @Type(() => EventInput)
+  events: EventInput[];
+}
+
+export class RejectedEventResponse {
+  @ApiProperty() index: number;
+  @ApiProperty({ enum: ['unknown_link'] }) reason: string;
+}
+
+export class EventsResponse {
+  @ApiProperty() accepted: number;
+  @ApiProperty() duplicates: number;
+  @ApiProperty({ type: [RejectedEventResponse] }) rejected: RejectedEventResponse[];
+}

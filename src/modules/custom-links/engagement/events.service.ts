@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { COUNTED_LISTS, CountCache } from '../../../common/pagination/count-cache';
+import { isBotRequest } from './bot-detection';
+import { addEvent, DISTINCT_KINDS, emptyStats, type DistinctKind, type LinkStats } from './engagement-rollup';
+import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
+import type { EventInput, EventsResponse } from './events.request';
+
+const earliest = (a: Date | null, b: Date) => (a === null || b < a ? b : a);
+
+/**
+ * Event ingestion (CONTRACT §4): resolves links, stores each eventId once, and merges the new
+ * events' statistics into their links in one transaction per batch (a handful of statements
+ * whatever the batch size). Opens from GET /l/{slug} arrive here too, off the request path.
+ */
+@Injectable()
+export class EventsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly engagement: EngagementRepository,
+    private readonly counts: CountCache,
+  ) {}
+
+  async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
+    const ids = inputs.filter((e) => e.customLinkId).map((e) => (e.customLinkId as string).toLowerCase());
+    const slugs = inputs.filter((e) => !e.customLinkId && e.slug).map((e) => e.slug as string);
+    const links = await this.engagement.resolveLinks(organizationId, ids, slugs);
+    const byId = new Set(links.map((l) => l.id));
+    const bySlug = new Map(links.map((l) => [l.slug, l.id]));
+    const rejected: { index: number; reason: string }[] = [];
+    const events: NewEvent[] = [];
+    inputs.forEach((input, index) => {
+      const linkId = input.customLinkId ? (byId.has(input.customLinkId.toLowerCase()) ? input.customLinkId.toLowerCase() : undefined) : bySlug.get(input.slug as string);
+      if (!linkId) {
+        rejected.push({ index, reason: 'unknown_link' });
+        return;
+      }
+      events.push({
+        linkId,
+        eventId: input.eventId,
+        type: input.type,
+        occurredAt: input.occurredAt,
+        pageViewId: input.pageViewId ?? null,
+        visitorId: input.visitorId ?? null,
+        sessionId: input.sessionId?.toLowerCase() ?? null,
+        bot: input.bot === true || (input.userAgent !== undefined && isBotRequest(input.userAgent)),
+      });
+    });
+    const accepted = await this.apply(organizationId, events);
+    return { accepted, duplicates: events.length - accepted, rejected };
+  }
+
+  /** Stores and rolls up resolved events; returns how many were new. */
+  async apply(organizationId: string, events: NewEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const accepted = await this.db.transaction(async (tx) => {
+      const fresh = await this.engagement.insertEvents(tx, organizationId, events);
+      const seen = new Set<string>();
+      const newEvents = events.filter((e) => fresh.has(e.eventId) && !seen.has(e.eventId) && seen.add(e.eventId));
+      if (newEvents.length === 0) return 0;
+      const statsByLink = new Map<string, LinkStats>();
+      const sessions = new Map<string, SessionTimes>();
+      for (const event of newEvents) {
+        const stats = statsByLink.get(event.linkId) ?? emptyStats();
+        addEvent(stats, event);
+        statsByLink.set(event.linkId, stats);
+        if (event.sessionId && !event.bot) this.addSessionTimes(sessions, event);
+      }
+      const linkIds = [...statsByLink.keys()].sort();
+      await this.engagement.lockLinks(tx, organizationId, linkIds);
+      const distinct = linkIds.flatMap((linkId) =>
+        DISTINCT_KINDS.flatMap((kind) => [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].map((value) => ({ linkId, kind, value }))),
+      );
+      const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
+      await this.engagement.mergeStats(
+        tx,
+        organizationId,
+        linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
+      );
+      await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()]);
+      return newEvents.length;
+    });
+    // Stage and activity filters of the link list may have changed.
+    if (accepted > 0) await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+    return accepted;
+  }
+
+  /** A session reference's times are the earliest of each kind (CONTRACT §8); lead/meeting evidence fills them. */
+  private addSessionTimes(sessions: Map<string, SessionTimes>, event: NewEvent): void {
+    const key = `${event.linkId}:${event.sessionId}`;
+    const at = event.occurredAt;
+    const times = sessions.get(key) ?? { linkId: event.linkId, sessionId: event.sessionId as string, openedAt: null, startedAt: null, engagedAt: null, endedAt: null, firstSeenAt: at };
+    times.firstSeenAt = earliest(times.firstSeenAt, at);
+    switch (event.type) {
+      case 'open':
+      case 'page_view':
+        times.openedAt = earliest(times.openedAt, at);
+        break;
+      case 'session_started':
+        times.startedAt = earliest(times.startedAt, at);
+        break;
+      case 'session_engaged':
+        times.engagedAt = earliest(times.engagedAt, at);
+        break;
+      case 'session_ended':
+        times.endedAt = earliest(times.endedAt, at);
+        break;
+      case 'lead_submitted':
+      case 'meeting_clicked':
+      case 'meeting_booked':
+        times.openedAt = earliest(times.openedAt, at);
+        times.startedAt = earliest(times.startedAt, at);
+        times.engagedAt = earliest(times.engagedAt, at);
+        break;
+    }
+    sessions.set(key, times);
+  }
+}

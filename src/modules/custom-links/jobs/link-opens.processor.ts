@@ -1,0 +1,18 @@
+import { Process, Processor } from '@nestjs/bull';
+import type { Job } from 'bull';
+import { EventsService } from '../engagement/events.service';
+import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './queues';
+
+/** Opens from GET /l/{slug} through the event pipeline; the eventId makes a rerun a duplicate. */
+@Processor(LINK_OPENS_QUEUE)
+export class LinkOpensProcessor {
+  constructor(private readonly events: EventsService) {}
+
+  @Process({ name: RECORD_OPEN, concurrency: 4 })
+  async record(job: Job<RecordOpenPayload>): Promise<void> {
+    const open = job.data;
+    await this.events.apply(open.organizationId, [
+      { linkId: open.linkId, eventId: open.eventId, type: 'open', occurredAt: new Date(open.occurredAt), pageViewId: null, visitorId: null, sessionId: null, bot: open.bot },
+    ]);
+  }
+}
