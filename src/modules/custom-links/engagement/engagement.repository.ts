@@ -94,8 +94,10 @@ export class EngagementRepository {
     const rows: { event_id: string }[] = await tx.query(
       `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot)
        SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot
-         FROM jsonb_to_recordset($2::jsonb) AS e(event_id text, link_id uuid, type text, occurred_at timestamptz, page_view_id text,
+         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(item, ord)
+         CROSS JOIN LATERAL jsonb_to_record(x.item) AS e(event_id text, link_id uuid, type text, occurred_at timestamptz, page_view_id text,
               visitor_id text, session_id uuid, bot boolean)
+        ORDER BY x.ord
        ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id`,
       [
         organizationId,
@@ -115,7 +117,9 @@ export class EngagementRepository {
     if (values.length === 0) return new Map();
     const rows: { custom_link_id: string; kind: string }[] = await tx.query(
       `INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)
-       SELECT $1, v.link_id, v.kind, v.value FROM jsonb_to_recordset($2::jsonb) AS v(link_id uuid, kind text, value text)
+       SELECT $1, v.link_id, v.kind, v.value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(item, ord)
+         CROSS JOIN LATERAL jsonb_to_record(x.item) AS v(link_id uuid, kind text, value text)
+        ORDER BY x.ord
        ON CONFLICT DO NOTHING RETURNING custom_link_id, kind`,
       [organizationId, JSON.stringify(values.map((v) => ({ link_id: v.linkId, kind: v.kind, value: v.value })))],
     );
@@ -146,8 +150,10 @@ export class EngagementRepository {
     await tx.query(
       `INSERT INTO link_sessions (organization_id, custom_link_id, session_id, opened_at, started_at, engaged_at, ended_at, first_seen_at)
        SELECT $1, s.link_id, s.session_id, s.opened_at, s.started_at, s.engaged_at, s.ended_at, s.first_seen_at
-         FROM jsonb_to_recordset($2::jsonb) AS s(link_id uuid, session_id uuid, opened_at timestamptz, started_at timestamptz,
+         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(item, ord)
+         CROSS JOIN LATERAL jsonb_to_record(x.item) AS s(link_id uuid, session_id uuid, opened_at timestamptz, started_at timestamptz,
               engaged_at timestamptz, ended_at timestamptz, first_seen_at timestamptz)
+        ORDER BY x.ord
        ON CONFLICT (organization_id, custom_link_id, session_id) DO UPDATE SET
          opened_at = LEAST(link_sessions.opened_at, EXCLUDED.opened_at), started_at = LEAST(link_sessions.started_at, EXCLUDED.started_at),
          engaged_at = LEAST(link_sessions.engaged_at, EXCLUDED.engaged_at), ended_at = LEAST(link_sessions.ended_at, EXCLUDED.ended_at),

@@ -55,7 +55,7 @@ export class EventsService {
   async apply(organizationId: string, events: NewEvent[]): Promise<number> {
     if (events.length === 0) return 0;
     const accepted = await this.db.transaction(async (tx) => {
-      const fresh = await this.engagement.insertEvents(tx, organizationId, events);
+      const fresh = await this.engagement.insertEvents(tx, organizationId, [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)));
       const seen = new Set<string>();
       const newEvents = events.filter((e) => fresh.has(e.eventId) && !seen.has(e.eventId) && seen.add(e.eventId));
       if (newEvents.length === 0) return 0;
@@ -67,18 +67,21 @@ export class EventsService {
         statsByLink.set(event.linkId, stats);
         if (event.sessionId && !event.bot) this.addSessionTimes(sessions, event);
       }
+      // Every phase takes its row locks in key order and the phases run in one order (events,
+      // distinct values, session references, links), so concurrent batches never deadlock; the link
+      // rows, which every batch of a link needs, are locked last and held only for the merge.
       const linkIds = [...statsByLink.keys()].sort();
-      await this.engagement.lockLinks(tx, organizationId, linkIds);
       const distinct = linkIds.flatMap((linkId) =>
-        DISTINCT_KINDS.flatMap((kind) => [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].map((value) => ({ linkId, kind, value }))),
+        DISTINCT_KINDS.flatMap((kind) => [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].sort().map((value) => ({ linkId, kind, value }))),
       );
       const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
+      await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()].sort((a, b) => (`${a.linkId}:${a.sessionId}` < `${b.linkId}:${b.sessionId}` ? -1 : 1)));
+      await this.engagement.lockLinks(tx, organizationId, linkIds);
       await this.engagement.mergeStats(
         tx,
         organizationId,
         linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
       );
-      await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()]);
       return newEvents.length;
     });
     // Stage and activity filters of the link list may have changed.
