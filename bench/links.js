@@ -94,6 +94,7 @@ async function main() {
       ['GET /custom-links?q=<random prospect>', () => `/api/v1/custom-links?q=prospect${Math.floor(Math.random() * LINKS)}`],
       ['GET /custom-links?email=<random exact>', () => `/api/v1/custom-links?email=P${Math.floor(Math.random() * LINKS)}@company1.com`],
       ['GET /custom-links?offset=<random 100000..199000>', () => `/api/v1/custom-links?offset=${100_000 + Math.floor(Math.random() * 99_000)}`],
+      [`GET /custom-link-campaigns/{id}/engagement (${LINKS / 4} links filed)`, () => `/api/v1/custom-link-campaigns/${campaign.id}/engagement`],
     ];
     const rows = [];
     for (const [name, path] of scenarios) {

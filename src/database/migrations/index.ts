@@ -3,6 +3,7 @@ import { SessionsPeopleAccounts1763900000000 } from './1763900000000-SessionsPeo
 import { CustomLinks1764000000000 } from './1764000000000-CustomLinks';
 import { CustomLinkListIndexes1764100000000 } from './1764100000000-CustomLinkListIndexes';
 import { Engagement1764200000000 } from './1764200000000-Engagement';
+import { CampaignEngagementIndex1764300000000 } from './1764300000000-CampaignEngagementIndex';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000];
+export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000, CampaignEngagementIndex1764300000000];

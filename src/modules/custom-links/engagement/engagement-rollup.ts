@@ -54,9 +54,13 @@ const CONVERSIONS: Partial<Record<EventType, keyof TimeStats>> = {
 const earlier = (a: Date | null, b: Date) => (a === null || b < a ? b : a);
 const later = (a: Date | null, b: Date) => (a === null || b > a ? b : a);
 
-/** Whether `a` is a later activity than `b`: by time, then by eventId, so ties never depend on order. */
+/**
+ * Whether `a` is a later activity than `b`: by time, then by eventId in UTF-8 byte order (as the
+ * SQL merge compares with COLLATE "C"), so ties never depend on order or batching.
+ */
 export function isLaterActivity(a: LastActivity, b: LastActivity | null): boolean {
-  return b === null || a.at > b.at || (a.at.getTime() === b.at.getTime() && a.eventId > b.eventId);
+  if (b === null || a.at > b.at) return true;
+  return a.at.getTime() === b.at.getTime() && Buffer.compare(Buffer.from(a.eventId), Buffer.from(b.eventId)) > 0;
 }
 
 export function emptyStats(): LinkStats {

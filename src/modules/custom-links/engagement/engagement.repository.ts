@@ -165,7 +165,7 @@ export class EngagementRepository {
     );
   }
 
-  /** Campaign engagement (SPEC §2.10): one aggregate over the links filed in it (custom_links_campaign_idx). */
+  /** Campaign engagement (SPEC §2.10): one aggregate over the links filed in it, index-only on custom_links_campaign_engagement_idx. */
   async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow> {
     const [row]: CampaignEngagementRow[] = await this.db.query(
       `SELECT ${LINK_FUNNEL_COLUMNS},
@@ -175,7 +175,7 @@ export class EngagementRepository {
               coalesce(sum(session_count), 0)::int AS sessions, coalesce(sum(started_session_count), 0)::int AS started_sessions,
               coalesce(sum(engaged_session_count), 0)::int AS engaged_sessions,
               min(first_opened_at) AS first_opened_at, max(last_opened_at) AS last_opened_at, max(last_activity_at) AS last_activity_at
-         FROM custom_links WHERE organization_id = $1 AND campaign_id = $2`,
+         FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 AND campaign_id IS NOT NULL`,
       [organizationId, campaignId],
     );
     return row;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 import { EVENT_TYPES, type EventType } from './engagement-rollup';
@@ -21,9 +21,9 @@ export class EventInput {
   @IsIn(EVENT_TYPES)
   type: EventType;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @ValidateBy({ name: 'linkReference', validator: { validate: (_v, args) => Boolean((args?.object as EventInput).customLinkId ?? (args?.object as EventInput).slug), defaultMessage: () => 'customLinkId or slug is required' } })
-  @IsOptional()
+  @ApiPropertyOptional({ format: 'uuid', description: 'The link; required unless `slug` is given.' })
+  @ValidateIf((event: EventInput) => event.slug === undefined || event.customLinkId !== undefined)
+  @IsDefined()
   @IsUuidString()
   customLinkId?: string;
 
