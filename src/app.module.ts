@@ -18,6 +18,8 @@ import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PeopleHttpModule } from './modules/people/people-http.module';
+import { PlaybookHttpModule } from './modules/playbook/playbook-http.module';
+import { PlaybookJobsModule } from './modules/playbook/playbook-jobs.module';
 import { PeopleJobsModule } from './modules/people/people-jobs.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 
@@ -44,10 +46,11 @@ const API_MODULES = [
   PeopleHttpModule,
   AccountsHttpModule,
   CustomLinksHttpModule,
+  PlaybookHttpModule,
 ];
 
 /** Queue processors: only where APP_ROLE runs workers. */
-const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule];
+const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, PlaybookJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

@@ -30,6 +30,7 @@ export interface AppConfig {
     thumbnailRenderUnitsPerDay: number;
   };
   playbookApplyEnabled: boolean;
+  publishEvaluationDelayMs: number;
 }
 
 type Parser<T> = (raw: string) => T;
@@ -102,6 +103,7 @@ export const VARIABLES = {
   thumbnailRenderUnitsPerHour: variable('THUMBNAIL_RENDER_UNITS_PER_HOUR', '2000', integer(0, 100000000)),
   thumbnailRenderUnitsPerDay: variable('THUMBNAIL_RENDER_UNITS_PER_DAY', '10000', integer(0, 100000000)),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean),
+  publishEvaluationDelayMs: variable('PUBLISH_EVALUATION_DELAY_MS', '0', integer(0, 600000)),
 };
 
 type Parsed = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
@@ -154,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       thumbnailRenderUnitsPerDay: v.thumbnailRenderUnitsPerDay,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
+    publishEvaluationDelayMs: v.publishEvaluationDelayMs,
   };
 }
 

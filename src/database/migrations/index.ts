@@ -4,6 +4,7 @@ import { CustomLinks1764000000000 } from './1764000000000-CustomLinks';
 import { CustomLinkListIndexes1764100000000 } from './1764100000000-CustomLinkListIndexes';
 import { Engagement1764200000000 } from './1764200000000-Engagement';
 import { CampaignEngagementIndex1764300000000 } from './1764300000000-CampaignEngagementIndex';
+import { Playbook1764400000000 } from './1764400000000-Playbook';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000, CampaignEngagementIndex1764300000000];
+export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000, CampaignEngagementIndex1764300000000, Playbook1764400000000];

@@ -1,0 +1,76 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
+import type { Principal } from '../../common/auth/principal';
+import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { LimitsService } from '../../common/limits/limits.service';
+import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
+import { AgentService, PUBLISH_POLL_SECONDS } from './agent.service';
+import { ConversationTestsRequest, PublishRequest } from './dto/playbook.requests';
+import { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/playbook.responses';
+
+@ApiTags('Agent')
+@Controller('api/v1/agent')
+export class AgentController {
+  constructor(
+    private readonly agent: AgentService,
+    private readonly limits: LimitsService,
+  ) {}
+
+  @Get()
+  @RequireScope('agent:publish', 'playbook:read')
+  @ApiOkResponse({ type: AgentResponse })
+  @ApiErrorResponses(401, 403, 429)
+  get(@Caller() caller: Principal): Promise<AgentResponse> {
+    return this.agent.agent(caller.organizationId);
+  }
+
+  @Put('conversation-tests')
+  @RequireScope('agent:publish')
+  @Idempotent()
+  @ApiOkResponse({ type: ConversationTestsResponse })
+  @ApiErrorResponses(401, 403, 409, 422, 429)
+  setTests(@Caller() caller: Principal, @Body() body: ConversationTestsRequest): Promise<ConversationTestsResponse> {
+    return this.agent.setTests(caller.organizationId, body);
+  }
+
+  @Post('publish-jobs')
+  @HttpCode(202)
+  @RequireScope('agent:publish')
+  @Idempotent()
+  @ApiAcceptedResponse({ type: PublishJobResponse })
+  @ApiErrorResponses(401, 403, 409, 422, 429)
+  async publish(@Caller() caller: Principal, @Body() body: PublishRequest, @Res({ passthrough: true }) res: Response): Promise<PublishJobResponse> {
+    const job = await this.agent.publish(caller.organizationId, body);
+    res.setHeader('Location', `/api/v1/agent/publish-jobs/${job.jobId}`);
+    return job;
+  }
+
+  @Get('publish-jobs/:job_id')
+  @ApiParam({ name: 'job_id', format: 'uuid' })
+  @RequireScope('agent:publish')
+  @ApiOkResponse({ type: PublishJobResponse, description: 'ETag; Retry-After while queued or running.' })
+  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match; not counted against the request rate.' })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  async getJob(
+    @Caller() caller: Principal,
+    @Param('job_id', ParseUuidPipe) jobId: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Req() req: AuthenticatedRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PublishJobResponse | undefined> {
+    const job = await this.agent.getJob(caller.organizationId, jobId);
+    const etag = `"${createHash('sha256').update(JSON.stringify(job)).digest('hex').slice(0, 32)}"`;
+    res.setHeader('ETag', etag);
+    if (this.agent.isRunning(job)) res.setHeader('Retry-After', String(PUBLISH_POLL_SECONDS));
+    if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
+      await this.limits.refundRequest(req.rateLimitKey);
+      res.status(304);
+      return undefined;
+    }
+    return job;
+  }
+}

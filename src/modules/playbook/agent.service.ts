@@ -1,0 +1,107 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource } from 'typeorm';
+import { ConflictError, ResourceNotFoundError } from '../../common/errors/api-errors';
+import { isoOrNull } from '../../common/validation/timestamps';
+import { AppConfigService } from '../../config/app-config';
+import { lockNames } from '../../database/advisory-locks';
+import { agentLinks } from './agent-links';
+import type { ConversationTestsRequest, PublishRequest } from './dto/playbook.requests';
+import type { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/playbook.responses';
+import { AGENT_PUBLISH_QUEUE, PUBLISH_VERSION, type PublishPayload } from './jobs/publish.queue';
+import { PlaybookRepository, type PublishJobRow } from './playbook.repository';
+import { failedTests, type ConversationTest } from './rules/conversation-tests';
+
+const TERMINAL = new Set(['succeeded', 'failed']);
+export const PUBLISH_POLL_SECONDS = 2;
+
+/**
+ * Agent publishing (CONTRACT §6, SPEC §4.7): a publish job runs the conversation tests against the
+ * exact requested version and then switches production in the same transaction that marks the job
+ * succeeded, so a worker dying mid-run leaves production untouched and the rerun finishes the job.
+ * A per-organization advisory lock runs one publish at a time; later ones wait their turn.
+ */
+@Injectable()
+export class AgentService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectQueue(AGENT_PUBLISH_QUEUE) private readonly queue: Queue<PublishPayload>,
+    private readonly playbook: PlaybookRepository,
+    private readonly config: AppConfigService,
+  ) {}
+
+  async agent(organizationId: string): Promise<AgentResponse> {
+    const agent = await this.playbook.agent(organizationId);
+    return { stagingVersion: agent.staging_version, productionVersion: agent.production_version, links: this.links(organizationId, agent.production_version) };
+  }
+
+  async setTests(organizationId: string, body: ConversationTestsRequest): Promise<ConversationTestsResponse> {
+    const tests: ConversationTest[] = body.tests.map((t) => ({ name: t.name, sectionKey: t.sectionKey ?? null, mustContain: t.mustContain ?? [], mustNotContain: t.mustNotContain ?? [] }));
+    await this.playbook.setTests(organizationId, tests);
+    return { tests };
+  }
+
+  /** 202 job; an unknown version is a 409 (CONTRACT §6). */
+  async publish(organizationId: string, body: PublishRequest): Promise<PublishJobResponse> {
+    if ((await this.playbook.sections(organizationId, body.version)) === null) throw new ConflictError();
+    const job = await this.playbook.insertPublishJob(organizationId, uuidv7(), body.version);
+    await this.queue.add(PUBLISH_VERSION, { organizationId, jobId: job.id }, { jobId: job.id, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 100 });
+    return this.toResponse(organizationId, job, (await this.playbook.agent(organizationId)).production_version);
+  }
+
+  async getJob(organizationId: string, jobId: string): Promise<PublishJobResponse> {
+    const job = await this.playbook.publishJob(organizationId, jobId);
+    if (!job) throw new ResourceNotFoundError('publishJob');
+    return this.toResponse(organizationId, job, (await this.playbook.agent(organizationId)).production_version);
+  }
+
+  isRunning(job: PublishJobResponse): boolean {
+    return !TERMINAL.has(job.status);
+  }
+
+  /** The worker's run; safe to run again after a crash. */
+  async run(organizationId: string, jobId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockNames(tx, [`publish:${organizationId}`]);
+      const job = await this.playbook.publishJob(organizationId, jobId, tx);
+      if (!job || TERMINAL.has(job.status)) return;
+      // Visible to pollers at once (its own short transaction), while this one holds the turn.
+      await this.playbook.markPublishJob(this.db, organizationId, jobId, 'running');
+      if (this.config.values.publishEvaluationDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.config.values.publishEvaluationDelayMs));
+      const agent = await this.playbook.agent(organizationId, tx, true);
+      const sections = (await this.playbook.sections(organizationId, job.requested_version, tx)) ?? [];
+      const failed = failedTests(agent.conversation_tests, sections);
+      if (failed.length > 0) {
+        const message = `Conversation tests failed: ${failed.slice(0, 10).join(', ')}${failed.length > 10 ? ` and ${failed.length - 10} more` : ''}.`;
+        await this.playbook.markPublishJob(tx, organizationId, jobId, 'failed', { code: 'conversation_tests_failed', message: message.slice(0, 1000) });
+        return;
+      }
+      await this.playbook.setProduction(tx, organizationId, job.requested_version);
+      await this.playbook.markPublishJob(tx, organizationId, jobId, 'succeeded');
+    });
+  }
+
+  /** `links` are the agent's current ones; `productionLink` is present once this job succeeded. */
+  private toResponse(organizationId: string, job: PublishJobRow, productionVersion: number | null): PublishJobResponse {
+    const succeeded = job.status === 'succeeded';
+    return {
+      jobId: job.id,
+      status: job.status,
+      requestedVersion: job.requested_version,
+      links: this.links(organizationId, productionVersion),
+      createdAt: job.created_at.toISOString(),
+      updatedAt: job.updated_at.toISOString(),
+      errorCode: job.error_code,
+      errorMessage: job.error_message,
+      productionLink: succeeded ? `${this.config.values.agentBaseUrl}/live/${organizationId}` : null,
+      completedAt: isoOrNull(job.completed_at),
+    };
+  }
+
+  private links(organizationId: string, productionVersion: number | null) {
+    return agentLinks(this.config.values.agentBaseUrl, organizationId, productionVersion);
+  }
+}

@@ -1,0 +1,100 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+const text = { type: String, nullable: true } as const;
+const time = { type: String, format: 'date-time', nullable: true } as const;
+
+export class AgentLinkResponse {
+  @ApiProperty(text) url: string | null;
+  @ApiProperty(text) availabilityReason: string | null;
+}
+
+/** AgentLinks (SPEC §2.12). */
+export class AgentLinksResponse {
+  @ApiProperty({ type: AgentLinkResponse }) staging: AgentLinkResponse;
+  @ApiProperty({ type: AgentLinkResponse }) production: AgentLinkResponse;
+}
+
+export class SectionResponse {
+  @ApiProperty() key: string;
+  @ApiProperty() title: string;
+  @ApiProperty() content: string;
+}
+
+export class PlaybookResponse {
+  @ApiProperty({ type: Number, nullable: true, description: 'Staging version; null before the first.' }) version: number | null;
+  @ApiProperty({ type: Number, nullable: true }) productionVersion: number | null;
+  @ApiProperty({ type: [SectionResponse] }) sections: SectionResponse[];
+  @ApiProperty({ minLength: 64, maxLength: 64 }) sectionsEtag: string;
+  @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;
+}
+
+export class ChangeResponse {
+  @ApiProperty() changeId: string;
+  @ApiProperty() sectionKey: string;
+  @ApiProperty({ enum: ['replace', 'add', 'remove'] }) operation: string;
+  @ApiProperty(text) title: string | null;
+  @ApiProperty(text) content: string | null;
+  @ApiProperty(text) rationale: string | null;
+}
+
+export class SuggestionGroupResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() generationRevision: number;
+  @ApiProperty({ enum: ['open', 'applied'] }) status: string;
+  @ApiProperty({ type: [ChangeResponse] }) changes: ChangeResponse[];
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class SuggestionGroupListResponse {
+  @ApiProperty({ type: [SuggestionGroupResponse] }) suggestionGroups: SuggestionGroupResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+}
+
+export class PreviewResponse {
+  @ApiProperty({ type: [SectionResponse] }) sections: SectionResponse[];
+  @ApiProperty() sectionsEtag: string;
+  @ApiProperty() generationRevision: number;
+}
+
+/** Apply result (SPEC §4.6). */
+export class ApplyResponse {
+  @ApiProperty({ format: 'uuid' }) groupId: string;
+  @ApiProperty({ enum: ['applied'] }) status: 'applied';
+  @ApiProperty({ type: Number, nullable: true }) version: number | null;
+  @ApiProperty() noChange: boolean;
+  @ApiProperty() sectionsEtag: string;
+  @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;
+}
+
+export class ConversationTestResponse {
+  @ApiProperty() name: string;
+  @ApiProperty(text) sectionKey: string | null;
+  @ApiProperty({ type: [String] }) mustContain: string[];
+  @ApiProperty({ type: [String] }) mustNotContain: string[];
+}
+
+export class ConversationTestsResponse {
+  @ApiProperty({ type: [ConversationTestResponse] }) tests: ConversationTestResponse[];
+}
+
+/** Publish job (SPEC §2.12). */
+export class PublishJobResponse {
+  @ApiProperty({ format: 'uuid' }) jobId: string;
+  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty() requestedVersion: number;
+  @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty(text) errorCode: string | null;
+  @ApiProperty(text) errorMessage: string | null;
+  @ApiProperty(text) productionLink: string | null;
+  @ApiProperty(time) completedAt: string | null;
+}
+
+export class AgentResponse {
+  @ApiProperty({ type: Number, nullable: true }) stagingVersion: number | null;
+  @ApiProperty({ type: Number, nullable: true }) productionVersion: number | null;
+  @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;
+}

@@ -1,0 +1,83 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Caller, RequireScope } from '../../common/auth/auth.decorators';
+import type { Principal } from '../../common/auth/principal';
+import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { PaginationQuery } from '../../common/pagination/pagination.query';
+import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
+import { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest, PutPlaybookRequest } from './dto/playbook.requests';
+import { ApplyResponse, PlaybookResponse, PreviewResponse, SuggestionGroupListResponse, SuggestionGroupResponse } from './dto/playbook.responses';
+import { PlaybookService } from './playbook.service';
+
+@ApiTags('Playbook')
+@Controller('api/v1/playbook')
+export class PlaybookController {
+  constructor(private readonly playbook: PlaybookService) {}
+
+  @Get()
+  @RequireScope('playbook:read', 'playbook:write')
+  @ApiOkResponse({ type: PlaybookResponse })
+  @ApiErrorResponses(401, 403, 429)
+  get(@Caller() caller: Principal): Promise<PlaybookResponse> {
+    return this.playbook.get(caller.organizationId);
+  }
+
+  @Put()
+  @RequireScope('playbook:write')
+  @Idempotent()
+  @ApiOkResponse({ type: PlaybookResponse, description: 'The new staging version.' })
+  @ApiErrorResponses(401, 403, 409, 422, 429)
+  put(@Caller() caller: Principal, @Body() body: PutPlaybookRequest): Promise<PlaybookResponse> {
+    return this.playbook.put(caller.organizationId, body);
+  }
+
+  @Post('suggestions')
+  @HttpCode(201)
+  @RequireScope('playbook:write')
+  @Idempotent()
+  @ApiCreatedResponse({ type: SuggestionGroupResponse })
+  @ApiErrorResponses(401, 403, 409, 422, 429)
+  createGroup(@Caller() caller: Principal, @Body() body: CreateSuggestionsRequest): Promise<SuggestionGroupResponse> {
+    return this.playbook.createGroup(caller.organizationId, body);
+  }
+
+  @Get('suggestions')
+  @RequireScope('playbook:read', 'playbook:write')
+  @ApiOkResponse({ type: SuggestionGroupListResponse })
+  @ApiErrorResponses(401, 403, 422, 429)
+  listGroups(@Caller() caller: Principal, @Query() page: PaginationQuery): Promise<SuggestionGroupListResponse> {
+    return this.playbook.listGroups(caller.organizationId, page.limit, page.offset);
+  }
+
+  @Get('suggestions/:group_id')
+  @ApiParam({ name: 'group_id', format: 'uuid' })
+  @RequireScope('playbook:read', 'playbook:write')
+  @ApiOkResponse({ type: SuggestionGroupResponse })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  getGroup(@Caller() caller: Principal, @Param('group_id', ParseUuidPipe) groupId: string): Promise<SuggestionGroupResponse> {
+    return this.playbook.getGroup(caller.organizationId, groupId);
+  }
+
+  @Post('suggestions/:group_id/preview')
+  @HttpCode(200)
+  @ApiParam({ name: 'group_id', format: 'uuid' })
+  @RequireScope('playbook:write')
+  @Idempotent()
+  @ApiOkResponse({ type: PreviewResponse, description: 'Nothing is applied; edits store new wording and raise generationRevision.' })
+  @ApiErrorResponses(401, 403, 404, 409, 422, 429)
+  preview(@Caller() caller: Principal, @Param('group_id', ParseUuidPipe) groupId: string, @Body() body: PreviewRequest): Promise<PreviewResponse> {
+    return this.playbook.preview(caller.organizationId, groupId, body);
+  }
+
+  @Post('suggestions/:group_id/apply')
+  @HttpCode(200)
+  @ApiParam({ name: 'group_id', format: 'uuid' })
+  @RequireScope('playbook:write')
+  @Idempotent()
+  @ApiOkResponse({ type: ApplyResponse })
+  @ApiErrorResponses(401, 403, 404, 409, 422, 429, 503)
+  apply(@Caller() caller: Principal, @Param('group_id', ParseUuidPipe) groupId: string, @Body() body: ApplySuggestionsRequest): Promise<ApplyResponse> {
+    return this.playbook.apply(caller.organizationId, groupId, body);
+  }
+}

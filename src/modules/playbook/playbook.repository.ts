@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { ConversationTest } from './rules/conversation-tests';
+import type { Change, Section } from './rules/sections';
+
+export interface AgentRow {
+  staging_version: number | null;
+  production_version: number | null;
+  conversation_tests: ConversationTest[];
+}
+
+export interface GroupRow {
+  id: string;
+  generation_revision: number;
+  status: string;
+  changes: Change[];
+  created_at: Date;
+}
+
+export interface PublishJobRow {
+  id: string;
+  status: string;
+  requested_version: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+type Db = EntityManager | DataSource;
+
+/** The only place that queries the agent, its versions, suggestions and publish jobs; scoped by organization. */
+@Injectable()
+export class PlaybookRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The agent row, created on first use; `lock` holds it for the transaction (applies and publishes serialise on it). */
+  async agent(organizationId: string, tx: Db = this.db, lock = false): Promise<AgentRow> {
+    await tx.query(`INSERT INTO agents (organization_id) VALUES ($1) ON CONFLICT DO NOTHING`, [organizationId]);
+    const rows: AgentRow[] = await tx.query(
+      `SELECT staging_version, production_version, conversation_tests FROM agents WHERE organization_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [organizationId],
+    );
+    return rows[0];
+  }
+
+  async sections(organizationId: string, version: number | null, tx: Db = this.db): Promise<Section[] | null> {
+    if (version === null) return null;
+    const rows: { sections: Section[] }[] = await tx.query(`SELECT sections FROM agent_versions WHERE organization_id = $1 AND version = $2`, [organizationId, version]);
+    return rows[0]?.sections ?? null;
+  }
+
+  /** Appends the next version and makes it staging (inside the caller's locked transaction). */
+  async addVersion(tx: EntityManager, organizationId: string, version: number, sections: Section[], etag: string): Promise<void> {
+    await tx.query(`INSERT INTO agent_versions (organization_id, version, sections, sections_etag) VALUES ($1, $2, $3, $4)`, [organizationId, version, JSON.stringify(sections), etag]);
+    await tx.query(`UPDATE agents SET staging_version = $2, updated_at = now() WHERE organization_id = $1`, [organizationId, version]);
+  }
+
+  async setProduction(tx: EntityManager, organizationId: string, version: number): Promise<void> {
+    await tx.query(`UPDATE agents SET production_version = $2, updated_at = now() WHERE organization_id = $1`, [organizationId, version]);
+  }
+
+  async setTests(organizationId: string, tests: ConversationTest[]): Promise<void> {
+    await this.agent(organizationId);
+    await this.db.query(`UPDATE agents SET conversation_tests = $2, updated_at = now() WHERE organization_id = $1`, [organizationId, JSON.stringify(tests)]);
+  }
+
+  async insertGroup(organizationId: string, id: string, changes: Change[]): Promise<GroupRow> {
+    const rows: GroupRow[] = await this.db.query(
+      `INSERT INTO suggestion_groups (organization_id, id, changes) VALUES ($1, $2, $3) RETURNING id, generation_revision, status, changes, created_at`,
+      [organizationId, id, JSON.stringify(changes)],
+    );
+    return rows[0];
+  }
+
+  async group(organizationId: string, id: string, tx: Db = this.db, lock = false): Promise<GroupRow | null> {
+    const rows: GroupRow[] = await tx.query(
+      `SELECT id, generation_revision, status, changes, created_at FROM suggestion_groups WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [organizationId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async updateGroup(tx: EntityManager, organizationId: string, id: string, fields: { changes?: Change[]; generationRevision?: number; status?: string }): Promise<void> {
+    await tx.query(
+      `UPDATE suggestion_groups SET changes = coalesce($3::jsonb, changes), generation_revision = coalesce($4, generation_revision),
+              status = coalesce($5, status), updated_at = now() WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id, fields.changes ? JSON.stringify(fields.changes) : null, fields.generationRevision ?? null, fields.status ?? null],
+    );
+  }
+
+  async listGroups(organizationId: string, limit: number, offset: number): Promise<{ rows: GroupRow[]; total: number }> {
+    const rows: GroupRow[] = await this.db.query(
+      `SELECT id, generation_revision, status, changes, created_at FROM suggestion_groups WHERE organization_id = $1
+        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [organizationId, limit, offset],
+    );
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM suggestion_groups WHERE organization_id = $1`, [organizationId]);
+    return { rows, total: Number(row.total) };
+  }
+
+  async insertPublishJob(organizationId: string, id: string, version: number): Promise<PublishJobRow> {
+    const rows: PublishJobRow[] = await this.db.query(
+      `INSERT INTO publish_jobs (organization_id, id, status, requested_version) VALUES ($1, $2, 'queued', $3) RETURNING *`,
+      [organizationId, id, version],
+    );
+    return rows[0];
+  }
+
+  async publishJob(organizationId: string, id: string, tx: Db = this.db): Promise<PublishJobRow | null> {
+    const rows: PublishJobRow[] = await tx.query(`SELECT * FROM publish_jobs WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return rows[0] ?? null;
+  }
+
+  async markPublishJob(tx: Db, organizationId: string, id: string, status: 'running' | 'succeeded' | 'failed', error: { code: string; message: string } | null = null): Promise<void> {
+    await tx.query(
+      `UPDATE publish_jobs SET status = $3::text, error_code = $4, error_message = $5, updated_at = now(),
+              completed_at = CASE WHEN $3::text IN ('succeeded', 'failed') THEN now() END
+        WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id, status, error?.code ?? null, error?.message ?? null],
+    );
+  }
+}

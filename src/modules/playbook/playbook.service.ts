@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource } from 'typeorm';
+import { ConflictError, ResourceNotFoundError, WorkflowUnavailableError } from '../../common/errors/api-errors';
+import { AppConfigService } from '../../config/app-config';
+import { agentLinks } from './agent-links';
+import type { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest, PutPlaybookRequest } from './dto/playbook.requests';
+import type { ApplyResponse, PlaybookResponse, PreviewResponse, SuggestionGroupListResponse, SuggestionGroupResponse } from './dto/playbook.responses';
+import { PlaybookRepository, type GroupRow } from './playbook.repository';
+import { applyChanges, sameSections, sectionsEtag, type Change, type Section } from './rules/sections';
+
+const toGroupResponse = (group: GroupRow): SuggestionGroupResponse => ({
+  id: group.id,
+  generationRevision: group.generation_revision,
+  status: group.status,
+  changes: group.changes,
+  createdAt: group.created_at.toISOString(),
+});
+
+/**
+ * The playbook (CONTRACT §6, SPEC §4.6): versions, suggestion groups, preview and apply. Writes
+ * lock the organization's agent row, so concurrent applies on one etag serialise and exactly one
+ * finds its etag current.
+ */
+@Injectable()
+export class PlaybookService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly playbook: PlaybookRepository,
+    private readonly config: AppConfigService,
+  ) {}
+
+  async get(organizationId: string): Promise<PlaybookResponse> {
+    const agent = await this.playbook.agent(organizationId);
+    const sections = (await this.playbook.sections(organizationId, agent.staging_version)) ?? [];
+    return this.response(organizationId, agent.staging_version, agent.production_version, sections);
+  }
+
+  /** A new staging version; a stale expectedSectionsEtag is a 409; identical sections add no version. */
+  async put(organizationId: string, body: PutPlaybookRequest): Promise<PlaybookResponse> {
+    const sections: Section[] = body.sections.map((s) => ({ key: s.key, title: s.title, content: s.content }));
+    return this.db.transaction(async (tx) => {
+      const agent = await this.playbook.agent(organizationId, tx, true);
+      const current = (await this.playbook.sections(organizationId, agent.staging_version, tx)) ?? [];
+      if (body.expectedSectionsEtag !== undefined && body.expectedSectionsEtag !== sectionsEtag(current)) throw new ConflictError();
+      if (agent.staging_version !== null && sameSections(current, sections)) return this.response(organizationId, agent.staging_version, agent.production_version, current);
+      const version = (agent.staging_version ?? 0) + 1;
+      await this.playbook.addVersion(tx, organizationId, version, sections, sectionsEtag(sections));
+      return this.response(organizationId, version, agent.production_version, sections);
+    });
+  }
+
+  async createGroup(organizationId: string, body: CreateSuggestionsRequest): Promise<SuggestionGroupResponse> {
+    const ids = body.changes.map((c) => c.changeId);
+    if (new Set(ids).size !== ids.length) throw new ConflictError();
+    const changes: Change[] = body.changes.map((c) => ({
+      changeId: c.changeId,
+      sectionKey: c.sectionKey,
+      operation: c.operation,
+      title: c.title ?? null,
+      content: c.content ?? null,
+      rationale: c.rationale ?? null,
+    }));
+    return toGroupResponse(await this.playbook.insertGroup(organizationId, uuidv7(), changes));
+  }
+
+  async listGroups(organizationId: string, limit: number, offset: number): Promise<SuggestionGroupListResponse> {
+    const { rows, total } = await this.playbook.listGroups(organizationId, limit, offset);
+    return { suggestionGroups: rows.map(toGroupResponse), total, limit, offset };
+  }
+
+  async getGroup(organizationId: string, groupId: string): Promise<SuggestionGroupResponse> {
+    const group = await this.playbook.group(organizationId, groupId);
+    if (!group) throw new ResourceNotFoundError('suggestionGroup');
+    return toGroupResponse(group);
+  }
+
+  /** The sections the selected changes would give; edits store new wording and raise generationRevision. */
+  async preview(organizationId: string, groupId: string, body: PreviewRequest): Promise<PreviewResponse> {
+    return this.db.transaction(async (tx) => {
+      const group = await this.playbook.group(organizationId, groupId, tx, true);
+      if (!group) throw new ResourceNotFoundError('suggestionGroup');
+      const edits = body.edits ?? [];
+      const known = new Set(group.changes.map((c) => c.changeId));
+      if ([...body.changeIds, ...edits.map((e) => e.changeId)].some((id) => !known.has(id))) throw new ConflictError();
+      let { changes, generation_revision: revision } = group;
+      if (edits.length > 0) {
+        const wording = new Map(edits.map((e) => [e.changeId, e.content]));
+        changes = changes.map((c) => (wording.has(c.changeId) ? { ...c, content: wording.get(c.changeId) as string } : c));
+        revision += 1;
+        await this.playbook.updateGroup(tx, organizationId, groupId, { changes, generationRevision: revision });
+      }
+      const agent = await this.playbook.agent(organizationId, tx);
+      const current = (await this.playbook.sections(organizationId, agent.staging_version, tx)) ?? [];
+      const sections = applyChanges(current, selected(changes, body.changeIds));
+      return { sections, sectionsEtag: sectionsEtag(sections), generationRevision: revision };
+    });
+  }
+
+  /** SPEC §4.6: revision, etag and changeIds checked under the agent lock; exactly one of racing applies wins. */
+  async apply(organizationId: string, groupId: string, body: ApplySuggestionsRequest): Promise<ApplyResponse> {
+    if (!this.config.values.playbookApplyEnabled) throw new WorkflowUnavailableError();
+    return this.db.transaction(async (tx) => {
+      const group = await this.playbook.group(organizationId, groupId, tx);
+      if (!group) throw new ResourceNotFoundError('suggestionGroup');
+      const agent = await this.playbook.agent(organizationId, tx, true);
+      const current = (await this.playbook.sections(organizationId, agent.staging_version, tx)) ?? [];
+      const known = new Set(group.changes.map((c) => c.changeId));
+      if (body.expectedGenerationRevision !== group.generation_revision || body.expectedSectionsEtag !== sectionsEtag(current) || body.changeIds.some((id) => !known.has(id))) {
+        throw new ConflictError();
+      }
+      const sections = applyChanges(current, selected(group.changes, body.changeIds));
+      const links = agentLinks(this.config.values.agentBaseUrl, organizationId, agent.production_version);
+      await this.playbook.updateGroup(tx, organizationId, groupId, { status: 'applied' });
+      if (sameSections(current, sections)) return { groupId, status: 'applied', version: null, noChange: true, sectionsEtag: sectionsEtag(current), links };
+      const version = (agent.staging_version ?? 0) + 1;
+      await this.playbook.addVersion(tx, organizationId, version, sections, sectionsEtag(sections));
+      return { groupId, status: 'applied', version, noChange: false, sectionsEtag: sectionsEtag(sections), links };
+    });
+  }
+
+  private response(organizationId: string, version: number | null, productionVersion: number | null, sections: Section[]): PlaybookResponse {
+    return { version, productionVersion, sections, sectionsEtag: sectionsEtag(sections), links: agentLinks(this.config.values.agentBaseUrl, organizationId, productionVersion) };
+  }
+}
+
+/** The selected changes in group order (CONTRACT §6), not request order. */
+function selected(changes: Change[], changeIds: string[]): Change[] {
+  const wanted = new Set(changeIds);
+  return changes.filter((c) => wanted.has(c.changeId));
+}
