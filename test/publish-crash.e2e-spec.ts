@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createTestApp, eventually, type TestApp } from './support/test-app';
+
+/**
+ * Issue 6: a worker killed while a publish job runs leaves production untouched (the switch and the
+ * job's success commit together), and the job completes after another worker picks it up. The
+ * first worker is slowed with PUBLISH_EVALUATION_DELAY_MS so it can be killed mid-run.
+ */
+const MAIN = join(__dirname, '..', 'dist/src/main.js');
+
+function startWorker(port: number, delayMs: number): ChildProcess {
+  return spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+      QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
+      APP_ROLE: 'worker',
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      QUEUE_LOCK_DURATION_MS: '2000',
+      QUEUE_STALLED_INTERVAL_MS: '1000',
+      PUBLISH_EVALUATION_DELAY_MS: String(delayMs),
+    },
+    stdio: 'ignore',
+  });
+}
+
+describe('a worker killed while publishing', () => {
+  let t: TestApp;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) worker.kill('SIGKILL');
+    await t.close();
+  });
+
+  it('leaves production unchanged, then the job succeeds on another worker', async () => {
+    const { key, organizationId } = await t.createTenant();
+    const auth = { Authorization: `Bearer ${key}` };
+    await request(t.server).put('/api/v1/playbook').set(auth).send({ sections: [{ key: 'intro', title: 'Intro', content: 'We help revenue teams.' }] }).expect(200);
+    await request(t.server).put('/api/v1/agent/conversation-tests').set(auth).send({ tests: [{ name: 'says what we do', mustContain: ['revenue'] }] }).expect(200);
+    const job = (await request(t.server).post('/api/v1/agent/publish-jobs').set(auth).send({ version: 1, confirm: 'publish-to-production' }).expect(202)).body as { jobId: string };
+    const poll = async () => (await request(t.server).get(`/api/v1/agent/publish-jobs/${job.jobId}`).set(auth).expect(200)).body as { status: string; productionLink: string | null };
+    const production = async () => ((await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as { productionVersion: number | null }).productionVersion;
+
+    const slow = startWorker(41_000 + Math.floor(Math.random() * 1000), 10_000);
+    workers.push(slow);
+    await eventually(async () => (await poll()).status === 'running', 30_000, 50);
+    slow.kill('SIGKILL');
+    await new Promise((resolve) => slow.once('exit', resolve));
+    expect(await production()).toBeNull();
+    expect((await poll()).status).toBe('running');
+
+    workers.push(startWorker(42_000 + Math.floor(Math.random() * 1000), 0));
+    await eventually(async () => (await poll()).status === 'succeeded', 60_000, 100);
+    expect(await production()).toBe(1);
+    expect((await poll()).productionLink).toBe(`${t.config.agentBaseUrl}/live/${organizationId}`);
+  }, 120_000);
+});
