@@ -16,9 +16,9 @@ type Path = (string | number)[];
 const RANK = [
   'isDefined',
   'whitelistValidation',
+  'isArray',
   'nestedValidation',
   'isObject',
-  'isArray',
   'isString',
   'isInt',
   'isNumber',
@@ -221,8 +221,17 @@ export function toValidationIssues(errors: ValidationError[], location: IssueLoc
       const rule = candidates.sort((a, b) => rank(a) - rank(b))[0];
       const meta = metadata.find((m) => (m.name ?? m.type) === rule);
       const message = error.constraints?.[rule] ?? rule;
-      if (meta?.each) {
+      if (rule === 'nestedValidation' && Array.isArray(input)) {
+        // A list of models whose items are not objects: pydantic reports each such item.
+        input.forEach((item, index) => {
+          if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+            issues.push({ type: 'model_attributes_type', loc: [...loc, index], msg: 'Input should be a valid dictionary or object to extract fields from', input: item });
+          }
+        });
+      } else if (meta?.each && Array.isArray(input)) {
         issues.push(...itemIssues(meta, loc, input, error.target ?? {}, message));
+      } else if (meta?.each) {
+        issues.push(issueForRule('isArray', [], loc, input, message));
       } else {
         issues.push(issueForRule(rule, meta?.constraints ?? [], loc, input, message));
       }
