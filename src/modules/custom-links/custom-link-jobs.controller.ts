@@ -1,12 +1,11 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { createHash } from 'node:crypto';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ConditionalGet } from '../../common/http/conditional-get';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
-import { LimitsService } from '../../common/limits/limits.service';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { CustomLinkJobsService } from './custom-link-jobs.service';
@@ -18,7 +17,7 @@ import { JobListQuery } from './dto/job-list.query';
 export class CustomLinkJobsController {
   constructor(
     private readonly jobs: CustomLinkJobsService,
-    private readonly limits: LimitsService,
+    private readonly conditional: ConditionalGet,
   ) {}
 
   @Get()
@@ -38,20 +37,11 @@ export class CustomLinkJobsController {
   async get(
     @Caller() caller: Principal,
     @Param('job_id', ParseUuidPipe) jobId: string,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Req() req: AuthenticatedRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<JobResponse | undefined> {
     const job = await this.jobs.get(caller.organizationId, jobId);
-    const etag = `"${createHash('sha256').update(JSON.stringify(job)).digest('hex').slice(0, 32)}"`;
-    res.setHeader('ETag', etag);
-    if (job.pollAfterSeconds !== null) res.setHeader('Retry-After', String(job.pollAfterSeconds));
-    if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
-      await this.limits.refundRequest(req.rateLimitKey);
-      res.status(304);
-      return undefined;
-    }
-    return job;
+    return this.conditional.reply(req, res, job, job.pollAfterSeconds);
   }
 
   @Get(':job_id/items')

@@ -1,12 +1,11 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { createHash } from 'node:crypto';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ConditionalGet } from '../../common/http/conditional-get';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
-import { LimitsService } from '../../common/limits/limits.service';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { AgentService, PUBLISH_POLL_SECONDS } from './agent.service';
 import { ConversationTestsRequest, PublishRequest } from './dto/playbook.requests';
@@ -17,7 +16,7 @@ import { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './
 export class AgentController {
   constructor(
     private readonly agent: AgentService,
-    private readonly limits: LimitsService,
+    private readonly conditional: ConditionalGet,
   ) {}
 
   @Get()
@@ -58,19 +57,10 @@ export class AgentController {
   async getJob(
     @Caller() caller: Principal,
     @Param('job_id', ParseUuidPipe) jobId: string,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Req() req: AuthenticatedRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PublishJobResponse | undefined> {
     const job = await this.agent.getJob(caller.organizationId, jobId);
-    const etag = `"${createHash('sha256').update(JSON.stringify(job)).digest('hex').slice(0, 32)}"`;
-    res.setHeader('ETag', etag);
-    if (this.agent.isRunning(job)) res.setHeader('Retry-After', String(PUBLISH_POLL_SECONDS));
-    if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
-      await this.limits.refundRequest(req.rateLimitKey);
-      res.status(304);
-      return undefined;
-    }
-    return job;
+    return this.conditional.reply(req, res, job, this.agent.isRunning(job) ? PUBLISH_POLL_SECONDS : null);
   }
 }

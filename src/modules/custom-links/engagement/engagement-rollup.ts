@@ -189,9 +189,22 @@ export function storedFormOf(stats: LinkStats): StoredEngagement {
   };
 }
 
+/**
+ * Unique visitors (CONTRACT §4): persistent visitors plus ephemeral page views, `estimated` once
+ * any ephemeral view contributed; loads per visitor null until one is seen. Links and campaigns alike.
+ */
+export function visitorFigures(loadCount: number, persistent: number, ephemeral: number) {
+  const uniqueVisitorCount = persistent + ephemeral;
+  return {
+    uniqueVisitorCount,
+    loadsPerUniqueVisitor: uniqueVisitorCount > 0 ? loadCount / uniqueVisitorCount : null,
+    visitorCountMode: ephemeral > 0 ? ('estimated' as const) : ('identified' as const),
+  };
+}
+
 /** SPEC §2.7 from the stored form. */
 export function engagementOf(stored: StoredEngagement) {
-  const uniqueVisitorCount = stored.persistentUniqueVisitorCount + stored.ephemeralPageViewCount;
+  const visitors = visitorFigures(stored.loadCount, stored.persistentUniqueVisitorCount, stored.ephemeralPageViewCount);
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     stage: stageOf(stored),
@@ -199,11 +212,11 @@ export function engagementOf(stored: StoredEngagement) {
     botScannedOnly: stored.botOpenCount > 0 && !stored.openObserved,
     pageViewCount: stored.pageViewCount,
     loadCount: stored.loadCount,
-    uniqueVisitorCount,
+    uniqueVisitorCount: visitors.uniqueVisitorCount,
     persistentUniqueVisitorCount: stored.persistentUniqueVisitorCount,
     ephemeralPageViewCount: stored.ephemeralPageViewCount,
-    loadsPerUniqueVisitor: uniqueVisitorCount > 0 ? stored.loadCount / uniqueVisitorCount : null,
-    visitorCountMode: stored.ephemeralPageViewCount > 0 ? 'estimated' : 'identified',
+    loadsPerUniqueVisitor: visitors.loadsPerUniqueVisitor,
+    visitorCountMode: visitors.visitorCountMode,
     firstOpenedAt: iso(stored.firstOpenedAt),
     lastOpenedAt: iso(stored.lastOpenedAt),
     sessionCount: stored.sessionCount,

@@ -3,7 +3,7 @@ import { ResourceNotFoundError } from '../../../common/errors/api-errors';
 import { isoOrNull } from '../../../common/validation/timestamps';
 import { CampaignsService } from '../../campaigns/campaigns.service';
 import { CustomLinksRepository } from '../custom-links.repository';
-import { stageOf } from './engagement-rollup';
+import { stageOf, visitorFigures } from './engagement-rollup';
 import { EngagementRepository } from './engagement.repository';
 import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './engagement.responses';
 import type { FunnelQuery } from './funnel.query';
@@ -22,7 +22,7 @@ export class EngagementService {
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
     if (!(await this.campaigns.exists(organizationId, campaignId))) throw new ResourceNotFoundError('campaign');
     const row = await this.engagement.campaignEngagement(organizationId, campaignId);
-    const uniqueVisitorCount = row.persistent_visitors + row.ephemeral_page_views;
+    const visitors = visitorFigures(row.loads, row.persistent_visitors, row.ephemeral_page_views);
     return {
       campaignId: campaignId.toLowerCase(),
       generatedLinkCount: row.generated,
@@ -36,14 +36,14 @@ export class EngagementService {
       botScannedOnlyLinkCount: row.bot_scanned_only,
       pageViewCount: row.page_views,
       loadCount: row.loads,
-      uniqueVisitorCount,
+      uniqueVisitorCount: visitors.uniqueVisitorCount,
       persistentUniqueVisitorCount: row.persistent_visitors,
       ephemeralPageViewCount: row.ephemeral_page_views,
       sessionCount: row.sessions,
       startedSessionCount: row.started_sessions,
       engagedSessionCount: row.engaged_sessions,
-      loadsPerUniqueVisitor: uniqueVisitorCount > 0 ? row.loads / uniqueVisitorCount : null,
-      visitorCountMode: row.ephemeral_page_views > 0 ? 'estimated' : 'identified',
+      loadsPerUniqueVisitor: visitors.loadsPerUniqueVisitor,
+      visitorCountMode: visitors.visitorCountMode,
       firstOpenedAt: isoOrNull(row.first_opened_at),
       lastOpenedAt: isoOrNull(row.last_opened_at),
       lastActivityAt: isoOrNull(row.last_activity_at),

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import type { AuthenticatedRequest } from '../auth/auth.decorators';
+import { LimitsService } from '../limits/limits.service';
+
+/**
+ * Polled job resources (Custom Link jobs, publish jobs): an ETag on every 200, `Retry-After` while
+ * the job is not terminal, and 304 with no body for a matching `If-None-Match`, which gives back the
+ * request-rate unit the poll was charged (CONTRACT §1.3: 304 replies are not counted).
+ */
+@Injectable()
+export class ConditionalGet {
+  constructor(private readonly limits: LimitsService) {}
+
+  async reply<T>(req: AuthenticatedRequest, res: Response, body: T, retryAfterSeconds: number | null): Promise<T | undefined> {
+    const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 32)}"`;
+    res.setHeader('ETag', etag);
+    if (retryAfterSeconds !== null) res.setHeader('Retry-After', String(retryAfterSeconds));
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
+      await this.limits.refundRequest(req.rateLimitKey);
+      res.status(304);
+      return undefined;
+    }
+    return body;
+  }
+}
