@@ -176,7 +176,7 @@ describe('admin CLI (node dist/src/cli.js)', () => {
   it('demo:seed fills a new organization with sessions, people, accounts, transcripts and Custom Links, and reseeding adds nothing', async () => {
     const env = { DATABASE_URL: process.env.DATABASE_URL ?? '', REDIS_URL: process.env.REDIS_URL ?? '', QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? '' };
     const seeded = output(await run(CLI, ['demo:seed'], env));
-    expect(seeded).toEqual({ organizationId: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: expect.any(Array), sessions: expect.any(Number), people: expect.any(Number), customLinks: expect.any(Number) });
+    expect(seeded).toEqual({ organizationId: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: expect.any(Array), sessions: expect.any(Number), people: expect.any(Number), customLinks: expect.any(Number), events: expect.any(Number) });
     const auth = { Authorization: `Bearer ${seeded.key as string}` };
     const sessions = await request(t.server).get('/api/v1/sessions?limit=200').set(auth).expect(200);
     const list = sessions.body as { sessions: { id: string; email: string; personId: string; qualificationStatus: string; bookedStatus: string }[]; pagination: { total: number } };
@@ -198,10 +198,19 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     expect(links.total).toBeGreaterThan(0);
     const campaigns = (await request(t.server).get('/api/v1/custom-link-campaigns').set(auth).expect(200)).body as { campaigns: { name: string; customLinkCount: number }[] };
     expect(campaigns.campaigns).toEqual([expect.objectContaining({ name: 'Demo outreach', customLinkCount: seeded.customLinks })]);
+    const engagement = (await request(t.server).get(`/api/v1/custom-link-campaigns/${(campaigns.campaigns[0] as unknown as { id: string }).id}/engagement`).set(auth).expect(200)).body as Record<string, number>;
+    expect(engagement.openedLinkCount).toBeGreaterThan(0);
+    expect(engagement.engagedLinkCount).toBeGreaterThan(0);
+    expect(engagement.botScannedOnlyLinkCount).toBeGreaterThan(0);
+    const playbook = (await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as { version: number; sections: unknown[] };
+    expect(playbook.version).toBe(1);
+    expect(playbook.sections).toHaveLength(3);
+    expect(((await request(t.server).get('/api/v1/playbook/suggestions').set(auth).expect(200)).body as { total: number }).total).toBe(1);
 
     const again = output(await run(CLI, ['demo:seed', '--org', seeded.organizationId as string], env));
     expect(again.sessions).toBe(seeded.sessions);
     expect(again.customLinks).toBe(seeded.customLinks);
+    expect(((await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as { version: number }).version).toBe(1);
     expect(((await request(t.server).get('/api/v1/custom-links').set(auth).expect(200)).body as { total: number }).total).toBe(seeded.customLinks);
     const after = await request(t.server).get('/api/v1/sessions').set(auth).expect(200);
     expect((after.body as { pagination: { total: number } }).pagination.total).toBe(seeded.sessions);

@@ -159,3 +159,41 @@ export function demoLinks(): Record<string, unknown>[] {
     }),
   );
 }
+
+/** Engagement on the demo links: most opened, some loaded by known visitors, a few sessions and conversions. */
+export function demoEvents(organizationId: string, linkIds: string[], sessionIds: string[], now: Date): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  linkIds.forEach((customLinkId, i) => {
+    const at = (minutesAgo: number) => new Date(now.getTime() - (i + 1) * 3_600_000 - minutesAgo * 60_000).toISOString();
+    const id = (kind: string) => stableUuid(organizationId, 'demo-event', String(i), kind);
+    if (i % 6 === 5) {
+      events.push({ eventId: id('scan'), type: 'open', customLinkId, occurredAt: at(30), userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1)' });
+      return;
+    }
+    events.push({ eventId: id('open'), type: 'open', customLinkId, occurredAt: at(30), userAgent: 'Mozilla/5.0 (Macintosh) Chrome/120 Safari/537.36' });
+    events.push({ eventId: id('load'), type: 'page_view', customLinkId, occurredAt: at(29), pageViewId: id('pv'), ...(i % 2 === 0 ? { visitorId: id('visitor') } : {}) });
+    if (i % 3 === 2 || sessionIds[i] === undefined) return;
+    const sessionId = sessionIds[i];
+    events.push({ eventId: id('started'), type: 'session_started', customLinkId, occurredAt: at(28), sessionId });
+    events.push({ eventId: id('engaged'), type: 'session_engaged', customLinkId, occurredAt: at(20), sessionId });
+    if (i % 3 === 0) events.push({ eventId: id('lead'), type: 'lead_submitted', customLinkId, occurredAt: at(15), sessionId });
+    if (i % 4 === 0) events.push({ eventId: id('meeting'), type: 'meeting_booked', customLinkId, occurredAt: at(10), sessionId });
+  });
+  return events;
+}
+
+/** A small sales playbook, a suggestion group for it and a conversation test. */
+export function demoPlaybook() {
+  return {
+    sections: [
+      { key: 'intro', title: 'Introduction', content: 'Greet the prospect by name and ask what brought them here.' },
+      { key: 'discovery', title: 'Discovery', content: 'Ask about team size, current tooling and timeline.' },
+      { key: 'pricing', title: 'Pricing', content: 'Plans start at $99 per seat per month; annual plans save 20%.' },
+    ],
+    suggestions: [
+      { changeId: 'tone', sectionKey: 'intro', operation: 'replace', content: 'Greet the prospect by name, thank them for their time, and ask what brought them here.', rationale: 'Prospects responded better to a warmer opening.' },
+      { changeId: 'security', sectionKey: 'security', operation: 'add', title: 'Security', content: 'We are SOC 2 Type II certified and support SSO.', rationale: 'Security came up in 30% of enterprise demos.' },
+    ],
+    tests: [{ name: 'mentions pricing', sectionKey: 'pricing', mustContain: ['$99'] }, { name: 'no guarantees', mustNotContain: ['guarantee'] }],
+  };
+}

@@ -9,7 +9,12 @@ import { CustomLinkJobsService } from '../custom-links/custom-link-jobs.service'
 import { CustomLinksService } from '../custom-links/custom-links.service';
 import { CreateLinksRequest } from '../custom-links/dto/create-links.request';
 import { CustomLinkListQuery } from '../custom-links/dto/custom-link-list.query';
-import { demoLinks, demoSessions } from './demo-data';
+import { EventsRequest } from '../custom-links/engagement/events.request';
+import { EventsService } from '../custom-links/engagement/events.service';
+import { AgentService } from '../playbook/agent.service';
+import { ConversationTestsRequest, CreateSuggestionsRequest, PutPlaybookRequest } from '../playbook/dto/playbook.requests';
+import { PlaybookService } from '../playbook/playbook.service';
+import { demoEvents, demoLinks, demoPlaybook, demoSessions } from './demo-data';
 
 export interface DemoSeedResult {
   organizationId: string;
@@ -18,6 +23,7 @@ export interface DemoSeedResult {
   sessions: number;
   people: number;
   customLinks: number;
+  events: number;
 }
 
 /** Fills an organization with demo data through the same ingestion path as the API. */
@@ -29,6 +35,9 @@ export class DemoSeedService {
     private readonly ingestion: IngestionService,
     private readonly links: CustomLinksService,
     private readonly jobs: CustomLinkJobsService,
+    private readonly events: EventsService,
+    private readonly playbook: PlaybookService,
+    private readonly agent: AgentService,
   ) {}
 
   async seed(existingOrganizationId?: string): Promise<DemoSeedResult> {
@@ -40,8 +49,10 @@ export class DemoSeedService {
       if (result.personId) people.add(result.personId);
     }
     const customLinks = await this.seedLinks(organizationId);
+    const events = await this.seedEngagement(organizationId, sessions.map((s) => s.id));
+    await this.seedPlaybook(organizationId);
     const key = await this.keys.create(organizationId, [...SCOPES], 'demo');
-    return { organizationId, key: key.key, scopes: key.scopes, sessions: sessions.length, people: people.size, customLinks };
+    return { organizationId, key: key.key, scopes: key.scopes, sessions: sessions.length, people: people.size, customLinks, events };
   }
 
   /**
@@ -56,5 +67,22 @@ export class DemoSeedService {
     const job = await this.jobs.create(organizationId, request, `demo-seed-${organizationId}`);
     await this.jobs.run(organizationId, job.id);
     return request.links.length;
+  }
+
+  /** Opens, page views, sessions and conversions on the demo links; eventIds are fixed, so reseeding only repeats them. */
+  private async seedEngagement(organizationId: string, sessionIds: string[]): Promise<number> {
+    const links = await this.links.list(organizationId, plainToInstance(CustomLinkListQuery, { limit: 200, sort: 'created_at', order: 'asc' }));
+    const inputs = demoEvents(organizationId, links.customLinks.map((l) => l.id), sessionIds, new Date());
+    await this.events.ingest(organizationId, plainToInstance(EventsRequest, { events: inputs }).events);
+    return inputs.length;
+  }
+
+  /** A staging playbook, a suggestion group to apply and a conversation test, once per organization. */
+  private async seedPlaybook(organizationId: string): Promise<void> {
+    if ((await this.playbook.get(organizationId)).version !== null) return;
+    const playbook = demoPlaybook();
+    await this.playbook.put(organizationId, plainToInstance(PutPlaybookRequest, { sections: playbook.sections }));
+    await this.playbook.createGroup(organizationId, plainToInstance(CreateSuggestionsRequest, { changes: playbook.suggestions }));
+    await this.agent.setTests(organizationId, plainToInstance(ConversationTestsRequest, { tests: playbook.tests }));
   }
 }
