@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { IsUuidString } from '../../../common/validation/validators';
 
 /** A string a client may clear with null. */
@@ -20,8 +20,9 @@ const RequiredWhenGiven = (min: number, max: number) =>
 
 /** `{"id"}` files the link in a campaign of the organization; `{"name"}` reuses or creates one (CONTRACT §3). */
 export class CampaignRefInput {
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `name` is given.' })
+  @ValidateIf((ref: CampaignRefInput) => ref.name === undefined || ref.id !== undefined)
+  @IsDefined()
   @IsUuidString()
   id?: string;
 
