@@ -201,7 +201,19 @@ async function main() {
       ['GET /people/{id}', () => `/api/v1/people/${person.id}`],
       ['GET /accounts/{domain}', () => `/api/v1/accounts/co${10 * random(2000) + 1 + random(9)}.com`],
     ];
-    const rows = [];
+    // The raw baseline (bench/raw-sessions-server.js): the same SQL and mapping without the framework.
+    const RAW_PORT = 3960;
+    const raw = spawn('node', ['bench/raw-sessions-server.js'], { env: { ...env, ORGANIZATION_ID: organizationId, PORT: String(RAW_PORT) }, stdio: ['ignore', 'inherit', 'inherit'] });
+    let baseline;
+    try {
+      for (let i = 0; i < 100 && !(await fetch(`http://127.0.0.1:${RAW_PORT}/api/v1/sessions`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+      const opts = { url: `http://127.0.0.1:${RAW_PORT}/api/v1/sessions`, connections: CONNECTIONS };
+      await load({ ...opts, duration: 2 });
+      baseline = await load({ ...opts, duration: DURATION });
+    } finally {
+      raw.kill('SIGTERM');
+    }
+    const rows = [{ name: 'raw baseline: node:http + pg, same SQL (exact count every request)', rps: Math.round(baseline.requests.average), p50_ms: baseline.latency.p50, p99_ms: baseline.latency.p99, non2xx: baseline.non2xx, errors: baseline.errors }];
     for (const [name, path] of scenarios) {
       const opts = { url: `http://127.0.0.1:${PORT}`, connections: CONNECTIONS, headers, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) }] };
       await load({ ...opts, duration: 2 });
