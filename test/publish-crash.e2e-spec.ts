@@ -1,40 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import request from 'supertest';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
+import { assertBuilt, startWorker } from './support/worker-process';
 
 /**
  * Issue 6: a worker killed while a publish job runs leaves production untouched (the switch and the
  * job's success commit together), and the job completes after another worker picks it up. The
  * first worker is slowed with PUBLISH_EVALUATION_DELAY_MS so it can be killed mid-run.
  */
-const MAIN = join(__dirname, '..', 'dist/src/main.js');
-
-function startWorker(port: number, delayMs: number): ChildProcess {
-  return spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-      REDIS_URL: process.env.REDIS_URL ?? '',
-      QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
-      APP_ROLE: 'worker',
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-      QUEUE_LOCK_DURATION_MS: '2000',
-      QUEUE_STALLED_INTERVAL_MS: '1000',
-      PUBLISH_EVALUATION_DELAY_MS: String(delayMs),
-    },
-    stdio: 'ignore',
-  });
-}
-
 describe('a worker killed while publishing', () => {
   let t: TestApp;
   const workers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+    assertBuilt();
     t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
   });
 
@@ -52,7 +31,7 @@ describe('a worker killed while publishing', () => {
     const poll = async () => (await request(t.server).get(`/api/v1/agent/publish-jobs/${job.jobId}`).set(auth).expect(200)).body as { status: string; productionLink: string | null };
     const production = async () => ((await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as { productionVersion: number | null }).productionVersion;
 
-    const slow = startWorker(41_000 + Math.floor(Math.random() * 1000), 10_000);
+    const slow = startWorker(41_000 + Math.floor(Math.random() * 1000), { PUBLISH_EVALUATION_DELAY_MS: '10000' });
     workers.push(slow);
     await eventually(async () => (await poll()).status === 'running', 30_000, 50);
     slow.kill('SIGKILL');
@@ -60,7 +39,7 @@ describe('a worker killed while publishing', () => {
     expect(await production()).toBeNull();
     expect((await poll()).status).toBe('running');
 
-    workers.push(startWorker(42_000 + Math.floor(Math.random() * 1000), 0));
+    workers.push(startWorker(42_000 + Math.floor(Math.random() * 1000)));
     await eventually(async () => (await poll()).status === 'succeeded', 60_000, 100);
     expect(await production()).toBe(1);
     expect((await poll()).productionLink).toBe(`${t.config.agentBaseUrl}/live/${organizationId}`);

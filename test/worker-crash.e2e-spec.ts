@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
+import { assertBuilt, startWorker } from './support/worker-process';
 
 /**
  * CONTRACT §3: "A worker killed mid-job loses nothing and duplicates nothing." A real worker
@@ -11,25 +10,7 @@ import { createTestApp, eventually, type TestApp } from './support/test-app';
  * 500-link job; a second worker picks the stalled job up and every item yields exactly one link.
  * Short queue locks let the stalled job be noticed in seconds instead of the default 30 s.
  */
-const MAIN = join(__dirname, '..', 'dist/src/main.js');
 const LINKS = 500;
-
-function startWorker(port: number): ChildProcess {
-  return spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-      REDIS_URL: process.env.REDIS_URL ?? '',
-      QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
-      APP_ROLE: 'worker',
-      PORT: String(port),
-      LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent',
-      QUEUE_LOCK_DURATION_MS: '2000',
-      QUEUE_STALLED_INTERVAL_MS: '1000',
-    },
-    stdio: process.env.WORKER_DEBUG ? 'inherit' : 'ignore',
-  });
-}
 
 describe('a worker killed mid-job', () => {
   let t: TestApp;
@@ -37,7 +18,7 @@ describe('a worker killed mid-job', () => {
   const workers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+    assertBuilt();
     t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' });
     db = t.app.get(DataSource);
   });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { REDIS } from '../redis/redis.module';
+import type { PaginationQuery } from './pagination.query';
 
 const TTL_SECONDS = 600;
 
@@ -18,7 +19,9 @@ export const COUNTED_LISTS = { sessions: 'sessions', people: 'people', customLin
 export class CountCache {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
-  async count(list: string, organizationId: string, filters: unknown, compute: () => Promise<number>): Promise<number> {
+  /** The total for a list query; the page (limit, offset) is not part of the key. */
+  async count(list: string, organizationId: string, query: PaginationQuery, compute: () => Promise<number>): Promise<number> {
+    const { limit: _limit, offset: _offset, ...filters } = query;
     const version = (await this.redis.get(versionKey(list, organizationId))) ?? '0';
     const filterHash = createHash('sha1').update(JSON.stringify(filters)).digest('hex');
     const key = `count:${list}:${organizationId}:${version}:${filterHash}`;

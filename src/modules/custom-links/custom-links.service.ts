@@ -42,10 +42,10 @@ export class CustomLinksService {
   }
 
   async list(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkListResponse> {
-    const { limit, offset, ...filters } = query;
+    const { limit, offset } = query;
     const [rows, total] = await Promise.all([
       this.links.listPage(organizationId, query),
-      this.counts.count(COUNTED_LISTS.customLinks, organizationId, filters, () => this.links.count(organizationId, query)),
+      this.counts.count(COUNTED_LISTS.customLinks, organizationId, query, () => this.links.count(organizationId, query)),
     ]);
     return { customLinks: rows.map((row) => this.toResponse(row)), total, limit, offset };
   }

@@ -13,10 +13,10 @@ export class PeopleService {
   ) {}
 
   async list(organizationId: string, query: PeopleListQuery): Promise<PeopleListResponse> {
-    const { limit, offset, ...filters } = query;
+    const { limit, offset } = query;
     const [rows, total] = await Promise.all([
       this.people.listPage(organizationId, query),
-      this.counts.count(COUNTED_LISTS.people, organizationId, filters, () => this.people.count(organizationId, query)),
+      this.counts.count(COUNTED_LISTS.people, organizationId, query, () => this.people.count(organizationId, query)),
     ]);
     return { people: rows.map(toPersonResponse), pagination: { total, limit, offset } };
   }

@@ -36,14 +36,19 @@ type Db = EntityManager | DataSource;
 export class PlaybookRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The agent row, created on first use; `lock` holds it for the transaction (applies and publishes serialise on it). */
+  /**
+   * The agent row, created on first use (reads stay reads once it exists); `lock` holds it for the
+   * transaction (applies and publishes serialise on it).
+   */
   async agent(organizationId: string, tx: Db = this.db, lock = false): Promise<AgentRow> {
+    const select = () =>
+      tx.query(`SELECT staging_version, production_version, conversation_tests FROM agents WHERE organization_id = $1${lock ? ' FOR UPDATE' : ''}`, [
+        organizationId,
+      ]) as Promise<AgentRow[]>;
+    const [found] = await select();
+    if (found) return found;
     await tx.query(`INSERT INTO agents (organization_id) VALUES ($1) ON CONFLICT DO NOTHING`, [organizationId]);
-    const rows: AgentRow[] = await tx.query(
-      `SELECT staging_version, production_version, conversation_tests FROM agents WHERE organization_id = $1${lock ? ' FOR UPDATE' : ''}`,
-      [organizationId],
-    );
-    return rows[0];
+    return (await select())[0];
   }
 
   async sections(organizationId: string, version: number | null, tx: Db = this.db): Promise<Section[] | null> {

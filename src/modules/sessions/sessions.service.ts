@@ -17,10 +17,10 @@ export class SessionsService {
   ) {}
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
-    const { limit, offset, ...filters } = query;
+    const { limit, offset } = query;
     const [rows, total] = await Promise.all([
       this.sessions.listPage(organizationId, query),
-      this.counts.count(COUNTED_LISTS.sessions, organizationId, filters, () => this.sessions.count(organizationId, query)),
+      this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.count(organizationId, query)),
     ]);
     return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
   }

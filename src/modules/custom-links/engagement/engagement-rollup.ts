@@ -51,7 +51,33 @@ const CONVERSIONS: Partial<Record<EventType, keyof TimeStats>> = {
   meeting_booked: 'firstMeetingBookedAt',
 };
 
-const earlier = (a: Date | null, b: Date) => (a === null || b < a ? b : a);
+/** The stages whose first time an event is evidence of. */
+export type StageMark = 'opened' | 'started' | 'engaged';
+
+/**
+ * Stage evidence (CONTRACT §4, SPEC §3.1), shared by link rollups, session references and session
+ * lifecycles: opens and loads show `opened`, sessions `started` / `engaged`, and lead or meeting
+ * evidence every earlier stage (a browser event may have been missed).
+ */
+export const STAGE_EVIDENCE: Record<EventType, readonly StageMark[]> = {
+  open: ['opened'],
+  page_view: ['opened'],
+  session_started: ['started'],
+  session_engaged: ['engaged'],
+  session_ended: [],
+  lead_submitted: ['opened', 'started', 'engaged'],
+  meeting_clicked: ['opened', 'started', 'engaged'],
+  meeting_booked: ['opened', 'started', 'engaged'],
+};
+
+/** The link (and lifecycle) time each stage mark sets. */
+export const FIRST_AT: Record<StageMark, 'firstOpenedAt' | 'firstStartedAt' | 'firstEngagedAt'> = {
+  opened: 'firstOpenedAt',
+  started: 'firstStartedAt',
+  engaged: 'firstEngagedAt',
+};
+
+export const earlier = (a: Date | null, b: Date) => (a === null || b < a ? b : a);
 const later = (a: Date | null, b: Date) => (a === null || b > a ? b : a);
 
 /**
@@ -90,6 +116,7 @@ export function addEvent(stats: LinkStats, event: EngagementEvent): void {
   const activity = { at, type: event.type, eventId: event.eventId };
   if (isLaterActivity(activity, stats.lastActivity)) stats.lastActivity = activity;
   if (event.sessionId) stats.distinct.session.add(event.sessionId);
+  for (const stage of STAGE_EVIDENCE[event.type]) stats[FIRST_AT[stage]] = earlier(stats[FIRST_AT[stage]], at);
   switch (event.type) {
     case 'page_view':
       stats.loadCount += 1;
@@ -102,11 +129,9 @@ export function addEvent(stats: LinkStats, event: EngagementEvent): void {
       markOpened(stats, at);
       break;
     case 'session_started':
-      stats.firstStartedAt = earlier(stats.firstStartedAt, at);
       if (event.sessionId) stats.distinct.started_session.add(event.sessionId);
       break;
     case 'session_engaged':
-      stats.firstEngagedAt = earlier(stats.firstEngagedAt, at);
       if (event.sessionId) stats.distinct.engaged_session.add(event.sessionId);
       break;
     case 'session_ended':
@@ -116,18 +141,14 @@ export function addEvent(stats: LinkStats, event: EngagementEvent): void {
     case 'meeting_booked': {
       const field = CONVERSIONS[event.type] as keyof TimeStats;
       stats[field] = earlier(stats[field], at);
-      // Lower-funnel evidence: the link reached at least `engaged` by then (CONTRACT §4).
-      stats.firstOpenedAt = earlier(stats.firstOpenedAt, at);
-      stats.firstStartedAt = earlier(stats.firstStartedAt, at);
-      stats.firstEngagedAt = earlier(stats.firstEngagedAt, at);
       break;
     }
   }
 }
 
+/** A human open or load: `openObserved` and the latest open (its first time comes from STAGE_EVIDENCE). */
 function markOpened(stats: LinkStats, at: Date): void {
   stats.openObserved = true;
-  stats.firstOpenedAt = earlier(stats.firstOpenedAt, at);
   stats.lastOpenedAt = later(stats.lastOpenedAt, at);
 }
 

@@ -4,11 +4,25 @@ import { isoOrNull } from '../../../common/validation/timestamps';
 import { CampaignsService } from '../../campaigns/campaigns.service';
 import { CustomLinksRepository } from '../custom-links.repository';
 import { stageOf, visitorFigures } from './engagement-rollup';
-import { EngagementRepository } from './engagement.repository';
+import { EngagementRepository, type CampaignEngagementRow } from './engagement.repository';
 import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './engagement.responses';
 import type { FunnelQuery } from './funnel.query';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+
+/** The link counts campaign engagement and the funnel share (LINK_FUNNEL_COLUMNS). */
+function linkCountsOf(row: CampaignEngagementRow) {
+  return {
+    generatedLinkCount: row.generated,
+    openedLinkCount: row.opened,
+    startedLinkCount: row.started,
+    engagedLinkCount: row.engaged,
+    leadSubmittedLinkCount: row.lead_submitted,
+    meetingClickedLinkCount: row.meeting_clicked,
+    meetingBookedLinkCount: row.meeting_booked,
+    botScannedOnlyLinkCount: row.bot_scanned_only,
+  };
+}
 
 /** Engagement reads: campaign rollups, a link's session references, the funnel. */
 @Injectable()
@@ -25,15 +39,8 @@ export class EngagementService {
     const visitors = visitorFigures(row.loads, row.persistent_visitors, row.ephemeral_page_views);
     return {
       campaignId: campaignId.toLowerCase(),
-      generatedLinkCount: row.generated,
+      ...linkCountsOf(row),
       activeLinkCount: row.active,
-      openedLinkCount: row.opened,
-      startedLinkCount: row.started,
-      engagedLinkCount: row.engaged,
-      leadSubmittedLinkCount: row.lead_submitted,
-      meetingClickedLinkCount: row.meeting_clicked,
-      meetingBookedLinkCount: row.meeting_booked,
-      botScannedOnlyLinkCount: row.bot_scanned_only,
       pageViewCount: row.page_views,
       loadCount: row.loads,
       uniqueVisitorCount: visitors.uniqueVisitorCount,
@@ -72,14 +79,7 @@ export class EngagementService {
   async funnel(organizationId: string, query: FunnelQuery): Promise<FunnelResponse> {
     const { links, sessions } = await this.engagement.funnel(organizationId, query.from, query.to, query.campaign_id?.toLowerCase());
     return {
-      generatedLinkCount: links.generated,
-      openedLinkCount: links.opened,
-      startedLinkCount: links.started,
-      engagedLinkCount: links.engaged,
-      leadSubmittedLinkCount: links.lead_submitted,
-      meetingClickedLinkCount: links.meeting_clicked,
-      meetingBookedLinkCount: links.meeting_booked,
-      botScannedOnlyLinkCount: links.bot_scanned_only,
+      ...linkCountsOf(links),
       rates: {
         opened: share(links.opened, links.generated),
         started: share(links.started, links.generated),

@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { COUNTED_LISTS, CountCache } from '../../../common/pagination/count-cache';
 import { isBotRequest } from './bot-detection';
-import { addEvent, DISTINCT_KINDS, emptyStats, type DistinctKind, type LinkStats } from './engagement-rollup';
+import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
 import type { EventInput, EventsResponse } from './events.request';
 
-const earliest = (a: Date | null, b: Date) => (a === null || b < a ? b : a);
+const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = { opened: 'openedAt', started: 'startedAt', engaged: 'engagedAt' };
 
 /**
  * Event ingestion (CONTRACT §4): resolves links, stores each eventId once, and merges the new
@@ -89,34 +89,14 @@ export class EventsService {
     return accepted;
   }
 
-  /** A session reference's times are the earliest of each kind (CONTRACT §8); lead/meeting evidence fills them. */
+  /** A session reference's times are the earliest of each kind (CONTRACT §8), by the shared stage evidence. */
   private addSessionTimes(sessions: Map<string, SessionTimes>, event: NewEvent): void {
     const key = `${event.linkId}:${event.sessionId}`;
     const at = event.occurredAt;
     const times = sessions.get(key) ?? { linkId: event.linkId, sessionId: event.sessionId as string, openedAt: null, startedAt: null, engagedAt: null, endedAt: null, firstSeenAt: at };
-    times.firstSeenAt = earliest(times.firstSeenAt, at);
-    switch (event.type) {
-      case 'open':
-      case 'page_view':
-        times.openedAt = earliest(times.openedAt, at);
-        break;
-      case 'session_started':
-        times.startedAt = earliest(times.startedAt, at);
-        break;
-      case 'session_engaged':
-        times.engagedAt = earliest(times.engagedAt, at);
-        break;
-      case 'session_ended':
-        times.endedAt = earliest(times.endedAt, at);
-        break;
-      case 'lead_submitted':
-      case 'meeting_clicked':
-      case 'meeting_booked':
-        times.openedAt = earliest(times.openedAt, at);
-        times.startedAt = earliest(times.startedAt, at);
-        times.engagedAt = earliest(times.engagedAt, at);
-        break;
-    }
+    times.firstSeenAt = earlier(times.firstSeenAt, at);
+    for (const stage of STAGE_EVIDENCE[event.type]) times[SESSION_TIME[stage]] = earlier(times[SESSION_TIME[stage]], at);
+    if (event.type === 'session_ended') times.endedAt = earlier(times.endedAt, at);
     sessions.set(key, times);
   }
 }

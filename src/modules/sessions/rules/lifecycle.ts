@@ -1,4 +1,4 @@
-import { stageOf, type EventType, type Stage } from '../../custom-links/engagement/engagement-rollup';
+import { earlier, FIRST_AT, STAGE_EVIDENCE, stageOf, type EventType, type Stage } from '../../custom-links/engagement/engagement-rollup';
 
 /** The lifecycle of a session reached through a Custom Link (SPEC §2.2): its stage and observed events. */
 export interface Lifecycle {
@@ -18,23 +18,21 @@ const LIFECYCLE_EVENT: Record<EventType, string> = {
   meeting_booked: 'meeting_booked',
 };
 
-const CONVERSIONS = new Set(['lead_submitted', 'meeting_clicked', 'meeting_booked']);
-
 /**
  * From the earliest human event of each type for the session: one lifecycle event per kind at its
  * earliest time, oldest first; the stage as a link's (lead or meeting evidence counts as engaged).
  */
 export function lifecycleOf(earliestByType: { type: EventType; at: Date }[]): Lifecycle {
   const byKind = new Map<string, Date>();
+  const reached = { firstOpenedAt: null as Date | null, firstStartedAt: null as Date | null, firstEngagedAt: null as Date | null };
   for (const { type, at } of earliestByType) {
     const kind = LIFECYCLE_EVENT[type];
     const known = byKind.get(kind);
     if (!known || at < known) byKind.set(kind, at);
+    for (const stage of STAGE_EVIDENCE[type]) reached[FIRST_AT[stage]] = earlier(reached[FIRST_AT[stage]], at);
   }
-  const conversions = [...byKind].filter(([kind]) => CONVERSIONS.has(kind)).map(([, at]) => at);
-  const withEvidence = (kind: string) => [byKind.get(kind), ...conversions].filter((d): d is Date => d !== undefined).sort((a, b) => a.getTime() - b.getTime())[0] ?? null;
   return {
-    stage: stageOf({ firstOpenedAt: withEvidence('opened'), firstStartedAt: withEvidence('started'), firstEngagedAt: withEvidence('engaged') }),
+    stage: stageOf(reached),
     events: [...byKind]
       .sort(([ka, a], [kb, b]) => a.getTime() - b.getTime() || ka.localeCompare(kb))
       .map(([eventType, at]) => ({ eventType, observedAt: at.toISOString() })),

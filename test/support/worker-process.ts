@@ -1,0 +1,32 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The built entry point, run as the image runs it (`npm run build` comes first). */
+export const MAIN = join(__dirname, '..', '..', 'dist/src/main.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+}
+
+/**
+ * A real worker process (APP_ROLE=worker) on this run's database, Redis and queues. Short queue
+ * locks let a job whose worker was killed be taken over in seconds instead of the default 30 s.
+ */
+export function startWorker(port: number, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+      QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
+      APP_ROLE: 'worker',
+      PORT: String(port),
+      LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent',
+      QUEUE_LOCK_DURATION_MS: '2000',
+      QUEUE_STALLED_INTERVAL_MS: '1000',
+      ...env,
+    },
+    stdio: process.env.WORKER_DEBUG ? 'inherit' : 'ignore',
+  });
+}
