@@ -2,11 +2,9 @@ import { ApiProperty } from '@nestjs/swagger';
 
 const time = { type: String, format: 'date-time', nullable: true } as const;
 
-/** Campaign engagement (SPEC §2.10). */
-export class CampaignEngagementResponse {
-  @ApiProperty({ format: 'uuid' }) campaignId: string;
+/** Link counts shared by campaign engagement and the funnel. */
+export class LinkFunnelCountsResponse {
   @ApiProperty() generatedLinkCount: number;
-  @ApiProperty() activeLinkCount: number;
   @ApiProperty() openedLinkCount: number;
   @ApiProperty() startedLinkCount: number;
   @ApiProperty() engagedLinkCount: number;
@@ -14,6 +12,12 @@ export class CampaignEngagementResponse {
   @ApiProperty() meetingClickedLinkCount: number;
   @ApiProperty() meetingBookedLinkCount: number;
   @ApiProperty() botScannedOnlyLinkCount: number;
+}
+
+/** Campaign engagement (SPEC §2.10). */
+export class CampaignEngagementResponse extends LinkFunnelCountsResponse {
+  @ApiProperty({ format: 'uuid' }) campaignId: string;
+  @ApiProperty() activeLinkCount: number;
   @ApiProperty() pageViewCount: number;
   @ApiProperty() loadCount: number;
   @ApiProperty() uniqueVisitorCount: number;
@@ -63,15 +67,7 @@ export class FunnelSessionsResponse {
 }
 
 /** GET /api/v1/analytics/funnel (CONTRACT §4). */
-export class FunnelResponse {
-  @ApiProperty() generatedLinkCount: number;
-  @ApiProperty() openedLinkCount: number;
-  @ApiProperty() startedLinkCount: number;
-  @ApiProperty() engagedLinkCount: number;
-  @ApiProperty() leadSubmittedLinkCount: number;
-  @ApiProperty() meetingClickedLinkCount: number;
-  @ApiProperty() meetingBookedLinkCount: number;
-  @ApiProperty() botScannedOnlyLinkCount: number;
+export class FunnelResponse extends LinkFunnelCountsResponse {
   @ApiProperty({ type: FunnelRatesResponse }) rates: FunnelRatesResponse;
   @ApiProperty({ type: FunnelSessionsResponse }) sessions: FunnelSessionsResponse;
 }
