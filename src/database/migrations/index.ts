@@ -5,6 +5,9 @@ import { CustomLinkListIndexes1764100000000 } from './1764100000000-CustomLinkLi
 import { Engagement1764200000000 } from './1764200000000-Engagement';
 import { CampaignEngagementIndex1764300000000 } from './1764300000000-CampaignEngagementIndex';
 import { Playbook1764400000000 } from './1764400000000-Playbook';
+import { SessionCounts1764500000000 } from './1764500000000-SessionCounts';
+import { CampaignEngagementRollup1764600000000 } from './1764600000000-CampaignEngagementRollup';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000, CampaignEngagementIndex1764300000000, Playbook1764400000000];
+export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000, CampaignEngagementIndex1764300000000, Playbook1764400000000, SessionCounts1764500000000,
+  CampaignEngagementRollup1764600000000];

@@ -3,10 +3,11 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { MaintenanceProcessor } from './jobs/maintenance.processor';
 import { MAINTENANCE_QUEUE } from './jobs/maintenance.queue';
+import { MaintenanceRepository } from './maintenance.repository';
 
 /** Worker-only: registered when APP_ROLE is worker or all. */
 @Module({
   imports: [BullModule.registerQueue({ name: MAINTENANCE_QUEUE }), IdempotencyModule],
-  providers: [MaintenanceProcessor],
+  providers: [MaintenanceProcessor, MaintenanceRepository],
 })
 export class MaintenanceModule {}

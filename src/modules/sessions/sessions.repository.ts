@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { EventType } from '../custom-links/engagement/engagement-rollup';
 import type { SessionListQuery } from './dto/session-list.query';
+import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
 
 /** A session row with its person's intent, as the list and detail read it. */
@@ -40,9 +41,18 @@ export interface SessionRow {
   intent_calculated_at: Date | null;
 }
 
+/** The earliest human event of one type that tracking observed of a session through one link. */
+export interface ObservedLinkEvent {
+  custom_link_id: string;
+  campaign_id: string | null;
+  type: EventType;
+  at: Date;
+}
+
 export interface SessionDetailRow extends SessionRow {
   tracking: Tracking;
   details: SessionDetails;
+  observed: ObservedLinkEvent[];
 }
 
 export interface StoredSession {
@@ -51,6 +61,14 @@ export interface StoredSession {
   emailKey: string | null;
   personId: string | null;
 }
+
+/** Below this offset a page reads its index entries directly; from it, it seeks its month first. */
+const SEEK_FROM_OFFSET = 10_000;
+
+/** Visible sessions per organization, UTC month and enum values: the compacted counts plus pending deltas. */
+const COUNTS = `(SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_counts WHERE organization_id = $1
+  UNION ALL
+  SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_count_deltas WHERE organization_id = $1) c`;
 
 const VISIBLE = `s.environment = 'production' AND s.analysis_status = 'analyzed'`;
 
@@ -140,44 +158,54 @@ export class SessionsRepository {
     return rows[0] ?? null;
   }
 
-  /** A visible session with its details and person's intent; null when absent, elsewhere, staging or pending. */
+  /**
+   * A visible session with its details, its person's intent and what engagement tracking observed of
+   * it (link_events_session_idx): the earliest human event of each type, with its link and that
+   * link's campaign, oldest first. One round trip; null when absent, elsewhere, staging or pending.
+   */
   async findVisible(organizationId: string, id: string): Promise<SessionDetailRow | null> {
-    const rows: SessionDetailRow[] = await this.db.query(
-      `SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s
-         LEFT JOIN people p ON p.organization_id = s.organization_id AND p.id = s.person_id
+    const rows: (Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] })[] = await this.db.query(
+      `SELECT ${LIST_COLUMNS}, s.tracking, s.details,
+              coalesce((SELECT json_agg(o ORDER BY o.at) FROM (
+                SELECT e.custom_link_id, l.campaign_id, e.type, min(e.occurred_at) AS at
+                  FROM link_events e JOIN custom_links l ON l.organization_id = e.organization_id AND l.id = e.custom_link_id
+                 WHERE e.organization_id = s.organization_id AND e.session_id = s.id AND NOT e.bot
+                 GROUP BY e.custom_link_id, l.campaign_id, e.type) o), '[]') AS observed
+         FROM sessions s LEFT JOIN people p ON p.organization_id = s.organization_id AND p.id = s.person_id
         WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`,
       [organizationId, id],
     );
-    return rows[0] ?? null;
-  }
-
-  /**
-   * What engagement tracking observed of a session (link_events_session_idx): the earliest human
-   * event of each type, with its link and that link's campaign.
-   */
-  async observedLinkEvents(organizationId: string, sessionId: string): Promise<{ custom_link_id: string; campaign_id: string | null; type: EventType; at: Date }[]> {
-    return this.db.query(
-      `SELECT e.custom_link_id, l.campaign_id, e.type, min(e.occurred_at) AS at
-         FROM link_events e JOIN custom_links l ON l.organization_id = e.organization_id AND l.id = e.custom_link_id
-        WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
-        GROUP BY e.custom_link_id, l.campaign_id, e.type ORDER BY min(e.occurred_at)`,
-      [organizationId, sessionId],
-    );
+    const row = rows[0];
+    return row ? { ...row, observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) } : null;
   }
 
   /**
    * A page of visible sessions, newest first then id. The page's ids come from sessions_list_idx
-   * (an index-only scan that also applies the enum filters), so a deep offset skips index entries,
-   * not rows; only the page's rows are read whole (deferred join).
+   * (an index-only scan that also applies the enum filters), so an offset skips index entries, not
+   * rows; only the page's rows are read whole (deferred join). A deep offset first seeks its UTC
+   * month through the per-month counts, so it skips at most a month of entries.
    */
   async listPage(organizationId: string, query: SessionListQuery): Promise<SessionRow[]> {
+    const seeks = query.offset >= SEEK_FROM_OFFSET && query.email === undefined && !query.start_time_from && !query.start_time_to;
     const where = this.filters(organizationId, query);
     const limit = where.param(query.limit);
     const offset = where.param(query.offset);
+    const page = seeks
+      ? `WITH buckets AS (
+           SELECT c.month, sum(c.sessions) AS n FROM ${COUNTS} WHERE ${this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true'}
+            GROUP BY c.month),
+         seek AS (
+           SELECT month, through - n AS skipped FROM (SELECT month, n, sum(n) OVER (ORDER BY month DESC) AS through FROM buckets) b
+            WHERE through > ${offset} ORDER BY month DESC LIMIT 1),
+         page AS (
+           SELECT s.id, s.start_time FROM sessions s
+            WHERE ${where.toSql()} AND s.start_time < (SELECT (month + interval '1 month') AT TIME ZONE 'UTC' FROM seek)
+            ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET (SELECT (${offset} - skipped)::bigint FROM seek))`
+      : `WITH page AS (
+           SELECT s.id, s.start_time FROM sessions s WHERE ${where.toSql()}
+            ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET ${offset})`;
     return this.db.query(
-      `WITH page AS (
-         SELECT s.id, s.start_time FROM sessions s WHERE ${where.toSql()}
-          ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET ${offset})
+      `${page}
        SELECT ${LIST_COLUMNS} FROM page
          JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
          LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id
@@ -186,20 +214,51 @@ export class SessionsRepository {
     );
   }
 
+  /**
+   * The exact total. Without an email filter it sums the per-month counts of the whole months in
+   * range and counts only the partial months at its edges from sessions_list_idx; an email
+   * substring is counted from the trigram index.
+   */
   async count(organizationId: string, query: SessionListQuery): Promise<number> {
-    const where = this.filters(organizationId, query);
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM sessions s WHERE ${where.toSql()}`, where.params);
+    const months = query.email === undefined ? wholeMonthsWithin(query.start_time_from, query.start_time_to) : null;
+    if (!months) return this.countRows(organizationId, query);
+    const params: unknown[] = [organizationId];
+    const counted = this.facets(new SqlConditions(params), 'c', query)
+      .addIf(`c.month >= ($?::timestamptz AT TIME ZONE 'UTC')`, months.start)
+      .addIf(`c.month < ($?::timestamptz AT TIME ZONE 'UTC')`, months.end);
+    const parts = [`SELECT sum(c.sessions) FROM ${COUNTS} WHERE ${counted.toSql() || 'true'}`];
+    if (query.start_time_from && months.start) {
+      const below = this.filters(organizationId, { ...query, start_time_to: undefined }, params).add('s.start_time < $?', months.start);
+      parts.push(`SELECT count(*) FROM sessions s WHERE ${below.toSql()}`);
+    }
+    if (query.start_time_to && months.end) {
+      const above = this.filters(organizationId, { ...query, start_time_from: months.end }, params);
+      parts.push(`SELECT count(*) FROM sessions s WHERE ${above.toSql()}`);
+    }
+    const [row]: { total: string }[] = await this.db.query(`SELECT ${parts.map((part) => `coalesce((${part}), 0)`).join(' + ')} AS total`, params);
     return Number(row.total);
   }
 
-  private filters(organizationId: string, query: SessionListQuery): SqlConditions {
-    return new SqlConditions()
+  /** Counts the matching sessions themselves (the trigram index for an email substring, else sessions_list_idx). */
+  private async countRows(organizationId: string, query: SessionListQuery): Promise<number> {
+    const conditions = this.filters(organizationId, query);
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM sessions s WHERE ${conditions.toSql()}`, conditions.params);
+    return Number(row.total);
+  }
+
+  private filters(organizationId: string, query: SessionListQuery, params: unknown[] = []): SqlConditions {
+    const where = new SqlConditions(params)
       .add(`s.organization_id = $? AND ${VISIBLE}`, organizationId)
       .addIf('s.start_time >= $?', query.start_time_from)
-      .addIf('s.start_time <= $?', query.start_time_to)
-      .addIf('s.effective_qualification_status = ANY($?)', query.qualification_status)
-      .addIf('s.buying_intent = ANY($?)', query.buying_intent)
-      .addIf('s.booked_status = ANY($?)', query.booked_status)
-      .addIf(`s.email_key LIKE $? ESCAPE '\\'`, query.email === undefined ? undefined : containsPattern(query.email));
+      .addIf('s.start_time <= $?', query.start_time_to);
+    return this.facets(where, 's', query).addIf(`s.email_key LIKE $? ESCAPE '\\'`, query.email === undefined ? undefined : containsPattern(query.email));
+  }
+
+  /** The enum filters, which both sessions and their per-month counts carry. */
+  private facets(where: SqlConditions, alias: string, query: SessionListQuery): SqlConditions {
+    return where
+      .addIf(`${alias}.effective_qualification_status = ANY($?)`, query.qualification_status)
+      .addIf(`${alias}.buying_intent = ANY($?)`, query.buying_intent)
+      .addIf(`${alias}.booked_status = ANY($?)`, query.booked_status);
   }
 }

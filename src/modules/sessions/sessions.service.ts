@@ -18,9 +18,11 @@ export class SessionsService {
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
     const { limit, offset } = query;
+    // Totals come from the per-month counts, except an email substring's, which costs a trigram scan and is cached.
+    const count = () => this.sessions.count(organizationId, query);
     const [rows, total] = await Promise.all([
       this.sessions.listPage(organizationId, query),
-      this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.count(organizationId, query)),
+      query.email === undefined ? count() : this.counts.count(COUNTED_LISTS.sessions, organizationId, query, count),
     ]);
     return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
   }
@@ -29,7 +31,7 @@ export class SessionsService {
     const session = await this.sessions.findVisible(organizationId, id);
     if (!session) throw new ResourceNotFoundError('session');
     // customLinkId may be ingested or derived from events carrying the session id (CONTRACT §8).
-    const observed = await this.sessions.observedLinkEvents(organizationId, id);
+    const { observed } = session;
     const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
     const ofLink = observed.filter((e) => e.custom_link_id === linkId);
     return toSessionDetailResponse(session, {

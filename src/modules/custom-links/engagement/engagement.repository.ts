@@ -165,20 +165,19 @@ export class EngagementRepository {
     );
   }
 
-  /** Campaign engagement (SPEC §2.10): one aggregate over the links filed in it, index-only on custom_links_campaign_engagement_idx. */
-  async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow> {
-    const [row]: CampaignEngagementRow[] = await this.db.query(
-      `SELECT ${LINK_FUNNEL_COLUMNS},
-              coalesce(sum(page_view_count), 0)::int AS page_views, coalesce(sum(load_count), 0)::int AS loads,
-              coalesce(sum(persistent_visitor_count), 0)::int AS persistent_visitors,
-              coalesce(sum(ephemeral_page_view_count), 0)::int AS ephemeral_page_views,
-              coalesce(sum(session_count), 0)::int AS sessions, coalesce(sum(started_session_count), 0)::int AS started_sessions,
-              coalesce(sum(engaged_session_count), 0)::int AS engaged_sessions,
-              min(first_opened_at) AS first_opened_at, max(last_opened_at) AS last_opened_at, max(last_activity_at) AS last_activity_at
-         FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 AND campaign_id IS NOT NULL`,
+  /**
+   * Campaign engagement (SPEC §2.10): the campaign's rollup row, which the custom_links trigger keeps
+   * in step with its links (migration CampaignEngagementRollup); null when there is no such campaign.
+   */
+  async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow | null> {
+    const rows: CampaignEngagementRow[] = await this.db.query(
+      `SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::int AS ${field}`).join(', ')},
+              ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
+         FROM campaigns c LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.id
+        WHERE c.organization_id = $1 AND c.id = $2`,
       [organizationId, campaignId],
     );
-    return row;
+    return rows[0] ?? null;
   }
 
   /** The funnel (CONTRACT §4) over links created in a window, optionally of one campaign, and their analyzed sessions. */
@@ -239,6 +238,26 @@ export interface CampaignEngagementRow {
   last_opened_at: Date | null;
   last_activity_at: Date | null;
 }
+
+/** CampaignEngagementRow fields and their campaign_engagement columns. */
+const CAMPAIGN_COUNTERS: [keyof CampaignEngagementRow, string][] = [
+  ['generated', 'links'],
+  ['active', 'active_links'],
+  ['opened', 'opened'],
+  ['started', 'started'],
+  ['engaged', 'engaged'],
+  ['lead_submitted', 'lead_submitted'],
+  ['meeting_clicked', 'meeting_clicked'],
+  ['meeting_booked', 'meeting_booked'],
+  ['bot_scanned_only', 'bot_scanned_only'],
+  ['page_views', 'page_views'],
+  ['loads', 'loads'],
+  ['persistent_visitors', 'persistent_visitors'],
+  ['ephemeral_page_views', 'ephemeral_page_views'],
+  ['sessions', 'sessions'],
+  ['started_sessions', 'started_sessions'],
+  ['engaged_sessions', 'engaged_sessions'],
+];
 
 /** Link-level funnel counts over the links a WHERE clause selects (the same columns the campaign rollup sums). */
 export const LINK_FUNNEL_COLUMNS = `

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ResourceNotFoundError } from '../../../common/errors/api-errors';
 import { isoOrNull } from '../../../common/validation/timestamps';
-import { CampaignsService } from '../../campaigns/campaigns.service';
 import { CustomLinksRepository } from '../custom-links.repository';
 import { stageOf, visitorFigures } from './engagement-rollup';
 import { EngagementRepository, type CampaignEngagementRow } from './engagement.repository';
@@ -30,12 +29,11 @@ export class EngagementService {
   constructor(
     private readonly engagement: EngagementRepository,
     private readonly links: CustomLinksRepository,
-    private readonly campaigns: CampaignsService,
   ) {}
 
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
-    if (!(await this.campaigns.exists(organizationId, campaignId))) throw new ResourceNotFoundError('campaign');
     const row = await this.engagement.campaignEngagement(organizationId, campaignId);
+    if (!row) throw new ResourceNotFoundError('campaign');
     const visitors = visitorFigures(row.loads, row.persistent_visitors, row.ephemeral_page_views);
     return {
       campaignId: campaignId.toLowerCase(),

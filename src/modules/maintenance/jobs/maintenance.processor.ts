@@ -2,7 +2,14 @@ import { InjectQueue, Process, Processor } from '@nestjs/bull';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { IdempotencyRepository } from '../../../common/idempotency/idempotency.repository';
-import { MAINTENANCE_QUEUE, PURGE_IDEMPOTENCY_RECORDS, PURGE_IDEMPOTENCY_RECORDS_CRON } from './maintenance.queue';
+import { MaintenanceRepository } from '../maintenance.repository';
+import {
+  COMPACT_SESSION_COUNTS,
+  COMPACT_SESSION_COUNTS_EVERY_MS,
+  MAINTENANCE_QUEUE,
+  PURGE_IDEMPOTENCY_RECORDS,
+  PURGE_IDEMPOTENCY_RECORDS_CRON,
+} from './maintenance.queue';
 
 /** Housekeeping on a repeatable schedule; each run is idempotent, so overlaps and reruns are harmless. */
 @Processor(MAINTENANCE_QUEUE)
@@ -12,6 +19,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
   constructor(
     @InjectQueue(MAINTENANCE_QUEUE) private readonly queue: Queue,
     private readonly idempotency: IdempotencyRepository,
+    private readonly maintenance: MaintenanceRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -21,11 +29,18 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       removeOnComplete: 10,
       removeOnFail: 10,
     });
+    await this.queue.add(COMPACT_SESSION_COUNTS, {}, { repeat: { every: COMPACT_SESSION_COUNTS_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 });
   }
 
   @Process(PURGE_IDEMPOTENCY_RECORDS)
   async purgeIdempotencyRecords(): Promise<void> {
     const purged = await this.idempotency.purgeExpired();
     this.logger.log(`Purged ${purged} expired idempotency records`);
+  }
+
+  @Process(COMPACT_SESSION_COUNTS)
+  async compactSessionCounts(): Promise<void> {
+    const folded = await this.maintenance.compactSessionCounts();
+    if (folded > 0) this.logger.debug(`Folded ${folded} session count deltas`);
   }
 }

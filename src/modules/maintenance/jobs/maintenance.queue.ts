@@ -2,3 +2,6 @@ export const MAINTENANCE_QUEUE = 'maintenance';
 export const PURGE_IDEMPOTENCY_RECORDS = 'purge-idempotency-records';
 /** Hourly, at minute 17 (off the hour, away from other cron traffic). */
 export const PURGE_IDEMPOTENCY_RECORDS_CRON = '17 * * * *';
+export const COMPACT_SESSION_COUNTS = 'compact-session-counts';
+/** Often enough that readers sum few pending deltas; a run with nothing to fold is one empty scan. */
+export const COMPACT_SESSION_COUNTS_EVERY_MS = 30_000;
