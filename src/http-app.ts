@@ -14,6 +14,8 @@ import type { AppConfig } from './config/environment';
  */
 export function configureHttpApp(app: NestExpressApplication): INestApplication {
   app.disable('x-powered-by');
+  // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
+  app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(...jsonBodyParser());
   app.useLogger(app.get(Logger));

@@ -66,9 +66,10 @@ export interface StoredSession {
 const SEEK_FROM_OFFSET = 10_000;
 
 /** Visible sessions per organization, UTC month and enum values: the compacted counts plus pending deltas. */
-const COUNTS = `(SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_counts WHERE organization_id = $1
+const counts = (organization: string) => `(
+  SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_counts WHERE organization_id = ${organization}
   UNION ALL
-  SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_count_deltas WHERE organization_id = $1) c`;
+  SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_count_deltas WHERE organization_id = ${organization}) c`;
 
 const VISIBLE = `s.environment = 'production' AND s.analysis_status = 'analyzed'`;
 
@@ -180,32 +181,32 @@ export class SessionsRepository {
   }
 
   /**
-   * A page of visible sessions, newest first then id. The page's ids come from sessions_list_idx
-   * (an index-only scan that also applies the enum filters), so an offset skips index entries, not
-   * rows; only the page's rows are read whole (deferred join). A deep offset first seeks its UTC
-   * month through the per-month counts, so it skips at most a month of entries.
+   * A page of visible sessions, newest first then id, with the exact total: one statement, so both
+   * come from one snapshot. The page's ids come from sessions_list_idx (an index-only scan that also
+   * applies the enum filters), so an offset skips index entries, not rows; only the page's rows are
+   * read whole (deferred join). A deep offset first seeks its UTC month through the per-month
+   * counts, so it skips at most a month of entries.
    */
-  async listPage(organizationId: string, query: SessionListQuery): Promise<SessionRow[]> {
-    const seeks = query.offset >= SEEK_FROM_OFFSET && query.email === undefined && !query.start_time_from && !query.start_time_to;
+  async list(organizationId: string, query: SessionListQuery): Promise<{ rows: SessionRow[]; total: number }> {
     const where = this.filters(organizationId, query);
-    const limit = where.param(query.limit);
-    const offset = where.param(query.offset);
-    const page = seeks
-      ? `WITH buckets AS (
-           SELECT c.month, sum(c.sessions) AS n FROM ${COUNTS} WHERE ${this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true'}
-            GROUP BY c.month),
-         seek AS (
-           SELECT month, through - n AS skipped FROM (SELECT month, n, sum(n) OVER (ORDER BY month DESC) AS through FROM buckets) b
-            WHERE through > ${offset} ORDER BY month DESC LIMIT 1),
-         page AS (
-           SELECT s.id, s.start_time FROM sessions s
-            WHERE ${where.toSql()} AND s.start_time < (SELECT (month + interval '1 month') AT TIME ZONE 'UTC' FROM seek)
-            ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET (SELECT (${offset} - skipped)::bigint FROM seek))`
-      : `WITH page AS (
-           SELECT s.id, s.start_time FROM sessions s WHERE ${where.toSql()}
-            ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET ${offset})`;
-    return this.db.query(
+    const page = this.pageSql(where, query);
+    const total = this.totalSql(where.params, organizationId, query);
+    const rows: (SessionRow & { total: string })[] = await this.db.query(
       `${page}
+       SELECT t.total, ${LIST_COLUMNS} FROM (SELECT ${total} AS total) t
+         LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
+                    LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id) ON true
+        ORDER BY page.start_time DESC, page.id DESC`,
+      where.params,
+    );
+    return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
+  }
+
+  /** A page without its total (the service caches an email substring's total). */
+  async listPage(organizationId: string, query: SessionListQuery): Promise<SessionRow[]> {
+    const where = this.filters(organizationId, query);
+    return this.db.query(
+      `${this.pageSql(where, query)}
        SELECT ${LIST_COLUMNS} FROM page
          JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
          LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id
@@ -214,19 +215,48 @@ export class SessionsRepository {
     );
   }
 
-  /**
-   * The exact total. Without an email filter it sums the per-month counts of the whole months in
-   * range and counts only the partial months at its edges from sessions_list_idx; an email
-   * substring is counted from the trigram index.
-   */
   async count(organizationId: string, query: SessionListQuery): Promise<number> {
+    const params: unknown[] = [];
+    const [row]: { total: string }[] = await this.db.query(`SELECT ${this.totalSql(params, organizationId, query)} AS total`, params);
+    return Number(row.total);
+  }
+
+  /** The `page` CTE (ids and start times of the page) over `where`, whose first parameter is the organization. */
+  private pageSql(where: SqlConditions, query: SessionListQuery): string {
+    const limit = where.param(query.limit);
+    const offset = where.param(query.offset);
+    const seeks = query.offset >= SEEK_FROM_OFFSET && query.email === undefined && !query.start_time_from && !query.start_time_to;
+    if (!seeks) {
+      return `WITH page AS (
+        SELECT s.id, s.start_time FROM sessions s WHERE ${where.toSql()}
+         ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET ${offset})`;
+    }
+    return `WITH buckets AS (
+        SELECT c.month, sum(c.sessions) AS n FROM ${counts('$1')} WHERE ${this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true'}
+         GROUP BY c.month),
+      seek AS (
+        SELECT month, through - n AS skipped FROM (SELECT month, n, sum(n) OVER (ORDER BY month DESC) AS through FROM buckets) b
+         WHERE through > ${offset} ORDER BY month DESC LIMIT 1),
+      page AS (
+        SELECT s.id, s.start_time FROM sessions s
+         WHERE ${where.toSql()} AND s.start_time < (SELECT (month + interval '1 month') AT TIME ZONE 'UTC' FROM seek)
+         ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET (SELECT (${offset} - skipped)::bigint FROM seek))`;
+  }
+
+  /**
+   * The exact total as an SQL expression over `params` . Without an
+   * email filter it sums the per-month counts of the whole months in range and counts only the
+   * partial months at its edges from sessions_list_idx; an email substring is counted from the
+   * trigram index.
+   */
+  private totalSql(params: unknown[], organizationId: string, query: SessionListQuery): string {
     const months = query.email === undefined ? wholeMonthsWithin(query.start_time_from, query.start_time_to) : null;
-    if (!months) return this.countRows(organizationId, query);
-    const params: unknown[] = [organizationId];
+    if (!months) return `(SELECT count(*) FROM sessions s WHERE ${this.filters(organizationId, query, params).toSql()})`;
+    const organization = new SqlConditions(params).param(organizationId);
     const counted = this.facets(new SqlConditions(params), 'c', query)
       .addIf(`c.month >= ($?::timestamptz AT TIME ZONE 'UTC')`, months.start)
       .addIf(`c.month < ($?::timestamptz AT TIME ZONE 'UTC')`, months.end);
-    const parts = [`SELECT sum(c.sessions) FROM ${COUNTS} WHERE ${counted.toSql() || 'true'}`];
+    const parts = [`SELECT sum(c.sessions) FROM ${counts(organization)} WHERE ${counted.toSql() || 'true'}`];
     if (query.start_time_from && months.start) {
       const below = this.filters(organizationId, { ...query, start_time_to: undefined }, params).add('s.start_time < $?', months.start);
       parts.push(`SELECT count(*) FROM sessions s WHERE ${below.toSql()}`);
@@ -235,15 +265,7 @@ export class SessionsRepository {
       const above = this.filters(organizationId, { ...query, start_time_from: months.end }, params);
       parts.push(`SELECT count(*) FROM sessions s WHERE ${above.toSql()}`);
     }
-    const [row]: { total: string }[] = await this.db.query(`SELECT ${parts.map((part) => `coalesce((${part}), 0)`).join(' + ')} AS total`, params);
-    return Number(row.total);
-  }
-
-  /** Counts the matching sessions themselves (the trigram index for an email substring, else sessions_list_idx). */
-  private async countRows(organizationId: string, query: SessionListQuery): Promise<number> {
-    const conditions = this.filters(organizationId, query);
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM sessions s WHERE ${conditions.toSql()}`, conditions.params);
-    return Number(row.total);
+    return `(${parts.map((part) => `coalesce((${part}), 0)`).join(' + ')})`;
   }
 
   private filters(organizationId: string, query: SessionListQuery, params: unknown[] = []): SqlConditions {

@@ -18,12 +18,14 @@ export class SessionsService {
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
     const { limit, offset } = query;
-    // Totals come from the per-month counts, except an email substring's, which costs a trigram scan and is cached.
-    const count = () => this.sessions.count(organizationId, query);
-    const [rows, total] = await Promise.all([
-      this.sessions.listPage(organizationId, query),
-      query.email === undefined ? count() : this.counts.count(COUNTED_LISTS.sessions, organizationId, query, count),
-    ]);
+    // An email substring's total costs a trigram scan, so it is cached; every other total is cheap (per-month counts).
+    const { rows, total } =
+      query.email === undefined
+        ? await this.sessions.list(organizationId, query)
+        : await Promise.all([
+            this.sessions.listPage(organizationId, query),
+            this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.count(organizationId, query)),
+          ]).then(([page, count]) => ({ rows: page, total: count }));
     return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
   }
 
