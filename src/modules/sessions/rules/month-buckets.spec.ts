@@ -8,6 +8,11 @@ describe('utcMonthStart', () => {
     expect(utcMonthStart(at('2026-12-15T10:00:00Z'), 1)).toEqual(at('2027-01-01T00:00:00Z'));
     expect(utcMonthStart(at('2026-01-15T10:00:00Z'), -1)).toEqual(at('2025-12-01T00:00:00Z'));
   });
+
+  it('keeps years 0-99 (which Date.UTC would read as 1900-1999)', () => {
+    expect(utcMonthStart(at('0026-03-15T00:00:00Z')).toISOString()).toBe('0026-03-01T00:00:00.000Z');
+    expect(utcMonthStart(at('0099-12-31T00:00:00Z'), 1).toISOString()).toBe('0100-01-01T00:00:00.000Z');
+  });
 });
 
 describe('wholeMonthsWithin', () => {

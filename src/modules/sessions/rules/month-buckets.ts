@@ -1,6 +1,9 @@
 /** The first instant of the UTC month holding `at`, `months` months later. */
 export function utcMonthStart(at: Date, months = 0): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + months, 1));
+  // Not Date.UTC, which reads years 0-99 as 1900-1999.
+  const start = new Date(0);
+  start.setUTCFullYear(at.getUTCFullYear(), at.getUTCMonth() + months, 1);
+  return start;
 }
 
 /**
