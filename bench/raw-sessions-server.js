@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // The raw baseline of the sessions list: node:http + pg running the very SQL the service's
-// repository sends (page with deferred join, then the exact count) and the same response mapping,
-// with no framework, no auth, no rate limit and no count cache. What Node + PostgreSQL can do here.
+// repository sends (SessionsRepository.list: page and exact total in one statement; with an email
+// substring, the page and the trigram count) and the same response mapping, with no framework, no
+// auth, no rate limit and no count cache. What Node + PostgreSQL can do here.
+// Query parameters as the service's SessionListQuery reads them: limit, offset, email, and the
+// comma lists qualification_status, buying_intent, booked_status (no validation: the bench sends
+// valid values only).
 // Usage: DATABASE_URL=… ORGANIZATION_ID=… PORT=3960 node bench/raw-sessions-server.js
 'use strict';
 const http = require('node:http');
@@ -13,12 +17,28 @@ const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const repository = new SessionsRepository({ query: (sql, params) => pool.query(sql, params).then((r) => r.rows) });
 const organizationId = process.env.ORGANIZATION_ID;
 
+/** `high, medium,` → ['high', 'medium'], as the DTO's ToCommaList does. */
+const commaList = (value) => (value === null ? undefined : value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
+
+function listQuery(params) {
+  return {
+    limit: Number(params.get('limit') ?? 50),
+    offset: Number(params.get('offset') ?? 0),
+    qualification_status: commaList(params.get('qualification_status')),
+    buying_intent: commaList(params.get('buying_intent')),
+    booked_status: commaList(params.get('booked_status')),
+    email: params.get('email') ?? undefined,
+  };
+}
+
 http
   .createServer(async (req, res) => {
     try {
-      const url = new URL(req.url, 'http://raw');
-      const query = { limit: Number(url.searchParams.get('limit') ?? 50), offset: Number(url.searchParams.get('offset') ?? 0) };
-      const [rows, total] = await Promise.all([repository.listPage(organizationId, query), repository.count(organizationId, query)]);
+      const query = listQuery(new URL(req.url, 'http://raw').searchParams);
+      const { rows, total } =
+        query.email === undefined
+          ? await repository.list(organizationId, query)
+          : await Promise.all([repository.listPage(organizationId, query), repository.count(organizationId, query)]).then(([page, count]) => ({ rows: page, total: count }));
       const body = JSON.stringify({ sessions: rows.map(toSessionResponse), pagination: { total, limit: query.limit, offset: query.offset } });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     } catch (error) {

@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './support/test-env';
+import { assertBuilt } from './support/worker-process';
+
+/**
+ * The benchmark tools still work (CI, after `npm run build`): bench/data.js builds a tiny dataset
+ * in its own database, then `bench/run.js --smoke` drives every scenario for about a second each
+ * against the built API, worker and raw baseline, and writes a results file of the documented shape.
+ * Speed is not asserted here; only that every scenario ran and answered 2xx.
+ */
+
+const ROOT = join(__dirname, '..');
+const DATABASE = `engagement_bench_smoke_${process.pid}`;
+const MANIFEST = join(tmpdir(), `${DATABASE}.dataset.json`);
+const OUT = join(tmpdir(), `${DATABASE}.results.json`);
+const TINY = ['--sessions', '2000', '--people', '600', '--accounts', '100', '--links', '400', '--campaigns', '3', '--large-campaign', '200', '--events', '5000', '--small-orgs', '2', '--small-sessions', '50'];
+// The runner flushes its Redis database: never the one the other e2e tests share (TEST_REDIS_URL).
+const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? Object.assign(new URL(TEST_REDIS_URL), { pathname: '/15' }).toString();
+
+const SESSION_LISTS = ['sessions list', 'sessions filtered by buying_intent + qualification_status', 'sessions filtered by email substring', 'sessions at offset '];
+const OTHER_SCENARIOS = ['session detail', 'transcript', 'people list', 'account', 'custom links by last activity', 'campaign engagement (', 'event ingestion ('];
+
+interface Scenario {
+  name: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  baseline_rps: number | null;
+  ratio: number | null;
+}
+interface Job {
+  name: string;
+  seconds: number;
+  status: string;
+  links: number;
+  thumbnails_rendered: number;
+}
+interface Results {
+  scenarios: Scenario[];
+  jobs: Job[];
+  events: { events_per_s: number; batch_size: number; connections: number };
+  peak_rss_mb: number;
+  targets: { name: string; target: string; value: number | null; met: boolean }[];
+  dataset: { counts: Record<string, number>; flags: Record<string, unknown> };
+  command: string;
+  started_at: string;
+  machine: { cpus: number; node: string; postgres: string };
+}
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+/**
+ * `node <script> <args>` from the repository root; past the deadline it gets SIGINT (run.js then
+ * stops the processes it started), and SIGKILL 10 s later.
+ */
+function run(script: string, args: string[], deadlineMs: number): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', BENCH_ADMIN_DATABASE_URL: ADMIN_DATABASE_URL, BENCH_REDIS_URL },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const interrupt = setTimeout(() => child.kill('SIGINT'), deadlineMs);
+    const kill = setTimeout(() => child.kill('SIGKILL'), deadlineMs + 10_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(interrupt);
+      clearTimeout(kill);
+      resolve({ code, signal, output });
+    });
+  });
+}
+
+function succeeded(what: string, result: Run): void {
+  if (result.code !== 0) throw new Error(`${what} exited with ${result.signal ?? result.code}:\n${result.output}`);
+}
+
+async function dropDatabase(): Promise<void> {
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
+  let results: Results;
+  let manifest: { counts: Record<string, number> };
+
+  beforeAll(async () => {
+    assertBuilt();
+    succeeded('bench/data.js', await run('bench/data.js', [...TINY, '--database', DATABASE, '--manifest', MANIFEST], 120_000));
+    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { counts: Record<string, number> };
+    succeeded('bench/run.js --smoke', await run('bench/run.js', ['--smoke', '--manifest', MANIFEST, '--out', OUT], 180_000));
+    results = JSON.parse(readFileSync(OUT, 'utf8')) as Results;
+  }, 330_000);
+
+  afterAll(async () => {
+    await dropDatabase();
+    rmSync(MANIFEST, { force: true });
+    rmSync(OUT, { force: true });
+  }, 60_000);
+
+  it('writes the documented shape, with the dataset, command, start time and machine', () => {
+    expect(results).toEqual(
+      expect.objectContaining({
+        scenarios: expect.any(Array),
+        jobs: expect.any(Array),
+        events: { events_per_s: expect.any(Number), batch_size: 500, connections: 6 },
+        peak_rss_mb: expect.any(Number),
+        targets: expect.any(Array),
+        dataset: expect.objectContaining({ counts: manifest.counts, flags: expect.any(Object) }),
+        command: expect.stringContaining('bench/run.js --smoke'),
+        started_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        machine: { cpus: expect.any(Number), node: process.version, postgres: expect.any(String) },
+      }),
+    );
+    for (const target of results.targets) {
+      expect(target).toEqual({ name: expect.any(String), target: expect.any(String), value: target.value === null ? null : expect.any(Number), met: expect.any(Boolean) });
+    }
+  });
+
+  it('ran every scenario: requests per second and latencies, and the raw baseline for the session lists', () => {
+    const names = results.scenarios.map((s) => s.name);
+    for (const prefix of [...SESSION_LISTS, ...OTHER_SCENARIOS]) {
+      const named = (name: string) => (prefix.endsWith(' ') || prefix.endsWith('(') ? name.startsWith(prefix) : name === prefix);
+      expect({ prefix, found: names.filter(named).length }).toEqual({ prefix, found: 1 });
+    }
+    for (const scenario of results.scenarios) {
+      expect(Object.keys(scenario).sort()).toEqual(['baseline_rps', 'name', 'p50_ms', 'p99_ms', 'ratio', 'rps']);
+      expect({ name: scenario.name, rps: scenario.rps > 0, p50: typeof scenario.p50_ms, p99: typeof scenario.p99_ms }).toEqual({ name: scenario.name, rps: true, p50: 'number', p99: 'number' });
+      if (SESSION_LISTS.some((prefix) => (prefix.endsWith(' ') ? scenario.name.startsWith(prefix) : scenario.name === prefix))) {
+        expect(scenario.baseline_rps).toBeGreaterThan(0);
+        expect(scenario.ratio).toEqual(expect.any(Number));
+      } else {
+        expect({ name: scenario.name, baseline_rps: scenario.baseline_rps, ratio: scenario.ratio }).toEqual({ name: scenario.name, baseline_rps: null, ratio: null });
+      }
+    }
+  });
+
+  it('both link creation jobs completed, one with provided thumbnails and one rendering every card', () => {
+    expect(results.jobs).toHaveLength(2);
+    const [provided, rendered] = results.jobs;
+    for (const job of results.jobs) {
+      expect(job).toEqual({ name: expect.any(String), seconds: expect.any(Number), status: 'completed', links: expect.any(Number), thumbnails_rendered: expect.any(Number) });
+      expect(job.links).toBeGreaterThan(0);
+    }
+    expect(provided.thumbnails_rendered).toBe(0);
+    expect(rendered.thumbnails_rendered).toBe(rendered.links);
+  });
+
+  it('measured event throughput and the API process peak memory', () => {
+    expect(results.events.events_per_s).toBeGreaterThan(0);
+    expect(results.peak_rss_mb).toBeGreaterThan(0);
+  });
+});
