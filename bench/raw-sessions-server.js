@@ -14,7 +14,8 @@ const { SessionsRepository } = require('../dist/src/modules/sessions/sessions.re
 const { toSessionResponse } = require('../dist/src/modules/sessions/dto/session.response');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const repository = new SessionsRepository({ query: (sql, params) => pool.query(sql, params).then((r) => r.rows) });
+// The DataSource the repository sees: plain queries, and the pool for its prepared statements.
+const repository = new SessionsRepository({ query: (sql, params) => pool.query(sql, params).then((r) => r.rows), driver: { master: pool } });
 const organizationId = process.env.ORGANIZATION_ID;
 
 /** `high, medium,` → ['high', 'medium'], as the DTO's ToCommaList does. */

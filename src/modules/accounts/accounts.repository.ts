@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
 import type { AccountRollup, PersonFacts } from './rules/account-rollup';
 
 export interface AccountRow {
@@ -37,7 +38,7 @@ export class AccountsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async findByDomain(organizationId: string, domain: string): Promise<AccountRow | null> {
-    const rows: AccountRow[] = await this.db.query(`SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = $2`, [organizationId, domain]);
+    const rows = await preparedQuery<AccountRow>(this.db, `SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = $2`, [organizationId, domain]);
     return rows[0] ?? null;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { EventType } from '../custom-links/engagement/engagement-rollup';
 import type { SessionListQuery } from './dto/session-list.query';
@@ -152,7 +153,8 @@ export class SessionsRepository {
   }
 
   async findTranscript(organizationId: string, sessionId: string): Promise<{ entries: TranscriptEntry[]; total: number } | null> {
-    const rows: { entries: TranscriptEntry[]; total: number }[] = await this.db.query(
+    const rows = await preparedQuery<{ entries: TranscriptEntry[]; total: number }>(
+      this.db,
       `SELECT entries, total FROM session_transcripts WHERE organization_id = $1 AND session_id = $2`,
       [organizationId, sessionId],
     );
@@ -165,7 +167,8 @@ export class SessionsRepository {
    * link's campaign, oldest first. One round trip; null when absent, elsewhere, staging or pending.
    */
   async findVisible(organizationId: string, id: string): Promise<SessionDetailRow | null> {
-    const rows: (Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] })[] = await this.db.query(
+    const rows = await preparedQuery<Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] }>(
+      this.db,
       `SELECT ${LIST_COLUMNS}, s.tracking, s.details,
               coalesce((SELECT json_agg(o ORDER BY o.at) FROM (
                 SELECT e.custom_link_id, l.campaign_id, e.type, min(e.occurred_at) AS at
@@ -191,14 +194,14 @@ export class SessionsRepository {
     const where = this.filters(organizationId, query);
     const page = this.pageSql(where, query);
     const total = this.totalSql(where.params, organizationId, query);
-    const rows: (SessionRow & { total: string })[] = await this.db.query(
-      `${page}
+    const sql = `${page}
        SELECT t.total, ${LIST_COLUMNS} FROM (SELECT ${total} AS total) t
          LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
                     LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id) ON true
-        ORDER BY page.start_time DESC, page.id DESC`,
-      where.params,
-    );
+        ORDER BY page.start_time DESC, page.id DESC`;
+    // An email substring's best plan depends on the substring; any other list is planned once per connection.
+    type Row = SessionRow & { total: string };
+    const rows = query.email === undefined ? await preparedQuery<Row>(this.db, sql, where.params) : await this.db.query<Row[]>(sql, where.params);
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
   }
 

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+const names = new Map<string, string>();
+
+/**
+ * Runs a read as a named prepared statement on the pool's connections, so PostgreSQL plans it once
+ * per connection instead of on every request (planning the sessions page cost more than running
+ * it). Only for hot reads whose best plan does not depend on the parameter values: after a few
+ * runs PostgreSQL may keep one generic plan for every value.
+ */
+export async function preparedQuery<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `q_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    names.set(sql, name);
+  }
+  const pool = (db.driver as unknown as { master: PgPool }).master;
+  const result = await pool.query({ name, text: sql, values: params });
+  return result.rows as T[];
+}
