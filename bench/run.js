@@ -547,8 +547,8 @@ function markdownSection(results, opts) {
     `Command: \`${results.command}\`, ${results.started_at.slice(0, 16).replace('T', ' ')} UTC, ${results.machine.cpus} CPUs, Node ${results.machine.node}, PostgreSQL ${results.machine.postgres.split(' ')[0]}.`,
     `Dataset \`${results.dataset.database}\` (bench/data.js, built ${String(results.dataset.builtAt ?? '').slice(0, 10)}): ${fmt(counts.sessions)} sessions, ${fmt(counts.people)} people, ` +
       `${fmt(counts.accounts)} accounts, ${fmt(counts.links)} links, ${fmt(counts.campaigns)} campaigns, ${fmt(counts.events)} events, ${fmt(counts.transcripts)} transcripts.`,
-    `One API process (\`APP_ROLE=api NODE_ENV=production\`) and the raw baseline (\`bench/raw-sessions-server.js\`: node:http + pg, ` +
-      `the repository's SQL with an exact count per request) on the same machine; autocannon ${opts.warmup} s warm-up then ${opts.seconds} s, ` +
+    `One API process (\`APP_ROLE=api NODE_ENV=production LOG_LEVEL=warn NODE_OPTIONS='${API_NODE_OPTIONS}'\`) and the raw baseline (\`bench/raw-sessions-server.js\`: node:http + pg, ` +
+      `the repository's very SQL, prepared the same way, with the exact total computed on every request: no framework, auth, rate limit or count cache) on the same machine; autocannon ${opts.warmup} s warm-up then ${opts.seconds} s, ` +
       `${opts.connections} connections unless noted. Figures: [\`${path.relative(__dirname, opts.out)}\`](${path.relative(__dirname, opts.out)}).`,
     '',
     '| scenario | req/s | p50 ms | p99 ms | raw baseline req/s | ratio | target | met |',
