@@ -44,7 +44,7 @@ const EVENT_TYPES = ['page_view', 'page_view', 'page_view', 'open', 'session_sta
 const JOB_POLL_MS = 50;
 const HUGE = '100000000';
 /** As API pods run (docker/compose.yaml, docs/DECISIONS.md "API memory"). */
-const API_NODE_OPTIONS = '--max-old-space-size=512 --max-semi-space-size=32';
+const API_NODE_OPTIONS = '--max-old-space-size=1024 --max-semi-space-size=32';
 
 const log = (...args) => console.error(new Date().toISOString().slice(11, 19), ...args);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
