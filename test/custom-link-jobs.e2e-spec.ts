@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
+import { detailOf, unique } from './support/api-responses';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -85,17 +86,6 @@ interface Campaign {
   customLinkCount: number;
 }
 
-interface ValidationEntry {
-  type: string;
-  loc: (string | number)[];
-  msg: string;
-  input?: unknown;
-  ctx?: Record<string, unknown>;
-}
-
-let seq = 0;
-const unique = (label: string) => `${label} ${Date.now().toString(36)}-${++seq}`;
-const detailOf = (res: Response) => (res.body as { detail: ValidationEntry[] }).detail;
 /** `n` links with a provided thumbnail (no render), numbered external ids. */
 const provided = (n: number, prefix = 'ext') =>
   Array.from({ length: n }, (_, i) => ({ firstName: `P${i}`, lastName: 'Person', company: 'Co', externalId: `${prefix}-${i}`, shareThumbnailUrl: PROVIDED }));

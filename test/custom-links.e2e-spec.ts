@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import type { Response } from 'supertest';
+import { detailOf, unique } from './support/api-responses';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -98,16 +98,6 @@ interface Campaign {
   activeCustomLinkCount: number;
 }
 
-interface ValidationEntry {
-  type: string;
-  loc: (string | number)[];
-  msg: string;
-  input?: unknown;
-  ctx?: Record<string, unknown>;
-}
-
-let seq = 0;
-const unique = (label: string) => `${label} ${Date.now().toString(36)}-${++seq}`;
 const slugOf = (link: Link) => link.url.slice(`${PUBLIC_BASE_URL}/l/`.length);
 const ids = (links: { id: string }[]) => links.map((l) => l.id);
 const byCreated = (order: 'asc' | 'desc') => (a: Link, b: Link) => {
@@ -121,7 +111,6 @@ const withOffset = (iso: string) => {
   const shifted = new Date(Date.parse(iso) + 2 * 3600 * 1000).toISOString();
   return `${shifted.slice(0, 23)}+02:00`;
 };
-const detailOf = (res: Response) => (res.body as { detail: ValidationEntry[] }).detail;
 
 describe('custom links', () => {
   let t: TestApp;

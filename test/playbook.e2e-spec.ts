@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
-import type { Response } from 'supertest';
+import { detailOf, type ValidationEntry } from './support/api-responses';
 import { DataSource } from 'typeorm';
 import { lockNames } from '../src/database/advisory-locks';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
@@ -72,14 +72,6 @@ interface PublishJob {
   productionLink: string | null;
   completedAt: string | null;
 }
-interface ValidationEntry {
-  type: string;
-  loc: (string | number)[];
-  msg: string;
-  input?: unknown;
-  ctx?: Record<string, unknown>;
-}
-
 /** Canonical JSON written independently of the service: object keys sorted at every depth. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -92,7 +84,6 @@ function canonical(value: unknown): string {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const etagOf = (sections: Section[]) => sha256(canonical(sections));
 const EMPTY_ETAG = sha256('[]');
-const detailOf = (res: Response) => (res.body as { detail: ValidationEntry[] }).detail;
 /** A full change as stored (omitted optional fields are null). */
 const stored = (c: Change): Required<Change> => ({ title: null, content: null, rationale: null, ...c });
 

@@ -1,8 +1,22 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { statementTriggers } from './statement-triggers';
 
 const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
 const FACETS = 'effective_qualification_status, buying_intent, booked_status';
 const MONTH = `date_trunc('month', start_time AT TIME ZONE 'UTC')`;
+
+/** A transition table's visible sessions, each counting `sign`. */
+const delta = (rows: string, sign: number) => `SELECT organization_id, ${MONTH} AS month, ${FACETS}, ${sign} AS sessions FROM ${rows} WHERE ${VISIBLE}`;
+/** Appends a statement's net changes per organization, month and enum values. */
+const append = (parts: string[]) => `
+  INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
+  SELECT organization_id, month, ${FACETS}, sum(sessions) FROM (${parts.join(' UNION ALL ')}) d
+   GROUP BY organization_id, month, ${FACETS} HAVING sum(sessions) <> 0;`;
+const TRIGGERS = statementTriggers('sessions', 'sessions_count', 'session_counts_track', {
+  insert: append([delta('new_rows', 1)]),
+  update: append([delta('old_rows', -1), delta('new_rows', 1)]),
+  delete: append([delta('old_rows', -1)]),
+});
 
 /**
  * Exact session totals without counting a million rows per request: visible sessions counted per
@@ -29,30 +43,7 @@ export class SessionCounts1764500000000 implements MigrationInterface {
     await queryRunner.query(`CREATE TABLE session_count_deltas (${columns})`);
     await queryRunner.query(`CREATE INDEX session_count_deltas_org_idx ON session_count_deltas (organization_id)`);
 
-    const delta = (rows: string, sign: number) =>
-      `SELECT organization_id, ${MONTH} AS month, ${FACETS}, ${sign} AS sessions FROM ${rows} WHERE ${VISIBLE}`;
-    const append = (parts: string[]) => `
-      INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
-      SELECT organization_id, month, ${FACETS}, sum(sessions) FROM (${parts.join(' UNION ALL ')}) d
-       GROUP BY organization_id, month, ${FACETS} HAVING sum(sessions) <> 0;`;
-    await queryRunner.query(`
-      CREATE FUNCTION session_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN ${append([delta('new_rows', 1)])}
-        ELSIF TG_OP = 'UPDATE' THEN ${append([delta('old_rows', -1), delta('new_rows', 1)])}
-        ELSE ${append([delta('old_rows', -1)])}
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER sessions_count_insert AFTER INSERT ON sessions REFERENCING NEW TABLE AS new_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION session_counts_track()`);
-    await queryRunner.query(`
-      CREATE TRIGGER sessions_count_update AFTER UPDATE ON sessions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION session_counts_track()`);
-    await queryRunner.query(`
-      CREATE TRIGGER sessions_count_delete AFTER DELETE ON sessions REFERENCING OLD TABLE AS old_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION session_counts_track()`);
+    for (const statement of TRIGGERS.up) await queryRunner.query(statement);
 
     // One statement: the deltas it folds leave and arrive together for every snapshot.
     await queryRunner.query(`
@@ -76,11 +67,8 @@ export class SessionCounts1764500000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TRIGGER sessions_count_delete ON sessions`);
-    await queryRunner.query(`DROP TRIGGER sessions_count_update ON sessions`);
-    await queryRunner.query(`DROP TRIGGER sessions_count_insert ON sessions`);
+    for (const statement of TRIGGERS.down) await queryRunner.query(statement);
     await queryRunner.query(`DROP FUNCTION compact_session_counts()`);
-    await queryRunner.query(`DROP FUNCTION session_counts_track()`);
     await queryRunner.query(`DROP TABLE session_count_deltas`);
     await queryRunner.query(`DROP TABLE session_counts`);
   }

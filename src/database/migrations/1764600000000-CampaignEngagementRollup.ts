@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { statementTriggers } from './statement-triggers';
 
 /** Each link's contribution to its campaign's counters (SPEC §2.10; the funnel counts the same way). */
 const CONTRIBUTION: [column: string, perLink: string][] = [
@@ -71,6 +72,12 @@ const MOVED_OUT = `SELECT DISTINCT o.organization_id, o.campaign_id FROM old_row
  WHERE o.campaign_id IS NOT NULL AND n.campaign_id IS DISTINCT FROM o.campaign_id`;
 const DELETED = `SELECT DISTINCT organization_id, campaign_id FROM old_rows WHERE campaign_id IS NOT NULL`;
 
+const TRIGGERS = statementTriggers('custom_links', 'custom_links_campaign', 'campaign_engagement_track', {
+  insert: merge([signed('new_rows', 1)]),
+  update: merge([signed('old_rows', -1, CHANGED), signed('new_rows', 1, CHANGED)]) + recomputeTimes(MOVED_OUT),
+  delete: merge([signed('old_rows', -1)]) + recomputeTimes(DELETED),
+});
+
 /**
  * Campaign engagement (SPEC §2.10) kept per campaign in the transaction that changes its links, so
  * reading it is one row instead of an aggregate over every link (50,000 in a large campaign). A
@@ -90,24 +97,7 @@ export class CampaignEngagementRollup1764600000000 implements MigrationInterface
         PRIMARY KEY (organization_id, campaign_id),
         FOREIGN KEY (organization_id, campaign_id) REFERENCES campaigns (organization_id, id) ON DELETE CASCADE
       )`);
-    await queryRunner.query(`
-      CREATE FUNCTION campaign_engagement_track() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN ${merge([signed('new_rows', 1)])}
-        ELSIF TG_OP = 'UPDATE' THEN ${merge([signed('old_rows', -1, CHANGED), signed('new_rows', 1, CHANGED)])} ${recomputeTimes(MOVED_OUT)}
-        ELSE ${merge([signed('old_rows', -1)])} ${recomputeTimes(DELETED)}
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER custom_links_campaign_insert AFTER INSERT ON custom_links REFERENCING NEW TABLE AS new_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION campaign_engagement_track()`);
-    await queryRunner.query(`
-      CREATE TRIGGER custom_links_campaign_update AFTER UPDATE ON custom_links REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION campaign_engagement_track()`);
-    await queryRunner.query(`
-      CREATE TRIGGER custom_links_campaign_delete AFTER DELETE ON custom_links REFERENCING OLD TABLE AS old_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION campaign_engagement_track()`);
+    for (const statement of TRIGGERS.up) await queryRunner.query(statement);
 
     // A campaign without links has no row; its figures read as zeros.
     await queryRunner.query(`
@@ -126,10 +116,7 @@ export class CampaignEngagementRollup1764600000000 implements MigrationInterface
                  ephemeral_page_view_count, session_count, started_session_count, engaged_session_count, first_opened_at,
                  last_opened_at, first_lead_submitted_at, first_meeting_clicked_at, first_meeting_booked_at, last_activity_at)
         WHERE campaign_id IS NOT NULL`);
-    await queryRunner.query(`DROP TRIGGER custom_links_campaign_delete ON custom_links`);
-    await queryRunner.query(`DROP TRIGGER custom_links_campaign_update ON custom_links`);
-    await queryRunner.query(`DROP TRIGGER custom_links_campaign_insert ON custom_links`);
-    await queryRunner.query(`DROP FUNCTION campaign_engagement_track()`);
+    for (const statement of TRIGGERS.down) await queryRunner.query(statement);
     await queryRunner.query(`DROP TABLE campaign_engagement`);
   }
 }

@@ -247,10 +247,9 @@ export class SessionsRepository {
   }
 
   /**
-   * The exact total as an SQL expression over `params` . Without an
-   * email filter it sums the per-month counts of the whole months in range and counts only the
-   * partial months at its edges from sessions_list_idx; an email substring is counted from the
-   * trigram index.
+   * The exact total as an SQL expression whose values go into `params`. Without an email filter it
+   * sums the per-month counts of the whole months in range and counts only the partial months at its
+   * edges from sessions_list_idx; an email substring is counted from the matching sessions.
    */
   private totalSql(params: unknown[], organizationId: string, query: SessionListQuery): string {
     const months = query.email === undefined ? wholeMonthsWithin(query.start_time_from, query.start_time_to) : null;
