@@ -1,12 +1,11 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ScopeGuard } from '../auth/scope.guard';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { RateLimitGuard } from '../limits/rate-limit.guard';
-import { RequestValidationInterceptor } from '../validation/request-validation.interceptor';
+import { RequestValidationGuard } from '../validation/request-validation.guard';
 import { GracefulShutdown } from './graceful-shutdown';
 
 const PIPELINE_PROVIDERS = [
@@ -14,8 +13,7 @@ const PIPELINE_PROVIDERS = [
   { provide: APP_GUARD, useClass: ApiKeyGuard },
   { provide: APP_GUARD, useClass: RateLimitGuard },
   { provide: APP_GUARD, useClass: ScopeGuard },
-  { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-  { provide: APP_INTERCEPTOR, useClass: RequestValidationInterceptor },
+  { provide: APP_GUARD, useClass: RequestValidationGuard },
   { provide: APP_FILTER, useClass: ApiExceptionFilter },
 ];
 
@@ -23,7 +21,9 @@ const PIPELINE_PROVIDERS = [
  * The request pipeline every route goes through, in CONTRACT §8's order:
  * authenticate (401) → request rate (429) → scope (403) → idempotency replay / 409 →
  * validation of path, query, header, body (422) → handler (404, 400, 409 ...) → error filter.
- * Guards and interceptors run in the order they are registered here.
+ * Guards run in the order they are registered here. There is no global interceptor (each would cost
+ * every request an rxjs pipeline): @Idempotent() routes get IdempotencyInterceptor, which validates
+ * after the key, and the validation guard leaves them to it.
  */
 @Module({})
 export class HttpPipelineModule {

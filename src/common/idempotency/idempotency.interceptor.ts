@@ -1,33 +1,40 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
-import { catchError, from, mergeMap, of, switchMap, type Observable } from 'rxjs';
+import { catchError, defer, from, mergeMap, of, switchMap, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { canonicalJson } from '../canonical-json';
 import { ApiError, ConflictError } from '../errors/api-errors';
 import { errorBody } from '../errors/error-response';
-import { IDEMPOTENCY_KEY_HEADER, isIdempotentHandler, isValidIdempotencyKey } from './idempotent.decorator';
+import { RequestValidator } from '../validation/request-validator';
+import { IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from './idempotency-key';
 import { IdempotencyRepository, type IdempotencyScope } from './idempotency.repository';
 
 /** Response headers that are part of the result and replayed with it. */
 const REPLAYED_HEADERS = ['location', 'etag', 'retry-after'];
 
 /**
- * Idempotency-Key on @Idempotent() routes (CONTRACT §1.2). Runs before input validation, so a
- * stored answer is replayed without re-running anything, and a 422 is stored like any other 4xx.
- * 5xx and 429 answers release the key so the client can try again.
+ * Idempotency-Key on the routes marked @Idempotent(), which apply it. Input validation runs here,
+ * after the key: a stored answer is replayed without re-running anything, and a 422 is stored like
+ * any other 4xx (CONTRACT §1.2, §8). 5xx and 429 answers release the key so the client can try again.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly records: IdempotencyRepository) {}
+  constructor(
+    private readonly records: IdempotencyRepository,
+    private readonly validator: RequestValidator,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!isIdempotentHandler(context.getHandler())) return next.handle();
+    const handle = defer(() => {
+      this.validator.validate(context);
+      return next.handle();
+    });
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const res = context.switchToHttp().getResponse<Response>();
     const key = req.headers[IDEMPOTENCY_KEY_HEADER];
     // A malformed key is reported by validation; a request without one runs normally.
-    if (typeof key !== 'string' || !isValidIdempotencyKey(key) || !req.principal) return next.handle();
+    if (typeof key !== 'string' || !isValidIdempotencyKey(key) || !req.principal) return handle;
 
     const scope: IdempotencyScope = {
       organizationId: req.principal.organizationId,
@@ -45,7 +52,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           res.setHeader('Idempotent-Replayed', 'true');
           return of(stored.status === 204 ? undefined : stored.body);
         }
-        return next.handle().pipe(
+        return handle.pipe(
           mergeMap(async (body: unknown) => {
             await this.records.complete(scope, res.statusCode, body, pickHeaders(res));
             return body;

@@ -1,9 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { RequestValidator } from '../validation/request-validator';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyRepository } from './idempotency.repository';
 
-/** Idempotency records: read and written by the HTTP pipeline, purged by the maintenance worker. */
+/**
+ * Idempotency records: read and written by the HTTP pipeline, purged by the maintenance worker.
+ * Global because @Idempotent() applies IdempotencyInterceptor in each controller's own module.
+ */
+@Global()
 @Module({
-  providers: [IdempotencyRepository],
-  exports: [IdempotencyRepository],
+  providers: [IdempotencyRepository, IdempotencyInterceptor, RequestValidator],
+  exports: [IdempotencyRepository, IdempotencyInterceptor, RequestValidator],
 })
 export class IdempotencyModule {}

@@ -1,13 +1,7 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-const IDEMPOTENT = Symbol('idempotent');
-
-export function isValidIdempotencyKey(value: string): boolean {
-  return value.length >= 1 && value.length <= IDEMPOTENCY_KEY_MAX_LENGTH;
-}
+import { IDEMPOTENT } from './idempotency-key';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**
  * The mutation honours `Idempotency-Key` (CONTRACT §1.2): a repeat with the same key and request
@@ -17,14 +11,11 @@ export function isValidIdempotencyKey(value: string): boolean {
 export function Idempotent(options: { required?: boolean } = {}) {
   return applyDecorators(
     SetMetadata(IDEMPOTENT, true),
+    UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',
       required: options.required ?? false,
       description: 'Replays the stored response of an earlier request with the same key (24 h); 1..255 characters.',
     }),
   );
-}
-
-export function isIdempotentHandler(handler: object): boolean {
-  return Reflect.getMetadata(IDEMPOTENT, handler) === true;
 }

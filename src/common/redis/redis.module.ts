@@ -12,7 +12,9 @@ export const REDIS = Symbol('REDIS');
       provide: REDIS,
       inject: [AppConfigService],
       useFactory: (config: AppConfigService) =>
-        new Redis(config.values.redisUrl, { maxRetriesPerRequest: 2, enableReadyCheck: true, lazyConnect: false }),
+        // Auto-pipelining sends the commands of concurrent requests (one rate-limit charge each) in one
+        // write: fewer syscalls on both ends, about a tenth of a small request's CPU here.
+        new Redis(config.values.redisUrl, { enableAutoPipelining: true, maxRetriesPerRequest: 2, enableReadyCheck: true, lazyConnect: false }),
     },
   ],
   exports: [REDIS],

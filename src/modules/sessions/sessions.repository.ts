@@ -180,7 +180,8 @@ export class SessionsRepository {
       [organizationId, id],
     );
     const row = rows[0];
-    return row ? { ...row, observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) } : null;
+    // Replaced in place: copying a row of some 35 columns with a spread costs more than the mapping itself.
+    return row ? Object.assign(row, { observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) }) : null;
   }
 
   /**

@@ -1,11 +1,10 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { Request } from 'express';
-import type { Observable } from 'rxjs';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotent.decorator';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotency-key';
 import { bodyParseErrorOf } from './json-body';
 import { issueForRule, toValidationIssues } from './pydantic-mapping';
 import { isStrictDto } from './strict-dto.decorator';
@@ -35,17 +34,17 @@ const LOCATION_ORDER = { path: 0, query: 1, header: 2, body: 3 } as const;
  * The rules come from the route's own decorators: `@Body()` / `@Query()` typed with a DTO class,
  * `@Param(name, ParseUuidPipe)`, and the Idempotency-Key header on `@Idempotent()` routes. Validated
  * DTO instances replace req.body / req.query, so `@Body()` and `@Query()` hand them to the handler.
+ * Run by RequestValidationGuard, or by IdempotencyInterceptor on @Idempotent() routes (after the key).
  */
 @Injectable()
-export class RequestValidationInterceptor implements NestInterceptor {
+export class RequestValidator {
   private readonly plans = new WeakMap<object, Rule[]>();
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() === 'http') {
-      const rules = this.planFor(context);
-      if (rules.length > 0) this.validate(rules, context.switchToHttp().getRequest<Request>());
-    }
-    return next.handle();
+  /** Throws RequestValidationError (422) listing every invalid input of the route. */
+  validate(context: ExecutionContext): void {
+    if (context.getType() !== 'http') return;
+    const rules = this.planFor(context);
+    if (rules.length > 0) this.check(rules, context.switchToHttp().getRequest<Request>());
   }
 
   private planFor(context: ExecutionContext): Rule[] {
@@ -72,7 +71,7 @@ export class RequestValidationInterceptor implements NestInterceptor {
     return rules;
   }
 
-  private validate(rules: Rule[], req: Request): void {
+  private check(rules: Rule[], req: Request): void {
     const issues: ValidationIssue[] = [];
     for (const rule of rules) {
       switch (rule.location) {
