@@ -1,13 +1,12 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { RequestValidator } from '../validation/request-validator';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyRepository } from './idempotency.repository';
 
 /**
  * Idempotency records: read and written by the HTTP pipeline, purged by the maintenance worker.
- * Global because @Idempotent() applies IdempotencyInterceptor in each controller's own module.
+ * @Idempotent() applies IdempotencyInterceptor in its controller's module, which imports this one.
  */
-@Global()
 @Module({
   providers: [IdempotencyRepository, IdempotencyInterceptor, RequestValidator],
   exports: [IdempotencyRepository, IdempotencyInterceptor, RequestValidator],

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { ConditionalGet } from '../../common/http/conditional-get';
 import { CustomLinkJobsController } from './custom-link-jobs.controller';
 import { CustomLinksController } from './custom-links.controller';
@@ -7,5 +8,5 @@ import { EngagementController } from './engagement/engagement.controller';
 import { PublicLinksController } from './public-links.controller';
 
 /** The Custom Link, job and public link routes (API role only). */
-@Module({ providers: [ConditionalGet], imports: [CustomLinksModule], controllers: [CustomLinksController, CustomLinkJobsController, PublicLinksController, EngagementController] })
+@Module({ providers: [ConditionalGet], imports: [CustomLinksModule, IdempotencyModule], controllers: [CustomLinksController, CustomLinkJobsController, PublicLinksController, EngagementController] })
 export class CustomLinksHttpModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CountCache } from '../../common/pagination/count-cache';
 import { PeopleModule } from '../people/people.module';
 import { IngestionController } from './ingestion.controller';
@@ -9,7 +10,7 @@ import { SessionsService } from './sessions.service';
 
 /** Sessions, transcripts and ingestion (API role). */
 @Module({
-  imports: [PeopleModule],
+  imports: [PeopleModule, IdempotencyModule],
   controllers: [SessionsController, IngestionController],
   providers: [SessionsRepository, SessionsService, IngestionService, CountCache],
   exports: [IngestionService],
