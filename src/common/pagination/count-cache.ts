@@ -17,6 +17,9 @@ export const COUNTED_LISTS = { sessions: 'sessions', people: 'people', customLin
  */
 @Injectable()
 export class CountCache {
+  /** Counts being computed by this process, by cache key: concurrent misses for one total share one count. */
+  private readonly inFlight = new Map<string, Promise<number>>();
+
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   /** The total for a list query; the page (limit, offset) is not part of the key. */
@@ -27,6 +30,14 @@ export class CountCache {
     const key = `count:${list}:${organizationId}:${version}:${filterHash}`;
     const cached = await this.redis.get(key);
     if (cached !== null) return Number(cached);
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const counting = this.computeAndStore(key, compute).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, counting);
+    return counting;
+  }
+
+  private async computeAndStore(key: string, compute: () => Promise<number>): Promise<number> {
     const total = await compute();
     await this.redis.set(key, String(total), 'EX', TTL_SECONDS);
     return total;
