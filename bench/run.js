@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The benchmark runner. On the dataset that bench/data.js built (its manifest), it starts the built
 // service as an API process (and a worker process for the job scenarios) plus the raw sessions
-// baseline (bench/raw-sessions-server.js), loads each scenario with autocannon, checks the targets,
-// and writes bench/results/latest.json and the "latest" section of bench/RESULTS.md.
+// baseline (bench/raw-sessions-server.js), loads each scenario with autocannon (a scenario with a
+// baseline in ABBA order: service, raw, raw, service, each side the mean of its two runs), checks the
+// targets, and writes bench/results/latest.json and the "latest" section of bench/RESULTS.md.
 //
 // Usage: npm run bench            (= npm run build && node bench/run.js)
 //        npm run bench:smoke      (CI: tiny dataset, ~1 s per scenario, bench/results/smoke.json)
@@ -411,14 +412,31 @@ async function runOne(origin, scenario, headers, opts, server) {
   return run;
 }
 
+/** The mean of a server's runs of one scenario: req/s and latency percentiles. */
+function meanOf(runs) {
+  const mean = (key) => (runs.some((r) => r[key] === null) ? null : Math.round((runs.reduce((sum, r) => sum + r[key], 0) / runs.length) * 10) / 10);
+  return { rps: mean('rps'), p50_ms: mean('p50_ms'), p99_ms: mean('p99_ms') };
+}
+
+/**
+ * One scenario against the service and, with a baseline, the raw server. The two then run in ABBA
+ * order (service, raw, raw, service) and each side's figures are the mean of its two runs, so neither
+ * gains from going first or second (the caches, the JIT and the machine's drift are shared).
+ */
 async function runScenario(scenario, servers, headers, opts, apiPid) {
-  log(`${scenario.name}: ${scenario.connections ?? opts.connections} connections, ${opts.warmup} s warm-up, ${opts.seconds} s`);
-  const service = await runOne(servers.api, scenario, headers, opts, 'service');
-  service.api_rss_mb = procStatusMb(apiPid, 'VmRSS');
-  const name = scenario.rename && service.body ? scenario.rename(service.body) : scenario.name;
-  delete service.body;
-  const raw = scenario.baseline ? await runOne(servers.raw, scenario, {}, opts, 'raw') : null;
-  if (raw) delete raw.body;
+  log(`${scenario.name}: ${scenario.connections ?? opts.connections} connections, ${opts.warmup} s warm-up, ${opts.seconds} s${scenario.baseline ? ', service and raw in ABBA order' : ''}`);
+  const order = scenario.baseline ? ['service', 'raw', 'raw', 'service'] : ['service'];
+  const runs = { service: [], raw: [] };
+  for (const server of order) {
+    const run = server === 'service' ? await runOne(servers.api, scenario, headers, opts, server) : await runOne(servers.raw, scenario, {}, opts, server);
+    if (server === 'service') run.api_rss_mb = procStatusMb(apiPid, 'VmRSS');
+    runs[server].push(run);
+  }
+  const body = runs.service[0].body;
+  const name = scenario.rename && body ? scenario.rename(body) : scenario.name;
+  for (const run of [...runs.service, ...runs.raw]) delete run.body;
+  const service = meanOf(runs.service);
+  const raw = runs.raw.length > 0 ? meanOf(runs.raw) : null;
   const row = {
     name,
     rps: service.rps,
@@ -431,9 +449,9 @@ async function runScenario(scenario, servers, headers, opts, apiPid) {
   log(`  ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms${raw ? `; raw ${raw.rps} req/s, ratio ${row.ratio}` : ''}`);
   return {
     row,
-    runs: [{ name, ...service }, ...(raw ? [{ name, ...raw }] : [])],
+    runs: [...runs.service, ...runs.raw].map((run) => ({ name, ...run })),
     targets: evaluate(name, scenario.targets, values),
-    events: scenario.batch ? { events_per_s: values.events_per_s, batch_size: scenario.batch, connections: service.connections } : null,
+    events: scenario.batch ? { events_per_s: values.events_per_s, batch_size: scenario.batch, connections: runs.service[0].connections } : null,
   };
 }
 
@@ -549,7 +567,7 @@ function markdownSection(results, opts) {
       `${fmt(counts.accounts)} accounts, ${fmt(counts.links)} links, ${fmt(counts.campaigns)} campaigns, ${fmt(counts.events)} events, ${fmt(counts.transcripts)} transcripts.`,
     `One API process (\`APP_ROLE=api NODE_ENV=production LOG_LEVEL=warn NODE_OPTIONS='${API_NODE_OPTIONS}'\`) and the raw baseline (\`bench/raw-sessions-server.js\`: node:http + pg, ` +
       `the repository's very SQL, prepared the same way, with the exact total computed on every request: no framework, auth, rate limit or count cache) on the same machine; autocannon ${opts.warmup} s warm-up then ${opts.seconds} s, ` +
-      `${opts.connections} connections unless noted. Figures: [\`${path.relative(__dirname, opts.out)}\`](${path.relative(__dirname, opts.out)}).`,
+      `${opts.connections} connections unless noted; a scenario with a baseline runs service, raw, raw, service and reports each side's mean. Figures: [\`${path.relative(__dirname, opts.out)}\`](${path.relative(__dirname, opts.out)}).`,
     '',
     '| scenario | req/s | p50 ms | p99 ms | raw baseline req/s | ratio | target | met |',
     '|---|---|---|---|---|---|---|---|',
