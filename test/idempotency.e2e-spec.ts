@@ -87,6 +87,31 @@ describe('Idempotency-Key', () => {
     expect((await list(who)).map((c) => c.id)).toEqual([(original.body as Campaign).id]);
   });
 
+  it('checks the key before the body: an invalid body under a used key is a 409, not a 422', async () => {
+    const who = await tenant();
+    const key = randomUUID();
+    await post(who, { name: uniqueName('First') }, key).expect(201);
+
+    await post(who, { name: 42 }, key).expect(409, CONFLICT);
+    expect(await storedRecords(who, key)).toEqual([{ method: 'POST', route: CAMPAIGNS, state: 'completed', response_status: 201 }]);
+  });
+
+  it('stores a 422 like any other 4xx and replays it for the same key and body', async () => {
+    const who = await tenant();
+    const key = randomUUID();
+    const invalid = { name: 42 };
+
+    const first = await post(who, invalid, key).expect(422);
+    expect((first.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([['body', 'name']]);
+    const replay = await post(who, invalid, key).expect(422);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await storedRecords(who, key)).toEqual([{ method: 'POST', route: CAMPAIGNS, state: 'completed', response_status: 422 }]);
+    // Without a key the same body is validated (and refused) every time, and nothing is stored.
+    await post(who, invalid).expect(422);
+    expect(await list(who)).toEqual([]);
+  });
+
   it('keeps keys apart per method and route: the same key on PATCH and DELETE runs them', async () => {
     const who = await tenant();
     const key = randomUUID();
