@@ -395,20 +395,10 @@ async function createWorkTables(db) {
     types text[], last_pv int, start_off int, engaged_off int, lead_off int, mclick_off int, mbook_off int, end_off int)`);
 }
 
-/** A seeded generator (mulberry32), so the company list is the same on every build. */
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` companies with unique registrable domains (accountDomainOf(domain) === domain), a subdomain host and a home country. */
 function makeCompanies(count, accountDomainOf) {
+  // Seeded, so the company list is the same on every build.
+  const { seededRandom } = require(path.join(DIST, 'common/seeded-random'));
   const random = seededRandom(20261122);
   const pick = (items) => items[Math.floor(random() * items.length)];
   const countryWeights = weighted(COUNTRY_WEIGHTS);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { seededRandom } from '../../common/seeded-random';
 
 /**
  * A realistic demo dataset (CONTRACT §7 demo:seed): several people per business domain, free-mail
@@ -33,25 +34,13 @@ export interface DemoSession {
   body: Record<string, unknown>;
 }
 
-/** Mulberry32: small, seeded, good enough for demo data. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function stableUuid(...parts: string[]): string {
   const hex = createHash('sha256').update(parts.join(':')).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function demoSessions(organizationId: string, now: Date): DemoSession[] {
-  const random = randomSource(42);
+  const random = seededRandom(42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const prospects: { email: string; name: string; business: string | null }[] = [];
   COMPANIES.forEach((company, c) => {
