@@ -189,7 +189,8 @@ export class SessionsRepository {
    * come from one snapshot. The page's ids come from sessions_list_idx (an index-only scan that also
    * applies the enum filters), so an offset skips index entries, not rows; only the page's rows are
    * read whole (deferred join). A deep offset first seeks its UTC month through the per-month
-   * counts, so it skips at most a month of entries.
+   * counts, so it skips at most a month of entries. Planned once per connection (prepared), so not
+   * for an email substring, whose best plan depends on the substring: see listPage and count.
    */
   async list(organizationId: string, query: SessionListQuery): Promise<{ rows: SessionRow[]; total: number }> {
     const where = this.filters(organizationId, query);
@@ -200,9 +201,7 @@ export class SessionsRepository {
          LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
                     LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id) ON true
         ORDER BY page.start_time DESC, page.id DESC`;
-    // An email substring's best plan depends on the substring; any other list is planned once per connection.
-    type Row = SessionRow & { total: string };
-    const rows = query.email === undefined ? await preparedQuery<Row>(this.db, sql, where.params) : await this.db.query<Row[]>(sql, where.params);
+    const rows = await preparedQuery<SessionRow & { total: string }>(this.db, sql, where.params);
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
   }
 
