@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { JsonExpressAdapter } from './common/http/json-express-adapter';
+import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { jsonBodyParser } from './common/validation/json-body';
 import { AppModule } from './app.module';
@@ -47,7 +47,7 @@ function markPublicOperations(document: OpenAPIObject): void {
 }
 
 export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), new JsonExpressAdapter(), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), new LeanExpressAdapter(), { bodyParser: false, bufferLogs: true });
   configureHttpApp(app);
   return app;
 }

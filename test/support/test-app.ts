@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { AppModule } from '../../src/app.module';
 import type { Scope } from '../../src/common/auth/scopes';
-import { JsonExpressAdapter } from '../../src/common/http/json-express-adapter';
+import { LeanExpressAdapter } from '../../src/common/http/lean-express-adapter';
 import { loadConfig, type AppConfig } from '../../src/config/environment';
 import { configureHttpApp } from '../../src/http-app';
 import { ApiKeysService } from '../../src/modules/api-keys/api-keys.service';
@@ -38,7 +38,7 @@ export const ALL_SCOPES: Scope[] = [
 export async function createTestApp(env: Record<string, string> = {}, options: { controllers?: Type[] } = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', APP_ROLE: 'api', ...env });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config)], controllers: options.controllers ?? [] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new JsonExpressAdapter(), { bodyParser: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new LeanExpressAdapter(), { bodyParser: false });
   configureHttpApp(app);
   await app.init();
   const organizations = app.get(OrganizationsService);

@@ -1,41 +1,54 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
-import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
+import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { LimitExceededError, rateLimitHeaders } from '../errors/api-errors';
 import { limitState } from './limits.service';
 
+interface RequestWindow {
+  name: string;
+  limit: number;
+  ttlMs: number;
+}
+
 /**
- * The request-rate limit (SPEC §8) on @nestjs/throttler, adapted to the API's rules:
+ * The request-rate limit (SPEC §8) on @nestjs/throttler's module and storage, adapted to the API's rules:
  * - counted per API key, not per route (the default key includes the route);
  * - only authenticated requests (runs after ApiKeyGuard; public routes have no principal);
  * - X-RateLimit-Reset is a Unix timestamp, and 429 uses SPEC's text and our error filter.
+ *
+ * The module's throttlers apply to every route as configured: ThrottlerGuard's own canActivate
+ * reads six pieces of route metadata per request for @Throttle / @SkipThrottle, which no route
+ * uses (and which this guard therefore does not honour), so a request costs one Redis round trip
+ * and nothing else.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return !context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  private windows: RequestWindow[] = [];
+
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    this.windows = this.throttlers.map(({ name, limit, ttl }) => {
+      if (typeof limit !== 'number' || typeof ttl !== 'number') throw new Error(`throttler ${name}: limit and ttl must be numbers`);
+      return { name: name ?? 'default', limit, ttlMs: ttl };
+    });
   }
 
-  protected override async getTracker(req: Record<string, unknown>): Promise<string> {
-    return (req as unknown as AuthenticatedRequest).principal!.keyId;
-  }
-
-  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
-    return `rate:${throttlerName}:${tracker}`;
-  }
-
-  protected override async handleRequest({ context, limit, ttl, throttler, blockDuration, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
-    const res = http.getResponse<Response>();
-    const key = generateKey(context, await getTracker(req, context), throttler.name ?? 'default');
-    const record = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
+    if (!req.principal) return true;
+    for (const window of this.windows) await this.charge(window, req, http.getResponse<Response>());
+    return true;
+  }
+
+  private async charge({ name, limit, ttlMs }: RequestWindow, req: AuthenticatedRequest, res: Response): Promise<void> {
+    const key = `rate:${name}:${req.principal!.keyId}`;
+    const record = await this.storageService.increment(key, ttlMs, limit, ttlMs, name);
     // The storage reports whole seconds to reset (see RedisThrottlerStorage).
     const state = limitState({ limit }, { count: record.totalHits, resetInMs: record.timeToExpire * 1000 });
     if (record.isBlocked) throw new LimitExceededError(state);
     req.rateLimitKey = key;
-    for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
-    return true;
+    for (const [header, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(header, value);
   }
 }
