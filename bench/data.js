@@ -1763,7 +1763,7 @@ async function build(admin, flags, manifestFile) {
         for (const table of tables) await db.query(`VACUUM ANALYZE ${table}`);
       };
       await Promise.all([
-        vacuum(a, ['sessions', 'session_transcripts', 'people', 'accounts', 'campaigns', 'custom_link_jobs', 'custom_link_job_items']),
+        vacuum(a, ['sessions', 'session_emails', 'session_transcripts', 'people', 'accounts', 'campaigns', 'custom_link_jobs', 'custom_link_job_items']),
         vacuum(b, ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links']),
       ]);
     });

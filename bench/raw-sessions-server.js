@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The raw baseline of the sessions list: node:http + pg running the very SQL the service's
 // repository sends (SessionsRepository.list: page and exact total in one statement; with an email
-// substring, the page and the trigram count) and the same response mapping, with no framework, no
-// auth, no rate limit and no count cache. What Node + PostgreSQL can do here.
+// substring, searchPage and searchCount over session_emails) and the same response mapping, with no
+// framework, no auth, no rate limit and no count cache. What Node + PostgreSQL can do here.
 // Query parameters as the service's SessionListQuery reads them: limit, offset, email, and the
 // comma lists qualification_status, buying_intent, booked_status (no validation: the bench sends
 // valid values only).
@@ -39,7 +39,7 @@ http
       const { rows, total } =
         query.email === undefined
           ? await repository.list(organizationId, query)
-          : await Promise.all([repository.listPage(organizationId, query), repository.count(organizationId, query)]).then(([page, count]) => ({ rows: page, total: count }));
+          : await Promise.all([repository.searchPage(organizationId, query), repository.searchCount(organizationId, query)]).then(([page, count]) => ({ rows: page, total: count }));
       const body = JSON.stringify({ sessions: rows.map(toSessionResponse), pagination: { total, limit: query.limit, offset: query.offset } });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     } catch (error) {

@@ -13,6 +13,7 @@ import {
   oracleSessionPage,
   pendingDeltas,
   sessionCountDrift,
+  sessionEmailDrift,
   type SessionFilters,
 } from './support/aggregates';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
@@ -24,6 +25,8 @@ import { createTestApp, eventually, type Tenant, type TestApp } from './support/
  * - session totals (GET /sessions pagination.total) and deep offsets, from session_counts plus
  *   pending session_count_deltas (migration SessionCounts), with pending deltas only, after
  *   compaction, after writes through the API and SQL (negative deltas), and under concurrency;
+ * - the email search (GET /sessions?email=…) from session_emails (migration SessionEmailSearch),
+ *   row for row and page for page, after the same writes;
  * - campaign engagement (GET /custom-link-campaigns/{id}/engagement) from campaign_engagement
  *   (migration CampaignEngagementRollup) through events, moves, unfiling, deletion, concurrency.
  */
@@ -82,6 +85,9 @@ const FACET_FILTERS: SessionFilters[] = [
   { qualification_status: 'unqualified', booked_status: 'booked' },
   { qualification_status: 'qualified', buying_intent: 'high,medium', booked_status: 'not_booked' },
 ];
+
+/** Email substrings of the bulk rows (bulk<n>@agg<seed>.test) and of those ingested through the API (…@agg-api.test). */
+const EMAIL_FILTERS = ['bulk7', 'BULK29@', '@agg1.', 'agg-api', 'again1', 'moved@', 'nobody'];
 
 /** start_time ranges: within a month, across months, on boundaries and 1 ms either side, open-ended, from > to. */
 const RANGES: SessionFilters[] = [
@@ -217,7 +223,27 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     expect(mismatches).toEqual([]);
   }
 
-  const expectNoDrift = async () => expect(await sessionCountDrift(pool)).toEqual([]);
+  const expectNoDrift = async () => {
+    expect(await sessionCountDrift(pool)).toEqual([]);
+    expect(await sessionEmailDrift(pool)).toEqual([]);
+    await expectEmailPages();
+  };
+
+  /** First pages of email substring searches (session_emails), alone and with facets and ranges, against the oracle's ids. */
+  async function expectEmailPages(): Promise<void> {
+    const mismatches: string[] = [];
+    const cases: [Tenant, SessionFilters][] = [a, b].flatMap((who) =>
+      EMAIL_FILTERS.flatMap((email) => [{ email }, ...RANGE_FACETS.slice(1).map((facets) => ({ ...facets, email })), { ...RANGES[1], email }]).map(
+        (q): [Tenant, SessionFilters] => [who, q],
+      ),
+    );
+    await inChunks(cases, 8, async ([who, q]) => {
+      const [page, ids] = await Promise.all([list(who, { ...q, limit: 50 } as Query), oracleSessionPage(pool, who.organizationId, q, 0, 50)]);
+      const got = page.sessions.map((s) => s.id);
+      if (JSON.stringify(got) !== JSON.stringify(ids)) mismatches.push(`${JSON.stringify(q)}: api [${got.length}] ${got.slice(0, 3).join(',')}…, oracle [${ids.length}] ${ids.slice(0, 3).join(',')}…`);
+    });
+    expect(mismatches).toEqual([]);
+  }
 
   it('(a) bulk sessions with only pending deltas: every total, deep page and count row is exact', async () => {
     const release = await holdCompactions(pool, a.organizationId);

@@ -16,6 +16,7 @@ export interface SessionFilters {
   qualification_status?: string;
   buying_intent?: string;
   booked_status?: string;
+  email?: string;
 }
 
 /** A CONTRACT §0 timestamp (a date, or a date-time; UTC without an offset) as an instant (node-postgres sends years < 1 as BC). */
@@ -26,7 +27,7 @@ export function instant(value: string): Date {
   return date;
 }
 
-/** WHERE clause over sessions for one organization and filters ($1..$6). */
+/** WHERE clause over sessions for one organization and filters ($1..$7); an email filter is a plain substring test. */
 function sessionWhere(organizationId: string, q: SessionFilters): { sql: string; params: unknown[] } {
   const list = (v: string | undefined) => (v === undefined ? null : v.split(','));
   return {
@@ -34,7 +35,8 @@ function sessionWhere(organizationId: string, q: SessionFilters): { sql: string;
       AND ($2::timestamptz IS NULL OR start_time >= $2::timestamptz) AND ($3::timestamptz IS NULL OR start_time <= $3::timestamptz)
       AND ($4::text[] IS NULL OR effective_qualification_status = ANY($4::text[]))
       AND ($5::text[] IS NULL OR buying_intent = ANY($5::text[]))
-      AND ($6::text[] IS NULL OR booked_status = ANY($6::text[]))`,
+      AND ($6::text[] IS NULL OR booked_status = ANY($6::text[]))
+      AND ($7::text IS NULL OR strpos(email_key, lower($7::text)) > 0)`,
     params: [
       organizationId,
       q.start_time_from === undefined ? null : instant(q.start_time_from),
@@ -42,6 +44,7 @@ function sessionWhere(organizationId: string, q: SessionFilters): { sql: string;
       list(q.qualification_status),
       list(q.buying_intent),
       list(q.booked_status),
+      q.email ?? null,
     ],
   };
 }
@@ -57,7 +60,7 @@ export async function oracleSessionCount(pool: Pool, organizationId: string, q: 
 export async function oracleSessionPage(pool: Pool, organizationId: string, q: SessionFilters, offset: number, limit: number): Promise<string[]> {
   const where = sessionWhere(organizationId, q);
   const { rows } = await pool.query<{ id: string }>(
-    `SELECT id FROM sessions WHERE ${where.sql} ORDER BY start_time DESC, id DESC OFFSET $7 LIMIT $8`,
+    `SELECT id FROM sessions WHERE ${where.sql} ORDER BY start_time DESC, id DESC OFFSET $8 LIMIT $9`,
     [...where.params, offset, limit],
   );
   return rows.map((r) => r.id);
@@ -89,6 +92,24 @@ export async function sessionCountDrift(pool: Pool): Promise<Record<string, unkn
      SELECT organization_id, month, q, i, b, t.n::int AS tracked, a.n::int AS actual
        FROM tracked t FULL JOIN actual a USING (organization_id, month, q, i, b)
       WHERE t.n IS DISTINCT FROM a.n ORDER BY 1, 2, 3, 4, 5 LIMIT 50`,
+  );
+  return rows;
+}
+
+/**
+ * Every session whose row in session_emails (the email search) differs from what the sessions table
+ * says it should be: visible sessions with an email, with their start time, email and facets. Empty
+ * when the search holds exactly those sessions. One statement, so one snapshot.
+ */
+export async function sessionEmailDrift(pool: Pool): Promise<Record<string, unknown>[]> {
+  const columns = 'organization_id, id, start_time, email_key, effective_qualification_status, buying_intent, booked_status';
+  const { rows } = await pool.query(
+    `WITH expected AS (SELECT ${columns} FROM sessions WHERE ${VISIBLE} AND email_key IS NOT NULL),
+          held AS (SELECT ${columns} FROM session_emails)
+     (SELECT 'missing' AS drift, * FROM (SELECT * FROM expected EXCEPT SELECT * FROM held) m)
+     UNION ALL
+     (SELECT 'extra' AS drift, * FROM (SELECT * FROM held EXCEPT SELECT * FROM expected) x)
+     ORDER BY organization_id, id, drift LIMIT 50`,
   );
   return rows;
 }

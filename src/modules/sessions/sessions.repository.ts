@@ -190,9 +190,10 @@ export class SessionsRepository {
    * applies the enum filters), so an offset skips index entries, not rows; only the page's rows are
    * read whole (deferred join). A deep offset first seeks its UTC month through the per-month
    * counts, so it skips at most a month of entries. Planned once per connection (prepared), so not
-   * for an email substring, whose best plan depends on the substring: see listPage and count.
+   * for an email substring, whose best plan depends on the substring: see searchPage and searchCount.
    */
   async list(organizationId: string, query: SessionListQuery): Promise<{ rows: SessionRow[]; total: number }> {
+    if (query.email !== undefined) throw new Error('SessionsRepository.list does not search emails: use searchPage and searchCount');
     const where = this.filters(organizationId, query);
     const page = this.pageSql(where, query);
     const total = this.totalSql(where.params, organizationId, query);
@@ -205,11 +206,15 @@ export class SessionsRepository {
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
   }
 
-  /** A page without its total (the service caches an email substring's total). */
-  async listPage(organizationId: string, query: SessionListQuery): Promise<SessionRow[]> {
-    const where = this.filters(organizationId, query);
+  /**
+   * A page of an email substring search, without its total (the service caches that): the page's
+   * ids come from `session_emails` (the trigram index, or its own list index for a common
+   * substring), planned for each substring; only the page's rows are read from sessions.
+   */
+  async searchPage(organizationId: string, query: SessionListQuery & { email: string }): Promise<SessionRow[]> {
+    const where = this.searchFilters(organizationId, query);
     return this.db.query(
-      `${this.pageSql(where, query)}
+      `${this.pageSql(where, query, 'session_emails')}
        SELECT ${LIST_COLUMNS} FROM page
          JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
          LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id
@@ -218,20 +223,21 @@ export class SessionsRepository {
     );
   }
 
-  async count(organizationId: string, query: SessionListQuery): Promise<number> {
-    const params: unknown[] = [];
-    const [row]: { total: string }[] = await this.db.query(`SELECT ${this.totalSql(params, organizationId, query)} AS total`, params);
+  /** The exact total of an email substring search. */
+  async searchCount(organizationId: string, query: SessionListQuery & { email: string }): Promise<number> {
+    const where = this.searchFilters(organizationId, query);
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}`, where.params);
     return Number(row.total);
   }
 
-  /** The `page` CTE (ids and start times of the page) over `where`, whose first parameter is the organization. */
-  private pageSql(where: SqlConditions, query: SessionListQuery): string {
+  /** The `page` CTE (ids and start times of the page) over `where` on `table` (as s), whose first parameter is the organization. */
+  private pageSql(where: SqlConditions, query: SessionListQuery, table: 'sessions' | 'session_emails' = 'sessions'): string {
     const limit = where.param(query.limit);
     const offset = where.param(query.offset);
-    const seeks = query.offset >= SEEK_FROM_OFFSET && query.email === undefined && !query.start_time_from && !query.start_time_to;
+    const seeks = query.offset >= SEEK_FROM_OFFSET && table === 'sessions' && !query.start_time_from && !query.start_time_to;
     if (!seeks) {
       return `WITH page AS (
-        SELECT s.id, s.start_time FROM sessions s WHERE ${where.toSql()}
+        SELECT s.id, s.start_time FROM ${table} s WHERE ${where.toSql()}
          ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET ${offset})`;
     }
     return `WITH buckets AS (
@@ -247,12 +253,11 @@ export class SessionsRepository {
   }
 
   /**
-   * The exact total as an SQL expression whose values go into `params`. Without an email filter it
-   * sums the per-month counts of the whole months in range and counts only the partial months at its
-   * edges from sessions_list_idx; an email substring is counted from the matching sessions.
+   * The exact total as an SQL expression whose values go into `params`: it sums the per-month counts
+   * of the whole months in range and counts only the partial months at its edges from sessions_list_idx.
    */
   private totalSql(params: unknown[], organizationId: string, query: SessionListQuery): string {
-    const months = query.email === undefined ? wholeMonthsWithin(query.start_time_from, query.start_time_to) : null;
+    const months = wholeMonthsWithin(query.start_time_from, query.start_time_to);
     if (!months) return `(SELECT count(*) FROM sessions s WHERE ${this.filters(organizationId, query, params).toSql()})`;
     const organization = new SqlConditions(params).param(organizationId);
     const counted = this.facets(new SqlConditions(params), 'c', query)
@@ -271,11 +276,18 @@ export class SessionsRepository {
   }
 
   private filters(organizationId: string, query: SessionListQuery, params: unknown[] = []): SqlConditions {
-    const where = new SqlConditions(params)
-      .add(`s.organization_id = $? AND ${VISIBLE}`, organizationId)
-      .addIf('s.start_time >= $?', query.start_time_from)
-      .addIf('s.start_time <= $?', query.start_time_to);
-    return this.facets(where, 's', query).addIf(`s.email_key LIKE $? ESCAPE '\\'`, query.email === undefined ? undefined : containsPattern(query.email));
+    return this.rangeAndFacets(new SqlConditions(params).add(`s.organization_id = $? AND ${VISIBLE}`, organizationId), query);
+  }
+
+  /** The filters of an email substring search over session_emails (as s), which holds only visible sessions with an email. */
+  private searchFilters(organizationId: string, query: SessionListQuery & { email: string }): SqlConditions {
+    return this.rangeAndFacets(new SqlConditions().add('s.organization_id = $?', organizationId), query)
+      .add(`s.email_key LIKE $? ESCAPE '\\'`, containsPattern(query.email));
+  }
+
+  private rangeAndFacets(where: SqlConditions, query: SessionListQuery): SqlConditions {
+    where.addIf('s.start_time >= $?', query.start_time_from).addIf('s.start_time <= $?', query.start_time_to);
+    return this.facets(where, 's', query);
   }
 
   /** The enum filters, which both sessions and their per-month counts carry. */

@@ -17,14 +17,14 @@ export class SessionsService {
   ) {}
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
-    const { limit, offset } = query;
+    const { limit, offset, email } = query;
     // An email substring's total costs a trigram scan, so it is cached; every other total is cheap (per-month counts).
     const { rows, total } =
-      query.email === undefined
+      email === undefined
         ? await this.sessions.list(organizationId, query)
         : await Promise.all([
-            this.sessions.listPage(organizationId, query),
-            this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.count(organizationId, query)),
+            this.sessions.searchPage(organizationId, { ...query, email }),
+            this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.searchCount(organizationId, { ...query, email })),
           ]).then(([page, count]) => ({ rows: page, total: count }));
     return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
   }
