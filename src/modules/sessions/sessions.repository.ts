@@ -42,6 +42,9 @@ export interface SessionRow {
   intent_calculated_at: Date | null;
 }
 
+/** A list query with an email substring, which searches session_emails. */
+export type SessionSearchQuery = SessionListQuery & { email: string };
+
 /** The earliest human event of one type that tracking observed of a session through one link. */
 export interface ObservedLinkEvent {
   custom_link_id: string;
@@ -211,7 +214,7 @@ export class SessionsRepository {
    * ids come from `session_emails` (the trigram index, or its own list index for a common
    * substring), planned for each substring; only the page's rows are read from sessions.
    */
-  async searchPage(organizationId: string, query: SessionListQuery & { email: string }): Promise<SessionRow[]> {
+  async searchPage(organizationId: string, query: SessionSearchQuery): Promise<SessionRow[]> {
     const where = this.searchFilters(organizationId, query);
     return this.db.query(
       `${this.pageSql(where, query, 'session_emails')}
@@ -224,7 +227,7 @@ export class SessionsRepository {
   }
 
   /** The exact total of an email substring search. */
-  async searchCount(organizationId: string, query: SessionListQuery & { email: string }): Promise<number> {
+  async searchCount(organizationId: string, query: SessionSearchQuery): Promise<number> {
     const where = this.searchFilters(organizationId, query);
     const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}`, where.params);
     return Number(row.total);
@@ -280,7 +283,7 @@ export class SessionsRepository {
   }
 
   /** The filters of an email substring search over session_emails (as s), which holds only visible sessions with an email. */
-  private searchFilters(organizationId: string, query: SessionListQuery & { email: string }): SqlConditions {
+  private searchFilters(organizationId: string, query: SessionSearchQuery): SqlConditions {
     return this.rangeAndFacets(new SqlConditions().add('s.organization_id = $?', organizationId), query)
       .add(`s.email_key LIKE $? ESCAPE '\\'`, containsPattern(query.email));
   }

@@ -6,7 +6,7 @@ import type { SessionListQuery } from './dto/session-list.query';
 import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf } from './rules/lifecycle';
-import { SessionsRepository } from './sessions.repository';
+import { SessionsRepository, type SessionRow, type SessionSearchQuery } from './sessions.repository';
 
 @Injectable()
 export class SessionsService {
@@ -18,15 +18,17 @@ export class SessionsService {
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
     const { limit, offset, email } = query;
-    // An email substring's total costs a trigram scan, so it is cached; every other total is cheap (per-month counts).
-    const { rows, total } =
-      email === undefined
-        ? await this.sessions.list(organizationId, query)
-        : await Promise.all([
-            this.sessions.searchPage(organizationId, { ...query, email }),
-            this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.searchCount(organizationId, { ...query, email })),
-          ]).then(([page, count]) => ({ rows: page, total: count }));
+    const { rows, total } = email === undefined ? await this.sessions.list(organizationId, query) : await this.search(organizationId, { ...query, email });
     return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
+  }
+
+  /** An email substring's page and total. The total costs a trigram scan, so it is cached; every other total is cheap (per-month counts). */
+  private async search(organizationId: string, query: SessionSearchQuery): Promise<{ rows: SessionRow[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.sessions.searchPage(organizationId, query),
+      this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.searchCount(organizationId, query)),
+    ]);
+    return { rows, total };
   }
 
   async get(organizationId: string, id: string): Promise<SessionDetailResponse> {
