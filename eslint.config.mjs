@@ -1,4 +1,4 @@
-// Lint that catches real bugs (STYLE.md): floating promises, misused promises, exhaustive switches, ===.
+// Lint that catches real bugs: floating promises, misused promises, exhaustive switches, ===.
 import eslint from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

@@ -11,6 +11,8 @@ import type { AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { AccountsHttpModule } from './modules/accounts/accounts-http.module';
+import { DemoModule } from './modules/demo/demo.module';
+import { seedsOnFirstRun } from './modules/demo/first-run';
 import { CampaignsHttpModule } from './modules/campaigns/campaigns-http.module';
 import { CustomLinksHttpModule } from './modules/custom-links/custom-links-http.module';
 import { CustomLinksJobsModule } from './modules/custom-links/custom-links-jobs.module';
@@ -67,6 +69,8 @@ export class AppModule {
         ...infrastructureModules(config),
         ...(serveHttp ? API_MODULES : [HealthModule]),
         ...(runWorkers ? WORKER_MODULES : []),
+        // A development server seeds demo data on its first start.
+        ...(seedsOnFirstRun(config) ? [DemoModule] : []),
       ],
     };
   }

@@ -3,17 +3,19 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
 import { isScope, SCOPES, type Scope } from './common/auth/scopes';
 import { AppConfigModule } from './config/config.module';
 import { loadConfigOrExit, type AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
+import { startLocalServices } from './local-services';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { ApiKeysService } from './modules/api-keys/api-keys.service';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OrganizationsService } from './modules/organizations/organizations.service';
 
 /**
- * Admin commands (CONTRACT §7). Each prints one JSON object on stdout; a usage or input error
+ * Admin commands (docs/api.md §15.3). Each prints one JSON object on stdout; a usage or input error
  * prints `{"error": ...}` on stderr and exits 2. The key itself is printed only by key:create.
  */
 class UsageError extends Error {}
@@ -40,7 +42,11 @@ const USAGE = `usage:
   cli key:list --org ORG_ID
   cli key:revoke --id KEY_ID
   cli demo:seed [--org ORG_ID]
+  cli migration:run
+  cli migration:revert
 scopes: ${SCOPES.join(', ')}`;
+
+const COMMANDS = ['org:create', 'key:create', 'key:list', 'key:revoke', 'demo:seed', 'migration:run', 'migration:revert'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -70,9 +76,34 @@ async function run(argv: string[]): Promise<unknown> {
     options: { name: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string' }, id: { type: 'string' } },
     strict: true,
   });
-  if (!command || !['org:create', 'key:create', 'key:list', 'key:revoke', 'demo:seed'].includes(command)) throw new UsageError(USAGE);
+  if (!command || !COMMANDS.includes(command)) throw new UsageError(USAGE);
 
   const config = loadConfigOrExit();
+  // Without DATABASE_URL / REDIS_URL the CLI reaches the embedded services the server uses,
+  // starting them (and migrating) when no server runs; only demo:seed needs Redis.
+  const services = await startLocalServices(config, { migrate: !command.startsWith('migration:'), redis: command === 'demo:seed' });
+  try {
+    return command.startsWith('migration:') ? await migrations(config, command) : await adminCommand(config, command, values);
+  } finally {
+    await services.release();
+  }
+}
+
+/** Schema changes from the built tree (no rebuild): `{applied: [names]}` or `{reverted: name | null}`. */
+async function migrations(config: AppConfig, command: string): Promise<unknown> {
+  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl, 1));
+  await dataSource.initialize();
+  try {
+    if (command === 'migration:run') return { applied: (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name) };
+    const [last] = await dataSource.query<{ name: string }[]>('SELECT name FROM typeorm_migrations ORDER BY timestamp DESC LIMIT 1').catch(() => []);
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    return { reverted: last?.name ?? null };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function adminCommand(config: AppConfig, command: string, values: Record<string, string | undefined>): Promise<unknown> {
   // demo:seed needs the ingestion stack (Redis, limits, rollups); the key commands stay light.
   const demo = command === 'demo:seed' ? await import('./modules/demo/demo-cli.module.js') : null;
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, demo ? [demo.DemoCliModule.forRoot(config)] : []), { logger: ['error'] });

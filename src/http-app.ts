@@ -20,7 +20,6 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   app.use(requestIdMiddleware);
   app.use(...jsonBodyParser());
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

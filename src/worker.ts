@@ -1,3 +1,4 @@
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -6,11 +7,10 @@ import type { AppConfig } from './config/environment';
 
 /**
  * Queue workers (APP_ROLE=worker). They serve only /healthz, /readyz and /metrics on PORT, for the
- * orchestrator's probes; no API routes. Shutdown lets active jobs finish before connections close.
+ * orchestrator's probes; no API routes.
  */
-export async function startWorker(config: AppConfig): Promise<void> {
+export async function createWorkerApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
-  await app.listen(config.port);
+  return app;
 }

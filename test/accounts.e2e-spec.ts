@@ -3,7 +3,7 @@ import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Accounts through HTTP: SPEC §2.5, §4.2; CONTRACT §5 (account), §8 (account rules);
+ * Accounts through HTTP: docs/api.md §2.5, §4.2, §13.5 (account rules);
  * DECISIONS "Sessions, people, accounts (issue 3)" (account fields, account path).
  */
 
@@ -74,7 +74,7 @@ describe('accounts', () => {
     ((await request(t.server).get('/api/v1/people').set('Authorization', `Bearer ${who.key}`).expect(200)).body as { people: Person[] }).people;
 
   describe('rollup', () => {
-    it('rolls up the people of a registrable domain across its subdomains (every field of SPEC §2.5)', async () => {
+    it('rolls up the people of a registrable domain across its subdomains (every field of docs/api.md §2.5)', async () => {
       const who = await tenant();
       await put(who, newSessionId(), visit('a@acme.com', 3, 30, { bookedStatus: 'booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme Inc', summaryMarkdown: 'a-1' }));
       await put(who, newSessionId(), visit('A@acme.com', 1, 20, { bookedStatus: 'not_booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme Inc', summaryMarkdown: 'a-2' }));

@@ -5,7 +5,7 @@ import type { Scope } from '../src/common/auth/scopes';
 import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
-/** Authentication, scopes, the key cache and tenancy through HTTP: SPEC §5, §7; CONTRACT §1, §7, §8. */
+/** Authentication, scopes, the key cache and tenancy through HTTP: docs/api.md §5 (keys, scopes), §7 (errors, order of checks). */
 
 const CAMPAIGNS = '/api/v1/custom-link-campaigns';
 const UNAUTHENTICATED = { detail: 'API key required or invalid.' };
@@ -144,7 +144,7 @@ describe('authentication and authorization', () => {
       await eventually(async () => (await call()).status === 401, 30_000);
       expect(Date.now() - started).toBeLessThan(30_000);
 
-      // And it stays refused, with SPEC's text.
+      // And it stays refused, with the documented text.
       const res = await call().expect(401);
       expect(res.body).toEqual(UNAUTHENTICATED);
     });
@@ -186,7 +186,7 @@ describe('authentication and authorization', () => {
       expect((await listCampaigns(reader)).map((c) => [c.id, c.name])).toEqual([[existing.id, existing.name]]);
     });
 
-    it('custom_links:write satisfies the read route (SPEC §5.4), custom_links:read too', async () => {
+    it('custom_links:write satisfies the read route (docs/api.md §5.4), custom_links:read too', async () => {
       const writer = await tenant(['custom_links:write']);
       const created = await createCampaign(writer);
       expect((await listCampaigns(writer)).map((c) => c.id)).toEqual([created.id]);

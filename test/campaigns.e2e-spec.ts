@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
-/** Campaigns through HTTP: SPEC §2.9, §4.5; CONTRACT §3 "Campaigns", §1 (404 text), §1.3 (link mutations). */
+/** Campaigns through HTTP: docs/api.md §2.9, §4.5, §12.4, §7.2 (404 text), §8.3 (link mutations). */
 
 const CAMPAIGNS = '/api/v1/custom-link-campaigns';
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -44,7 +44,7 @@ describe('custom link campaigns', () => {
   const createOk = async (who: Tenant, name: string): Promise<Campaign> => (await create(who, name).expect(201)).body as Campaign;
 
   describe('create', () => {
-    it('answers 201 with every field of SPEC §2.9, the name trimmed', async () => {
+    it('answers 201 with every field of docs/api.md §2.9, the name trimmed', async () => {
       const who = await tenant();
       const name = uniqueName('Launch');
       const before = Date.now();

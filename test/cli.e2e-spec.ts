@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
- * The built admin CLI and the built entry point's config check (CONTRACT §7), run as the image runs
+ * The built admin CLI and the built entry point's config check (docs/api.md §15.3), run as the image runs
  * them. `npm run build` comes first (npm test and test:e2e do it).
  */
 

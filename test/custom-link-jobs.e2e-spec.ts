@@ -5,9 +5,9 @@ import { detailOf, unique } from './support/api-responses';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Custom Link creation and its jobs through HTTP: SPEC §2.6, §2.8, §3.2, §4.3, §4.4, §7, §8;
- * CONTRACT §1.2 (Idempotency-Key), §1.3 (link mutations, creation units), §2 (job filters), §3
- * (create, thumbnails, jobs, cancel, retry). Jobs run on the app's own workers (APP_ROLE all).
+ * Custom Link creation and its jobs through HTTP: docs/api.md §2.6, §2.8, §3.2, §4.3, §4.4, §7, §8
+ * (link mutations, creation units), §10 (Idempotency-Key), §11.3 (job filters), §12 (create,
+ * thumbnails, jobs, cancel, retry). Jobs run on the app's own workers (APP_ROLE all).
  */
 
 const LINKS = '/api/v1/custom-links';
@@ -559,7 +559,7 @@ describe('custom link jobs', () => {
   });
 });
 
-describe('link creation units (CONTRACT §1.3)', () => {
+describe('link creation units (docs/api.md §8.4)', () => {
   let t: TestApp;
   const c = clientFor(() => t);
 
@@ -607,7 +607,7 @@ describe('link creation units (CONTRACT §1.3)', () => {
   });
 });
 
-describe('link-mutation limit (CONTRACT §1.3)', () => {
+describe('link-mutation limit (docs/api.md §8.3)', () => {
   let t: TestApp;
   const c = clientFor(() => t);
   const LIMIT = 6;

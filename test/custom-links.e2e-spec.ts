@@ -4,10 +4,10 @@ import { detailOf, unique } from './support/api-responses';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Custom Links through HTTP: SPEC §2.6, §2.7, §2.9, §3.4, §3.5, §4.3, §4.5, §7, §8; CONTRACT §0, §1
- * (404 texts, the 422 shape, Idempotency-Key), §2 (filters), §3 (update, bulk actions, campaigns),
- * §4 (GET /l/{slug}). Links are created through the asynchronous creation job, so the app runs its
- * workers (APP_ROLE all).
+ * Custom Links through HTTP: docs/api.md §1.1, §2.6, §2.7, §2.9, §3.4, §3.5, §4.3, §4.5, §6.1 (GET
+ * /l/{slug}), §7 (404 texts, the 422 shape), §8, §10 (Idempotency-Key), §11 (filters), §12 (update,
+ * bulk actions, campaigns). Links are created through the asynchronous creation job, so the app runs
+ * its workers (APP_ROLE all).
  */
 
 const LINKS = '/api/v1/custom-links';
@@ -176,7 +176,7 @@ describe('custom links', () => {
   const clockPast = (iso: string) => eventually(async () => Date.now() > Date.parse(iso) + 2, 1000, 5);
 
   describe('read', () => {
-    it('GET one link returns every field of SPEC §2.6 and §2.7, with nulls and defaults for what was not given', async () => {
+    it('GET one link returns every field of docs/api.md §2.6 and §2.7, with nulls and defaults for what was not given', async () => {
       const who = await tenant();
       const before = Date.now();
       const link = await createOne(who, { email: 'ada@example.com', externalId: 'crm-ada' });
@@ -537,7 +537,7 @@ describe('custom links', () => {
       expect(link.shareThumbnailUrl).toMatch(new RegExp(`/thumbnails/${link.id}/[0-9a-f]{64}\\.png$`));
     });
 
-    it('rejects SPEC §4.3 bounds with 422, one pydantic entry per field in field order, and changes nothing', async () => {
+    it('rejects the docs/api.md §4.3 bounds with 422, one pydantic entry per field in field order, and changes nothing', async () => {
       const who = await tenant();
       const link = await createOne(who);
       const body = {

@@ -5,8 +5,8 @@ import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Engagement tracking through HTTP: SPEC §2.2 (customLinkId, lifecycle), §2.7, §2.10, §2.11, §3.1, §6;
- * CONTRACT §4, §8. Jobs and opens run on the app's own workers (APP_ROLE all).
+ * Engagement tracking through HTTP: docs/api.md §2.2 (customLinkId, lifecycle), §2.7, §2.10, §2.11,
+ * §3.1, §6. Jobs and opens run on the app's own workers (APP_ROLE all).
  */
 jest.setTimeout(120_000);
 
@@ -461,7 +461,7 @@ describe('engagement tracking', () => {
   });
 
   describe('link sessions and session detail', () => {
-    it('lists SPEC §2.11 references with earliest times per kind; analysisAvailable only for analyzed production sessions', async () => {
+    it('lists docs/api.md §2.11 references with earliest times per kind; analysisAvailable only for analyzed production sessions', async () => {
       const who = await t.createTenant();
       const campaignName = `Sess ${eid()}`;
       const [l] = await createLinks(who, 1, campaignName);

@@ -6,7 +6,7 @@ import { engagementOf, statsOf, storedFormOf, type EngagementEvent, type EventTy
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Link rollups through HTTP against the pure rules (CONTRACT §4): random event sets posted in random
+ * Link rollups through HTTP against the pure rules (docs/api.md §6.4): random event sets posted in random
  * batch splits and orders, some batches in parallel. After every round no link's engagement moves
  * backwards; at the end each link equals engagementOf(storedFormOf(statsOf(its events))).
  * ENGAGEMENT_RUNS changes the number of runs.

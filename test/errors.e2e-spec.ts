@@ -7,8 +7,8 @@ import { PaginationQuery } from '../src/common/pagination/pagination.query';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * The error model through HTTP: SPEC §7, §2.13; CONTRACT §0 (413), §1 (404 / 405 / 500, X-Request-ID),
- * §1.1 (the 422 shape), §8 (precedence). Probe routes stand in for what no resource route has yet
+ * The error model through HTTP: docs/api.md §7 (texts; 404 / 405 / 413 / 500, X-Request-ID), §7.3
+ * (the 422 shape), §7.4 (order of checks). Probe routes stand in for what no resource route has yet
  * (a paginated query, an unexpected failure); they run through the same global pipeline.
  */
 
@@ -185,7 +185,7 @@ describe('error model', () => {
     });
   });
 
-  describe('422 shapes (CONTRACT §1.1)', () => {
+  describe('422 shapes (docs/api.md §7.3)', () => {
     it('body absent', async () => {
       const res = await post().expect(422).expect('Content-Type', /application\/json/);
       expect(res.body).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
@@ -368,7 +368,7 @@ describe('error model', () => {
     });
   });
 
-  describe('precedence (CONTRACT §8)', () => {
+  describe('precedence (docs/api.md §7.4)', () => {
     it('401 before 422: no key and an invalid body, path or JSON', async () => {
       for (const res of [
         await post({ name: '' }, null),

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { REDIS } from '../src/common/redis/redis.module';
 import { createTestApp, type TestApp } from './support/test-app';
 
-/** Operational routes (CONTRACT §7): no key, no rate limit. */
+/** Operational routes (docs/api.md §15.1): no key, no rate limit. */
 
 describe('health and metrics', () => {
   let t: TestApp;

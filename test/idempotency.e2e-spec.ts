@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
-/** Idempotency-Key on campaign mutations through HTTP (CONTRACT §1.2). */
+/** Idempotency-Key on campaign mutations through HTTP (docs/api.md §10). */
 
 const CAMPAIGNS = '/api/v1/custom-link-campaigns';
 const CONFLICT = { detail: 'The operation conflicts with current state or idempotency history.' };

@@ -3,8 +3,8 @@ import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Session ingestion through HTTP: CONTRACT §5 "Ingestion", §8 (mirrored tracking fields, 409 across
- * organizations), §1.1 (the 422 shape), §0 (timestamps); DECISIONS "Sessions, people, accounts".
+ * Session ingestion through HTTP: docs/api.md §13.1 (ingestion, mirrored tracking fields, 409 across
+ * organizations), §7.3 (the 422 shape), §1.1 (timestamps); DECISIONS "Sessions, people, accounts".
  */
 
 type Json = Record<string, unknown>;
@@ -23,7 +23,7 @@ const TRACKING_KEYS = [
 /** A copy of `body` without `keys`. */
 const without = (body: Json, ...keys: string[]): Json => Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
 
-/** The pydantic issue for a body field outside its Literal choices (CONTRACT §1.1 `literal_error`). */
+/** The pydantic issue for a body field outside its Literal choices (docs/api.md §7.3 `literal_error`). */
 const enumIssue = (field: string, input: unknown, values: string[]) => {
   const expected = `${values.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${values[values.length - 1]}'`;
   return { type: 'literal_error', loc: ['body', field], msg: `Input should be ${expected}`, input, ctx: { expected } };

@@ -6,8 +6,8 @@ import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * The daily intent recomputation (CONTRACT §5 "Recomputed on ingestion and daily", §8 "ages are
- * measured from intentCalculatedAt"): a repeatable Bull job in the worker role, and the service it runs.
+ * The daily intent recomputation (docs/api.md §13.4: recomputed on ingestion and daily, ages
+ * measured from intentCalculatedAt): a repeatable Bull job in the worker role, and the service it runs.
  *
  * Note on the formula: the weights 0.5^(age/14) of two past sessions keep their ratio as both age,
  * so time alone never moves the weighted mean; what daily recomputation changes is the 30-day
@@ -37,7 +37,7 @@ interface Visit {
   buyingIntent: Intent;
 }
 
-/** CONTRACT §5/§8: the intent score of `sessions` as of `calculatedAt`. */
+/** docs/api.md §13.4: the intent score of `sessions` as of `calculatedAt`. */
 function expectedIntentScore(sessions: Visit[], calculatedAt: string): number {
   const reference = Date.parse(calculatedAt);
   let weights = 0;
@@ -125,7 +125,7 @@ describe('worker role: daily intent recomputation', () => {
     expect(steadyAfter.intentScore).toBeCloseTo(3, 6); // one session: the mean of one value ignores its weight
 
     expect(await getAccount(who, 'acme.com')).toMatchObject({ highIntentUsers: 1 });
-    // Sessions show their person's intent (CONTRACT §8).
+    // Sessions show their person's intent (docs/api.md §13.3).
     const session = await request(t.server).get(`/api/v1/sessions/${decay.sessionIds[0]}`).set('Authorization', `Bearer ${who.key}`).expect(200);
     expect(session.body).toMatchObject({ personId: decay.personId, overallIntent: 'medium', intentCalculatedAt: asOf.toISOString() });
     expect((session.body as Person).intentScore).toBeCloseTo(after.intentScore, 9);

@@ -3,7 +3,7 @@ import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * People through HTTP: SPEC §2.4, §4.2; CONTRACT §2 (filters), §5 (person, intent), §8 (person rules);
+ * People through HTTP: docs/api.md §2.4, §4.2, §11.3 (filters), §13.3 (person rules), §13.4 (intent);
  * DECISIONS "Sessions, people, accounts (issue 3)".
  */
 
@@ -90,7 +90,7 @@ function visit(start: string, minutes: number | null, over: Record<string, unkno
 
 const INTENT_VALUE: Record<Intent, number> = { none: 0, low: 1, medium: 2, high: 3 };
 
-/** CONTRACT §5/§8 and DECISIONS: the intent score of sessions as of `calculatedAt`. */
+/** docs/api.md §13.4 and DECISIONS: the intent score of sessions as of `calculatedAt`. */
 function expectedIntentScore(sessions: { startTime: string; buyingIntent: Intent | null }[], calculatedAt: string): number {
   const reference = Date.parse(calculatedAt);
   let weights = 0;
@@ -179,7 +179,7 @@ describe('people', () => {
   });
 
   describe('profile fields', () => {
-    it('derives every field of SPEC §2.4 from the sessions, whatever the ingestion order', async () => {
+    it('derives every field of docs/api.md §2.4 from the sessions, whatever the ingestion order', async () => {
       const who = await tenant();
       const early = visit(
         ago(10),
@@ -353,7 +353,7 @@ describe('people', () => {
       { label: 'recent high, old none', visits: [['high', 1], ['none', 40]], level: 'high' },
     ];
 
-    it('scores every person by the formula of CONTRACT §5 and maps the thresholds', async () => {
+    it('scores every person by the formula of docs/api.md §13.4 and maps the thresholds', async () => {
       const who = await tenant();
       for (const [index, { label, visits, level }] of cases.entries()) {
         const email = `intent${index}@acme.com`;

@@ -6,9 +6,9 @@ import { lockNames } from '../src/database/advisory-locks';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * The Playbook and agent publishing through HTTP: SPEC §2.12, §3.3, §4.6, §4.7, §7, §8; CONTRACT
- * §1.1 (422 shape), §1.2 (Idempotency-Key), §1.3 (304s are not counted), §6 (playbook and agent),
- * §8. Publish jobs run on the app's own worker (APP_ROLE all).
+ * The Playbook and agent publishing through HTTP: docs/api.md §2.12, §3.3, §4.6, §4.7, §7, §7.3
+ * (422 shape), §8, §8.1 (304s are not counted), §10 (Idempotency-Key), §14 (playbook and agent).
+ * Publish jobs run on the app's own worker (APP_ROLE all).
  */
 
 jest.setTimeout(120_000);
@@ -534,7 +534,7 @@ describe('playbook and agent publishing', () => {
   });
 
   describe('apply while disabled', () => {
-    it('503 with Retry-After and SPEC text; nothing changes', async () => {
+    it('503 with Retry-After and the documented text; nothing changes', async () => {
       const who = await t.createTenant();
       const v1 = await putSections(who, BASE);
       const group = await createGroup(who, [{ changeId: 'c1', sectionKey: 'intro', operation: 'remove' }]);

@@ -7,7 +7,7 @@ import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
- * The request-rate limit through HTTP (SPEC §8, CONTRACT §1.3, §8): per API key, shared by every
+ * The request-rate limit through HTTP (docs/api.md §8.1, §8.5): per API key, shared by every
  * instance through Redis, counted on authenticated requests only, never on 401 or 429 replies.
  */
 

@@ -16,7 +16,7 @@ import {
 
 /**
  * Person and account rollups against a reference implementation (test/support/rollup-oracle.ts):
- * CONTRACT §5, §8 and DECISIONS "Sessions, people, accounts (issue 3)". Random ingestion sequences
+ * docs/api.md §13 and DECISIONS "Sessions, people, accounts (issue 3)". Random ingestion sequences
  * (fast-check) on one fresh organization each, then every person, every account and every session's
  * person link are compared with the oracle. Replay a failure with ROLLUP_SEED / ROLLUP_PATH from the
  * report; ROLLUP_RUNS changes the number of runs.
@@ -271,7 +271,7 @@ describe('person and account rollups (property-based, against a reference implem
     };
   }
 
-  /** Sends one command and checks the ingestion answer (CONTRACT §5: 200 {id, personId, analysisStatus}). */
+  /** Sends one command and checks the ingestion answer (docs/api.md §13.1: 200 {id, personId, analysisStatus}). */
   async function apply(run: Run, command: Command): Promise<void> {
     const id = run.ids[command.slot];
     const step = `#${run.log.length + 1} ${command.kind} s${command.slot}`;

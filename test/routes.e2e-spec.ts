@@ -8,9 +8,9 @@ import { isScope } from '../src/common/auth/scopes';
 import { ALL_SCOPES, createTestApp, type TestApp } from './support/test-app';
 
 /**
- * Deny by default (STYLE.md, CONTRACT §7): every route the app registers needs a key unless it is on
- * the explicit public list, and every controller handler declares its scopes or @Public(). Also the
- * OpenAPI document (SPEC §9, CONTRACT §7) against the same walk.
+ * Deny by default (docs/api.md §5.5, §15.2): every route the app registers needs a key unless it is
+ * on the explicit public list, and every controller handler declares its scopes or @Public(). Also
+ * the OpenAPI document (docs/api.md §1.2) against the same walk.
  */
 
 const UNAUTHENTICATED = { detail: 'API key required or invalid.' };

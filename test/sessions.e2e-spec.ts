@@ -3,8 +3,8 @@ import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Sessions list and detail through HTTP: SPEC §2.1, §2.2, §4.1, §7; CONTRACT §0 (always-present
- * fields, filters, ordering), §1 (404 text), §2 (filter names), §5, §8 (person-derived fields);
+ * Sessions list and detail through HTTP: docs/api.md §2.1, §2.2, §4.1, §7; §1.1 (always-present
+ * fields), §11 (filters, filter names, ordering), §7.2 (404 text), §13.3 (person-derived fields);
  * DECISIONS "Sessions, people, accounts".
  */
 
@@ -18,14 +18,14 @@ const SESSION_NOT_FOUND = { detail: 'Session not found, outside the organization
 const FORBIDDEN = { detail: 'API key does not include the required scope.' };
 const UNAUTHENTICATED = { detail: 'API key required or invalid.' };
 
-/** SPEC §2.1. */
+/** docs/api.md §2.1. */
 const LIST_FIELDS = [
   'id', 'displayId', 'startTime', 'endTime', 'sessionType', 'email', 'name', 'business', 'qualificationStatus', 'buyingIntent',
   'bookedStatus', 'sessionStatus', 'sentiment', 'engagementLevel', 'primaryIntent', 'summaryMarkdown', 'utmSource', 'device',
   'geoCountry', 'personId', 'qualificationRationale', 'qualificationSource', 'qualificationAssessedAt', 'qualificationRubricVersionId',
   'overallIntent', 'intentScore', 'intentCalculatedAt',
 ];
-/** SPEC §2.2, in addition to §2.1. */
+/** docs/api.md §2.2, in addition to §2.1. */
 const DETAIL_FIELDS = [
   ...LIST_FIELDS, 'phone', 'qualificationReason', 'qualificationStage', 'budgetRange', 'buyingTimeline', 'decisionMakerRole',
   'isDecisionMaker', 'confidenceScore', 'nextSteps', 'summaryBullets', 'audioDurationSeconds', 'timelineEvents', 'topics', 'objections',
@@ -181,7 +181,7 @@ describe('sessions', () => {
   });
 
   describe('fields', () => {
-    it('a list item holds every field of SPEC §2.1 with the ingested values and the person’s', async () => {
+    it('a list item holds every field of docs/api.md §2.1 with the ingested values and the person’s', async () => {
       const who = await t.createTenant();
       const body = sessionBody();
       const { id, personId } = await seed(who, body);
@@ -200,7 +200,7 @@ describe('sessions', () => {
       );
     });
 
-    it('the detail holds every field of SPEC §2.1 and §2.2 with the ingested values, nested arrays and all 13 tracking keys', async () => {
+    it('the detail holds every field of docs/api.md §2.1 and §2.2 with the ingested values, nested arrays and all 13 tracking keys', async () => {
       const who = await t.createTenant();
       const body = sessionBody();
       const { id, personId } = await seed(who, body);
@@ -222,7 +222,7 @@ describe('sessions', () => {
         referrerUrl: 'https://www.linkedin.com/', landingPageUrl: 'https://demo.example.com/',
         device: 'desktop', browser: 'Chrome', os: 'macOS', geoCountry: 'US', geoRegion: 'CA', geoCity: 'San Francisco',
       });
-      // The list item is the detail's §2.1 part.
+      // The list item is the detail's docs/api.md §2.1 part.
       const [item] = (await listOk(who)).sessions;
       expect(pick(item, LIST_FIELDS)).toEqual(pick(d, LIST_FIELDS));
     });

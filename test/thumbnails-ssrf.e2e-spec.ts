@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 
 /**
- * CONTRACT §3: a logo is fetched over http(s) from public addresses only. Through the whole
+ * docs/api.md §12.6: a logo is fetched over http(s) from public addresses only. Through the whole
  * pipeline (creation job → render worker), a logo on loopback, link-local (the cloud metadata
  * address), private ranges, or a non-http scheme is never fetched: the card falls back to the
  * default one with thumbnailError.code `logo_fetch_failed`.

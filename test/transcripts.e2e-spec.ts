@@ -3,8 +3,8 @@ import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Transcripts through HTTP: SPEC §2.3, §4.1, §7, §8 (daily transcript reads); CONTRACT §1 (404 text),
- * §1.3 (the quota and its headers), §5 (transcript ingestion); DECISIONS "Transcripts", "Re-ingestion".
+ * Transcripts through HTTP: docs/api.md §2.3, §4.1, §7.2 (404 text), §8.2 (daily transcript reads,
+ * the quota and its headers), §13.1 (transcript ingestion); DECISIONS "Transcripts", "Re-ingestion".
  */
 
 type Json = Record<string, unknown>;
@@ -173,7 +173,7 @@ describe('transcripts', () => {
     });
     afterAll(() => q.close());
 
-    /** The 429 of an exhausted quota: body and headers of CONTRACT §1.3. */
+    /** The 429 of an exhausted quota: body and headers of docs/api.md §8.2, §8.5. */
     const expectQuotaRefusal = (res: request.Response) => {
       expect(res.status).toBe(429);
       expect(res.body).toEqual(LIMITED);

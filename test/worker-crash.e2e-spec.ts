@@ -5,7 +5,7 @@ import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';
 
 /**
- * CONTRACT §3: "A worker killed mid-job loses nothing and duplicates nothing." A real worker
+ * docs/api.md §12.8: "A worker killed mid-job loses nothing and duplicates nothing." A real worker
  * process (the built image's entry point, APP_ROLE=worker) is killed with SIGKILL in the middle of a
  * 500-link job; a second worker picks the stalled job up and every item yields exactly one link.
  * Short queue locks let the stalled job be noticed in seconds instead of the default 30 s.

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { CONFIG_DOC_FILES, envExample, readmeWithTable } from './config-docs';
 import { ConfigError, loadConfig, VARIABLES } from './environment';
 
 describe('loadConfig', () => {
@@ -36,15 +38,44 @@ describe('loadConfig', () => {
     expect(problems.every((p) => !p.includes('\n'))).toBe(true);
   });
 
+  it('falls back to the embedded services outside production when no URL is set', () => {
+    const config = loadConfig({ EMBEDDED_POSTGRES_PORT: '6000', EMBEDDED_REDIS_PORT: '6001' });
+    expect(config.localServices).toEqual({ postgres: true, redis: true, dataDir: '.data', postgresPort: 6000, redisPort: 6001 });
+    expect(config.databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:6000/engagement');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6001/0');
+  });
+
+  it('uses the given URLs and runs nothing of its own when both are set', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://db.internal/app', REDIS_URL: 'redis://cache.internal:6379/2' });
+    expect(config).toMatchObject({ databaseUrl: 'postgres://db.internal/app', redisUrl: 'redis://cache.internal:6379/2', localServices: { postgres: false, redis: false } });
+  });
+
+  it('never falls back in production: each missing URL is named', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://cache:6379' })).toThrow(
+      new ConfigError(['Missing environment variable DATABASE_URL: required when NODE_ENV=production.']),
+    );
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: 'production' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      'Missing environment variable DATABASE_URL: required when NODE_ENV=production.',
+      'Missing environment variable REDIS_URL: required when NODE_ENV=production.',
+    ]);
+  });
+
   it('declares a default for every variable that parses', () => {
     for (const variable of Object.values(VARIABLES)) expect(() => (variable.parse as (raw: string) => unknown)(variable.default)).not.toThrow();
   });
 });
 
-describe('.env.example', () => {
-  it('lists every variable with its default', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const example: string = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', '.env.example'), 'utf8');
-    for (const variable of Object.values(VARIABLES)) expect(example).toContain(`\n${variable.name}=${variable.default}\n`);
+describe('generated configuration docs', () => {
+  it('.env.example and the README table match the declared variables (npm run docs:config rewrites both)', () => {
+    expect(readFileSync(CONFIG_DOC_FILES.envExample, 'utf8')).toBe(envExample());
+    const readme = readFileSync(CONFIG_DOC_FILES.readme, 'utf8');
+    expect(readme).toBe(readmeWithTable(readme));
+    for (const variable of Object.values(VARIABLES)) expect(readme).toContain(`| \`${variable.name}\` |`);
   });
 });

@@ -11,6 +11,9 @@ export interface AppConfig {
   databaseUrl: string;
   databasePoolSize: number;
   redisUrl: string;
+  /** Which services this process runs itself (development without URLs), and where. */
+  localServices: LocalServicesConfig;
+  demoSeed: boolean;
   publicBaseUrl: string;
   experienceBaseUrl: string;
   agentBaseUrl: string;
@@ -32,6 +35,18 @@ export interface AppConfig {
   playbookApplyEnabled: boolean;
   publishEvaluationDelayMs: number;
 }
+
+export interface LocalServicesConfig {
+  postgres: boolean;
+  redis: boolean;
+  dataDir: string;
+  postgresPort: number;
+  redisPort: number;
+}
+
+/** The embedded services' addresses, derived from their ports. */
+export const embeddedPostgresUrl = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/engagement`;
+export const embeddedRedisUrl = (port: number) => `redis://127.0.0.1:${port}/0`;
 
 type Parser<T> = (raw: string) => T;
 
@@ -68,42 +83,53 @@ const url = (...protocols: string[]): Parser<string> => (raw) => {
 
 interface Variable<T> {
   name: string;
+  /** '' means unset: the parser decides what that stands for. */
   default: string;
   parse: Parser<T>;
+  /** What the variable does, for .env.example and the README's configuration table. */
+  doc: string;
 }
 
-const variable = <T>(name: string, defaultValue: string, parse: Parser<T>): Variable<T> => ({
+const variable = <T>(name: string, defaultValue: string, parse: Parser<T>, doc: string): Variable<T> => ({
   name,
   default: defaultValue,
   parse,
+  doc,
 });
 
-/** Declared in the order .env.example lists them. */
+/** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
+const optional = <T>(parse: Parser<T>): Parser<T | null> => (raw) => (raw.trim() === '' ? null : parse(raw));
+
+/** Declared in the order .env.example and the README list them. */
 export const VARIABLES = {
-  nodeEnv: variable('NODE_ENV', 'development', oneOf('development', 'production', 'test')),
-  appRole: variable('APP_ROLE', 'all', oneOf<AppRole>('all', 'api', 'worker')),
-  port: variable('PORT', '3000', integer(1, 65535)),
-  databaseUrl: variable('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/engagement', url('postgres:', 'postgresql:')),
-  databasePoolSize: variable('DATABASE_POOL_SIZE', '10', integer(1, 200)),
-  redisUrl: variable('REDIS_URL', 'redis://127.0.0.1:6379/0', url('redis:', 'rediss:')),
-  publicBaseUrl: variable('PUBLIC_BASE_URL', 'http://localhost:3000', url('http:', 'https:')),
-  experienceBaseUrl: variable('EXPERIENCE_BASE_URL', 'http://localhost:5173/experience', url('http:', 'https:')),
-  agentBaseUrl: variable('AGENT_BASE_URL', 'http://localhost:5174/agent', url('http:', 'https:')),
-  logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')),
-  apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30)),
-  shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000)),
-  queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull'),
-  queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000)),
-  queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000)),
-  requestsPerMinute: variable('RATE_LIMIT_PER_MINUTE', '120', integer(1, 1000000)),
-  transcriptDailyLimit: variable('TRANSCRIPT_DAILY_LIMIT', '2000', integer(0, 100000000)),
-  linkMutationsPerMinute: variable('LINK_MUTATIONS_PER_MINUTE', '10', integer(1, 1000000)),
-  linkCreationUnitsPerHour: variable('LINK_CREATION_UNITS_PER_HOUR', '5000', integer(0, 100000000)),
-  linkCreationUnitsPerDay: variable('LINK_CREATION_UNITS_PER_DAY', '20000', integer(0, 100000000)),
-  thumbnailRenderUnitsPerHour: variable('THUMBNAIL_RENDER_UNITS_PER_HOUR', '2000', integer(0, 100000000)),
-  thumbnailRenderUnitsPerDay: variable('THUMBNAIL_RENDER_UNITS_PER_DAY', '10000', integer(0, 100000000)),
-  playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean),
-  publishEvaluationDelayMs: variable('PUBLISH_EVALUATION_DELAY_MS', '0', integer(0, 600000)),
+  nodeEnv: variable('NODE_ENV', 'development', oneOf('development', 'production', 'test'), 'development | production | test. Production never falls back to embedded services.'),
+  appRole: variable('APP_ROLE', 'all', oneOf<AppRole>('all', 'api', 'worker'), 'What this process runs: all (HTTP API and queue workers), api (HTTP only) or worker (queues only).'),
+  port: variable('PORT', '3000', integer(1, 65535), 'HTTP port of the API (workers serve their probes on it).'),
+  databaseUrl: variable('DATABASE_URL', '', optional(url('postgres:', 'postgresql:')), 'PostgreSQL URL. Unset outside production: an embedded PostgreSQL under DATA_DIR, migrated at start. Required in production.'),
+  databasePoolSize: variable('DATABASE_POOL_SIZE', '10', integer(1, 200), 'Connections per process in the pool.'),
+  redisUrl: variable('REDIS_URL', '', optional(url('redis:', 'rediss:')), 'Redis URL (queues, rate limits, quotas). Unset outside production: redis-server from the PATH with data under DATA_DIR. Required in production.'),
+  dataDir: variable('DATA_DIR', '.data', (raw) => raw.trim() || '.data', 'Where the embedded PostgreSQL and Redis keep their data (relative to the working directory).'),
+  embeddedPostgresPort: variable('EMBEDDED_POSTGRES_PORT', '54329', integer(1, 65535), 'Port of the embedded PostgreSQL (127.0.0.1 only).'),
+  embeddedRedisPort: variable('EMBEDDED_REDIS_PORT', '63790', integer(1, 65535), 'Port of the embedded Redis (127.0.0.1 only).'),
+  demoSeed: variable('DEMO_SEED', 'true', boolean, 'In development, the first start on an empty database seeds a demo organization and prints its key; false turns this off.'),
+  publicBaseUrl: variable('PUBLIC_BASE_URL', 'http://localhost:3000', url('http:', 'https:'), 'Base URL of this service as clients reach it: Custom Link urls ({PUBLIC_BASE_URL}/l/{slug}) and share cards.'),
+  experienceBaseUrl: variable('EXPERIENCE_BASE_URL', 'http://localhost:5173/experience', url('http:', 'https:'), 'Where /l/{slug} redirects: {EXPERIENCE_BASE_URL}?cl={slug}.'),
+  agentBaseUrl: variable('AGENT_BASE_URL', 'http://localhost:5174/agent', url('http:', 'https:'), 'Agent links: {AGENT_BASE_URL}/staging/{orgId} and {AGENT_BASE_URL}/live/{orgId}.'),
+  logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'fatal | error | warn | info | debug | trace | silent. warn drops the per-request line; logs never hold keys, bodies or transcripts.'),
+  apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30), 'How long an authenticated key is cached per instance (0..30 s): a revoked key stops working within this time.'),
+  shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000), 'On SIGTERM/SIGINT: the most time in-flight requests and active jobs get before the process exits.'),
+  queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull', 'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).'),
+  queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000), 'A worker that dies mid-job holds its job this long before another worker resumes it.'),
+  queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000), 'How often workers look for jobs whose worker died.'),
+  requestsPerMinute: variable('RATE_LIMIT_PER_MINUTE', '120', integer(1, 1000000), 'Requests per 60 s per API key.'),
+  transcriptDailyLimit: variable('TRANSCRIPT_DAILY_LIMIT', '2000', integer(0, 100000000), 'Successful transcript reads per organization per UTC day.'),
+  linkMutationsPerMinute: variable('LINK_MUTATIONS_PER_MINUTE', '10', integer(1, 1000000), 'Link mutations (create, update, bulk actions, campaign changes, job cancel/retry) per 60 s per organization.'),
+  linkCreationUnitsPerHour: variable('LINK_CREATION_UNITS_PER_HOUR', '5000', integer(0, 100000000), 'Custom Links requested per organization per hour.'),
+  linkCreationUnitsPerDay: variable('LINK_CREATION_UNITS_PER_DAY', '20000', integer(0, 100000000), 'Custom Links requested per organization per day.'),
+  thumbnailRenderUnitsPerHour: variable('THUMBNAIL_RENDER_UNITS_PER_HOUR', '2000', integer(0, 100000000), 'Share-card renders enqueued per organization per hour.'),
+  thumbnailRenderUnitsPerDay: variable('THUMBNAIL_RENDER_UNITS_PER_DAY', '10000', integer(0, 100000000), 'Share-card renders enqueued per organization per day.'),
+  playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
+  publishEvaluationDelayMs: variable('PUBLISH_EVALUATION_DELAY_MS', '0', integer(0, 600000), 'Extra time a publish job spends evaluating before it switches production (drills of a worker dying mid-publish; 0 in production).'),
 };
 
 type Parsed = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
@@ -128,15 +154,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push(`Invalid environment variable ${spec.name}=${JSON.stringify(source)}: ${error.message}.`);
     }
   }
+  if (values.nodeEnv === 'production') {
+    // Production never starts services of its own: a missing URL is a deployment mistake.
+    for (const field of ['databaseUrl', 'redisUrl'] as const) {
+      if (values[field] === null) problems.push(`Missing environment variable ${VARIABLES[field].name}: required when NODE_ENV=production.`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const v = values as Parsed;
   return {
     nodeEnv: v.nodeEnv,
     appRole: v.appRole,
     port: v.port,
-    databaseUrl: v.databaseUrl,
+    databaseUrl: v.databaseUrl ?? embeddedPostgresUrl(v.embeddedPostgresPort),
     databasePoolSize: v.databasePoolSize,
-    redisUrl: v.redisUrl,
+    redisUrl: v.redisUrl ?? embeddedRedisUrl(v.embeddedRedisPort),
+    localServices: {
+      postgres: v.databaseUrl === null,
+      redis: v.redisUrl === null,
+      dataDir: v.dataDir,
+      postgresPort: v.embeddedPostgresPort,
+      redisPort: v.embeddedRedisPort,
+    },
+    demoSeed: v.demoSeed,
     publicBaseUrl: v.publicBaseUrl,
     experienceBaseUrl: v.experienceBaseUrl,
     agentBaseUrl: v.agentBaseUrl,

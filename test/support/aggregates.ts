@@ -3,13 +3,13 @@ import type { Pool } from 'pg';
 
 /**
  * Oracles and seeding for the derived aggregates (session_counts, campaign_engagement), computed
- * straight from the source rows (sessions, custom_links) with the definitions of CONTRACT §2, §4
- * and SPEC §2.10 — never from the aggregate tables themselves.
+ * straight from the source rows (sessions, custom_links) with the definitions of docs/api.md §11.3, §6.5
+ * and §2.10 — never from the aggregate tables themselves.
  */
 
 export const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
 
-/** GET /sessions filters as query strings (CONTRACT §2). */
+/** GET /sessions filters as query strings (docs/api.md §11.3). */
 export interface SessionFilters {
   start_time_from?: string;
   start_time_to?: string;
@@ -19,7 +19,7 @@ export interface SessionFilters {
   email?: string;
 }
 
-/** A CONTRACT §0 timestamp (a date, or a date-time; UTC without an offset) as an instant (node-postgres sends years < 1 as BC). */
+/** A docs/api.md §1.1 timestamp (a date, or a date-time; UTC without an offset) as an instant (node-postgres sends years < 1 as BC). */
 export function instant(value: string): Date {
   const bare = /T/.test(value) && !/(Z|[+-]\d\d(:?\d\d)?)$/i.test(value);
   const date = new Date(bare ? `${value}Z` : value);
@@ -227,7 +227,7 @@ export async function insertPreciseSessions(pool: Pool, organizationId: string, 
   return ids;
 }
 
-/** GET /custom-link-campaigns/{id}/engagement as CONTRACT §4 / SPEC §2.10 define it, from the links filed in the campaign. */
+/** GET /custom-link-campaigns/{id}/engagement as docs/api.md §6.5 / §2.10 define it, from the links filed in the campaign. */
 export async function oracleCampaignEngagement(pool: Pool, organizationId: string, campaignId: string): Promise<Record<string, unknown>> {
   const { rows } = await pool.query(
     `SELECT count(*)::int AS generated,

@@ -2,17 +2,19 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
-import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_REDIS_URL } from './test-env';
+import { databaseUrlFor } from './test-env';
+import { resolveTestServices } from './test-services';
 
 /** One fresh database per run, migrated from scratch (so migrations are exercised too), and Redis reachable. */
 export default async function globalSetup(): Promise<void> {
+  const services = await resolveTestServices();
   const name = `engagement_test_${Date.now()}_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  const admin = new Client({ connectionString: services.adminDatabaseUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
 
-  const databaseUrl = databaseUrlFor(name);
+  const databaseUrl = databaseUrlFor(name, services.adminDatabaseUrl);
   const dataSource = new DataSource(dataSourceOptions(databaseUrl, 2));
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
@@ -20,13 +22,16 @@ export default async function globalSetup(): Promise<void> {
 
   // Redis is not flushed: every counter key holds a fresh organization or key id, so runs that
   // overlap (a developer's and CI's) cannot disturb each other.
-  const redis = new Redis(TEST_REDIS_URL);
+  const redis = new Redis(services.redisUrl);
   await redis.ping();
   await redis.quit();
 
+  process.env.TEST_ADMIN_DATABASE_URL = services.adminDatabaseUrl;
+  process.env.TEST_REDIS_URL = services.redisUrl;
+  process.env.TEST_EMBEDDED_SERVICES = services.embedded.join(',');
   process.env.TEST_DATABASE_NAME = name;
   // Queues are named per run too: a worker of an overlapping run must never take this run's jobs.
   process.env.QUEUE_PREFIX = `bull-${name}`;
   process.env.DATABASE_URL = databaseUrl;
-  process.env.REDIS_URL = TEST_REDIS_URL;
+  process.env.REDIS_URL = services.redisUrl;
 }

@@ -1,11 +1,14 @@
 import { Client } from 'pg';
-import { ADMIN_DATABASE_URL } from './test-env';
+import { releaseTestServices } from './test-services';
 
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.TEST_DATABASE_NAME;
-  if (!name || process.env.KEEP_TEST_DATABASE === '1') return;
-  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  const adminUrl = process.env.TEST_ADMIN_DATABASE_URL;
+  if (name && adminUrl && process.env.KEEP_TEST_DATABASE !== '1') {
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+  if (process.env.KEEP_TEST_DATABASE !== '1') await releaseTestServices((process.env.TEST_EMBEDDED_SERVICES ?? '').split(',').filter(Boolean));
 }

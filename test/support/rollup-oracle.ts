@@ -2,7 +2,7 @@ import freeMailProviders from 'email-providers/all.json';
 import { getDomain } from 'tldts';
 
 /**
- * Reference implementation of the person and account rollups, written from CONTRACT §5 and §8 and
+ * Reference implementation of the person and account rollups, written from docs/api.md §13.3–§13.5 and
  * DECISIONS "Sessions, people, accounts (issue 3)" alone (nothing from src/). Input: the last body
  * ingested for each session id of one organization. Where those texts leave a choice open (a full
  * tie, how an absent source or assessedAt is shown), the oracle lists every acceptable value.
@@ -23,7 +23,7 @@ export interface QualificationFields {
 }
 
 export interface OraclePerson {
-  /** Every field with exactly one right value (CONTRACT §5, §8). */
+  /** Every field with exactly one right value (docs/api.md §13.3–§13.5). */
   fields: {
     email: string;
     name: string | null;
@@ -158,7 +158,7 @@ function qualificationOf(sessions: Visible[]): QualificationFields[] {
   });
 }
 
-/** CONTRACT §5 "Intent" with DECISIONS: no-intent sessions count only for the 30-day bonus; negative ages are 0. */
+/** docs/api.md §13.4 (intent) with DECISIONS: no-intent sessions count only for the 30-day bonus; negative ages are 0. */
 function intentOf(sessions: Visible[], calculatedAt: string): { score: number; levels: string[] } {
   const reference = Date.parse(calculatedAt);
   let weighted = 0;

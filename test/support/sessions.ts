@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { v4 as uuidv4 } from 'uuid';
 
-/** A complete, valid ingestion body (CONTRACT §5); `overrides` replace top-level fields. */
+/** A complete, valid ingestion body (docs/api.md §13.1); `overrides` replace top-level fields. */
 export function sessionBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     displayId: 'S-1001',

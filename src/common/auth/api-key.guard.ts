@@ -9,7 +9,7 @@ import { PrincipalCache } from './principal-cache';
 
 /**
  * First global guard: every route is authenticated unless it is @Public(). Resolves the key to a
- * principal (cached) and attaches it to the request; 401 with SPEC's text otherwise.
+ * principal (cached) and attaches it to the request; 401 with the text of docs/api.md §5.5 otherwise.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {

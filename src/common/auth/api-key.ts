@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 
-/** Keys are `sk_live_` + 32 base62 characters (CONTRACT §7); only their SHA-256 is stored. */
+/** Keys are `sk_live_` + 32 base62 characters (docs/api.md §5.1); only their SHA-256 is stored. */
 export const API_KEY_PREFIX = 'sk_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32}$/;

@@ -1,4 +1,4 @@
-/** SPEC §5.3 plus CONTRACT §7's ingestion scopes. */
+/** The scopes of docs/api.md §5.3, ingestion's `sessions:write` and `events:write` included. */
 export const SCOPES = [
   'sessions:read',
   'sessions:write',
@@ -16,7 +16,7 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-/** Scopes that also grant another (SPEC §5.4: custom_links:write satisfies Custom Link reads). */
+/** Scopes that also grant another (docs/api.md §5.4: custom_links:write satisfies Custom Link reads). */
 const IMPLIED: Partial<Record<Scope, Scope[]>> = {
   'custom_links:write': ['custom_links:read'],
 };

@@ -1,5 +1,5 @@
 /**
- * Errors a service may throw. Each knows its HTTP status and SPEC §7 detail text; the global
+ * Errors a service may throw. Each knows its HTTP status and detail text (docs/api.md §7.1); the global
  * exception filter renders them. Nothing below the controller layer imports HTTP types.
  */
 export abstract class ApiError extends Error {
@@ -65,7 +65,7 @@ export class IdempotencyKeyRequiredError extends ApiError {
   }
 }
 
-/** The figures of the limit that refused a request (CONTRACT §1.3). */
+/** The figures of the limit that refused a request (docs/api.md §8.5). */
 export interface LimitState {
   limit: number;
   remaining: number;

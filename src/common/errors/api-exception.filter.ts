@@ -13,7 +13,7 @@ interface RouterLayer {
 const CATCH_ALL = /^[{/]*\*/;
 
 /**
- * Renders every error as SPEC §7 / CONTRACT §1 say: ApiErrors with their status, text and headers;
+ * Renders every error as docs/api.md §7 says: ApiErrors with their status, text and headers;
  * an unknown route 404 `Not Found`, or 405 when the path exists under another method; anything
  * unexpected a 500 that shows nothing of its cause (the cause is logged with the request id).
  */

@@ -14,7 +14,7 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'The workflow is disabled or temporarily unavailable (Retry-After).',
 };
 
-/** Documents a route's error statuses with SPEC §7's shapes. */
+/** Documents a route's error statuses with the shapes of docs/api.md §7. */
 export function ApiErrorResponses(...statuses: number[]) {
   return applyDecorators(
     ApiExtraModels(ErrorResponse, ValidationErrorResponse),

@@ -7,7 +7,7 @@ import { LimitsService } from '../limits/limits.service';
 /**
  * Polled job resources (Custom Link jobs, publish jobs): an ETag on every 200, `Retry-After` while
  * the job is not terminal, and 304 with no body for a matching `If-None-Match`, which gives back the
- * request-rate unit the poll was charged (CONTRACT §1.3: 304 replies are not counted).
+ * request-rate unit the poll was charged (docs/api.md §8.1: 304 replies are not counted).
  */
 @Injectable()
 export class ConditionalGet {

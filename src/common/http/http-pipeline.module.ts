@@ -18,7 +18,7 @@ const PIPELINE_PROVIDERS = [
 ];
 
 /**
- * The request pipeline every route goes through, in CONTRACT §8's order:
+ * The request pipeline every route goes through, in the order of docs/api.md §7.4:
  * authenticate (401) → request rate (429) → scope (403) → idempotency replay / 409 →
  * validation of path, query, header, body (422) → handler (404, 400, 409 ...) → error filter.
  * Guards run in the order they are registered here. There is no global interceptor (each would cost

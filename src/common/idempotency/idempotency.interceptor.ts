@@ -16,7 +16,7 @@ const REPLAYED_HEADERS = ['location', 'etag', 'retry-after'];
 /**
  * Idempotency-Key on the routes marked @Idempotent(), which apply it. Input validation runs here,
  * after the key: a stored answer is replayed without re-running anything, and a 422 is stored like
- * any other 4xx (CONTRACT §1.2, §8). 5xx and 429 answers release the key so the client can try again.
+ * any other 4xx (docs/api.md §10.3, §7.4). 5xx and 429 answers release the key so the client can try again.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {

@@ -4,9 +4,9 @@ import { IDEMPOTENT } from './idempotency-key';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**
- * The mutation honours `Idempotency-Key` (CONTRACT §1.2): a repeat with the same key and request
+ * The mutation honours `Idempotency-Key` (docs/api.md §10): a repeat with the same key and request
  * replays the stored response. `required` only documents it; the service decides when a missing
- * key is an error (its 400 comes after 404 in CONTRACT §8's precedence).
+ * key is an error (its 400 comes after 404 in the order of docs/api.md §7.4).
  */
 export function Idempotent(options: { required?: boolean } = {}) {
   return applyDecorators(

@@ -10,7 +10,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /**
- * The organization limits of CONTRACT §1.3 on shared Redis counters. Services charge a limit
+ * The organization limits of docs/api.md §8 on shared Redis counters. Services charge a limit
  * before doing the work it guards; a refusal is a LimitExceededError carrying that limit's figures.
  */
 @Injectable()
@@ -32,7 +32,7 @@ export class LimitsService {
   }
 
   /**
-   * One transcript read (SPEC §8): a daily organization quota that resets at UTC midnight, so the
+   * One transcript read (docs/api.md §8.2): a daily organization quota that resets at UTC midnight, so the
    * window is keyed by the UTC date and lives until the next midnight.
    */
   async chargeTranscriptRead(organizationId: string, now = Date.now()): Promise<void> {
@@ -46,7 +46,7 @@ export class LimitsService {
   }
 
   /**
-   * Link creation and thumbnail render units (CONTRACT §1.3): hourly and daily windows per
+   * Link creation and thumbnail render units (docs/api.md §8.4): hourly and daily windows per
    * organization, charged by the number of links (renders) a request asks for. Either both kinds
    * are reserved or neither is.
    */
@@ -64,7 +64,7 @@ export class LimitsService {
     }
   }
 
-  /** A 304 reply is not counted against the request rate (CONTRACT §1.3): give its charge back. */
+  /** A 304 reply is not counted against the request rate (docs/api.md §8.1): give its charge back. */
   async refundRequest(rateLimitKey: string | undefined): Promise<void> {
     if (rateLimitKey) await this.counter.refund([rateLimitKey], 1);
   }

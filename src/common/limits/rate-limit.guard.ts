@@ -12,10 +12,11 @@ interface RequestWindow {
 }
 
 /**
- * The request-rate limit (SPEC §8) on @nestjs/throttler's module and storage, adapted to the API's rules:
+ * The request-rate limit (docs/api.md §8.1) on @nestjs/throttler's module and storage, adapted to
+ * the API's rules:
  * - counted per API key, not per route (the default key includes the route);
  * - only authenticated requests (runs after ApiKeyGuard; public routes have no principal);
- * - X-RateLimit-Reset is a Unix timestamp, and 429 uses SPEC's text and our error filter.
+ * - X-RateLimit-Reset is a Unix timestamp, and 429 uses the text of docs/api.md §7.1 and our error filter.
  *
  * The module's throttlers apply to every route as configured: ThrottlerGuard's own canActivate
  * reads six pieces of route metadata per request for @Throttle / @SkipThrottle, which no route

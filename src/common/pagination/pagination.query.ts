@@ -5,7 +5,7 @@ import { ToInteger } from '../validation/coercion';
 export const MAX_PAGE_SIZE = 200;
 export const MAX_OFFSET = 1_000_000;
 
-/** SPEC §4 "P" endpoints: limit 1..200 (default 50), zero-based offset 0..1,000,000 (default 0). */
+/** Paginated lists (docs/api.md §11.1): limit 1..200 (default 50), zero-based offset 0..1,000,000 (default 0). */
 export class PaginationQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
   @ToInteger()

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** `pagination` of SPEC §4 "P" list responses. */
+/** `pagination` of the sessions and people list responses (docs/api.md §11.1). */
 export class PaginationResponse {
   @ApiProperty() total: number;
   @ApiProperty() limit: number;

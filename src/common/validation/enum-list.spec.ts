@@ -3,7 +3,7 @@ import { IsOptional, getMetadataStorage, validateSync } from 'class-validator';
 import { IsEnumList, ToCommaList } from './enum-list';
 
 /**
- * CONTRACT §0 / DECISIONS "Multi-value enum filters": `buying_intent=high,medium` is a
+ * docs/api.md §11.2 / DECISIONS "Multi-value enum filters": `buying_intent=high,medium` is a
  * comma-separated list; empty items are ignored; an unknown value fails the whole parameter once.
  */
 const CHOICES = ['high', 'medium', 'low', 'none'] as const;

@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
- * Multi-value enum filters (CONTRACT §0): `buying_intent=high,medium`. The string is split on commas
+ * Multi-value enum filters (docs/api.md §11.2): `buying_intent=high,medium`. The string is split on commas
  * (empty items dropped); one unknown item fails the parameter as an `enum` issue naming the choices.
  */
 export const ToCommaList = () =>

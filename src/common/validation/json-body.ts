@@ -6,7 +6,7 @@ import { locateJsonError } from './json-error-locator';
 import type { ValidationIssue } from './validation-issue';
 
 const MIB = 1024 * 1024;
-/** Link creation and event ingestion carry batches (CONTRACT §0). */
+/** Link creation and event ingestion carry batches (docs/api.md §7.5). */
 const LARGE_BODY_ROUTES = [/^\/api\/v1\/custom-links\/?$/, /^\/api\/v1\/events\/?$/];
 const PARSE_ERROR = Symbol('bodyParseError');
 const EMPTY_BODY = Symbol('emptyBody');
@@ -25,7 +25,7 @@ const isJsonRequest = (req: IncomingMessage) => {
 
 /**
  * JSON body parsing. A malformed body is not answered here: it is recorded and reported as a 422
- * `json_invalid` after authentication (CONTRACT §8 puts 401 before 422). Too large is a 413 at once.
+ * `json_invalid` after authentication (docs/api.md §7.4 puts 401 before 422). Too large is a 413 at once.
  */
 export function jsonBodyParser(): RequestHandler[] {
   // body-parser turns an empty body into {}; remember it was empty (also when sent chunked).

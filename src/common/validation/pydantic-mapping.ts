@@ -4,7 +4,7 @@ import { describeUuidError } from './uuid-format';
 import { valueError, type IssueLocation, type ValidationIssue } from './validation-issue';
 
 /**
- * Turns class-validator's errors into pydantic v2 issues (CONTRACT §1.1): one issue per failing
+ * Turns class-validator's errors into pydantic v2 issues (docs/api.md §7.3): one issue per failing
  * field, worded as pydantic words it, with the value the client sent as `input`.
  *
  * class-validator reports every broken rule of a field; pydantic stops at the first in the order

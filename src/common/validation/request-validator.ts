@@ -28,7 +28,7 @@ const LOCATION_ORDER = { path: 0, query: 1, header: 2, body: 3 } as const;
 
 /**
  * Validates every input of a route at once, before the handler runs, so one 422 lists the failing
- * fields of path, query, header and body in that order (CONTRACT §1.1). Pipes cannot do this: each
+ * fields of path, query, header and body in that order (docs/api.md §7.3). Pipes cannot do this: each
  * sees one parameter and the first to throw hides the rest.
  *
  * The rules come from the route's own decorators: `@Body()` / `@Query()` typed with a DTO class,

@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { IsOptional, validateSync } from 'class-validator';
 import { IsTimestamp, ToTimestamp, isoOrNull, parseTimestamp } from './timestamps';
 
-/** CONTRACT §0: requests take any ISO 8601 timestamp with an offset or Z; one without offset is UTC. */
+/** docs/api.md §1.1: requests take any ISO 8601 timestamp with an offset or Z; one without offset is UTC. */
 const iso = (value: string) => parseTimestamp(value)?.toISOString() ?? null;
 
 describe('parseTimestamp', () => {

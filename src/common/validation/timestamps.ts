@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
- * ISO 8601 timestamps as CONTRACT §0 accepts them: a date, or a date and time with an optional
+ * ISO 8601 timestamps as docs/api.md §1.1 accepts them: a date, or a date and time with an optional
  * offset; without an offset the time is UTC. Anything else stays a string and fails `isIso8601`,
  * which the 422 mapping reports as pydantic's `datetime_from_date_parsing`.
  */
@@ -47,7 +47,7 @@ export function IsTimestamp(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** Response form of CONTRACT §0: UTC with milliseconds and `Z`; null stays null. */
+/** Response form of docs/api.md §1.1: UTC with milliseconds and `Z`; null stays null. */
 export function isoOrNull(value: Date | null | undefined): string | null {
   return value ? value.toISOString() : null;
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../errors/api-errors';
 
 export type IssueLocation = 'path' | 'query' | 'header' | 'body';
 
-/** One entry of the FastAPI / pydantic v2 422 body (SPEC §2.13, CONTRACT §1.1). */
+/** One entry of the FastAPI / pydantic v2 422 body (docs/api.md §7.3). */
 export interface ValidationIssue {
   type: string;
   loc: (string | number)[];

@@ -58,7 +58,7 @@ export class Foundation1763800000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (organization_id, id)
       )`);
-    // Names are unique per organization regardless of case (CONTRACT §3).
+    // Names are unique per organization regardless of case (docs/api.md §12.4).
     await queryRunner.query(`CREATE UNIQUE INDEX campaigns_name_key ON campaigns (organization_id, lower(name))`);
     // GET /custom-link-campaigns: newest first, then id.
     await queryRunner.query(`CREATE INDEX campaigns_created_idx ON campaigns (organization_id, created_at DESC, id DESC)`);

@@ -83,7 +83,7 @@ export class CustomLinks1764000000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (organization_id, id),
-        -- Deleting a campaign unfiles its links in the same statement (CONTRACT §3).
+        -- Deleting a campaign unfiles its links in the same statement (docs/api.md §12.4).
         FOREIGN KEY (organization_id, campaign_id) REFERENCES campaigns (organization_id, id) ON DELETE SET NULL (campaign_id)
       )`);
     // GET /l/{slug} finds a link before knowing its organization.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Engagement tracking (CONTRACT §4). Each link carries its rollup as sufficient statistics that
+ * Engagement tracking (docs/api.md §6). Each link carries its rollup as sufficient statistics that
  * merge in any order: counters, earliest/latest times, and the last activity; distinct counts
  * (page views, visitors, sessions) are backed by one row per distinct value, whose insert tells
  * whether a value is new. Events are kept once per (organization, eventId) for deduplication and

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Campaign engagement (SPEC §2.10) sums the rollup columns of the links filed in a campaign. Link
+ * Campaign engagement (docs/api.md §2.10) sums the rollup columns of the links filed in a campaign. Link
  * rows are wide (personalization, search text), so the aggregate reads them from a covering index
  * instead: about a fifth of the bytes. Engagement updates already change indexed columns (stage,
  * last activity), so they are never HOT updates and the INCLUDEd columns add bytes, not writes.

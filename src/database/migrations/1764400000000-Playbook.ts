@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * One agent per organization (CONTRACT §6): immutable playbook versions numbered from 1 (staging is
+ * One agent per organization (docs/api.md §14.1): immutable playbook versions numbered from 1 (staging is
  * the newest), the published production version on the agent row, suggestion groups, conversation
  * tests, and publish jobs. The agent row is the lock that serialises applies and publishes.
  */

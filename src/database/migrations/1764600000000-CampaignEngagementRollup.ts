@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { statementTriggers } from './statement-triggers';
 
-/** Each link's contribution to its campaign's counters (SPEC §2.10; the funnel counts the same way). */
+/** Each link's contribution to its campaign's counters (docs/api.md §2.10; the funnel counts the same way). */
 const CONTRIBUTION: [column: string, perLink: string][] = [
   ['links', '1'],
   ['active_links', 'active::int'],
@@ -47,7 +47,7 @@ const CHANGED = `r.id IN (SELECT o.id FROM old_rows o JOIN new_rows n ON n.organ
 /**
  * Adds a statement's signed contributions per campaign, in campaign order so that concurrent writers
  * lock campaign rows in one order. Times merge by LEAST/GREATEST: a link's rollup only ever moves its
- * first times earlier and its last times later (CONTRACT §4), so only a link leaving a campaign can
+ * first times earlier and its last times later (docs/api.md §6.4), so only a link leaving a campaign can
  * make them stale, and those campaigns' times are recomputed from their links.
  */
 const merge = (parts: string[]) => `
@@ -79,7 +79,7 @@ const TRIGGERS = statementTriggers('custom_links', 'custom_links_campaign', 'cam
 });
 
 /**
- * Campaign engagement (SPEC §2.10) kept per campaign in the transaction that changes its links, so
+ * Campaign engagement (docs/api.md §2.10) kept per campaign in the transaction that changes its links, so
  * reading it is one row instead of an aggregate over every link (50,000 in a large campaign). A
  * statement-level trigger on custom_links applies each statement's changes; an event batch that
  * merges hundreds of links updates each of their campaigns once.

@@ -8,7 +8,7 @@ import { CampaignsRepository } from './campaigns.repository';
 import { NO_LINKS, toCampaignResponse, type CampaignResponse } from './dto/campaign.response';
 
 /**
- * Campaigns (CONTRACT §3): names unique per organization ignoring case; create, rename and delete
+ * Campaigns (docs/api.md §12.4): names unique per organization ignoring case; create, rename and delete
  * count against the organization's link-mutation limit.
  */
 @Injectable()

@@ -187,7 +187,7 @@ export class CustomLinkJobsRepository {
     await tx.query(`UPDATE custom_link_jobs SET cancel_requested = true, updated_at = now() WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
   }
 
-  /** Settles the job when nothing is pending (CONTRACT §3); a no-op otherwise or when already settled. */
+  /** Settles the job when nothing is pending (docs/api.md §12.5); a no-op otherwise or when already settled. */
   async settle(organizationId: string, id: string, status: string): Promise<void> {
     await this.db.query(
       `UPDATE custom_link_jobs SET status = $3, completed_at = now(), updated_at = now()

@@ -23,9 +23,9 @@ import { ThumbnailRendersService } from './thumbnails/thumbnail-renders.service'
 const needsRender = (input: { shareThumbnailUrl?: string | null }) => !input.shareThumbnailUrl;
 
 /**
- * Link creation jobs (CONTRACT §3): requests reserve units and record one item per link with the
- * link's id fixed up front; the worker creates items in order, one transaction each, so a worker
- * killed mid-job resumes where it stopped and every item yields at most one link.
+ * Link creation jobs (docs/api.md §12.5, §12.8): requests reserve units and record one item per
+ * link with the link's id fixed up front; the worker creates items in order, one transaction each,
+ * so a worker killed mid-job resumes where it stopped and every item yields at most one link.
  */
 @Injectable()
 export class CustomLinkJobsService {
@@ -104,7 +104,7 @@ export class CustomLinkJobsService {
     return this.get(organizationId, jobId);
   }
 
-  /** A child job over the parent's failed and cancelled items (CONTRACT §3). */
+  /** A child job over the parent's failed and cancelled items (docs/api.md §12.5). */
   async retry(organizationId: string, jobId: string): Promise<JobResponse> {
     await this.limits.chargeLinkMutation(organizationId);
     const parent = await this.viewOrThrow(organizationId, jobId);

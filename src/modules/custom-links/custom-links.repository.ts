@@ -153,7 +153,7 @@ export class CustomLinksRepository {
 
   private orderBy(query: CustomLinkListQuery, alias = ''): string {
     const direction = query.order === 'asc' ? 'ASC' : 'DESC';
-    // Links without activity sort last in either direction (CONTRACT §2).
+    // Links without activity sort last in either direction (docs/api.md §11.4).
     if (query.sort === 'last_activity_at') return `${alias}last_activity_at ${direction} NULLS LAST, ${alias}id ${direction}`;
     return `${alias}created_at ${direction}, ${alias}id ${direction}`;
   }

@@ -20,7 +20,7 @@ import type { UpdateLinkResponse } from './dto/update-link.response';
 import { JobSettlementService } from './job-settlement.service';
 import { ThumbnailRendersService } from './thumbnails/thumbnail-renders.service';
 
-/** Custom Links: reads, updates (with their thumbnail jobs) and bulk actions (SPEC §4.3, CONTRACT §3). */
+/** Custom Links: reads, updates (with their thumbnail jobs) and bulk actions (docs/api.md §4.3, §12.2, §12.3). */
 @Injectable()
 export class CustomLinksService {
   constructor(

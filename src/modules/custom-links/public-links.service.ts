@@ -36,7 +36,7 @@ export class PublicLinksService {
   ) {}
 
   /**
-   * Where GET /l/{slug} redirects; 404 for an unknown slug, 410 for an inactive link (CONTRACT §3, §4).
+   * Where GET /l/{slug} redirects; 404 for an unknown slug, 410 for an inactive link (docs/api.md §6.1).
    * The open is recorded off the request path: one read here and one queue write.
    */
   async open(slug: string, request: { method: string; userAgent: string | undefined }): Promise<string> {

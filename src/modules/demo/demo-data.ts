@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { seededRandom } from '../../common/seeded-random';
 
 /**
- * A realistic demo dataset (CONTRACT §7 demo:seed): several people per business domain, free-mail
+ * A realistic demo dataset (docs/api.md §15.3 demo:seed): several people per business domain, free-mail
  * prospects, repeat visitors, qualified and booked ones, varied analysis, some transcripts. A
  * seeded generator makes it the same every run, and ids derive from the organization, so seeding
  * one organization twice upserts the same sessions instead of adding new ones.

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { RedisHealthIndicator } from './redis.health';
 
-/** Probes for the orchestrator: no key, no rate limit (CONTRACT §7). */
+/** Probes for the orchestrator: no key, no rate limit (docs/api.md §15.1). */
 @ApiTags('Operations')
 @Public()
 @Controller()

@@ -11,6 +11,10 @@ export class OrganizationsRepository {
     return this.organizations.save(this.organizations.create({ id, name }));
   }
 
+  async any(): Promise<boolean> {
+    return this.organizations.exists({});
+  }
+
   async exists(id: string): Promise<boolean> {
     return this.organizations.exists({ where: { id } });
   }

@@ -16,6 +16,11 @@ export class OrganizationsService {
     return { id: organization.id, name: organization.name };
   }
 
+  /** Whether any organization exists (an empty database has none). */
+  async any(): Promise<boolean> {
+    return this.organizations.any();
+  }
+
   async exists(id: string): Promise<boolean> {
     return this.organizations.exists(id);
   }

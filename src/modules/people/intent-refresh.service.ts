@@ -8,7 +8,7 @@ import { PeopleRepository } from './people.repository';
 const BATCH_SIZE = 200;
 
 /**
- * The daily recomputation (CONTRACT §5): intent decays with time, so every person is rolled up
+ * The daily recomputation (docs/api.md §13.4): intent decays with time, so every person is rolled up
  * again as of `asOf`, in small transactions of BATCH_SIZE people through the same rollup as
  * ingestion; accounts follow. Safe to run twice or beside ingestion (same locks).
  */

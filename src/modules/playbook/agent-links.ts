@@ -1,6 +1,6 @@
 import type { AgentLinksResponse } from './dto/playbook.responses';
 
-/** AgentLinks (CONTRACT §6): staging always; production once a publish has succeeded. */
+/** AgentLinks (docs/api.md §14.5): staging always; production once a publish has succeeded. */
 export function agentLinks(agentBaseUrl: string, organizationId: string, productionVersion: number | null): AgentLinksResponse {
   return {
     staging: { url: `${agentBaseUrl}/staging/${organizationId}`, availabilityReason: null },

@@ -19,7 +19,7 @@ const TERMINAL = new Set(['succeeded', 'failed']);
 export const PUBLISH_POLL_SECONDS = 2;
 
 /**
- * Agent publishing (CONTRACT §6, SPEC §4.7): a publish job runs the conversation tests against the
+ * Agent publishing (docs/api.md §4.7, §14.6): a publish job runs the conversation tests against the
  * exact requested version and then switches production in the same transaction that marks the job
  * succeeded, so a worker dying mid-run leaves production untouched and the rerun finishes the job.
  * A per-organization advisory lock runs one publish at a time; later ones wait their turn.
@@ -44,7 +44,7 @@ export class AgentService {
     return { tests };
   }
 
-  /** 202 job; an unknown version is a 409 (CONTRACT §6). */
+  /** 202 job; an unknown version is a 409 (docs/api.md §14.6). */
   async publish(organizationId: string, body: PublishRequest): Promise<PublishJobResponse> {
     if ((await this.playbook.sections(organizationId, body.version)) === null) throw new ConflictError();
     const job = await this.playbook.insertPublishJob(organizationId, uuidv7(), body.version);

@@ -19,7 +19,7 @@ const toGroupResponse = (group: GroupRow): SuggestionGroupResponse => ({
 });
 
 /**
- * The playbook (CONTRACT §6, SPEC §4.6): versions, suggestion groups, preview and apply. Writes
+ * The playbook (docs/api.md §4.6, §14): versions, suggestion groups, preview and apply. Writes
  * lock the organization's agent row, so concurrent applies on one etag serialise and exactly one
  * finds its etag current.
  */
@@ -98,7 +98,7 @@ export class PlaybookService {
     });
   }
 
-  /** SPEC §4.6: revision, etag and changeIds checked under the agent lock; exactly one of racing applies wins. */
+  /** docs/api.md §14.4: revision, etag and changeIds checked under the agent lock; exactly one of racing applies wins. */
   async apply(organizationId: string, groupId: string, body: ApplySuggestionsRequest): Promise<ApplyResponse> {
     if (!this.config.values.playbookApplyEnabled) throw new WorkflowUnavailableError();
     return this.db.transaction(async (tx) => {
@@ -125,7 +125,7 @@ export class PlaybookService {
   }
 }
 
-/** The selected changes in group order (CONTRACT §6), not request order. */
+/** The selected changes in group order (docs/api.md §14.4), not request order. */
 function selected(changes: Change[], changeIds: string[]): Change[] {
   const wanted = new Set(changeIds);
   return changes.filter((c) => wanted.has(c.changeId));

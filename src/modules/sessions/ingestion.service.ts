@@ -10,7 +10,7 @@ import { isVisible, toSessionIngestion } from './rules/session-record';
 import { SessionsRepository } from './sessions.repository';
 
 /**
- * Session ingestion (CONTRACT §5): one transaction upserts the session and its transcript and
+ * Session ingestion (docs/api.md §13.1): one transaction upserts the session and its transcript and
  * rolls up the people and accounts it touches (before and after the change), so reads never see
  * a session without its rollups. The same body twice writes nothing.
  */

@@ -34,7 +34,7 @@ export class SessionsService {
   async get(organizationId: string, id: string): Promise<SessionDetailResponse> {
     const session = await this.sessions.findVisible(organizationId, id);
     if (!session) throw new ResourceNotFoundError('session');
-    // customLinkId may be ingested or derived from events carrying the session id (CONTRACT §8).
+    // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
     const { observed } = session;
     const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
     const ofLink = observed.filter((e) => e.custom_link_id === linkId);

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { AccountRow } from '../accounts.repository';
 
-/** Account (SPEC §2.5). */
+/** Account (docs/api.md §2.5). */
 export class AccountResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'Registrable business email domain.' }) accountDomain: string;

@@ -1,7 +1,7 @@
 import { accountDomainOf, parseDomainParam, registrableDomain } from './account-domain';
 
 /**
- * CONTRACT §5 / §8 and DECISIONS "Account path": accountDomain is the registrable domain (ICANN
+ * docs/api.md §13.5 and DECISIONS "Account path": accountDomain is the registrable domain (ICANN
  * part of the Public Suffix List) of the email's host, none for free-mail providers (the host or its
  * registrable domain on the email-providers list).
  */

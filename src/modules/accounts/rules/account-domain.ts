@@ -13,7 +13,7 @@ export function registrableDomain(host: string): string | null {
 }
 
 /**
- * An email's account domain (CONTRACT §5): the registrable domain of its host, none for free-mail
+ * An email's account domain (docs/api.md §13.5): the registrable domain of its host, none for free-mail
  * providers (the host or its registrable domain on the email-providers list) or for hosts with no
  * registrable domain.
  */
@@ -27,7 +27,7 @@ export function accountDomainOf(email: string): string | null {
 export type DomainParam = { domain: string } | { invalid: string };
 
 /**
- * The `{domain}` path parameter of GET /accounts (CONTRACT §5, §8): any case, a trailing dot, a
+ * The `{domain}` path parameter of GET /accounts (docs/api.md §13.5): any case, a trailing dot, a
  * subdomain (reduced to its registrable domain). An email address or URL is refused with a reason.
  */
 export function parseDomainParam(raw: string): DomainParam {

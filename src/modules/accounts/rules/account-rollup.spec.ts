@@ -1,6 +1,6 @@
 import { rollUpAccount, type PersonFacts } from './account-rollup';
 
-/** SPEC §2.5, CONTRACT §5 / §8 and DECISIONS "Account fields CONTRACT leaves open". */
+/** docs/api.md §2.5, §13.5 and DECISIONS "Account fields left open". */
 const at = (iso: string) => new Date(iso);
 
 let nextId = 0;

@@ -28,7 +28,7 @@ export interface AccountRollup {
 const byRecency = (a: PersonFacts, b: PersonFacts) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
- * An account from scratch (SPEC §2.5, CONTRACT §5 / §8) from its people (at least one).
+ * An account from scratch (docs/api.md §2.5, §13.5) from its people (at least one).
  * companyName: the most frequent non-empty business, ties to the most recently seen person's.
  */
 export function rollUpAccount(accountDomain: string, people: readonly PersonFacts[]): AccountRollup {

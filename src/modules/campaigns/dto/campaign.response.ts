@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { CampaignEntity } from '../entities/campaign.entity';
 
-/** Campaign (SPEC §2.9). */
+/** Campaign (docs/api.md §2.9). */
 export class CampaignResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;

@@ -6,7 +6,7 @@ import { IsUuidString } from '../../../common/validation/validators';
 export const BULK_ACTIONS = ['activate', 'deactivate', 'move'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
-/** Body of POST /api/v1/custom-links/actions (CONTRACT §3). */
+/** Body of POST /api/v1/custom-links/actions (docs/api.md §12.3). */
 export class BulkActionRequest {
   @ApiProperty({ enum: BULK_ACTIONS })
   @IsDefined()

@@ -13,7 +13,7 @@ export class CreateLinkInput extends LinkFieldsInput {
   externalId?: string | null;
 }
 
-/** Body of POST /api/v1/custom-links (CONTRACT §3). */
+/** Body of POST /api/v1/custom-links (docs/api.md §12.1). */
 export class CreateLinksRequest {
   @ApiProperty({ type: [CreateLinkInput], minItems: 1, maxItems: MAX_LINKS_PER_JOB })
   @IsDefined()

@@ -15,7 +15,7 @@ const Text = (description: string) =>
     MaxLength(255)(target, key);
   };
 
-/** GET /api/v1/custom-links filters, search and sort (CONTRACT §2). */
+/** GET /api/v1/custom-links filters, search and sort (docs/api.md §11.3, §11.4). */
 export class CustomLinkListQuery extends PaginationQuery {
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()

@@ -5,7 +5,7 @@ import { engagementOf, type StoredEngagement } from '../engagement/engagement-ro
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
 
-/** Link engagement rollup (SPEC §2.7). */
+/** Link engagement rollup (docs/api.md §2.7). */
 export class LinkEngagementResponse {
   @ApiProperty({ enum: ['not_opened', 'opened', 'started', 'engaged'] }) stage: string;
   @ApiProperty() openObserved: boolean;
@@ -39,7 +39,7 @@ export class ThumbnailErrorResponse {
   @ApiProperty() message: string;
 }
 
-/** Custom Link (SPEC §2.6). */
+/** Custom Link (docs/api.md §2.6). */
 export class CustomLinkResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() displayName: string;

@@ -5,7 +5,7 @@ import { IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
 import { IsUuidString } from '../../../common/validation/validators';
 import { JOB_STATUSES } from '../rules/job-status';
 
-/** GET /api/v1/custom-link-jobs filters (CONTRACT §2). */
+/** GET /api/v1/custom-link-jobs filters (docs/api.md §11.3). */
 export class JobListQuery extends PaginationQuery {
   @ApiPropertyOptional({ description: `Comma-separated: ${JOB_STATUSES.join(', ')}.` })
   @IsOptional()

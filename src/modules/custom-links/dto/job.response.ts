@@ -6,7 +6,7 @@ import { isTerminal, POLL_AFTER_SECONDS, progressOf } from '../rules/job-status'
 const time = { type: String, format: 'date-time', nullable: true } as const;
 const uuid = { type: String, format: 'uuid', nullable: true } as const;
 
-/** Custom Link job (SPEC §2.8). */
+/** Custom Link job (docs/api.md §2.8). */
 export class JobResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['create', 'thumbnail'] }) type: string;

@@ -18,7 +18,7 @@ const ClearableText = (max: number, min = 0) =>
 const RequiredWhenGiven = (min: number, max: number) =>
   applyDecorators(ApiPropertyOptional({ type: String, minLength: min, maxLength: max }), ValidateIf((_, v) => v !== undefined), IsString(), MinLength(min), MaxLength(max));
 
-/** `{"id"}` files the link in a campaign of the organization; `{"name"}` reuses or creates one (CONTRACT §3). */
+/** `{"id"}` files the link in a campaign of the organization; `{"name"}` reuses or creates one (docs/api.md §12.2). */
 export class CampaignRefInput {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `name` is given.' })
   @ValidateIf((ref: CampaignRefInput) => ref.name === undefined || ref.id !== undefined)
@@ -37,7 +37,7 @@ export class CampaignRefInput {
 export const CampaignRef = () =>
   applyDecorators(ApiPropertyOptional({ type: CampaignRefInput, nullable: true }), IsOptional(), IsObject(), ValidateNested(), Type(() => CampaignRefInput));
 
-/** The personalization and sharing fields of SPEC §4.3, with its bounds, in its order. */
+/** The personalization and sharing fields of docs/api.md §4.3, with their bounds, in that order. */
 export class LinkFieldsInput {
   @RequiredWhenGiven(1, 255) displayName?: string;
   @ClearableText(255) firstName?: string | null;
@@ -65,7 +65,7 @@ export const LINK_TEXT_FIELDS = [
 ] as const;
 export type LinkTextField = (typeof LINK_TEXT_FIELDS)[number];
 
-/** Fields whose change re-renders the share card (CONTRACT §3). */
+/** Fields whose change re-renders the share card (docs/api.md §12.2). */
 export const THUMBNAIL_AFFECTING_FIELDS: readonly LinkTextField[] = [
   'displayName', 'firstName', 'lastName', 'company', 'role', 'shareTitle', 'shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain',
 ];

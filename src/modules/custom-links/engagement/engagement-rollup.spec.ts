@@ -54,7 +54,7 @@ const EMPTY = {
 };
 
 describe('engagement rollup rules', () => {
-  it('an empty event set is the SPEC §2.7 zero rollup with every field present', () => {
+  it('an empty event set is the docs/api.md §2.7 zero rollup with every field present', () => {
     expect(rollup([])).toEqual(EMPTY);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Link engagement rules (SPEC §2.7, §3.1; CONTRACT §4, §8) as sufficient statistics: counters,
+ * Link engagement rules (docs/api.md §2.7, §3.1, §6.4) as sufficient statistics: counters,
  * distinct sets, earliest and latest times, and the last activity. Statistics of disjoint event sets
  * merge by adding counters, uniting sets, taking minima and maxima, so any order or batching of the
  * same events gives the same rollup; the stored rollup is this merge, kept per link.
@@ -55,7 +55,7 @@ const CONVERSIONS: Partial<Record<EventType, keyof TimeStats>> = {
 export type StageMark = 'opened' | 'started' | 'engaged';
 
 /**
- * Stage evidence (CONTRACT §4, SPEC §3.1), shared by link rollups, session references and session
+ * Stage evidence (docs/api.md §3.1, §6.4), shared by link rollups, session references and session
  * lifecycles: opens and loads show `opened`, sessions `started` / `engaged`, and lead or meeting
  * evidence every earlier stage (a browser event may have been missed).
  */
@@ -211,7 +211,7 @@ export function storedFormOf(stats: LinkStats): StoredEngagement {
 }
 
 /**
- * Unique visitors (CONTRACT §4): persistent visitors plus ephemeral page views, `estimated` once
+ * Unique visitors (docs/api.md §6.4): persistent visitors plus ephemeral page views, `estimated` once
  * any ephemeral view contributed; loads per visitor null until one is seen. Links and campaigns alike.
  */
 export function visitorFigures(loadCount: number, persistent: number, ephemeral: number) {
@@ -223,7 +223,7 @@ export function visitorFigures(loadCount: number, persistent: number, ephemeral:
   };
 }
 
-/** SPEC §2.7 from the stored form. */
+/** docs/api.md §2.7 from the stored form. */
 export function engagementOf(stored: StoredEngagement) {
   const visitors = visitorFigures(stored.loadCount, stored.persistentUniqueVisitorCount, stored.ephemeralPageViewCount);
   const iso = (d: Date | null) => d?.toISOString() ?? null;

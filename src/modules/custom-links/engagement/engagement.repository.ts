@@ -51,7 +51,7 @@ const merged = (column: string) => {
 };
 
 /**
- * Merges a batch's statistics into each link (CONTRACT §4): counters add, times take the
+ * Merges a batch's statistics into each link (docs/api.md §6.4): counters add, times take the
  * earliest/latest (LEAST/GREATEST skip nulls), the last activity is the later one (ties by eventId,
  * byte order), and the stage follows from the merged times, so it never regresses.
  */
@@ -166,7 +166,7 @@ export class EngagementRepository {
   }
 
   /**
-   * Campaign engagement (SPEC §2.10): the campaign's rollup row, which the custom_links trigger keeps
+   * Campaign engagement (docs/api.md §2.10): the campaign's rollup row, which the custom_links trigger keeps
    * in step with its links (migration CampaignEngagementRollup); null when there is no such campaign.
    */
   async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow | null> {
@@ -180,7 +180,7 @@ export class EngagementRepository {
     return rows[0] ?? null;
   }
 
-  /** The funnel (CONTRACT §4) over links created in a window, optionally of one campaign, and their analyzed sessions. */
+  /** The funnel (docs/api.md §6.7) over links created in a window, optionally of one campaign, and their analyzed sessions. */
   async funnel(organizationId: string, from: Date | undefined, to: Date | undefined, campaignId: string | undefined) {
     const params = [organizationId, from ?? null, to ?? null, campaignId ?? null];
     const scope = `organization_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at <= $3)

@@ -14,7 +14,7 @@ export class LinkFunnelCountsResponse {
   @ApiProperty() botScannedOnlyLinkCount: number;
 }
 
-/** Campaign engagement (SPEC §2.10). */
+/** Campaign engagement (docs/api.md §2.10). */
 export class CampaignEngagementResponse extends LinkFunnelCountsResponse {
   @ApiProperty({ format: 'uuid' }) campaignId: string;
   @ApiProperty() activeLinkCount: number;
@@ -33,7 +33,7 @@ export class CampaignEngagementResponse extends LinkFunnelCountsResponse {
   @ApiProperty(time) lastActivityAt: string | null;
 }
 
-/** Custom Link session reference (SPEC §2.11): no transcripts, visitor ids or prospect data. */
+/** Custom Link session reference (docs/api.md §2.11): no transcripts, visitor ids or prospect data. */
 export class SessionReferenceResponse {
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty({ enum: ['not_opened', 'opened', 'started', 'engaged'] }) stage: string;
@@ -66,7 +66,7 @@ export class FunnelSessionsResponse {
   @ApiProperty() highIntent: number;
 }
 
-/** GET /api/v1/analytics/funnel (CONTRACT §4). */
+/** GET /api/v1/analytics/funnel (docs/api.md §2.15, §6.7). */
 export class FunnelResponse extends LinkFunnelCountsResponse {
   @ApiProperty({ type: FunnelRatesResponse }) rates: FunnelRatesResponse;
   @ApiProperty({ type: FunnelSessionsResponse }) sessions: FunnelSessionsResponse;

@@ -7,7 +7,7 @@ import { EVENT_TYPES, type EventType } from './engagement-rollup';
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 
-/** One event of POST /api/v1/events (CONTRACT §4); a link by `customLinkId` or `slug`. */
+/** One event of POST /api/v1/events (docs/api.md §6.2); a link by `customLinkId` or `slug`. */
 export class EventInput {
   @ApiProperty({ minLength: 1, maxLength: 128, description: 'Unique per organization; a repeat is a duplicate.' })
   @IsDefined()

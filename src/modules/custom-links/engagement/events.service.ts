@@ -10,7 +10,7 @@ import type { EventInput, EventsResponse } from './events.request';
 const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = { opened: 'openedAt', started: 'startedAt', engaged: 'engagedAt' };
 
 /**
- * Event ingestion (CONTRACT §4): resolves links, stores each eventId once, and merges the new
+ * Event ingestion (docs/api.md §6.2): resolves links, stores each eventId once, and merges the new
  * events' statistics into their links in one transaction per batch (a handful of statements
  * whatever the batch size). Opens from GET /l/{slug} arrive here too, off the request path.
  */
@@ -89,7 +89,7 @@ export class EventsService {
     return accepted;
   }
 
-  /** A session reference's times are the earliest of each kind (CONTRACT §8), by the shared stage evidence. */
+  /** A session reference's times are the earliest of each kind (docs/api.md §6.6), by the shared stage evidence. */
   private addSessionTimes(sessions: Map<string, SessionTimes>, event: NewEvent): void {
     const key = `${event.linkId}:${event.sessionId}`;
     const at = event.occurredAt;

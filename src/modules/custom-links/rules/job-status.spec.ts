@@ -10,7 +10,7 @@ const facts = (overrides: Partial<JobProgressFacts>): JobProgressFacts => ({
   ...overrides,
 });
 
-describe('job status rules (CONTRACT §3)', () => {
+describe('job status rules (docs/api.md §3.2)', () => {
   it.each([
     ['every item created', facts({ created: 4 }), 'completed'],
     ['some created, some failed', facts({ created: 3, failed: 1 }), 'completed_with_errors'],

@@ -1,5 +1,5 @@
 /**
- * Custom Link job states (SPEC §3.2, CONTRACT §3): queued → processing → completed |
+ * Custom Link job states (docs/api.md §3.2, §12.5): queued → processing → completed |
  * completed_with_errors | failed; queued → cancelled; processing with cancelRequested → cancelled
  * after the item in hand. A job is terminal only when every item is settled and every thumbnail
  * render it queued is settled.

@@ -5,7 +5,7 @@ export function newSlug(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/** CONTRACT §3: displayName defaults to "First Last, Company", or the email. */
+/** docs/api.md §12.1: displayName defaults to "First Last, Company", or the email. */
 export function defaultDisplayName(link: { firstName?: string | null; lastName?: string | null; company?: string | null; email?: string | null }): string {
   const name = [link.firstName, link.lastName].filter((part) => part && part.trim()).join(' ');
   const label = [name, link.company?.trim()].filter(Boolean).join(', ');

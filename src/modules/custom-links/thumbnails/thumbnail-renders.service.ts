@@ -20,7 +20,7 @@ type Outcome =
   | { status: 'failed'; png: null; error: { code: string; message: string } };
 
 /**
- * Share-card renders (CONTRACT §3): queued with a link change, drawn by a worker, stored in
+ * Share-card renders (docs/api.md §12.6): queued with a link change, drawn by a worker, stored in
  * PostgreSQL and served at {PUBLIC_BASE_URL}/thumbnails/{linkId}/{hash}.png. A newer change
  * supersedes an unfinished render (cancelled); a logo that cannot be used gives the default card
  * (fallback) with the reason in thumbnailError. Cards go to the THUMBNAIL_STORE (PostgreSQL by default).

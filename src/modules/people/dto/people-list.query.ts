@@ -6,7 +6,7 @@ import { PaginationQuery } from '../../../common/pagination/pagination.query';
 import { QUALIFICATION_STATUSES } from '../../sessions/dto/ingest-session.request';
 import { BUYING_INTENTS } from '../rules/intent';
 
-/** GET /api/v1/people filters (CONTRACT §2). */
+/** GET /api/v1/people filters (docs/api.md §11.3). */
 export class PeopleListQuery extends PaginationQuery {
   @ApiPropertyOptional({ description: 'Case-insensitive substring of the email.', maxLength: 255 })
   @IsOptional()

@@ -5,7 +5,7 @@ import type { PersonRow } from '../people.repository';
 
 const nullableString = { type: String, nullable: true } as const;
 
-/** Person (SPEC §2.4). */
+/** Person (docs/api.md §2.4). */
 export class PersonResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'Lower-cased email; one person per email per organization.' }) email: string;

@@ -1,7 +1,7 @@
 import { intentScore, overallIntentFor, type BuyingIntent, type IntentInput } from './intent';
 
 /**
- * CONTRACT §5 / §8, DECISIONS "Intent score": values none 0, low 1, medium 2, high 3; a weighted
+ * docs/api.md §13.4, DECISIONS "Intent score": values none 0, low 1, medium 2, high 3; a weighted
  * mean with weight 0.5^(age_days/14) (ages from the calculation time, negative ages count as 0,
  * sessions without buyingIntent left out of the mean) plus max(0, min(0.5, 0.1 * (n30 - 1))) where
  * n30 counts every session of the last 30 days, clamped to 0..3. All expected values below are

@@ -1,5 +1,5 @@
 /**
- * The intent score of CONTRACT §5 / §8: a recency-weighted mean of the sessions' buying intent
+ * The intent score of docs/api.md §13.4: a recency-weighted mean of the sessions' buying intent
  * (weight 0.5^(age_days / 14), ages measured from the calculation time) plus a frequency bonus of
  * 0.1 per extra session in the last 30 days (at most 0.5), clamped to 0..3.
  */

@@ -1,6 +1,6 @@
 import { effectiveQualification, rollUpPerson, type SessionFacts } from './person-rollup';
 
-/** CONTRACT §5 / §8 and DECISIONS "Person fields CONTRACT leaves open". */
+/** docs/api.md §13.3 and DECISIONS "Person fields left open". */
 const CALCULATED_AT = new Date('2026-06-30T12:00:00.000Z');
 const at = (iso: string) => new Date(iso);
 

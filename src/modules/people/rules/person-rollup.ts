@@ -72,7 +72,7 @@ function locationOf(session: SessionFacts): string | null {
 }
 
 /**
- * The effective qualification (CONTRACT §5): the latest assessment, where an automatic one never
+ * The effective qualification (docs/api.md §13.3): the latest assessment, where an automatic one never
  * overrides a later-or-equal manual one. Assessments order by assessedAt (the session start when
  * absent), manual before automatic at the same instant, then start time and id.
  */
@@ -99,7 +99,7 @@ function isLater(a: number[], aId: string, b: number[], bId: string): boolean {
   return compareIds(aId, bId) > 0;
 }
 
-/** A person from scratch: every field of SPEC §2.4 from the person's sessions (at least one). */
+/** A person from scratch: every field of docs/api.md §2.4 from the person's sessions (at least one). */
 export function rollUpPerson(emailKey: string, sessions: readonly SessionFacts[], calculatedAt: Date): PersonRollup {
   const ordered = [...sessions].sort(byStart);
   const earliest = ordered[0];

@@ -42,7 +42,7 @@ export class SectionInput {
   content: string;
 }
 
-/** PUT /api/v1/playbook: a new staging version (CONTRACT §6). */
+/** PUT /api/v1/playbook: a new staging version (docs/api.md §14.2). */
 export class PutPlaybookRequest {
   @ApiProperty({ type: [SectionInput], maxItems: 200 })
   @IsDefined()
@@ -109,7 +109,7 @@ export class PreviewRequest {
   edits?: EditInput[];
 }
 
-/** POST /api/v1/playbook/suggestions/{group_id}/apply (SPEC §4.6): no other properties allowed. */
+/** POST /api/v1/playbook/suggestions/{group_id}/apply (docs/api.md §4.6): no other properties allowed. */
 @StrictDto()
 export class ApplySuggestionsRequest {
   @ChangeIdList() changeIds: string[];

@@ -8,7 +8,7 @@ export class AgentLinkResponse {
   @ApiProperty(text) availabilityReason: string | null;
 }
 
-/** AgentLinks (SPEC §2.12). */
+/** AgentLinks (docs/api.md §2.12). */
 export class AgentLinksResponse {
   @ApiProperty({ type: AgentLinkResponse }) staging: AgentLinkResponse;
   @ApiProperty({ type: AgentLinkResponse }) production: AgentLinkResponse;
@@ -58,7 +58,7 @@ export class PreviewResponse {
   @ApiProperty() generationRevision: number;
 }
 
-/** Apply result (SPEC §4.6). */
+/** Apply result (docs/api.md §4.6). */
 export class ApplyResponse {
   @ApiProperty({ format: 'uuid' }) groupId: string;
   @ApiProperty({ enum: ['applied'] }) status: 'applied';
@@ -79,7 +79,7 @@ export class ConversationTestsResponse {
   @ApiProperty({ type: [ConversationTestResponse] }) tests: ConversationTestResponse[];
 }
 
-/** Publish job (SPEC §2.12). */
+/** Publish job (docs/api.md §2.12). */
 export class PublishJobResponse {
   @ApiProperty({ format: 'uuid' }) jobId: string;
   @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'] }) status: string;

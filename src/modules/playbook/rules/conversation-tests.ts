@@ -1,6 +1,6 @@
 import type { Section } from './sections';
 
-/** A deterministic check run against a version's sections (CONTRACT §6), case-insensitive. */
+/** A deterministic check run against a version's sections (docs/api.md §14.6), case-insensitive. */
 export interface ConversationTest {
   name: string;
   sectionKey: string | null;

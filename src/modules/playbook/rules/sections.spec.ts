@@ -8,7 +8,7 @@ const base: Section[] = [
   { key: 'pricing', title: 'Pricing', content: 'From $99' },
 ];
 
-describe('sections etag (CONTRACT §6)', () => {
+describe('sections etag (docs/api.md §14.1)', () => {
   it('is the lower-case hex SHA-256 of the canonical JSON (keys sorted)', () => {
     const expected = createHash('sha256').update('[{"content":"Hello","key":"intro","title":"Intro"}]').digest('hex');
     expect(sectionsEtag([{ title: 'Intro', key: 'intro', content: 'Hello' }])).toBe(expected);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../../common/canonical-json';
 
-/** A playbook section (CONTRACT §6). */
+/** A playbook section (docs/api.md §14.1). */
 export interface Section {
   key: string;
   title: string;

@@ -110,7 +110,7 @@ export class TranscriptInput {
 }
 
 /**
- * Body of PUT /api/v1/ingest/sessions/{session_id} (CONTRACT §5): the whole analysis of one
+ * Body of PUT /api/v1/ingest/sessions/{session_id} (docs/api.md §13.1): the whole analysis of one
  * session. Only startTime is required; everything else absent or null is unknown.
  */
 export class IngestSessionRequest {

@@ -6,7 +6,7 @@ import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps'
 import { BUYING_INTENTS } from '../../people/rules/intent';
 import { BOOKED_STATUSES, QUALIFICATION_STATUSES } from './ingest-session.request';
 
-/** GET /api/v1/sessions filters (CONTRACT §2). */
+/** GET /api/v1/sessions filters (docs/api.md §11.3). */
 export class SessionListQuery extends PaginationQuery {
   @ApiPropertyOptional({ format: 'date-time', description: 'startTime lower bound, inclusive.' })
   @IsOptional()

@@ -8,7 +8,7 @@ const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
 const int = { type: Number, nullable: true } as const;
 
-/** Session list item (SPEC §2.1). */
+/** Session list item (docs/api.md §2.1). */
 export class SessionResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty(text) displayId: string | null;
@@ -89,7 +89,7 @@ export class LifecycleResponse {
   @ApiProperty({ type: [LifecycleEventResponse] }) events: LifecycleEventResponse[];
 }
 
-/** Session detail (SPEC §2.2). */
+/** Session detail (docs/api.md §2.2). */
 export class SessionDetailResponse extends SessionResponse {
   @ApiProperty(text) phone: string | null;
   @ApiProperty(text) qualificationReason: string | null;

@@ -7,7 +7,7 @@ export class TranscriptEntryResponse {
   @ApiProperty() sequenceNumber: number;
 }
 
-/** Transcript (SPEC §2.3); entries by sequenceNumber. */
+/** Transcript (docs/api.md §2.3); entries by sequenceNumber. */
 export class TranscriptResponse {
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty({ type: [TranscriptEntryResponse] }) entries: TranscriptEntryResponse[];

@@ -1,6 +1,6 @@
 import { earlier, FIRST_AT, STAGE_EVIDENCE, stageOf, type EventType, type Stage } from '../../custom-links/engagement/engagement-rollup';
 
-/** The lifecycle of a session reached through a Custom Link (SPEC §2.2): its stage and observed events. */
+/** The lifecycle of a session reached through a Custom Link (docs/api.md §2.2): its stage and observed events. */
 export interface Lifecycle {
   stage: Stage;
   events: { eventType: string; observedAt: string }[];

@@ -2,7 +2,7 @@ import type { IngestSessionRequest } from '../dto/ingest-session.request';
 import { TRACKING_FIELDS, isVisible, toSessionIngestion } from './session-record';
 
 /**
- * CONTRACT §5 / §8 and DECISIONS "Ingestion body", "Re-ingestion is a replacement": absent is null,
+ * docs/api.md §13.1 and DECISIONS "Ingestion body", "Re-ingestion is a replacement": absent is null,
  * defaults production / analyzed, top-level utmSource/device/geoCountry mirror tracking with
  * tracking winning, transcript by sequenceNumber, a fingerprint of the normalised input.
  */

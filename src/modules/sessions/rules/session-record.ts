@@ -30,7 +30,7 @@ export interface Objection {
   timestampOffsetS: number | null;
 }
 
-/** The SPEC §2.2 fields only the detail shows, stored together. */
+/** The docs/api.md §2.2 fields only the detail shows, stored together. */
 export interface SessionDetails {
   qualificationReason: string | null;
   qualificationStage: string | null;
@@ -100,7 +100,7 @@ const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 function trackingOf(body: IngestSessionRequest): Tracking {
   const given: TrackingInput = body.tracking ?? {};
   const tracking = Object.fromEntries(TRACKING_FIELDS.map((field) => [field, orNull(given[field])])) as Tracking;
-  // Top-level utmSource, device and geoCountry mirror tracking; tracking wins (CONTRACT §8).
+  // Top-level utmSource, device and geoCountry mirror tracking; tracking wins (docs/api.md §13.1).
   tracking.utmSource ??= orNull(body.utmSource);
   tracking.device ??= orNull(body.device);
   tracking.geoCountry ??= orNull(body.geoCountry);

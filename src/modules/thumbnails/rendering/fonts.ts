@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 
-// Share cards render with fonts the project installs from npm (TOOLCHAIN.md "Images"): a slim
-// container has no system fonts, and resvg reads TrueType/OpenType, not WOFF2.
+// Share cards render with fonts the project installs from npm and hands to resvg explicitly: a
+// slim container has no system fonts, and resvg reads TrueType/OpenType, not WOFF2.
 const fontDir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 
 export const SHARE_CARD_FONT_FAMILY = 'DejaVu Sans';

@@ -4,10 +4,10 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from './address-policy';
 
-// Fetches a prospect logo under CONTRACT §3's SSRF rules: http(s) only, public addresses only, 3 s,
-// 2 MiB, image types only. Every hop is resolved once, every resolved address must pass the policy,
-// and the socket is pinned to those validated addresses, so a DNS answer that changes between the
-// check and the connect (rebinding) is never used.
+// Fetches a prospect logo under the SSRF rules of docs/api.md §12.6: http(s) only, public
+// addresses only, 3 s, 2 MiB, image types only. Every hop is resolved once, every resolved address
+// must pass the policy, and the socket is pinned to those validated addresses, so a DNS answer that
+// changes between the check and the connect (rebinding) is never used.
 
 export type LogoMimeType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 

@@ -2,7 +2,7 @@ import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { SHARE_CARD_FONT_FAMILY, SHARE_CARD_FONT_FILES } from './fonts';
 import { sniffImageType } from './logo-fetcher';
 
-// The 1200x630 share card of CONTRACT §3: the prospect's name, company and logo, drawn as SVG and
+// The 1200x630 share card of docs/api.md §12.6: the prospect's name, company and logo, drawn as SVG and
 // rasterised by resvg with the bundled DejaVu fonts only, so output does not depend on the host.
 
 export const SHARE_CARD_WIDTH = 1200;

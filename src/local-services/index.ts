@@ -1,0 +1,3 @@
+export { EmbeddedPostgres } from './embedded-postgres';
+export { LocalRedis, REDIS_MISSING } from './local-redis';
+export { joinServers, leaveServers, startLocalServices, type LocalServices } from './local-services';
