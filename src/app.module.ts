@@ -20,8 +20,8 @@ import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PeopleHttpModule } from './modules/people/people-http.module';
-import { PlaybookHttpModule } from './modules/playbook/playbook-http.module';
-import { PlaybookJobsModule } from './modules/playbook/playbook-jobs.module';
+import { AgentHttpModule, AgentJobsModule } from './modules/agent';
+import { PlaybookHttpModule } from './modules/playbook';
 import { PeopleJobsModule } from './modules/people/people-jobs.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 
@@ -49,10 +49,11 @@ const API_MODULES = [
   AccountsHttpModule,
   CustomLinksHttpModule,
   PlaybookHttpModule,
+  AgentHttpModule,
 ];
 
 /** Queue processors: only where APP_ROLE runs workers. */
-const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, PlaybookJobsModule];
+const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, AgentJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

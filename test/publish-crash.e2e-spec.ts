@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { Client } from 'pg';
 import request from 'supertest';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';
@@ -6,7 +7,8 @@ import { assertBuilt, startWorker } from './support/worker-process';
 /**
  * Issue 6: a worker killed while a publish job runs leaves production untouched (the switch and the
  * job's success commit together), and the job completes after another worker picks it up. The
- * first worker is slowed with PUBLISH_EVALUATION_DELAY_MS so it can be killed mid-run.
+ * test holds the organization's agent row locked, as a concurrent apply would, so the first worker
+ * waits mid-run (job marked running, its transaction open) and is killed there.
  */
 describe('a worker killed while publishing', () => {
   let t: TestApp;
@@ -31,13 +33,25 @@ describe('a worker killed while publishing', () => {
     const poll = async () => (await request(t.server).get(`/api/v1/agent/publish-jobs/${job.jobId}`).set(auth).expect(200)).body as { status: string; productionLink: string | null };
     const production = async () => ((await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as { productionVersion: number | null }).productionVersion;
 
-    const slow = startWorker(41_000 + Math.floor(Math.random() * 1000), { PUBLISH_EVALUATION_DELAY_MS: '10000' });
-    workers.push(slow);
-    await eventually(async () => (await poll()).status === 'running', 30_000, 50);
-    slow.kill('SIGKILL');
-    await new Promise((resolve) => slow.once('exit', resolve));
-    expect(await production()).toBeNull();
-    expect((await poll()).status).toBe('running');
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM agents WHERE organization_id = $1 FOR UPDATE', [organizationId]);
+      const slow = startWorker(41_000 + Math.floor(Math.random() * 1000));
+      workers.push(slow);
+      await eventually(async () => (await poll()).status === 'running', 30_000, 50);
+      // The worker's transaction is waiting for the row: it has not switched production.
+      const waiting = `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM agents WHERE organization_id%FOR UPDATE%'`;
+      await eventually(async () => (await holder.query(waiting)).rowCount === 1, 30_000, 50);
+      slow.kill('SIGKILL');
+      await new Promise((resolve) => slow.once('exit', resolve));
+      expect(await production()).toBeNull();
+      expect((await poll()).status).toBe('running');
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
 
     workers.push(startWorker(42_000 + Math.floor(Math.random() * 1000)));
     await eventually(async () => (await poll()).status === 'succeeded', 60_000, 100);

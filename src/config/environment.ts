@@ -33,7 +33,6 @@ export interface AppConfig {
     thumbnailRenderUnitsPerDay: number;
   };
   playbookApplyEnabled: boolean;
-  publishEvaluationDelayMs: number;
 }
 
 export interface LocalServicesConfig {
@@ -129,7 +128,6 @@ export const VARIABLES = {
   thumbnailRenderUnitsPerHour: variable('THUMBNAIL_RENDER_UNITS_PER_HOUR', '2000', integer(0, 100000000), 'Share-card renders enqueued per organization per hour.'),
   thumbnailRenderUnitsPerDay: variable('THUMBNAIL_RENDER_UNITS_PER_DAY', '10000', integer(0, 100000000), 'Share-card renders enqueued per organization per day.'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
-  publishEvaluationDelayMs: variable('PUBLISH_EVALUATION_DELAY_MS', '0', integer(0, 600000), 'Extra time a publish job spends evaluating before it switches production (drills of a worker dying mid-publish; 0 in production).'),
 };
 
 type Parsed = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
@@ -196,7 +194,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       thumbnailRenderUnitsPerDay: v.thumbnailRenderUnitsPerDay,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
-    publishEvaluationDelayMs: v.publishEvaluationDelayMs,
   };
 }
 

@@ -1,13 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsTimestamp, ToTimestamp } from './timestamps';
 
 /**
  * Optional, nullable body fields with their OpenAPI description, one decorator each, so a DTO
  * reads as a list of fields and bounds. Absent and null are the same: unknown.
  */
+/** A required string of `minLength`..`maxLength` characters. */
+export const RequiredText = (minLength: number, maxLength: number) =>
+  applyDecorators(ApiProperty({ type: String, minLength, maxLength }), IsDefined(), IsString(), MinLength(minLength), MaxLength(maxLength));
+
 export const OptionalText = (maxLength: number) =>
   applyDecorators(ApiPropertyOptional({ type: String, maxLength, nullable: true }), IsOptional(), IsString(), MaxLength(maxLength));
 

@@ -11,9 +11,8 @@ import { CreateLinksRequest } from '../custom-links/dto/create-links.request';
 import { CustomLinkListQuery } from '../custom-links/dto/custom-link-list.query';
 import { EventsRequest } from '../custom-links/engagement/events.request';
 import { EventsService } from '../custom-links/engagement/events.service';
-import { AgentService } from '../playbook/agent.service';
-import { ConversationTestsRequest, CreateSuggestionsRequest, PutPlaybookRequest } from '../playbook/dto/playbook.requests';
-import { PlaybookService } from '../playbook/playbook.service';
+import { AgentService, ConversationTestsRequest } from '../agent';
+import { CreateSuggestionsRequest, PlaybookService, PutPlaybookRequest } from '../playbook';
 import { demoEvents, demoLinks, demoPlaybook, demoSessions } from './demo-data';
 
 export interface DemoSeedResult {

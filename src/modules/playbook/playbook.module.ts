@@ -1,14 +1,10 @@
-import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { AgentService } from './agent.service';
-import { AGENT_PUBLISH_QUEUE } from './jobs/publish.queue';
 import { PlaybookRepository } from './playbook.repository';
 import { PlaybookService } from './playbook.service';
 
-/** Playbook and agent publishing for every role (routes: PlaybookHttpModule; worker: PlaybookJobsModule). */
+/** The playbook for every role (routes: PlaybookHttpModule); the agent module reads it through PlaybookService. */
 @Module({
-  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE })],
-  providers: [PlaybookRepository, PlaybookService, AgentService],
-  exports: [PlaybookService, AgentService],
+  providers: [PlaybookRepository, PlaybookService],
+  exports: [PlaybookService],
 })
 export class PlaybookModule {}

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { ConversationTest } from './rules/conversation-tests';
 import type { Change, Section } from './rules/sections';
 
 export interface AgentRow {
   staging_version: number | null;
   production_version: number | null;
-  conversation_tests: ConversationTest[];
+  /** Stored for the agent module, which owns their meaning. */
+  conversation_tests: unknown[];
 }
 
 export interface GroupRow {
@@ -18,20 +18,9 @@ export interface GroupRow {
   created_at: Date;
 }
 
-export interface PublishJobRow {
-  id: string;
-  status: string;
-  requested_version: number;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: Date;
-  updated_at: Date;
-  completed_at: Date | null;
-}
-
 type Db = EntityManager | DataSource;
 
-/** The only place that queries the agent, its versions, suggestions and publish jobs; scoped by organization. */
+/** The only place that queries the agent row, its versions and suggestions; scoped by organization. */
 @Injectable()
 export class PlaybookRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -67,7 +56,7 @@ export class PlaybookRepository {
     await tx.query(`UPDATE agents SET production_version = $2, updated_at = now() WHERE organization_id = $1`, [organizationId, version]);
   }
 
-  async setTests(organizationId: string, tests: ConversationTest[]): Promise<void> {
+  async setTests(organizationId: string, tests: unknown[]): Promise<void> {
     await this.agent(organizationId);
     await this.db.query(`UPDATE agents SET conversation_tests = $2, updated_at = now() WHERE organization_id = $1`, [organizationId, JSON.stringify(tests)]);
   }
@@ -104,27 +93,5 @@ export class PlaybookRepository {
     );
     const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM suggestion_groups WHERE organization_id = $1`, [organizationId]);
     return { rows, total: Number(row.total) };
-  }
-
-  async insertPublishJob(organizationId: string, id: string, version: number): Promise<PublishJobRow> {
-    const rows: PublishJobRow[] = await this.db.query(
-      `INSERT INTO publish_jobs (organization_id, id, status, requested_version) VALUES ($1, $2, 'queued', $3) RETURNING *`,
-      [organizationId, id, version],
-    );
-    return rows[0];
-  }
-
-  async publishJob(organizationId: string, id: string, tx: Db = this.db): Promise<PublishJobRow | null> {
-    const rows: PublishJobRow[] = await tx.query(`SELECT * FROM publish_jobs WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
-    return rows[0] ?? null;
-  }
-
-  async markPublishJob(tx: Db, organizationId: string, id: string, status: 'running' | 'succeeded' | 'failed', error: { code: string; message: string } | null = null): Promise<void> {
-    await tx.query(
-      `UPDATE publish_jobs SET status = $3::text, error_code = $4, error_message = $5, updated_at = now(),
-              completed_at = CASE WHEN $3::text IN ('succeeded', 'failed') THEN now() END
-        WHERE organization_id = $1 AND id = $2`,
-      [organizationId, id, status, error?.code ?? null, error?.message ?? null],
-    );
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, ResourceNotFoundError, WorkflowUnavailableError } from '../../common/errors/api-errors';
 import { AppConfigService } from '../../config/app-config';
 import { agentLinks } from './agent-links';
@@ -9,6 +9,12 @@ import type { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest,
 import type { ApplyResponse, PlaybookResponse, PreviewResponse, SuggestionGroupListResponse, SuggestionGroupResponse } from './dto/playbook.responses';
 import { PlaybookRepository, type GroupRow } from './playbook.repository';
 import { applyChanges, sameSections, sectionsEtag, type Change, type Section } from './rules/sections';
+
+export interface AgentState {
+  stagingVersion: number | null;
+  productionVersion: number | null;
+  conversationTests: unknown[];
+}
 
 const toGroupResponse = (group: GroupRow): SuggestionGroupResponse => ({
   id: group.id,
@@ -30,6 +36,29 @@ export class PlaybookService {
     private readonly playbook: PlaybookRepository,
     private readonly config: AppConfigService,
   ) {}
+
+  /**
+   * The agent's pointers and tests, for the agent module; `lock` holds the row for the caller's
+   * transaction (publishes serialise with applies on it).
+   */
+  async agentState(organizationId: string, tx?: EntityManager, lock = false): Promise<AgentState> {
+    const agent = await this.playbook.agent(organizationId, tx, lock);
+    return { stagingVersion: agent.staging_version, productionVersion: agent.production_version, conversationTests: agent.conversation_tests };
+  }
+
+  /** A version's sections, or null when the organization has no such version. */
+  async versionSections(organizationId: string, version: number, tx?: EntityManager): Promise<Section[] | null> {
+    return this.playbook.sections(organizationId, version, tx);
+  }
+
+  /** Makes a version production, inside the publishing transaction. */
+  async promote(tx: EntityManager, organizationId: string, version: number): Promise<void> {
+    await this.playbook.setProduction(tx, organizationId, version);
+  }
+
+  async saveConversationTests(organizationId: string, tests: unknown[]): Promise<void> {
+    await this.playbook.setTests(organizationId, tests);
+  }
 
   async get(organizationId: string): Promise<PlaybookResponse> {
     const agent = await this.playbook.agent(organizationId);

@@ -1,26 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { OptionalText, RequiredText } from '../../../common/validation/field-decorators';
 import { StrictDto } from '../../../common/validation/strict-dto.decorator';
 import { CHANGE_OPERATIONS, type ChangeOperation } from '../rules/sections';
 
-export const PUBLISH_CONFIRMATION = 'publish-to-production';
 const CONTENT = 100_000;
-
-const RequiredText = (min: number, max: number) => (target: object, key: string) => {
-  ApiProperty({ minLength: min, maxLength: max })(target, key);
-  IsDefined()(target, key);
-  IsString()(target, key);
-  MinLength(min)(target, key);
-  MaxLength(max)(target, key);
-};
-
-const OptionalText = (max: number) => (target: object, key: string) => {
-  ApiPropertyOptional({ maxLength: max, nullable: true })(target, key);
-  IsOptional()(target, key);
-  IsString()(target, key);
-  MaxLength(max)(target, key);
-};
 
 const ChangeIdList = () => (target: object, key: string) => {
   ApiProperty({ type: [String], minItems: 1, maxItems: 100 })(target, key);
@@ -126,48 +111,4 @@ export class ApplySuggestionsRequest {
   @IsInt()
   @Min(0)
   expectedGenerationRevision: number;
-}
-
-export class ConversationTestInput {
-  @RequiredText(1, 255) name: string;
-  @OptionalText(128) sectionKey?: string | null;
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  mustContain?: string[];
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  mustNotContain?: string[];
-}
-
-/** PUT /api/v1/agent/conversation-tests: replaces the organization's tests. */
-export class ConversationTestsRequest {
-  @ApiProperty({ type: [ConversationTestInput], maxItems: 200 })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => ConversationTestInput)
-  tests: ConversationTestInput[];
-}
-
-/** POST /api/v1/agent/publish-jobs: the exact version and the literal confirmation. */
-export class PublishRequest {
-  @ApiProperty({ minimum: 1 })
-  @IsDefined()
-  @IsInt()
-  @Min(1)
-  version: number;
-
-  @ApiProperty({ enum: [PUBLISH_CONFIRMATION] })
-  @IsDefined()
-  @IsIn([PUBLISH_CONFIRMATION])
-  confirm: typeof PUBLISH_CONFIRMATION;
 }

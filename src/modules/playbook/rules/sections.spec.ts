@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { applyChanges, sameSections, sectionsEtag, type Change, type Section } from './sections';
-import { failedTests } from './conversation-tests';
 
 const change = (overrides: Partial<Change>): Change => ({ changeId: 'c', sectionKey: 'intro', operation: 'replace', title: null, content: null, rationale: null, ...overrides });
 const base: Section[] = [
@@ -42,24 +41,5 @@ describe('applyChanges', () => {
     const copy = structuredClone(base);
     applyChanges(base, [change({ content: 'x' }), change({ operation: 'remove', sectionKey: 'pricing' })]);
     expect(base).toEqual(copy);
-  });
-});
-
-describe('conversation tests', () => {
-  const tests = (overrides: object) => [{ name: 't', sectionKey: null, mustContain: [], mustNotContain: [], ...overrides }];
-
-  it('passes when every phrase is present, case-insensitively, and no forbidden one is', () => {
-    expect(failedTests(tests({ mustContain: ['HELLO', '$99'] }), base)).toEqual([]);
-    expect(failedTests(tests({ mustNotContain: ['guarantee'] }), base)).toEqual([]);
-  });
-
-  it('names the tests that fail', () => {
-    expect(failedTests([...tests({ name: 'a', mustContain: ['free trial'] }), ...tests({ name: 'b', mustNotContain: ['hello'] }), ...tests({ name: 'c' })], base)).toEqual(['a', 'b']);
-  });
-
-  it('scopes a test to its section; a missing section fails it', () => {
-    expect(failedTests(tests({ sectionKey: 'pricing', mustContain: ['hello'] }), base)).toEqual(['t']);
-    expect(failedTests(tests({ sectionKey: 'intro', mustContain: ['hello'] }), base)).toEqual([]);
-    expect(failedTests(tests({ sectionKey: 'faq' }), base)).toEqual(['t']);
   });
 });

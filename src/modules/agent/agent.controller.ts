@@ -8,8 +8,8 @@ import { ConditionalGet } from '../../common/http/conditional-get';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { AgentService, PUBLISH_POLL_SECONDS } from './agent.service';
-import { ConversationTestsRequest, PublishRequest } from './dto/playbook.requests';
-import { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/playbook.responses';
+import { ConversationTestsRequest, PublishRequest } from './dto/agent.requests';
+import { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.responses';
 
 @ApiTags('Agent')
 @Controller('api/v1/agent')

@@ -8,11 +8,11 @@ import { ConflictError, ResourceNotFoundError } from '../../common/errors/api-er
 import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../database/advisory-locks';
-import { agentLinks } from './agent-links';
-import type { ConversationTestsRequest, PublishRequest } from './dto/playbook.requests';
-import type { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/playbook.responses';
+import { agentLinks, PlaybookService } from '../playbook';
+import { AgentRepository, type PublishJobRow } from './agent.repository';
+import type { ConversationTestsRequest, PublishRequest } from './dto/agent.requests';
+import type { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.responses';
 import { AGENT_PUBLISH_QUEUE, PUBLISH_VERSION, type PublishPayload } from './jobs/publish.queue';
-import { PlaybookRepository, type PublishJobRow } from './playbook.repository';
 import { failedTests, type ConversationTest } from './rules/conversation-tests';
 
 const TERMINAL = new Set(['succeeded', 'failed']);
@@ -29,33 +29,34 @@ export class AgentService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(AGENT_PUBLISH_QUEUE) private readonly queue: Queue<PublishPayload>,
-    private readonly playbook: PlaybookRepository,
+    private readonly playbook: PlaybookService,
+    private readonly jobs: AgentRepository,
     private readonly config: AppConfigService,
   ) {}
 
   async agent(organizationId: string): Promise<AgentResponse> {
-    const agent = await this.playbook.agent(organizationId);
-    return { stagingVersion: agent.staging_version, productionVersion: agent.production_version, links: this.links(organizationId, agent.production_version) };
+    const agent = await this.playbook.agentState(organizationId);
+    return { stagingVersion: agent.stagingVersion, productionVersion: agent.productionVersion, links: this.links(organizationId, agent.productionVersion) };
   }
 
   async setTests(organizationId: string, body: ConversationTestsRequest): Promise<ConversationTestsResponse> {
     const tests: ConversationTest[] = body.tests.map((t) => ({ name: t.name, sectionKey: t.sectionKey ?? null, mustContain: t.mustContain ?? [], mustNotContain: t.mustNotContain ?? [] }));
-    await this.playbook.setTests(organizationId, tests);
+    await this.playbook.saveConversationTests(organizationId, tests);
     return { tests };
   }
 
   /** 202 job; an unknown version is a 409 (docs/api.md §14.6). */
   async publish(organizationId: string, body: PublishRequest): Promise<PublishJobResponse> {
-    if ((await this.playbook.sections(organizationId, body.version)) === null) throw new ConflictError();
-    const job = await this.playbook.insertPublishJob(organizationId, uuidv7(), body.version);
+    if ((await this.playbook.versionSections(organizationId, body.version)) === null) throw new ConflictError();
+    const job = await this.jobs.insertPublishJob(organizationId, uuidv7(), body.version);
     await this.queue.add(PUBLISH_VERSION, { organizationId, jobId: job.id }, { jobId: job.id, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 100 });
-    return this.toResponse(organizationId, job, (await this.playbook.agent(organizationId)).production_version);
+    return this.toResponse(organizationId, job, (await this.playbook.agentState(organizationId)).productionVersion);
   }
 
   async getJob(organizationId: string, jobId: string): Promise<PublishJobResponse> {
-    const job = await this.playbook.publishJob(organizationId, jobId);
+    const job = await this.jobs.publishJob(organizationId, jobId);
     if (!job) throw new ResourceNotFoundError('publishJob');
-    return this.toResponse(organizationId, job, (await this.playbook.agent(organizationId)).production_version);
+    return this.toResponse(organizationId, job, (await this.playbook.agentState(organizationId)).productionVersion);
   }
 
   isRunning(job: PublishJobResponse): boolean {
@@ -66,21 +67,20 @@ export class AgentService {
   async run(organizationId: string, jobId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       await lockNames(tx, [`publish:${organizationId}`]);
-      const job = await this.playbook.publishJob(organizationId, jobId, tx);
+      const job = await this.jobs.publishJob(organizationId, jobId, tx);
       if (!job || TERMINAL.has(job.status)) return;
       // Visible to pollers at once (its own short transaction), while this one holds the turn.
-      await this.playbook.markPublishJob(this.db, organizationId, jobId, 'running');
-      if (this.config.values.publishEvaluationDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.config.values.publishEvaluationDelayMs));
-      const agent = await this.playbook.agent(organizationId, tx, true);
-      const sections = (await this.playbook.sections(organizationId, job.requested_version, tx)) ?? [];
-      const failed = failedTests(agent.conversation_tests, sections);
+      await this.jobs.markPublishJob(this.db, organizationId, jobId, 'running');
+      const agent = await this.playbook.agentState(organizationId, tx, true);
+      const sections = (await this.playbook.versionSections(organizationId, job.requested_version, tx)) ?? [];
+      const failed = failedTests(agent.conversationTests as ConversationTest[], sections);
       if (failed.length > 0) {
         const message = `Conversation tests failed: ${failed.slice(0, 10).join(', ')}${failed.length > 10 ? ` and ${failed.length - 10} more` : ''}.`;
-        await this.playbook.markPublishJob(tx, organizationId, jobId, 'failed', { code: 'conversation_tests_failed', message: message.slice(0, 1000) });
+        await this.jobs.markPublishJob(tx, organizationId, jobId, 'failed', { code: 'conversation_tests_failed', message: message.slice(0, 1000) });
         return;
       }
-      await this.playbook.setProduction(tx, organizationId, job.requested_version);
-      await this.playbook.markPublishJob(tx, organizationId, jobId, 'succeeded');
+      await this.playbook.promote(tx, organizationId, job.requested_version);
+      await this.jobs.markPublishJob(tx, organizationId, jobId, 'succeeded');
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Section } from './sections';
+import type { Section } from '../../playbook';
 
 /** A deterministic check run against a version's sections (docs/api.md §14.6), case-insensitive. */
 export interface ConversationTest {

@@ -1,0 +1,39 @@
+// Flags: defaults, parsing and validation, the default manifest path, the flags key a reused database must match.
+'use strict';
+const { parseArgs } = require('node:util');
+const path = require('node:path');
+const { ROOT } = require('./constants');
+
+const DEFAULTS = {
+  sessions: 1_000_000, people: 300_000, accounts: 50_000, links: 200_000, campaigns: 20, largeCampaign: 50_000,
+  events: 5_000_000, transcripts: 0.01, smallOrgs: 9, smallSessions: 2000, database: 'engagement_bench',
+};
+
+/** The command-line name of a flag: largeCampaign → large-campaign. */
+const optionName = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+function parseFlags(argv) {
+  const options = { rebuild: { type: 'boolean' }, manifest: { type: 'string' } };
+  for (const name of Object.keys(DEFAULTS)) options[optionName(name)] = { type: 'string' };
+  const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  const flags = { ...DEFAULTS };
+  for (const name of Object.keys(DEFAULTS)) {
+    const raw = values[optionName(name)];
+    if (raw === undefined) continue;
+    if (name === 'database') flags.database = raw;
+    else flags[name] = Number(raw);
+  }
+  for (const [name, value] of Object.entries(flags)) {
+    if (name === 'database') continue;
+    const ok = name === 'transcripts' ? value >= 0 && value <= 1 : Number.isInteger(value) && value >= 0;
+    if (!ok) throw new Error(`--${name}: invalid value ${value}`);
+  }
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(flags.database)) throw new Error('--database must be a lower-case identifier');
+  if (flags.sessions < 1 || flags.people < 1 || flags.accounts < 1 || flags.campaigns < 1) throw new Error('--sessions, --people, --accounts and --campaigns must be at least 1');
+  const manifest = values.manifest ?? path.join(ROOT, 'bench', flags.database === DEFAULTS.database ? '.dataset.json' : `.dataset.${flags.database}.json`);
+  return { flags, rebuild: values.rebuild === true, manifest };
+}
+
+const flagsKey = (flags) => JSON.stringify(Object.keys(DEFAULTS).map((name) => flags[name]));
+
+module.exports = { parseFlags, flagsKey };

@@ -1,0 +1,87 @@
+// Database lifecycle: existence, stored manifest (a comment on the database), creation, migrations, CLI;
+// the build's connections and their session settings.
+'use strict';
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const { Client } = require('pg');
+const { ROOT, GENERATOR_VERSION } = require('./constants');
+const { log } = require('./log');
+
+const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const databaseUrl = (name) => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+const execFileAsync = promisify(execFile);
+
+async function withClient(url, fn) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The manifest stored with the database (COMMENT ON DATABASE), or null. */
+async function storedManifest(admin, database) {
+  const { rows } = await admin.query(`SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`, [database]);
+  if (rows.length === 0) return null;
+  try {
+    const manifest = JSON.parse(rows[0].comment ?? 'null');
+    return manifest && manifest.generatorVersion === GENERATOR_VERSION ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+async function recreateDatabase(admin, database) {
+  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${database}`);
+}
+
+async function runMigrations(url) {
+  await execFileAsync(process.execPath, ['node_modules/typeorm/cli.js', 'migration:run', '-d', 'dist/ormconfig.js'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url } });
+}
+
+/** The project CLI (dist/src/cli.js); each command prints one JSON object. */
+async function cli(url, ...args) {
+  const { stdout } = await execFileAsync(process.execPath, ['dist/src/cli.js', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' } });
+  return JSON.parse(stdout);
+}
+
+async function sessionSettings(db, seed) {
+  await db.query(`SET synchronous_commit = off`);
+  await db.query(`SET jit = off`);
+  await db.query(`SET work_mem = '512MB'`);
+  await db.query(`SET maintenance_work_mem = '1GB'`);
+  await db.query(`SET timezone = 'UTC'`);
+  await db.query(`SELECT setseed($1)`, [seed]);
+}
+
+/** Two connections with the build's session settings (the machine has two cores: independent work runs side by side). */
+async function connectPair(url) {
+  const pair = [new Client({ connectionString: url }), new Client({ connectionString: url })];
+  for (const [i, db] of pair.entries()) {
+    await db.connect();
+    await sessionSettings(db, 0.2026 + i / 10);
+    if (process.env.BENCH_DATA_TRACE) traceStatements(db, i === 0 ? 'A' : 'B');
+  }
+  return pair;
+}
+
+/** BENCH_DATA_TRACE=1: logs every statement that takes over a second, with its first line. */
+function traceStatements(db, label) {
+  const query = db.query.bind(db);
+  db.query = async (...args) => {
+    const t0 = Date.now();
+    const result = await query(...args);
+    const text = typeof args[0] === 'string' ? args[0] : args[0].text;
+    if (Date.now() - t0 > 1000) log(`  [${label}] ${((Date.now() - t0) / 1000).toFixed(1)} s: ${text.trim().split('\n')[0].slice(0, 110)}`);
+    return result;
+  };
+}
+
+module.exports = { ADMIN_URL, databaseUrl, withClient, storedManifest, recreateDatabase, runMigrations, cli, connectPair };

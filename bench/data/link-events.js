@@ -1,0 +1,144 @@
+// Generation: link engagement (visits, then their events).
+'use strict';
+const { ms } = require('./sql');
+
+const EVENT_CHUNK = 500_000;
+
+/** The event offsets (ms after the visit's start) of a human visit, by the types it contains. */
+const TYPES_OF_VISIT = (f) => `(CASE WHEN ${f}.has_open THEN '{open}'::text[] ELSE '{}'::text[] END) || array_fill('page_view'::text, ARRAY[${f}.pv])
+  || CASE WHEN ${f}.retry THEN '{page_view_retry}'::text[] ELSE '{}'::text[] END
+  || CASE WHEN ${f}.started THEN '{session_started}'::text[] ELSE '{}'::text[] END
+  || CASE WHEN ${f}.engaged THEN '{session_engaged}'::text[] ELSE '{}'::text[] END
+  || CASE WHEN ${f}.lead THEN '{lead_submitted}'::text[] ELSE '{}'::text[] END
+  || CASE WHEN ${f}.mclick THEN '{meeting_clicked}'::text[] ELSE '{}'::text[] END
+  || CASE WHEN ${f}.mbook THEN '{meeting_booked}'::text[] ELSE '{}'::text[] END
+  || CASE WHEN ${f}.ended THEN '{session_ended}'::text[] ELSE '{}'::text[] END`;
+
+const VISIT_COLUMNS = 'org, v, link_id, at, bot, visitor_id, session_id, types, last_pv, start_off, engaged_off, lead_off, mclick_off, mbook_off, end_off';
+const AVERAGE_EVENTS_PER_ACTIVE_VISIT = 2.6;
+
+/**
+ * Visits of one organization's links: one per real session that came through a link (its own
+ * start, end and outcome), bot scans of bot-only links, then human (and a few bot) visits on a
+ * skewed choice of the active links (a few hot ones), enough to reach the --events total.
+ */
+async function planVisits(db, spec, now) {
+  // Real sessions that came through a link: open, load(s), then the session's own lifecycle at its own times.
+  const real = await db.query(
+    `INSERT INTO bench_gen.visits_raw (${VISIT_COLUMNS})
+     SELECT s.organization_id, row_number() OVER (ORDER BY s.start_time, s.id), s.custom_link_id, s.start_time - f.start_off * interval '1 millisecond', false,
+            CASE WHEN s.r_eph < 0.15 THEN NULL ELSE 'vis_' || substr(md5(s.custom_link_id::text || ':0'), 1, 22) END, s.id, ${TYPES_OF_VISIT('f')},
+            f.has_open::int + f.pv, f.start_off, f.start_off + least(60000, f.dur / 3), f.start_off + (f.dur * 0.55)::int, f.start_off + (f.dur * 0.75)::int,
+            f.start_off + (f.dur * 0.85)::int, f.start_off + f.dur
+       FROM (SELECT s.*, random() AS r_eph, random() AS r_open, random() AS r_pv, random() AS r_retry, random() AS r_eng, random() AS r_lead, random() AS r_mc
+               FROM bench_gen.sessions_stage s WHERE s.organization_id = $1 AND s.custom_link_id IS NOT NULL) s
+      CROSS JOIN LATERAL (
+        SELECT s.r_open < 0.9 AS has_open, CASE WHEN s.r_pv < 0.7 THEN 1 WHEN s.r_pv < 0.92 THEN 2 ELSE 3 END AS pv, s.r_retry < 0.02 AS retry, true AS started,
+               (extract(epoch FROM coalesce(s.end_time - s.start_time, interval '10 minutes')) * 1000)::int AS dur,
+               s.r_lead < CASE WHEN s.qualification_status = 'qualified' THEN 0.25 ELSE 0.05 END AS lead,
+               s.booked_status = 'booked' OR s.r_mc < 0.06 AS mclick, s.booked_status IS NOT DISTINCT FROM 'booked' AS mbook, s.end_time IS NOT NULL AS ended OFFSET 0) f0
+      CROSS JOIN LATERAL (SELECT f0.*, 6500 + f0.pv * 40000 AS start_off, f0.dur > 90000 AND (s.engagement_level <> 'low' OR s.r_eng < 0.5) AS engaged OFFSET 0) f`,
+    [spec.id],
+  );
+  const realVisits = real.rowCount;
+  // How many bot-only and active links there are.
+  const { rows: [counts] } = await db.query(
+    `SELECT count(*) FILTER (WHERE activity = 'bot')::int AS bot_links, count(*) FILTER (WHERE activity = 'active')::int AS active_links
+       FROM bench_gen.links_plan WHERE org = $1`,
+    [spec.id],
+  );
+  const botVisits = Math.round(counts.bot_links * 1.4);
+  if (botVisits > 0) {
+    // Mail-gateway scans of bot-only links shortly after they were sent: an open, sometimes a preview load.
+    await db.query(
+      `INSERT INTO bench_gen.visits_raw (${VISIT_COLUMNS})
+       WITH x AS MATERIALIZED (SELECT i, random() AS r_pick, random() AS r_t, random() AS r_pv FROM generate_series(1, $3::int) AS i)
+       SELECT l.org, $2 + x.i, l.id, ${ms(`l.created_at + (5 + 300 * x.r_t) * interval '1 second'`)}, true, NULL, NULL,
+              CASE WHEN x.r_pv < 0.3 THEN '{open,page_view}'::text[] ELSE '{open}'::text[] END, 2, 0, 0, 0, 0, 0, 0
+         FROM x
+         JOIN bench_gen.links_plan l ON l.org = $1 AND l.activity = 'bot'
+                                    AND l.activity_rank = CASE WHEN x.i <= $4 THEN x.i ELSE 1 + floor(x.r_pick * $4)::int END`,
+      [spec.id, realVisits, botVisits, counts.bot_links],
+    );
+  }
+  // Active-link visits until the planned events reach --events (the last visits are cut when events are written).
+  let next = realVisits + botVisits;
+  for (let planned = await plannedEvents(db, spec.id); counts.active_links > 0 && planned < spec.events; planned = await plannedEvents(db, spec.id)) {
+    const count = Math.ceil(((spec.events - planned) / AVERAGE_EVENTS_PER_ACTIVE_VISIT) * 1.05) + 20;
+    await addActiveVisits(db, spec, next, count, counts.active_links, now);
+    next += count;
+  }
+}
+
+const plannedEvents = async (db, org) => Number((await db.query(`SELECT coalesce(sum(cardinality(types)), 0) AS n FROM bench_gen.visits_raw WHERE org = $1`, [org])).rows[0].n);
+
+/** `count` visits (numbered after firstV) of active links: link rank ~ A·u^2.5 (a few hot links), time skewed towards the link's first days; 2 % are bot scans. */
+async function addActiveVisits(db, spec, firstV, count, activeLinks, now) {
+  await db.query(
+    `INSERT INTO bench_gen.visits_raw (${VISIT_COLUMNS})
+     WITH x AS MATERIALIZED (SELECT i, gen_random_uuid() AS sid, random() AS r_pick, random() AS r_t, random() AS r_eph, random() AS r_vis, random() AS r_bot,
+                    random() AS r_open, random() AS r_pv, random() AS r_retry, random() AS r_sess, random() AS r_st, random() AS r_en, random() AS r_ld,
+                    random() AS r_mc, random() AS r_end, random() AS r_d1, random() AS r_d2, random() AS r_d3, random() AS r_d4
+               FROM generate_series(1, $3::int) AS i)
+     SELECT l.org, $2 + x.i, l.id,
+            ${ms(`l.created_at + greatest(interval '0', $5::timestamptz - interval '2 hours' - l.created_at) * power(x.r_t, 3)`)}, f.bot,
+            CASE WHEN f.bot OR x.r_eph < 0.15 THEN NULL ELSE 'vis_' || substr(md5(l.id::text || ':' || floor(power(x.r_vis, 2.2) * 40)::int), 1, 22) END,
+            CASE WHEN f.session THEN x.sid END, CASE WHEN f.bot THEN '{open}'::text[] ELSE ${TYPES_OF_VISIT('f')} END,
+            f.has_open::int + f.pv, f.start_off, f.engaged_off, f.lead_off, f.mclick_off, f.mbook_off,
+            greatest(f.engaged_off, f.lead_off, f.mbook_off) + 30000 + floor(x.r_d4 * 400000)::int
+       FROM x
+       JOIN bench_gen.links_plan l ON l.org = $1 AND l.activity = 'active' AND l.activity_rank = 1 + floor($4 * power(x.r_pick, 2.5))::int
+      CROSS JOIN LATERAL (
+        SELECT x.r_bot < 0.02 AS bot, x.r_open < 0.88 AS has_open, x.r_retry < 0.02 AS retry, x.r_sess < 0.05 AS session,
+               CASE WHEN x.r_pv < 0.62 THEN 1 WHEN x.r_pv < 0.87 THEN 2 WHEN x.r_pv < 0.95 THEN 3 ELSE 4 + floor(x.r_d1 * 3)::int END AS pv OFFSET 0) f0
+      CROSS JOIN LATERAL (
+        SELECT f0.*, f0.session AND x.r_st < 0.97 AS started, f0.session AND x.r_en < 0.55 AS engaged, f0.session AND x.r_ld < 0.09 AS lead,
+               f0.session AND x.r_mc < 0.12 AS mclick, f0.session AND x.r_mc < 0.054 AS mbook, f0.session AND x.r_end < 0.75 AS ended,
+               6500 + f0.pv * 40000 AS start_off, 66500 + f0.pv * 40000 + floor(x.r_d1 * 180000)::int AS engaged_off,
+               126500 + f0.pv * 40000 + floor(x.r_d1 * 180000)::int + floor(x.r_d2 * 120000)::int AS lead_off,
+               206500 + f0.pv * 40000 + floor(x.r_d3 * 300000)::int AS mclick_off,
+               251500 + f0.pv * 40000 + floor(x.r_d3 * 300000)::int + floor(x.r_d2 * 75000)::int AS mbook_off OFFSET 0) f`,
+    [spec.id, firstV, count, activeLinks, now],
+  );
+}
+
+/** Visits with the number of events before them in their organization (event ids and the --events cut). */
+async function numberVisits(db) {
+  // Running event count per organization, in visit order.
+  await db.query(
+    `CREATE UNLOGGED TABLE bench_gen.visits AS
+     SELECT r.*, (sum(cardinality(r.types)) OVER (PARTITION BY r.org ORDER BY r.v) - cardinality(r.types))::bigint AS before FROM bench_gen.visits_raw r`,
+  );
+  await db.query(`CREATE INDEX ON bench_gen.visits (org, v)`);
+}
+
+/** One organization's link events, expanded from its visits in chunks of ~500k, cut at exactly --events. */
+async function insertEvents(db, spec) {
+  // Visit ranges holding ~500k events each.
+  const { rows: chunks } = await db.query(
+    `SELECT min(v) AS lo, max(v) AS hi FROM bench_gen.visits WHERE org = $1 AND before < $2 GROUP BY before / $3 ORDER BY 1`,
+    [spec.id, spec.events, EVENT_CHUNK],
+  );
+  for (const { lo, hi } of chunks) {
+    // Events of visits lo..hi: ids 'ev-' + zero-padded number; page views carry a page view id, visit events the visitor and session.
+    await db.query(
+      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at)
+       SELECT v.org, 'ev-' || lpad((v.before + e.ord)::text, 9, '0'), v.link_id, CASE WHEN e.type = 'page_view_retry' THEN 'page_view' ELSE e.type END, o.at,
+              CASE WHEN e.type <> 'open' THEN 'pv_' || substr(md5(v.org::text || ':' || v.v || ':' ||
+                     CASE WHEN e.type = 'page_view' THEN e.ord WHEN e.type = 'page_view_retry' THEN e.ord - 1 ELSE v.last_pv END), 1, 24) END,
+              CASE WHEN e.type <> 'open' THEN v.visitor_id END, CASE WHEN e.type <> 'open' THEN v.session_id END, v.bot,
+              o.at + (200 + (v.v * 7 + e.ord * 131) % 2800) * interval '1 millisecond'
+         FROM bench_gen.visits v
+        CROSS JOIN LATERAL unnest(v.types) WITH ORDINALITY AS e(type, ord)
+        CROSS JOIN LATERAL (
+          SELECT v.at + CASE e.type WHEN 'open' THEN 0 WHEN 'page_view' THEN 1500 + (e.ord - 1) * 40000 WHEN 'page_view_retry' THEN 4500 + (e.ord - 2) * 40000
+                             WHEN 'session_started' THEN v.start_off WHEN 'session_engaged' THEN v.engaged_off WHEN 'lead_submitted' THEN v.lead_off
+                             WHEN 'meeting_clicked' THEN v.mclick_off WHEN 'meeting_booked' THEN v.mbook_off ELSE v.end_off END * interval '1 millisecond' AS at OFFSET 0) o
+        WHERE v.org = $1 AND v.v BETWEEN $2 AND $3 AND v.before + e.ord <= $4
+        ORDER BY v.before + e.ord`,
+      [spec.id, lo, hi, spec.events],
+    );
+  }
+}
+
+module.exports = { planVisits, numberVisits, insertEvents };

@@ -1,0 +1,18 @@
+// Logging and phase timing (stderr).
+'use strict';
+
+const started = Date.now();
+const timings = [];
+const log = (...args) => console.error(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s]`, ...args);
+
+async function phase(name, fn) {
+  const t0 = Date.now();
+  log(`▶ ${name}`);
+  const result = await fn();
+  const seconds = (Date.now() - t0) / 1000;
+  timings.push({ phase: name, seconds });
+  log(`✔ ${name} (${seconds.toFixed(1)} s)`);
+  return result;
+}
+
+module.exports = { started, timings, log, phase };

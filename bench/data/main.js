@@ -1,0 +1,149 @@
+// The build: reuse a database that matches the flags, or rebuild it phase by phase on two connections
+// (see bench/data.js for usage and flags).
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client } = require('pg');
+const { DIST, GENERATOR_VERSION } = require('./constants');
+const { parseFlags, flagsKey } = require('./cli-options');
+const { started, timings, log, phase } = require('./log');
+const { ADMIN_URL, databaseUrl, withClient, storedManifest, recreateDatabase, runMigrations, connectPair } = require('./database');
+const { organizationSpecs, createOrganizations } = require('./organizations');
+const { createWorkTables } = require('./work-tables');
+const { loadCompanies, generateProspects } = require('./prospects');
+const { generateCampaigns, planLinks, insertLinks } = require('./campaigns-and-links');
+const { assertJsonSafeVocabulary } = require('./session-documents');
+const { stageAllSessions, insertSessions } = require('./sessions');
+const { stagePeople, computeIntent, insertPeople } = require('./people');
+const { insertAccounts } = require('./accounts');
+const { insertTranscripts } = require('./transcripts');
+const { planVisits, numberVisits, insertEvents } = require('./link-events');
+const { insertDistinctValues, insertLinkSessions, updateLinkRollups } = require('./link-rollups');
+const { verify } = require('./verify');
+const { countsOf, sampleFor, storeManifest, writeManifestFile } = require('./manifest');
+
+/** Reuses the database when its stored manifest was built with these flags; returns true when it did. */
+async function reuse(admin, flags, manifestFile) {
+  const stored = await storedManifest(admin, flags.database);
+  if (!stored || flagsKey(stored.flags) !== flagsKey(flags)) return false;
+  const url = databaseUrl(flags.database);
+  const intact = await withClient(url, async (db) => (await db.query(`SELECT 1 FROM organizations WHERE id = $1`, [stored.organizationId])).rowCount === 1).catch(() => false);
+  if (!intact) return false;
+  // Migrations added since the build (no-op when none).
+  await runMigrations(url);
+  writeManifestFile({ ...stored, databaseUrl: url }, manifestFile);
+  log(`database ${flags.database} already matches the flags (built ${stored.builtAt}); reused (--rebuild to rebuild)`);
+  return true;
+}
+
+async function build(admin, flags, manifestFile) {
+  const url = databaseUrl(flags.database);
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+  await phase('database and migrations', async () => {
+    await recreateDatabase(admin, flags.database);
+    await runMigrations(url);
+  });
+  const { main, small, apiKey } = await phase('organizations and API key (project CLI)', () => createOrganizations(url, flags));
+  const specs = organizationSpecs(flags, main, small);
+  if (specs[0].people < flags.people) log(`note: ~8 % of sessions are anonymous, so at most ${specs[0].people} people (not ${flags.people})`);
+  const [a, b] = await connectPair(url);
+  try {
+    await phase('work tables, companies and prospects', async () => {
+      await createWorkTables(a);
+      const pool = await loadCompanies(a, Math.max(flags.accounts, ...specs.map((s) => s.companies)));
+      for (const spec of specs) await generateProspects(a, spec, pool);
+      await a.query(`ANALYZE bench_gen.companies, bench_gen.hosts, bench_gen.prospects`);
+    });
+    const largeCampaigns = new Map();
+    await phase('campaigns, link jobs and links', async () => {
+      for (const spec of specs) {
+        const campaigns = await generateCampaigns(a, spec, now);
+        largeCampaigns.set(spec.id, campaigns[0].id);
+        await planLinks(a, spec, campaigns, now);
+        await insertLinks(a, spec);
+      }
+      await a.query(`ANALYZE bench_gen.links_plan, bench_gen.prospect_links, custom_links`);
+    });
+    await phase('sessions stage (two connections)', () => stageAllSessions(a, b, specs, now));
+    log('two branches run side by side now: [A] people, accounts, sessions, transcripts; [B] link visits, events, distinct values, session references');
+    await Promise.all([
+      (async () => {
+        await phase('[A] people: SQL aggregates', () => stagePeople(a));
+        await phase('[A] people: intent scores (intent.ts, streamed)', () => computeIntent(a, now));
+        await phase('[A] people and accounts', async () => {
+          await insertPeople(a, now);
+          await a.query(`ANALYZE people`);
+          await insertAccounts(a);
+        });
+        await phase('[A] sessions (100k rows per statement)', async () => {
+          for (const spec of specs) await insertSessions(a, spec);
+        });
+        await phase('[A] transcripts', async () => {
+          for (const spec of specs) await insertTranscripts(a, spec);
+        });
+      })(),
+      (async () => {
+        await phase('[B] link visits', async () => {
+          for (const spec of specs) await planVisits(b, spec, now);
+          await numberVisits(b);
+        });
+        await phase('[B] link events', async () => {
+          for (const spec of specs) await insertEvents(b, spec);
+          await b.query(`ANALYZE link_events`);
+        });
+        await phase('[B] link distinct values', async () => {
+          await insertDistinctValues(b);
+          await b.query(`ANALYZE link_distinct_values`);
+        });
+        await phase('[B] link session references', () => insertLinkSessions(b));
+      })(),
+    ]);
+    await phase('link rollups (one UPDATE of custom_links)', () => updateLinkRollups(a));
+    await phase('drop work tables, VACUUM ANALYZE (two connections)', async () => {
+      await a.query(`DROP SCHEMA bench_gen CASCADE`);
+      const vacuum = async (db, tables) => {
+        for (const table of tables) await db.query(`VACUUM ANALYZE ${table}`);
+      };
+      await Promise.all([
+        vacuum(a, ['sessions', 'session_emails', 'session_transcripts', 'people', 'accounts', 'campaigns', 'custom_link_jobs', 'custom_link_job_items']),
+        vacuum(b, ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links']),
+      ]);
+    });
+    await phase('verification (service rules, compiled)', () => verify(a, specs));
+    const manifest = await phase('manifest', async () => {
+      const counts = await countsOf(a, main);
+      log(`  main organization: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+      const databaseBytes = Number((await a.query(`SELECT pg_database_size(current_database()) AS bytes`)).rows[0].bytes);
+      log(`  database size ${(databaseBytes / 2 ** 30).toFixed(2)} GiB`);
+      return {
+        database: flags.database, databaseUrl: url, builtAt: new Date().toISOString(), buildSeconds: Math.round((Date.now() - started) / 1000),
+        generatorVersion: GENERATOR_VERSION, now, flags, organizationId: main, apiKey, smallOrganizationIds: small, counts, databaseBytes,
+        eventIdFormat: "'ev-' + 9-digit zero-padded number, unique per organization",
+        sample: await sampleFor(a, specs[0], largeCampaigns.get(main)),
+      };
+    });
+    manifest.buildSeconds = Math.round((Date.now() - started) / 1000);
+    await storeManifest(admin, manifest, manifestFile);
+  } finally {
+    await Promise.all([a.end(), b.end()]);
+  }
+}
+
+async function main() {
+  const { flags, rebuild, manifest } = parseFlags(process.argv.slice(2));
+  assertJsonSafeVocabulary();
+  if (!fs.existsSync(path.join(DIST, 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (or `npm run bench:data`)');
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    if (!rebuild && (await reuse(admin, flags, manifest))) return;
+    await build(admin, flags, manifest);
+  } finally {
+    await admin.end();
+    console.error('\nphase timings:');
+    for (const { phase: name, seconds } of timings) console.error(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
+    console.error(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s  total`);
+  }
+}
+
+module.exports = { main };

@@ -1,0 +1,49 @@
+// SQL helpers: statement parameters (named word lists become array parameters, constants, so picks
+// stay cheap), uuid v7, millisecond precision, normal variates, and the service's visibility and
+// non-empty rules.
+'use strict';
+const { VOCAB } = require('./vocabulary');
+
+/** Collects the parameters of one statement; `v` adds a value, `pick` a random (weighted) choice from a list. */
+class Params {
+  constructor() {
+    this.values = [];
+    this.lists = new Map();
+  }
+  v(value, type) {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+  list(name) {
+    if (!this.lists.has(name)) this.lists.set(name, this.v(VOCAB[name], 'text[]'));
+    return this.lists.get(name);
+  }
+  /** One element of list `name` chosen by `rnd` in [0, 1) (a random() column). */
+  pick(name, rnd) {
+    return `(${this.list(name)})[1 + floor((${rnd}) * ${VOCAB[name].length})::int]`;
+  }
+  /** Element `index` (1-based SQL expression) of list `name`. */
+  at(name, index) {
+    return `(${this.list(name)})[${index}]`;
+  }
+}
+
+/** SQL of a uuid v7 (millisecond time prefix, random rest) for a timestamptz expression. */
+const uuid7 = (ts) =>
+  `(lpad(to_hex((extract(epoch FROM ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || ` +
+  `to_hex(8 + floor(random() * 4)::int) || substr(md5(random()::text), 1, 15))::uuid`;
+
+/** Millisecond precision, as every timestamp the service writes (JavaScript Dates). */
+const ms = (ts) => `date_trunc('milliseconds', ${ts})`;
+
+/** A normal-ish variate (sum of four uniforms, mean 0, sd 1) from four random() columns. */
+const normal = (a, b, c, d) => `((${a} + ${b} + ${c} + ${d} - 2) * 1.732)`;
+
+/** A session the service shows: production and analyzed. */
+const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
+/** VISIBLE on a table alias. */
+const visibleOf = (alias) => `${alias}.environment = 'production' AND ${alias}.analysis_status = 'analyzed'`;
+/** A value of a field that is non-empty (person-rollup.ts nonEmpty). */
+const nonEmpty = (column) => `${column} IS NOT NULL AND btrim(${column}) <> ''`;
+
+module.exports = { Params, uuid7, ms, normal, VISIBLE, visibleOf, nonEmpty };

@@ -1,0 +1,14 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { PlaybookModule } from '../playbook';
+import { AgentRepository } from './agent.repository';
+import { AgentService } from './agent.service';
+import { AGENT_PUBLISH_QUEUE } from './jobs/publish.queue';
+
+/** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentJobsModule). */
+@Module({
+  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule],
+  providers: [AgentRepository, AgentService],
+  exports: [AgentService],
+})
+export class AgentModule {}

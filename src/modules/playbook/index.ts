@@ -1,0 +1,7 @@
+export { agentLinks } from './agent-links';
+export { AgentLinksResponse } from './dto/playbook.responses';
+export { CreateSuggestionsRequest, PutPlaybookRequest } from './dto/playbook.requests';
+export { PlaybookHttpModule } from './playbook-http.module';
+export { PlaybookModule } from './playbook.module';
+export { PlaybookService, type AgentState } from './playbook.service';
+export type { Section } from './rules/sections';
