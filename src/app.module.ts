@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { HttpPipelineModule } from './common/http/http-pipeline.module';
 import { LimitsModule } from './common/limits/limits.module';
+import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
 import { RedisModule } from './common/redis/redis.module';
 import { AppConfigModule } from './config/config.module';
@@ -16,6 +17,7 @@ import { seedsOnFirstRun } from './modules/demo/first-run';
 import { CampaignsHttpModule } from './modules/campaigns/campaigns-http.module';
 import { CustomLinksHttpModule } from './modules/custom-links/custom-links-http.module';
 import { CustomLinksJobsModule } from './modules/custom-links/custom-links-jobs.module';
+import { EngagementHttpModule, EngagementJobsModule } from './modules/engagement';
 import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
@@ -33,6 +35,7 @@ export function infrastructureModules(config: AppConfig) {
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize)),
     BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
     RedisModule,
+    CountCacheModule,
     LimitsModule,
   ];
 }
@@ -48,12 +51,13 @@ const API_MODULES = [
   PeopleHttpModule,
   AccountsHttpModule,
   CustomLinksHttpModule,
+  EngagementHttpModule,
   PlaybookHttpModule,
   AgentHttpModule,
 ];
 
 /** Queue processors: only where APP_ROLE runs workers. */
-const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, AgentJobsModule];
+const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, EngagementJobsModule, AgentJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import { isBotRequest } from '../src/modules/custom-links/engagement/bot-detection';
-import { engagementOf, statsOf, storedFormOf, type EngagementEvent, type EventType } from '../src/modules/custom-links/engagement/engagement-rollup';
+import { isBotRequest } from '../src/modules/engagement/rules/bot-detection';
+import { engagementOf, statsOf, storedFormOf, type EngagementEvent, type EventType } from '../src/modules/engagement/rules/engagement-rollup';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**

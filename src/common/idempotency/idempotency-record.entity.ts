@@ -1,23 +1,26 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 @Entity('idempotency_records')
+@Check('idempotency_records_state_check', `state IN ('in_flight', 'completed')`)
+@Index('idempotency_records_expires_at_idx', ['expiresAt'])
 export class IdempotencyRecordEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
+  @ForeignKey('OrganizationEntity', { name: 'idempotency_records_organization_id_fkey', onDelete: 'CASCADE' })
   organizationId: string;
 
-  @PrimaryColumn('varchar')
+  @PrimaryColumn('varchar', { length: 10 })
   method: string;
 
-  @PrimaryColumn('varchar')
+  @PrimaryColumn('varchar', { length: 255 })
   route: string;
 
-  @PrimaryColumn('varchar', { name: 'idempotency_key' })
+  @PrimaryColumn('varchar', { name: 'idempotency_key', length: 255 })
   idempotencyKey: string;
 
   @Column('char', { length: 64 })
   fingerprint: string;
 
-  @Column('varchar')
+  @Column('varchar', { length: 16 })
   state: 'in_flight' | 'completed';
 
   @Column('smallint', { name: 'response_status', nullable: true })

@@ -4,9 +4,8 @@ import { ConditionalGet } from '../../common/http/conditional-get';
 import { CustomLinkJobsController } from './custom-link-jobs.controller';
 import { CustomLinksController } from './custom-links.controller';
 import { CustomLinksModule } from './custom-links.module';
-import { EngagementController } from './engagement/engagement.controller';
 import { PublicLinksController } from './public-links.controller';
 
 /** The Custom Link, job and public link routes (API role only). */
-@Module({ providers: [ConditionalGet], imports: [CustomLinksModule, IdempotencyModule], controllers: [CustomLinksController, CustomLinkJobsController, PublicLinksController, EngagementController] })
+@Module({ providers: [ConditionalGet], imports: [CustomLinksModule, IdempotencyModule], controllers: [CustomLinksController, CustomLinkJobsController, PublicLinksController] })
 export class CustomLinksHttpModule {}

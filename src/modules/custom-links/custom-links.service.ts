@@ -7,7 +7,7 @@ import { LimitsService } from '../../common/limits/limits.service';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AppConfigService } from '../../config/app-config';
-import { CampaignsService } from '../campaigns/campaigns.service';
+import { CampaignsService } from '../campaigns';
 import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
 import { CustomLinksRepository, FIELD_COLUMNS, type CustomLinkRow, type LinkColumns } from './custom-links.repository';
 import type { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';

@@ -1,13 +1,9 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { v7 as uuidv7 } from 'uuid';
 import { ApiError } from '../../common/errors/api-errors';
 import { isUuid } from '../../common/validation/uuid-format';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinksRepository } from './custom-links.repository';
-import { isBotRequest } from './engagement/bot-detection';
-import { JOB_OPTIONS, LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './jobs/queues';
+import { LinkOpensService } from '../engagement';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnails/thumbnail-store';
 
 class PublicNotFoundError extends ApiError {
@@ -32,7 +28,7 @@ export class PublicLinksService {
     private readonly links: CustomLinksRepository,
     @Inject(THUMBNAIL_STORE) private readonly thumbnails: ThumbnailStore,
     private readonly config: AppConfigService,
-    @InjectQueue(LINK_OPENS_QUEUE) private readonly opens: Queue<RecordOpenPayload>,
+    private readonly opens: LinkOpensService,
   ) {}
 
   /**
@@ -43,15 +39,7 @@ export class PublicLinksService {
     const link = slug.length <= 64 ? await this.links.findBySlug(slug) : null;
     if (!link) throw new PublicNotFoundError();
     if (!link.active) throw new LinkGoneError();
-    const eventId = `open-${uuidv7()}`;
-    const open: RecordOpenPayload = {
-      organizationId: link.organization_id,
-      linkId: link.id,
-      eventId,
-      occurredAt: new Date().toISOString(),
-      bot: isBotRequest(request.userAgent, request.method),
-    };
-    await this.opens.add(RECORD_OPEN, open, { ...JOB_OPTIONS, jobId: eventId });
+    await this.opens.queue({ organizationId: link.organization_id, id: link.id }, request);
     const target = new URL(this.config.values.experienceBaseUrl);
     target.searchParams.set('cl', slug);
     return target.toString();

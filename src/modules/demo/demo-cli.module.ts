@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '../../config/environment';
 import { LimitsModule } from '../../common/limits/limits.module';
+import { CountCacheModule } from '../../common/pagination/count-cache.module';
 import { RedisModule } from '../../common/redis/redis.module';
 import { DemoModule } from './demo.module';
 
@@ -13,7 +14,7 @@ export class DemoCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DemoCliModule,
-      imports: [RedisModule, LimitsModule, BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix }), DemoModule],
+      imports: [RedisModule, CountCacheModule, LimitsModule, BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix }), DemoModule],
     };
   }
 }

@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
-import { ApiKeysModule } from '../api-keys/api-keys.module';
-import { CustomLinksModule } from '../custom-links/custom-links.module';
+import { ApiKeysModule } from '../api-keys';
+import { CustomLinksModule } from '../custom-links';
 import { AgentModule } from '../agent';
+import { EngagementModule } from '../engagement';
 import { PlaybookModule } from '../playbook';
-import { OrganizationsModule } from '../organizations/organizations.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { OrganizationsModule } from '../organizations';
+import { SessionsModule } from '../sessions';
 import { DemoSeedService } from './demo-seed.service';
 
 /** demo:seed (CLI only). */
 @Module({
-  imports: [SessionsModule, OrganizationsModule, ApiKeysModule, CustomLinksModule, PlaybookModule, AgentModule],
+  imports: [SessionsModule, OrganizationsModule, ApiKeysModule, CustomLinksModule, EngagementModule, PlaybookModule, AgentModule],
   providers: [DemoSeedService],
   exports: [DemoSeedService],
 })

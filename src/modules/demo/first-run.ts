@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { AppConfig } from '../../config/environment';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { OrganizationsService } from '../organizations';
 import { DemoSeedService, type DemoSeedResult } from './demo-seed.service';
 
 /** Whether this process seeds demo data on an empty database (development servers only). */

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { lockNames } from '../../database/advisory-locks';
-import { AccountRollupsService } from '../accounts/account-rollups.service';
-import { accountDomainOf } from '../accounts/rules/account-domain';
+import { AccountRollupsService, accountDomainOf } from '../accounts';
 import { PeopleRepository } from './people.repository';
 import { rollUpPerson } from './rules/person-rollup';
 

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CountCache } from '../../common/pagination/count-cache';
-import { AccountsModule } from '../accounts/accounts.module';
+import { AccountsModule } from '../accounts';
 import { IntentRefreshService } from './intent-refresh.service';
 import { PeopleRollupsService } from './people-rollups.service';
 import { PeopleRepository } from './people.repository';
@@ -9,7 +8,7 @@ import { PeopleService } from './people.service';
 /** People: reads, rollups and the intent recomputation, for every role (no routes; see PeopleHttpModule). */
 @Module({
   imports: [AccountsModule],
-  providers: [PeopleRepository, PeopleService, PeopleRollupsService, IntentRefreshService, CountCache],
+  providers: [PeopleRepository, PeopleService, PeopleRollupsService, IntentRefreshService],
   exports: [PeopleService, PeopleRollupsService, IntentRefreshService],
 })
 export class PeopleModule {}

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ConflictError } from '../../common/errors/api-errors';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../database/advisory-locks';
-import { PeopleRollupsService } from '../people/people-rollups.service';
+import { PeopleRollupsService } from '../people';
 import type { IngestSessionRequest, IngestSessionResponse } from './dto/ingest-session.request';
 import { isVisible, toSessionIngestion } from './rules/session-record';
 import { SessionsRepository } from './sessions.repository';

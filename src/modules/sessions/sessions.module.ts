@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
-import { CountCache } from '../../common/pagination/count-cache';
-import { PeopleModule } from '../people/people.module';
+import { PeopleModule } from '../people';
 import { IngestionController } from './ingestion.controller';
 import { IngestionService } from './ingestion.service';
 import { SessionsController } from './sessions.controller';
@@ -12,7 +11,7 @@ import { SessionsService } from './sessions.service';
 @Module({
   imports: [PeopleModule, IdempotencyModule],
   controllers: [SessionsController, IngestionController],
-  providers: [SessionsRepository, SessionsService, IngestionService, CountCache],
+  providers: [SessionsRepository, SessionsService, IngestionService],
   exports: [IngestionService],
 })
 export class SessionsModule {}

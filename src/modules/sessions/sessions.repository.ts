@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
-import type { EventType } from '../custom-links/engagement/engagement-rollup';
+import type { EventType } from '../engagement';
 import type { SessionListQuery } from './dto/session-list.query';
 import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';

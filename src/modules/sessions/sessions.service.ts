@@ -5,7 +5,7 @@ import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import type { SessionListQuery } from './dto/session-list.query';
 import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
-import { lifecycleOf } from './rules/lifecycle';
+import { lifecycleOf } from '../engagement';
 import { SessionsRepository, type SessionRow, type SessionSearchQuery } from './sessions.repository';
 
 @Injectable()

@@ -1,8 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 @Entity('api_keys')
+// Authentication looks a key up by its hash before the organization is known.
+@Index('api_keys_key_hash_key', ['keyHash'], { unique: true })
+@Index('api_keys_id_key', ['id'], { unique: true })
 export class ApiKeyEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
+  @ForeignKey('OrganizationEntity', { name: 'api_keys_organization_id_fkey', onDelete: 'CASCADE' })
   organizationId: string;
 
   @PrimaryColumn('uuid')

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { CustomLinkRow } from '../custom-links.repository';
-import { engagementOf, type StoredEngagement } from '../engagement/engagement-rollup';
+import { engagementOf, type StoredEngagement } from '../../engagement';
 
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;

@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfigService } from '../../../config/app-config';
-import { LogoFetcher } from '../../thumbnails/rendering/logo-fetcher';
-import { renderShareCard } from '../../thumbnails/rendering/share-card.renderer';
+import { LogoFetcher, renderShareCard } from '../../thumbnails';
 import { CustomLinksRepository, type CustomLinkRow } from '../custom-links.repository';
 import { JobSettlementService } from '../job-settlement.service';
-import { JOB_OPTIONS, RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from '../jobs/queues';
+import { JOB_OPTIONS } from '../../../common/queue/job-options';
+import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from '../jobs/queues';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
 

@@ -3,7 +3,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
-import { QUALIFICATION_STATUSES } from '../../sessions/dto/ingest-session.request';
+import { QUALIFICATION_STATUSES } from '../rules/qualification';
 import { BUYING_INTENTS } from '../rules/intent';
 
 /** GET /api/v1/people filters (docs/api.md §11.3). */

@@ -1,4 +1,4 @@
-import { accountDomainOf } from '../../accounts/rules/account-domain';
+import { accountDomainOf } from '../../accounts';
 import { intentScore, overallIntentFor, type BuyingIntent, type OverallIntent } from './intent';
 
 /** What a person's rollup reads of each of its (visible) sessions. */

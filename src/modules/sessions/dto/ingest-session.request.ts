@@ -14,7 +14,7 @@ import {
 } from '../../../common/validation/field-decorators';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
-import { BUYING_INTENTS } from '../../people/rules/intent';
+import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
 
 const SHORT = 255;
 const URL = 2048;
@@ -23,7 +23,6 @@ const SUMMARY = 100_000;
 const MAX_ITEMS = 1000;
 const MAX_TRANSCRIPT_ENTRIES = 20_000;
 
-export const QUALIFICATION_STATUSES = ['qualified', 'unqualified'] as const;
 export const QUALIFICATION_SOURCES = ['automatic', 'manual'] as const;
 export const BOOKED_STATUSES = ['booked', 'not_booked'] as const;
 export const ENVIRONMENTS = ['production', 'staging'] as const;

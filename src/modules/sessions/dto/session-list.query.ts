@@ -3,8 +3,8 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
 import { IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
-import { BUYING_INTENTS } from '../../people/rules/intent';
-import { BOOKED_STATUSES, QUALIFICATION_STATUSES } from './ingest-session.request';
+import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
+import { BOOKED_STATUSES } from './ingest-session.request';
 
 /** GET /api/v1/sessions filters (docs/api.md §11.3). */
 export class SessionListQuery extends PaginationQuery {

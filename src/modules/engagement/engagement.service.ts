@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ResourceNotFoundError } from '../../../common/errors/api-errors';
-import { isoOrNull } from '../../../common/validation/timestamps';
-import { CustomLinksRepository } from '../custom-links.repository';
-import { stageOf, visitorFigures } from './engagement-rollup';
+import { ResourceNotFoundError } from '../../common/errors/api-errors';
+import { isoOrNull } from '../../common/validation/timestamps';
+import { stageOf, visitorFigures } from './rules/engagement-rollup';
 import { EngagementRepository, type CampaignEngagementRow } from './engagement.repository';
-import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './engagement.responses';
-import type { FunnelQuery } from './funnel.query';
+import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
+import type { FunnelQuery } from './dto/funnel.query';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
@@ -28,7 +27,6 @@ function linkCountsOf(row: CampaignEngagementRow) {
 export class EngagementService {
   constructor(
     private readonly engagement: EngagementRepository,
-    private readonly links: CustomLinksRepository,
   ) {}
 
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
@@ -56,7 +54,7 @@ export class EngagementService {
   }
 
   async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<SessionReferenceListResponse> {
-    if (!(await this.links.findById(organizationId, linkId))) throw new ResourceNotFoundError('customLink');
+    if (!(await this.engagement.linkExists(organizationId, linkId))) throw new ResourceNotFoundError('customLink');
     const { rows, total } = await this.engagement.sessionsOfLink(organizationId, linkId, limit, offset);
     return {
       sessions: rows.map((row) => ({

@@ -1,16 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Caller, RequireScope } from '../../../common/auth/auth.decorators';
-import type { Principal } from '../../../common/auth/principal';
-import { ApiErrorResponses } from '../../../common/http/api-error-responses.decorator';
-import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { PaginationQuery } from '../../../common/pagination/pagination.query';
-import { ParseUuidPipe } from '../../../common/validation/parse-uuid.pipe';
-import { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './engagement.responses';
+import { Caller, RequireScope } from '../../common/auth/auth.decorators';
+import type { Principal } from '../../common/auth/principal';
+import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { PaginationQuery } from '../../common/pagination/pagination.query';
+import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
+import { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
 import { EngagementService } from './engagement.service';
-import { EventsRequest, EventsResponse } from './events.request';
+import { EventsRequest, EventsResponse } from './dto/events.request';
 import { EventsService } from './events.service';
-import { FunnelQuery } from './funnel.query';
+import { FunnelQuery } from './dto/funnel.query';
 
 @ApiTags('Engagement')
 @Controller('api/v1')

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
-import { EVENT_TYPES, type EventType } from './engagement-rollup';
+import { EVENT_TYPES, type EventType } from '../rules/engagement-rollup';
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 

@@ -1,4 +1,4 @@
-import { earlier, FIRST_AT, STAGE_EVIDENCE, stageOf, type EventType, type Stage } from '../../custom-links/engagement/engagement-rollup';
+import { earlier, FIRST_AT, STAGE_EVIDENCE, stageOf, type EventType, type Stage } from './engagement-rollup';
 
 /** The lifecycle of a session reached through a Custom Link (docs/api.md §2.2): its stage and observed events. */
 export interface Lifecycle {

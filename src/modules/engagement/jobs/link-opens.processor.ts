@@ -1,7 +1,7 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
-import { EventsService } from '../engagement/events.service';
-import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './queues';
+import { EventsService } from '../events.service';
+import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './link-opens.queue';
 
 /** Opens from GET /l/{slug} through the event pipeline; the eventId makes a rerun a duplicate. */
 @Processor(LINK_OPENS_QUEUE)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { DistinctKind, EngagementEvent, LinkStats, TimeStats } from './engagement-rollup';
+import type { DistinctKind, EngagementEvent, LinkStats, TimeStats } from './rules/engagement-rollup';
 
 export interface NewEvent extends EngagementEvent {
   linkId: string;
@@ -203,6 +203,11 @@ export class EngagementRepository {
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */
+  async linkExists(organizationId: string, linkId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM custom_links WHERE organization_id = $1 AND id = $2`, [organizationId, linkId]);
+    return rows.length > 0;
+  }
+
   async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<{ rows: SessionReferenceRow[]; total: number }> {
     const rows: SessionReferenceRow[] = await this.db.query(
       `SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { lifecycleOf } from '../../sessions/rules/lifecycle';
+import { lifecycleOf } from './lifecycle';
 import { isBotRequest } from './bot-detection';
 import {
   addEvent,

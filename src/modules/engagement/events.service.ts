@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { COUNTED_LISTS, CountCache } from '../../../common/pagination/count-cache';
-import { isBotRequest } from './bot-detection';
-import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './engagement-rollup';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { isBotRequest } from './rules/bot-detection';
+import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './rules/engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
-import type { EventInput, EventsResponse } from './events.request';
+import type { EventInput, EventsResponse } from './dto/events.request';
 
 const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = { opened: 'openedAt', started: 'startedAt', engaged: 'engagedAt' };
 

@@ -1,0 +1,2 @@
+export { ApiKeysModule } from './api-keys.module';
+export { ApiKeysService } from './api-keys.service';

@@ -1,0 +1,18 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { EngagementRepository } from './engagement.repository';
+import { EngagementService } from './engagement.service';
+import { EventsService } from './events.service';
+import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
+import { LinkOpensService } from './link-opens.service';
+
+/**
+ * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementJobsModule):
+ * events and opens folded into link rollups, session references, campaign engagement, the funnel.
+ */
+@Module({
+  imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE })],
+  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService],
+  exports: [EngagementService, EventsService, LinkOpensService],
+})
+export class EngagementModule {}

@@ -1,0 +1,38 @@
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+
+/** An engagement event, kept once per (organization, eventId) for deduplication and session lifecycles. */
+@Entity('link_events')
+// A session's lifecycle (session detail) reads its events.
+@Index('link_events_session_idx', ['organizationId', 'sessionId', 'occurredAt'], { where: 'session_id IS NOT NULL' })
+export class LinkEventEntity {
+  @PrimaryColumn('uuid', { name: 'organization_id' })
+  @ForeignKey('OrganizationEntity', { name: 'link_events_organization_id_fkey', onDelete: 'CASCADE' })
+  organizationId: string;
+
+  @PrimaryColumn('varchar', { name: 'event_id', length: 128 })
+  eventId: string;
+
+  @Column('uuid', { name: 'custom_link_id' })
+  customLinkId: string;
+
+  @Column('varchar', { length: 32 })
+  type: string;
+
+  @Column('timestamptz', { name: 'occurred_at' })
+  occurredAt: Date;
+
+  @Column('varchar', { name: 'page_view_id', length: 128, nullable: true })
+  pageViewId: string | null;
+
+  @Column('varchar', { name: 'visitor_id', length: 128, nullable: true })
+  visitorId: string | null;
+
+  @Column('uuid', { name: 'session_id', nullable: true })
+  sessionId: string | null;
+
+  @Column('boolean')
+  bot: boolean;
+
+  @Column('timestamptz', { name: 'received_at', default: () => 'now()' })
+  receivedAt: Date;
+}

@@ -1,0 +1,11 @@
+export const LINK_OPENS_QUEUE = 'link-opens';
+export const RECORD_OPEN = 'record-open';
+
+/** An open seen at GET /l/{slug}, recorded off the request path. */
+export interface RecordOpenPayload {
+  organizationId: string;
+  linkId: string;
+  eventId: string;
+  occurredAt: string;
+  bot: boolean;
+}

@@ -1,0 +1,25 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { v7 as uuidv7 } from 'uuid';
+import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './jobs/link-opens.queue';
+import { isBotRequest } from './rules/bot-detection';
+
+/** Opens of a link's public URL, queued so the redirect costs one queue write (docs/api.md §6.1). */
+@Injectable()
+export class LinkOpensService {
+  constructor(@InjectQueue(LINK_OPENS_QUEUE) private readonly opens: Queue<RecordOpenPayload>) {}
+
+  async queue(link: { organizationId: string; id: string }, request: { method: string; userAgent: string | undefined }): Promise<void> {
+    const eventId = `open-${uuidv7()}`;
+    const open: RecordOpenPayload = {
+      organizationId: link.organizationId,
+      linkId: link.id,
+      eventId,
+      occurredAt: new Date().toISOString(),
+      bot: isBotRequest(request.userAgent, request.method),
+    };
+    await this.opens.add(RECORD_OPEN, open, { ...JOB_OPTIONS, jobId: eventId });
+  }
+}

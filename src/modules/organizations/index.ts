@@ -1,0 +1,2 @@
+export { OrganizationsModule } from './organizations.module';
+export { OrganizationsService } from './organizations.service';

@@ -1,0 +1,34 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * Signed changes to session_counts appended by the statement triggers on sessions, in the writing
+ * transaction. No foreign key: deleting an organization cascades to its sessions, whose trigger still
+ * appends deltas.
+ *
+ * Append-only rows without a primary key, and TypeORM requires primary columns: organization_id and
+ * month are declared primary, and `synchronize: false` keeps TypeORM's own diff from adding a primary
+ * key (src/database/migration-check.ts still compares everything else).
+ */
+@Entity('session_count_deltas', { synchronize: false })
+@Index('session_count_deltas_org_idx', ['organizationId'])
+export class SessionCountDeltaEntity {
+  @PrimaryColumn('uuid', { name: 'organization_id' })
+  organizationId: string;
+
+  /** date_trunc('month', start_time AT TIME ZONE 'UTC'). */
+  @PrimaryColumn('timestamp')
+  month: Date;
+
+  @Column('varchar', { name: 'effective_qualification_status', length: 16, nullable: true })
+  effectiveQualificationStatus: string | null;
+
+  @Column('varchar', { name: 'buying_intent', length: 16, nullable: true })
+  buyingIntent: string | null;
+
+  @Column('varchar', { name: 'booked_status', length: 16, nullable: true })
+  bookedStatus: string | null;
+
+  /** bigint: read as a string. */
+  @Column('bigint')
+  sessions: string;
+}

@@ -1,0 +1,33 @@
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+
+/** A narrow copy of the visible sessions that have an email, kept by triggers on sessions (the email search). */
+@Entity('session_emails')
+// USING gin (email_key gin_trgm_ops): TypeORM cannot declare an operator class.
+@Index('session_emails_trgm_idx', { synchronize: false })
+// (organization_id, start_time, id) INCLUDE (email_key, effective_qualification_status, buying_intent, booked_status):
+// TypeORM cannot declare INCLUDE columns.
+@Index('session_emails_list_idx', { synchronize: false })
+export class SessionEmailEntity {
+  @PrimaryColumn('uuid', { name: 'organization_id' })
+  @ForeignKey('OrganizationEntity', { name: 'session_emails_organization_id_fkey', onDelete: 'CASCADE' })
+  organizationId: string;
+
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('timestamptz', { name: 'start_time' })
+  startTime: Date;
+
+  /** Has SET STATISTICS 2000 (planner statistics, which TypeORM neither reads nor declares). */
+  @Column('varchar', { name: 'email_key', length: 320 })
+  emailKey: string;
+
+  @Column('varchar', { name: 'effective_qualification_status', length: 16, nullable: true })
+  effectiveQualificationStatus: string | null;
+
+  @Column('varchar', { name: 'buying_intent', length: 16, nullable: true })
+  buyingIntent: string | null;
+
+  @Column('varchar', { name: 'booked_status', length: 16, nullable: true })
+  bookedStatus: string | null;
+}

@@ -1,0 +1,3 @@
+export { IngestSessionRequest } from './dto/ingest-session.request';
+export { IngestionService } from './ingestion.service';
+export { SessionsModule } from './sessions.module';
