@@ -18,6 +18,7 @@ import { CampaignsHttpModule } from './modules/campaigns/campaigns-http.module';
 import { CustomLinksHttpModule } from './modules/custom-links/custom-links-http.module';
 import { CustomLinksJobsModule } from './modules/custom-links/custom-links-jobs.module';
 import { EngagementHttpModule, EngagementJobsModule } from './modules/engagement';
+import { ThumbnailsHttpModule, ThumbnailsJobsModule } from './modules/thumbnails';
 import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
@@ -52,12 +53,13 @@ const API_MODULES = [
   AccountsHttpModule,
   CustomLinksHttpModule,
   EngagementHttpModule,
+  ThumbnailsHttpModule,
   PlaybookHttpModule,
   AgentHttpModule,
 ];
 
 /** Queue processors: only where APP_ROLE runs workers. */
-const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, EngagementJobsModule, AgentJobsModule];
+const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { detailOf, unique } from './support/api-responses';
-import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
+import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
  * Custom Link creation and its jobs through HTTP: docs/api.md §2.6, §2.8, §3.2, §4.3, §4.4, §7, §8
@@ -99,14 +99,7 @@ function clientFor(app: () => TestApp) {
   };
   const start = async (who: Tenant, body: unknown): Promise<Job> => ((await post(who, body).expect(202)).body as { job: Job }).job;
   const getJob = async (who: Tenant, id: string): Promise<Job> => (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
-  const waitForJob = async (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> => {
-    let job: Job | undefined;
-    await eventually(async () => {
-      job = await getJob(who, id);
-      return TERMINAL.includes(job.status);
-    }, timeoutMs);
-    return job as Job;
-  };
+  const waitForJob = (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> => readUntil(() => getJob(who, id), (job) => TERMINAL.includes(job.status), timeoutMs);
   const itemsOf = async (who: Tenant, id: string, query = '?limit=200') =>
     (await get(who, `${JOBS}/${id}/items${query}`).expect(200)).body as { items: Item[]; total: number; limit: number; offset: number };
   const getLink = async (who: Tenant, id: string): Promise<Link> => (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { detailOf, unique } from './support/api-responses';
-import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
+import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
  * Custom Links through HTTP: docs/api.md §1.1, §2.6, §2.7, §2.9, §3.4, §3.5, §4.3, §4.5, §6.1 (GET
@@ -130,14 +130,7 @@ describe('custom links', () => {
   const get = (who: Tenant, path: string) => request(t.server).get(path).set('x-api-key', who.key);
 
   const getJob = async (who: Tenant, id: string): Promise<Job> => (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
-  const waitForJob = async (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> => {
-    let job: Job | undefined;
-    await eventually(async () => {
-      job = await getJob(who, id);
-      return TERMINAL.includes(job.status);
-    }, timeoutMs);
-    return job as Job;
-  };
+  const waitForJob = (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> => readUntil(() => getJob(who, id), (job) => TERMINAL.includes(job.status), timeoutMs);
   const getLink = async (who: Tenant, id: string): Promise<Link> => (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
 
   /** Creates links through a creation job, waits until it is terminal and returns them in input order. */

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { detailOf, type ValidationEntry } from './support/api-responses';
 import { DataSource } from 'typeorm';
 import { lockNames } from '../src/database/advisory-locks';
-import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
+import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
  * The Playbook and agent publishing through HTTP: docs/api.md §2.12, §3.3, §4.6, §4.7, §7, §7.3
@@ -555,14 +555,7 @@ describe('playbook and agent publishing', () => {
   describe('conversation tests and publishing', () => {
     const publish = (who: Tenant, version: unknown, confirm: unknown = CONFIRM) => post(who, JOBS, { version, confirm });
     const job = async (who: Tenant, id: string): Promise<PublishJob> => (await get(who, `${JOBS}/${id}`).expect(200)).body as PublishJob;
-    const waitForJob = async (who: Tenant, id: string): Promise<PublishJob> => {
-      let last: PublishJob | undefined;
-      await eventually(async () => {
-        last = await job(who, id);
-        return last.status === 'succeeded' || last.status === 'failed';
-      }, 30_000);
-      return last as PublishJob;
-    };
+    const waitForJob = (who: Tenant, id: string): Promise<PublishJob> => readUntil(() => job(who, id), (last) => last.status === 'succeeded' || last.status === 'failed');
     const startPublish = async (who: Tenant, version: number): Promise<PublishJob> => {
       const res = await publish(who, version).expect(202);
       const body = res.body as PublishJob;

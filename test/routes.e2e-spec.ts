@@ -170,7 +170,7 @@ describe('routes', () => {
         'HealthController.ready',
         'MetricsController.metrics',
         'PublicLinksController.open',
-        'PublicLinksController.thumbnail',
+        'ThumbnailsController.thumbnail',
       ]);
     });
 

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { AppModule } from '../../src/app.module';
-import type { Scope } from '../../src/common/auth/scopes';
+import { SCOPES, type Scope } from '../../src/common/auth/scopes';
 import { LeanExpressAdapter } from '../../src/common/http/lean-express-adapter';
 import { loadConfig, type AppConfig } from '../../src/config/environment';
 import { configureHttpApp } from '../../src/http-app';
@@ -25,10 +25,7 @@ export interface Tenant {
   key: string;
 }
 
-export const ALL_SCOPES: Scope[] = [
-  'sessions:read', 'sessions:write', 'people:read', 'accounts:read', 'analytics:read', 'transcripts:read',
-  'custom_links:read', 'custom_links:write', 'playbook:read', 'playbook:write', 'agent:publish', 'events:write',
-];
+export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 /**
  * The whole app through @nestjs/testing, configured exactly as main.ts configures it, on the run's
@@ -65,4 +62,11 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 1000
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   throw new Error(`Condition not met within ${timeoutMs} ms`);
+}
+
+/** Reads with `read` until `done` holds for what it returns (or the deadline passes), and returns that value. */
+export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  let last: T | undefined;
+  await eventually(async () => done((last = await read())), timeoutMs);
+  return last as T;
 }

@@ -28,9 +28,6 @@ export class PrincipalCache {
     return principal;
   }
 
-  clear(): void {
-    this.entries.clear();
-  }
 
   private remember(keyHash: string, principal: Principal, now: number): void {
     if (this.entries.size >= this.maxEntries) {

@@ -19,7 +19,7 @@ import { CREATE_LINKS, CUSTOM_LINK_JOBS_QUEUE, type CreateLinksPayload } from '.
 import { JobSettlementService } from './job-settlement.service';
 import { isTerminal } from './rules/job-status';
 import { defaultDisplayName, newSlug } from './rules/link-defaults';
-import { ThumbnailRendersService } from './thumbnails/thumbnail-renders.service';
+import { ThumbnailRendersService } from '../thumbnails';
 
 const needsRender = (input: { shareThumbnailUrl?: string | null }) => !input.shareThumbnailUrl;
 

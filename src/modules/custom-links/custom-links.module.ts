@@ -1,34 +1,34 @@
 import { BullModule } from '@nestjs/bull';
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { CampaignsModule } from '../campaigns';
+import { EngagementModule } from '../engagement';
+import { CardSubjectsRegistry, ThumbnailsModule } from '../thumbnails';
 import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
 import { CustomLinkJobsService } from './custom-link-jobs.service';
 import { CustomLinksRepository } from './custom-links.repository';
 import { CustomLinksService } from './custom-links.service';
+import { CUSTOM_LINK_JOBS_QUEUE } from './jobs/queues';
 import { JobSettlementService } from './job-settlement.service';
-import { EngagementModule } from '../engagement';
-import { CUSTOM_LINK_JOBS_QUEUE, THUMBNAILS_QUEUE } from './jobs/queues';
+import { LinkCardSubjects } from './link-card-subjects';
 import { PublicLinksService } from './public-links.service';
-import { ThumbnailRendersService } from './thumbnails/thumbnail-renders.service';
-import { PgThumbnailStore } from './thumbnails/pg-thumbnail.store';
-import { THUMBNAIL_STORE } from './thumbnails/thumbnail-store';
-import { ThumbnailsRepository } from './thumbnails/thumbnails.repository';
 
-/** Custom Links, their jobs and thumbnails, for every role (routes: CustomLinksHttpModule; workers: CustomLinksJobsModule). */
+/**
+ * Custom Links and their creation jobs for every role (routes: CustomLinksHttpModule; workers:
+ * CustomLinksJobsModule). Links are the subjects of share cards: this module registers them with
+ * the thumbnails module, which depends on nothing here.
+ */
 @Module({
-  imports: [BullModule.registerQueue({ name: CUSTOM_LINK_JOBS_QUEUE }, { name: THUMBNAILS_QUEUE }), CampaignsModule, EngagementModule],
-  providers: [
-    CustomLinksRepository,
-    CustomLinkJobsRepository,
-    ThumbnailsRepository,
-    CustomLinksService,
-    CustomLinkJobsService,
-    JobSettlementService,
-    ThumbnailRendersService,
-    PublicLinksService,
-    PgThumbnailStore,
-    { provide: THUMBNAIL_STORE, useExisting: PgThumbnailStore },
-  ],
-  exports: [CustomLinksService, CustomLinkJobsService, ThumbnailRendersService, PublicLinksService],
+  imports: [BullModule.registerQueue({ name: CUSTOM_LINK_JOBS_QUEUE }), CampaignsModule, EngagementModule, ThumbnailsModule],
+  providers: [CustomLinksRepository, CustomLinkJobsRepository, CustomLinksService, CustomLinkJobsService, JobSettlementService, PublicLinksService, LinkCardSubjects],
+  exports: [CustomLinksService, CustomLinkJobsService, PublicLinksService],
 })
-export class CustomLinksModule {}
+export class CustomLinksModule implements OnModuleInit {
+  constructor(
+    private readonly cardSubjects: CardSubjectsRegistry,
+    private readonly links: LinkCardSubjects,
+  ) {}
+
+  onModuleInit(): void {
+    this.cardSubjects.register(this.links);
+  }
+}

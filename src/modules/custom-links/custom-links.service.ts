@@ -18,7 +18,7 @@ import { LINK_TEXT_FIELDS, THUMBNAIL_AFFECTING_FIELDS } from './dto/link-fields.
 import type { UpdateLinkRequest } from './dto/update-link.request';
 import type { UpdateLinkResponse } from './dto/update-link.response';
 import { JobSettlementService } from './job-settlement.service';
-import { ThumbnailRendersService } from './thumbnails/thumbnail-renders.service';
+import { ThumbnailRendersService } from '../thumbnails';
 
 /** Custom Links: reads, updates (with their thumbnail jobs) and bulk actions (docs/api.md §4.3, §12.2, §12.3). */
 @Injectable()

@@ -1,10 +1,10 @@
-import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { PublicLinksService } from './public-links.service';
 
-/** What prospects' browsers reach: the link itself and its share card. No key. */
+/** What prospects' browsers reach: the link itself. No key. */
 @ApiTags('Public')
 @Public()
 @Controller()
@@ -19,17 +19,5 @@ export class PublicLinksController {
   async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, await this.links.open(slug, { method: req.method, userAgent: req.headers['user-agent'] }));
-  }
-
-  @Get('thumbnails/:link_id/:file')
-  @ApiParam({ name: 'link_id', format: 'uuid' })
-  @ApiParam({ name: 'file', description: '{sha256}.png' })
-  @ApiOkResponse({ description: 'The PNG share card.', content: { 'image/png': {} } })
-  @Header('Cache-Control', 'public, max-age=31536000, immutable')
-  async thumbnail(@Param('link_id') linkId: string, @Param('file') file: string, @Res() res: Response): Promise<void> {
-    const png = await this.links.thumbnail(linkId, file);
-    res.setHeader('Content-Type', 'image/png');
-    res.setHeader('ETag', `"${file.slice(0, 64)}"`);
-    res.send(png);
   }
 }

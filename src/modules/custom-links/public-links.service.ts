@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-errors';
-import { isUuid } from '../../common/validation/uuid-format';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinksRepository } from './custom-links.repository';
 import { LinkOpensService } from '../engagement';
-import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnails/thumbnail-store';
 
 class PublicNotFoundError extends ApiError {
   readonly status = 404;
@@ -20,13 +18,10 @@ class LinkGoneError extends ApiError {
   }
 }
 
-const PNG_FILE = /^([0-9a-f]{64})\.png$/;
-
 @Injectable()
 export class PublicLinksService {
   constructor(
     private readonly links: CustomLinksRepository,
-    @Inject(THUMBNAIL_STORE) private readonly thumbnails: ThumbnailStore,
     private readonly config: AppConfigService,
     private readonly opens: LinkOpensService,
   ) {}
@@ -43,12 +38,5 @@ export class PublicLinksService {
     const target = new URL(this.config.values.experienceBaseUrl);
     target.searchParams.set('cl', slug);
     return target.toString();
-  }
-
-  async thumbnail(linkId: string, file: string): Promise<Buffer> {
-    const hash = PNG_FILE.exec(file)?.[1];
-    const png = hash && isUuid(linkId) ? await this.thumbnails.get(linkId, hash) : null;
-    if (!png) throw new PublicNotFoundError();
-    return png;
   }
 }

@@ -5,12 +5,12 @@ import type { Queue } from 'bull';
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AppConfigService } from '../../../config/app-config';
-import { LogoFetcher, renderShareCard } from '../../thumbnails';
-import { CustomLinksRepository, type CustomLinkRow } from '../custom-links.repository';
-import { JobSettlementService } from '../job-settlement.service';
-import { JOB_OPTIONS } from '../../../common/queue/job-options';
-import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from '../jobs/queues';
+import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { AppConfigService } from '../../config/app-config';
+import { CardSubjectsRegistry, type CardSubject } from './card-subjects';
+import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from './jobs/thumbnails.queue';
+import { LogoFetcher } from './rendering/logo-fetcher';
+import { renderShareCard } from './rendering/share-card.renderer';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
 
@@ -34,8 +34,7 @@ export class ThumbnailRendersService {
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(THUMBNAILS_QUEUE) private readonly queueOfRenders: Queue<RenderThumbnailPayload>,
     private readonly renders: ThumbnailsRepository,
-    private readonly links: CustomLinksRepository,
-    private readonly settlement: JobSettlementService,
+    private readonly subjects: CardSubjectsRegistry,
     private readonly config: AppConfigService,
     @Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore,
   ) {}
@@ -44,7 +43,7 @@ export class ThumbnailRendersService {
   async queue(tx: EntityManager, organizationId: string, linkId: string, jobId: string): Promise<string> {
     const renderId = uuidv7();
     await this.renders.queue(tx, organizationId, renderId, linkId, jobId);
-    await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'queued', thumbnail_render_id: renderId, thumbnail_error_code: null, thumbnail_error_message: null });
+    await this.subjects.get().markQueued(tx, organizationId, linkId, renderId);
     return renderId;
   }
 
@@ -59,7 +58,7 @@ export class ThumbnailRendersService {
   /** Cancels a job's renders that have not started; their links show `cancelled`. Returns how many. */
   async cancelQueuedForJob(tx: EntityManager, organizationId: string, jobId: string): Promise<number> {
     const linkIds = await this.renders.cancelQueuedForJob(tx, organizationId, jobId);
-    for (const linkId of linkIds) await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'cancelled' });
+    await this.subjects.get().markCancelled(tx, organizationId, linkIds);
     return linkIds.length;
   }
 
@@ -68,39 +67,32 @@ export class ThumbnailRendersService {
     const claimed = await this.db.transaction(async (tx) => {
       const render = await this.renders.claim(tx, organizationId, renderId);
       if (!render) return null;
-      const link = await this.links.lock(tx, organizationId, render.custom_link_id);
-      if (link?.thumbnail_render_id === renderId) await this.links.update(tx, organizationId, link.id, { thumbnail_status: 'processing' });
+      const link = await this.subjects.get().lock(tx, organizationId, render.custom_link_id);
+      if (link?.renderId === renderId) await this.subjects.get().markProcessing(tx, organizationId, link.id);
       return link ? { render, link } : null;
     });
     if (!claimed) return this.settleJobOf(organizationId, renderId);
     const outcome = await this.draw(claimed.link);
     await this.db.transaction(async (tx) => {
       if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;
-      const link = await this.links.lock(tx, organizationId, claimed.link.id);
-      if (link?.thumbnail_render_id !== renderId) return;
-      let url = link.share_thumbnail_url;
+      const link = await this.subjects.get().lock(tx, organizationId, claimed.link.id);
+      if (link?.renderId !== renderId) return;
+      let url = link.shareThumbnailUrl;
       if (outcome.png) {
         const hash = createHash('sha256').update(outcome.png).digest('hex');
         await this.store.put({ organizationId, linkId: link.id, hash, png: outcome.png }, tx);
         url = `${this.config.values.publicBaseUrl}/thumbnails/${link.id}/${hash}.png`;
       }
-      await this.links.update(tx, organizationId, link.id, {
-        thumbnail_status: outcome.status,
-        share_thumbnail_url: url,
-        thumbnail_attempts: link.thumbnail_attempts + 1,
-        thumbnail_error_code: outcome.error?.code ?? null,
-        thumbnail_error_message: outcome.error?.message ?? null,
-      });
+      await this.subjects.get().recordOutcome(tx, organizationId, link.id, { status: outcome.status, shareThumbnailUrl: url, attempts: link.attempts + 1, error: outcome.error });
     });
-    await this.settlement.settleIfDone(organizationId, claimed.render.job_id);
+    await this.subjects.get().renderSettled(organizationId, claimed.render.job_id);
   }
 
-  private async draw(link: CustomLinkRow): Promise<Outcome> {
-    const name = [link.first_name, link.last_name].filter(Boolean).join(' ') || link.display_name;
-    const card = { name, company: link.company };
+  private async draw(link: CardSubject): Promise<Outcome> {
+    const card = { name: link.name, company: link.company };
     try {
-      if (!link.prospect_logo_url) return { status: 'generated', png: renderShareCard({ ...card, logo: null }), error: null };
-      const logo = await this.logos.fetch(link.prospect_logo_url);
+      if (!link.logoUrl) return { status: 'generated', png: renderShareCard({ ...card, logo: null }), error: null };
+      const logo = await this.logos.fetch(link.logoUrl);
       if (!logo.ok) return { status: 'fallback', png: renderShareCard({ ...card, logo: null }), error: { code: logo.code, message: logo.message } };
       try {
         return { status: 'generated', png: renderShareCard({ ...card, logo: { bytes: logo.bytes, mimeType: logo.mimeType } }), error: null };
@@ -115,6 +107,6 @@ export class ThumbnailRendersService {
 
   private async settleJobOf(organizationId: string, renderId: string): Promise<void> {
     const jobId = await this.renders.jobOf(organizationId, renderId);
-    if (jobId) await this.settlement.settleIfDone(organizationId, jobId);
+    if (jobId) await this.subjects.get().renderSettled(organizationId, jobId);
   }
 }

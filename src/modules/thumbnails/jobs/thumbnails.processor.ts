@@ -1,7 +1,7 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
-import { ThumbnailRendersService } from '../thumbnails/thumbnail-renders.service';
-import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from './queues';
+import { ThumbnailRendersService } from '../thumbnail-renders.service';
+import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from './thumbnails.queue';
 
 /** Share-card renders, on their own queue so creation never waits behind drawing. */
 @Processor(THUMBNAILS_QUEUE)

@@ -1,0 +1,25 @@
+import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../common/auth/auth.decorators';
+import { ThumbnailsService } from './thumbnails.service';
+
+/** Share cards as prospects' browsers and link unfurlers fetch them. No key. */
+@ApiTags('Public')
+@Public()
+@Controller()
+export class ThumbnailsController {
+  constructor(private readonly thumbnails: ThumbnailsService) {}
+
+  @Get('thumbnails/:link_id/:file')
+  @ApiParam({ name: 'link_id', format: 'uuid' })
+  @ApiParam({ name: 'file', description: '{sha256}.png' })
+  @ApiOkResponse({ description: 'The PNG share card.', content: { 'image/png': {} } })
+  @Header('Cache-Control', 'public, max-age=31536000, immutable')
+  async thumbnail(@Param('link_id') linkId: string, @Param('file') file: string, @Res() res: Response): Promise<void> {
+    const png = await this.thumbnails.card(linkId, file);
+    res.setHeader('Content-Type', 'image/png');
+    res.setHeader('ETag', `"${file.slice(0, 64)}"`);
+    res.send(png);
+  }
+}

@@ -1,0 +1,28 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { CardSubjectsRegistry } from './card-subjects';
+import { THUMBNAILS_QUEUE } from './jobs/thumbnails.queue';
+import { PgThumbnailStore } from './pg-thumbnail.store';
+import { ThumbnailRendersService } from './thumbnail-renders.service';
+import { THUMBNAIL_STORE } from './thumbnail-store';
+import { ThumbnailsRepository } from './thumbnails.repository';
+import { ThumbnailsService } from './thumbnails.service';
+
+/**
+ * Share cards for every role (route: ThumbnailsHttpModule; worker: ThumbnailsJobsModule): renders
+ * queued and drawn, cards stored (PostgreSQL by default) and served. What a card shows comes from
+ * the CardSubjects its owner registers.
+ */
+@Module({
+  imports: [BullModule.registerQueue({ name: THUMBNAILS_QUEUE })],
+  providers: [
+    ThumbnailsRepository,
+    ThumbnailRendersService,
+    ThumbnailsService,
+    CardSubjectsRegistry,
+    PgThumbnailStore,
+    { provide: THUMBNAIL_STORE, useExisting: PgThumbnailStore },
+  ],
+  exports: [ThumbnailRendersService, ThumbnailsService, CardSubjectsRegistry],
+})
+export class ThumbnailsModule {}
