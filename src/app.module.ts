@@ -18,6 +18,7 @@ import { CampaignsHttpModule } from './modules/campaigns/campaigns-http.module';
 import { CustomLinksHttpModule } from './modules/custom-links/custom-links-http.module';
 import { CustomLinksJobsModule } from './modules/custom-links/custom-links-jobs.module';
 import { EngagementHttpModule, EngagementJobsModule } from './modules/engagement';
+import { JobsHttpModule } from './modules/jobs';
 import { ThumbnailsHttpModule, ThumbnailsJobsModule } from './modules/thumbnails';
 import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
@@ -52,6 +53,7 @@ const API_MODULES = [
   PeopleHttpModule,
   AccountsHttpModule,
   CustomLinksHttpModule,
+  JobsHttpModule,
   EngagementHttpModule,
   ThumbnailsHttpModule,
   PlaybookHttpModule,

@@ -1,6 +1,6 @@
 import { IdempotencyRecordEntity } from '../common/idempotency/idempotency-record.entity';
 import { AccountEntity } from '../modules/accounts/entities/account.entity';
-import { AgentEntity } from '../modules/agent/entities/agent.entity';
+import { AgentEntity } from '../modules/playbook/entities/agent.entity';
 import { PublishJobEntity } from '../modules/agent/entities/publish-job.entity';
 import { ApiKeyEntity } from '../modules/api-keys/entities/api-key.entity';
 import { CampaignEntity } from '../modules/campaigns/entities/campaign.entity';

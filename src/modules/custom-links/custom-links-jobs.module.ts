@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { JobsWorkerModule } from '../jobs';
 import { CustomLinksModule } from './custom-links.module';
-import { CustomLinkJobsProcessor } from './jobs/custom-link-jobs.processor';
 
-/** Worker-only: creation jobs. */
-@Module({ imports: [CustomLinksModule], providers: [CustomLinkJobsProcessor] })
+/** Worker-only: the jobs runner, with the link handlers registered (CustomLinksModule). */
+@Module({ imports: [CustomLinksModule, JobsWorkerModule] })
 export class CustomLinksJobsModule {}

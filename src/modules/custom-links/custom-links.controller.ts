@@ -6,13 +6,13 @@ import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
-import { CustomLinkJobsService } from './custom-link-jobs.service';
+import { LinkCreationService } from './link-creation.service';
 import { CustomLinksService } from './custom-links.service';
 import { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
 import { CreateLinksRequest } from './dto/create-links.request';
 import { CustomLinkListQuery } from './dto/custom-link-list.query';
 import { CustomLinkListResponse, CustomLinkResponse } from './dto/custom-link.response';
-import { JobEnvelopeResponse } from './dto/job.response';
+import { JobEnvelopeResponse } from '../jobs';
 import { UpdateLinkRequest } from './dto/update-link.request';
 import { UpdateLinkResponse } from './dto/update-link.response';
 
@@ -21,7 +21,7 @@ import { UpdateLinkResponse } from './dto/update-link.response';
 export class CustomLinksController {
   constructor(
     private readonly links: CustomLinksService,
-    private readonly jobs: CustomLinkJobsService,
+    private readonly jobs: LinkCreationService,
   ) {}
 
   @Get()

@@ -8,16 +8,14 @@ import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
-import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
+import { JobsService } from '../jobs';
 import { CustomLinksRepository, FIELD_COLUMNS, type CustomLinkRow, type LinkColumns } from './custom-links.repository';
 import type { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import { toCustomLinkResponse, type CustomLinkListResponse, type CustomLinkResponse } from './dto/custom-link.response';
-import { toJobResponse } from './dto/job.response';
 import { LINK_TEXT_FIELDS, THUMBNAIL_AFFECTING_FIELDS } from './dto/link-fields.input';
 import type { UpdateLinkRequest } from './dto/update-link.request';
 import type { UpdateLinkResponse } from './dto/update-link.response';
-import { JobSettlementService } from './job-settlement.service';
 import { ThumbnailRendersService } from '../thumbnails';
 
 /** Custom Links: reads, updates (with their thumbnail jobs) and bulk actions (docs/api.md §4.3, §12.2, §12.3). */
@@ -26,11 +24,10 @@ export class CustomLinksService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly links: CustomLinksRepository,
-    private readonly jobs: CustomLinkJobsRepository,
+    private readonly jobs: JobsService,
     private readonly campaigns: CampaignsService,
     private readonly limits: LimitsService,
     private readonly thumbnails: ThumbnailRendersService,
-    private readonly settlement: JobSettlementService,
     private readonly config: AppConfigService,
     private readonly counts: CountCache,
   ) {}
@@ -78,7 +75,7 @@ export class CustomLinksService {
       const provided = body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
       if (!provided) await this.limits.reserveLinkUnits(organizationId, 0, 1);
       const jobId = uuidv7();
-      await this.jobs.insert(tx, organizationId, {
+      await this.jobs.record(tx, organizationId, {
         id: jobId,
         type: 'thumbnail',
         status: 'processing',
@@ -95,9 +92,9 @@ export class CustomLinksService {
     });
     await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
     if (outcome.renderId) await this.thumbnails.enqueue(organizationId, [outcome.renderId]);
-    if (outcome.jobId) await this.settlement.settleIfDone(organizationId, outcome.jobId);
-    const job = outcome.jobId ? await this.jobs.view(organizationId, outcome.jobId) : null;
-    return { customLink: this.toResponse(outcome.link), job: job ? toJobResponse(job) : null };
+    if (outcome.jobId) await this.jobs.settleIfDone(organizationId, outcome.jobId);
+    const job = outcome.jobId ? await this.jobs.find(organizationId, outcome.jobId) : null;
+    return { customLink: this.toResponse(outcome.link), job };
   }
 
   /** activate / deactivate / move in one statement; ids of other organizations are ignored. */

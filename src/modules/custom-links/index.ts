@@ -1,7 +1,7 @@
-export { CustomLinkJobsService } from './custom-link-jobs.service';
 export { CustomLinksHttpModule } from './custom-links-http.module';
 export { CustomLinksJobsModule } from './custom-links-jobs.module';
 export { CustomLinksModule } from './custom-links.module';
 export { CustomLinksService } from './custom-links.service';
 export { CreateLinksRequest } from './dto/create-links.request';
 export { CustomLinkListQuery } from './dto/custom-link-list.query';
+export { LinkCreationService } from './link-creation.service';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { JobsService } from '../jobs';
 import type { CardSubject, CardSubjects, RenderOutcome } from '../thumbnails';
 import { CustomLinksRepository, type CustomLinkRow } from './custom-links.repository';
-import { JobSettlementService } from './job-settlement.service';
 
 const toCardSubject = (link: CustomLinkRow): CardSubject => ({
   id: link.id,
@@ -19,7 +19,7 @@ const toCardSubject = (link: CustomLinkRow): CardSubject => ({
 export class LinkCardSubjects implements CardSubjects {
   constructor(
     private readonly links: CustomLinksRepository,
-    private readonly settlement: JobSettlementService,
+    private readonly jobs: JobsService,
   ) {}
 
   async markQueued(tx: EntityManager, organizationId: string, linkId: string, renderId: string): Promise<void> {
@@ -50,6 +50,6 @@ export class LinkCardSubjects implements CardSubjects {
   }
 
   renderSettled(organizationId: string, jobId: string): Promise<void> {
-    return this.settlement.settleIfDone(organizationId, jobId);
+    return this.jobs.settleIfDone(organizationId, jobId);
   }
 }

@@ -4,8 +4,9 @@ import { SCOPES } from '../../common/auth/scopes';
 import { ApiKeysService } from '../api-keys';
 import { OrganizationsService } from '../organizations';
 import { IngestionService, IngestSessionRequest } from '../sessions';
-import { CreateLinksRequest, CustomLinkJobsService, CustomLinkListQuery, CustomLinksService } from '../custom-links';
+import { CreateLinksRequest, CustomLinkListQuery, CustomLinksService, LinkCreationService } from '../custom-links';
 import { EventsRequest, EventsService } from '../engagement';
+import { JobsService } from '../jobs';
 import { AgentService, ConversationTestsRequest } from '../agent';
 import { CreateSuggestionsRequest, PlaybookService, PutPlaybookRequest } from '../playbook';
 import { demoEvents, demoLinks, demoPlaybook, demoSessions } from './demo-data';
@@ -28,7 +29,8 @@ export class DemoSeedService {
     private readonly keys: ApiKeysService,
     private readonly ingestion: IngestionService,
     private readonly links: CustomLinksService,
-    private readonly jobs: CustomLinkJobsService,
+    private readonly linkCreation: LinkCreationService,
+    private readonly jobs: JobsService,
     private readonly events: EventsService,
     private readonly playbook: PlaybookService,
     private readonly agent: AgentService,
@@ -58,7 +60,7 @@ export class DemoSeedService {
     const existing = await this.links.list(organizationId, plainToInstance(CustomLinkListQuery, { limit: 1 }));
     if (existing.total > 0) return existing.total;
     const request = plainToInstance(CreateLinksRequest, { links: demoLinks(), campaign: { name: 'Demo outreach' } });
-    const job = await this.jobs.create(organizationId, request, `demo-seed-${organizationId}`);
+    const job = await this.linkCreation.create(organizationId, request, `demo-seed-${organizationId}`);
     await this.jobs.run(organizationId, job.id);
     return request.links.length;
   }

@@ -3,6 +3,7 @@ import { ApiKeysModule } from '../api-keys';
 import { CustomLinksModule } from '../custom-links';
 import { AgentModule } from '../agent';
 import { EngagementModule } from '../engagement';
+import { JobsModule } from '../jobs';
 import { PlaybookModule } from '../playbook';
 import { OrganizationsModule } from '../organizations';
 import { SessionsModule } from '../sessions';
@@ -10,7 +11,7 @@ import { DemoSeedService } from './demo-seed.service';
 
 /** demo:seed (CLI only). */
 @Module({
-  imports: [SessionsModule, OrganizationsModule, ApiKeysModule, CustomLinksModule, EngagementModule, PlaybookModule, AgentModule],
+  imports: [SessionsModule, OrganizationsModule, ApiKeysModule, CustomLinksModule, JobsModule, EngagementModule, PlaybookModule, AgentModule],
   providers: [DemoSeedService],
   exports: [DemoSeedService],
 })

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CustomLinkResponse } from './custom-link.response';
-import { JobResponse } from './job.response';
+import { JobResponse } from '../../jobs';
 
 export class UpdateLinkResponse {
   @ApiProperty({ type: CustomLinkResponse }) customLink: CustomLinkResponse;

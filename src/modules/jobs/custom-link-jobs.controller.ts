@@ -8,7 +8,7 @@ import { ConditionalGet } from '../../common/http/conditional-get';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
-import { CustomLinkJobsService } from './custom-link-jobs.service';
+import { JobsService } from './jobs.service';
 import { JobEnvelopeResponse, JobItemListResponse, JobListResponse, JobResponse } from './dto/job.response';
 import { JobListQuery } from './dto/job-list.query';
 
@@ -16,7 +16,7 @@ import { JobListQuery } from './dto/job-list.query';
 @Controller('api/v1/custom-link-jobs')
 export class CustomLinkJobsController {
   constructor(
-    private readonly jobs: CustomLinkJobsService,
+    private readonly jobs: JobsService,
     private readonly conditional: ConditionalGet,
   ) {}
 

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource, type EntityManager } from 'typeorm';
+import { IdempotencyKeyRequiredError } from '../../common/errors/api-errors';
+import { LimitsService } from '../../common/limits/limits.service';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { CampaignsService } from '../campaigns';
+import { JobsService, type ItemOutcome, type ItemRow, type JobHandler, type JobResponse, type JobRow, type JobView } from '../jobs';
+import { ThumbnailRendersService } from '../thumbnails';
+import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
+import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.request';
+import { LINK_TEXT_FIELDS } from './dto/link-fields.input';
+import { defaultDisplayName, newSlug } from './rules/link-defaults';
+
+const needsRender = (input: { shareThumbnailUrl?: string | null }) => !input.shareThumbnailUrl;
+
+/** The job types whose items are Custom Links: creation jobs and the card re-render jobs of PATCH. */
+export const LINK_JOB_TYPES = ['create', 'thumbnail'] as const;
+
+/**
+ * Link creation jobs (docs/api.md §12.5, §12.8): requests reserve units and record one item per
+ * link with the link's id fixed up front; the jobs module runs the items in order, one transaction
+ * each, through this handler, so a worker killed mid-job resumes where it stopped and every item
+ * yields at most one link.
+ */
+@Injectable()
+export class LinkCreationService implements JobHandler {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobsService,
+    private readonly links: CustomLinksRepository,
+    private readonly campaigns: CampaignsService,
+    private readonly limits: LimitsService,
+    private readonly thumbnails: ThumbnailRendersService,
+    private readonly counts: CountCache,
+  ) {}
+
+  async create(organizationId: string, body: CreateLinksRequest, idempotencyKey: string | undefined): Promise<JobResponse> {
+    if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
+    await this.limits.chargeLinkMutation(organizationId);
+    const campaignId = body.campaign?.id?.toLowerCase() ?? (body.campaign?.name ? await this.campaigns.resolveForFiling(organizationId, body.campaign) : null);
+    return this.jobs.get(organizationId, await this.enqueue(organizationId, body.links, campaignId, null));
+  }
+
+  retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<string> {
+    return this.enqueue(organizationId, items.map((item) => item.input), parent.campaign_id, parent.id);
+  }
+
+  /** Renders recorded before a crash may never have reached the queue. */
+  async resume(organizationId: string, jobId: string): Promise<void> {
+    await this.thumbnails.enqueue(organizationId, await this.thumbnails.queuedRendersOf(organizationId, jobId));
+  }
+
+  async runItem(tx: EntityManager, organizationId: string, job: JobRow, item: ItemRow): Promise<ItemOutcome> {
+    const input = item.input as CreateLinkInput;
+    if (job.campaign_id && !(await this.campaigns.exists(organizationId, job.campaign_id, tx))) {
+      return {
+        status: 'failed',
+        error: { code: 'campaign_not_found', message: "Custom Link campaign not found for the key's organization." },
+        after: () => this.limits.refundLinkUnits(organizationId, 1, needsRender(input) ? 1 : 0),
+      };
+    }
+    const created = await this.links.insertIfAbsent(tx, organizationId, item.custom_link_id, this.columnsFor(input, job.campaign_id, job.id));
+    const renderId = created && needsRender(input) ? await this.thumbnails.queue(tx, organizationId, item.custom_link_id, job.id) : null;
+    return {
+      status: 'created',
+      error: null,
+      after: async () => {
+        if (created) await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+        if (renderId) await this.thumbnails.enqueue(organizationId, [renderId]);
+      },
+    };
+  }
+
+  /** Cancelled items give back their units; the job's queued renders are cancelled and give back theirs. */
+  async cancelled(tx: EntityManager, organizationId: string, jobId: string, items: ItemRow[]): Promise<() => Promise<void>> {
+    const renders = await this.thumbnails.cancelQueuedForJob(tx, organizationId, jobId);
+    return () => this.limits.refundLinkUnits(organizationId, items.length, items.filter((item) => needsRender(item.input)).length + renders);
+  }
+
+  /** Reserves the units, records the job and its items, and queues it. */
+  private async enqueue(organizationId: string, inputs: object[], campaignId: string | null, parentJobId: string | null): Promise<string> {
+    const renderUnits = inputs.filter(needsRender).length;
+    await this.limits.reserveLinkUnits(organizationId, inputs.length, renderUnits);
+    const jobId = uuidv7();
+    try {
+      await this.db.transaction((tx) =>
+        this.jobs.record(tx, organizationId, {
+          id: jobId,
+          type: 'create',
+          status: 'queued',
+          campaignId,
+          campaignName: null,
+          parentJobId,
+          renderUnits,
+          items: inputs.map((input) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued' })),
+        }),
+      );
+    } catch (error) {
+      await this.limits.refundLinkUnits(organizationId, inputs.length, renderUnits);
+      throw error;
+    }
+    await this.jobs.enqueue(organizationId, jobId);
+    return jobId;
+  }
+
+  private columnsFor(input: CreateLinkInput, campaignId: string | null, jobId: string): LinkColumns {
+    // Millisecond timestamps, as responses show them, so `created_to=<a link's createdAt>` includes it.
+    const now = new Date();
+    const columns: LinkColumns = { slug: newSlug(), display_name: input.displayName ?? defaultDisplayName(input), active: input.active ?? true, created_at: now, updated_at: now };
+    for (const field of LINK_TEXT_FIELDS) {
+      if (field !== 'displayName' && input[field] !== undefined) Object.assign(columns, { [FIELD_COLUMNS[field]]: input[field] });
+    }
+    return { ...columns, external_id: input.externalId ?? null, campaign_id: campaignId, job_id: jobId, thumbnail_status: needsRender(input) ? 'queued' : 'provided' };
+  }
+}

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { ConditionalGet } from '../../common/http/conditional-get';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { CustomLinkJobsController } from './custom-link-jobs.controller';
+import { JobsModule } from './jobs.module';
+
+/** The job routes (API role only). */
+@Module({ providers: [ConditionalGet], imports: [JobsModule, IdempotencyModule], controllers: [CustomLinkJobsController] })
+export class JobsHttpModule {}

@@ -1,0 +1,18 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
+import { JobHandlers } from './job-handlers';
+import { JobSettlementService } from './job-settlement.service';
+import { JobsService } from './jobs.service';
+import { JOBS_QUEUE } from './queue/job-queue';
+
+/**
+ * Jobs for every role (routes: JobsHttpModule; worker: JobsWorkerModule): the job resource and its
+ * lifecycle. The kinds of work register a JobHandler for their job types.
+ */
+@Module({
+  imports: [BullModule.registerQueue({ name: JOBS_QUEUE })],
+  providers: [CustomLinkJobsRepository, JobSettlementService, JobsService, JobHandlers],
+  exports: [JobsService, JobHandlers],
+})
+export class JobsModule {}

@@ -1,0 +1,129 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ConflictError, ResourceNotFoundError } from '../../common/errors/api-errors';
+import { LimitsService } from '../../common/limits/limits.service';
+import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
+import { toJobItemResponse, toJobResponse, type JobItemListResponse, type JobListResponse, type JobResponse } from './dto/job.response';
+import type { JobListQuery } from './dto/job-list.query';
+import { JobHandlers } from './job-handlers';
+import { JobSettlementService } from './job-settlement.service';
+import { JOBS_QUEUE, RUN_JOB, type RunJobPayload } from './queue/job-queue';
+import { isTerminal } from './rules/job-status';
+
+const nothing = async () => undefined;
+
+/**
+ * Jobs (docs/api.md §12.5, §12.7, §12.8): recorded with their items in the requester's
+ * transaction, run by a worker one item per transaction (the job's row locked, so a cancel lands
+ * between items), cancelled, retried as a child job, and settled once nothing they own is pending.
+ * What an item does is the business of the handler registered for the job's type.
+ */
+@Injectable()
+export class JobsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectQueue(JOBS_QUEUE) private readonly queue: Queue<RunJobPayload>,
+    private readonly jobs: CustomLinkJobsRepository,
+    private readonly handlers: JobHandlers,
+    private readonly limits: LimitsService,
+    private readonly settlement: JobSettlementService,
+  ) {}
+
+  /** Records a job and its items inside the caller's transaction; `enqueue` it after commit. */
+  record(tx: EntityManager, organizationId: string, job: NewJob): Promise<void> {
+    return this.jobs.insert(tx, organizationId, job);
+  }
+
+  /** Hands a recorded job to the workers; the job id as Bull's id makes a second add a no-op. */
+  async enqueue(organizationId: string, jobId: string): Promise<void> {
+    await this.queue.add(RUN_JOB, { organizationId, jobId }, { ...JOB_OPTIONS, jobId });
+  }
+
+  async get(organizationId: string, jobId: string): Promise<JobResponse> {
+    return toJobResponse(await this.viewOrThrow(organizationId, jobId));
+  }
+
+  async find(organizationId: string, jobId: string): Promise<JobResponse | null> {
+    const job = await this.jobs.view(organizationId, jobId);
+    return job ? toJobResponse(job) : null;
+  }
+
+  async list(organizationId: string, query: JobListQuery): Promise<JobListResponse> {
+    const [rows, total] = await Promise.all([this.jobs.listPage(organizationId, query), this.jobs.count(organizationId, query)]);
+    return { jobs: rows.map(toJobResponse), total, limit: query.limit, offset: query.offset };
+  }
+
+  async items(organizationId: string, jobId: string, limit: number, offset: number): Promise<JobItemListResponse> {
+    await this.viewOrThrow(organizationId, jobId);
+    const { rows, total } = await this.jobs.items(organizationId, jobId, limit, offset);
+    return { items: rows.map(toJobItemResponse), total, limit, offset };
+  }
+
+  /** Cancel: a queued job is cancelled at once; a processing one after the item in hand. */
+  async cancel(organizationId: string, jobId: string): Promise<JobResponse> {
+    await this.limits.chargeLinkMutation(organizationId);
+    const after = await this.db.transaction(async (tx) => {
+      const job = await this.jobs.lock(tx, organizationId, jobId);
+      if (!job) throw new ResourceNotFoundError('customLinkJob');
+      if (isTerminal(job.status)) throw new ConflictError();
+      await this.jobs.requestCancel(tx, organizationId, jobId);
+      return job.status === 'queued' ? this.cancelPending(tx, organizationId, job) : nothing;
+    });
+    await after();
+    await this.settlement.settleIfDone(organizationId, jobId);
+    return this.get(organizationId, jobId);
+  }
+
+  /** A child job over the parent's failed and cancelled items (docs/api.md §12.5). */
+  async retry(organizationId: string, jobId: string): Promise<JobResponse> {
+    await this.limits.chargeLinkMutation(organizationId);
+    const parent = await this.viewOrThrow(organizationId, jobId);
+    const redo = isTerminal(parent.status) ? await this.jobs.unfinishedItems(organizationId, jobId) : [];
+    if (redo.length === 0) throw new ConflictError();
+    return this.get(organizationId, await this.handlers.of(parent.type).retry(organizationId, parent, redo));
+  }
+
+  /** The worker's run of a job; safe to run again after a crash or a retry. */
+  async run(organizationId: string, jobId: string): Promise<void> {
+    const job = await this.jobs.start(organizationId, jobId);
+    if (!job) return;
+    await this.handlers.of(job.type).resume(organizationId, jobId);
+    for (;;) {
+      const step = await this.db.transaction((tx) => this.runNextItem(tx, organizationId, jobId));
+      await step.after();
+      if (step.done) break;
+    }
+    await this.settlement.settleIfDone(organizationId, jobId);
+  }
+
+  settleIfDone(organizationId: string, jobId: string): Promise<void> {
+    return this.settlement.settleIfDone(organizationId, jobId);
+  }
+
+  private async runNextItem(tx: EntityManager, organizationId: string, jobId: string): Promise<{ done: boolean; after: () => Promise<void> }> {
+    const job = await this.jobs.lock(tx, organizationId, jobId);
+    if (!job || isTerminal(job.status)) return { done: true, after: nothing };
+    if (job.cancel_requested) return { done: true, after: await this.cancelPending(tx, organizationId, job) };
+    const item = await this.jobs.nextQueuedItem(tx, organizationId, jobId);
+    if (!item) return { done: true, after: nothing };
+    const outcome = await this.handlers.of(job.type).runItem(tx, organizationId, job, item);
+    await this.jobs.settleItem(tx, organizationId, jobId, item.index, outcome.status, outcome.error);
+    return { done: false, after: outcome.after };
+  }
+
+  /** Cancels what has not started: the queued items, and whatever the handler holds for them. */
+  private async cancelPending(tx: EntityManager, organizationId: string, job: JobRow): Promise<() => Promise<void>> {
+    const items = await this.jobs.cancelQueuedItems(tx, organizationId, job.id);
+    return this.handlers.of(job.type).cancelled(tx, organizationId, job.id, items);
+  }
+
+  private async viewOrThrow(organizationId: string, jobId: string): Promise<JobView> {
+    const job = await this.jobs.view(organizationId, jobId);
+    if (!job) throw new ResourceNotFoundError('customLinkJob');
+    return job;
+  }
+}
