@@ -42,8 +42,8 @@ describe('a worker killed while publishing', () => {
       workers.push(slow);
       await eventually(async () => (await poll()).status === 'running', 30_000, 50);
       // The worker's transaction is waiting for the row: it has not switched production.
-      const waiting = `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM agents WHERE organization_id%FOR UPDATE%'`;
-      await eventually(async () => (await holder.query(waiting)).rowCount === 1, 30_000, 50);
+      const blockedByHolder = 'SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))';
+      await eventually(async () => ((await holder.query(blockedByHolder)).rowCount ?? 0) > 0, 30_000, 50);
       slow.kill('SIGKILL');
       await new Promise((resolve) => slow.once('exit', resolve));
       expect(await production()).toBeNull();

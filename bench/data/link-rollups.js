@@ -6,7 +6,7 @@ const { DIST } = require('./constants');
 
 /** SQL list of the event types that are evidence of a stage mark (the service's STAGE_EVIDENCE table). */
 function evidenceTypes(mark) {
-  const { EVENT_TYPES, STAGE_EVIDENCE } = require(path.join(DIST, 'modules/custom-links/engagement/engagement-rollup'));
+  const { EVENT_TYPES, STAGE_EVIDENCE } = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
   return EVENT_TYPES.filter((type) => STAGE_EVIDENCE[type].includes(mark)).map((type) => `'${type}'`).join(', ');
 }
 

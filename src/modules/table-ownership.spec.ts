@@ -15,7 +15,7 @@ const KNOWN_FOREIGN_TABLES: Record<string, string[]> = {
   'accounts/accounts.repository.ts': ['people'],
   // Links filed per campaign, for the campaign list.
   'campaigns/campaigns.repository.ts': ['custom_links'],
-  // Rollups are stored on the link row (list filters and sorts use them); funnel and references read sessions and people.
+  // The funnel and campaign engagement read links, campaigns, sessions and people (rollups are written by custom-links).
   'engagement/engagement.repository.ts': ['campaigns', 'custom_links', 'people', 'sessions'],
   // A job's response counts its links' card states and its renders.
   'jobs/custom-link-jobs.repository.ts': ['custom_links', 'thumbnail_renders'],

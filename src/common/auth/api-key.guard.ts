@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppConfigService } from '../../config/app-config';
-import { UnauthenticatedError } from '../errors/api-errors';
+import { UnauthenticatedError } from '../errors/domain-errors';
 import { extractApiKey, hashApiKey } from './api-key';
 import { PUBLIC_ROUTE, type AuthenticatedRequest } from './auth.decorators';
 import { PrincipalLookup } from './principal';

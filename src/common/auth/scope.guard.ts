@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { MissingScopeError } from '../errors/api-errors';
+import { MissingScopeError } from '../errors/domain-errors';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES, type AuthenticatedRequest } from './auth.decorators';
 import { grantsAny, type Scope } from './scopes';
 

@@ -2,8 +2,8 @@ import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, ty
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { ApiError } from './api-errors';
-import { sendApiError } from './error-response';
+import { DomainError } from './domain-errors';
+import { sendDomainError } from './error-response';
 
 interface RouterLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -13,7 +13,7 @@ interface RouterLayer {
 const CATCH_ALL = /^[{/]*\*/;
 
 /**
- * Renders every error as docs/api.md §7 says: ApiErrors with their status, text and headers;
+ * Renders every error as docs/api.md §7 says: DomainErrors with their status, text and headers;
  * an unknown route 404 `Not Found`, or 405 when the path exists under another method; anything
  * unexpected a 500 that shows nothing of its cause (the cause is logged with the request id).
  */
@@ -27,7 +27,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request & { id?: string }>();
     if (res.headersSent) return;
-    if (exception instanceof ApiError) return sendApiError(res, exception);
+    if (exception instanceof DomainError) return sendDomainError(res, exception);
     if (exception instanceof NotFoundException) return this.sendRouteNotFound(req, res);
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();

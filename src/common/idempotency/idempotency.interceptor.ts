@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { catchError, defer, from, mergeMap, of, switchMap, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { canonicalJson } from '../canonical-json';
-import { ApiError, ConflictError } from '../errors/api-errors';
+import { ConflictError, DomainError } from '../errors/domain-errors';
+import { httpStatusOf } from '../errors/error-response';
 import { errorBody } from '../errors/error-response';
 import { RequestValidator } from '../validation/request-validator';
 import { IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from './idempotency-key';
@@ -58,8 +59,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
             return body;
           }),
           catchError(async (error: unknown) => {
-            if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
-              await this.records.complete(scope, error.status, errorBody(error), error.headers);
+            if (error instanceof DomainError && httpStatusOf(error) < 500 && error.kind !== 'limit_exceeded') {
+              await this.records.complete(scope, httpStatusOf(error), errorBody(error), error.headers);
             } else {
               await this.records.release(scope);
             }

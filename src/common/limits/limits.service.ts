@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
-import { LimitExceededError, type LimitState } from '../errors/api-errors';
+import { LimitExceededError, type LimitState } from '../errors/domain-errors';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
 

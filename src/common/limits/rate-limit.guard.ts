@@ -2,7 +2,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
-import { LimitExceededError, rateLimitHeaders } from '../errors/api-errors';
+import { LimitExceededError, rateLimitHeaders } from '../errors/domain-errors';
 import { limitState } from './limits.service';
 
 interface RequestWindow {

@@ -1,7 +1,7 @@
 import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { IncomingMessage } from 'node:http';
-import { PayloadTooLargeError } from '../errors/api-errors';
-import { sendApiError } from '../errors/error-response';
+import { PayloadTooLargeError } from '../errors/domain-errors';
+import { sendDomainError } from '../errors/error-response';
 import { locateJsonError } from './json-error-locator';
 import type { ValidationIssue } from './validation-issue';
 
@@ -45,7 +45,7 @@ export function jsonBodyParser(): RequestHandler[] {
     });
   };
   const recordErrors = (error: BodyParserError, req: Request, res: Response, next: NextFunction) => {
-    if (error.type === 'entity.too.large') return sendApiError(res, new PayloadTooLargeError());
+    if (error.type === 'entity.too.large') return sendDomainError(res, new PayloadTooLargeError());
     (req as WithParseError)[PARSE_ERROR] = jsonInvalidIssue(error);
     req.body = undefined;
     next();

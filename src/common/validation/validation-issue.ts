@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-errors';
+import { DomainError } from '../errors/domain-errors';
 
 export type IssueLocation = 'path' | 'query' | 'header' | 'body';
 
@@ -11,8 +11,8 @@ export interface ValidationIssue {
   ctx?: Record<string, unknown>;
 }
 
-export class RequestValidationError extends ApiError {
-  readonly status = 422;
+export class RequestValidationError extends DomainError {
+  readonly kind = 'invalid';
 
   constructor(readonly issues: ValidationIssue[]) {
     super('Request validation failed.');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ResourceNotFoundError } from '../../common/errors/api-errors';
+import { NotFoundError } from '../../common/errors/domain-errors';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AccountsRepository } from './accounts.repository';
 import { toAccountResponse, type AccountResponse } from './dto/account.response';
@@ -14,7 +14,7 @@ export class AccountsService {
     const parsed = parseDomainParam(rawDomain);
     if ('invalid' in parsed) throw new RequestValidationError([valueError(['path', 'domain'], rawDomain, parsed.invalid)]);
     const account = await this.accounts.findByDomain(organizationId, parsed.domain);
-    if (!account) throw new ResourceNotFoundError('account');
+    if (!account) throw NotFoundError.inOrganization('Account');
     return toAccountResponse(account);
   }
 }

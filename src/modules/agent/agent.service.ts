@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
-import { ConflictError, ResourceNotFoundError } from '../../common/errors/api-errors';
+import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
 import { JOB_OPTIONS } from '../../common/queue/job-options';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
@@ -56,7 +56,7 @@ export class AgentService {
 
   async getJob(organizationId: string, jobId: string): Promise<PublishJobResponse> {
     const job = await this.jobs.publishJob(organizationId, jobId);
-    if (!job) throw new ResourceNotFoundError('publishJob');
+    if (!job) throw NotFoundError.inOrganization('Publish job');
     return this.toResponse(organizationId, job, (await this.playbook.agentState(organizationId)).productionVersion);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
-import { ConflictError } from '../../common/errors/api-errors';
+import { ConflictError } from '../../common/errors/domain-errors';
 import type { CampaignLinkCounts } from './dto/campaign.response';
 import { CampaignEntity } from './entities/campaign.entity';
 

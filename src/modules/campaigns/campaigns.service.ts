@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { ResourceNotFoundError } from '../../common/errors/api-errors';
+import { NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { CampaignsRepository } from './campaigns.repository';
@@ -46,14 +46,14 @@ export class CampaignsService {
   async rename(organizationId: string, id: string, name: string): Promise<CampaignResponse> {
     await this.limits.chargeLinkMutation(organizationId);
     const campaign = await this.campaigns.rename(organizationId, id, name);
-    if (!campaign) throw new ResourceNotFoundError('campaign');
+    if (!campaign) throw NotFoundError.inOrganization('Custom Link campaign');
     const counts = await this.campaigns.linkCounts(organizationId, [id]);
     return toCampaignResponse(campaign, counts.get(id) ?? NO_LINKS);
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
     await this.limits.chargeLinkMutation(organizationId);
-    if (!(await this.campaigns.delete(organizationId, id))) throw new ResourceNotFoundError('campaign');
+    if (!(await this.campaigns.delete(organizationId, id))) throw NotFoundError.inOrganization('Custom Link campaign');
     // Its links were unfiled by the same statement: campaign-filtered link totals changed.
     await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
-import { IdempotencyKeyRequiredError, ResourceNotFoundError } from '../../common/errors/api-errors';
+import { IdempotencyKeyRequiredError, NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
@@ -34,7 +34,7 @@ export class CustomLinksService {
 
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
     const link = await this.links.findById(organizationId, id);
-    if (!link) throw new ResourceNotFoundError('customLink');
+    if (!link) throw NotFoundError.inOrganization('Custom Link');
     return this.toResponse(link);
   }
 
@@ -55,7 +55,7 @@ export class CustomLinksService {
     await this.limits.chargeLinkMutation(organizationId);
     const outcome = await this.db.transaction(async (tx) => {
       const link = await this.links.lock(tx, organizationId, id);
-      if (!link) throw new ResourceNotFoundError('customLink');
+      if (!link) throw NotFoundError.inOrganization('Custom Link');
       const changes: LinkColumns = {};
       for (const field of LINK_TEXT_FIELDS) {
         const value = body[field];
@@ -65,7 +65,7 @@ export class CustomLinksService {
       if (body.campaign === null) changes.campaign_id = null;
       else if (body.campaign) {
         const campaignId = await this.campaigns.resolveForFiling(organizationId, body.campaign, tx);
-        if (!campaignId) throw new ResourceNotFoundError('campaign');
+        if (!campaignId) throw NotFoundError.inOrganization('Custom Link campaign');
         changes.campaign_id = campaignId;
       }
       const thumbnailChanged = THUMBNAIL_AFFECTING_FIELDS.some((field) => FIELD_COLUMNS[field] in changes);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
-import { IdempotencyKeyRequiredError } from '../../common/errors/api-errors';
+import { IdempotencyKeyRequiredError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { CampaignsService } from '../campaigns';

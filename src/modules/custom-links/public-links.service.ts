@@ -1,22 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../../common/errors/api-errors';
+import { GoneError, NotFoundError } from '../../common/errors/domain-errors';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinksRepository } from './custom-links.repository';
 import { LinkOpensService } from '../engagement';
-
-class PublicNotFoundError extends ApiError {
-  readonly status = 404;
-  constructor() {
-    super('Not Found');
-  }
-}
-
-class LinkGoneError extends ApiError {
-  readonly status = 410;
-  constructor() {
-    super('This link is no longer active.');
-  }
-}
 
 @Injectable()
 export class PublicLinksService {
@@ -32,8 +18,8 @@ export class PublicLinksService {
    */
   async open(slug: string, request: { method: string; userAgent: string | undefined }): Promise<string> {
     const link = slug.length <= 64 ? await this.links.findBySlug(slug) : null;
-    if (!link) throw new PublicNotFoundError();
-    if (!link.active) throw new LinkGoneError();
+    if (!link) throw new NotFoundError('Not Found');
+    if (!link.active) throw new GoneError('This link is no longer active.');
     await this.opens.queue({ organizationId: link.organization_id, id: link.id }, request);
     const target = new URL(this.config.values.experienceBaseUrl);
     target.searchParams.set('cl', slug);

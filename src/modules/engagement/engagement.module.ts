@@ -5,6 +5,7 @@ import { EngagementService } from './engagement.service';
 import { EventsService } from './events.service';
 import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
 import { LinkOpensService } from './link-opens.service';
+import { RollupLinksRegistry } from './rollup-links';
 
 /**
  * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementJobsModule):
@@ -12,7 +13,7 @@ import { LinkOpensService } from './link-opens.service';
  */
 @Module({
   imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE })],
-  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService],
-  exports: [EngagementService, EventsService, LinkOpensService],
+  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService, RollupLinksRegistry],
+  exports: [EngagementService, EventsService, LinkOpensService, RollupLinksRegistry],
 })
 export class EngagementModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { DistinctKind, EngagementEvent, LinkStats, TimeStats } from './rules/engagement-rollup';
+import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 
 export interface NewEvent extends EngagementEvent {
   linkId: string;
@@ -26,67 +26,10 @@ export interface SessionReferenceRow {
   analysis_available: boolean;
 }
 
-const TIME_COLUMNS: [keyof TimeStats, string, 'LEAST' | 'GREATEST'][] = [
-  ['firstOpenedAt', 'first_opened_at', 'LEAST'],
-  ['lastOpenedAt', 'last_opened_at', 'GREATEST'],
-  ['firstStartedAt', 'first_started_at', 'LEAST'],
-  ['firstEngagedAt', 'first_engaged_at', 'LEAST'],
-  ['firstLeadSubmittedAt', 'first_lead_submitted_at', 'LEAST'],
-  ['firstMeetingClickedAt', 'first_meeting_clicked_at', 'LEAST'],
-  ['firstMeetingBookedAt', 'first_meeting_booked_at', 'LEAST'],
-];
-
-const COUNT_COLUMNS: [DistinctKind, string][] = [
-  ['page_view', 'page_view_count'],
-  ['ephemeral_page_view', 'ephemeral_page_view_count'],
-  ['visitor', 'persistent_visitor_count'],
-  ['session', 'session_count'],
-  ['started_session', 'started_session_count'],
-  ['engaged_session', 'engaged_session_count'],
-];
-
-const merged = (column: string) => {
-  const time = TIME_COLUMNS.find(([, c]) => c === column);
-  return `${time?.[2] ?? 'LEAST'}(l.${column}, d.${column})`;
-};
-
-/**
- * Merges a batch's statistics into each link (docs/api.md §6.4): counters add, times take the
- * earliest/latest (LEAST/GREATEST skip nulls), the last activity is the later one (ties by eventId,
- * byte order), and the stage follows from the merged times, so it never regresses.
- */
-const MERGE_STATS = `
-  UPDATE custom_links l SET
-    open_observed = l.open_observed OR d.open_observed,
-    bot_open_count = l.bot_open_count + d.bot_open_count,
-    load_count = l.load_count + d.load_count,
-    ${COUNT_COLUMNS.map(([, c]) => `${c} = l.${c} + d.${c}`).join(',\n    ')},
-    ${TIME_COLUMNS.map(([, c]) => `${c} = ${merged(c)}`).join(',\n    ')},
-    last_activity_at = CASE WHEN d.newer THEN d.last_activity_at ELSE l.last_activity_at END,
-    last_activity_type = CASE WHEN d.newer THEN d.last_activity_type ELSE l.last_activity_type END,
-    last_activity_event_id = CASE WHEN d.newer THEN d.last_activity_event_id ELSE l.last_activity_event_id END,
-    stage = CASE WHEN ${merged('first_engaged_at')} IS NOT NULL THEN 'engaged'
-                 WHEN ${merged('first_started_at')} IS NOT NULL THEN 'started'
-                 WHEN ${merged('first_opened_at')} IS NOT NULL THEN 'opened' ELSE 'not_opened' END
-  FROM (
-    SELECT r.*, r.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR r.last_activity_at > cur.last_activity_at
-             OR (r.last_activity_at = cur.last_activity_at AND r.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer
-      FROM jsonb_to_recordset($2::jsonb) AS r(link_id uuid, open_observed boolean, bot_open_count integer, load_count integer,
-             ${COUNT_COLUMNS.map(([, c]) => `${c} integer`).join(', ')}, ${TIME_COLUMNS.map(([, c]) => `${c} timestamptz`).join(', ')},
-             last_activity_at timestamptz, last_activity_type text, last_activity_event_id text)
-      JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = r.link_id
-  ) d
-  WHERE l.organization_id = $1 AND l.id = d.link_id`;
-
 /** The only place that queries engagement tables; every statement is scoped by organization. */
 @Injectable()
 export class EngagementRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  /** The organization's links among these ids and slugs. */
-  async resolveLinks(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
-    return this.db.query(`SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))`, [organizationId, ids, slugs]);
-  }
 
   /** Stores events once per eventId; returns the ids that were new. */
   async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
@@ -107,11 +50,6 @@ export class EngagementRepository {
     return new Set(rows.map((row) => row.event_id));
   }
 
-  /** Locks the links in id order, so concurrent batches over overlapping links cannot deadlock. */
-  async lockLinks(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<void> {
-    await tx.query(`SELECT id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [organizationId, linkIds]);
-  }
-
   /** Records distinct values; returns how many were new per link and kind. */
   async insertDistinct(tx: EntityManager, organizationId: string, values: { linkId: string; kind: DistinctKind; value: string }[]): Promise<Map<string, number>> {
     if (values.length === 0) return new Map();
@@ -126,22 +64,6 @@ export class EngagementRepository {
     const counts = new Map<string, number>();
     for (const row of rows) counts.set(`${row.custom_link_id}:${row.kind}`, (counts.get(`${row.custom_link_id}:${row.kind}`) ?? 0) + 1);
     return counts;
-  }
-
-  async mergeStats(tx: EntityManager, organizationId: string, batch: { linkId: string; stats: LinkStats; newDistinct: (kind: DistinctKind) => number }[]): Promise<void> {
-    if (batch.length === 0) return;
-    const records = batch.map(({ linkId, stats, newDistinct }) => ({
-      link_id: linkId,
-      open_observed: stats.openObserved,
-      bot_open_count: stats.botOpenCount,
-      load_count: stats.loadCount,
-      ...Object.fromEntries(COUNT_COLUMNS.map(([kind, column]) => [column, newDistinct(kind)])),
-      ...Object.fromEntries(TIME_COLUMNS.map(([field, column]) => [column, stats[field]])),
-      last_activity_at: stats.lastActivity?.at ?? null,
-      last_activity_type: stats.lastActivity?.type ?? null,
-      last_activity_event_id: stats.lastActivity?.eventId ?? null,
-    }));
-    await tx.query(MERGE_STATS, [organizationId, JSON.stringify(records)]);
   }
 
   /** Session references: the earliest time of each kind per (link, session). */
@@ -203,11 +125,6 @@ export class EngagementRepository {
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */
-  async linkExists(organizationId: string, linkId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM custom_links WHERE organization_id = $1 AND id = $2`, [organizationId, linkId]);
-    return rows.length > 0;
-  }
-
   async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<{ rows: SessionReferenceRow[]; total: number }> {
     const rows: SessionReferenceRow[] = await this.db.query(
       `SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,

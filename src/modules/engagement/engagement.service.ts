@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ResourceNotFoundError } from '../../common/errors/api-errors';
+import { NotFoundError } from '../../common/errors/domain-errors';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { stageOf, visitorFigures } from './rules/engagement-rollup';
 import { EngagementRepository, type CampaignEngagementRow } from './engagement.repository';
+import { RollupLinksRegistry } from './rollup-links';
 import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
 import type { FunnelQuery } from './dto/funnel.query';
 
@@ -27,11 +28,12 @@ function linkCountsOf(row: CampaignEngagementRow) {
 export class EngagementService {
   constructor(
     private readonly engagement: EngagementRepository,
+    private readonly links: RollupLinksRegistry,
   ) {}
 
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
     const row = await this.engagement.campaignEngagement(organizationId, campaignId);
-    if (!row) throw new ResourceNotFoundError('campaign');
+    if (!row) throw NotFoundError.inOrganization('Custom Link campaign');
     const visitors = visitorFigures(row.loads, row.persistent_visitors, row.ephemeral_page_views);
     return {
       campaignId: campaignId.toLowerCase(),
@@ -54,7 +56,7 @@ export class EngagementService {
   }
 
   async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<SessionReferenceListResponse> {
-    if (!(await this.engagement.linkExists(organizationId, linkId))) throw new ResourceNotFoundError('customLink');
+    if (!(await this.links.get().exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
     const { rows, total } = await this.engagement.sessionsOfLink(organizationId, linkId, limit, offset);
     return {
       sessions: rows.map((row) => ({

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { isBotRequest } from './rules/bot-detection';
 import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './rules/engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
+import { RollupLinksRegistry } from './rollup-links';
 import type { EventInput, EventsResponse } from './dto/events.request';
 
 const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = { opened: 'openedAt', started: 'startedAt', engaged: 'engagedAt' };
@@ -19,13 +19,13 @@ export class EventsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly engagement: EngagementRepository,
-    private readonly counts: CountCache,
+    private readonly links: RollupLinksRegistry,
   ) {}
 
   async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
     const ids = inputs.filter((e) => e.customLinkId).map((e) => (e.customLinkId as string).toLowerCase());
     const slugs = inputs.filter((e) => !e.customLinkId && e.slug).map((e) => e.slug as string);
-    const links = await this.engagement.resolveLinks(organizationId, ids, slugs);
+    const links = await this.links.get().resolve(organizationId, ids, slugs);
     const byId = new Set(links.map((l) => l.id));
     const bySlug = new Map(links.map((l) => [l.slug, l.id]));
     const rejected: { index: number; reason: string }[] = [];
@@ -76,16 +76,14 @@ export class EventsService {
       );
       const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
       await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()].sort((a, b) => (`${a.linkId}:${a.sessionId}` < `${b.linkId}:${b.sessionId}` ? -1 : 1)));
-      await this.engagement.lockLinks(tx, organizationId, linkIds);
-      await this.engagement.mergeStats(
+      await this.links.get().merge(
         tx,
         organizationId,
         linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
       );
       return newEvents.length;
     });
-    // Stage and activity filters of the link list may have changed.
-    if (accepted > 0) await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+    if (accepted > 0) await this.links.get().changed(organizationId);
     return accepted;
   }
 

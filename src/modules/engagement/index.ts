@@ -4,5 +4,6 @@ export { EngagementJobsModule } from './engagement-jobs.module';
 export { EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
 export { LinkOpensService } from './link-opens.service';
-export { engagementOf, type EventType, type StoredEngagement } from './rules/engagement-rollup';
+export { RollupLinksRegistry, type LinkRollupDelta, type RollupLinks } from './rollup-links';
+export { engagementOf, type DistinctKind, type EventType, type StoredEngagement, type TimeStats } from './rules/engagement-rollup';
 export { lifecycleOf } from './rules/lifecycle';

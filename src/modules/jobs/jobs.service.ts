@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ConflictError, ResourceNotFoundError } from '../../common/errors/api-errors';
+import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
 import { JOB_OPTIONS } from '../../common/queue/job-options';
 import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
@@ -68,7 +68,7 @@ export class JobsService {
     await this.limits.chargeLinkMutation(organizationId);
     const after = await this.db.transaction(async (tx) => {
       const job = await this.jobs.lock(tx, organizationId, jobId);
-      if (!job) throw new ResourceNotFoundError('customLinkJob');
+      if (!job) throw NotFoundError.inOrganization('Custom Link job');
       if (isTerminal(job.status)) throw new ConflictError();
       await this.jobs.requestCancel(tx, organizationId, jobId);
       return job.status === 'queued' ? this.cancelPending(tx, organizationId, job) : nothing;
@@ -123,7 +123,7 @@ export class JobsService {
 
   private async viewOrThrow(organizationId: string, jobId: string): Promise<JobView> {
     const job = await this.jobs.view(organizationId, jobId);
-    if (!job) throw new ResourceNotFoundError('customLinkJob');
+    if (!job) throw NotFoundError.inOrganization('Custom Link job');
     return job;
   }
 }

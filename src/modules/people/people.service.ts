@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ResourceNotFoundError } from '../../common/errors/api-errors';
+import { NotFoundError } from '../../common/errors/domain-errors';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import type { PeopleListQuery } from './dto/people-list.query';
 import { toPersonResponse, type PeopleListResponse, type PersonResponse } from './dto/person.response';
@@ -23,7 +23,7 @@ export class PeopleService {
 
   async get(organizationId: string, id: string): Promise<PersonResponse> {
     const person = await this.people.findById(organizationId, id);
-    if (!person) throw new ResourceNotFoundError('person');
+    if (!person) throw NotFoundError.inOrganization('Person');
     return toPersonResponse(person);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ConflictError, ResourceNotFoundError, WorkflowUnavailableError } from '../../common/errors/api-errors';
+import { ConflictError, NotFoundError, WorkflowUnavailableError } from '../../common/errors/domain-errors';
 import { AppConfigService } from '../../config/app-config';
 import { agentLinks } from './agent-links';
 import type { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest, PutPlaybookRequest } from './dto/playbook.requests';
@@ -101,7 +101,7 @@ export class PlaybookService {
 
   async getGroup(organizationId: string, groupId: string): Promise<SuggestionGroupResponse> {
     const group = await this.playbook.group(organizationId, groupId);
-    if (!group) throw new ResourceNotFoundError('suggestionGroup');
+    if (!group) throw NotFoundError.inOrganization('Suggestion group');
     return toGroupResponse(group);
   }
 
@@ -109,7 +109,7 @@ export class PlaybookService {
   async preview(organizationId: string, groupId: string, body: PreviewRequest): Promise<PreviewResponse> {
     return this.db.transaction(async (tx) => {
       const group = await this.playbook.group(organizationId, groupId, tx, true);
-      if (!group) throw new ResourceNotFoundError('suggestionGroup');
+      if (!group) throw NotFoundError.inOrganization('Suggestion group');
       const edits = body.edits ?? [];
       const known = new Set(group.changes.map((c) => c.changeId));
       if ([...body.changeIds, ...edits.map((e) => e.changeId)].some((id) => !known.has(id))) throw new ConflictError();
@@ -132,7 +132,7 @@ export class PlaybookService {
     if (!this.config.values.playbookApplyEnabled) throw new WorkflowUnavailableError();
     return this.db.transaction(async (tx) => {
       const group = await this.playbook.group(organizationId, groupId, tx);
-      if (!group) throw new ResourceNotFoundError('suggestionGroup');
+      if (!group) throw NotFoundError.inOrganization('Suggestion group');
       const agent = await this.playbook.agent(organizationId, tx, true);
       const current = (await this.playbook.sections(organizationId, agent.staging_version, tx)) ?? [];
       const known = new Set(group.changes.map((c) => c.changeId));

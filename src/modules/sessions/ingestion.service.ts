@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ConflictError } from '../../common/errors/api-errors';
+import { ConflictError } from '../../common/errors/domain-errors';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../database/advisory-locks';
 import { PeopleRollupsService } from '../people';

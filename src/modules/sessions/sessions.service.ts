@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ResourceNotFoundError } from '../../common/errors/api-errors';
+import { NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
 import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
 import type { SessionListQuery } from './dto/session-list.query';
@@ -7,6 +7,9 @@ import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse,
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf } from '../engagement';
 import { SessionsRepository, type SessionRow, type SessionSearchQuery } from './sessions.repository';
+
+const SESSION_NOT_FOUND = 'Session not found, outside the organization, or not yet analyzed.';
+const TRANSCRIPT_NOT_FOUND = 'Transcript not found or outside the organization.';
 
 @Injectable()
 export class SessionsService {
@@ -33,7 +36,7 @@ export class SessionsService {
 
   async get(organizationId: string, id: string): Promise<SessionDetailResponse> {
     const session = await this.sessions.findVisible(organizationId, id);
-    if (!session) throw new ResourceNotFoundError('session');
+    if (!session) throw new NotFoundError(SESSION_NOT_FOUND);
     // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
     const { observed } = session;
     const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
@@ -51,7 +54,7 @@ export class SessionsService {
    */
   async transcript(organizationId: string, sessionId: string): Promise<TranscriptResponse> {
     const transcript = await this.sessions.findTranscript(organizationId, sessionId);
-    if (!transcript) throw new ResourceNotFoundError('transcript');
+    if (!transcript) throw new NotFoundError(TRANSCRIPT_NOT_FOUND);
     await this.limits.chargeTranscriptRead(organizationId);
     return { sessionId, entries: transcript.entries, total: transcript.total };
   }

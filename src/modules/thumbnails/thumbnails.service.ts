@@ -1,14 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '../../common/errors/api-errors';
+import { NotFoundError } from '../../common/errors/domain-errors';
 import { isUuid } from '../../common/validation/uuid-format';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
-
-class CardNotFoundError extends ApiError {
-  readonly status = 404;
-  constructor() {
-    super('Not Found');
-  }
-}
 
 const PNG_FILE = /^([0-9a-f]{64})\.png$/;
 
@@ -20,7 +13,7 @@ export class ThumbnailsService {
   async card(linkId: string, file: string): Promise<Buffer> {
     const hash = PNG_FILE.exec(file)?.[1];
     const png = hash && isUuid(linkId) ? await this.store.get(linkId, hash) : null;
-    if (!png) throw new CardNotFoundError();
+    if (!png) throw new NotFoundError('Not Found');
     return png;
   }
 }

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import type { LinkRollupDelta, RollupLinks } from '../engagement';
+import { CustomLinksRepository } from './custom-links.repository';
+
+/** Custom Links as the engagement module sees them: resolved by id or slug, rollups merged on the row. */
+@Injectable()
+export class LinkRollups implements RollupLinks {
+  constructor(
+    private readonly links: CustomLinksRepository,
+    private readonly counts: CountCache,
+  ) {}
+
+  resolve(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
+    return this.links.resolveForEvents(organizationId, ids, slugs);
+  }
+
+  async exists(organizationId: string, linkId: string): Promise<boolean> {
+    return (await this.links.findById(organizationId, linkId)) !== null;
+  }
+
+  merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void> {
+    return this.links.mergeRollups(tx, organizationId, deltas);
+  }
+
+  /** Stage and activity filters of the link list may answer differently now. */
+  changed(organizationId: string): Promise<void> {
+    return this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+  }
+}
