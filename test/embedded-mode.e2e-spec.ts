@@ -153,6 +153,15 @@ describe('embedded mode: no URLs, two commands', () => {
     expect(postgresRunning()).toBe(false);
   });
 
+  it('DEMO_SEED=false starts on an empty database without seeding or printing a key', async () => {
+    const server = start({ DEMO_SEED: 'false', DATA_DIR: join(folder, 'unseeded') });
+    await ready(server);
+    expect(server.stdout()).not.toMatch(KEY);
+    const listed = await cli(['key:list', '--org', organizationId], { DATA_DIR: join(folder, 'unseeded') });
+    expect(JSON.parse(listed.stdout)).toEqual({ organizationId, keys: [] });
+    expect(await stop(server)).toBe(0);
+  });
+
   it('without redis-server on the PATH, one line says how to get Redis', async () => {
     const server = start({ PATH: '/nonexistent' });
     expect(await server.exited).toBe(1);
