@@ -7,6 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { LeanExpressAdapter } from '../src/common/http/lean-express-adapter';
 import { createTestApp, type TestApp } from './support/test-app';
+import { contractsOf } from './support/framework-contract';
 
 /**
  * Contract tests on the running app: the framework internals our workarounds rely on, as NestJS,
@@ -16,21 +17,6 @@ import { createTestApp, type TestApp } from './support/test-app';
  * (errors.e2e-spec.ts, "422 shapes" and "pagination query"), the rate-limit counters in Redis
  * (rate-limit.e2e-spec.ts).
  */
-
-/** `it` for the assumptions of one workaround: a failure says which assumption broke and where it is relied on. */
-function contractsOf(workaround: string) {
-  return (assumption: string, check: () => unknown) =>
-    it(assumption, async () => {
-      try {
-        await check();
-      } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new Error(`Framework contract broken: "${assumption}" no longer holds.\n${workaround} relies on it and must be revisited.\n\n${detail}`, {
-          cause: error,
-        });
-      }
-    });
-}
 
 const CAMPAIGNS = '/api/v1/custom-link-campaigns';
 

@@ -21,6 +21,7 @@ import { PaginationQuery } from './pagination/pagination.query';
 import { ParseUuidPipe } from './validation/parse-uuid.pipe';
 import { RequestValidator } from './validation/request-validator';
 import { RequestValidationError } from './validation/validation-issue';
+import { contractsOf } from '../../test/support/framework-contract';
 
 /**
  * Contract tests: the framework internals our workarounds rely on, asserted against the installed
@@ -28,21 +29,6 @@ import { RequestValidationError } from './validation/validation-issue';
  * assumption and the file to revisit, rather than as a slow or subtly wrong API. What needs the app or
  * the database is in test/framework-contracts.e2e-spec.ts.
  */
-
-/** `it` for the assumptions of one workaround: a failure says which assumption broke and where it is relied on. */
-function contractsOf(workaround: string) {
-  return (assumption: string, check: () => unknown) =>
-    it(assumption, async () => {
-      try {
-        await check();
-      } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new Error(`Framework contract broken: "${assumption}" no longer holds.\n${workaround} relies on it and must be revisited.\n\n${detail}`, {
-          cause: error,
-        });
-      }
-    });
-}
 
 describe('LeanExpressAdapter (src/common/http/lean-express-adapter.ts)', () => {
   const contract = contractsOf('LeanExpressAdapter (src/common/http/lean-express-adapter.ts)');

@@ -1,3 +1,3 @@
 export { EmbeddedPostgres } from './embedded-postgres';
-export { LocalRedis, REDIS_MISSING } from './local-redis';
+export { LocalRedis, REDIS_MISSING, redisAnswers } from './local-redis';
 export { joinServers, leaveServers, startLocalServices, type LocalServices } from './local-services';

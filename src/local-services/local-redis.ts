@@ -61,15 +61,20 @@ export class LocalRedis {
     await waitFor(async () => !isAlive(pid), 30_000, 'redis-server to stop');
   }
 
-  private async answers(): Promise<boolean> {
-    const client = new Redis(this.url(), { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await client.connect();
-      return (await client.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      client.disconnect();
-    }
+  private answers(): Promise<boolean> {
+    return redisAnswers(this.url());
+  }
+}
+
+/** Whether a Redis answers PING at this URL (one try, no retries). */
+export async function redisAnswers(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
   }
 }

@@ -1,7 +1,6 @@
-import Redis from 'ioredis';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { EmbeddedPostgres, joinServers, leaveServers, LocalRedis } from '../../src/local-services';
+import { EmbeddedPostgres, joinServers, leaveServers, LocalRedis, redisAnswers } from '../../src/local-services';
 import { prepareDataDir } from '../../src/local-services/embedded-postgres';
 
 /**
@@ -58,17 +57,5 @@ async function postgresAnswers(url: string): Promise<boolean> {
     return false;
   } finally {
     await client.end().catch(() => undefined);
-  }
-}
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
   }
 }

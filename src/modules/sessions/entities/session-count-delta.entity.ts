@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Entity, Index, PrimaryColumn } from 'typeorm';
+import { SessionCountColumns } from './session-facet-columns';
 
 /**
  * Signed changes to session_counts appended by the statement triggers on sessions, in the writing
@@ -11,24 +12,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity('session_count_deltas', { synchronize: false })
 @Index('session_count_deltas_org_idx', ['organizationId'])
-export class SessionCountDeltaEntity {
+export class SessionCountDeltaEntity extends SessionCountColumns {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   organizationId: string;
-
-  /** date_trunc('month', start_time AT TIME ZONE 'UTC'). */
-  @PrimaryColumn('timestamp')
-  month: Date;
-
-  @Column('varchar', { name: 'effective_qualification_status', length: 16, nullable: true })
-  effectiveQualificationStatus: string | null;
-
-  @Column('varchar', { name: 'buying_intent', length: 16, nullable: true })
-  buyingIntent: string | null;
-
-  @Column('varchar', { name: 'booked_status', length: 16, nullable: true })
-  bookedStatus: string | null;
-
-  /** bigint: read as a string. */
-  @Column('bigint')
-  sessions: string;
 }

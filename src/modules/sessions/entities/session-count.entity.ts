@@ -1,4 +1,5 @@
-import { Column, Entity, ForeignKey, PrimaryColumn, Unique } from 'typeorm';
+import { Entity, ForeignKey, PrimaryColumn, Unique } from 'typeorm';
+import { SessionCountColumns } from './session-facet-columns';
 
 /**
  * Visible sessions counted per organization, UTC month and enum filter values; triggers append to
@@ -12,25 +13,8 @@ import { Column, Entity, ForeignKey, PrimaryColumn, Unique } from 'typeorm';
 @Entity('session_counts', { synchronize: false })
 // UNIQUE NULLS NOT DISTINCT: TypeORM cannot declare NULLS NOT DISTINCT; its diff compares unique constraints by name, so this matches.
 @Unique('session_counts_key', ['organizationId', 'month', 'effectiveQualificationStatus', 'buyingIntent', 'bookedStatus'])
-export class SessionCountEntity {
+export class SessionCountEntity extends SessionCountColumns {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'session_counts_organization_id_fkey', onDelete: 'CASCADE' })
   organizationId: string;
-
-  /** date_trunc('month', start_time AT TIME ZONE 'UTC'). */
-  @PrimaryColumn('timestamp')
-  month: Date;
-
-  @Column('varchar', { name: 'effective_qualification_status', length: 16, nullable: true })
-  effectiveQualificationStatus: string | null;
-
-  @Column('varchar', { name: 'buying_intent', length: 16, nullable: true })
-  buyingIntent: string | null;
-
-  @Column('varchar', { name: 'booked_status', length: 16, nullable: true })
-  bookedStatus: string | null;
-
-  /** bigint: read as a string. */
-  @Column('bigint')
-  sessions: string;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { SessionFacetColumns } from './session-facet-columns';
 
 /** A narrow copy of the visible sessions that have an email, kept by triggers on sessions (the email search). */
 @Entity('session_emails')
@@ -7,7 +8,7 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 // (organization_id, start_time, id) INCLUDE (email_key, effective_qualification_status, buying_intent, booked_status):
 // TypeORM cannot declare INCLUDE columns.
 @Index('session_emails_list_idx', { synchronize: false })
-export class SessionEmailEntity {
+export class SessionEmailEntity extends SessionFacetColumns {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'session_emails_organization_id_fkey', onDelete: 'CASCADE' })
   organizationId: string;
@@ -21,13 +22,4 @@ export class SessionEmailEntity {
   /** Has SET STATISTICS 2000 (planner statistics, which TypeORM neither reads nor declares). */
   @Column('varchar', { name: 'email_key', length: 320 })
   emailKey: string;
-
-  @Column('varchar', { name: 'effective_qualification_status', length: 16, nullable: true })
-  effectiveQualificationStatus: string | null;
-
-  @Column('varchar', { name: 'buying_intent', length: 16, nullable: true })
-  buyingIntent: string | null;
-
-  @Column('varchar', { name: 'booked_status', length: 16, nullable: true })
-  bookedStatus: string | null;
 }
