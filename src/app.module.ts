@@ -27,7 +27,7 @@ import { PeopleHttpModule } from './modules/people/people-http.module';
 import { AgentHttpModule, AgentJobsModule } from './modules/agent';
 import { PlaybookHttpModule } from './modules/playbook';
 import { PeopleJobsModule } from './modules/people/people-jobs.module';
-import { SessionsModule } from './modules/sessions/sessions.module';
+import { SessionsHttpModule, SessionsModule } from './modules/sessions';
 
 /** Infrastructure every role needs: config, logs, PostgreSQL, Redis, Bull, limits. */
 export function infrastructureModules(config: AppConfig) {
@@ -49,7 +49,7 @@ const API_MODULES = [
   OrganizationsModule,
   ApiKeysModule,
   CampaignsHttpModule,
-  SessionsModule,
+  SessionsHttpModule,
   PeopleHttpModule,
   AccountsHttpModule,
   CustomLinksHttpModule,
@@ -60,8 +60,8 @@ const API_MODULES = [
   AgentHttpModule,
 ];
 
-/** Queue processors: only where APP_ROLE runs workers. */
-const WORKER_MODULES = [MaintenanceModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule];
+/** Queue processors, only where APP_ROLE runs workers (SessionsModule registers the sessions people are rolled up from). */
+const WORKER_MODULES = [MaintenanceModule, SessionsModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

@@ -1,24 +1,23 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
-import { jsonBodyParser } from './common/validation/json-body';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/environment';
 
 /**
- * Applies what every HTTP instance needs, in the order requests meet it: request id, then body
- * parsing (413 here), then Nest's routing and pipeline. Used by main.ts and the e2e tests alike.
+ * Applies what every HTTP instance needs, in the order requests meet it: request id, then Nest's
+ * routing and pipeline (which reads the JSON body once the caller is authenticated). Used by main.ts
+ * and the e2e tests alike.
  */
 export function configureHttpApp(app: NestExpressApplication): INestApplication {
   app.disable('x-powered-by');
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);
-  app.use(...jsonBodyParser());
   app.useLogger(app.get(Logger));
   const document = SwaggerModule.createDocument(
     app,
@@ -32,17 +31,8 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
       .addSecurityRequirements('x-api-key')
       .build(),
   );
-  markPublicOperations(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
   return app;
-}
-
-/** Operational routes need no key: their operations say so with an empty security list. */
-function markPublicOperations(document: OpenAPIObject): void {
-  for (const path of ['/healthz', '/readyz', '/metrics', '/l/{slug}', '/thumbnails/{link_id}/{file}']) {
-    const operation = document.paths[path]?.get;
-    if (operation) operation.security = [];
-  }
 }
 
 export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {

@@ -1,4 +1,5 @@
-import { Controller, Get, NotFoundException, Query } from '@nestjs/common';
+import { Body, Controller, Get, NotFoundException, Post, Query } from '@nestjs/common';
+import { IsString } from 'class-validator';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -22,8 +23,19 @@ const CAMPAIGN_NOT_FOUND = { detail: "Custom Link campaign not found for the key
 const INTERNAL = { detail: 'Internal server error.' };
 const SECRET = 'SELECT key_hash FROM api_keys WHERE secret = 42';
 
+class EchoBody {
+  @IsString()
+  name!: string;
+}
+
 @Controller('probe')
 class ErrorProbeController {
+  @Post('echo')
+  @Public()
+  echo(@Body() body: EchoBody): EchoBody {
+    return body;
+  }
+
   @Get('page')
   @RequireScope('custom_links:read')
   page(@Query() query: PaginationQuery): PaginationQuery {
@@ -182,6 +194,58 @@ describe('error model', () => {
       ]);
       expect(status).toBe(413);
       expect(JSON.parse(body)).toEqual({ detail: 'Request body too large.' });
+    });
+
+    it.each([
+      ['link creation', '/api/v1/custom-links', 'links'],
+      ['event ingestion', '/api/v1/events', 'events'],
+    ])('%s reads up to 5 MiB (its @JsonBodyLimit), then validates; beyond that it is 413', async (_label, path, field) => {
+      const { key } = await t.createTenant();
+      const send = (body: string) => request(t.server).post(path).set('x-api-key', key).set('Content-Type', 'application/json').send(body);
+      for (const size of [MIB + 1, 5 * MIB]) {
+        const res = await send(bodyOfSize(size)).expect(422);
+        expect(issues(res)).toEqual([expect.objectContaining({ type: 'missing', loc: ['body', field] })]);
+      }
+      expect((await send(bodyOfSize(5 * MIB + 1)).expect(413)).body).toEqual({ detail: 'Request body too large.' });
+    });
+
+    it('a public route reads its body under the standard limit', async () => {
+      const echo = (body: string) => request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(body);
+      expect((await echo('{"name":"x"}').expect(201)).body).toEqual({ name: 'x' });
+      expect(issues(await echo('{name: 1}').expect(422))).toEqual([expect.objectContaining({ type: 'json_invalid', loc: ['body', 1] })]);
+      expect((await echo(bodyOfSize(MIB + 1)).expect(413)).body).toEqual({ detail: 'Request body too large.' });
+    });
+  });
+
+  // Issue 17: the key is checked from the headers before a byte of the body is parsed.
+  describe('authentication before the body', () => {
+    const deeplyNested = '['.repeat(200_000);
+
+    it('an unauthenticated POST of 200,000 `[` is a 401 at once, its body never parsed', async () => {
+      const started = Date.now();
+      const res = await post(deeplyNested, null);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(UNAUTHENTICATED);
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('an unauthenticated POST over every body limit is a 401, not a 413', async () => {
+      for (const path of [CAMPAIGNS, '/api/v1/custom-links', '/api/v1/events']) {
+        const res = await request(t.server).post(path).set('Content-Type', 'application/json').send(bodyOfSize(5 * MIB + 1));
+        expect([path, res.status, res.body]).toEqual([path, 401, UNAUTHENTICATED]);
+      }
+    });
+
+    it('an unknown key is a 401 whatever the body', async () => {
+      for (const body of [deeplyNested, bodyOfSize(MIB + 1), '{name: 1}']) {
+        expect((await post(body, 'sk_live_unknown').expect(401)).body).toEqual(UNAUTHENTICATED);
+      }
+    });
+
+    it('a key without the scope is a 403 whatever the body', async () => {
+      for (const body of [deeplyNested, bodyOfSize(MIB + 1), '{name: 1}']) {
+        expect((await post(body, outsider.key).expect(403)).body).toEqual(FORBIDDEN);
+      }
     });
   });
 

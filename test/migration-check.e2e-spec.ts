@@ -5,6 +5,7 @@ import { differencesTypeormIgnores, schemaDiff } from '../src/database/migration
 import { PublishJobEntity } from '../src/modules/agent/entities/publish-job.entity';
 import { CustomLinkEntity } from '../src/modules/custom-links/entities/custom-link.entity';
 import { SessionCountDeltaEntity } from '../src/modules/sessions/entities/session-count-delta.entity';
+import { visibleSession } from '../src/modules/sessions/visible-session';
 
 /**
  * `npm run migration:check` (src/database/migration-check.ts) on the run's freshly migrated database:
@@ -85,5 +86,23 @@ describe('migration check', () => {
     expect(await differencesTypeormIgnores(dataSource)).toEqual([
       'index "publish_jobs_drift_idx" of entity PublishJobWithExtraIndex (synchronize: false) does not exist on table "publish_jobs"',
     ]);
+  });
+
+  it('uses the one definition of a visible session in every trigger and partial index that filters sessions by it', async () => {
+    const dataSource = await connect();
+    const functions: { name: string; source: string }[] = await dataSource.query(
+      `SELECT p.proname AS name, p.prosrc AS source FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = current_schema() AND p.prosrc LIKE '%analysis_status%'`,
+    );
+    expect(functions.map((f) => f.name).sort()).toEqual(['session_counts_track', 'session_emails_track']);
+    for (const { name, source } of functions) expect({ name, uses: source.includes(visibleSession()) }).toEqual({ name, uses: true });
+    const indexes: { name: string; predicate: string }[] = await dataSource.query(
+      `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = 'sessions'::regclass AND pg_get_expr(i.indpred, i.indrelid) LIKE '%analysis_status%'`,
+    );
+    expect(indexes.length).toBeGreaterThanOrEqual(2);
+    // PostgreSQL stores a predicate with casts and parentheses: compare without them.
+    const bare = (sql: string) => sql.replace(/::text|[()]/g, '');
+    for (const { name, predicate } of indexes) expect({ name, uses: bare(predicate).startsWith(visibleSession()) }).toEqual({ name, uses: true });
   });
 });

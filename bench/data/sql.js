@@ -2,7 +2,11 @@
 // stay cheap), uuid v7, millisecond precision, normal variates, and the service's visibility and
 // non-empty rules.
 'use strict';
+const path = require('node:path');
+const { DIST } = require('./constants');
 const { VOCAB } = require('./vocabulary');
+// The service's own definition (compiled): the generated rows and checks agree with it by construction.
+const { visibleSession } = require(path.join(DIST, 'modules/sessions/visible-session'));
 
 /** Collects the parameters of one statement; `v` adds a value, `pick` a random (weighted) choice from a list. */
 class Params {
@@ -39,10 +43,10 @@ const ms = (ts) => `date_trunc('milliseconds', ${ts})`;
 /** A normal-ish variate (sum of four uniforms, mean 0, sd 1) from four random() columns. */
 const normal = (a, b, c, d) => `((${a} + ${b} + ${c} + ${d} - 2) * 1.732)`;
 
-/** A session the service shows: production and analyzed. */
-const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
+/** A session the service shows. */
+const VISIBLE = visibleSession();
 /** VISIBLE on a table alias. */
-const visibleOf = (alias) => `${alias}.environment = 'production' AND ${alias}.analysis_status = 'analyzed'`;
+const visibleOf = (alias) => visibleSession(alias);
 /** A value of a field that is non-empty (person-rollup.ts nonEmpty). */
 const nonEmpty = (column) => `${column} IS NOT NULL AND btrim(${column}) <> ''`;
 

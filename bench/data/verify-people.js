@@ -20,13 +20,13 @@ const personColumns = (r) => ({
 
 async function verifyPeople(db, specs, failures) {
   require('reflect-metadata');
+  const { SessionsRepository } = require(path.join(DIST, 'modules/sessions/sessions.repository'));
   const { PeopleRepository } = require(path.join(DIST, 'modules/people/people.repository'));
-  const { AccountsRepository } = require(path.join(DIST, 'modules/accounts/accounts.repository'));
   const { rollUpPerson } = require(path.join(DIST, 'modules/people/rules/person-rollup'));
   const { rollUpAccount } = require(path.join(DIST, 'modules/accounts/rules/account-rollup'));
   const tx = { query: async (sql, params) => (await db.query(sql, params)).rows };
+  const sessionsRepository = new SessionsRepository(undefined, undefined);
   const peopleRepository = new PeopleRepository(undefined);
-  const accountsRepository = new AccountsRepository(undefined);
   const main = specs[0].id;
   // The people with the most sessions, random ones, and some of the small organizations.
   const { rows: sample } = await db.query(
@@ -40,7 +40,7 @@ async function verifyPeople(db, specs, failures) {
   for (const org of new Set(sample.map((p) => p.organization_id))) {
     const people = sample.filter((p) => p.organization_id === org);
     const keys = people.map((p) => p.email_key);
-    const facts = await peopleRepository.sessionFactsFor(tx, org, keys);
+    const facts = await sessionsRepository.factsOfPeople(tx, org, keys);
     const rollups = new Map();
     for (const person of people) {
       const sessions = facts.get(person.email_key);
@@ -68,7 +68,7 @@ async function verifyPeople(db, specs, failures) {
     }
     // Their accounts, from all the people of each domain.
     const domains = [...new Set([...rollups.values()].map((r) => r.rollup.accountDomain).filter(Boolean))];
-    const peopleByDomain = await accountsRepository.peopleFactsFor(tx, org, domains);
+    const peopleByDomain = await peopleRepository.accountFactsFor(tx, org, domains);
     const { rows: accounts } = await db.query(`SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`, [org, domains]);
     const byDomain = new Map(accounts.map((a) => [a.account_domain, a]));
     for (const domain of domains) {

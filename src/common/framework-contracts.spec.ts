@@ -1,19 +1,21 @@
-import { Body, Controller, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { RouteParamtypes as NestInternalRouteParamtypes } from '@nestjs/common/internal';
 import { ExecutionContextHost } from '@nestjs/core/internal';
 import { RouteParamsFactory } from '@nestjs/core/router/route-params-factory';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule, ApiOperation } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
 import { ThrottlerGuard, ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import { IsString, MinLength } from 'class-validator';
 import express, { type Express } from 'express';
 import { createServer, IncomingMessage, METHODS, ServerResponse, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { Query as PgQuery } from 'pg';
 import request from 'supertest';
-import { Caller } from './auth/auth.decorators';
+import { Caller, Public, RequireScope } from './auth/auth.decorators';
 import type { Principal } from './auth/principal';
 import { LeanExpressAdapter } from './http/lean-express-adapter';
 import { RateLimitGuard } from './limits/rate-limit.guard';
@@ -339,6 +341,77 @@ describe('405 through the router stack (src/common/errors/api-exception.filter.t
 
   contract('Express answers HEAD through a GET route (the filter lists HEAD whenever GET is allowed)', async () => {
     await request(appWithRoutes()).head('/things/1').expect(200);
+  });
+});
+
+@Public()
+@Controller('open')
+class OpenController {
+  @Get()
+  list(): unknown {
+    return [];
+  }
+}
+
+@Controller('mixed')
+class MixedController {
+  @Get('open')
+  @Public()
+  open(): unknown {
+    return {};
+  }
+
+  @Public()
+  @Get('documented')
+  @ApiOperation({ summary: 'Documented' })
+  documented(): unknown {
+    return {};
+  }
+
+  @Get('keyed')
+  @RequireScope('sessions:read')
+  keyed(): unknown {
+    return {};
+  }
+}
+
+describe('Public() in the OpenAPI document (src/common/auth/auth.decorators.ts)', () => {
+  const contract = contractsOf('Public() / ApiNoSecurity (src/common/auth/auth.decorators.ts)');
+
+  contract('an empty class-level DECORATORS.API_SECURITY, or `security: []` in a handler\'s DECORATORS.API_OPERATION, gives its operations `security: []`', async () => {
+    const moduleRef = await Test.createTestingModule({ controllers: [OpenController, MixedController] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    try {
+      const document = SwaggerModule.createDocument(app, new DocumentBuilder().addBearerAuth({ type: 'http', scheme: 'bearer' }, 'bearer').addSecurityRequirements('bearer').build());
+      expect(document.security).toEqual([{ bearer: [] }]);
+      expect(document.paths['/open'].get?.security).toEqual([]);
+      expect(document.paths['/mixed/open'].get?.security).toEqual([]);
+      // The handler's own operation metadata is kept, whichever decorator comes first.
+      expect(document.paths['/mixed/documented'].get).toMatchObject({ security: [], summary: 'Documented' });
+      expect(document.paths['/mixed/keyed'].get).not.toHaveProperty('security');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('JsonBodyReader (src/common/validation/json-body.ts)', () => {
+  const contract = contractsOf('JsonBodyReader (src/common/validation/json-body.ts)');
+
+  contract("body-parser skips a request without a body by type-is's hasBody: a Transfer-Encoding, or a numeric Content-Length", () => {
+    // JsonBodyReader applies the same test itself so that requests without a body cost no promise.
+    // body-parser's own copy of type-is, which ships no types.
+    const { hasBody } = createRequire(require.resolve('body-parser'))('type-is') as { hasBody(req: { headers: Record<string, string> }): boolean };
+    const cases: [Record<string, string>, boolean][] = [
+      [{}, false],
+      [{ 'content-type': 'application/json' }, false],
+      [{ 'content-length': '12' }, true],
+      [{ 'content-length': '0' }, true],
+      [{ 'transfer-encoding': 'chunked' }, true],
+      [{ 'content-length': 'x' }, false],
+    ];
+    expect(cases.map(([headers]) => [headers, hasBody({ headers })])).toEqual(cases);
   });
 });
 

@@ -1,4 +1,5 @@
-import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { DECORATORS } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Principal } from './principal';
 import type { Scope } from './scopes';
@@ -9,8 +10,25 @@ export const PUBLIC_ROUTE = 'auth:public';
 /** The route needs a key holding one of these scopes. Every route declares this or @Public(). */
 export const RequireScope = (...anyOf: [Scope, ...Scope[]]) => SetMetadata(REQUIRED_SCOPES, anyOf);
 
-/** The route needs no key (health, metrics, public link and image routes). */
-export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+/**
+ * The route needs no key (health, metrics, public link and image routes). Its OpenAPI operations say
+ * so with an empty security list, overriding the document's requirements.
+ */
+export const Public = () => applyDecorators(SetMetadata(PUBLIC_ROUTE, true), ApiNoSecurity());
+
+/**
+ * `security: []` on a controller's or a handler's operations. @nestjs/swagger has no decorator for it:
+ * ApiSecurity only appends requirements, and the explorer drops an empty list given on a method. A
+ * controller's empty list is copied to each of its operations as it is; a handler's goes into its
+ * operation metadata, which is spread onto the operation. Contract: framework-contracts.spec.ts.
+ */
+function ApiNoSecurity(): ClassDecorator & MethodDecorator {
+  return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (!descriptor) return Reflect.defineMetadata(DECORATORS.API_SECURITY, [], target);
+    const operation: object | undefined = Reflect.getMetadata(DECORATORS.API_OPERATION, descriptor.value as object);
+    Reflect.defineMetadata(DECORATORS.API_OPERATION, { ...operation, security: [] }, descriptor.value as object);
+  }) as ClassDecorator & MethodDecorator;
+}
 
 /** `rateLimitKey`: the request-rate window this request was charged to (a 304 gives it back). */
 export type AuthenticatedRequest = Request & { principal?: Principal; rateLimitKey?: string };

@@ -9,17 +9,13 @@ export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
   readonly headers: Record<string, string> = {};
 
-  protected constructor(readonly detail: string) {
+  constructor(readonly detail: string) {
     super(detail);
   }
 }
 
 export class NotFoundError extends DomainError {
   readonly kind = 'not_found';
-
-  constructor(detail: string) {
-    super(detail);
-  }
 
   /** The usual text: "<resource> not found for the key's organization." */
   static inOrganization(resource: string): NotFoundError {
@@ -29,10 +25,6 @@ export class NotFoundError extends DomainError {
 
 export class GoneError extends DomainError {
   readonly kind = 'gone';
-
-  constructor(detail: string) {
-    super(detail);
-  }
 }
 
 export class UnauthenticatedError extends DomainError {

@@ -19,8 +19,9 @@ const PIPELINE_PROVIDERS = [
 
 /**
  * The request pipeline every route goes through, in the order of docs/api.md §7.4:
- * authenticate (401) → request rate (429) → scope (403) → idempotency replay / 409 →
- * validation of path, query, header, body (422) → handler (404, 400, 409 ...) → error filter.
+ * authenticate (401) → request rate (429) → scope (403) → body read (413, after the key: an
+ * unauthenticated body is never parsed) → idempotency replay / 409 → validation of path, query,
+ * header, body (422) → handler (404, 400, 409 ...) → error filter.
  * Guards run in the order they are registered here. There is no global interceptor (each would cost
  * every request an rxjs pipeline): @Idempotent() routes get IdempotencyInterceptor, which validates
  * after the key, and the validation guard leaves them to it.

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { COUNTED_LISTS, CountCache } from './count-cache';
+import { CountCache } from './count-cache';
 
 /** An in-memory stand-in for the three Redis commands CountCache uses. */
 function fakeRedis(): Redis {
@@ -15,6 +15,7 @@ function fakeRedis(): Redis {
   } as unknown as Redis;
 }
 
+const LIST = 'sessions';
 const ORG = '01a2026c-f1ee-742c-8811-1fa4750392ae';
 const query = (email: string) => ({ limit: 50, offset: 0, email });
 
@@ -27,12 +28,12 @@ describe('CountCache', () => {
       computed += 1;
       return new Promise<number>((resolve) => (release = resolve));
     };
-    const first = cache.count(COUNTED_LISTS.sessions, ORG, query('zoe@'), compute);
-    const second = cache.count(COUNTED_LISTS.sessions, ORG, { ...query('zoe@'), offset: 100 }, compute);
+    const first = cache.count(LIST, ORG, query('zoe@'), compute);
+    const second = cache.count(LIST, ORG, { ...query('zoe@'), offset: 100 }, compute);
     await new Promise((resolve) => setImmediate(resolve));
     release(647);
     expect(await Promise.all([first, second])).toEqual([647, 647]);
-    expect(await cache.count(COUNTED_LISTS.sessions, ORG, query('zoe@'), compute)).toBe(647);
+    expect(await cache.count(LIST, ORG, query('zoe@'), compute)).toBe(647);
     expect(computed).toBe(1);
   });
 
@@ -40,17 +41,17 @@ describe('CountCache', () => {
     const cache = new CountCache(fakeRedis());
     const totals = [3, 5, 8];
     const compute = jest.fn(async () => totals.shift()!);
-    expect(await cache.count(COUNTED_LISTS.sessions, ORG, query('a'), compute)).toBe(3);
-    expect(await cache.count(COUNTED_LISTS.sessions, ORG, query('b'), compute)).toBe(5);
-    await cache.invalidate(ORG, COUNTED_LISTS.sessions);
-    expect(await cache.count(COUNTED_LISTS.sessions, ORG, query('a'), compute)).toBe(8);
+    expect(await cache.count(LIST, ORG, query('a'), compute)).toBe(3);
+    expect(await cache.count(LIST, ORG, query('b'), compute)).toBe(5);
+    await cache.invalidate(ORG, LIST);
+    expect(await cache.count(LIST, ORG, query('a'), compute)).toBe(8);
     expect(compute).toHaveBeenCalledTimes(3);
   });
 
   it('lets a failed count be tried again', async () => {
     const cache = new CountCache(fakeRedis());
     const failing = jest.fn(async () => Promise.reject(new Error('statement timeout')));
-    await expect(cache.count(COUNTED_LISTS.sessions, ORG, query('a'), failing)).rejects.toThrow('statement timeout');
-    expect(await cache.count(COUNTED_LISTS.sessions, ORG, query('a'), async () => 13)).toBe(13);
+    await expect(cache.count(LIST, ORG, query('a'), failing)).rejects.toThrow('statement timeout');
+    expect(await cache.count(LIST, ORG, query('a'), async () => 13)).toBe(13);
   });
 });

@@ -6,14 +6,12 @@ import type { PaginationQuery } from './pagination.query';
 
 const TTL_SECONDS = 600;
 
-/** The lists whose totals are cached, each with its own data version per organization. */
-export const COUNTED_LISTS = { sessions: 'sessions', people: 'people', customLinks: 'custom-links' } as const;
-
 /**
  * Exact list totals without recounting a large organization on every page. A count is cached
  * under the organization's data version for that list; every write that can change a total bumps
  * the version (after its commit), so a cached count is never older than the last committed write
- * that preceded the read. Shared by all instances through Redis.
+ * that preceded the read. Shared by all instances through Redis. Each list is named by the module
+ * that owns it; the name is part of the Redis keys.
  */
 @Injectable()
 export class CountCache {

@@ -1,17 +1,21 @@
-import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
+import { json, type Request, type RequestHandler, type Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError } from '../errors/domain-errors';
-import { sendDomainError } from '../errors/error-response';
 import { locateJsonError } from './json-error-locator';
 import type { ValidationIssue } from './validation-issue';
 
-const MIB = 1024 * 1024;
-/** Link creation and event ingestion carry batches (docs/api.md §7.5). */
-const LARGE_BODY_ROUTES = [/^\/api\/v1\/custom-links\/?$/, /^\/api\/v1\/events\/?$/];
+/** The request body limit of every route that declares none (docs/api.md §8.6). */
+const STANDARD_LIMIT_BYTES = 1024 * 1024;
+const JSON_BODY_LIMIT = 'http:jsonBodyLimit';
 const PARSE_ERROR = Symbol('bodyParseError');
 const EMPTY_BODY = Symbol('emptyBody');
 
 type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue; [EMPTY_BODY]?: boolean };
+
+/** The route reads a JSON body of up to `bytes` instead of the standard 1 MiB; beyond it the answer is 413. */
+export const JsonBodyLimit = (bytes: number) => SetMetadata(JSON_BODY_LIMIT, bytes);
 
 /** The json_invalid issue recorded for this request's body, if its JSON was malformed. */
 export function bodyParseErrorOf(req: Request): ValidationIssue | undefined {
@@ -23,34 +27,68 @@ const isJsonRequest = (req: IncomingMessage) => {
   return type === undefined || /^application\/([\w.+-]+\+)?json\b/i.test(type);
 };
 
+/** Whether body-parser would read a body (type-is `hasBody`); a declared length of 0 is no body. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length === '0') return false;
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && !Number.isNaN(Number(length)));
+}
+
 /**
- * JSON body parsing. A malformed body is not answered here: it is recorded and reported as a 422
- * `json_invalid` after authentication (docs/api.md §7.4 puts 401 before 422). Too large is a 413 at once.
+ * JSON body parsing, run by RequestValidationGuard once the key, the request rate and the scope have
+ * been checked (docs/api.md §7.4): a request refused by any of them is answered without a byte of its
+ * body being parsed. The limit is the route's @JsonBodyLimit() or the standard one; too large is a 413
+ * at once. A malformed body is not answered here: it is recorded and reported as a 422 `json_invalid`
+ * by validation.
  */
-export function jsonBodyParser(): RequestHandler[] {
-  // body-parser turns an empty body into {}; remember it was empty (also when sent chunked).
-  const verify = (req: IncomingMessage, _res: unknown, buffer: Buffer) => {
-    if (buffer.length === 0) (req as WithParseError)[EMPTY_BODY] = true;
-  };
-  const options = { strict: false, type: isJsonRequest, verify };
-  const standard = json({ ...options, limit: MIB });
-  const large = json({ ...options, limit: 5 * MIB });
-  const parse: RequestHandler = (req, res, next) => {
-    if (req.headers['content-length'] === '0') return next();
-    const parser = req.method === 'POST' && LARGE_BODY_ROUTES.some((r) => r.test(req.path)) ? large : standard;
-    return parser(req, res, (error?: unknown) => {
-      // An empty or `null` body is an absent body (FastAPI: "Field required" at ["body"]).
-      if (!error && ((req as WithParseError)[EMPTY_BODY] || req.body === null)) req.body = undefined;
-      next(error);
+export class JsonBodyReader {
+  private readonly parsers = new Map<number, RequestHandler>();
+
+  constructor(private readonly reflector: Reflector) {}
+
+  /** Sets req.body (undefined when absent, empty, `null` or malformed); undefined when there is nothing to read. */
+  read(context: ExecutionContext): Promise<void> | undefined {
+    if (context.getType() !== 'http') return undefined;
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    if (!hasBody(req)) return undefined;
+    const limit = this.reflector.getAllAndOverride<number | undefined>(JSON_BODY_LIMIT, [context.getHandler(), context.getClass()]) ?? STANDARD_LIMIT_BYTES;
+    const parse = this.parserFor(limit);
+    return new Promise((resolve, reject) => {
+      parse(req, http.getResponse<Response>(), (error?: unknown) => {
+        try {
+          settle(req, error as BodyParserError | undefined);
+          resolve();
+        } catch (failure) {
+          reject(failure);
+        }
+      });
     });
-  };
-  const recordErrors = (error: BodyParserError, req: Request, res: Response, next: NextFunction) => {
-    if (error.type === 'entity.too.large') return sendDomainError(res, new PayloadTooLargeError());
-    (req as WithParseError)[PARSE_ERROR] = jsonInvalidIssue(error);
+  }
+
+  private parserFor(limit: number): RequestHandler {
+    let parser = this.parsers.get(limit);
+    if (!parser) {
+      // body-parser turns an empty body into {}; remember it was empty (also when sent chunked).
+      const verify = (req: IncomingMessage, _res: unknown, buffer: Buffer) => {
+        if (buffer.length === 0) (req as WithParseError)[EMPTY_BODY] = true;
+      };
+      parser = json({ strict: false, type: isJsonRequest, verify, limit });
+      this.parsers.set(limit, parser);
+    }
+    return parser;
+  }
+}
+
+function settle(req: WithParseError, error: BodyParserError | undefined): void {
+  if (error?.type === 'entity.too.large') throw new PayloadTooLargeError();
+  if (error) {
+    req[PARSE_ERROR] = jsonInvalidIssue(error);
     req.body = undefined;
-    next();
-  };
-  return [parse, recordErrors as unknown as RequestHandler];
+  } else if (req[EMPTY_BODY] || req.body === null) {
+    // An empty or `null` body is an absent body (FastAPI: "Field required" at ["body"]).
+    req.body = undefined;
+  }
 }
 
 interface BodyParserError extends Error {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
-import type { AccountRollup, PersonFacts } from './rules/account-rollup';
+import type { AccountRollup } from './rules/account-rollup';
 
 export interface AccountRow {
   id: string;
@@ -19,19 +19,6 @@ export interface AccountRow {
   summary_markdown: string | null;
 }
 
-interface PersonFactsRow {
-  id: string;
-  account_domain: string;
-  business: string | null;
-  total_sessions: number;
-  booked_sessions: number;
-  total_time_spent_seconds: string;
-  last_seen_at: Date;
-  overall_intent: string;
-  qualification_status: string | null;
-  summary_markdown: string | null;
-}
-
 /** The only place that queries accounts; every statement is scoped by organization_id. */
 @Injectable()
 export class AccountsRepository {
@@ -40,32 +27,6 @@ export class AccountsRepository {
   async findByDomain(organizationId: string, domain: string): Promise<AccountRow | null> {
     const rows = await preparedQuery<AccountRow>(this.db, `SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = $2`, [organizationId, domain]);
     return rows[0] ?? null;
-  }
-
-  /** What each account's rollup reads of its people (people_account_idx), grouped by domain. */
-  async peopleFactsFor(tx: EntityManager, organizationId: string, domains: string[]): Promise<Map<string, PersonFacts[]>> {
-    const rows: PersonFactsRow[] = await tx.query(
-      `SELECT id, account_domain, business, total_sessions, booked_sessions, total_time_spent_seconds, last_seen_at,
-              overall_intent, qualification_status, summary_markdown
-         FROM people WHERE organization_id = $1 AND account_domain = ANY($2)`,
-      [organizationId, domains],
-    );
-    const byDomain = new Map<string, PersonFacts[]>();
-    for (const row of rows) {
-      const facts: PersonFacts = {
-        id: row.id,
-        business: row.business,
-        totalSessions: row.total_sessions,
-        bookedSessions: row.booked_sessions,
-        totalTimeSpentSeconds: Number(row.total_time_spent_seconds),
-        lastSeenAt: row.last_seen_at,
-        overallIntent: row.overall_intent,
-        qualificationStatus: row.qualification_status,
-        summaryMarkdown: row.summary_markdown,
-      };
-      byDomain.set(row.account_domain, [...(byDomain.get(row.account_domain) ?? []), facts]);
-    }
-    return byDomain;
   }
 
   /** Writes rollups; an existing account keeps its id. */

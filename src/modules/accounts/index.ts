@@ -1,4 +1,5 @@
-export { AccountRollupsService } from './account-rollups.service';
+export { AccountRollupsService, type PeopleOfDomains } from './account-rollups.service';
 export { AccountsHttpModule } from './accounts-http.module';
 export { AccountsModule } from './accounts.module';
 export { accountDomainOf } from './rules/account-domain';
+export type { PersonFacts } from './rules/account-rollup';

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
-import type { CampaignLinkCounts } from './dto/campaign.response';
 import { CampaignEntity } from './entities/campaign.entity';
 
 const UNIQUE_VIOLATION = '23505';
@@ -44,17 +43,6 @@ export class CampaignsRepository {
   async delete(organizationId: string, id: string): Promise<boolean> {
     const [, count]: [unknown[], number] = await this.db.query(`DELETE FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
     return count > 0;
-  }
-
-  /** Links filed per campaign, active ones apart (custom_links_campaign_idx). */
-  async linkCounts(organizationId: string, campaignIds: string[]): Promise<Map<string, CampaignLinkCounts>> {
-    if (campaignIds.length === 0) return new Map();
-    const rows: { campaign_id: string; total: string; active: string }[] = await this.db.query(
-      `SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
-         FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id`,
-      [organizationId, campaignIds],
-    );
-    return new Map(rows.map((row) => [row.campaign_id, { total: Number(row.total), active: Number(row.active) }]));
   }
 
   async exists(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<boolean> {

@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { AppConfigService } from '../../config/app-config';
+import { CampaignLinksRegistry } from './campaign-links';
 import { CampaignsRepository } from './campaigns.repository';
 import { NO_LINKS, toCampaignResponse, type CampaignResponse } from './dto/campaign.response';
 
@@ -15,13 +16,14 @@ import { NO_LINKS, toCampaignResponse, type CampaignResponse } from './dto/campa
 export class CampaignsService {
   constructor(
     private readonly campaigns: CampaignsRepository,
+    private readonly links: CampaignLinksRegistry,
     private readonly limits: LimitsService,
-    private readonly counts: CountCache,
+    private readonly config: AppConfigService,
   ) {}
 
   async list(organizationId: string): Promise<CampaignResponse[]> {
     const campaigns = await this.campaigns.listForOrganization(organizationId);
-    const counts = await this.campaigns.linkCounts(organizationId, campaigns.map((c) => c.id));
+    const counts = await this.links.get().countsFor(organizationId, campaigns.map((c) => c.id));
     return campaigns.map((campaign) => toCampaignResponse(campaign, counts.get(campaign.id) ?? NO_LINKS));
   }
 
@@ -37,24 +39,24 @@ export class CampaignsService {
   }
 
   async create(organizationId: string, name: string): Promise<CampaignResponse> {
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const now = new Date();
     const campaign = await this.campaigns.insert({ organizationId, id: uuidv7(), name, createdAt: now, updatedAt: now });
     return toCampaignResponse(campaign, NO_LINKS);
   }
 
   async rename(organizationId: string, id: string, name: string): Promise<CampaignResponse> {
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const campaign = await this.campaigns.rename(organizationId, id, name);
     if (!campaign) throw NotFoundError.inOrganization('Custom Link campaign');
-    const counts = await this.campaigns.linkCounts(organizationId, [id]);
+    const counts = await this.links.get().countsFor(organizationId, [id]);
     return toCampaignResponse(campaign, counts.get(id) ?? NO_LINKS);
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     if (!(await this.campaigns.delete(organizationId, id))) throw NotFoundError.inOrganization('Custom Link campaign');
-    // Its links were unfiled by the same statement: campaign-filtered link totals changed.
-    await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+    // Its links were unfiled by the same statement.
+    await this.links.get().unfiled(organizationId);
   }
 }

@@ -1,3 +1,6 @@
+export { CampaignLinksRegistry, type CampaignLinks } from './campaign-links';
+export { campaignRowSql } from './campaigns.queries';
 export { CampaignsHttpModule } from './campaigns-http.module';
 export { CampaignsModule } from './campaigns.module';
 export { CampaignsService } from './campaigns.service';
+export type { CampaignLinkCounts } from './dto/campaign.response';

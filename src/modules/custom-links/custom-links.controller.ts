@@ -5,6 +5,7 @@ import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { JsonBodyLimit } from '../../common/validation/json-body';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { LinkCreationService } from './link-creation.service';
 import { CustomLinksService } from './custom-links.service';
@@ -15,6 +16,9 @@ import { CustomLinkListResponse, CustomLinkResponse } from './dto/custom-link.re
 import { JobEnvelopeResponse } from '../jobs';
 import { UpdateLinkRequest } from './dto/update-link.request';
 import { UpdateLinkResponse } from './dto/update-link.response';
+
+/** A creation request carries a batch of up to 500 links (docs/api.md §8.6). */
+const CREATE_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 @ApiTags('Custom Links')
 @Controller('api/v1/custom-links')
@@ -36,6 +40,7 @@ export class CustomLinksController {
   @HttpCode(202)
   @RequireScope('custom_links:write')
   @Idempotent({ required: true })
+  @JsonBodyLimit(CREATE_BODY_LIMIT_BYTES)
   @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.' })
   @ApiErrorResponses(400, 401, 403, 409, 422, 429)
   async create(

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
-import type { DistinctKind, LinkRollupDelta, TimeStats } from '../engagement';
+import type { CampaignLinkCounts } from '../campaigns';
+import type { DistinctKind, LinkFunnelCounts, LinkRollupDelta, LinkWindow, TimeStats } from '../engagement';
+import { LINK_FUNNEL_COLUMNS, linksInWindowSql } from './custom-links.queries';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.input';
 
@@ -224,6 +226,24 @@ export class CustomLinksRepository {
       .addIf('created_at >= $?', query.created_from)
       .addIf('created_at <= $?', query.created_to)
       .addIf(`search_text LIKE $? ESCAPE '\\'`, query.q === undefined ? undefined : containsPattern(query.q));
+  }
+
+  /** Links filed per campaign, active ones apart (custom_links_campaign_idx). */
+  async countsByCampaign(organizationId: string, campaignIds: string[]): Promise<Map<string, CampaignLinkCounts>> {
+    if (campaignIds.length === 0) return new Map();
+    const rows: { campaign_id: string; total: string; active: string }[] = await this.db.query(
+      `SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
+         FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id`,
+      [organizationId, campaignIds],
+    );
+    return new Map(rows.map((row) => [row.campaign_id, { total: Number(row.total), active: Number(row.active) }]));
+  }
+
+  /** The funnel's link counts over the links created in a window. */
+  async funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts> {
+    const sql = linksInWindowSql({ organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' }, LINK_FUNNEL_COLUMNS);
+    const [row]: LinkFunnelCounts[] = await this.db.query(sql, [organizationId, window.from ?? null, window.to ?? null, window.campaignId ?? null]);
+    return row;
   }
 
   /** The organization's links among these ids and slugs. */

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { IdempotencyKeyRequiredError, NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { CountCache } from '../../common/pagination/count-cache';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
@@ -16,6 +16,8 @@ import { toCustomLinkResponse, type CustomLinkListResponse, type CustomLinkRespo
 import { LINK_TEXT_FIELDS, THUMBNAIL_AFFECTING_FIELDS } from './dto/link-fields.input';
 import type { UpdateLinkRequest } from './dto/update-link.request';
 import type { UpdateLinkResponse } from './dto/update-link.response';
+import { linkUnits } from './link-limits';
+import { LINK_LIST } from './link-list';
 import { ThumbnailRendersService } from '../thumbnails';
 
 /** Custom Links: reads, updates (with their thumbnail jobs) and bulk actions (docs/api.md §4.3, §12.2, §12.3). */
@@ -42,7 +44,7 @@ export class CustomLinksService {
     const { limit, offset } = query;
     const [rows, total] = await Promise.all([
       this.links.listPage(organizationId, query),
-      this.counts.count(COUNTED_LISTS.customLinks, organizationId, query, () => this.links.count(organizationId, query)),
+      this.counts.count(LINK_LIST, organizationId, query, () => this.links.count(organizationId, query)),
     ]);
     return { customLinks: rows.map((row) => this.toResponse(row)), total, limit, offset };
   }
@@ -52,7 +54,7 @@ export class CustomLinksService {
    * thumbnail job (and needs an Idempotency-Key); a render is queued unless the card is provided.
    */
   async update(organizationId: string, id: string, body: UpdateLinkRequest, idempotencyKey: string | undefined): Promise<UpdateLinkResponse> {
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const outcome = await this.db.transaction(async (tx) => {
       const link = await this.links.lock(tx, organizationId, id);
       if (!link) throw NotFoundError.inOrganization('Custom Link');
@@ -73,7 +75,7 @@ export class CustomLinksService {
       if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
 
       const provided = body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
-      if (!provided) await this.limits.reserveLinkUnits(organizationId, 0, 1);
+      if (!provided) await this.limits.reserveAllOrNone(linkUnits(this.config.values.limits, organizationId, 0, 1));
       const jobId = uuidv7();
       await this.jobs.record(tx, organizationId, {
         id: jobId,
@@ -90,7 +92,7 @@ export class CustomLinksService {
       const renderId = provided ? null : await this.thumbnails.queue(tx, organizationId, id, jobId);
       return { link: (await this.links.findById(organizationId, id, tx)) as CustomLinkRow, jobId, renderId };
     });
-    await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+    await this.counts.invalidate(organizationId, LINK_LIST);
     if (outcome.renderId) await this.thumbnails.enqueue(organizationId, [outcome.renderId]);
     if (outcome.jobId) await this.jobs.settleIfDone(organizationId, outcome.jobId);
     const job = outcome.jobId ? await this.jobs.find(organizationId, outcome.jobId) : null;
@@ -109,10 +111,10 @@ export class CustomLinksService {
     } else {
       columns = { active: body.action === 'activate' };
     }
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
     const affected = await this.links.applyToMany(organizationId, ids, columns);
-    await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+    await this.counts.invalidate(organizationId, LINK_LIST);
     return { action: body.action, affectedCount: affected.length, customLinkIds: affected };
   }
 

@@ -4,13 +4,16 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyRequiredError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { CountCache } from '../../common/pagination/count-cache';
+import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
 import { JobsService, type ItemOutcome, type ItemRow, type JobHandler, type JobResponse, type JobRow, type JobView } from '../jobs';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
 import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.request';
 import { LINK_TEXT_FIELDS } from './dto/link-fields.input';
+import { linkUnits } from './link-limits';
+import { LINK_LIST } from './link-list';
 import { defaultDisplayName, newSlug } from './rules/link-defaults';
 
 const needsRender = (input: { shareThumbnailUrl?: string | null }) => !input.shareThumbnailUrl;
@@ -34,11 +37,12 @@ export class LinkCreationService implements JobHandler {
     private readonly limits: LimitsService,
     private readonly thumbnails: ThumbnailRendersService,
     private readonly counts: CountCache,
+    private readonly config: AppConfigService,
   ) {}
 
   async create(organizationId: string, body: CreateLinksRequest, idempotencyKey: string | undefined): Promise<JobResponse> {
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const campaignId = body.campaign?.id?.toLowerCase() ?? (body.campaign?.name ? await this.campaigns.resolveForFiling(organizationId, body.campaign) : null);
     return this.jobs.get(organizationId, await this.enqueue(organizationId, body.links, campaignId, null));
   }
@@ -58,7 +62,7 @@ export class LinkCreationService implements JobHandler {
       return {
         status: 'failed',
         error: { code: 'campaign_not_found', message: "Custom Link campaign not found for the key's organization." },
-        after: () => this.limits.refundLinkUnits(organizationId, 1, needsRender(input) ? 1 : 0),
+        after: () => this.limits.refund(this.units(organizationId, 1, needsRender(input) ? 1 : 0)),
       };
     }
     const created = await this.links.insertIfAbsent(tx, organizationId, item.custom_link_id, this.columnsFor(input, job.campaign_id, job.id));
@@ -67,7 +71,7 @@ export class LinkCreationService implements JobHandler {
       status: 'created',
       error: null,
       after: async () => {
-        if (created) await this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+        if (created) await this.counts.invalidate(organizationId, LINK_LIST);
         if (renderId) await this.thumbnails.enqueue(organizationId, [renderId]);
       },
     };
@@ -76,13 +80,13 @@ export class LinkCreationService implements JobHandler {
   /** Cancelled items give back their units; the job's queued renders are cancelled and give back theirs. */
   async cancelled(tx: EntityManager, organizationId: string, jobId: string, items: ItemRow[]): Promise<() => Promise<void>> {
     const renders = await this.thumbnails.cancelQueuedForJob(tx, organizationId, jobId);
-    return () => this.limits.refundLinkUnits(organizationId, items.length, items.filter((item) => needsRender(item.input)).length + renders);
+    return () => this.limits.refund(this.units(organizationId, items.length, items.filter((item) => needsRender(item.input)).length + renders));
   }
 
   /** Reserves the units, records the job and its items, and queues it. */
   private async enqueue(organizationId: string, inputs: object[], campaignId: string | null, parentJobId: string | null): Promise<string> {
     const renderUnits = inputs.filter(needsRender).length;
-    await this.limits.reserveLinkUnits(organizationId, inputs.length, renderUnits);
+    await this.limits.reserveAllOrNone(this.units(organizationId, inputs.length, renderUnits));
     const jobId = uuidv7();
     try {
       await this.db.transaction((tx) =>
@@ -98,11 +102,15 @@ export class LinkCreationService implements JobHandler {
         }),
       );
     } catch (error) {
-      await this.limits.refundLinkUnits(organizationId, inputs.length, renderUnits);
+      await this.limits.refund(this.units(organizationId, inputs.length, renderUnits));
       throw error;
     }
     await this.jobs.enqueue(organizationId, jobId);
     return jobId;
+  }
+
+  private units(organizationId: string, creationUnits: number, renderUnits: number) {
+    return linkUnits(this.config.values.limits, organizationId, creationUnits, renderUnits);
   }
 
   private columnsFor(input: CreateLinkInput, campaignId: string | null, jobId: string): LinkColumns {

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
-import type { LinkRollupDelta, RollupLinks } from '../engagement';
+import { CountCache } from '../../common/pagination/count-cache';
+import type { LinkFunnelCounts, LinkRollupDelta, LinkWindow, LinkWindowSql, RollupLinks } from '../engagement';
+import { campaignOfLinkSql, linksInWindowSql } from './custom-links.queries';
 import { CustomLinksRepository } from './custom-links.repository';
+import { LINK_LIST } from './link-list';
 
 /** Custom Links as the engagement module sees them: resolved by id or slug, rollups merged on the row. */
 @Injectable()
@@ -26,6 +28,18 @@ export class LinkRollups implements RollupLinks {
 
   /** Stage and activity filters of the link list may answer differently now. */
   changed(organizationId: string): Promise<void> {
-    return this.counts.invalidate(organizationId, COUNTED_LISTS.customLinks);
+    return this.counts.invalidate(organizationId, LINK_LIST);
+  }
+
+  funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts> {
+    return this.links.funnelCounts(organizationId, window);
+  }
+
+  idsInWindowSql(window: LinkWindowSql): string {
+    return linksInWindowSql(window);
+  }
+
+  campaignOfLinkSql(organization: string, link: string): string {
+    return campaignOfLinkSql(organization, link);
   }
 }

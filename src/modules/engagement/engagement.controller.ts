@@ -5,12 +5,16 @@ import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
+import { JsonBodyLimit } from '../../common/validation/json-body';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
 import { EngagementService } from './engagement.service';
 import { EventsRequest, EventsResponse } from './dto/events.request';
 import { EventsService } from './events.service';
 import { FunnelQuery } from './dto/funnel.query';
+
+/** An events request carries a batch of up to 1000 events (docs/api.md §8.6). */
+const EVENTS_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 @ApiTags('Engagement')
 @Controller('api/v1')
@@ -24,6 +28,7 @@ export class EngagementController {
   @HttpCode(202)
   @RequireScope('events:write')
   @Idempotent()
+  @JsonBodyLimit(EVENTS_BODY_LIMIT_BYTES)
   @ApiAcceptedResponse({ type: EventsResponse, description: 'Accepted (new), duplicates (eventId seen before) and rejected (unknown link) per event.' })
   @ApiErrorResponses(401, 403, 409, 422, 429)
   ingest(@Caller() caller: Principal, @Body() body: EventsRequest): Promise<EventsResponse> {

@@ -6,14 +6,17 @@ import { EventsService } from './events.service';
 import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
 import { LinkOpensService } from './link-opens.service';
 import { RollupLinksRegistry } from './rollup-links';
+import { SessionObservations } from './session-observations';
+import { TrackedSessionsRegistry } from './tracked-sessions';
 
 /**
  * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementJobsModule):
  * events and opens folded into link rollups, session references, campaign engagement, the funnel.
+ * Links and sessions are read through what their modules register (RollupLinks, TrackedSessions).
  */
 @Module({
   imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE })],
-  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService, RollupLinksRegistry],
-  exports: [EngagementService, EventsService, LinkOpensService, RollupLinksRegistry],
+  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations],
+  exports: [EngagementService, EventsService, LinkOpensService, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations],
 })
 export class EngagementModule {}

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { campaignRowSql } from '../campaigns';
+import { RollupLinksRegistry, type LinkFunnelCounts, type LinkWindow } from './rollup-links';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
+import { TrackedSessionsRegistry } from './tracked-sessions';
 
 export interface NewEvent extends EngagementEvent {
   linkId: string;
@@ -26,10 +29,17 @@ export interface SessionReferenceRow {
   analysis_available: boolean;
 }
 
-/** The only place that queries engagement tables; every statement is scoped by organization. */
+/**
+ * The only place that queries engagement tables; every statement is scoped by organization. Links
+ * and sessions are read through SQL their owners register (RollupLinks, TrackedSessions).
+ */
 @Injectable()
 export class EngagementRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly links: RollupLinksRegistry,
+    private readonly sessions: TrackedSessionsRegistry,
+  ) {}
 
   /** Stores events once per eventId; returns the ids that were new. */
   async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
@@ -95,41 +105,31 @@ export class EngagementRepository {
     const rows: CampaignEngagementRow[] = await this.db.query(
       `SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::int AS ${field}`).join(', ')},
               ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
-         FROM campaigns c LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.id
-        WHERE c.organization_id = $1 AND c.id = $2`,
+         FROM (${campaignRowSql('$1', '$2')}) c LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.id`,
       [organizationId, campaignId],
     );
     return rows[0] ?? null;
   }
 
-  /** The funnel (docs/api.md §6.7) over links created in a window, optionally of one campaign, and their analyzed sessions. */
-  async funnel(organizationId: string, from: Date | undefined, to: Date | undefined, campaignId: string | undefined) {
-    const params = [organizationId, from ?? null, to ?? null, campaignId ?? null];
-    const scope = `organization_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at <= $3)
-                   AND ($4::uuid IS NULL OR campaign_id = $4)`;
-    const [links]: CampaignEngagementRow[] = await this.db.query(`SELECT ${LINK_FUNNEL_COLUMNS} FROM custom_links WHERE ${scope}`, params);
-    const [sessions]: { total: number; qualified: number; booked: number; high_intent: number }[] = await this.db.query(
-      `WITH links AS (SELECT id FROM custom_links WHERE ${scope}),
-            linked AS (
-              SELECT s.id, s.effective_qualification_status, s.booked_status, s.person_id FROM sessions s
-               WHERE s.organization_id = $1 AND s.environment = 'production' AND s.analysis_status = 'analyzed'
-                 AND (s.custom_link_id IN (SELECT id FROM links)
-                      OR s.id IN (SELECT ls.session_id FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id IN (SELECT id FROM links))))
-       SELECT count(*)::int AS total, count(*) FILTER (WHERE l.effective_qualification_status = 'qualified')::int AS qualified,
-              count(*) FILTER (WHERE l.booked_status = 'booked')::int AS booked,
-              count(*) FILTER (WHERE p.overall_intent = 'high')::int AS high_intent
-         FROM linked l LEFT JOIN people p ON p.organization_id = $1 AND p.id = l.person_id`,
-      params,
+  /** The sessions of the funnel (docs/api.md §6.7): the visible ones that came through a link of the window or that events tie to one. */
+  async funnelSessions(organizationId: string, window: LinkWindow): Promise<{ total: number; qualified: number; booked: number; high_intent: number }> {
+    const links = this.links.get().idsInWindowSql({ organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' });
+    const tied = `SELECT ls.session_id FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id IN (SELECT id FROM links)`;
+    const [row]: { total: number; qualified: number; booked: number; high_intent: number }[] = await this.db.query(
+      `WITH links AS (${links}), linked AS (${this.sessions.get().funnelRowsSql('$1', 'SELECT id FROM links', tied)})
+       SELECT count(*)::int AS total, count(*) FILTER (WHERE qualified)::int AS qualified,
+              count(*) FILTER (WHERE booked)::int AS booked, count(*) FILTER (WHERE high_intent)::int AS high_intent
+         FROM linked`,
+      [organizationId, window.from ?? null, window.to ?? null, window.campaignId ?? null],
     );
-    return { links, sessions };
+    return row;
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */
   async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<{ rows: SessionReferenceRow[]; total: number }> {
     const rows: SessionReferenceRow[] = await this.db.query(
       `SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,
-              EXISTS (SELECT 1 FROM sessions s WHERE s.organization_id = ls.organization_id AND s.id = ls.session_id
-                        AND s.environment = 'production' AND s.analysis_status = 'analyzed') AS analysis_available
+              ${this.sessions.get().isVisibleSql('ls.organization_id', 'ls.session_id')} AS analysis_available
          FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id = $2
         ORDER BY ls.first_seen_at DESC, ls.session_id DESC LIMIT $3 OFFSET $4`,
       [organizationId, linkId, limit, offset],
@@ -139,16 +139,7 @@ export class EngagementRepository {
   }
 }
 
-export interface CampaignEngagementRow {
-  generated: number;
-  active: number;
-  opened: number;
-  started: number;
-  engaged: number;
-  lead_submitted: number;
-  meeting_clicked: number;
-  meeting_booked: number;
-  bot_scanned_only: number;
+export interface CampaignEngagementRow extends LinkFunnelCounts {
   page_views: number;
   loads: number;
   persistent_visitors: number;
@@ -180,15 +171,3 @@ const CAMPAIGN_COUNTERS: [keyof CampaignEngagementRow, string][] = [
   ['started_sessions', 'started_sessions'],
   ['engaged_sessions', 'engaged_sessions'],
 ];
-
-/** Link-level funnel counts over the links a WHERE clause selects (the same columns the campaign rollup sums). */
-export const LINK_FUNNEL_COLUMNS = `
-  count(*)::int AS generated,
-  count(*) FILTER (WHERE active)::int AS active,
-  count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
-  count(*) FILTER (WHERE stage IN ('started', 'engaged'))::int AS started,
-  count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
-  count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
-  count(*) FILTER (WHERE first_meeting_clicked_at IS NOT NULL)::int AS meeting_clicked,
-  count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
-  count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed)::int AS bot_scanned_only`;

@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { stageOf, visitorFigures } from './rules/engagement-rollup';
-import { EngagementRepository, type CampaignEngagementRow } from './engagement.repository';
-import { RollupLinksRegistry } from './rollup-links';
+import { EngagementRepository } from './engagement.repository';
+import { RollupLinksRegistry, type LinkFunnelCounts } from './rollup-links';
 import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
 import type { FunnelQuery } from './dto/funnel.query';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
-/** The link counts campaign engagement and the funnel share (LINK_FUNNEL_COLUMNS). */
-function linkCountsOf(row: CampaignEngagementRow) {
+/** The link counts campaign engagement and the funnel share. */
+function linkCountsOf(row: LinkFunnelCounts) {
   return {
     generatedLinkCount: row.generated,
     openedLinkCount: row.opened,
@@ -75,7 +75,8 @@ export class EngagementService {
   }
 
   async funnel(organizationId: string, query: FunnelQuery): Promise<FunnelResponse> {
-    const { links, sessions } = await this.engagement.funnel(organizationId, query.from, query.to, query.campaign_id?.toLowerCase());
+    const window = { from: query.from, to: query.to, campaignId: query.campaign_id?.toLowerCase() };
+    const [links, sessions] = await Promise.all([this.links.get().funnelCounts(organizationId, window), this.engagement.funnelSessions(organizationId, window)]);
     return {
       ...linkCountsOf(links),
       rates: {

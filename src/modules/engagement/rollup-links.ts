@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { Registration } from '../../common/registry/registration';
 import type { DistinctKind, LinkStats } from './rules/engagement-rollup';
 
 /** One link's share of an event batch: its new statistics and how many distinct values were new. */
@@ -7,6 +8,34 @@ export interface LinkRollupDelta {
   linkId: string;
   stats: LinkStats;
   newDistinct: (kind: DistinctKind) => number;
+}
+
+/** Link counts of a funnel or campaign (docs/api.md §2.10, §6.7). */
+export interface LinkFunnelCounts {
+  generated: number;
+  active: number;
+  opened: number;
+  started: number;
+  engaged: number;
+  lead_submitted: number;
+  meeting_clicked: number;
+  meeting_booked: number;
+  bot_scanned_only: number;
+}
+
+/** The links created in a window (bounds optional), optionally of one campaign. */
+export interface LinkWindow {
+  from?: Date;
+  to?: Date;
+  campaignId?: string;
+}
+
+/** SQL expressions (usually parameters) for a LinkWindow; a null from, to or campaign means unbounded. */
+export interface LinkWindowSql {
+  organization: string;
+  from: string;
+  to: string;
+  campaign: string;
 }
 
 /**
@@ -22,19 +51,18 @@ export interface RollupLinks {
   merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void>;
   /** After a committed batch changed rollups (the link list's filters may answer differently). */
   changed(organizationId: string): Promise<void>;
+  /** The funnel's link counts over a window. */
+  funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts>;
+  /** SQL selecting the `id` of every link in a window, for reads that join it in one statement. */
+  idsInWindowSql(window: LinkWindowSql): string;
+  /** SQL: the campaign id of a link (both SQL expressions), or null. */
+  campaignOfLinkSql(organization: string, link: string): string;
 }
 
 /** Holds the registered RollupLinks; one per application. */
 @Injectable()
-export class RollupLinksRegistry {
-  private links: RollupLinks | null = null;
-
-  register(links: RollupLinks): void {
-    this.links = links;
-  }
-
-  get(): RollupLinks {
-    if (!this.links) throw new Error('No rollup links registered: the module that owns links must register at start');
-    return this.links;
+export class RollupLinksRegistry extends Registration<RollupLinks> {
+  constructor() {
+    super('rollup links');
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SqlConditions } from '../../database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
+import { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
 import type { JobProgressFacts } from './rules/job-status';
 
 export interface JobRow {
@@ -64,27 +65,23 @@ export interface NewJob {
   items: { linkId: string; externalId: string | null; input: object; status: 'queued' | 'created' }[];
 }
 
-const VIEW = `
-  SELECT j.*, i.created, i.failed, i.cancelled, r.renders_queued, r.renders_settled, t.thumbnails
+/** A job with its item counts and what its work produced (JobWorkFacts), as one statement. */
+const view = (work: JobWorkFacts) => `
+  SELECT j.*, i.created, i.failed, i.cancelled, w.renders_queued, w.renders_settled, w.thumbnails
     FROM custom_link_jobs j
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
         FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS renders_queued, count(*) FILTER (WHERE status NOT IN ('queued', 'processing'))::int AS renders_settled
-        FROM thumbnail_renders WHERE organization_id = j.organization_id AND job_id = j.id) r
-    CROSS JOIN LATERAL (
-      SELECT coalesce(jsonb_object_agg(s.thumbnail_status, s.n), '{}') AS thumbnails FROM (
-        SELECT l.thumbnail_status, count(*)::int AS n FROM custom_link_job_items it
-          JOIN custom_links l ON l.organization_id = it.organization_id AND l.id = it.custom_link_id
-         WHERE it.organization_id = j.organization_id AND it.job_id = j.id AND it.status = 'created'
-         GROUP BY l.thumbnail_status) s) t`;
+    CROSS JOIN LATERAL (${work.sql('j', `SELECT custom_link_id FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id AND status = 'created'`)}) w`;
 
 /** The only place that queries jobs and their items; every statement is scoped by organization. */
 @Injectable()
 export class CustomLinkJobsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly work: JobWorkFactsRegistry,
+  ) {}
 
   async insert(tx: EntityManager, organizationId: string, job: NewJob): Promise<void> {
     await tx.query(
@@ -101,14 +98,14 @@ export class CustomLinkJobsRepository {
   }
 
   async view(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<JobView | null> {
-    const rows: JobView[] = await tx.query(`${VIEW} WHERE j.organization_id = $1 AND j.id = $2`, [organizationId, id]);
+    const rows: JobView[] = await tx.query(`${view(this.work.get())} WHERE j.organization_id = $1 AND j.id = $2`, [organizationId, id]);
     return rows[0] ?? null;
   }
 
   /** Newest first (custom_link_jobs_list_idx / _campaign_idx). */
   async listPage(organizationId: string, query: JobListQuery): Promise<JobView[]> {
     const where = this.filters(organizationId, query);
-    return this.db.query(`${VIEW} WHERE ${where.toSql()} ORDER BY j.created_at DESC, j.id DESC LIMIT ${where.param(query.limit)} OFFSET ${where.param(query.offset)}`, where.params);
+    return this.db.query(`${view(this.work.get())} WHERE ${where.toSql()} ORDER BY j.created_at DESC, j.id DESC LIMIT ${where.param(query.limit)} OFFSET ${where.param(query.offset)}`, where.params);
   }
 
   async count(organizationId: string, query: JobListQuery): Promise<number> {

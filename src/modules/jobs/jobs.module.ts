@@ -3,16 +3,18 @@ import { Module } from '@nestjs/common';
 import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
 import { JobHandlers } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
+import { JobWorkFactsRegistry } from './job-work-facts';
 import { JobsService } from './jobs.service';
 import { JOBS_QUEUE } from './queue/job-queue';
 
 /**
  * Jobs for every role (routes: JobsHttpModule; worker: JobsWorkerModule): the job resource and its
- * lifecycle. The kinds of work register a JobHandler for their job types.
+ * lifecycle. The kinds of work register a JobHandler for their job types, and what their work
+ * produced (JobWorkFacts) for the job view.
  */
 @Module({
   imports: [BullModule.registerQueue({ name: JOBS_QUEUE })],
-  providers: [CustomLinkJobsRepository, JobSettlementService, JobsService, JobHandlers],
-  exports: [JobsService, JobHandlers],
+  providers: [CustomLinkJobsRepository, JobSettlementService, JobsService, JobHandlers, JobWorkFactsRegistry],
+  exports: [JobsService, JobHandlers, JobWorkFactsRegistry],
 })
 export class JobsModule {}

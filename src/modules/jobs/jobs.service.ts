@@ -6,6 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
 import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { AppConfigService } from '../../config/app-config';
 import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
 import { toJobItemResponse, toJobResponse, type JobItemListResponse, type JobListResponse, type JobResponse } from './dto/job.response';
 import type { JobListQuery } from './dto/job-list.query';
@@ -31,6 +32,7 @@ export class JobsService {
     private readonly handlers: JobHandlers,
     private readonly limits: LimitsService,
     private readonly settlement: JobSettlementService,
+    private readonly config: AppConfigService,
   ) {}
 
   /** Records a job and its items inside the caller's transaction; `enqueue` it after commit. */
@@ -65,7 +67,7 @@ export class JobsService {
 
   /** Cancel: a queued job is cancelled at once; a processing one after the item in hand. */
   async cancel(organizationId: string, jobId: string): Promise<JobResponse> {
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const after = await this.db.transaction(async (tx) => {
       const job = await this.jobs.lock(tx, organizationId, jobId);
       if (!job) throw NotFoundError.inOrganization('Custom Link job');
@@ -80,7 +82,7 @@ export class JobsService {
 
   /** A child job over the parent's failed and cancelled items (docs/api.md §12.5). */
   async retry(organizationId: string, jobId: string): Promise<JobResponse> {
-    await this.limits.chargeLinkMutation(organizationId);
+    await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const parent = await this.viewOrThrow(organizationId, jobId);
     const redo = isTerminal(parent.status) ? await this.jobs.unfinishedItems(organizationId, jobId) : [];
     if (redo.length === 0) throw new ConflictError();

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { CountCache } from '../../common/pagination/count-cache';
+import { PEOPLE_LIST } from './people-list';
 import { PeopleRollupsService } from './people-rollups.service';
 import { PeopleRepository } from './people.repository';
 
@@ -33,6 +34,6 @@ export class IntentRefreshService {
       await this.db.transaction((tx) => this.rollups.refresh(tx, organizationId, keys, asOf));
       after = keys[keys.length - 1];
     }
-    await this.counts.invalidate(organizationId, COUNTED_LISTS.people);
+    await this.counts.invalidate(organizationId, PEOPLE_LIST);
   }
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { lockNames } from '../../database/advisory-locks';
 import { AccountRollupsService, accountDomainOf } from '../accounts';
 import { PeopleRepository } from './people.repository';
+import { PersonSessionsRegistry } from './person-sessions';
 import { rollUpPerson } from './rules/person-rollup';
 
 /**
@@ -15,6 +16,7 @@ import { rollUpPerson } from './rules/person-rollup';
 export class PeopleRollupsService {
   constructor(
     private readonly people: PeopleRepository,
+    private readonly sessions: PersonSessionsRegistry,
     private readonly accounts: AccountRollupsService,
   ) {}
 
@@ -23,17 +25,17 @@ export class PeopleRollupsService {
     const keys = [...new Set(emailKeys)];
     if (keys.length === 0) return new Map();
     await lockNames(tx, keys.map((key) => `person:${organizationId}:${key}`));
-    const sessionsByKey = await this.people.sessionFactsFor(tx, organizationId, keys);
+    const sessionsByKey = await this.sessions.get().factsFor(tx, organizationId, keys);
     const rollups = [...sessionsByKey].map(([key, sessions]) => rollUpPerson(key, sessions, calculatedAt));
     const ids = await this.people.upsertRollups(tx, organizationId, rollups);
-    await this.people.assignSessions(
+    await this.sessions.get().assign(
       tx,
       organizationId,
       rollups.map((rollup) => ({ emailKey: rollup.emailKey, personId: ids.get(rollup.emailKey) as string, qualificationStatus: rollup.qualification?.status ?? null })),
     );
     await this.people.deleteByEmailKeys(tx, organizationId, keys.filter((key) => !sessionsByKey.has(key)));
     const domains = keys.map(accountDomainOf).filter((domain): domain is string => domain !== null);
-    await this.accounts.refresh(tx, organizationId, domains);
+    await this.accounts.refresh(tx, organizationId, domains, (wanted) => this.people.accountFactsFor(tx, organizationId, wanted));
     return ids;
   }
 }

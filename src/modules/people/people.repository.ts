@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
+import type { PersonFacts } from '../accounts';
 import type { PeopleListQuery } from './dto/people-list.query';
-import type { BuyingIntent } from './rules/intent';
-import type { PersonRollup, SessionFacts } from './rules/person-rollup';
+import type { PersonRollup } from './rules/person-rollup';
 
 export interface PersonRow {
   id: string;
@@ -69,76 +69,23 @@ const UPSERT_ROLLUPS = `
     updated_at = now()
   RETURNING id, email_key`;
 
-interface SessionFactsRow {
-  id: string;
-  email_key: string;
-  start_time: Date;
-  end_time: Date | null;
-  name: string | null;
-  phone: string | null;
-  business: string | null;
-  utm_source: string | null;
-  geo_city: string | null;
-  geo_region: string | null;
-  geo_country: string | null;
-  qualification_status: string | null;
-  qualification_rationale: string | null;
-  qualification_source: string | null;
-  qualification_assessed_at: Date | null;
-  qualification_rubric_version_id: string | null;
-  buying_intent: BuyingIntent | null;
-  booked_status: string | null;
-  summary_markdown: string | null;
-}
-
-export interface SessionAssignment {
-  emailKey: string;
-  personId: string;
-  qualificationStatus: string | null;
-}
-
 /** The only place that queries people; every statement is scoped by organization_id. */
 @Injectable()
 export class PeopleRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The visible sessions of these people (sessions_person_key_idx), grouped by email key. */
-  async sessionFactsFor(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<Map<string, SessionFacts[]>> {
-    const rows: SessionFactsRow[] = await tx.query(
-      `SELECT id, email_key, start_time, end_time, name, phone, business, utm_source,
-              tracking->>'geoCity' AS geo_city, tracking->>'geoRegion' AS geo_region, geo_country,
-              qualification_status, qualification_rationale, qualification_source, qualification_assessed_at,
-              qualification_rubric_version_id, buying_intent, booked_status, summary_markdown
-         FROM sessions
-        WHERE organization_id = $1 AND email_key = ANY($2)
-          AND environment = 'production' AND analysis_status = 'analyzed'`,
-      [organizationId, emailKeys],
+  /** What account rollups read of the people of these domains (people_account_idx), grouped by domain. */
+  async accountFactsFor(tx: EntityManager, organizationId: string, domains: string[]): Promise<Map<string, PersonFacts[]>> {
+    const rows: (PersonFacts & { accountDomain: string })[] = await tx.query(
+      `SELECT id, account_domain AS "accountDomain", business, total_sessions AS "totalSessions", booked_sessions AS "bookedSessions",
+              total_time_spent_seconds::float8 AS "totalTimeSpentSeconds", last_seen_at AS "lastSeenAt", overall_intent AS "overallIntent",
+              qualification_status AS "qualificationStatus", summary_markdown AS "summaryMarkdown"
+         FROM people WHERE organization_id = $1 AND account_domain = ANY($2)`,
+      [organizationId, domains],
     );
-    const byKey = new Map<string, SessionFacts[]>();
-    for (const row of rows) {
-      const facts: SessionFacts = {
-        id: row.id,
-        startTime: row.start_time,
-        endTime: row.end_time,
-        name: row.name,
-        phone: row.phone,
-        business: row.business,
-        utmSource: row.utm_source,
-        geoCity: row.geo_city,
-        geoRegion: row.geo_region,
-        geoCountry: row.geo_country,
-        qualificationStatus: row.qualification_status,
-        qualificationRationale: row.qualification_rationale,
-        qualificationSource: row.qualification_source,
-        qualificationAssessedAt: row.qualification_assessed_at,
-        qualificationRubricVersionId: row.qualification_rubric_version_id,
-        buyingIntent: row.buying_intent,
-        bookedStatus: row.booked_status,
-        summaryMarkdown: row.summary_markdown,
-      };
-      byKey.set(row.email_key, [...(byKey.get(row.email_key) ?? []), facts]);
-    }
-    return byKey;
+    const byDomain = new Map<string, PersonFacts[]>();
+    for (const { accountDomain, ...facts } of rows) byDomain.set(accountDomain, [...(byDomain.get(accountDomain) ?? []), facts]);
+    return byDomain;
   }
 
   /** Writes rollups (a new person gets a new id, an existing one keeps its id); returns ids by email key. */
@@ -147,19 +94,6 @@ export class PeopleRepository {
     const records = rollups.map((rollup) => ({ id: uuidv7(), ...Object.fromEntries(ROLLUP_COLUMNS.map(([column, , value]) => [column, value(rollup)])) }));
     const rows: { id: string; email_key: string }[] = await tx.query(UPSERT_ROLLUPS, [organizationId, JSON.stringify(records)]);
     return new Map(rows.map((row) => [row.email_key, row.id]));
-  }
-
-  /** Points each person's visible sessions at it, with the person's effective qualification. */
-  async assignSessions(tx: EntityManager, organizationId: string, assignments: SessionAssignment[]): Promise<void> {
-    if (assignments.length === 0) return;
-    await tx.query(
-      `UPDATE sessions s SET person_id = a.person_id, effective_qualification_status = a.qualification_status
-         FROM jsonb_to_recordset($2::jsonb) AS a(email_key text, person_id uuid, qualification_status text)
-        WHERE s.organization_id = $1 AND s.email_key = a.email_key
-          AND s.environment = 'production' AND s.analysis_status = 'analyzed'
-          AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)`,
-      [organizationId, JSON.stringify(assignments.map((a) => ({ email_key: a.emailKey, person_id: a.personId, qualification_status: a.qualificationStatus })))],
-    );
   }
 
   async deleteByEmailKeys(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<void> {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { CountCache } from '../../common/pagination/count-cache';
 import type { PeopleListQuery } from './dto/people-list.query';
 import { toPersonResponse, type PeopleListResponse, type PersonResponse } from './dto/person.response';
+import { PEOPLE_LIST } from './people-list';
 import { PeopleRepository } from './people.repository';
 
 @Injectable()
@@ -16,7 +17,7 @@ export class PeopleService {
     const { limit, offset } = query;
     const [rows, total] = await Promise.all([
       this.people.listPage(organizationId, query),
-      this.counts.count(COUNTED_LISTS.people, organizationId, query, () => this.people.count(organizationId, query)),
+      this.counts.count(PEOPLE_LIST, organizationId, query, () => this.people.count(organizationId, query)),
     ]);
     return { people: rows.map(toPersonResponse), pagination: { total, limit, offset } };
   }

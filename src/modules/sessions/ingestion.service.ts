@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../database/advisory-locks';
-import { PeopleRollupsService } from '../people';
+import { PEOPLE_LIST, PeopleRollupsService } from '../people';
 import type { IngestSessionRequest, IngestSessionResponse } from './dto/ingest-session.request';
 import { isVisible, toSessionIngestion } from './rules/session-record';
+import { SESSION_LIST } from './session-list';
 import { SessionsRepository } from './sessions.repository';
 
 /**
@@ -38,7 +39,7 @@ export class IngestionService {
       const personId = isVisible(record) && record.emailKey ? (people.get(record.emailKey) ?? null) : null;
       return { personId, changed: true };
     });
-    if (outcome.changed) await this.counts.invalidate(organizationId, COUNTED_LISTS.sessions, COUNTED_LISTS.people);
+    if (outcome.changed) await this.counts.invalidate(organizationId, SESSION_LIST, PEOPLE_LIST);
     return { id, personId: outcome.personId, analysisStatus: record.analysisStatus };
   }
 }

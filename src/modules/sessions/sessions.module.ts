@@ -1,17 +1,32 @@
-import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
-import { PeopleModule } from '../people';
-import { IngestionController } from './ingestion.controller';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { EngagementModule, TrackedSessionsRegistry } from '../engagement';
+import { PeopleModule, PersonSessionsRegistry } from '../people';
 import { IngestionService } from './ingestion.service';
-import { SessionsController } from './sessions.controller';
+import { SessionsOfPeople } from './sessions-of-people';
+import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 
-/** Sessions, transcripts and ingestion (API role). */
+/**
+ * Sessions, transcripts and ingestion for every role (routes: SessionsHttpModule). People are
+ * rolled up from sessions and engagement counts them: this module registers its sessions with both,
+ * which do not depend on it. A session's detail embeds what engagement observed of it.
+ */
 @Module({
-  imports: [PeopleModule, IdempotencyModule],
-  controllers: [SessionsController, IngestionController],
-  providers: [SessionsRepository, SessionsService, IngestionService],
-  exports: [IngestionService],
+  imports: [PeopleModule, EngagementModule],
+  providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked],
+  exports: [SessionsService, IngestionService],
 })
-export class SessionsModule {}
+export class SessionsModule implements OnModuleInit {
+  constructor(
+    private readonly personSessions: PersonSessionsRegistry,
+    private readonly sessionsOfPeople: SessionsOfPeople,
+    private readonly trackedSessions: TrackedSessionsRegistry,
+    private readonly sessionsTracked: SessionsTracked,
+  ) {}
+
+  onModuleInit(): void {
+    this.personSessions.register(this.sessionsOfPeople);
+    this.trackedSessions.register(this.sessionsTracked);
+  }
+}

@@ -3,10 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
-import type { EventType } from '../engagement';
+import { SessionObservations, type EventType } from '../engagement';
+import { personJoinSql, type SessionAssignment, type SessionFacts } from '../people';
 import type { SessionListQuery } from './dto/session-list.query';
 import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
+import { visibleSession } from './visible-session';
 
 /** A session row with its person's intent, as the list and detail read it. */
 export interface SessionRow {
@@ -66,6 +68,28 @@ export interface StoredSession {
   personId: string | null;
 }
 
+interface PersonSessionRow {
+  id: string;
+  email_key: string;
+  start_time: Date;
+  end_time: Date | null;
+  name: string | null;
+  phone: string | null;
+  business: string | null;
+  utm_source: string | null;
+  geo_city: string | null;
+  geo_region: string | null;
+  geo_country: string | null;
+  qualification_status: string | null;
+  qualification_rationale: string | null;
+  qualification_source: string | null;
+  qualification_assessed_at: Date | null;
+  qualification_rubric_version_id: string | null;
+  buying_intent: SessionFacts['buyingIntent'];
+  booked_status: string | null;
+  summary_markdown: string | null;
+}
+
 /** Below this offset a page reads its index entries directly; from it, it seeks its month first. */
 const SEEK_FROM_OFFSET = 10_000;
 
@@ -75,7 +99,7 @@ const counts = (organization: string) => `(
   UNION ALL
   SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_count_deltas WHERE organization_id = ${organization}) c`;
 
-const VISIBLE = `s.environment = 'production' AND s.analysis_status = 'analyzed'`;
+const VISIBLE = visibleSession('s');
 
 const LIST_COLUMNS = `s.id, s.display_id, s.start_time, s.end_time, s.session_type, s.email, s.name, s.business, s.phone,
   s.person_id, s.effective_qualification_status, s.qualification_rationale, s.qualification_source,
@@ -128,7 +152,10 @@ const UPSERT_SESSION = `
 /** The only place that queries sessions and transcripts; every read is scoped by organization_id. */
 @Injectable()
 export class SessionsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly observations: SessionObservations,
+  ) {}
 
   /**
    * The stored session with this id in any organization (sessions_id_key): ingestion must know
@@ -164,6 +191,56 @@ export class SessionsRepository {
     return rows[0] ?? null;
   }
 
+  /** The visible sessions of these people (sessions_person_key_idx), grouped by email key. */
+  async factsOfPeople(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<Map<string, SessionFacts[]>> {
+    const rows: PersonSessionRow[] = await tx.query(
+      `SELECT id, email_key, start_time, end_time, name, phone, business, utm_source,
+              tracking->>'geoCity' AS geo_city, tracking->>'geoRegion' AS geo_region, geo_country,
+              qualification_status, qualification_rationale, qualification_source, qualification_assessed_at,
+              qualification_rubric_version_id, buying_intent, booked_status, summary_markdown
+         FROM sessions
+        WHERE organization_id = $1 AND email_key = ANY($2) AND ${visibleSession()}`,
+      [organizationId, emailKeys],
+    );
+    const byKey = new Map<string, SessionFacts[]>();
+    for (const row of rows) {
+      const facts: SessionFacts = {
+        id: row.id,
+        startTime: row.start_time,
+        endTime: row.end_time,
+        name: row.name,
+        phone: row.phone,
+        business: row.business,
+        utmSource: row.utm_source,
+        geoCity: row.geo_city,
+        geoRegion: row.geo_region,
+        geoCountry: row.geo_country,
+        qualificationStatus: row.qualification_status,
+        qualificationRationale: row.qualification_rationale,
+        qualificationSource: row.qualification_source,
+        qualificationAssessedAt: row.qualification_assessed_at,
+        qualificationRubricVersionId: row.qualification_rubric_version_id,
+        buyingIntent: row.buying_intent,
+        bookedStatus: row.booked_status,
+        summaryMarkdown: row.summary_markdown,
+      };
+      byKey.set(row.email_key, [...(byKey.get(row.email_key) ?? []), facts]);
+    }
+    return byKey;
+  }
+
+  /** Points each person's visible sessions at it, with the person's effective qualification. */
+  async assignPeople(tx: EntityManager, organizationId: string, assignments: SessionAssignment[]): Promise<void> {
+    if (assignments.length === 0) return;
+    await tx.query(
+      `UPDATE sessions s SET person_id = a.person_id, effective_qualification_status = a.qualification_status
+         FROM jsonb_to_recordset($2::jsonb) AS a(email_key text, person_id uuid, qualification_status text)
+        WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
+          AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)`,
+      [organizationId, JSON.stringify(assignments.map((a) => ({ email_key: a.emailKey, person_id: a.personId, qualification_status: a.qualificationStatus })))],
+    );
+  }
+
   /**
    * A visible session with its details, its person's intent and what engagement tracking observed of
    * it (link_events_session_idx): the earliest human event of each type, with its link and that
@@ -172,13 +249,8 @@ export class SessionsRepository {
   async findVisible(organizationId: string, id: string): Promise<SessionDetailRow | null> {
     const rows = await preparedQuery<Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] }>(
       this.db,
-      `SELECT ${LIST_COLUMNS}, s.tracking, s.details,
-              coalesce((SELECT json_agg(o ORDER BY o.at) FROM (
-                SELECT e.custom_link_id, l.campaign_id, e.type, min(e.occurred_at) AS at
-                  FROM link_events e JOIN custom_links l ON l.organization_id = e.organization_id AND l.id = e.custom_link_id
-                 WHERE e.organization_id = s.organization_id AND e.session_id = s.id AND NOT e.bot
-                 GROUP BY e.custom_link_id, l.campaign_id, e.type) o), '[]') AS observed
-         FROM sessions s LEFT JOIN people p ON p.organization_id = s.organization_id AND p.id = s.person_id
+      `SELECT ${LIST_COLUMNS}, s.tracking, s.details, ${this.observations.earliestEventsSql('s')} AS observed
+         FROM sessions s ${personJoinSql('p', 's.organization_id', 's.person_id')}
         WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`,
       [organizationId, id],
     );
@@ -203,7 +275,7 @@ export class SessionsRepository {
     const sql = `${page}
        SELECT t.total, ${LIST_COLUMNS} FROM (SELECT ${total} AS total) t
          LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
-                    LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id) ON true
+                    ${personJoinSql('p', '$1', 's.person_id')}) ON true
         ORDER BY page.start_time DESC, page.id DESC`;
     const rows = await preparedQuery<SessionRow & { total: string }>(this.db, sql, where.params);
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
@@ -220,7 +292,7 @@ export class SessionsRepository {
       `${this.pageSql(where, query, 'session_emails')}
        SELECT ${LIST_COLUMNS} FROM page
          JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
-         LEFT JOIN people p ON p.organization_id = $1 AND p.id = s.person_id
+         ${personJoinSql('p', '$1', 's.person_id')}
         ORDER BY page.start_time DESC, page.id DESC`,
       where.params,
     );

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
-import { LimitsService } from '../../common/limits/limits.service';
-import { COUNTED_LISTS, CountCache } from '../../common/pagination/count-cache';
+import { LimitsService, utcDayWindow } from '../../common/limits/limits.service';
+import { CountCache } from '../../common/pagination/count-cache';
+import { AppConfigService } from '../../config/app-config';
 import type { SessionListQuery } from './dto/session-list.query';
 import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf } from '../engagement';
+import { SESSION_LIST } from './session-list';
 import { SessionsRepository, type SessionRow, type SessionSearchQuery } from './sessions.repository';
 
 const SESSION_NOT_FOUND = 'Session not found, outside the organization, or not yet analyzed.';
@@ -17,6 +19,7 @@ export class SessionsService {
     private readonly sessions: SessionsRepository,
     private readonly counts: CountCache,
     private readonly limits: LimitsService,
+    private readonly config: AppConfigService,
   ) {}
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
@@ -29,7 +32,7 @@ export class SessionsService {
   private async search(organizationId: string, query: SessionSearchQuery): Promise<{ rows: SessionRow[]; total: number }> {
     const [rows, total] = await Promise.all([
       this.sessions.searchPage(organizationId, query),
-      this.counts.count(COUNTED_LISTS.sessions, organizationId, query, () => this.sessions.searchCount(organizationId, query)),
+      this.counts.count(SESSION_LIST, organizationId, query, () => this.sessions.searchCount(organizationId, query)),
     ]);
     return { rows, total };
   }
@@ -55,7 +58,13 @@ export class SessionsService {
   async transcript(organizationId: string, sessionId: string): Promise<TranscriptResponse> {
     const transcript = await this.sessions.findTranscript(organizationId, sessionId);
     if (!transcript) throw new NotFoundError(TRANSCRIPT_NOT_FOUND);
-    await this.limits.chargeTranscriptRead(organizationId);
+    await this.chargeTranscriptRead(organizationId);
     return { sessionId, entries: transcript.entries, total: transcript.total };
+  }
+
+  /** docs/api.md §8.2: a daily organization quota that resets at 00:00 UTC. */
+  private async chargeTranscriptRead(organizationId: string): Promise<void> {
+    const now = Date.now();
+    await this.limits.chargeOrThrow([utcDayWindow('transcripts', organizationId, this.config.values.limits.transcriptDailyLimit, now)], 1, now);
   }
 }

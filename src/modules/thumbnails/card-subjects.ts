@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { Registration } from '../../common/registry/registration';
 
 /** What a share card shows and where its render stands, as the subject's owner keeps it. */
 export interface CardSubject {
@@ -38,15 +39,8 @@ export interface CardSubjects {
 
 /** Holds the registered CardSubjects; one per application. */
 @Injectable()
-export class CardSubjectsRegistry {
-  private subjects: CardSubjects | null = null;
-
-  register(subjects: CardSubjects): void {
-    this.subjects = subjects;
-  }
-
-  get(): CardSubjects {
-    if (!this.subjects) throw new Error('No card subjects registered: the module that owns them must register at start');
-    return this.subjects;
+export class CardSubjectsRegistry extends Registration<CardSubjects> {
+  constructor() {
+    super('card subjects');
   }
 }

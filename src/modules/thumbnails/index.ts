@@ -3,3 +3,4 @@ export { ThumbnailRendersService } from './thumbnail-renders.service';
 export { ThumbnailsHttpModule } from './thumbnails-http.module';
 export { ThumbnailsJobsModule } from './thumbnails-jobs.module';
 export { ThumbnailsModule } from './thumbnails.module';
+export { rendersOfJobSql } from './thumbnails.queries';

@@ -1,7 +1,8 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
-/** The sessions GET /sessions and the rollups show: production and analyzed. */
-const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
+import { visibleSession } from '../visible-session';
+
+const VISIBLE = visibleSession();
 
 @Entity('sessions')
 @Check('sessions_environment_check', `environment IN ('production', 'staging')`)

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { Registration } from '../../common/registry/registration';
+import type { CampaignLinkCounts } from './dto/campaign.response';
+
+/**
+ * The links filed in campaigns, as their owning module counts them. The owner registers an
+ * implementation at start: it files links in campaigns, so it depends on this module, not the reverse.
+ */
+export interface CampaignLinks {
+  /** Links per campaign among these ids, active ones apart; a campaign without links is absent. */
+  countsFor(organizationId: string, campaignIds: string[]): Promise<Map<string, CampaignLinkCounts>>;
+  /** After a committed campaign deletion unfiled its links (campaign-filtered link totals changed). */
+  unfiled(organizationId: string): Promise<void>;
+}
+
+/** Holds the registered CampaignLinks; one per application. */
+@Injectable()
+export class CampaignLinksRegistry extends Registration<CampaignLinks> {
+  constructor() {
+    super('campaign links');
+  }
+}
