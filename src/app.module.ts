@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { HttpPipelineModule } from './common/http/http-pipeline.module';
 import { LimitsModule } from './common/limits/limits.module';
+import { bullRedisOptions } from './common/queue/bull-redis';
 import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
 import { RedisModule } from './common/redis/redis.module';
@@ -34,8 +35,8 @@ export function infrastructureModules(config: AppConfig) {
   return [
     AppConfigModule.forRoot(config),
     LoggerModule.forRoot(loggerParams(config)),
-    TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize)),
-    BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
+    TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize, config.timeouts)),
+    BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
     RedisModule,
     CountCacheModule,
     LimitsModule,

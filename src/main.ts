@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { applyServerTimeouts } from './common/http/server-timeouts';
 import { loadConfigOrExit, type AppConfig } from './config/environment';
 import { createHttpApp } from './http-app';
 import { startLocalServices, type LocalServices } from './local-services';
@@ -20,6 +22,7 @@ async function bootstrap(): Promise<void> {
     app = config.appRole === 'worker' ? await createWorkerApp(config) : await createHttpApp(config);
     stopOnSignals(app, config, services);
     await app.listen(config.port);
+    applyServerTimeouts(app.getHttpServer() as Server, config.timeouts);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await services.release().catch(() => undefined);

@@ -33,6 +33,20 @@ export interface AppConfig {
     thumbnailRenderUnitsPerDay: number;
   };
   playbookApplyEnabled: boolean;
+  timeouts: TimeoutsConfig;
+}
+
+/** How long this process waits on each dependency and client before giving up (docs/operations.md). */
+export interface TimeoutsConfig {
+  databaseStatementMs: number;
+  databaseLockMs: number;
+  databaseIdleInTransactionMs: number;
+  databaseConnectMs: number;
+  redisCommandMs: number;
+  redisConnectMs: number;
+  httpHeadersMs: number;
+  httpRequestMs: number;
+  httpKeepAliveMs: number;
 }
 
 export interface LocalServicesConfig {
@@ -106,7 +120,16 @@ export const VARIABLES = {
   port: variable('PORT', '3000', integer(1, 65535), 'HTTP port of the API (workers serve their probes on it).'),
   databaseUrl: variable('DATABASE_URL', '', optional(url('postgres:', 'postgresql:')), 'PostgreSQL URL. Unset outside production: an embedded PostgreSQL under DATA_DIR, migrated at start. Required in production.'),
   databasePoolSize: variable('DATABASE_POOL_SIZE', '10', integer(1, 200), 'Connections per process in the pool.'),
+  databaseStatementTimeoutMs: variable('DATABASE_STATEMENT_TIMEOUT_MS', '5000', integer(100, 600000), 'A statement running longer is cancelled by PostgreSQL and the request answers 503 (migrations run without this limit).'),
+  databaseLockTimeoutMs: variable('DATABASE_LOCK_TIMEOUT_MS', '3000', integer(100, 600000), 'Waiting longer for a row or table lock cancels the statement (503).'),
+  databaseIdleInTransactionTimeoutMs: variable('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', '15000', integer(1000, 600000), 'A transaction left idle this long is ended by PostgreSQL, releasing its locks.'),
+  databaseConnectTimeoutMs: variable('DATABASE_CONNECT_TIMEOUT_MS', '3000', integer(100, 600000), 'Opening a connection, or waiting for a free one in the pool, longer than this fails the request with 503.'),
   redisUrl: variable('REDIS_URL', '', optional(url('redis:', 'rediss:')), 'Redis URL (queues, rate limits, quotas). Unset outside production: redis-server from the PATH with data under DATA_DIR. Required in production.'),
+  redisCommandTimeoutMs: variable('REDIS_COMMAND_TIMEOUT_MS', '1000', integer(50, 60000), 'A Redis command (limits, caches, enqueueing) unanswered this long fails the request with 503.'),
+  redisConnectTimeoutMs: variable('REDIS_CONNECT_TIMEOUT_MS', '1000', integer(50, 60000), 'Opening a Redis connection longer than this counts as a failed attempt (reconnects continue in the background).'),
+  httpHeadersTimeoutMs: variable('HTTP_HEADERS_TIMEOUT_MS', '10000', integer(1000, 600000), 'A client must send its request headers within this time (slow clients are cut off).'),
+  httpRequestTimeoutMs: variable('HTTP_REQUEST_TIMEOUT_MS', '60000', integer(1000, 3600000), 'A client must send its whole request within this time.'),
+  httpKeepAliveTimeoutMs: variable('HTTP_KEEP_ALIVE_TIMEOUT_MS', '65000', integer(1000, 600000), 'An idle keep-alive connection is closed after this time (keep it above the load balancer idle timeout).'),
   dataDir: variable('DATA_DIR', '.data', (raw) => raw.trim() || '.data', 'Where the embedded PostgreSQL and Redis keep their data (relative to the working directory).'),
   embeddedPostgresPort: variable('EMBEDDED_POSTGRES_PORT', '54329', integer(1, 65535), 'Port of the embedded PostgreSQL (127.0.0.1 only).'),
   embeddedRedisPort: variable('EMBEDDED_REDIS_PORT', '63790', integer(1, 65535), 'Port of the embedded Redis (127.0.0.1 only).'),
@@ -194,6 +217,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       thumbnailRenderUnitsPerDay: v.thumbnailRenderUnitsPerDay,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
+    timeouts: {
+      databaseStatementMs: v.databaseStatementTimeoutMs,
+      databaseLockMs: v.databaseLockTimeoutMs,
+      databaseIdleInTransactionMs: v.databaseIdleInTransactionTimeoutMs,
+      databaseConnectMs: v.databaseConnectTimeoutMs,
+      redisCommandMs: v.redisCommandTimeoutMs,
+      redisConnectMs: v.redisConnectTimeoutMs,
+      httpHeadersMs: v.httpHeadersTimeoutMs,
+      httpRequestMs: v.httpRequestTimeoutMs,
+      httpKeepAliveMs: v.httpKeepAliveTimeoutMs,
+    },
   };
 }
 

@@ -1,12 +1,18 @@
 import type { DataSourceOptions } from 'typeorm';
+import type { TimeoutsConfig } from '../config/environment';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
+/** Client-side margin over statement_timeout: a stalled server or network is given up on shortly after. */
+const READ_MARGIN_MS = 1000;
+
 /**
  * The single definition of how we reach PostgreSQL, shared by the Nest app, the TypeORM CLI
- * (ormconfig.ts) and the tests. Schema changes go through migrations only.
+ * (ormconfig.ts) and the tests. Schema changes go through migrations only. With `timeouts` (the
+ * app's connections) every statement, lock wait, idle transaction and connection attempt is
+ * bounded; migrations run without them (an index build may take minutes).
  */
-export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
+export function dataSourceOptions(databaseUrl: string, poolSize = 10, timeouts?: TimeoutsConfig): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -15,6 +21,19 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourc
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: poolSize, application_name: 'engagement-api' },
+    extra: {
+      max: poolSize,
+      application_name: 'engagement-api',
+      keepAlive: true,
+      ...(timeouts && {
+        statement_timeout: timeouts.databaseStatementMs,
+        lock_timeout: timeouts.databaseLockMs,
+        idle_in_transaction_session_timeout: timeouts.databaseIdleInTransactionMs,
+        // A server that never answers (stalled connection) is given up on by the client itself.
+        query_timeout: timeouts.databaseStatementMs + READ_MARGIN_MS,
+        // Both opening a connection and waiting for a free one in the pool.
+        connectionTimeoutMillis: timeouts.databaseConnectMs,
+      }),
+    },
   };
 }

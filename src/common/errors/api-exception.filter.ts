@@ -2,7 +2,8 @@ import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, ty
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { DomainError } from './domain-errors';
+import { isDependencyFailure } from './dependency-failure';
+import { DomainError, UnavailableError } from './domain-errors';
 import { sendDomainError } from './error-response';
 
 interface RouterLayer {
@@ -11,9 +12,12 @@ interface RouterLayer {
 }
 
 const CATCH_ALL = /^[{/]*\*/;
+/** What a client is told to wait when PostgreSQL or Redis is down or too slow. */
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Renders every error as docs/api.md §7 says: DomainErrors with their status, text and headers;
+ * PostgreSQL or Redis down or too slow a 503 with Retry-After;
  * an unknown route 404 `Not Found`, or 405 when the path exists under another method; anything
  * unexpected a 500 that shows nothing of its cause (the cause is logged with the request id).
  */
@@ -33,6 +37,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       res.status(status).json({ detail: STATUS_CODES[status] ?? 'Error' });
       return;
+    }
+    if (isDependencyFailure(exception)) {
+      const { code, name } = exception as Error & { code?: string };
+      this.logger.warn({ code: code ?? name, requestId: req.id }, 'Dependency unavailable');
+      return sendDomainError(res, new UnavailableError(OUTAGE_RETRY_AFTER_SECONDS));
     }
     this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
     res.status(500).json({ detail: 'Internal server error.' });

@@ -78,7 +78,8 @@ export class LimitExceededError extends DomainError {
   }
 }
 
-export class WorkflowUnavailableError extends DomainError {
+/** A workflow switched off, or a dependency (PostgreSQL, Redis) down or too slow: retry after a while. */
+export class UnavailableError extends DomainError {
   readonly kind = 'unavailable';
 
   constructor(retryAfterSeconds = 60) {

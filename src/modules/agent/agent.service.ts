@@ -5,7 +5,7 @@ import type { Queue } from 'bull';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
-import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { enqueue } from '../../common/queue/job-options';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../database/advisory-locks';
@@ -50,7 +50,7 @@ export class AgentService {
   async publish(organizationId: string, body: PublishRequest): Promise<PublishJobResponse> {
     if ((await this.playbook.versionSections(organizationId, body.version)) === null) throw new ConflictError();
     const job = await this.jobs.insertPublishJob(organizationId, uuidv7(), body.version);
-    await this.queue.add(PUBLISH_VERSION, { organizationId, jobId: job.id }, { ...JOB_OPTIONS, jobId: job.id });
+    await enqueue(this.queue, PUBLISH_VERSION, { organizationId, jobId: job.id }, job.id, this.config.values.timeouts.redisCommandMs);
     return this.toResponse(organizationId, job, (await this.playbook.agentState(organizationId)).productionVersion);
   }
 

@@ -2,14 +2,18 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { v7 as uuidv7 } from 'uuid';
-import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { enqueue } from '../../common/queue/job-options';
+import { AppConfigService } from '../../config/app-config';
 import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './jobs/link-opens.queue';
 import { isBotRequest } from './rules/bot-detection';
 
 /** Opens of a link's public URL, queued so the redirect costs one queue write (docs/api.md §6.1). */
 @Injectable()
 export class LinkOpensService {
-  constructor(@InjectQueue(LINK_OPENS_QUEUE) private readonly opens: Queue<RecordOpenPayload>) {}
+  constructor(
+    @InjectQueue(LINK_OPENS_QUEUE) private readonly opens: Queue<RecordOpenPayload>,
+    private readonly config: AppConfigService,
+  ) {}
 
   async queue(link: { organizationId: string; id: string }, request: { method: string; userAgent: string | undefined }): Promise<void> {
     const eventId = `open-${uuidv7()}`;
@@ -20,6 +24,6 @@ export class LinkOpensService {
       occurredAt: new Date().toISOString(),
       bot: isBotRequest(request.userAgent, request.method),
     };
-    await this.opens.add(RECORD_OPEN, open, { ...JOB_OPTIONS, jobId: eventId });
+    await enqueue(this.opens, RECORD_OPEN, open, eventId, this.config.values.timeouts.redisCommandMs);
   }
 }

@@ -1,20 +1,15 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
-import { RedisHealthIndicator } from './redis.health';
+import { ReadinessService, type Readiness } from './readiness';
 
 /** Probes for the orchestrator: no key, no rate limit (docs/api.md §15.1). */
 @ApiTags('Operations')
 @Public()
 @Controller()
 export class HealthController {
-  constructor(
-    private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
-    private readonly redis: RedisHealthIndicator,
-  ) {}
+  constructor(private readonly readiness: ReadinessService) {}
 
   /** Liveness: the process answers. */
   @Get('healthz')
@@ -23,17 +18,13 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: PostgreSQL and Redis answer; 503 (with Retry-After) while either does not. */
+  /** Readiness: PostgreSQL and Redis answer; 503 (with Retry-After) naming the one that does not. */
   @Get('readyz')
-  @ApiOkResponse({ description: 'PostgreSQL and Redis answer.' })
-  @ApiServiceUnavailableResponse({ description: 'PostgreSQL or Redis does not answer.' })
-  async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
-    try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 }), () => this.redis.isHealthy()]);
-    } catch (error) {
-      res.status(503).setHeader('Retry-After', '5');
-      const response = (error as { getResponse?: () => HealthCheckResult }).getResponse?.();
-      return response ?? { status: 'error', details: {} };
-    }
+  @ApiOkResponse({ description: 'PostgreSQL and Redis answer: {"status":"ok","checks":{"database":"up","redis":"up"}}.' })
+  @ApiServiceUnavailableResponse({ description: 'PostgreSQL or Redis does not answer: {"status":"unavailable","checks":{"database":"up","redis":"down"}}.' })
+  async ready(@Res({ passthrough: true }) res: Response): Promise<Readiness> {
+    const readiness = await this.readiness.check();
+    if (readiness.status !== 'ok') res.status(503).setHeader('Retry-After', '5');
+    return readiness;
   }
 }

@@ -1,13 +1,11 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 import { MetricsController, RequestMetricsMiddleware } from './metrics';
-import { RedisHealthIndicator } from './redis.health';
+import { ReadinessService } from './readiness';
 
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController, MetricsController],
-  providers: [RedisHealthIndicator],
+  providers: [ReadinessService],
 })
 export class HealthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

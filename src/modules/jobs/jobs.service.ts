@@ -5,7 +5,7 @@ import type { Queue } from 'bull';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
 import { LimitsService } from '../../common/limits/limits.service';
-import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { enqueue } from '../../common/queue/job-options';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
 import { toJobItemResponse, toJobResponse, type JobItemListResponse, type JobListResponse, type JobResponse } from './dto/job.response';
@@ -42,7 +42,7 @@ export class JobsService {
 
   /** Hands a recorded job to the workers; the job id as Bull's id makes a second add a no-op. */
   async enqueue(organizationId: string, jobId: string): Promise<void> {
-    await this.queue.add(RUN_JOB, { organizationId, jobId }, { ...JOB_OPTIONS, jobId });
+    await enqueue(this.queue, RUN_JOB, { organizationId, jobId }, jobId, this.config.values.timeouts.redisCommandMs);
   }
 
   async get(organizationId: string, jobId: string): Promise<JobResponse> {

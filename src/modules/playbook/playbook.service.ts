@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ConflictError, NotFoundError, WorkflowUnavailableError } from '../../common/errors/domain-errors';
+import { ConflictError, NotFoundError, UnavailableError } from '../../common/errors/domain-errors';
 import { AppConfigService } from '../../config/app-config';
 import { agentLinks } from './agent-links';
 import type { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest, PutPlaybookRequest } from './dto/playbook.requests';
@@ -129,7 +129,7 @@ export class PlaybookService {
 
   /** docs/api.md §14.4: revision, etag and changeIds checked under the agent lock; exactly one of racing applies wins. */
   async apply(organizationId: string, groupId: string, body: ApplySuggestionsRequest): Promise<ApplyResponse> {
-    if (!this.config.values.playbookApplyEnabled) throw new WorkflowUnavailableError();
+    if (!this.config.values.playbookApplyEnabled) throw new UnavailableError();
     return this.db.transaction(async (tx) => {
       const group = await this.playbook.group(organizationId, groupId, tx);
       if (!group) throw NotFoundError.inOrganization('Suggestion group');

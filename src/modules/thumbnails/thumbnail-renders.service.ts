@@ -5,7 +5,7 @@ import type { Queue } from 'bull';
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
-import { JOB_OPTIONS } from '../../common/queue/job-options';
+import { enqueue } from '../../common/queue/job-options';
 import { AppConfigService } from '../../config/app-config';
 import { CardSubjectsRegistry, type CardSubject } from './card-subjects';
 import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from './jobs/thumbnails.queue';
@@ -48,7 +48,8 @@ export class ThumbnailRendersService {
   }
 
   async enqueue(organizationId: string, renderIds: string[]): Promise<void> {
-    await Promise.all(renderIds.map((renderId) => this.queueOfRenders.add(RENDER_THUMBNAIL, { organizationId, renderId }, { ...JOB_OPTIONS, jobId: renderId })));
+    const timeoutMs = this.config.values.timeouts.redisCommandMs;
+    await Promise.all(renderIds.map((renderId) => enqueue(this.queueOfRenders, RENDER_THUMBNAIL, { organizationId, renderId }, renderId, timeoutMs)));
   }
 
   queuedRendersOf(organizationId: string, jobId: string): Promise<string[]> {
