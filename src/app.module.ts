@@ -2,11 +2,13 @@ import { BullModule } from '@nestjs/bull';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { HttpPipelineModule } from './common/http/http-pipeline.module';
 import { LimitsModule } from './common/limits/limits.module';
 import { bullRedisOptions } from './common/queue/bull-redis';
 import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
+import { QueueFailureLogModule } from './common/queue/queue-failure-log';
 import { RedisModule } from './common/redis/redis.module';
 import { AppConfigModule } from './config/config.module';
 import type { AppConfig } from './config/environment';
@@ -30,13 +32,19 @@ import { PlaybookHttpModule } from './modules/playbook';
 import { PeopleJobsModule } from './modules/people/people-jobs.module';
 import { SessionsHttpModule, SessionsModule } from './modules/sessions';
 
+/** Where logs go instead of stdout (tests that read them). */
+export interface AppModuleOptions {
+  logDestination?: DestinationStream;
+}
+
 /** Infrastructure every role needs: config, logs, PostgreSQL, Redis, Bull, limits. */
-export function infrastructureModules(config: AppConfig) {
+export function infrastructureModules(config: AppConfig, options: AppModuleOptions = {}) {
   return [
     AppConfigModule.forRoot(config),
-    LoggerModule.forRoot(loggerParams(config)),
+    LoggerModule.forRoot(loggerParams(config, options.logDestination)),
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize, config.timeouts)),
     BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
+    QueueFailureLogModule,
     RedisModule,
     CountCacheModule,
     LimitsModule,
@@ -70,13 +78,13 @@ const WORKER_MODULES = [MaintenanceModule, SessionsModule, PeopleJobsModule, Cus
  */
 @Module({})
 export class AppModule {
-  static forRole(config: AppConfig): DynamicModule {
+  static forRole(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
     const serveHttp = config.appRole !== 'worker';
     const runWorkers = config.appRole !== 'api';
     return {
       module: AppModule,
       imports: [
-        ...infrastructureModules(config),
+        ...infrastructureModules(config, options),
         ...(serveHttp ? API_MODULES : [HealthModule]),
         ...(runWorkers ? WORKER_MODULES : []),
         // A development server seeds demo data on its first start.

@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { isScope, SCOPES, type Scope } from './common/auth/scopes';
+import { summarizeError } from './common/errors/error-log';
 import { AppConfigModule } from './config/config.module';
 import { loadConfigOrExit, type AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
@@ -146,7 +147,10 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);
+    // Usage errors speak of the command line; any other message may quote stored values (a failed
+    // query's), so only its type and code are shown.
+    const message = usage && error instanceof Error ? error.message : `unexpected failure: ${summarizeError(error)}`;
+    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
     process.exitCode = usage ? 2 : 1;
   },
 );

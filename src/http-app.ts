@@ -5,19 +5,28 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
+import { apiSecurityHeaders, corsOptions, docsSecurityHeaders } from './common/http/security-headers';
 import { AppModule } from './app.module';
+import { AppConfigService } from './config/app-config';
 import type { AppConfig } from './config/environment';
 
+const DOCS_PATH = 'docs';
+
 /**
- * Applies what every HTTP instance needs, in the order requests meet it: request id, then Nest's
- * routing and pipeline (which reads the JSON body once the caller is authenticated). Used by main.ts
- * and the e2e tests alike.
+ * Applies what every HTTP instance needs, in the order requests meet it: request id, security and
+ * cache headers, CORS when CORS_ORIGINS names origins (preflights end there), then Nest's routing
+ * and pipeline (which reads the JSON body once the caller is authenticated). Used by main.ts and
+ * the e2e tests alike.
  */
 export function configureHttpApp(app: NestExpressApplication): INestApplication {
+  const config = app.get(AppConfigService).values;
   app.disable('x-powered-by');
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  app.use(apiSecurityHeaders);
+  app.use(`/${DOCS_PATH}`, docsSecurityHeaders);
+  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
   app.useLogger(app.get(Logger));
   const document = SwaggerModule.createDocument(
     app,
@@ -31,7 +40,7 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
       .addSecurityRequirements('x-api-key')
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
+  SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
   return app;
 }
 

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { apiSecurityHeaders } from './common/http/security-headers';
 import type { AppConfig } from './config/environment';
 
 /**
@@ -11,6 +12,8 @@ import type { AppConfig } from './config/environment';
  */
 export async function createWorkerApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), { bufferLogs: true });
+  app.disable('x-powered-by');
+  app.use(apiSecurityHeaders);
   app.useLogger(app.get(Logger));
   return app;
 }

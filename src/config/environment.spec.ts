@@ -66,6 +66,26 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads CORS_ORIGINS as a list of origins, normalised as browsers send them; unset is none', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://App.Example.com, http://localhost:5173/ ,' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+  });
+
+  it.each(['*', 'app.example.com', 'https://app.example.com/path', 'https://app.example.com?x=1', 'ftp://files.example.com', 'https://user@app.example.com'])(
+    'refuses CORS_ORIGINS=%s: origins only',
+    (value) => {
+      expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(
+        new ConfigError([`Invalid environment variable CORS_ORIGINS=${JSON.stringify(value)}: must be comma-separated origins such as https://app.example.com (scheme, host and port only).`]),
+      );
+    },
+  );
+
+  it("never repeats a URL's password in an error", () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:s3cret@db.internal/app' })).toThrow(
+      new ConfigError(['Invalid environment variable DATABASE_URL="mysql://admin:***@db.internal/app": must be a URL (postgres:, postgresql:).']),
+    );
+  });
+
   it('declares a default for every variable that parses', () => {
     for (const variable of Object.values(VARIABLES)) expect(() => (variable.parse as (raw: string) => unknown)(variable.default)).not.toThrow();
   });

@@ -17,6 +17,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   experienceBaseUrl: string;
   agentBaseUrl: string;
+  /** Browser origins allowed to call the API (CORS); empty: no CORS headers at all. */
+  corsOrigins: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiKeyCacheTtlSeconds: number;
   shutdownTimeoutMs: number;
@@ -63,6 +65,9 @@ export const embeddedRedisUrl = (port: number) => `redis://127.0.0.1:${port}/0`;
 
 type Parser<T> = (raw: string) => T;
 
+/** A URL's password is a secret: error messages show `user:***@`. */
+const withoutPassword = (raw: string) => raw.replace(/(\/\/[^/@:\s]*:)[^/@\s]*@/g, '$1***@');
+
 class InvalidVariable extends Error {}
 
 const integer = (min: number, max: number): Parser<number> => (raw) => {
@@ -93,6 +98,25 @@ const url = (...protocols: string[]): Parser<string> => (raw) => {
   if (!protocols.includes(parsed.protocol)) throw new InvalidVariable(`must be a URL (${protocols.join(', ')})`);
   return raw.replace(/\/+$/, '');
 };
+
+/** A comma-separated list of origins (scheme://host[:port]), each normalised as browsers send it. */
+const origins: Parser<string[]> = (raw) =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(item);
+      } catch {
+        // reported below
+      }
+      if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.pathname !== '/' || parsed.search || parsed.hash || parsed.username) {
+        throw new InvalidVariable('must be comma-separated origins such as https://app.example.com (scheme, host and port only)');
+      }
+      return parsed.origin;
+    });
 
 interface Variable<T> {
   name: string;
@@ -137,7 +161,8 @@ export const VARIABLES = {
   publicBaseUrl: variable('PUBLIC_BASE_URL', 'http://localhost:3000', url('http:', 'https:'), 'Base URL of this service as clients reach it: Custom Link urls ({PUBLIC_BASE_URL}/l/{slug}) and share cards.'),
   experienceBaseUrl: variable('EXPERIENCE_BASE_URL', 'http://localhost:5173/experience', url('http:', 'https:'), 'Where /l/{slug} redirects: {EXPERIENCE_BASE_URL}?cl={slug}.'),
   agentBaseUrl: variable('AGENT_BASE_URL', 'http://localhost:5174/agent', url('http:', 'https:'), 'Agent links: {AGENT_BASE_URL}/staging/{orgId} and {AGENT_BASE_URL}/live/{orgId}.'),
-  logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'fatal | error | warn | info | debug | trace | silent. warn drops the per-request line; logs never hold keys, bodies or transcripts.'),
+  corsOrigins: variable('CORS_ORIGINS', '', origins, 'Comma-separated browser origins (https://app.example.com) allowed to call the API cross-origin. Unset: no CORS headers, and OPTIONS answers 405.'),
+  logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'fatal | error | warn | info | debug | trace | silent. warn drops the per-request line. Logs never hold keys, headers, bodies, query values or other personal data.'),
   apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30), 'How long an authenticated key is cached per instance (0..30 s): a revoked key stops working within this time.'),
   shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000), 'On SIGTERM/SIGINT: the most time in-flight requests and active jobs get before the process exits.'),
   queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull', 'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).'),
@@ -172,7 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       (values as Record<string, unknown>)[field] = spec.parse(source);
     } catch (error) {
       if (!(error instanceof InvalidVariable)) throw error;
-      problems.push(`Invalid environment variable ${spec.name}=${JSON.stringify(source)}: ${error.message}.`);
+      problems.push(`Invalid environment variable ${spec.name}=${JSON.stringify(withoutPassword(source))}: ${error.message}.`);
     }
   }
   if (values.nodeEnv === 'production') {
@@ -201,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: v.publicBaseUrl,
     experienceBaseUrl: v.experienceBaseUrl,
     agentBaseUrl: v.agentBaseUrl,
+    corsOrigins: v.corsOrigins,
     logLevel: v.logLevel,
     apiKeyCacheTtlSeconds: v.apiKeyCacheTtlSeconds,
     shutdownTimeoutMs: v.shutdownTimeoutMs,

@@ -1,10 +1,12 @@
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, Logger } from 'typeorm';
 import type { TimeoutsConfig } from '../config/environment';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /** Client-side margin over statement_timeout: a stalled server or network is given up on shortly after. */
 const READ_MARGIN_MS = 1000;
+const ignore = (): void => undefined;
+const SILENT_LOGGER: Logger = { logQuery: ignore, logQueryError: ignore, logQuerySlow: ignore, logSchemaBuild: ignore, logMigration: ignore, log: ignore };
 
 /**
  * The single definition of how we reach PostgreSQL, shared by the Nest app, the TypeORM CLI
@@ -21,6 +23,11 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10, timeouts?:
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
     migrationsRun: false,
+    // TypeORM logs nothing. Its loggers print statements with their parameters (emails, names, link
+    // contexts) and driver messages that quote values, and one kind, migration failures, is printed
+    // whatever `logging` says. Failed queries are logged where they are caught, by describeError.
+    logging: false,
+    logger: SILENT_LOGGER,
     extra: {
       max: poolSize,
       application_name: 'engagement-api',

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
+import type { DestinationStream } from 'pino';
 import { AppModule } from '../../src/app.module';
 import { SCOPES, type Scope } from '../../src/common/auth/scopes';
 import { LeanExpressAdapter } from '../../src/common/http/lean-express-adapter';
@@ -30,11 +31,13 @@ export const ALL_SCOPES: Scope[] = [...SCOPES];
 /**
  * The whole app through @nestjs/testing, configured exactly as main.ts configures it, on the run's
  * database and Redis. `env` overrides variables (e.g. a small limit) for this instance;
- * `controllers` adds test-only probe routes (they go through the same global pipeline).
+ * `controllers` adds test-only probe routes (they go through the same global pipeline);
+ * `logDestination` receives the log lines (with a LOG_LEVEL in `env`). The logger is one per test
+ * file (nestjs-pino keeps the first), so a spec that reads logs creates that app first.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { controllers?: Type[] } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { controllers?: Type[]; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', APP_ROLE: 'api', ...env });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config)], controllers: options.controllers ?? [] }).compile();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config, { logDestination: options.logDestination })], controllers: options.controllers ?? [] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(new LeanExpressAdapter(), { bodyParser: false });
   configureHttpApp(app);
   await app.init();

@@ -13,7 +13,7 @@ export function assertBuilt(): void {
  * A real worker process (APP_ROLE=worker) on this run's database, Redis and queues. Short queue
  * locks let a job whose worker was killed be taken over in seconds instead of the default 30 s.
  */
-export function startWorker(port: number, env: Record<string, string> = {}): ChildProcess {
+export function startWorker(port: number, env: Record<string, string> = {}, options: { output?: 'pipe' } = {}): ChildProcess {
   return spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -27,6 +27,7 @@ export function startWorker(port: number, env: Record<string, string> = {}): Chi
       QUEUE_STALLED_INTERVAL_MS: '1000',
       ...env,
     },
-    stdio: process.env.WORKER_DEBUG ? 'inherit' : 'ignore',
+    // `output: 'pipe'` hands stdout and stderr to the test (a spec that reads the worker's logs).
+    stdio: options.output === 'pipe' ? ['ignore', 'pipe', 'pipe'] : process.env.WORKER_DEBUG ? 'inherit' : 'ignore',
   });
 }

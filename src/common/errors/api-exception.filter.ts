@@ -31,6 +31,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request & { id?: string }>();
     if (res.headersSent) return;
+    // A route's own caching (share cards: public, max-age) is set before its handler runs; an error is never cached.
+    res.setHeader('Cache-Control', 'no-store');
     if (exception instanceof DomainError) return sendDomainError(res, exception);
     if (exception instanceof NotFoundException) return this.sendRouteNotFound(req, res);
     if (exception instanceof HttpException && exception.getStatus() < 500) {
@@ -43,6 +45,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.warn({ code: code ?? name, requestId: req.id }, 'Dependency unavailable');
       return sendDomainError(res, new UnavailableError(OUTAGE_RETRY_AFTER_SECONDS));
     }
+    // The `err` serializer (describeError) logs the type, code and frames, never the message: a
+    // QueryFailedError carries the statement, its parameters and PostgreSQL's message quoting values.
     this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
     res.status(500).json({ detail: 'Internal server error.' });
   }

@@ -101,7 +101,7 @@ export class ThumbnailRendersService {
         return { status: 'fallback', png: renderShareCard({ ...card, logo: null }), error: { code: 'logo_invalid_image', message: 'The logo could not be decoded.' } };
       }
     } catch (error) {
-      this.logger.warn(`Render of link ${link.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn({ linkId: link.id, err: error }, 'Render failed');
       return { status: 'failed', png: null, error: { code: 'render_failed', message: 'The share card could not be rendered.' } };
     }
   }

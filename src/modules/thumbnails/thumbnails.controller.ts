@@ -16,6 +16,8 @@ export class ThumbnailsController {
   @ApiParam({ name: 'file', description: '{sha256}.png' })
   @ApiOkResponse({ description: 'The PNG share card.', content: { 'image/png': {} } })
   @Header('Cache-Control', 'public, max-age=31536000, immutable')
+  // Cards are shown on other sites (the experience page, unfurls): helmet's same-origin default would block them.
+  @Header('Cross-Origin-Resource-Policy', 'cross-origin')
   async thumbnail(@Param('link_id') linkId: string, @Param('file') file: string, @Res() res: Response): Promise<void> {
     const png = await this.thumbnails.card(linkId, file);
     res.setHeader('Content-Type', 'image/png');
