@@ -3,13 +3,24 @@ import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/s
 import { HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
+import { RecentResult } from './recent-result';
 import { RedisHealthIndicator } from './redis.health';
 
-/** Probes for the orchestrator: no key, no rate limit (docs/api.md §15.1). */
+/** How long a readiness answer is reused: a flood of probes costs PostgreSQL and Redis one check a second. */
+const READINESS_REUSE_MS = 1000;
+
+interface Readiness {
+  ready: boolean;
+  result: HealthCheckResult;
+}
+
+/** Probes for the orchestrator: no key, no rate limit, cheap to call (docs/api.md §15.1). */
 @ApiTags('Operations')
 @Public()
 @Controller()
 export class HealthController {
+  private readonly readiness = new RecentResult(READINESS_REUSE_MS, () => this.checkReadiness());
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
@@ -23,17 +34,22 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: PostgreSQL and Redis answer; 503 (with Retry-After) while either does not. */
+  /** Readiness: PostgreSQL and Redis answer; 503 (with Retry-After) while either does not. Checked at most once a second. */
   @Get('readyz')
   @ApiOkResponse({ description: 'PostgreSQL and Redis answer.' })
   @ApiServiceUnavailableResponse({ description: 'PostgreSQL or Redis does not answer.' })
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
+    const { ready, result } = await this.readiness.get();
+    if (!ready) res.status(503).setHeader('Retry-After', '5');
+    return result;
+  }
+
+  private async checkReadiness(): Promise<Readiness> {
     try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 }), () => this.redis.isHealthy()]);
+      return { ready: true, result: await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 }), () => this.redis.isHealthy()]) };
     } catch (error) {
-      res.status(503).setHeader('Retry-After', '5');
       const response = (error as { getResponse?: () => HealthCheckResult }).getResponse?.();
-      return response ?? { status: 'error', details: {} };
+      return { ready: false, result: response ?? { status: 'error', details: {} } };
     }
   }
 }
