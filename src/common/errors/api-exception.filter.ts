@@ -27,6 +27,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request & { id?: string }>();
     if (res.headersSent) return;
+    // Refused before its body was read (401, 403, 429): the client may still be sending it.
+    // Closing once the answer is out, rather than draining the rest to keep the connection alive,
+    // means a large body ties up nothing.
+    if (!req.complete) res.setHeader('Connection', 'close');
     if (exception instanceof DomainError) return sendDomainError(res, exception);
     if (exception instanceof NotFoundException) return this.sendRouteNotFound(req, res);
     if (exception instanceof HttpException && exception.getStatus() < 500) {
