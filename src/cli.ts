@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { isScope, SCOPES, type Scope } from './common/auth/scopes';
 import { summarizeError } from './common/errors/error-log';
+import { RedisModule } from './common/redis/redis.module';
 import { AppConfigModule } from './config/config.module';
 import { loadConfigOrExit, type AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
@@ -30,7 +31,6 @@ class CliModule {
         AppConfigModule.forRoot(config),
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, 2)),
         OrganizationsModule,
-        ApiKeysModule,
         ...extraModules,
       ],
     };
@@ -48,6 +48,9 @@ const USAGE = `usage:
 scopes: ${SCOPES.join(', ')}`;
 
 const COMMANDS = ['org:create', 'key:create', 'key:list', 'key:revoke', 'demo:seed', 'migration:run', 'migration:revert'];
+
+/** Commands that use keys, and so Redis: key creations and revocations are announced to the API instances' key caches. */
+const KEY_COMMANDS = ['key:create', 'key:list', 'key:revoke', 'demo:seed'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -81,8 +84,8 @@ async function run(argv: string[]): Promise<unknown> {
 
   const config = loadConfigOrExit();
   // Without DATABASE_URL / REDIS_URL the CLI reaches the embedded services the server uses,
-  // starting them (and migrating) when no server runs; only demo:seed needs Redis.
-  const services = await startLocalServices(config, { migrate: !command.startsWith('migration:'), redis: command === 'demo:seed' });
+  // starting them (and migrating) when no server runs; org:create and migrations need no Redis.
+  const services = await startLocalServices(config, { migrate: !command.startsWith('migration:'), redis: KEY_COMMANDS.includes(command) });
   try {
     return command.startsWith('migration:') ? await migrations(config, command) : await adminCommand(config, command, values);
   } finally {
@@ -107,10 +110,11 @@ async function migrations(config: AppConfig, command: string): Promise<unknown> 
 async function adminCommand(config: AppConfig, command: string, values: Record<string, string | undefined>): Promise<unknown> {
   // demo:seed needs the ingestion stack (Redis, limits, rollups); the key commands stay light.
   const demo = command === 'demo:seed' ? await import('./modules/demo/demo-cli.module.js') : null;
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, demo ? [demo.DemoCliModule.forRoot(config)] : []), { logger: ['error'] });
+  const modules = [...(KEY_COMMANDS.includes(command) ? [RedisModule, ApiKeysModule] : []), ...(demo ? [demo.DemoCliModule.forRoot(config)] : [])];
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, modules), { logger: ['error'] });
   try {
     const organizations = app.get(OrganizationsService);
-    const keys = app.get(ApiKeysService);
+    const keys = () => app.get(ApiKeysService);
     switch (command) {
       case 'org:create':
         return await organizations.create(required(values, 'name'));
@@ -118,14 +122,14 @@ async function adminCommand(config: AppConfig, command: string, values: Record<s
         const org = requiredUuid(values, 'org');
         const scopes = parseScopes(required(values, 'scopes'));
         if (!(await organizations.exists(org))) throw new UsageError(`organization ${org} not found`);
-        return await keys.create(org, scopes, values.name?.trim() || null);
+        return await keys().create(org, scopes, values.name?.trim() || null);
       }
       case 'key:list': {
         const org = requiredUuid(values, 'org');
-        return { organizationId: org, keys: await keys.list(org) };
+        return { organizationId: org, keys: await keys().list(org) };
       }
       case 'key:revoke': {
-        const revoked = await keys.revoke(requiredUuid(values, 'id'));
+        const revoked = await keys().revoke(requiredUuid(values, 'id'));
         if (!revoked) throw new UsageError('key not found');
         return revoked;
       }

@@ -13,6 +13,33 @@ describe('loadConfig', () => {
     });
   });
 
+  it('defaults the key caches, the per-client limits and TRUST_PROXY (no proxy trusted)', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ apiKeyCacheTtlSeconds: 10, apiKeyNegativeCacheTtlSeconds: 60, trustProxy: false });
+    expect(config.limits).toMatchObject({
+      authFailuresPerClientPerMinute: 1000,
+      linkOpensPerClientPerMinute: 600,
+      linkOpensPerLinkPerMinute: 3000,
+      thumbnailRequestsPerClientPerMinute: 1200,
+    });
+  });
+
+  it.each([
+    ['false', false],
+    ['TRUE', true],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.0.1,uniquelocal', ['10.0.0.0/8', '192.168.0.1', 'uniquelocal']],
+    ['10.0.0.0/255.0.0.0', ['10.0.0.0/255.0.0.0']],
+    ['fd00::/8,::1', ['fd00::/8', '::1']],
+  ])('reads TRUST_PROXY=%j as Express does', (raw, expected) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes please', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', 'localhost', '1.2.3.4/8/9', '::1/255.0.0.0', '101'])('refuses TRUST_PROXY=%j at start', (raw) => {
+    expect(() => loadConfig({ TRUST_PROXY: raw })).toThrow(ConfigError);
+  });
+
   it('reads and parses variables, trimming trailing slashes of base URLs', () => {
     const config = loadConfig({ APP_ROLE: 'worker', PORT: '8080', PUBLIC_BASE_URL: 'https://links.example.com/', PLAYBOOK_APPLY_ENABLED: 'false' });
     expect(config).toMatchObject({ appRole: 'worker', port: 8080, publicBaseUrl: 'https://links.example.com', playbookApplyEnabled: false });

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * The one place that reads process.env. Every variable is declared here with its default and a
  * parser; `loadConfig` reports every bad variable on its own line instead of failing on the first.
@@ -21,6 +23,9 @@ export interface AppConfig {
   corsOrigins: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiKeyCacheTtlSeconds: number;
+  apiKeyNegativeCacheTtlSeconds: number;
+  /** Express's `trust proxy` setting: which proxies' X-Forwarded-For decides the client address. */
+  trustProxy: TrustProxy;
   shutdownTimeoutMs: number;
   queuePrefix: string;
   queueLockDurationMs: number;
@@ -33,6 +38,10 @@ export interface AppConfig {
     linkCreationUnitsPerDay: number;
     thumbnailRenderUnitsPerHour: number;
     thumbnailRenderUnitsPerDay: number;
+    authFailuresPerClientPerMinute: number;
+    linkOpensPerClientPerMinute: number;
+    linkOpensPerLinkPerMinute: number;
+    thumbnailRequestsPerClientPerMinute: number;
   };
   playbookApplyEnabled: boolean;
   timeouts: TimeoutsConfig;
@@ -50,6 +59,9 @@ export interface TimeoutsConfig {
   httpRequestMs: number;
   httpKeepAliveMs: number;
 }
+
+/** false (the socket's peer is the client), true (trust every proxy), a hop count, or proxy addresses / CIDR ranges. */
+export type TrustProxy = boolean | number | string[];
 
 export interface LocalServicesConfig {
   postgres: boolean;
@@ -134,6 +146,32 @@ const variable = <T>(name: string, defaultValue: string, parse: Parser<T>, doc: 
   doc,
 });
 
+/** Names Express's `trust proxy` accepts for address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, `address/prefix` or `address/netmask` (IPv4), or a named range, as Express's `trust proxy` reads them. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/** Express's `trust proxy` values, validated here so that a typo stops the process at start rather than at the first request. */
+const trustProxy: Parser<TrustProxy> = (raw) => {
+  const value = raw.trim();
+  if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (/^\d+$/.test(value)) return integer(0, 100)(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (!entries.every(isProxyAddress)) {
+    throw new InvalidVariable(`must be true, false, a number of proxy hops, or comma-separated addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`);
+  }
+  return entries;
+};
+
 /** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
 const optional = <T>(parse: Parser<T>): Parser<T | null> => (raw) => (raw.trim() === '' ? null : parse(raw));
 
@@ -163,7 +201,10 @@ export const VARIABLES = {
   agentBaseUrl: variable('AGENT_BASE_URL', 'http://localhost:5174/agent', url('http:', 'https:'), 'Agent links: {AGENT_BASE_URL}/staging/{orgId} and {AGENT_BASE_URL}/live/{orgId}.'),
   corsOrigins: variable('CORS_ORIGINS', '', origins, 'Comma-separated browser origins (https://app.example.com) allowed to call the API cross-origin. Unset: no CORS headers, and OPTIONS answers 405.'),
   logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'fatal | error | warn | info | debug | trace | silent. warn drops the per-request line. Logs never hold keys, headers, bodies, query values or other personal data.'),
-  apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30), 'How long an authenticated key is cached per instance (0..30 s): a revoked key stops working within this time.'),
+  apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30), 'How long an authenticated key is cached per instance (0..30 s). Revocations reach every instance through Redis at once; an instance that has not heard from Redis for 1 s looks keys up in the database instead.'),
+  apiKeyNegativeCacheTtlSeconds: variable('API_KEY_NEGATIVE_CACHE_TTL_SECONDS', '60', integer(0, 3600), 'How long an unknown key is remembered per instance as unknown, so repeating it costs no database lookup; creating a key clears its entry on every instance at once.'),
+  authFailuresPerClientPerMinute: variable('AUTH_FAILURES_PER_CLIENT_PER_MINUTE', '1000', integer(1, 100000000), 'Failed authentications (401) per 60 s per client address (IPv6: per /64); beyond it 429, and keys this instance has not verified are refused without a database lookup.'),
+  trustProxy: variable('TRUST_PROXY', 'false', trustProxy, "Which proxies' X-Forwarded-For gives the client address for per-client limits (Express trust proxy): false (the connection's peer), true (any), a hop count, or comma-separated addresses, CIDR ranges or loopback, linklocal, uniquelocal."),
   shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000), 'On SIGTERM/SIGINT: the most time in-flight requests and active jobs get before the process exits.'),
   queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull', 'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).'),
   queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000), 'A worker that dies mid-job holds its job this long before another worker resumes it.'),
@@ -175,6 +216,9 @@ export const VARIABLES = {
   linkCreationUnitsPerDay: variable('LINK_CREATION_UNITS_PER_DAY', '20000', integer(0, 100000000), 'Custom Links requested per organization per day.'),
   thumbnailRenderUnitsPerHour: variable('THUMBNAIL_RENDER_UNITS_PER_HOUR', '2000', integer(0, 100000000), 'Share-card renders enqueued per organization per hour.'),
   thumbnailRenderUnitsPerDay: variable('THUMBNAIL_RENDER_UNITS_PER_DAY', '10000', integer(0, 100000000), 'Share-card renders enqueued per organization per day.'),
+  linkOpensPerClientPerMinute: variable('LINK_OPENS_PER_CLIENT_PER_MINUTE', '600', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per client address (IPv6: per /64).'),
+  linkOpensPerLinkPerMinute: variable('LINK_OPENS_PER_LINK_PER_MINUTE', '3000', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per link (slug), from all clients together.'),
+  thumbnailRequestsPerClientPerMinute: variable('THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE', '1200', integer(1, 100000000), 'Share-card (/thumbnails/...) requests per 60 s per client address (IPv6: per /64).'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
 };
 
@@ -229,6 +273,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: v.corsOrigins,
     logLevel: v.logLevel,
     apiKeyCacheTtlSeconds: v.apiKeyCacheTtlSeconds,
+    apiKeyNegativeCacheTtlSeconds: v.apiKeyNegativeCacheTtlSeconds,
+    trustProxy: v.trustProxy,
     shutdownTimeoutMs: v.shutdownTimeoutMs,
     queuePrefix: v.queuePrefix,
     queueLockDurationMs: v.queueLockDurationMs,
@@ -241,6 +287,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkCreationUnitsPerDay: v.linkCreationUnitsPerDay,
       thumbnailRenderUnitsPerHour: v.thumbnailRenderUnitsPerHour,
       thumbnailRenderUnitsPerDay: v.thumbnailRenderUnitsPerDay,
+      authFailuresPerClientPerMinute: v.authFailuresPerClientPerMinute,
+      linkOpensPerClientPerMinute: v.linkOpensPerClientPerMinute,
+      linkOpensPerLinkPerMinute: v.linkOpensPerLinkPerMinute,
+      thumbnailRequestsPerClientPerMinute: v.thumbnailRequestsPerClientPerMinute,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
     timeouts: {

@@ -32,6 +32,13 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_DATABASE_NAME = name;
   // Queues are named per run too: a worker of an overlapping run must never take this run's jobs.
   process.env.QUEUE_PREFIX = `bull-${name}`;
+  // Every spec's requests come from 127.0.0.1 and the per-client counters live in Redis, shared by
+  // the specs running in parallel: one spec's 401s or link opens must not use up another's budget.
+  // The specs about these limits set small ones on their own instances and count per client
+  // address through X-Forwarded-For (TRUST_PROXY), each test from an address of its own.
+  for (const name of ['AUTH_FAILURES_PER_CLIENT_PER_MINUTE', 'LINK_OPENS_PER_CLIENT_PER_MINUTE', 'LINK_OPENS_PER_LINK_PER_MINUTE', 'THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE']) {
+    process.env[name] = '100000000';
+  }
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_URL = services.redisUrl;
 }

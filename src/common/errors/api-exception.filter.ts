@@ -33,6 +33,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     // A route's own caching (share cards: public, max-age) is set before its handler runs; an error is never cached.
     res.setHeader('Cache-Control', 'no-store');
+    // Refused before its body was read (401, 403, 429): the client may still be sending it.
+    // Closing once the answer is out, rather than draining the rest to keep the connection alive,
+    // means a large body ties up nothing.
+    if (!req.complete) res.setHeader('Connection', 'close');
     if (exception instanceof DomainError) return sendDomainError(res, exception);
     if (exception instanceof NotFoundException) return this.sendRouteNotFound(req, res);
     if (exception instanceof HttpException && exception.getStatus() < 500) {

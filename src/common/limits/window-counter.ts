@@ -91,6 +91,12 @@ export class WindowCounter {
     return { allowed: raw[0] === 0, windows: states, refusedBy: raw[0] - 1 };
   }
 
+  /** A window's count and time to reset, without charging it (an unused window: 0 and its full length). */
+  async read(window: Window): Promise<WindowState> {
+    const [count, pttl] = await Promise.all([this.redis.get(window.key), this.redis.pttl(window.key)]);
+    return { count: Number(count ?? 0), resetInMs: pttl > 0 ? pttl : window.ttlMs };
+  }
+
   async refund(keys: string[], amount = 1): Promise<void> {
     if (keys.length === 0 || amount <= 0) return;
     await this.redis.refundWindows(keys.length, ...keys, String(amount));

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyChanges } from '../../common/auth/api-key-changes';
 import { PrincipalLookup } from '../../common/auth/principal';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
@@ -7,7 +8,7 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
-  providers: [ApiKeysRepository, ApiKeysService, { provide: PrincipalLookup, useExisting: ApiKeysService }],
+  providers: [ApiKeysRepository, ApiKeysService, ApiKeyChanges, { provide: PrincipalLookup, useExisting: ApiKeysService }],
   exports: [ApiKeysService, PrincipalLookup],
 })
 export class ApiKeysModule {}

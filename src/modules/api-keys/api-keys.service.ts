@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../common/auth/api-key';
+import { ApiKeyChanges } from '../../common/auth/api-key-changes';
 import { PrincipalLookup, type Principal } from '../../common/auth/principal';
 import { isScope, type Scope } from '../../common/auth/scopes';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -25,19 +26,22 @@ export interface ApiKeySummary {
 
 @Injectable()
 export class ApiKeysService implements PrincipalLookup {
-  constructor(private readonly keys: ApiKeysRepository) {}
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly changes: ApiKeyChanges,
+  ) {}
 
+  /**
+   * Creates a key. Every API instance then forgets the key's hash if it had it cached as unknown; a
+   * lost announcement leaves the key refused on that instance for at most the negative cache time,
+   * and only if it was presented before it existed, so it does not fail the creation.
+   */
   async create(organizationId: string, scopes: Scope[], name: string | null): Promise<CreatedApiKey> {
     const key = generateApiKey();
+    const keyHash = hashApiKey(key);
     const unique = [...new Set(scopes)];
-    const record = await this.keys.insert({
-      organizationId,
-      id: uuidv7(),
-      name,
-      prefix: displayPrefix(key),
-      keyHash: hashApiKey(key),
-      scopes: unique,
-    });
+    const record = await this.keys.insert({ organizationId, id: uuidv7(), name, prefix: displayPrefix(key), keyHash, scopes: unique });
+    await this.changes.created(keyHash).catch(() => undefined);
     return { id: record.id, key, scopes: unique };
   }
 
@@ -45,9 +49,18 @@ export class ApiKeysService implements PrincipalLookup {
     return (await this.keys.listForOrganization(organizationId)).map(toSummary);
   }
 
+  /**
+   * Revokes a key and announces it to every API instance, which drop it from their caches at once.
+   * Revoking again announces again, so a failed announcement (Redis unreachable: the error
+   * propagates) is retried by repeating the command.
+   */
   async revoke(id: string): Promise<ApiKeySummary | null> {
     const key = await this.keys.revoke(id);
-    return key ? toSummary(key) : null;
+    if (!key) return null;
+    await this.changes.revoked(key.id).catch(() => {
+      throw new Error('The key is revoked, but API instances could not be told (Redis unreachable): they refuse it within API_KEY_CACHE_TTL_SECONDS. Revoke it again to retry.');
+    });
+    return toSummary(key);
   }
 
   async findActiveByHash(keyHash: string): Promise<Principal | null> {

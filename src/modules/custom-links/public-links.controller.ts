@@ -2,6 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
+import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
 import { PublicLinksService } from './public-links.service';
 
 /** What prospects' browsers reach: the link itself. No key. */
@@ -12,6 +13,12 @@ export class PublicLinksController {
   constructor(private readonly links: PublicLinksService) {}
 
   @Get('l/:slug')
+  // Per client address, generous for an office behind one address, and per link against a flood
+  // from many addresses: each open is a queued job and a stored event.
+  @PublicRouteLimits(
+    { name: 'link-opens:client', perMinute: 'linkOpensPerClientPerMinute', per: 'client' },
+    { name: 'link-opens:link', perMinute: 'linkOpensPerLinkPerMinute', per: { param: 'slug' } },
+  )
   @ApiParam({ name: 'slug' })
   @ApiResponse({ status: 302, description: 'To {EXPERIENCE_BASE_URL}?cl={slug}.' })
   @ApiResponse({ status: 404, description: 'Unknown slug.' })

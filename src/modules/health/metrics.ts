@@ -3,6 +3,10 @@ import { ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { Public } from '../../common/auth/auth.decorators';
+import { RecentResult } from './recent-result';
+
+/** How long a rendering of the metrics is reused: scrapers poll every few seconds, a flood costs one rendering a second. */
+const METRICS_REUSE_MS = 1000;
 
 /** One registry per process: default Node metrics plus request durations by route template. */
 export const metricsRegistry = new Registry();
@@ -33,10 +37,12 @@ export class RequestMetricsMiddleware implements NestMiddleware {
 @Public()
 @Controller()
 export class MetricsController {
+  private readonly rendering = new RecentResult(METRICS_REUSE_MS, () => metricsRegistry.metrics());
+
   @Get('metrics')
   @ApiProduces('text/plain')
   @Header('Content-Type', metricsRegistry.contentType)
   metrics(): Promise<string> {
-    return metricsRegistry.metrics();
+    return this.rendering.get();
   }
 }

@@ -2,6 +2,7 @@ import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
+import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
 import { ThumbnailsService } from './thumbnails.service';
 
 /** Share cards as prospects' browsers and link unfurlers fetch them. No key. */
@@ -12,6 +13,7 @@ export class ThumbnailsController {
   constructor(private readonly thumbnails: ThumbnailsService) {}
 
   @Get('thumbnails/:link_id/:file')
+  @PublicRouteLimits({ name: 'thumbnails:client', perMinute: 'thumbnailRequestsPerClientPerMinute', per: 'client' })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @ApiParam({ name: 'file', description: '{sha256}.png' })
   @ApiOkResponse({ description: 'The PNG share card.', content: { 'image/png': {} } })
