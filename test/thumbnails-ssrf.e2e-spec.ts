@@ -39,7 +39,7 @@ describe('thumbnail logos and SSRF', () => {
       'http://10.0.0.1/logo.png',
       'http://192.168.1.1/logo.png',
       'http://172.16.0.1/logo.png',
-      'ftp://example.com/logo.png',
+      'http://[fd00::7]:6379/logo.png',
     ];
     const { key } = await t.createTenant();
     const auth = { Authorization: `Bearer ${key}` };
