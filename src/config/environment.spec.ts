@@ -9,8 +9,15 @@ describe('loadConfig', () => {
       appRole: 'all',
       port: 3000,
       limits: { requestsPerMinute: 120, transcriptDailyLimit: 2000, linkMutationsPerMinute: 10, linkCreationUnitsPerHour: 5000 },
+      thumbnails: { renderThreads: 2, renderTimeoutMs: 10000 },
       playbookApplyEnabled: true,
     });
+  });
+
+  it('bounds the share-card rendering settings', () => {
+    expect(loadConfig({ THUMBNAIL_RENDER_THREADS: '4', THUMBNAIL_RENDER_TIMEOUT_MS: '2500' }).thumbnails).toEqual({ renderThreads: 4, renderTimeoutMs: 2500 });
+    expect(() => loadConfig({ THUMBNAIL_RENDER_THREADS: '0' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_THREADS="0": must be an integer between 1 and 32.');
+    expect(() => loadConfig({ THUMBNAIL_RENDER_TIMEOUT_MS: '50' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_TIMEOUT_MS="50": must be an integer between 100 and 600000.');
   });
 
   it('reads and parses variables, trimming trailing slashes of base URLs', () => {

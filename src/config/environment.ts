@@ -32,6 +32,10 @@ export interface AppConfig {
     thumbnailRenderUnitsPerHour: number;
     thumbnailRenderUnitsPerDay: number;
   };
+  thumbnails: {
+    renderThreads: number;
+    renderTimeoutMs: number;
+  };
   playbookApplyEnabled: boolean;
 }
 
@@ -127,6 +131,8 @@ export const VARIABLES = {
   linkCreationUnitsPerDay: variable('LINK_CREATION_UNITS_PER_DAY', '20000', integer(0, 100000000), 'Custom Links requested per organization per day.'),
   thumbnailRenderUnitsPerHour: variable('THUMBNAIL_RENDER_UNITS_PER_HOUR', '2000', integer(0, 100000000), 'Share-card renders enqueued per organization per hour.'),
   thumbnailRenderUnitsPerDay: variable('THUMBNAIL_RENDER_UNITS_PER_DAY', '10000', integer(0, 100000000), 'Share-card renders enqueued per organization per day.'),
+  thumbnailRenderThreads: variable('THUMBNAIL_RENDER_THREADS', '2', integer(1, 32), 'Worker threads that draw share cards in each worker process (started on the first render).'),
+  thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
 };
 
@@ -192,6 +198,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkCreationUnitsPerDay: v.linkCreationUnitsPerDay,
       thumbnailRenderUnitsPerHour: v.thumbnailRenderUnitsPerHour,
       thumbnailRenderUnitsPerDay: v.thumbnailRenderUnitsPerDay,
+    },
+    thumbnails: {
+      renderThreads: v.thumbnailRenderThreads,
+      renderTimeoutMs: v.thumbnailRenderTimeoutMs,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
   };
