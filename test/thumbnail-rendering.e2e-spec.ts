@@ -61,7 +61,7 @@ function client(app: () => TestApp) {
 }
 
 describe('a drawing that never ends', () => {
-  const TIMEOUT_MS = 2500;
+  const TIMEOUT_MS = 5000;
   let t: TestApp;
   const c = client(() => t);
   // Slot 0: iterations of the stub's endless loop; slot 1: drawings it started.
