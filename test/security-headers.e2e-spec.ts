@@ -105,7 +105,7 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
     const cardPath = new URL(link.shareThumbnailUrl).pathname;
 
     const card = await request(t.server).get(cardPath).expect(200).expect('Content-Type', 'image/png');
-    expect(card.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(card.headers['cache-control']).toBe('public, max-age=300');
     expect(card.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(card.headers['x-content-type-options']).toBe('nosniff');
     expect(card.headers['x-powered-by']).toBeUndefined();

@@ -6,8 +6,9 @@ import { createTestApp, eventually, type TestApp } from './support/test-app';
 /**
  * docs/api.md §12.6: a logo is fetched over http(s) from public addresses only. Through the whole
  * pipeline (creation job → render worker), a logo on loopback, link-local (the cloud metadata
- * address), private ranges, or a non-http scheme is never fetched: the card falls back to the
- * default one with thumbnailError.code `logo_fetch_failed`.
+ * address) or private ranges is never fetched: the card falls back to the default one with
+ * thumbnailError `logo_fetch_failed` and its fixed message. (Other schemes are refused at creation:
+ * test/url-fields.e2e-spec.ts.)
  */
 describe('thumbnail logos and SSRF', () => {
   let t: TestApp;
@@ -29,7 +30,7 @@ describe('thumbnail logos and SSRF', () => {
     await t.close();
   });
 
-  it('refuses loopback, link-local, private and non-http logos: fallback card, logo_fetch_failed, no request made', async () => {
+  it('refuses loopback, link-local and private logos: fallback card, logo_fetch_failed with its fixed message, no request made', async () => {
     const port = (bait.address() as AddressInfo).port;
     const refused = [
       `http://127.0.0.1:${port}/logo.png`,
@@ -39,7 +40,7 @@ describe('thumbnail logos and SSRF', () => {
       'http://10.0.0.1/logo.png',
       'http://192.168.1.1/logo.png',
       'http://172.16.0.1/logo.png',
-      'ftp://example.com/logo.png',
+      'http://[fd00::7]:6379/logo.png',
     ];
     const { key } = await t.createTenant();
     const auth = { Authorization: `Bearer ${key}` };
@@ -51,13 +52,14 @@ describe('thumbnail logos and SSRF', () => {
     const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as Record<string, number>;
     expect(job.thumbnailFallbackCount).toBe(refused.length);
     const list = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as {
-      customLinks: { prospectLogoUrl: string; thumbnailStatus: string; thumbnailError: { code: string } | null; shareThumbnailUrl: string | null; thumbnailAttempts: number }[];
+      customLinks: { prospectLogoUrl: string; thumbnailStatus: string; thumbnailError: { code: string; message: string } | null; shareThumbnailUrl: string | null; thumbnailAttempts: number }[];
     };
     for (const link of list.customLinks) {
-      expect({ url: link.prospectLogoUrl, status: link.thumbnailStatus, code: link.thumbnailError?.code, attempts: link.thumbnailAttempts }).toEqual({
+      expect({ url: link.prospectLogoUrl, status: link.thumbnailStatus, error: link.thumbnailError, attempts: link.thumbnailAttempts }).toEqual({
         url: link.prospectLogoUrl,
         status: 'fallback',
-        code: 'logo_fetch_failed',
+        // One fixed text per code: no host, address or port of the refused URL is echoed.
+        error: { code: 'logo_fetch_failed', message: 'The prospect logo could not be fetched.' },
         attempts: 1,
       });
       // The default card was still drawn and is served.

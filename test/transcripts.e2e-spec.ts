@@ -91,12 +91,23 @@ describe('transcripts', () => {
       expect((await read(t, who.key, id).expect(200)).body).toEqual({ sessionId: id, entries: [], total: 0 });
     });
 
-    it('is served for staging and pending sessions of the organization, whose detail is 404', async () => {
+    it('is readable exactly when the session detail is: a staging or pending session is 404 for both, and readable once analyzed in production', async () => {
       const who = await t.createTenant();
-      for (const overrides of [{ environment: 'staging' }, { analysisStatus: 'pending' }]) {
+      const detail = (id: string) => request(t.server).get(`/api/v1/sessions/${id}`).set('Authorization', `Bearer ${who.key}`);
+      for (const overrides of [{ environment: 'staging' }, { analysisStatus: 'pending' }, { environment: 'staging', analysisStatus: 'pending' }]) {
         const id = await seed(t, who, withTranscript(shuffled, overrides));
-        await request(t.server).get(`/api/v1/sessions/${id}`).set('Authorization', `Bearer ${who.key}`).expect(404, SESSION_NOT_FOUND);
+        await detail(id).expect(404, SESSION_NOT_FOUND);
+        await read(t, who.key, id).expect(404, TRANSCRIPT_NOT_FOUND);
+
+        // Re-ingested as a visible session (transcript left out: the stored one is kept), both are readable.
+        await seed(t, who, sessionBody(), id);
+        await detail(id).expect(200);
         expect((await read(t, who.key, id).expect(200)).body).toEqual({ sessionId: id, entries: ENTRIES, total: 4 });
+
+        // Back to invisible: both are 404 again.
+        await seed(t, who, sessionBody(overrides), id);
+        await detail(id).expect(404, SESSION_NOT_FOUND);
+        await read(t, who.key, id).expect(404, TRANSCRIPT_NOT_FOUND);
       }
     });
 
@@ -213,12 +224,16 @@ describe('transcripts', () => {
       const id = await seed(q, who, withTranscript(ENTRIES));
       const bare = await seed(q, who, sessionBody());
       const theirs = await seed(q, other, withTranscript(ENTRIES));
+      const staging = await seed(q, who, withTranscript(ENTRIES, { environment: 'staging' }));
+      const pending = await seed(q, who, withTranscript(ENTRIES, { analysisStatus: 'pending' }));
       const noTranscriptScope = await q.createKey(who.organizationId, ['sessions:read', 'sessions:write']);
 
       const failing: [() => request.Test, number][] = [
         [() => read(q, who.key, newSessionId()), 404],
         [() => read(q, who.key, theirs), 404],
         [() => read(q, who.key, bare), 404],
+        [() => read(q, who.key, staging), 404],
+        [() => read(q, who.key, pending), 404],
         [() => read(q, who.key, 'not-a-uuid'), 422],
         [() => request(q.server).get(transcriptPath(id)), 401],
         [() => read(q, 'sk_live_00000000000000000000000000000000', id), 401],

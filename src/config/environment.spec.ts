@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       appRole: 'all',
       port: 3000,
       limits: { requestsPerMinute: 120, transcriptDailyLimit: 2000, linkMutationsPerMinute: 10, linkCreationUnitsPerHour: 5000 },
+      thumbnails: { renderThreads: 2, renderTimeoutMs: 10000 },
       playbookApplyEnabled: true,
     });
   });
@@ -38,6 +39,12 @@ describe('loadConfig', () => {
 
   it.each(['yes please', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', 'localhost', '1.2.3.4/8/9', '::1/255.0.0.0', '101'])('refuses TRUST_PROXY=%j at start', (raw) => {
     expect(() => loadConfig({ TRUST_PROXY: raw })).toThrow(ConfigError);
+  });
+
+  it('bounds the share-card rendering settings', () => {
+    expect(loadConfig({ THUMBNAIL_RENDER_THREADS: '4', THUMBNAIL_RENDER_TIMEOUT_MS: '2500' }).thumbnails).toEqual({ renderThreads: 4, renderTimeoutMs: 2500 });
+    expect(() => loadConfig({ THUMBNAIL_RENDER_THREADS: '0' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_THREADS="0": must be an integer between 1 and 32.');
+    expect(() => loadConfig({ THUMBNAIL_RENDER_TIMEOUT_MS: '50' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_TIMEOUT_MS="50": must be an integer between 100 and 600000.');
   });
 
   it('reads and parses variables, trimming trailing slashes of base URLs', () => {

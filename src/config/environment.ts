@@ -43,6 +43,10 @@ export interface AppConfig {
     linkOpensPerLinkPerMinute: number;
     thumbnailRequestsPerClientPerMinute: number;
   };
+  thumbnails: {
+    renderThreads: number;
+    renderTimeoutMs: number;
+  };
   playbookApplyEnabled: boolean;
   timeouts: TimeoutsConfig;
 }
@@ -219,6 +223,8 @@ export const VARIABLES = {
   linkOpensPerClientPerMinute: variable('LINK_OPENS_PER_CLIENT_PER_MINUTE', '600', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per client address (IPv6: per /64).'),
   linkOpensPerLinkPerMinute: variable('LINK_OPENS_PER_LINK_PER_MINUTE', '3000', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per link (slug), from all clients together.'),
   thumbnailRequestsPerClientPerMinute: variable('THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE', '1200', integer(1, 100000000), 'Share-card (/thumbnails/...) requests per 60 s per client address (IPv6: per /64).'),
+  thumbnailRenderThreads: variable('THUMBNAIL_RENDER_THREADS', '2', integer(1, 32), 'Worker threads that draw share cards in each worker process (started on the first render).'),
+  thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
 };
 
@@ -291,6 +297,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkOpensPerClientPerMinute: v.linkOpensPerClientPerMinute,
       linkOpensPerLinkPerMinute: v.linkOpensPerLinkPerMinute,
       thumbnailRequestsPerClientPerMinute: v.thumbnailRequestsPerClientPerMinute,
+    },
+    thumbnails: {
+      renderThreads: v.thumbnailRenderThreads,
+      renderTimeoutMs: v.thumbnailRenderTimeoutMs,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
     timeouts: {

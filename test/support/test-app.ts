@@ -1,8 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
+import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
 import { SCOPES, type Scope } from '../../src/common/auth/scopes';
 import { LeanExpressAdapter } from '../../src/common/http/lean-express-adapter';
@@ -10,6 +12,7 @@ import { loadConfig, type AppConfig } from '../../src/config/environment';
 import { configureHttpApp } from '../../src/http-app';
 import { ApiKeysService } from '../../src/modules/api-keys/api-keys.service';
 import { OrganizationsService } from '../../src/modules/organizations/organizations.service';
+import { RENDER_WORKER, type RenderWorker } from '../../src/modules/thumbnails/card-renderer';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -29,15 +32,37 @@ export interface Tenant {
 export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 /**
- * The whole app through @nestjs/testing, configured exactly as main.ts configures it, on the run's
- * database and Redis. `env` overrides variables (e.g. a small limit) for this instance;
- * `controllers` adds test-only probe routes (they go through the same global pipeline);
- * `logDestination` receives the log lines (with a LOG_LEVEL in `env`). The logger is one per test
- * file (nestjs-pino keeps the first), so a spec that reads logs creates that app first.
+ * Card-drawing threads run JavaScript, not the TypeScript sources jest runs: apps that render use the
+ * built render worker (`npm run build` first, as for the worker processes of worker-process.ts).
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { controllers?: Type[]; logDestination?: DestinationStream } = {}): Promise<TestApp> {
+export const BUILT_RENDER_WORKER: RenderWorker = { script: join(__dirname, '..', '..', 'dist/src/modules/thumbnails/rendering/render-worker.js') };
+
+export interface TestAppOptions {
+  /** Test-only probe routes (they go through the same global pipeline). */
+  controllers?: Type[];
+  /** Providers replaced by value, e.g. a stub render worker or a logo fetcher with another address policy. */
+  overrides?: { provide: unknown; useValue: unknown }[];
+  /**
+   * Receives the log lines (with a LOG_LEVEL in `env`). The logger is one per test file
+   * (nestjs-pino keeps the first), so a spec that reads logs creates that app first.
+   */
+  logDestination?: DestinationStream;
+}
+
+/**
+ * The whole app through @nestjs/testing, configured exactly as main.ts configures it, on the run's
+ * database and Redis. `env` overrides variables (e.g. a small limit) for this instance.
+ */
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', APP_ROLE: 'api', ...env });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config, { logDestination: options.logDestination })], controllers: options.controllers ?? [] }).compile();
+  const overrides = new Map<unknown, unknown>([[RENDER_WORKER, BUILT_RENDER_WORKER], ...(options.overrides ?? []).map((o): [unknown, unknown] => [o.provide, o.useValue])]);
+  const renderWorker = overrides.get(RENDER_WORKER) as RenderWorker;
+  if (config.appRole !== 'api' && typeof renderWorker.script === 'string' && !existsSync(renderWorker.script)) {
+    throw new Error(`${renderWorker.script} is missing: run \`npm run build\` before tests that render share cards`);
+  }
+  let builder = Test.createTestingModule({ imports: [AppModule.forRole(config, { logDestination: options.logDestination })], controllers: options.controllers ?? [] });
+  for (const [token, value] of overrides) builder = builder.overrideProvider(token).useValue(value);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(new LeanExpressAdapter(), { bodyParser: false });
   configureHttpApp(app);
   await app.init();

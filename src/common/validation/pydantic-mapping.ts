@@ -1,5 +1,6 @@
 import { getMetadataStorage, type ValidationArguments, type ValidationError } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { httpUrlIssue } from './http-url';
 import { describeUuidError } from './uuid-format';
 import { valueError, type IssueLocation, type ValidationIssue } from './validation-issue';
 
@@ -133,6 +134,8 @@ export function issueForRule(
       return issue('greater_than_equal', `Input should be greater than or equal to ${constraints[0]}`, { ge: constraints[0] });
     case 'max':
       return issue('less_than_equal', `Input should be less than or equal to ${constraints[0]}`, { le: constraints[0] });
+    case 'isHttpUrl':
+      return httpUrlIssue(loc, input);
     case 'arrayMinSize': {
       const min = Number(constraints[0]);
       const actual = Array.isArray(input) ? input.length : 0;

@@ -158,6 +158,12 @@ export class CustomLinksRepository {
     return rows[0] ?? null;
   }
 
+  /** Whether the link exists and is active (primary key). */
+  async isActive(organizationId: string, id: string): Promise<boolean> {
+    const rows: { active: boolean }[] = await this.db.query(`SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return rows[0]?.active === true;
+  }
+
   /** Public lookup by slug (custom_links_slug_key): slugs are unguessable and unique across organizations. */
   async findBySlug(slug: string): Promise<Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'> | null> {
     const rows: CustomLinkRow[] = await this.db.query(`SELECT organization_id, id, active FROM custom_links WHERE slug = $1`, [slug]);

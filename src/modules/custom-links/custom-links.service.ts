@@ -89,6 +89,8 @@ export class CustomLinksService {
       });
       if (provided) changes.thumbnail_status = 'provided';
       await this.links.update(tx, organizationId, id, changes);
+      // A provided card replaces any rendered one: a render still running must not overwrite it.
+      if (provided) await this.thumbnails.withdraw(tx, organizationId, id);
       const renderId = provided ? null : await this.thumbnails.queue(tx, organizationId, id, jobId);
       return { link: (await this.links.findById(organizationId, id, tx)) as CustomLinkRow, jobId, renderId };
     });

@@ -49,6 +49,11 @@ export class LinkCardSubjects implements CardSubjects {
     });
   }
 
+  /** An inactive link stops serving (docs/api.md §12.6): its card too. */
+  isPublic(organizationId: string, linkId: string): Promise<boolean> {
+    return this.links.isActive(organizationId, linkId);
+  }
+
   renderSettled(organizationId: string, jobId: string): Promise<void> {
     return this.jobs.settleIfDone(organizationId, jobId);
   }

@@ -182,10 +182,13 @@ export class SessionsRepository {
     );
   }
 
+  /** The transcript of a visible session only: it is readable exactly when the session's detail is. */
   async findTranscript(organizationId: string, sessionId: string): Promise<{ entries: TranscriptEntry[]; total: number } | null> {
     const rows = await preparedQuery<{ entries: TranscriptEntry[]; total: number }>(
       this.db,
-      `SELECT entries, total FROM session_transcripts WHERE organization_id = $1 AND session_id = $2`,
+      `SELECT t.entries, t.total
+         FROM session_transcripts t JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
+        WHERE t.organization_id = $1 AND t.session_id = $2 AND ${VISIBLE}`,
       [organizationId, sessionId],
     );
     return rows[0] ?? null;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Registration } from '../../common/registry/registration';
+import type { ThumbnailError } from './thumbnail-errors';
 
 /** What a share card shows and where its render stands, as the subject's owner keeps it. */
 export interface CardSubject {
@@ -18,7 +19,8 @@ export interface RenderOutcome {
   status: 'generated' | 'fallback' | 'failed';
   shareThumbnailUrl: string | null;
   attempts: number;
-  error: { code: string; message: string } | null;
+  /** A CONTRACT code with its fixed message (thumbnail-errors.ts), never a reason from upstream. */
+  error: ThumbnailError | null;
 }
 
 /**
@@ -33,6 +35,8 @@ export interface CardSubjects {
   lock(tx: EntityManager, organizationId: string, subjectId: string): Promise<CardSubject | null>;
   markProcessing(tx: EntityManager, organizationId: string, subjectId: string): Promise<void>;
   recordOutcome(tx: EntityManager, organizationId: string, subjectId: string, outcome: RenderOutcome): Promise<void>;
+  /** Whether the subject's card may be served on the public route (outside any transaction). */
+  isPublic(organizationId: string, subjectId: string): Promise<boolean>;
   /** After a render of a job settled (committed): lets the job settle in turn. */
   renderSettled(organizationId: string, jobId: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ThumbnailStore } from './thumbnail-store';
+import type { StoredCard, ThumbnailStore } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
 
 /** Cards as rows of thumbnail_images, keyed by link and content hash. */
@@ -12,7 +12,11 @@ export class PgThumbnailStore implements ThumbnailStore {
     await this.thumbnails.storeImage(card.organizationId, card.linkId, card.hash, card.png, tx);
   }
 
-  get(linkId: string, hash: string): Promise<Buffer | null> {
+  async prune(cards: { organizationId: string; linkId: string; keep: string | null }, tx?: EntityManager): Promise<void> {
+    await this.thumbnails.deleteImages(cards.organizationId, cards.linkId, cards.keep, tx);
+  }
+
+  get(linkId: string, hash: string): Promise<StoredCard | null> {
     return this.thumbnails.findImage(linkId, hash);
   }
 }

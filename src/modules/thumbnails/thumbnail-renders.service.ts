@@ -7,28 +7,30 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { enqueue } from '../../common/queue/job-options';
 import { AppConfigService } from '../../config/app-config';
+import { CardRenderer } from './card-renderer';
 import { CardSubjectsRegistry, type CardSubject } from './card-subjects';
 import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from './jobs/thumbnails.queue';
 import { LogoFetcher } from './rendering/logo-fetcher';
-import { renderShareCard } from './rendering/share-card.renderer';
+import { thumbnailError, type ThumbnailError } from './thumbnail-errors';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
 
 type Outcome =
   | { status: 'generated'; png: Buffer; error: null }
-  | { status: 'fallback'; png: Buffer; error: { code: string; message: string } }
-  | { status: 'failed'; png: null; error: { code: string; message: string } };
+  | { status: 'fallback'; png: Buffer; error: ThumbnailError }
+  | { status: 'failed'; png: null; error: ThumbnailError };
 
 /**
- * Share-card renders (docs/api.md §12.6): queued with a link change, drawn by a worker, stored in
- * PostgreSQL and served at {PUBLIC_BASE_URL}/thumbnails/{linkId}/{hash}.png. A newer change
- * supersedes an unfinished render (cancelled); a logo that cannot be used gives the default card
- * (fallback) with the reason in thumbnailError. Cards go to the THUMBNAIL_STORE (PostgreSQL by default).
+ * Share-card renders (docs/api.md §12.6): queued with a link change, drawn by a worker on its
+ * drawing threads (CardRenderer), stored in PostgreSQL and served at
+ * {PUBLIC_BASE_URL}/thumbnails/{linkId}/{hash}.png. A newer change supersedes an unfinished render
+ * (cancelled); a logo that cannot be used gives the default card (fallback) with the reason's code in
+ * thumbnailError. A new card replaces the link's earlier ones. Cards go to the THUMBNAIL_STORE
+ * (PostgreSQL by default).
  */
 @Injectable()
 export class ThumbnailRendersService {
   private readonly logger = new Logger(ThumbnailRendersService.name);
-  private readonly logos = new LogoFetcher();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -37,6 +39,8 @@ export class ThumbnailRendersService {
     private readonly subjects: CardSubjectsRegistry,
     private readonly config: AppConfigService,
     @Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore,
+    private readonly logos: LogoFetcher,
+    private readonly cards: CardRenderer,
   ) {}
 
   /** Records a render of the link for a job (inside the caller's transaction); enqueue it after commit. */
@@ -54,6 +58,15 @@ export class ThumbnailRendersService {
 
   queuedRendersOf(organizationId: string, jobId: string): Promise<string[]> {
     return this.renders.queuedForJob(organizationId, jobId);
+  }
+
+  /**
+   * The link's card is provided from now on (inside the caller's transaction): its unfinished
+   * renders are cancelled (their jobs settle when their queue jobs run) and its rendered cards deleted.
+   */
+  async withdraw(tx: EntityManager, organizationId: string, linkId: string): Promise<void> {
+    await this.renders.cancelUnfinishedForLink(tx, organizationId, linkId);
+    await this.store.prune({ organizationId, linkId, keep: null }, tx);
   }
 
   /** Cancels a job's renders that have not started; their links show `cancelled`. Returns how many. */
@@ -82,6 +95,8 @@ export class ThumbnailRendersService {
       if (outcome.png) {
         const hash = createHash('sha256').update(outcome.png).digest('hex');
         await this.store.put({ organizationId, linkId: link.id, hash, png: outcome.png }, tx);
+        // The cards of earlier renders are superseded: nothing points at them any more.
+        await this.store.prune({ organizationId, linkId: link.id, keep: hash }, tx);
         url = `${this.config.values.publicBaseUrl}/thumbnails/${link.id}/${hash}.png`;
       }
       await this.subjects.get().recordOutcome(tx, organizationId, link.id, { status: outcome.status, shareThumbnailUrl: url, attempts: link.attempts + 1, error: outcome.error });
@@ -89,21 +104,19 @@ export class ThumbnailRendersService {
     await this.subjects.get().renderSettled(organizationId, claimed.render.job_id);
   }
 
+  /** Fetches the logo (I/O on this thread), then draws on a drawing thread within the render timeout. */
   private async draw(link: CardSubject): Promise<Outcome> {
-    const card = { name: link.name, company: link.company };
-    try {
-      if (!link.logoUrl) return { status: 'generated', png: renderShareCard({ ...card, logo: null }), error: null };
-      const logo = await this.logos.fetch(link.logoUrl);
-      if (!logo.ok) return { status: 'fallback', png: renderShareCard({ ...card, logo: null }), error: { code: logo.code, message: logo.message } };
-      try {
-        return { status: 'generated', png: renderShareCard({ ...card, logo: { bytes: logo.bytes, mimeType: logo.mimeType } }), error: null };
-      } catch {
-        return { status: 'fallback', png: renderShareCard({ ...card, logo: null }), error: { code: 'logo_invalid_image', message: 'The logo could not be decoded.' } };
-      }
-    } catch (error) {
-      this.logger.warn({ linkId: link.id, err: error }, 'Render failed');
-      return { status: 'failed', png: null, error: { code: 'render_failed', message: 'The share card could not be rendered.' } };
+    const fetched = link.logoUrl ? await this.logos.fetch(link.logoUrl) : null;
+    const logo = fetched?.ok ? { bytes: fetched.bytes, mimeType: fetched.mimeType } : null;
+    const drawn = await this.cards.draw({ name: link.name, company: link.company, logo });
+    if (drawn.status !== 'drawn') {
+      const code = drawn.status === 'timeout' ? 'render_timeout' : 'render_failed';
+      this.logger.warn(`Render of link ${link.id} failed: ${code}`);
+      return { status: 'failed', png: null, error: thumbnailError(code) };
     }
+    if (fetched && !fetched.ok) return { status: 'fallback', png: drawn.png, error: thumbnailError(fetched.code) };
+    if (drawn.logo === 'unusable') return { status: 'fallback', png: drawn.png, error: thumbnailError('logo_invalid_image') };
+    return { status: 'generated', png: drawn.png, error: null };
   }
 
   private async settleJobOf(organizationId: string, renderId: string): Promise<void> {

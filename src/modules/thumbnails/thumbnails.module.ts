@@ -1,8 +1,10 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { CardRenderer, renderWorkerProvider } from './card-renderer';
 import { CardSubjectsRegistry } from './card-subjects';
 import { THUMBNAILS_QUEUE } from './jobs/thumbnails.queue';
 import { PgThumbnailStore } from './pg-thumbnail.store';
+import { LogoFetcher } from './rendering/logo-fetcher';
 import { ThumbnailRendersService } from './thumbnail-renders.service';
 import { THUMBNAIL_STORE } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
@@ -20,6 +22,9 @@ import { ThumbnailsService } from './thumbnails.service';
     ThumbnailRendersService,
     ThumbnailsService,
     CardSubjectsRegistry,
+    CardRenderer,
+    renderWorkerProvider,
+    { provide: LogoFetcher, useFactory: () => new LogoFetcher() },
     PgThumbnailStore,
     { provide: THUMBNAIL_STORE, useExisting: PgThumbnailStore },
   ],

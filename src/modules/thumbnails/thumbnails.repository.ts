@@ -16,18 +16,14 @@ export class ThumbnailsRepository {
 
   /** A new render for a link; the link's earlier unfinished renders are superseded (cancelled). */
   async queue(tx: EntityManager, organizationId: string, renderId: string, linkId: string, jobId: string): Promise<string[]> {
-    const [superseded]: [{ job_id: string }[], number] = await tx.query(
-      `UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
-        WHERE organization_id = $1 AND custom_link_id = $2 AND status IN ('queued', 'processing') RETURNING job_id`,
-      [organizationId, linkId],
-    );
+    const superseded = await this.cancelUnfinishedForLink(tx, organizationId, linkId);
     await tx.query(`INSERT INTO thumbnail_renders (organization_id, id, custom_link_id, job_id, status) VALUES ($1, $2, $3, $4, 'queued')`, [
       organizationId,
       renderId,
       linkId,
       jobId,
     ]);
-    return superseded.map((row) => row.job_id);
+    return superseded;
   }
 
   async queuedForJob(organizationId: string, jobId: string): Promise<string[]> {
@@ -71,14 +67,32 @@ export class ThumbnailsRepository {
     );
   }
 
+  /** The link's stored cards except `keep` (thumbnail_images primary key: link id first). */
+  async deleteImages(organizationId: string, linkId: string, keep: string | null, tx: EntityManager | DataSource = this.db): Promise<void> {
+    await tx.query(`DELETE FROM thumbnail_images WHERE organization_id = $1 AND custom_link_id = $2 AND hash IS DISTINCT FROM $3`, [organizationId, linkId, keep]);
+  }
+
+  /** Cancels the link's renders that have not finished; returns the jobs they belong to. */
+  async cancelUnfinishedForLink(tx: EntityManager, organizationId: string, linkId: string): Promise<string[]> {
+    const [rows]: [{ job_id: string }[], number] = await tx.query(
+      `UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
+        WHERE organization_id = $1 AND custom_link_id = $2 AND status IN ('queued', 'processing') RETURNING job_id`,
+      [organizationId, linkId],
+    );
+    return rows.map((row) => row.job_id);
+  }
+
   async jobOf(organizationId: string, renderId: string): Promise<string | null> {
     const rows: { job_id: string }[] = await this.db.query(`SELECT job_id FROM thumbnail_renders WHERE organization_id = $1 AND id = $2`, [organizationId, renderId]);
     return rows[0]?.job_id ?? null;
   }
 
   /** Public read by the URL's link id and content hash. */
-  async findImage(linkId: string, hash: string): Promise<Buffer | null> {
-    const rows: { png: Buffer }[] = await this.db.query(`SELECT png FROM thumbnail_images WHERE custom_link_id = $1 AND hash = $2`, [linkId, hash]);
-    return rows[0]?.png ?? null;
+  async findImage(linkId: string, hash: string): Promise<{ organizationId: string; png: Buffer } | null> {
+    const rows: { organization_id: string; png: Buffer }[] = await this.db.query(
+      `SELECT organization_id, png FROM thumbnail_images WHERE custom_link_id = $1 AND hash = $2`,
+      [linkId, hash],
+    );
+    return rows[0] ? { organizationId: rows[0].organization_id, png: rows[0].png } : null;
   }
 }

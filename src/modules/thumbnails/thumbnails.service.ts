@@ -1,19 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { isUuid } from '../../common/validation/uuid-format';
+import { CardSubjectsRegistry } from './card-subjects';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 
 const PNG_FILE = /^([0-9a-f]{64})\.png$/;
 
-/** Serves stored share cards by link and content hash. */
+/** Serves stored share cards by link and content hash, while their link is public (active). */
 @Injectable()
 export class ThumbnailsService {
-  constructor(@Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore) {}
+  constructor(
+    @Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore,
+    private readonly subjects: CardSubjectsRegistry,
+  ) {}
 
   async card(linkId: string, file: string): Promise<Buffer> {
     const hash = PNG_FILE.exec(file)?.[1];
-    const png = hash && isUuid(linkId) ? await this.store.get(linkId, hash) : null;
-    if (!png) throw new NotFoundError('Not Found');
-    return png;
+    const card = hash && isUuid(linkId) ? await this.store.get(linkId, hash) : null;
+    // A deactivated link's card is kept (reactivating serves it again) but not served meanwhile.
+    if (!card || !(await this.subjects.get().isPublic(card.organizationId, linkId))) throw new NotFoundError('Not Found');
+    return card.png;
   }
 }

@@ -2,16 +2,22 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsHttpUrl } from '../../../common/validation/http-url';
 import { IsUuidString } from '../../../common/validation/validators';
 
 /** A string a client may clear with null. */
-const ClearableText = (max: number, min = 0) =>
+const ClearableText = (max: number) =>
+  applyDecorators(ApiPropertyOptional({ type: String, maxLength: max, nullable: true }), IsOptional(), IsString(), MaxLength(max));
+
+/** An absolute http(s) URL of 1..2083 characters a client may clear with null (pydantic's HttpUrl bound). */
+const ClearableUrl = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, maxLength: max, ...(min > 0 ? { minLength: min } : {}), nullable: true }),
+    ApiPropertyOptional({ type: String, format: 'uri', minLength: 1, maxLength: 2083, nullable: true, description: 'An absolute http or https URL.' }),
     IsOptional(),
     IsString(),
-    ...(min > 0 ? [MinLength(min)] : []),
-    MaxLength(max),
+    MinLength(1),
+    MaxLength(2083),
+    IsHttpUrl(),
   );
 
 /** A string that may be absent but never null (displayName). */
@@ -49,8 +55,8 @@ export class LinkFieldsInput {
   @ClearableText(10000) context?: string | null;
   @ClearableText(255) shareTitle?: string | null;
   @ClearableText(500) shareDescription?: string | null;
-  @ClearableText(2083, 1) shareThumbnailUrl?: string | null;
-  @ClearableText(2083, 1) prospectLogoUrl?: string | null;
+  @ClearableUrl() shareThumbnailUrl?: string | null;
+  @ClearableUrl() prospectLogoUrl?: string | null;
   @ClearableText(255) prospectDomain?: string | null;
 
   @ApiPropertyOptional({ type: Boolean })

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
@@ -12,6 +13,7 @@ import {
   OptionalTextList,
   OptionalTimestamp,
 } from '../../../common/validation/field-decorators';
+import { IsHttpUrl } from '../../../common/validation/http-url';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
@@ -60,14 +62,24 @@ export class ObjectionInput {
   @OptionalInteger(0) timestampOffsetS?: number | null;
 }
 
+/** An absolute http(s) URL, or '' for none (a browser reports no referrer as ''). */
+const OptionalUrl = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, format: 'uri', maxLength: URL, nullable: true, description: "An absolute http or https URL; '' for none." }),
+    IsOptional(),
+    IsString(),
+    MaxLength(URL),
+    IsHttpUrl({ allowEmpty: true }),
+  );
+
 export class TrackingInput {
   @OptionalText(SHORT) utmSource?: string | null;
   @OptionalText(SHORT) utmMedium?: string | null;
   @OptionalText(SHORT) utmCampaign?: string | null;
   @OptionalText(SHORT) utmTerm?: string | null;
   @OptionalText(SHORT) utmContent?: string | null;
-  @OptionalText(URL) referrerUrl?: string | null;
-  @OptionalText(URL) landingPageUrl?: string | null;
+  @OptionalUrl() referrerUrl?: string | null;
+  @OptionalUrl() landingPageUrl?: string | null;
   @OptionalText(SHORT) device?: string | null;
   @OptionalText(SHORT) browser?: string | null;
   @OptionalText(SHORT) os?: string | null;

@@ -3,13 +3,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from './address-policy';
+import { logoImageProblem, sniffImageType, type ImageType } from './image-header';
 
 // Fetches a prospect logo under the SSRF rules of docs/api.md §12.6: http(s) only, public
 // addresses only, 3 s, 2 MiB, image types only. Every hop is resolved once, every resolved address
 // must pass the policy, and the socket is pinned to those validated addresses, so a DNS answer that
 // changes between the check and the connect (rebinding) is never used.
 
-export type LogoMimeType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+export type LogoMimeType = ImageType;
 
 export type LogoFetchResult =
   | { ok: true; bytes: Buffer; mimeType: LogoMimeType }
@@ -29,23 +30,6 @@ export interface LogoFetcherOptions {
 export const LOGO_FETCH_USER_AGENT = 'engagement-thumbnailer/1.0';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-/** The image type the bytes start with, whatever a server claimed. */
-export function sniffImageType(bytes: Buffer): LogoMimeType | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
-    return 'image/png';
-  }
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
-    return 'image/jpeg';
-  }
-  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(bytes.toString('latin1', 0, 6))) {
-    return 'image/gif';
-  }
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') {
-    return 'image/webp';
-  }
-  return null;
-}
 
 class LogoFetchRefusal extends Error {
   constructor(
@@ -120,8 +104,9 @@ export class LogoFetcher {
       }
       const bytes = await this.readCapped(response, url.hostname);
       const mimeType = sniffImageType(bytes);
-      if (mimeType === null) {
-        throw new LogoFetchRefusal('logo_invalid_image', 'logo is not a PNG, JPEG, GIF or WebP image');
+      const problem = logoImageProblem(bytes);
+      if (mimeType === null || problem !== null) {
+        throw new LogoFetchRefusal('logo_invalid_image', problem ?? 'logo is not a PNG, JPEG, GIF or WebP image');
       }
       return { ok: true, bytes, mimeType };
     }

@@ -1,5 +1,5 @@
 import { Resvg } from '@resvg/resvg-js';
-import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH, UnusableLogoError, renderShareCard, type ShareCardInput } from './share-card.renderer';
+import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH, UnusableLogoError, drawCard, renderShareCard, type ShareCardInput } from './share-card.renderer';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 // 8x8 solid red images made with ImageMagick.
@@ -109,6 +109,17 @@ describe('renderShareCard', () => {
     expect(() => renderShareCard({ ...base, logo: { bytes: bomb, mimeType: 'image/png' } })).toThrow(/larger than 4096x4096/);
   });
 
+  it('refuses a GIF whose frame is far larger than its logical screen, before decoding it', () => {
+    // A 1x1 screen holding a 60000x60000 frame: decoding it would take ~14 GB.
+    const u16 = (n: number) => Buffer.from([n & 0xff, n >> 8]);
+    const bomb = Buffer.concat([
+      Buffer.from('GIF89a', 'latin1'), u16(1), u16(1), Buffer.from([0, 0, 0]),
+      Buffer.from([0x2c]), u16(0), u16(0), u16(60000), u16(60000), Buffer.from([0, 2, 1, 0, 0, 0x3b]),
+    ]);
+
+    expect(() => renderShareCard({ ...base, logo: { bytes: bomb, mimeType: 'image/gif' } })).toThrow(/larger than 4096x4096/);
+  });
+
   it.each([
     `<&>"'`,
     'Tom & Jerry <script>alert("x")</script>',
@@ -149,5 +160,25 @@ describe('renderShareCard', () => {
 
     expect(greek.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(cjk.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  });
+});
+
+describe('drawCard', () => {
+  it('draws the logo when it can: logo drawn', () => {
+    const drawing = drawCard({ ...base, logo: { bytes: solidPng('#ff0000'), mimeType: 'image/png' } });
+
+    expect(drawing).toMatchObject({ ok: true, logo: 'drawn' });
+    expect(drawing.ok && decode(drawing.png).at(...LOGO_CENTRE)).toEqual([255, 0, 0, 255]);
+  });
+
+  it('draws the default card when the logo cannot be drawn: logo unusable, same image as without a logo', () => {
+    const drawing = drawCard({ ...base, logo: { bytes: RED_WEBP, mimeType: 'image/webp' } });
+
+    expect(drawing).toMatchObject({ ok: true, logo: 'unusable' });
+    expect(drawing.ok && drawing.png.equals(renderShareCard(base))).toBe(true);
+  });
+
+  it('a card without a logo: logo none', () => {
+    expect(drawCard(base)).toMatchObject({ ok: true, logo: 'none' });
   });
 });

@@ -1,6 +1,6 @@
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { SHARE_CARD_FONT_FAMILY, SHARE_CARD_FONT_FILES } from './fonts';
-import { sniffImageType } from './logo-fetcher';
+import { logoImageProblem, sniffImageType } from './image-header';
 
 // The 1200x630 share card of docs/api.md §12.6: the prospect's name, company and logo, drawn as SVG and
 // rasterised by resvg with the bundled DejaVu fonts only, so output does not depend on the host.
@@ -29,9 +29,6 @@ const NAME = { baseline: 420, maxSize: 80, minSize: 56, weight: 700 };
 const COMPANY = { baseline: 496, maxSize: 44, minSize: 36, weight: 400 };
 // Past this many graphemes text is cut before measuring: it would be truncated anyway.
 const MAX_GRAPHEMES = 200;
-// A logo is drawn at 144 px; a larger source only costs memory while decoding (2 MiB of PNG can
-// inflate to gigabytes of pixels).
-const MAX_LOGO_SIDE = 4096;
 
 const fontOptions: NonNullable<ResvgRenderOptions['font']> = {
   fontFiles: [...SHARE_CARD_FONT_FILES],
@@ -60,6 +57,25 @@ export function renderShareCard(input: ShareCardInput): Buffer {
   ].join('');
 
   return new Resvg(svg, { font: fontOptions, fitTo: { mode: 'width', value: SHARE_CARD_WIDTH }, logLevel: 'off' }).render().asPng();
+}
+
+/** What drawing a card gave: the PNG, and whether the logo is on it. */
+export type CardDrawing = { ok: true; png: Buffer; logo: 'drawn' | 'none' | 'unusable' } | { ok: false };
+
+/** The card with the logo, or without it when the logo cannot be drawn; `ok: false` when no card can be drawn. */
+export function drawCard(input: ShareCardInput): CardDrawing {
+  if (input.logo !== null) {
+    try {
+      return { ok: true, png: renderShareCard(input), logo: 'drawn' };
+    } catch {
+      // The default card follows.
+    }
+  }
+  try {
+    return { ok: true, png: renderShareCard({ ...input, logo: null }), logo: input.logo === null ? 'none' : 'unusable' };
+  } catch {
+    return { ok: false };
+  }
 }
 
 function logoImage(href: string): string {
@@ -150,15 +166,12 @@ function graphemes(text: string): string[] {
 /** The logo as a data: URI resvg can draw, after checking its real type, its size and that it decodes. */
 function logoDataUri(bytes: Buffer): string {
   const type = sniffImageType(bytes);
-  if (type === null || type === 'image/webp') {
-    throw new UnusableLogoError(type === null ? 'logo is not a PNG, JPEG or GIF image' : 'WebP logos cannot be rendered');
+  if (type === 'image/webp') {
+    throw new UnusableLogoError('WebP logos cannot be rendered');
   }
-  const size = imageSize(bytes, type);
-  if (size === null || size.width === 0 || size.height === 0) {
-    throw new UnusableLogoError('logo image header is unreadable');
-  }
-  if (size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE) {
-    throw new UnusableLogoError(`logo is larger than ${MAX_LOGO_SIDE}x${MAX_LOGO_SIDE} pixels`);
+  const problem = logoImageProblem(bytes);
+  if (type === null || problem !== null) {
+    throw new UnusableLogoError(problem ?? 'logo is not a PNG, JPEG or GIF image');
   }
   // resvg picks the decoder from the data: URI's type, so it must be the sniffed one.
   const href = `data:${type};base64,${bytes.toString('base64')}`;
@@ -176,43 +189,4 @@ function assertDecodes(href: string): void {
     }
   }
   throw new UnusableLogoError('logo could not be decoded');
-}
-
-function imageSize(bytes: Buffer, type: 'image/png' | 'image/jpeg' | 'image/gif'): { width: number; height: number } | null {
-  switch (type) {
-    case 'image/png':
-      return bytes.length >= 24 && bytes.toString('latin1', 12, 16) === 'IHDR'
-        ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
-        : null;
-    case 'image/gif':
-      return bytes.length >= 10 ? { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) } : null;
-    case 'image/jpeg':
-      return jpegSize(bytes);
-  }
-}
-
-/** Walks the JPEG segments to the first start-of-frame marker. */
-function jpegSize(bytes: Buffer): { width: number; height: number } | null {
-  let offset = 2;
-  while (offset + 4 <= bytes.length) {
-    if (bytes[offset] !== 0xff) {
-      return null;
-    }
-    const marker = bytes[offset + 1];
-    if (marker === 0xff) {
-      offset += 1; // fill byte
-      continue;
-    }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      offset += 2; // markers without a length
-      continue;
-    }
-    const length = bytes.readUInt16BE(offset + 2);
-    const isStartOfFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isStartOfFrame) {
-      return offset + 9 <= bytes.length ? { width: bytes.readUInt16BE(offset + 7), height: bytes.readUInt16BE(offset + 5) } : null;
-    }
-    offset += 2 + length;
-  }
-  return null;
 }
