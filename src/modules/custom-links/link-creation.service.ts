@@ -44,11 +44,12 @@ export class LinkCreationService implements JobHandler {
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const campaignId = body.campaign?.id?.toLowerCase() ?? (body.campaign?.name ? await this.campaigns.resolveForFiling(organizationId, body.campaign) : null);
-    return this.jobs.get(organizationId, await this.enqueue(organizationId, body.links, campaignId, null));
+    return this.jobs.get(organizationId, await this.enqueue(organizationId, body.links.map((input) => ({ input })), campaignId, null));
   }
 
+  /** Each new item names the parent's item it re-runs; a second retry of that item fails on the unique key (409). */
   retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<string> {
-    return this.enqueue(organizationId, items.map((item) => item.input), parent.campaign_id, parent.id);
+    return this.enqueue(organizationId, items.map((item) => ({ input: item.input, retryOf: item.index })), parent.campaign_id, parent.id);
   }
 
   /** Renders recorded before a crash may never have reached the queue. */
@@ -84,7 +85,8 @@ export class LinkCreationService implements JobHandler {
   }
 
   /** Reserves the units, records the job and its items, and queues it. */
-  private async enqueue(organizationId: string, inputs: object[], campaignId: string | null, parentJobId: string | null): Promise<string> {
+  private async enqueue(organizationId: string, items: { input: object; retryOf?: number }[], campaignId: string | null, parentJobId: string | null): Promise<string> {
+    const inputs = items.map((item) => item.input);
     const renderUnits = inputs.filter(needsRender).length;
     await this.limits.reserveAllOrNone(this.units(organizationId, inputs.length, renderUnits));
     const jobId = uuidv7();
@@ -98,7 +100,7 @@ export class LinkCreationService implements JobHandler {
           campaignName: null,
           parentJobId,
           renderUnits,
-          items: inputs.map((input) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued' })),
+          items: items.map(({ input, retryOf }) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued', retryOf })),
         }),
       );
     } catch (error) {

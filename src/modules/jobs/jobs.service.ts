@@ -80,7 +80,10 @@ export class JobsService {
     return this.get(organizationId, jobId);
   }
 
-  /** A child job over the parent's failed and cancelled items (docs/api.md §12.5). */
+  /**
+   * A child job over the parent's failed and cancelled items that no earlier retry took (docs/api.md
+   * §12.5): a parent is retried once; its child, once terminal, can be retried in turn.
+   */
   async retry(organizationId: string, jobId: string): Promise<JobResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const parent = await this.viewOrThrow(organizationId, jobId);
