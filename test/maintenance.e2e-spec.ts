@@ -1,5 +1,6 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { IdempotencyRepository } from '../src/common/idempotency/idempotency.repository';
 import { MaintenanceProcessor } from '../src/modules/maintenance/jobs/maintenance.processor';
@@ -27,8 +28,8 @@ describe('worker role: maintenance', () => {
     const db = t.app.get(DataSource);
     const repository = t.app.get(IdempotencyRepository);
     const scope = { organizationId, method: 'POST', route: '/api/v1/custom-link-campaigns' };
-    expect(await repository.claim({ ...scope, key: 'live' }, 'a'.repeat(64))).toBe(true);
-    expect(await repository.claim({ ...scope, key: 'old' }, 'b'.repeat(64))).toBe(true);
+    expect(await repository.claim({ ...scope, key: 'live' }, 'a'.repeat(64), randomUUID(), 30_000)).toBe(true);
+    expect(await repository.claim({ ...scope, key: 'old' }, 'b'.repeat(64), randomUUID(), 30_000)).toBe(true);
     await db.query(`UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE organization_id = $1 AND idempotency_key = 'old'`, [organizationId]);
 
     await t.app.get(MaintenanceProcessor).purgeIdempotencyRecords();

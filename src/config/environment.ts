@@ -30,6 +30,7 @@ export interface AppConfig {
   queuePrefix: string;
   queueLockDurationMs: number;
   queueStalledIntervalMs: number;
+  idempotencyLeaseMs: number;
   limits: {
     requestsPerMinute: number;
     transcriptDailyLimit: number;
@@ -213,6 +214,7 @@ export const VARIABLES = {
   queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull', 'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).'),
   queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000), 'A worker that dies mid-job holds its job this long before another worker resumes it.'),
   queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000), 'How often workers look for jobs whose worker died.'),
+  idempotencyLeaseMs: variable('IDEMPOTENCY_LEASE_MS', '30000', integer(1000, 600000), 'A request holding an Idempotency-Key renews its claim every third of this; a claim not renewed this long (its process died) may be taken over by a retry.'),
   requestsPerMinute: variable('RATE_LIMIT_PER_MINUTE', '120', integer(1, 1000000), 'Requests per 60 s per API key.'),
   transcriptDailyLimit: variable('TRANSCRIPT_DAILY_LIMIT', '2000', integer(0, 100000000), 'Successful transcript reads per organization per UTC day.'),
   linkMutationsPerMinute: variable('LINK_MUTATIONS_PER_MINUTE', '10', integer(1, 1000000), 'Link mutations (create, update, bulk actions, campaign changes, job cancel/retry) per 60 s per organization.'),
@@ -285,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePrefix: v.queuePrefix,
     queueLockDurationMs: v.queueLockDurationMs,
     queueStalledIntervalMs: v.queueStalledIntervalMs,
+    idempotencyLeaseMs: v.idempotencyLeaseMs,
     limits: {
       requestsPerMinute: v.requestsPerMinute,
       transcriptDailyLimit: v.transcriptDailyLimit,

@@ -1,7 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
+export type IdempotencyState = 'in_flight' | 'committed' | 'completed';
+
 @Entity('idempotency_records')
-@Check('idempotency_records_state_check', `state IN ('in_flight', 'completed')`)
+// committed: the mutation stored its answer in its transaction; its request has not finished yet.
+@Check('idempotency_records_state_check', `state IN ('in_flight', 'committed', 'completed')`)
 @Index('idempotency_records_expires_at_idx', ['expiresAt'])
 export class IdempotencyRecordEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
@@ -21,7 +24,15 @@ export class IdempotencyRecordEntity {
   fingerprint: string;
 
   @Column('varchar', { length: 16 })
-  state: 'in_flight' | 'completed';
+  state: IdempotencyState;
+
+  /** The request that holds (or completed) the key; only it may complete or release the record. */
+  @Column('uuid', { name: 'lease_token' })
+  leaseToken: string;
+
+  /** An in-flight claim whose owner stopped renewing it by then may be taken over. */
+  @Column('timestamptz', { name: 'lease_expires_at' })
+  leaseExpiresAt: Date;
 
   @Column('smallint', { name: 'response_status', nullable: true })
   responseStatus: number | null;

@@ -7,7 +7,7 @@ import { ApiErrorResponses } from '../../common/http/api-error-responses.decorat
 import { ConditionalGet } from '../../common/http/conditional-get';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
-import { AgentService, PUBLISH_POLL_SECONDS } from './agent.service';
+import { AgentService, PUBLISH_POLL_SECONDS, publishJobLocation } from './agent.service';
 import { ConversationTestsRequest, PublishRequest } from './dto/agent.requests';
 import { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.responses';
 
@@ -44,7 +44,7 @@ export class AgentController {
   @ApiErrorResponses(401, 403, 409, 422, 429)
   async publish(@Caller() caller: Principal, @Body() body: PublishRequest, @Res({ passthrough: true }) res: Response): Promise<PublishJobResponse> {
     const job = await this.agent.publish(caller.organizationId, body);
-    res.setHeader('Location', `/api/v1/agent/publish-jobs/${job.jobId}`);
+    res.setHeader('Location', publishJobLocation(job.jobId));
     return job;
   }
 

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { PlaybookModule } from '../playbook';
 import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
@@ -7,7 +8,7 @@ import { AGENT_PUBLISH_QUEUE } from './jobs/publish.queue';
 
 /** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentJobsModule). */
 @Module({
-  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule],
+  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule, IdempotencyRecordsModule],
   providers: [AgentRepository, AgentService],
   exports: [AgentService],
 })

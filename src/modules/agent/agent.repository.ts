@@ -20,8 +20,8 @@ type Db = EntityManager | DataSource;
 export class AgentRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insertPublishJob(organizationId: string, id: string, version: number): Promise<PublishJobRow> {
-    const rows: PublishJobRow[] = await this.db.query(
+  async insertPublishJob(organizationId: string, id: string, version: number, tx: Db = this.db): Promise<PublishJobRow> {
+    const rows: PublishJobRow[] = await tx.query(
       `INSERT INTO publish_jobs (organization_id, id, status, requested_version) VALUES ($1, $2, 'queued', $3) RETURNING *`,
       [organizationId, id, version],
     );

@@ -5,6 +5,7 @@ import type { Queue } from 'bull';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { enqueue } from '../../common/queue/job-options';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
@@ -18,6 +19,9 @@ import { failedTests, type ConversationTest } from './rules/conversation-tests';
 
 const TERMINAL = new Set(['succeeded', 'failed']);
 export const PUBLISH_POLL_SECONDS = 2;
+
+/** Where a publish job is polled: the Location of the 202 that started it. */
+export const publishJobLocation = (jobId: string) => `/api/v1/agent/publish-jobs/${jobId}`;
 
 /**
  * Agent publishing (docs/api.md §4.7, §14.6): a publish job runs the conversation tests against the
@@ -33,6 +37,7 @@ export class AgentService {
     private readonly playbook: PlaybookService,
     private readonly jobs: AgentRepository,
     private readonly config: AppConfigService,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   async agent(organizationId: string): Promise<AgentResponse> {
@@ -40,16 +45,22 @@ export class AgentService {
     return { stagingVersion: agent.stagingVersion, productionVersion: agent.productionVersion, links: this.links(organizationId, agent.productionVersion) };
   }
 
+  /** One overwrite, outside a transaction with its Idempotency-Key answer: run twice, it stores the same tests and answers the same. */
   async setTests(organizationId: string, body: ConversationTestsRequest): Promise<ConversationTestsResponse> {
     const tests: ConversationTest[] = body.tests.map((t) => ({ name: t.name, sectionKey: t.sectionKey ?? null, mustContain: t.mustContain ?? [], mustNotContain: t.mustNotContain ?? [] }));
     await this.playbook.saveConversationTests(organizationId, tests);
     return { tests };
   }
 
-  /** 202 job; an unknown version is a 409 (docs/api.md §14.6). */
+  /** 202 job; an unknown version is a 409 (docs/api.md §14.6). The job is recorded with its Idempotency-Key answer. */
   async publish(organizationId: string, body: PublishRequest): Promise<PublishJobResponse> {
     if ((await this.playbook.versionSections(organizationId, body.version)) === null) throw new ConflictError();
-    const job = await this.jobs.insertPublishJob(organizationId, uuidv7(), body.version);
+    const job = await this.db.transaction(async (tx) => {
+      const recorded = await this.jobs.insertPublishJob(organizationId, uuidv7(), body.version, tx);
+      const { productionVersion } = await this.playbook.agentState(organizationId, tx);
+      await this.idempotency.complete(tx, this.toResponse(organizationId, recorded, productionVersion), { location: publishJobLocation(recorded.id) });
+      return recorded;
+    });
     await enqueue(this.queue, PUBLISH_VERSION, { organizationId, jobId: job.id }, job.id, this.config.values.timeouts.redisCommandMs);
     return this.toResponse(organizationId, job, (await this.playbook.agentState(organizationId)).productionVersion);
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { CampaignLinksRegistry } from './campaign-links';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
@@ -8,6 +9,7 @@ import { CampaignsService } from './campaigns.service';
  * counts come from the module that files links (CampaignLinks).
  */
 @Module({
+  imports: [IdempotencyRecordsModule],
   providers: [CampaignsRepository, CampaignsService, CampaignLinksRegistry],
   exports: [CampaignsService, CampaignLinksRegistry],
 })

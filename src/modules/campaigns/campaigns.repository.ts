@@ -12,24 +12,25 @@ const UNIQUE_VIOLATION = '23505';
 export class CampaignsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  private get campaigns() {
-    return this.db.getRepository(CampaignEntity);
+  private campaigns(tx: EntityManager | DataSource = this.db) {
+    return tx.getRepository(CampaignEntity);
   }
 
   /** Newest first, then id (campaigns_created_idx). */
   async listForOrganization(organizationId: string): Promise<CampaignEntity[]> {
-    return this.campaigns.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.campaigns().find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
   /** Inserts a campaign; a name already used in the organization (any case) is a ConflictError. */
-  async insert(campaign: CampaignEntity): Promise<CampaignEntity> {
-    return this.translateNameClash(() => this.campaigns.save(this.campaigns.create(campaign)));
+  async insert(campaign: CampaignEntity, tx?: EntityManager): Promise<CampaignEntity> {
+    const campaigns = this.campaigns(tx);
+    return this.translateNameClash(() => campaigns.save(campaigns.create(campaign)));
   }
 
   /** Renames in one statement; returns null when the campaign is not in the organization. */
-  async rename(organizationId: string, id: string, name: string): Promise<CampaignEntity | null> {
+  async rename(organizationId: string, id: string, name: string, tx: EntityManager | DataSource = this.db): Promise<CampaignEntity | null> {
     const [rows] = await this.translateNameClash<[{ name: string; created_at: Date; updated_at: Date }[], number]>(() =>
-      this.db.query(
+      tx.query(
         `UPDATE campaigns SET name = $3, updated_at = now()
           WHERE organization_id = $1 AND id = $2 RETURNING name, created_at, updated_at`,
         [organizationId, id, name],
@@ -40,8 +41,8 @@ export class CampaignsRepository {
   }
 
   /** Deletes; returns false when the campaign is not in the organization. */
-  async delete(organizationId: string, id: string): Promise<boolean> {
-    const [, count]: [unknown[], number] = await this.db.query(`DELETE FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+  async delete(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<boolean> {
+    const [, count]: [unknown[], number] = await tx.query(`DELETE FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
     return count > 0;
   }
 

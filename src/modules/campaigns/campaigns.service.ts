@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { NotFoundError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignLinksRegistry } from './campaign-links';
@@ -15,10 +17,12 @@ import { NO_LINKS, toCampaignResponse, type CampaignResponse } from './dto/campa
 @Injectable()
 export class CampaignsService {
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly campaigns: CampaignsRepository,
     private readonly links: CampaignLinksRegistry,
     private readonly limits: LimitsService,
     private readonly config: AppConfigService,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   async list(organizationId: string): Promise<CampaignResponse[]> {
@@ -38,24 +42,36 @@ export class CampaignsService {
     return this.campaigns.exists(organizationId, id, tx);
   }
 
+  /** Create, rename and delete commit with their Idempotency-Key answer (IdempotencyRecorder). */
   async create(organizationId: string, name: string): Promise<CampaignResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const now = new Date();
-    const campaign = await this.campaigns.insert({ organizationId, id: uuidv7(), name, createdAt: now, updatedAt: now });
-    return toCampaignResponse(campaign, NO_LINKS);
+    return this.db.transaction(async (tx) => {
+      const campaign = toCampaignResponse(await this.campaigns.insert({ organizationId, id: uuidv7(), name, createdAt: now, updatedAt: now }, tx), NO_LINKS);
+      await this.idempotency.complete(tx, campaign);
+      return campaign;
+    });
   }
 
   async rename(organizationId: string, id: string, name: string): Promise<CampaignResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
-    const campaign = await this.campaigns.rename(organizationId, id, name);
-    if (!campaign) throw NotFoundError.inOrganization('Custom Link campaign');
+    // A rename leaves the counts alone; read before the transaction, which then holds nothing else.
     const counts = await this.links.get().countsFor(organizationId, [id]);
-    return toCampaignResponse(campaign, counts.get(id) ?? NO_LINKS);
+    return this.db.transaction(async (tx) => {
+      const campaign = await this.campaigns.rename(organizationId, id, name, tx);
+      if (!campaign) throw NotFoundError.inOrganization('Custom Link campaign');
+      const renamed = toCampaignResponse(campaign, counts.get(id) ?? NO_LINKS);
+      await this.idempotency.complete(tx, renamed);
+      return renamed;
+    });
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
-    if (!(await this.campaigns.delete(organizationId, id))) throw NotFoundError.inOrganization('Custom Link campaign');
+    await this.db.transaction(async (tx) => {
+      if (!(await this.campaigns.delete(organizationId, id, tx))) throw NotFoundError.inOrganization('Custom Link campaign');
+      await this.idempotency.complete(tx, undefined);
+    });
     // Its links were unfiled by the same statement.
     await this.links.get().unfiled(organizationId);
   }

@@ -13,7 +13,7 @@ import { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request
 import { CreateLinksRequest } from './dto/create-links.request';
 import { CustomLinkListQuery } from './dto/custom-link-list.query';
 import { CustomLinkListResponse, CustomLinkResponse } from './dto/custom-link.response';
-import { JobEnvelopeResponse } from '../jobs';
+import { jobLocation, JobEnvelopeResponse } from '../jobs';
 import { UpdateLinkRequest } from './dto/update-link.request';
 import { UpdateLinkResponse } from './dto/update-link.response';
 
@@ -50,7 +50,7 @@ export class CustomLinksController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<JobEnvelopeResponse> {
     const job = await this.jobs.create(caller.organizationId, body, idempotencyKey);
-    res.setHeader('Location', `/api/v1/custom-link-jobs/${job.id}`);
+    res.setHeader('Location', jobLocation(job.id));
     return { job };
   }
 

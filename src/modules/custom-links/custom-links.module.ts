@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { CampaignLinksRegistry, CampaignsModule } from '../campaigns';
 import { EngagementModule, RollupLinksRegistry } from '../engagement';
 import { JobHandlers, JobsModule, JobWorkFactsRegistry } from '../jobs';
@@ -20,7 +21,7 @@ import { PublicLinksService } from './public-links.service';
  * of them depends on it.
  */
 @Module({
-  imports: [CampaignsModule, EngagementModule, JobsModule, ThumbnailsModule],
+  imports: [CampaignsModule, EngagementModule, JobsModule, ThumbnailsModule, IdempotencyRecordsModule],
   providers: [CustomLinksRepository, CustomLinksService, LinkCreationService, PublicLinksService, LinkCardSubjects, LinkRollups, LinkJobFacts, LinksOfCampaigns],
   exports: [CustomLinksService, LinkCreationService, PublicLinksService],
 })

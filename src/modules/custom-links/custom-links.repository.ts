@@ -181,9 +181,9 @@ export class CustomLinksRepository {
   }
 
   /** One statement for a bulk action; returns the ids of the organization's links it touched. */
-  async applyToMany(organizationId: string, ids: string[], columns: LinkColumns): Promise<string[]> {
+  async applyToMany(organizationId: string, ids: string[], columns: LinkColumns, tx: EntityManager | DataSource = this.db): Promise<string[]> {
     const names = Object.keys(columns);
-    const [rows]: [{ id: string }[], number] = await this.db.query(
+    const [rows]: [{ id: string }[], number] = await tx.query(
       `UPDATE custom_links SET ${[...names.map((name, i) => `${name} = $${i + 3}`), 'updated_at = now()'].join(', ')}
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`,
       [organizationId, ids, ...Object.values(columns)],

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyRequiredError, NotFoundError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
@@ -32,6 +33,7 @@ export class CustomLinksService {
     private readonly thumbnails: ThumbnailRendersService,
     private readonly config: AppConfigService,
     private readonly counts: CountCache,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
@@ -56,49 +58,63 @@ export class CustomLinksService {
   async update(organizationId: string, id: string, body: UpdateLinkRequest, idempotencyKey: string | undefined): Promise<UpdateLinkResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const outcome = await this.db.transaction(async (tx) => {
-      const link = await this.links.lock(tx, organizationId, id);
-      if (!link) throw NotFoundError.inOrganization('Custom Link');
-      const changes: LinkColumns = {};
-      for (const field of LINK_TEXT_FIELDS) {
-        const value = body[field];
-        if (value !== undefined && value !== link[FIELD_COLUMNS[field]]) Object.assign(changes, { [FIELD_COLUMNS[field]]: value });
-      }
-      if (body.active !== undefined && body.active !== link.active) changes.active = body.active;
-      if (body.campaign === null) changes.campaign_id = null;
-      else if (body.campaign) {
-        const campaignId = await this.campaigns.resolveForFiling(organizationId, body.campaign, tx);
-        if (!campaignId) throw NotFoundError.inOrganization('Custom Link campaign');
-        changes.campaign_id = campaignId;
-      }
-      const thumbnailChanged = THUMBNAIL_AFFECTING_FIELDS.some((field) => FIELD_COLUMNS[field] in changes);
-      if (!thumbnailChanged) return { link: Object.keys(changes).length > 0 ? await this.links.update(tx, organizationId, id, changes) : link, jobId: null, renderId: null };
-      if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
-
-      const provided = body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
-      if (!provided) await this.limits.reserveAllOrNone(linkUnits(this.config.values.limits, organizationId, 0, 1));
-      const jobId = uuidv7();
-      await this.jobs.record(tx, organizationId, {
-        id: jobId,
-        type: 'thumbnail',
-        status: 'processing',
-        campaignId: null,
-        campaignName: null,
-        parentJobId: null,
-        renderUnits: provided ? 0 : 1,
-        items: [{ linkId: id, externalId: link.external_id, input: {}, status: 'created' }],
-      });
-      if (provided) changes.thumbnail_status = 'provided';
-      await this.links.update(tx, organizationId, id, changes);
-      // A provided card replaces any rendered one: a render still running must not overwrite it.
-      if (provided) await this.thumbnails.withdraw(tx, organizationId, id);
-      const renderId = provided ? null : await this.thumbnails.queue(tx, organizationId, id, jobId);
-      return { link: (await this.links.findById(organizationId, id, tx)) as CustomLinkRow, jobId, renderId };
+      const changed = await this.change(tx, organizationId, id, body, idempotencyKey);
+      // A thumbnail job may settle only after the commit: a replay after a failure may show it unsettled.
+      await this.idempotency.complete(tx, { customLink: this.toResponse(changed.link), job: changed.jobId ? await this.jobs.find(organizationId, changed.jobId, tx) : null });
+      return changed;
     });
     await this.counts.invalidate(organizationId, LINK_LIST);
     if (outcome.renderId) await this.thumbnails.enqueue(organizationId, [outcome.renderId]);
     if (outcome.jobId) await this.jobs.settleIfDone(organizationId, outcome.jobId);
     const job = outcome.jobId ? await this.jobs.find(organizationId, outcome.jobId) : null;
     return { customLink: this.toResponse(outcome.link), job };
+  }
+
+  /** The PATCH inside its transaction: the link as changed, and its thumbnail job and render if any. */
+  private async change(
+    tx: EntityManager,
+    organizationId: string,
+    id: string,
+    body: UpdateLinkRequest,
+    idempotencyKey: string | undefined,
+  ): Promise<{ link: CustomLinkRow; jobId: string | null; renderId: string | null }> {
+    const link = await this.links.lock(tx, organizationId, id);
+    if (!link) throw NotFoundError.inOrganization('Custom Link');
+    const changes: LinkColumns = {};
+    for (const field of LINK_TEXT_FIELDS) {
+      const value = body[field];
+      if (value !== undefined && value !== link[FIELD_COLUMNS[field]]) Object.assign(changes, { [FIELD_COLUMNS[field]]: value });
+    }
+    if (body.active !== undefined && body.active !== link.active) changes.active = body.active;
+    if (body.campaign === null) changes.campaign_id = null;
+    else if (body.campaign) {
+      const campaignId = await this.campaigns.resolveForFiling(organizationId, body.campaign, tx);
+      if (!campaignId) throw NotFoundError.inOrganization('Custom Link campaign');
+      changes.campaign_id = campaignId;
+    }
+    const thumbnailChanged = THUMBNAIL_AFFECTING_FIELDS.some((field) => FIELD_COLUMNS[field] in changes);
+    if (!thumbnailChanged) return { link: Object.keys(changes).length > 0 ? await this.links.update(tx, organizationId, id, changes) : link, jobId: null, renderId: null };
+    if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
+
+    const provided = body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
+    if (!provided) await this.limits.reserveAllOrNone(linkUnits(this.config.values.limits, organizationId, 0, 1));
+    const jobId = uuidv7();
+    await this.jobs.record(tx, organizationId, {
+      id: jobId,
+      type: 'thumbnail',
+      status: 'processing',
+      campaignId: null,
+      campaignName: null,
+      parentJobId: null,
+      renderUnits: provided ? 0 : 1,
+      items: [{ linkId: id, externalId: link.external_id, input: {}, status: 'created' }],
+    });
+    if (provided) changes.thumbnail_status = 'provided';
+    await this.links.update(tx, organizationId, id, changes);
+    // A provided card replaces any rendered one: a render still running must not overwrite it.
+    if (provided) await this.thumbnails.withdraw(tx, organizationId, id);
+    const renderId = provided ? null : await this.thumbnails.queue(tx, organizationId, id, jobId);
+    return { link: (await this.links.findById(organizationId, id, tx)) as CustomLinkRow, jobId, renderId };
   }
 
   /** activate / deactivate / move in one statement; ids of other organizations are ignored. */
@@ -115,9 +131,14 @@ export class CustomLinksService {
     }
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
-    const affected = await this.links.applyToMany(organizationId, ids, columns);
+    const response = await this.db.transaction(async (tx) => {
+      const affected = await this.links.applyToMany(organizationId, ids, columns, tx);
+      const applied: BulkActionResponse = { action: body.action, affectedCount: affected.length, customLinkIds: affected };
+      await this.idempotency.complete(tx, applied);
+      return applied;
+    });
     await this.counts.invalidate(organizationId, LINK_LIST);
-    return { action: body.action, affectedCount: affected.length, customLinkIds: affected };
+    return response;
   }
 
   private toResponse(row: CustomLinkRow): CustomLinkResponse {

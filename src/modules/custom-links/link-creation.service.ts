@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyRequiredError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
-import { JobsService, type ItemOutcome, type ItemRow, type JobHandler, type JobResponse, type JobRow, type JobView } from '../jobs';
+import { jobLocation, JobsService, type ItemOutcome, type ItemRow, type JobHandler, type JobResponse, type JobRow, type JobView } from '../jobs';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
 import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.request';
@@ -38,17 +39,19 @@ export class LinkCreationService implements JobHandler {
     private readonly thumbnails: ThumbnailRendersService,
     private readonly counts: CountCache,
     private readonly config: AppConfigService,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   async create(organizationId: string, body: CreateLinksRequest, idempotencyKey: string | undefined): Promise<JobResponse> {
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const campaignId = body.campaign?.id?.toLowerCase() ?? (body.campaign?.name ? await this.campaigns.resolveForFiling(organizationId, body.campaign) : null);
-    return this.jobs.get(organizationId, await this.enqueue(organizationId, body.links, campaignId, null));
+    return this.jobs.get(organizationId, await this.enqueue(organizationId, body.links.map((input) => ({ input })), campaignId, null));
   }
 
+  /** Each new item names the parent's item it re-runs; a second retry of that item fails on the unique key (409). */
   retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<string> {
-    return this.enqueue(organizationId, items.map((item) => item.input), parent.campaign_id, parent.id);
+    return this.enqueue(organizationId, items.map((item) => ({ input: item.input, retryOf: item.index })), parent.campaign_id, parent.id);
   }
 
   /** Renders recorded before a crash may never have reached the queue. */
@@ -83,14 +86,18 @@ export class LinkCreationService implements JobHandler {
     return () => this.limits.refund(this.units(organizationId, items.length, items.filter((item) => needsRender(item.input)).length + renders));
   }
 
-  /** Reserves the units, records the job and its items, and queues it. */
-  private async enqueue(organizationId: string, inputs: object[], campaignId: string | null, parentJobId: string | null): Promise<string> {
+  /**
+   * Reserves the units, records the job and its items with the request's answer (202 and the job as
+   * recorded; Idempotency-Key), and queues it.
+   */
+  private async enqueue(organizationId: string, items: { input: object; retryOf?: number }[], campaignId: string | null, parentJobId: string | null): Promise<string> {
+    const inputs = items.map((item) => item.input);
     const renderUnits = inputs.filter(needsRender).length;
     await this.limits.reserveAllOrNone(this.units(organizationId, inputs.length, renderUnits));
     const jobId = uuidv7();
     try {
-      await this.db.transaction((tx) =>
-        this.jobs.record(tx, organizationId, {
+      await this.db.transaction(async (tx) => {
+        await this.jobs.record(tx, organizationId, {
           id: jobId,
           type: 'create',
           status: 'queued',
@@ -98,9 +105,10 @@ export class LinkCreationService implements JobHandler {
           campaignName: null,
           parentJobId,
           renderUnits,
-          items: inputs.map((input) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued' })),
-        }),
-      );
+          items: items.map(({ input, retryOf }) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued', retryOf })),
+        });
+        await this.idempotency.complete(tx, { job: await this.jobs.get(organizationId, jobId, tx) }, { location: jobLocation(jobId) });
+      });
     } catch (error) {
       await this.limits.refund(this.units(organizationId, inputs.length, renderUnits));
       throw error;

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { EngagementRepository } from './engagement.repository';
 import { EngagementService } from './engagement.service';
 import { EventsService } from './events.service';
@@ -15,7 +16,7 @@ import { TrackedSessionsRegistry } from './tracked-sessions';
  * Links and sessions are read through what their modules register (RollupLinks, TrackedSessions).
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE })],
+  imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE }), IdempotencyRecordsModule],
   providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations],
   exports: [EngagementService, EventsService, LinkOpensService, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations],
 })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { isBotRequest } from './rules/bot-detection';
 import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './rules/engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
@@ -20,6 +21,7 @@ export class EventsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly engagement: EngagementRepository,
     private readonly links: RollupLinksRegistry,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
@@ -47,44 +49,54 @@ export class EventsService {
         bot: input.bot === true || (input.userAgent !== undefined && isBotRequest(input.userAgent)),
       });
     });
-    const accepted = await this.apply(organizationId, events);
-    return { accepted, duplicates: events.length - accepted, rejected };
+    const answer = (accepted: number): EventsResponse => ({ accepted, duplicates: events.length - accepted, rejected });
+    return answer(await this.apply(organizationId, events, answer));
   }
 
-  /** Stores and rolls up resolved events; returns how many were new. */
-  async apply(organizationId: string, events: NewEvent[]): Promise<number> {
+  /**
+   * Stores and rolls up resolved events; returns how many were new. `answer`: the request's answer,
+   * committed with the events as its Idempotency-Key answer.
+   */
+  async apply(organizationId: string, events: NewEvent[], answer?: (accepted: number) => unknown): Promise<number> {
     if (events.length === 0) return 0;
     const accepted = await this.db.transaction(async (tx) => {
-      const fresh = await this.engagement.insertEvents(tx, organizationId, [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)));
-      const seen = new Set<string>();
-      const newEvents = events.filter((e) => fresh.has(e.eventId) && !seen.has(e.eventId) && seen.add(e.eventId));
-      if (newEvents.length === 0) return 0;
-      const statsByLink = new Map<string, LinkStats>();
-      const sessions = new Map<string, SessionTimes>();
-      for (const event of newEvents) {
-        const stats = statsByLink.get(event.linkId) ?? emptyStats();
-        addEvent(stats, event);
-        statsByLink.set(event.linkId, stats);
-        if (event.sessionId && !event.bot) this.addSessionTimes(sessions, event);
-      }
-      // Every phase takes its row locks in key order and the phases run in one order (events,
-      // distinct values, session references, links), so concurrent batches never deadlock; the link
-      // rows, which every batch of a link needs, are locked last and held only for the merge.
-      const linkIds = [...statsByLink.keys()].sort();
-      const distinct = linkIds.flatMap((linkId) =>
-        DISTINCT_KINDS.flatMap((kind) => [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].sort().map((value) => ({ linkId, kind, value }))),
-      );
-      const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
-      await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()].sort((a, b) => (`${a.linkId}:${a.sessionId}` < `${b.linkId}:${b.sessionId}` ? -1 : 1)));
-      await this.links.get().merge(
-        tx,
-        organizationId,
-        linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
-      );
-      return newEvents.length;
+      const fresh = await this.fold(tx, organizationId, events);
+      if (answer) await this.idempotency.complete(tx, answer(fresh));
+      return fresh;
     });
     if (accepted > 0) await this.links.get().changed(organizationId);
     return accepted;
+  }
+
+  /** The new events among `events`, stored and merged into their links' rollups in `tx`; returns how many. */
+  private async fold(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<number> {
+    const fresh = await this.engagement.insertEvents(tx, organizationId, [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)));
+    const seen = new Set<string>();
+    const newEvents = events.filter((e) => fresh.has(e.eventId) && !seen.has(e.eventId) && seen.add(e.eventId));
+    if (newEvents.length === 0) return 0;
+    const statsByLink = new Map<string, LinkStats>();
+    const sessions = new Map<string, SessionTimes>();
+    for (const event of newEvents) {
+      const stats = statsByLink.get(event.linkId) ?? emptyStats();
+      addEvent(stats, event);
+      statsByLink.set(event.linkId, stats);
+      if (event.sessionId && !event.bot) this.addSessionTimes(sessions, event);
+    }
+    // Every phase takes its row locks in key order and the phases run in one order (events,
+    // distinct values, session references, links), so concurrent batches never deadlock; the link
+    // rows, which every batch of a link needs, are locked last and held only for the merge.
+    const linkIds = [...statsByLink.keys()].sort();
+    const distinct = linkIds.flatMap((linkId) =>
+      DISTINCT_KINDS.flatMap((kind) => [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].sort().map((value) => ({ linkId, kind, value }))),
+    );
+    const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
+    await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()].sort((a, b) => (`${a.linkId}:${a.sessionId}` < `${b.linkId}:${b.sessionId}` ? -1 : 1)));
+    await this.links.get().merge(
+      tx,
+      organizationId,
+      linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
+    );
+    return newEvents.length;
   }
 
   /** A session reference's times are the earliest of each kind (docs/api.md §6.6), by the shared stage evidence. */

@@ -9,7 +9,7 @@ import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { JobsService } from './jobs.service';
-import { JobEnvelopeResponse, JobItemListResponse, JobListResponse, JobResponse } from './dto/job.response';
+import { jobLocation, JobEnvelopeResponse, JobItemListResponse, JobListResponse, JobResponse } from './dto/job.response';
 import { JobListQuery } from './dto/job-list.query';
 
 @ApiTags('Custom Link jobs')
@@ -73,7 +73,7 @@ export class CustomLinkJobsController {
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
   async retry(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Res({ passthrough: true }) res: Response): Promise<JobEnvelopeResponse> {
     const job = await this.jobs.retry(caller.organizationId, jobId);
-    res.setHeader('Location', `/api/v1/custom-link-jobs/${job.id}`);
+    res.setHeader('Location', jobLocation(job.id));
     return { job };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { ConflictError } from '../../common/errors/domain-errors';
 import { SqlConditions } from '../../database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
 import { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
@@ -62,8 +63,12 @@ export interface NewJob {
   campaignName: string | null;
   parentJobId: string | null;
   renderUnits: number;
-  items: { linkId: string; externalId: string | null; input: object; status: 'queued' | 'created' }[];
+  /** `retryOf`: the index, in the parent job, of the item a retry job's item re-runs. */
+  items: { linkId: string; externalId: string | null; input: object; status: 'queued' | 'created'; retryOf?: number }[];
 }
+
+/** Each item is re-run by at most one retry (custom_link_job_items_retry_of_key). */
+const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 
 /** A job with its item counts and what its work produced (JobWorkFacts), as one statement. */
 const view = (work: JobWorkFacts) => `
@@ -89,12 +94,26 @@ export class CustomLinkJobsRepository {
        VALUES ($1, $2, $3, $4::text, $5, $6, $7, $8, $9, CASE WHEN $4::text = 'processing' THEN now() END)`,
       [organizationId, job.id, job.type, job.status, job.items.length, job.campaignId, job.campaignName, job.parentJobId, job.renderUnits],
     );
-    await tx.query(
-      `INSERT INTO custom_link_job_items (organization_id, job_id, index, status, custom_link_id, external_id, input)
-       SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input
-         FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb)`,
-      [organizationId, job.id, JSON.stringify(job.items.map((item, index) => ({ index, status: item.status, link_id: item.linkId, external_id: item.externalId, input: item.input })))],
-    );
+    const items = job.items.map((item, index) => ({
+      index,
+      status: item.status,
+      link_id: item.linkId,
+      external_id: item.externalId,
+      input: item.input,
+      retry_of_index: item.retryOf ?? null,
+    }));
+    try {
+      await tx.query(
+        `INSERT INTO custom_link_job_items (organization_id, job_id, index, status, custom_link_id, external_id, input, retry_of_job_id, retry_of_index)
+         SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input, CASE WHEN r.retry_of_index IS NOT NULL THEN $4::uuid END, r.retry_of_index
+           FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb, retry_of_index int)`,
+        [organizationId, job.id, JSON.stringify(items), job.parentJobId],
+      );
+    } catch (error) {
+      // Another retry of the same parent got there first (another instance, or a concurrent request).
+      if (error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === RETRY_OF_KEY) throw new ConflictError();
+      throw error;
+    }
   }
 
   async view(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<JobView | null> {
@@ -128,11 +147,17 @@ export class CustomLinkJobsRepository {
     return { rows, total: Number(row.total) };
   }
 
-  /** The items a retry re-runs: the parent's failed and cancelled ones, in order. */
+  /**
+   * The items a retry re-runs: the parent's failed and cancelled ones that no earlier retry took, in
+   * order (the NOT EXISTS reads custom_link_job_items_retry_of_key). Only a fast answer: the unique
+   * key is what stops two concurrent retries.
+   */
   async unfinishedItems(organizationId: string, jobId: string): Promise<ItemRow[]> {
     return this.db.query(
-      `SELECT index, status, custom_link_id, external_id, input, error_code, error_message FROM custom_link_job_items
-        WHERE organization_id = $1 AND job_id = $2 AND status IN ('failed', 'cancelled') ORDER BY index`,
+      `SELECT i.index, i.status, i.custom_link_id, i.external_id, i.input, i.error_code, i.error_message FROM custom_link_job_items i
+        WHERE i.organization_id = $1 AND i.job_id = $2 AND i.status IN ('failed', 'cancelled')
+          AND NOT EXISTS (SELECT 1 FROM custom_link_job_items r WHERE r.organization_id = i.organization_id AND r.retry_of_job_id = i.job_id AND r.retry_of_index = i.index)
+        ORDER BY i.index`,
       [organizationId, jobId],
     );
   }

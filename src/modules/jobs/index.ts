@@ -1,5 +1,5 @@
 export type { ItemRow, JobRow, JobView } from './custom-link-jobs.repository';
-export { JobEnvelopeResponse, JobResponse } from './dto/job.response';
+export { jobLocation, JobEnvelopeResponse, JobResponse } from './dto/job.response';
 export { JobHandlers, type ItemOutcome, type JobHandler } from './job-handlers';
 export { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
 export { JobsHttpModule } from './jobs-http.module';

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
 import { JobHandlers } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
@@ -13,7 +14,7 @@ import { JOBS_QUEUE } from './queue/job-queue';
  * produced (JobWorkFacts) for the job view.
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: JOBS_QUEUE })],
+  imports: [BullModule.registerQueue({ name: JOBS_QUEUE }), IdempotencyRecordsModule],
   providers: [CustomLinkJobsRepository, JobSettlementService, JobsService, JobHandlers, JobWorkFactsRegistry],
   exports: [JobsService, JobHandlers, JobWorkFactsRegistry],
 })

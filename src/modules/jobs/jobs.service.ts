@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
 import { enqueue } from '../../common/queue/job-options';
 import { AppConfigService } from '../../config/app-config';
@@ -33,6 +34,7 @@ export class JobsService {
     private readonly limits: LimitsService,
     private readonly settlement: JobSettlementService,
     private readonly config: AppConfigService,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   /** Records a job and its items inside the caller's transaction; `enqueue` it after commit. */
@@ -45,12 +47,13 @@ export class JobsService {
     await enqueue(this.queue, RUN_JOB, { organizationId, jobId }, jobId, this.config.values.timeouts.redisCommandMs);
   }
 
-  async get(organizationId: string, jobId: string): Promise<JobResponse> {
-    return toJobResponse(await this.viewOrThrow(organizationId, jobId));
+  /** `tx`: as the caller's transaction sees the job (the answer it stores with its Idempotency-Key). */
+  async get(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobResponse> {
+    return toJobResponse(await this.viewOrThrow(organizationId, jobId, tx));
   }
 
-  async find(organizationId: string, jobId: string): Promise<JobResponse | null> {
-    const job = await this.jobs.view(organizationId, jobId);
+  async find(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobResponse | null> {
+    const job = await this.jobs.view(organizationId, jobId, tx);
     return job ? toJobResponse(job) : null;
   }
 
@@ -73,14 +76,20 @@ export class JobsService {
       if (!job) throw NotFoundError.inOrganization('Custom Link job');
       if (isTerminal(job.status)) throw new ConflictError();
       await this.jobs.requestCancel(tx, organizationId, jobId);
-      return job.status === 'queued' ? this.cancelPending(tx, organizationId, job) : nothing;
+      const after = job.status === 'queued' ? await this.cancelPending(tx, organizationId, job) : nothing;
+      // Cancelling is committed; the job may settle only after, so a replay may show it unsettled.
+      await this.idempotency.complete(tx, await this.get(organizationId, jobId, tx));
+      return after;
     });
     await after();
     await this.settlement.settleIfDone(organizationId, jobId);
     return this.get(organizationId, jobId);
   }
 
-  /** A child job over the parent's failed and cancelled items (docs/api.md §12.5). */
+  /**
+   * A child job over the parent's failed and cancelled items that no earlier retry took (docs/api.md
+   * §12.5): a parent is retried once; its child, once terminal, can be retried in turn.
+   */
   async retry(organizationId: string, jobId: string): Promise<JobResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const parent = await this.viewOrThrow(organizationId, jobId);
@@ -123,8 +132,8 @@ export class JobsService {
     return this.handlers.of(job.type).cancelled(tx, organizationId, job.id, items);
   }
 
-  private async viewOrThrow(organizationId: string, jobId: string): Promise<JobView> {
-    const job = await this.jobs.view(organizationId, jobId);
+  private async viewOrThrow(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobView> {
+    const job = await this.jobs.view(organizationId, jobId, tx);
     if (!job) throw NotFoundError.inOrganization('Custom Link job');
     return job;
   }

@@ -61,8 +61,8 @@ export class PlaybookRepository {
     await this.db.query(`UPDATE agents SET conversation_tests = $2, updated_at = now() WHERE organization_id = $1`, [organizationId, JSON.stringify(tests)]);
   }
 
-  async insertGroup(organizationId: string, id: string, changes: Change[]): Promise<GroupRow> {
-    const rows: GroupRow[] = await this.db.query(
+  async insertGroup(organizationId: string, id: string, changes: Change[], tx: Db = this.db): Promise<GroupRow> {
+    const rows: GroupRow[] = await tx.query(
       `INSERT INTO suggestion_groups (organization_id, id, changes) VALUES ($1, $2, $3) RETURNING id, generation_revision, status, changes, created_at`,
       [organizationId, id, JSON.stringify(changes)],
     );

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError, UnavailableError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { AppConfigService } from '../../config/app-config';
 import { agentLinks } from './agent-links';
 import type { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest, PutPlaybookRequest } from './dto/playbook.requests';
@@ -35,6 +36,7 @@ export class PlaybookService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly playbook: PlaybookRepository,
     private readonly config: AppConfigService,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   /**
@@ -69,7 +71,7 @@ export class PlaybookService {
   /** A new staging version; a stale expectedSectionsEtag is a 409; identical sections add no version. */
   async put(organizationId: string, body: PutPlaybookRequest): Promise<PlaybookResponse> {
     const sections: Section[] = body.sections.map((s) => ({ key: s.key, title: s.title, content: s.content }));
-    return this.db.transaction(async (tx) => {
+    return this.committed(async (tx) => {
       const agent = await this.playbook.agent(organizationId, tx, true);
       const current = (await this.playbook.sections(organizationId, agent.staging_version, tx)) ?? [];
       if (body.expectedSectionsEtag !== undefined && body.expectedSectionsEtag !== sectionsEtag(current)) throw new ConflictError();
@@ -91,7 +93,7 @@ export class PlaybookService {
       content: c.content ?? null,
       rationale: c.rationale ?? null,
     }));
-    return toGroupResponse(await this.playbook.insertGroup(organizationId, uuidv7(), changes));
+    return this.committed(async (tx) => toGroupResponse(await this.playbook.insertGroup(organizationId, uuidv7(), changes, tx)));
   }
 
   async listGroups(organizationId: string, limit: number, offset: number): Promise<SuggestionGroupListResponse> {
@@ -107,7 +109,7 @@ export class PlaybookService {
 
   /** The sections the selected changes would give; edits store new wording and raise generationRevision. */
   async preview(organizationId: string, groupId: string, body: PreviewRequest): Promise<PreviewResponse> {
-    return this.db.transaction(async (tx) => {
+    return this.committed(async (tx) => {
       const group = await this.playbook.group(organizationId, groupId, tx, true);
       if (!group) throw NotFoundError.inOrganization('Suggestion group');
       const edits = body.edits ?? [];
@@ -130,7 +132,7 @@ export class PlaybookService {
   /** docs/api.md §14.4: revision, etag and changeIds checked under the agent lock; exactly one of racing applies wins. */
   async apply(organizationId: string, groupId: string, body: ApplySuggestionsRequest): Promise<ApplyResponse> {
     if (!this.config.values.playbookApplyEnabled) throw new UnavailableError();
-    return this.db.transaction(async (tx) => {
+    return this.committed(async (tx) => {
       const group = await this.playbook.group(organizationId, groupId, tx);
       if (!group) throw NotFoundError.inOrganization('Suggestion group');
       const agent = await this.playbook.agent(organizationId, tx, true);
@@ -146,6 +148,15 @@ export class PlaybookService {
       const version = (agent.staging_version ?? 0) + 1;
       await this.playbook.addVersion(tx, organizationId, version, sections, sectionsEtag(sections));
       return { groupId, status: 'applied', version, noChange: false, sectionsEtag: sectionsEtag(sections), links };
+    });
+  }
+
+  /** Runs a write in a transaction that also commits its answer as the request's Idempotency-Key answer. */
+  private committed<T>(write: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const answer = await write(tx);
+      await this.idempotency.complete(tx, answer);
+      return answer;
     });
   }
 

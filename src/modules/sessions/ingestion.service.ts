@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../database/advisory-locks';
 import { PEOPLE_LIST, PeopleRollupsService } from '../people';
@@ -22,10 +23,12 @@ export class IngestionService {
     private readonly sessions: SessionsRepository,
     private readonly rollups: PeopleRollupsService,
     private readonly counts: CountCache,
+    private readonly idempotency: IdempotencyRecorder,
   ) {}
 
   async ingest(organizationId: string, id: string, body: IngestSessionRequest): Promise<IngestSessionResponse> {
     const { record, transcript, fingerprint } = toSessionIngestion(body);
+    const answer = (personId: string | null): IngestSessionResponse => ({ id, personId, analysisStatus: record.analysisStatus });
     const outcome = await this.db.transaction(async (tx) => {
       // Concurrent ingestions of one session id run one after the other.
       await lockNames(tx, [`session:${id}`]);
@@ -37,9 +40,10 @@ export class IngestionService {
       const affected = [stored?.emailKey, record.emailKey].filter((key): key is string => Boolean(key));
       const people = await this.rollups.refresh(tx, organizationId, affected, new Date());
       const personId = isVisible(record) && record.emailKey ? (people.get(record.emailKey) ?? null) : null;
+      await this.idempotency.complete(tx, answer(personId));
       return { personId, changed: true };
     });
     if (outcome.changed) await this.counts.invalidate(organizationId, SESSION_LIST, PEOPLE_LIST);
-    return { id, personId: outcome.personId, analysisStatus: record.analysisStatus };
+    return answer(outcome.personId);
   }
 }

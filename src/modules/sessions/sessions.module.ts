@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { EngagementModule, TrackedSessionsRegistry } from '../engagement';
 import { PeopleModule, PersonSessionsRegistry } from '../people';
 import { IngestionService } from './ingestion.service';
@@ -13,7 +14,7 @@ import { SessionsService } from './sessions.service';
  * which do not depend on it. A session's detail embeds what engagement observed of it.
  */
 @Module({
-  imports: [PeopleModule, EngagementModule],
+  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule],
   providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked],
   exports: [SessionsService, IngestionService],
 })

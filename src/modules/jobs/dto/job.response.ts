@@ -31,6 +31,9 @@ export class JobResponse {
   @ApiProperty() cancelRequested: boolean;
 }
 
+/** Where a job is polled: the Location of the 202 that started it. */
+export const jobLocation = (jobId: string) => `/api/v1/custom-link-jobs/${jobId}`;
+
 export class JobEnvelopeResponse {
   @ApiProperty({ type: JobResponse }) job: JobResponse;
 }

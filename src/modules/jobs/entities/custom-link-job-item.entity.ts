@@ -12,6 +12,8 @@ import { CustomLinkJobEntity } from './custom-link-job.entity';
 })
 @Check('custom_link_job_items_status_check', `status IN ('queued', 'created', 'failed', 'cancelled')`)
 @Index('custom_link_job_items_queued_idx', ['organizationId', 'jobId', 'index'], { where: `status = 'queued'` })
+// An item is re-run by at most one retry, across instances (docs/api.md §12.5).
+@Index('custom_link_job_items_retry_of_key', ['organizationId', 'retryOfJobId', 'retryOfIndex'], { unique: true, where: 'retry_of_job_id IS NOT NULL' })
 export class CustomLinkJobItemEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   organizationId: string;
@@ -39,6 +41,13 @@ export class CustomLinkJobItemEntity {
 
   @Column('varchar', { name: 'error_message', length: 500, nullable: true })
   errorMessage: string | null;
+
+  /** On a retry job's item: the parent job and index of the item it re-runs. */
+  @Column('uuid', { name: 'retry_of_job_id', nullable: true })
+  retryOfJobId: string | null;
+
+  @Column('integer', { name: 'retry_of_index', nullable: true })
+  retryOfIndex: number | null;
 
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
   updatedAt: Date;
