@@ -43,7 +43,8 @@ describe('Idempotency-Key leases', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await createTestApp({ IDEMPOTENCY_LEASE_MS: String(LEASE_MS), QUEUE_PREFIX, RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' });
+    // Slow requests here wait on a row the test holds for many lease durations: no lock timeout cuts them short.
+    t = await createTestApp({ IDEMPOTENCY_LEASE_MS: String(LEASE_MS), QUEUE_PREFIX, RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', DATABASE_LOCK_TIMEOUT_MS: '600000' });
     await t.app.listen(0);
     db = t.app.get(DataSource);
   });

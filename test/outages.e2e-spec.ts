@@ -62,9 +62,9 @@ describe('dependency outages', () => {
       const { res, ms } = await timed(sessions);
       expectUnavailable(res);
       expect(ms).toBeLessThan(2000);
-      const ready = await timed(() => request(t.server).get('/readyz'));
-      expect({ status: ready.res.status, body: ready.res.body }).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'up', redis: 'down' } } });
-      expect(ready.ms).toBeLessThan(2500);
+      // Probes reuse a check for up to a second, and a check waits at most 2 s.
+      const ready = await readUntil(() => request(t.server).get('/readyz'), (r) => r.status === 503, 3500);
+      expect(ready.body).toEqual({ status: 'unavailable', checks: { database: 'up', redis: 'down' } });
       await request(t.server).get('/healthz').expect(200, { status: 'ok' });
 
       redis.set('open');
@@ -79,9 +79,8 @@ describe('dependency outages', () => {
       const { res, ms } = await timed(sessions);
       expectUnavailable(res);
       expect(ms).toBeLessThan(10_000);
-      const ready = await timed(() => request(t.server).get('/readyz'));
-      expect({ status: ready.res.status, body: ready.res.body }).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'down', redis: 'up' } } });
-      expect(ready.ms).toBeLessThan(2500);
+      const ready = await readUntil(() => request(t.server).get('/readyz'), (r) => r.status === 503, 3500);
+      expect(ready.body).toEqual({ status: 'unavailable', checks: { database: 'down', redis: 'up' } });
       await request(t.server).get('/healthz').expect(200, { status: 'ok' });
 
       database.set('open');
