@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
-import { isUuid } from '../../common/validation/uuid-format';
+import { canonicalUuid } from '../../common/validation/uuid-format';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 
 const PNG_FILE = /^([0-9a-f]{64})\.png$/;
@@ -12,7 +12,8 @@ export class ThumbnailsService {
 
   async card(linkId: string, file: string): Promise<Buffer> {
     const hash = PNG_FILE.exec(file)?.[1];
-    const png = hash && isUuid(linkId) ? await this.store.get(linkId, hash) : null;
+    const id = canonicalUuid(linkId);
+    const png = hash && id ? await this.store.get(id, hash) : null;
     if (!png) throw new NotFoundError('Not Found');
     return png;
   }
