@@ -52,7 +52,7 @@ export class IdempotencyRepository {
       fingerprint: string;
       state: 'in_flight' | 'completed';
       response_status: number | null;
-      response_body: unknown;
+      response_body: string | null;
       response_headers: Record<string, string> | null;
     }[] = await this.db.query(
         `SELECT fingerprint, state, response_status, response_body, response_headers FROM idempotency_records
@@ -65,7 +65,7 @@ export class IdempotencyRepository {
       fingerprint: row.fingerprint,
       state: row.state,
       responseStatus: row.response_status,
-      responseBody: row.response_body,
+      responseBody: row.response_body === null ? null : (JSON.parse(row.response_body) as unknown),
       responseHeaders: row.response_headers ?? {},
     };
   }
@@ -73,7 +73,7 @@ export class IdempotencyRepository {
   async complete(scope: IdempotencyScope, status: number, body: unknown, headers: Record<string, string>): Promise<void> {
     await this.db.query(
       `UPDATE idempotency_records
-          SET state = 'completed', response_status = $5, response_body = $6::jsonb, response_headers = $7::jsonb
+          SET state = 'completed', response_status = $5, response_body = $6, response_headers = $7::jsonb
         WHERE organization_id = $1 AND method = $2 AND route = $3 AND idempotency_key = $4`,
       [scope.organizationId, scope.method, scope.route, scope.key, status, JSON.stringify(body ?? null), JSON.stringify(headers)],
     );
