@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
+import { undecodablePathMiddleware } from './common/http/undecodable-path.middleware';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/environment';
 
@@ -18,6 +19,8 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  // Before routing: a path that does not decode is a 404, not a router error.
+  app.use(undecodablePathMiddleware);
   app.useLogger(app.get(Logger));
   const document = SwaggerModule.createDocument(
     app,
