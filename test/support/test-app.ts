@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
@@ -30,11 +30,12 @@ export const ALL_SCOPES: Scope[] = [...SCOPES];
 /**
  * The whole app through @nestjs/testing, configured exactly as main.ts configures it, on the run's
  * database and Redis. `env` overrides variables (e.g. a small limit) for this instance;
- * `controllers` adds test-only probe routes (they go through the same global pipeline).
+ * `controllers` adds test-only probe routes (they go through the same global pipeline) and
+ * `imports` modules the app does not load in its role (e.g. the demo seeder).
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { controllers?: Type[] } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { controllers?: Type[]; imports?: (Type | DynamicModule)[] } = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', APP_ROLE: 'api', ...env });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config)], controllers: options.controllers ?? [] }).compile();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config), ...(options.imports ?? [])], controllers: options.controllers ?? [] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(new LeanExpressAdapter(), { bodyParser: false });
   configureHttpApp(app);
   await app.init();
