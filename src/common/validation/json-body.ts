@@ -3,7 +3,7 @@ import type { Reflector } from '@nestjs/core';
 import { json, type Request, type RequestHandler, type Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError } from '../errors/domain-errors';
-import { inspectJsonBytes, MAX_JSON_DEPTH, NOT_UTF8_CHARSET } from './json-bytes';
+import { inspectJsonBytes, jsonTextFacts, MAX_JSON_DEPTH, NOT_UTF8_CHARSET, type JsonTextFacts } from './json-bytes';
 import { locateJsonError, type JsonErrorLocation } from './json-error-locator';
 import type { ValidationIssue } from './validation-issue';
 
@@ -12,8 +12,9 @@ const STANDARD_LIMIT_BYTES = 1024 * 1024;
 const JSON_BODY_LIMIT = 'http:jsonBodyLimit';
 const PARSE_ERROR = Symbol('bodyParseError');
 const EMPTY_BODY = Symbol('emptyBody');
+const TEXT_FACTS = Symbol('jsonTextFacts');
 
-type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue; [EMPTY_BODY]?: boolean };
+type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue; [EMPTY_BODY]?: boolean; [TEXT_FACTS]?: JsonTextFacts };
 
 /** The route reads a JSON body of up to `bytes` instead of the standard 1 MiB; beyond it the answer is 413. */
 export const JsonBodyLimit = (bytes: number) => SetMetadata(JSON_BODY_LIMIT, bytes);
@@ -21,6 +22,11 @@ export const JsonBodyLimit = (bytes: number) => SetMetadata(JSON_BODY_LIMIT, byt
 /** The json_invalid issue recorded for this request's body, if its JSON was malformed. */
 export function bodyParseErrorOf(req: Request): ValidationIssue | undefined {
   return (req as WithParseError)[PARSE_ERROR];
+}
+
+/** What the body's bytes tell about its parsed value (everything is possible when it was not read here). */
+export function bodyTextFactsOf(req: Request): JsonTextFacts {
+  return (req as WithParseError)[TEXT_FACTS] ?? { mayHoldUnstorableText: true, mayHoldReservedKeys: true };
 }
 
 const isJsonRequest = (req: IncomingMessage) => {
@@ -79,6 +85,7 @@ export class JsonBodyReader {
         }
         const refused = inspectJsonBytes(buffer, charset);
         if (refused) throw new RefusedJsonError(refused);
+        (req as WithParseError)[TEXT_FACTS] = jsonTextFacts(buffer);
       };
       parser = json({ strict: false, type: isJsonRequest, verify, limit });
       this.parsers.set(limit, parser);

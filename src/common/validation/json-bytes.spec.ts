@@ -1,4 +1,4 @@
-import { INVALID_UTF8, inspectJsonBytes, MAX_JSON_DEPTH, NOT_UTF8_CHARSET } from './json-bytes';
+import { INVALID_UTF8, inspectJsonBytes, jsonTextFacts, MAX_JSON_DEPTH, NOT_UTF8_CHARSET } from './json-bytes';
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
 
@@ -41,5 +41,30 @@ describe('inspectJsonBytes', () => {
   it('does not count brackets inside strings, escaped quotes included', () => {
     const text = `["\\"${'['.repeat(200)}"]`;
     expect(inspectJsonBytes(bytes(text), 'utf-8')).toBeNull();
+  });
+});
+
+describe('jsonTextFacts', () => {
+  it('a body without \\u escapes cannot hold unstorable text; reserved keys show spelled out or escaped', () => {
+    expect(jsonTextFacts(bytes('{"name":"é 😀 \\" \\\\ \\n"}'))).toEqual({ mayHoldUnstorableText: false, mayHoldReservedKeys: false });
+    expect(jsonTextFacts(bytes('{"name":"a\\u0000"}'))).toEqual({ mayHoldUnstorableText: true, mayHoldReservedKeys: true });
+    expect(jsonTextFacts(bytes('{"x":{"constructor":{}}}'))).toEqual({ mayHoldUnstorableText: false, mayHoldReservedKeys: true });
+    expect(jsonTextFacts(bytes('{"__proto__":{}}'))).toEqual({ mayHoldUnstorableText: false, mayHoldReservedKeys: true });
+    // The parsed value agrees: an escaped key is a reserved key.
+    expect(Object.keys(JSON.parse('{"\\u005f_proto__":1}') as object)).toEqual(['__proto__']);
+    expect(jsonTextFacts(bytes('{"\\u005f_proto__":1}')).mayHoldReservedKeys).toBe(true);
+  });
+});
+
+describe('inspectJsonBytes on strings', () => {
+  it('skips strings whatever they hold: escaped quotes, backslash runs, brackets', () => {
+    const inner = `\\\\\\"${'['.repeat(100)}\\\\`;
+    expect(inspectJsonBytes(bytes(`{"a":"${inner}","b":"${'{'.repeat(100)}"}`), 'utf-8')).toBeNull();
+    // `"\\"` ends at its second quote: the brackets after it count.
+    expect(inspectJsonBytes(bytes(`["\\\\",${'['.repeat(100)}`), 'utf-8')).toEqual({ position: 69, reason: 'recursion limit exceeded' });
+  });
+
+  it('an unterminated string ends the scan (the parser reports it)', () => {
+    expect(inspectJsonBytes(bytes(`["${'['.repeat(100)}`), 'utf-8')).toBeNull();
   });
 });

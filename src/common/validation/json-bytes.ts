@@ -25,6 +25,26 @@ export function inspectJsonBytes(bytes: Buffer, charset: string | null): JsonErr
 }
 
 /**
+ * What the bytes of a body that passed inspectJsonBytes tell about its parsed value, so that request
+ * validation can skip walking it: without a `\u` escape no string or key can hold U+0000 or an
+ * unpaired surrogate (raw U+0000 is not valid JSON and UTF-8 cannot encode a surrogate), and a
+ * reserved key is spelled out or escaped.
+ */
+export interface JsonTextFacts {
+  mayHoldUnstorableText: boolean;
+  mayHoldReservedKeys: boolean;
+}
+
+const ESCAPE = Buffer.from('\\u');
+const CONSTRUCTOR = Buffer.from('constructor');
+const PROTO = Buffer.from('__proto__');
+
+export function jsonTextFacts(bytes: Buffer): JsonTextFacts {
+  const escapes = bytes.includes(ESCAPE);
+  return { mayHoldUnstorableText: escapes, mayHoldReservedKeys: escapes || bytes.includes(CONSTRUCTOR) || bytes.includes(PROTO) };
+}
+
+/**
  * Whether arrays and objects nest deeper than `limit` anywhere in `bytes`: one pass over the
  * bytes, skipping strings (every structural character is ASCII, so UTF-8 needs no decoding).
  * Exact for valid JSON; for invalid JSON the locator decides what to report.

@@ -5,7 +5,8 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import type { Request } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotency-key';
-import { bodyParseErrorOf } from './json-body';
+import { bodyParseErrorOf, bodyTextFactsOf } from './json-body';
+import type { JsonTextFacts } from './json-bytes';
 import { issueForRule, toValidationIssues } from './pydantic-mapping';
 import { isStrictDto } from './strict-dto.decorator';
 import { ParseUuidPipe } from './parse-uuid.pipe';
@@ -87,7 +88,7 @@ export class RequestValidator {
         }
         case 'query': {
           const raw = lastValues(req.query as Record<string, unknown>);
-          const { value, issues: found } = validateDto(rule.dto, raw, 'query');
+          const { value, issues: found } = validateDto(rule.dto, raw, 'query', QUERY_FACTS);
           issues.push(...found);
           Object.defineProperty(req, 'query', { value, configurable: true, enumerable: true, writable: true });
           break;
@@ -114,7 +115,7 @@ export class RequestValidator {
           } else if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
             issues.push({ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: raw });
           } else {
-            const { value, issues: found } = validateDto(rule.dto, raw, 'body');
+            const { value, issues: found } = validateDto(rule.dto, raw, 'body', bodyTextFactsOf(req));
             issues.push(...found);
             req.body = value;
           }
@@ -126,10 +127,14 @@ export class RequestValidator {
   }
 }
 
-function validateDto(dto: new () => object, raw: object, location: 'query' | 'body'): { value: object; issues: ValidationIssue[] } {
-  const value = plainToInstance(dto, withoutReservedKeys(raw));
+/** A query is a few short strings: always walked. */
+const QUERY_FACTS: JsonTextFacts = { mayHoldUnstorableText: true, mayHoldReservedKeys: true };
+
+/** `facts` lets a large body that cannot hold unstorable text or reserved keys skip those walks. */
+function validateDto(dto: new () => object, raw: object, location: 'query' | 'body', facts: JsonTextFacts): { value: object; issues: ValidationIssue[] } {
+  const value = plainToInstance(dto, facts.mayHoldReservedKeys ? withoutReservedKeys(raw) : raw);
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: isStrictDto(dto), forbidUnknownValues: false });
-  for (const { path, reason } of findUnstorableText(value)) {
+  for (const { path, reason } of facts.mayHoldUnstorableText ? findUnstorableText(value) : []) {
     // A query parameter is one string as sent, whatever its transform made of it (a comma list).
     addFieldError(errors, value, location === 'query' ? path.slice(0, 1) : path, reason);
   }
