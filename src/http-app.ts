@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { apiSecurityHeaders, corsOptions, docsSecurityHeaders } from './common/http/security-headers';
+import { undecodablePathMiddleware } from './common/http/undecodable-path.middleware';
 import { AppModule } from './app.module';
 import { AppConfigService } from './config/app-config';
 import type { AppConfig } from './config/environment';
@@ -27,6 +28,8 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   app.use(apiSecurityHeaders);
   app.use(`/${DOCS_PATH}`, docsSecurityHeaders);
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
+  // Before routing: a path that does not decode is a 404, not a router error.
+  app.use(undecodablePathMiddleware);
   app.useLogger(app.get(Logger));
   const document = SwaggerModule.createDocument(
     app,

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '../src/common/auth/auth.decorators';
 import { isScope } from '../src/common/auth/scopes';
+import { describeRoute, registeredRoutes, type Route } from './support/router-routes';
 import { ALL_SCOPES, createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -28,36 +29,7 @@ const PUBLIC_ROUTES: { label: string; matches: (path: string) => boolean }[] = [
 ];
 const isPublic = (path: string) => PUBLIC_ROUTES.some((route) => route.matches(path));
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-interface Route {
-  method: Method;
-  /** As registered, e.g. /api/v1/custom-link-campaigns/:campaign_id */
-  path: string;
-}
-
-interface RouterLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-}
-
-/**
- * Every route Express holds, Nest's and Swagger's alike. Catch-all layers (`{/*splat}`: middleware
- * that Nest mounts for every path) are not resources.
- */
-function registeredRoutes(app: INestApplication): Route[] {
-  const { router } = app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } };
-  const routes: Route[] = [];
-  for (const layer of router.stack) {
-    if (!layer.route || layer.route.path.includes('*')) continue;
-    for (const [method, enabled] of Object.entries(layer.route.methods)) {
-      if (enabled) routes.push({ method: method as Method, path: layer.route.path });
-    }
-  }
-  return routes;
-}
-
 const concrete = (path: string) => path.replace(/:\w+/g, () => randomUUID());
-const describeRoute = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
 
 interface Handler {
   name: string;

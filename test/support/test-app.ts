@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
@@ -47,6 +47,8 @@ export interface TestAppOptions {
    * (nestjs-pino keeps the first), so a spec that reads logs creates that app first.
    */
   logDestination?: DestinationStream;
+  /** Modules the app does not load in its role (e.g. the demo seeder). */
+  imports?: (Type | DynamicModule)[];
 }
 
 /**
@@ -60,7 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   if (config.appRole !== 'api' && typeof renderWorker.script === 'string' && !existsSync(renderWorker.script)) {
     throw new Error(`${renderWorker.script} is missing: run \`npm run build\` before tests that render share cards`);
   }
-  let builder = Test.createTestingModule({ imports: [AppModule.forRole(config, { logDestination: options.logDestination })], controllers: options.controllers ?? [] });
+  let builder = Test.createTestingModule({ imports: [AppModule.forRole(config, { logDestination: options.logDestination }), ...(options.imports ?? [])], controllers: options.controllers ?? [] });
   for (const [token, value] of overrides) builder = builder.overrideProvider(token).useValue(value);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(new LeanExpressAdapter(), { bodyParser: false });

@@ -37,8 +37,9 @@ export class IdempotencyRecordEntity {
   @Column('smallint', { name: 'response_status', nullable: true })
   responseStatus: number | null;
 
-  @Column('jsonb', { name: 'response_body', nullable: true })
-  responseBody: unknown;
+  /** The answer's JSON text: jsonb cannot hold the U+0000 a 422 may echo. */
+  @Column('text', { name: 'response_body', nullable: true })
+  responseBody: string | null;
 
   @Column('jsonb', { name: 'response_headers', nullable: true })
   responseHeaders: Record<string, string> | null;

@@ -74,7 +74,7 @@ export class IdempotencyRepository {
       state: IdempotencyState;
       lease_lapsed: boolean;
       response_status: number | null;
-      response_body: unknown;
+      response_body: string | null;
       response_headers: Record<string, string> | null;
     }[] = await this.db.query(
         `SELECT fingerprint, state, lease_expires_at <= now() AS lease_lapsed, response_status, response_body, response_headers
@@ -88,7 +88,7 @@ export class IdempotencyRepository {
       state: row.state,
       leaseLapsed: row.lease_lapsed,
       responseStatus: row.response_status,
-      responseBody: row.response_body,
+      responseBody: row.response_body === null ? null : (JSON.parse(row.response_body) as unknown),
       responseHeaders: row.response_headers ?? {},
     };
   }
@@ -109,7 +109,7 @@ export class IdempotencyRepository {
    */
   async commit(tx: EntityManager, scope: IdempotencyScope, token: string, response: StoredResponse): Promise<boolean> {
     const [, count]: [unknown[], number] = await tx.query(
-      `UPDATE idempotency_records SET state = 'committed', response_status = $6, response_body = $7::jsonb, response_headers = $8::jsonb
+      `UPDATE idempotency_records SET state = 'committed', response_status = $6, response_body = $7, response_headers = $8::jsonb
         WHERE ${KEY} AND lease_token = $5 AND state = 'in_flight'`,
       [...keyParams(scope), token, ...responseParams(response)],
     );
@@ -124,7 +124,7 @@ export class IdempotencyRepository {
     const stored = (column: string, param: string) => (keepCommitted ? `CASE WHEN state = 'committed' THEN ${column} ELSE ${param} END` : param);
     await this.db.query(
       `UPDATE idempotency_records
-          SET state = 'completed', response_status = ${stored('response_status', '$6')}, response_body = ${stored('response_body', '$7::jsonb')},
+          SET state = 'completed', response_status = ${stored('response_status', '$6')}, response_body = ${stored('response_body', '$7')},
               response_headers = ${stored('response_headers', '$8::jsonb')}
         WHERE ${KEY} AND lease_token = $5`,
       [...keyParams(scope), token, ...responseParams(response)],

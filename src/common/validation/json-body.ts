@@ -3,7 +3,8 @@ import type { Reflector } from '@nestjs/core';
 import { json, type Request, type RequestHandler, type Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError } from '../errors/domain-errors';
-import { locateJsonError } from './json-error-locator';
+import { inspectJsonBytes, jsonTextFacts, MAX_JSON_DEPTH, NOT_UTF8_CHARSET, type JsonTextFacts } from './json-bytes';
+import { locateJsonError, type JsonErrorLocation } from './json-error-locator';
 import type { ValidationIssue } from './validation-issue';
 
 /** The request body limit of every route that declares none (docs/api.md §8.6). */
@@ -11,8 +12,9 @@ const STANDARD_LIMIT_BYTES = 1024 * 1024;
 const JSON_BODY_LIMIT = 'http:jsonBodyLimit';
 const PARSE_ERROR = Symbol('bodyParseError');
 const EMPTY_BODY = Symbol('emptyBody');
+const TEXT_FACTS = Symbol('jsonTextFacts');
 
-type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue; [EMPTY_BODY]?: boolean };
+type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue; [EMPTY_BODY]?: boolean; [TEXT_FACTS]?: JsonTextFacts };
 
 /** The route reads a JSON body of up to `bytes` instead of the standard 1 MiB; beyond it the answer is 413. */
 export const JsonBodyLimit = (bytes: number) => SetMetadata(JSON_BODY_LIMIT, bytes);
@@ -20,6 +22,11 @@ export const JsonBodyLimit = (bytes: number) => SetMetadata(JSON_BODY_LIMIT, byt
 /** The json_invalid issue recorded for this request's body, if its JSON was malformed. */
 export function bodyParseErrorOf(req: Request): ValidationIssue | undefined {
   return (req as WithParseError)[PARSE_ERROR];
+}
+
+/** What the body's bytes tell about its parsed value (everything is possible when it was not read here). */
+export function bodyTextFactsOf(req: Request): JsonTextFacts {
+  return (req as WithParseError)[TEXT_FACTS] ?? { mayHoldUnstorableText: true, mayHoldReservedKeys: true };
 }
 
 const isJsonRequest = (req: IncomingMessage) => {
@@ -70,8 +77,15 @@ export class JsonBodyReader {
     let parser = this.parsers.get(limit);
     if (!parser) {
       // body-parser turns an empty body into {}; remember it was empty (also when sent chunked).
-      const verify = (req: IncomingMessage, _res: unknown, buffer: Buffer) => {
-        if (buffer.length === 0) (req as WithParseError)[EMPTY_BODY] = true;
+      // A body JSON.parse must not see (not UTF-8, nested too deep) is refused here, before parsing.
+      const verify = (req: IncomingMessage, _res: unknown, buffer: Buffer, charset: string | null) => {
+        if (buffer.length === 0) {
+          (req as WithParseError)[EMPTY_BODY] = true;
+          return;
+        }
+        const refused = inspectJsonBytes(buffer, charset);
+        if (refused) throw new RefusedJsonError(refused);
+        (req as WithParseError)[TEXT_FACTS] = jsonTextFacts(buffer);
       };
       parser = json({ strict: false, type: isJsonRequest, verify, limit });
       this.parsers.set(limit, parser);
@@ -83,7 +97,7 @@ export class JsonBodyReader {
 function settle(req: WithParseError, error: BodyParserError | undefined): void {
   if (error?.type === 'entity.too.large') throw new PayloadTooLargeError();
   if (error) {
-    req[PARSE_ERROR] = jsonInvalidIssue(error);
+    req[PARSE_ERROR] = error instanceof RefusedJsonError ? jsonInvalid(error.location) : jsonInvalidIssue(error);
     req.body = undefined;
   } else if (req[EMPTY_BODY] || req.body === null) {
     // An empty or `null` body is an absent body (FastAPI: "Field required" at ["body"]).
@@ -96,8 +110,19 @@ interface BodyParserError extends Error {
   body?: string;
 }
 
+/** A body refused by inspectJsonBytes; body-parser hands this very error to the callback. */
+class RefusedJsonError extends Error {
+  constructor(readonly location: JsonErrorLocation) {
+    super(location.reason);
+  }
+}
+
 /** FastAPI's json_invalid issue, positioned and worded as Python's json module reports the error. */
 function jsonInvalidIssue(error: BodyParserError): ValidationIssue {
-  const { position, reason } = locateJsonError(error.body ?? '');
+  if (error.type === 'charset.unsupported') return jsonInvalid({ position: 0, reason: NOT_UTF8_CHARSET });
+  return jsonInvalid(locateJsonError(typeof error.body === 'string' ? error.body : '', MAX_JSON_DEPTH));
+}
+
+function jsonInvalid({ position, reason }: JsonErrorLocation): ValidationIssue {
   return { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: reason } };
 }

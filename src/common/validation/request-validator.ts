@@ -2,15 +2,21 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import type { Request } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotency-key';
-import { bodyParseErrorOf } from './json-body';
+import { bodyParseErrorOf, bodyTextFactsOf } from './json-body';
+import type { JsonTextFacts } from './json-bytes';
 import { issueForRule, toValidationIssues } from './pydantic-mapping';
 import { isStrictDto } from './strict-dto.decorator';
 import { ParseUuidPipe } from './parse-uuid.pipe';
+import { withoutReservedKeys } from './reserved-keys';
+import { findUnstorableText, unstorableTextReason } from './unstorable-text';
 import { isUuid } from './uuid-format';
-import { RequestValidationError, type ValidationIssue } from './validation-issue';
+import { RequestValidationError, valueError, type ValidationIssue } from './validation-issue';
+
+/** The rule name under which unstorable text is reported (pydantic-mapping words it as a value_error). */
+const UNSTORABLE_TEXT_RULE = 'storableText';
 
 type Rule =
   | { location: 'path'; name: string }
@@ -82,7 +88,7 @@ export class RequestValidator {
         }
         case 'query': {
           const raw = lastValues(req.query as Record<string, unknown>);
-          const { value, issues: found } = validateDto(rule.dto, raw, 'query');
+          const { value, issues: found } = validateDto(rule.dto, raw, 'query', QUERY_FACTS);
           issues.push(...found);
           Object.defineProperty(req, 'query', { value, configurable: true, enumerable: true, writable: true });
           break;
@@ -92,6 +98,8 @@ export class RequestValidator {
           if (typeof value === 'string' && !isValidIdempotencyKey(value)) {
             const [rule_, bound] = value.length < 1 ? ['minLength', 1] : ['maxLength', IDEMPOTENCY_KEY_MAX_LENGTH];
             issues.push(issueForRule(rule_, [bound], ['header', rule.name], value, ''));
+          } else if (typeof value === 'string' && unstorableTextReason(value)) {
+            issues.push(valueError(['header', rule.name], value, unstorableTextReason(value) as string));
           }
           break;
         }
@@ -107,7 +115,7 @@ export class RequestValidator {
           } else if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
             issues.push({ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: raw });
           } else {
-            const { value, issues: found } = validateDto(rule.dto, raw, 'body');
+            const { value, issues: found } = validateDto(rule.dto, raw, 'body', bodyTextFactsOf(req));
             issues.push(...found);
             req.body = value;
           }
@@ -119,10 +127,42 @@ export class RequestValidator {
   }
 }
 
-function validateDto(dto: new () => object, raw: object, location: 'query' | 'body'): { value: object; issues: ValidationIssue[] } {
-  const value = plainToInstance(dto, raw);
+/** A query is a few short strings: always walked. */
+const QUERY_FACTS: JsonTextFacts = { mayHoldUnstorableText: true, mayHoldReservedKeys: true };
+
+/** `facts` lets a large body that cannot hold unstorable text or reserved keys skip those walks. */
+function validateDto(dto: new () => object, raw: object, location: 'query' | 'body', facts: JsonTextFacts): { value: object; issues: ValidationIssue[] } {
+  const value = plainToInstance(dto, facts.mayHoldReservedKeys ? withoutReservedKeys(raw) : raw);
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: isStrictDto(dto), forbidUnknownValues: false });
+  for (const { path, reason } of facts.mayHoldUnstorableText ? findUnstorableText(value) : []) {
+    // A query parameter is one string as sent, whatever its transform made of it (a comma list).
+    addFieldError(errors, value, location === 'query' ? path.slice(0, 1) : path, reason);
+  }
   return { value, issues: toValidationIssues(inFieldOrder(errors), location, raw) };
+}
+
+/**
+ * Adds a broken rule at `path` to class-validator's error tree, as class-validator would have
+ * reported it (intermediate entries hold only children; list items are named by their index), so
+ * it is ordered and mapped with the other issues. A field that already breaks a rule keeps that
+ * issue only (one issue per field).
+ */
+function addFieldError(errors: ValidationError[], root: object, path: (string | number)[], reason: string): void {
+  let siblings = errors;
+  let container: unknown = root;
+  let error: ValidationError | undefined;
+  for (const key of path) {
+    const property = String(key);
+    error = siblings.find((e) => e.property === property);
+    if (error?.constraints && Object.keys(error.constraints).length > 0) return;
+    if (!error) {
+      error = Object.assign(new ValidationError(), { target: container as object, property, value: (container as Record<string, unknown>)[property], children: [] });
+      siblings.push(error);
+    }
+    siblings = error.children ??= [];
+    container = (container as Record<string, unknown>)[property];
+  }
+  if (error && siblings.length === 0) error.constraints = { [UNSTORABLE_TEXT_RULE]: reason };
 }
 
 /**
@@ -131,7 +171,8 @@ function validateDto(dto: new () => object, raw: object, location: 'query' | 'bo
  */
 function inFieldOrder(errors: ValidationError[]): ValidationError[] {
   const order = errors[0]?.target ? fieldOrder(errors[0].target.constructor) : [];
-  const rank = (property: string) => (order.includes(property) ? order.indexOf(property) : order.length);
+  // List items (numeric properties) keep their index order.
+  const rank = (property: string) => (order.includes(property) ? order.indexOf(property) : /^\d+$/.test(property) ? Number(property) : order.length);
   return [...errors]
     .sort((a, b) => rank(a.property) - rank(b.property))
     .map((error) => (error.children?.length ? Object.assign(error, { children: inFieldOrder(error.children) }) : error));

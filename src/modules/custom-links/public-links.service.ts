@@ -4,6 +4,9 @@ import { AppConfigService } from '../../config/app-config';
 import { CustomLinksRepository } from './custom-links.repository';
 import { LinkOpensService } from '../engagement';
 
+/** What newSlug() makes (base64url), with room for slugs of other lengths; the column holds 32. */
+const SLUG = /^[A-Za-z0-9_-]{1,32}$/;
+
 @Injectable()
 export class PublicLinksService {
   constructor(
@@ -17,7 +20,9 @@ export class PublicLinksService {
    * The open is recorded off the request path: one read here and one queue write.
    */
   async open(slug: string, request: { method: string; userAgent: string | undefined }): Promise<string> {
-    const link = slug.length <= 64 ? await this.links.findBySlug(slug) : null;
+    // Only a string shaped like a slug is looked up: any other bytes (NUL, invalid UTF-8, 10,000
+    // characters) are an unknown link, never a database error.
+    const link = SLUG.test(slug) ? await this.links.findBySlug(slug) : null;
     if (!link) throw new NotFoundError('Not Found');
     if (!link.active) throw new GoneError('This link is no longer active.');
     await this.opens.queue({ organizationId: link.organization_id, id: link.id }, request);

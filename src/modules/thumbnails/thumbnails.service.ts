@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
-import { isUuid } from '../../common/validation/uuid-format';
+import { canonicalUuid } from '../../common/validation/uuid-format';
 import { CardSubjectsRegistry } from './card-subjects';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 
@@ -16,9 +16,10 @@ export class ThumbnailsService {
 
   async card(linkId: string, file: string): Promise<Buffer> {
     const hash = PNG_FILE.exec(file)?.[1];
-    const card = hash && isUuid(linkId) ? await this.store.get(linkId, hash) : null;
+    const id = canonicalUuid(linkId);
+    const card = hash && id ? await this.store.get(id, hash) : null;
     // A deactivated link's card is kept (reactivating serves it again) but not served meanwhile.
-    if (!card || !(await this.subjects.get().isPublic(card.organizationId, linkId))) throw new NotFoundError('Not Found');
+    if (!card || !(await this.subjects.get().isPublic(card.organizationId, id as string))) throw new NotFoundError('Not Found');
     return card.png;
   }
 }

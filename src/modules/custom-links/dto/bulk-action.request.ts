@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, ValidateBy, ValidateIf } from 'class-validator';
 import { isUuid } from '../../../common/validation/uuid-format';
-import { IsUuidString } from '../../../common/validation/validators';
+import { IsUuidString, ToCanonicalUuid } from '../../../common/validation/validators';
 
 export const BULK_ACTIONS = ['activate', 'deactivate', 'move'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -25,6 +25,7 @@ export class BulkActionRequest {
   @ValidateIf((body: BulkActionRequest) => body.action === 'move' || body.campaignId !== undefined)
   @ValidateBy({ name: 'isDefined', validator: { validate: (value) => value !== undefined } })
   @ValidateBy({ name: 'isUuid', validator: { validate: (value) => value === null || isUuid(value) } })
+  @ToCanonicalUuid()
   campaignId?: string | null;
 }
 
