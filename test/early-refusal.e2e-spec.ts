@@ -81,6 +81,16 @@ describe('early refusals close the connection', () => {
     expect(closedAfterMs).toBeLessThan(PROMPT_MS);
   });
 
+  it('413: an authenticated request declaring more than its route takes is refused before its body is read, and the socket closes', async () => {
+    const writer = (await t.createTenant(['custom_links:write'])).key;
+    const { received, answeredAfterMs, closedAfterMs } = await exchange(post([`x-api-key: ${writer}`]), '{"name":"');
+    expect(statusLine(received)).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(headerOf(received, 'Connection')).toBe('close');
+    expect(JSON.parse(bodyOf(received))).toEqual({ detail: 'Request body too large.' });
+    expect(answeredAfterMs).toBeLessThan(PROMPT_MS);
+    expect(closedAfterMs).toBeLessThan(PROMPT_MS);
+  });
+
   it('keeps the connection alive when the refused request had no body left to send', async () => {
     const socket = connect(port, '127.0.0.1');
     try {

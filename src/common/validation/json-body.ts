@@ -60,6 +60,9 @@ export class JsonBodyReader {
     const req = http.getRequest<Request>();
     if (!hasBody(req)) return undefined;
     const limit = this.reflector.getAllAndOverride<number | undefined>(JSON_BODY_LIMIT, [context.getHandler(), context.getClass()]) ?? STANDARD_LIMIT_BYTES;
+    // A declared length over the limit is refused before a byte is read (the filter then closes the
+    // connection): body-parser would read the whole body first.
+    if (Number(req.headers['content-length']) > limit) throw new PayloadTooLargeError();
     const parse = this.parserFor(limit);
     return new Promise((resolve, reject) => {
       parse(req, http.getResponse<Response>(), (error?: unknown) => {
