@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -12,7 +12,7 @@ import { addressBucket } from '../src/common/http/client-address';
 import { ApiKeysRepository } from '../src/modules/api-keys/api-keys.repository';
 import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
-import { assertBuilt, MAIN } from './support/worker-process';
+import { assertBuilt, startService } from './support/worker-process';
 
 /**
  * API keys across instances (docs/api.md §5.1, §5.5, §8.7): a revoked key stops working on every
@@ -273,21 +273,11 @@ describe('API keys across instances', () => {
       const service = a.app.get(ApiKeysService);
       const revoked = await service.create(tenant.organizationId, ['custom_links:read'], 'revoked in the log test');
       const unknown = unknownKey();
-      const server = spawn(process.execPath, [MAIN], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          DATABASE_URL: process.env.DATABASE_URL ?? '',
-          REDIS_URL: process.env.REDIS_URL ?? '',
-          QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
-          APP_ROLE: 'api',
-          PORT: String(port),
-          DEMO_SEED: 'false',
-          LOG_LEVEL: 'trace',
-          TRUST_PROXY: 'loopback',
-          AUTH_FAILURES_PER_CLIENT_PER_MINUTE: '3',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const server = startService(
+        port,
+        { APP_ROLE: 'api', DEMO_SEED: 'false', LOG_LEVEL: 'trace', TRUST_PROXY: 'loopback', AUTH_FAILURES_PER_CLIENT_PER_MINUTE: '3' },
+        { output: 'pipe' },
+      ) as ChildProcessWithoutNullStreams;
       let output = '';
       server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

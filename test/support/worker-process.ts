@@ -10,24 +10,29 @@ export function assertBuilt(): void {
 }
 
 /**
- * A real worker process (APP_ROLE=worker) on this run's database, Redis and queues. Short queue
- * locks let a job whose worker was killed be taken over in seconds instead of the default 30 s.
+ * The built service as a process of its own on this run's database, Redis and queues, in the role
+ * and with the variables `env` gives. `output: 'pipe'` hands stdout and stderr to the test (a spec
+ * that reads the process's logs).
  */
-export function startWorker(port: number, env: Record<string, string> = {}, options: { output?: 'pipe' } = {}): ChildProcess {
+export function startService(port: number, env: Record<string, string>, options: { output?: 'pipe' } = {}): ChildProcess {
   return spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       REDIS_URL: process.env.REDIS_URL ?? '',
       QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
-      APP_ROLE: 'worker',
       PORT: String(port),
-      LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent',
-      QUEUE_LOCK_DURATION_MS: '2000',
-      QUEUE_STALLED_INTERVAL_MS: '1000',
       ...env,
     },
-    // `output: 'pipe'` hands stdout and stderr to the test (a spec that reads the worker's logs).
     stdio: options.output === 'pipe' ? ['ignore', 'pipe', 'pipe'] : process.env.WORKER_DEBUG ? 'inherit' : 'ignore',
   });
+}
+
+/**
+ * A real worker process (APP_ROLE=worker). Short queue locks let a job whose worker was killed be
+ * taken over in seconds instead of the default 30 s.
+ */
+export function startWorker(port: number, env: Record<string, string> = {}, options: { output?: 'pipe' } = {}): ChildProcess {
+  const defaults = { APP_ROLE: 'worker', LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent', QUEUE_LOCK_DURATION_MS: '2000', QUEUE_STALLED_INTERVAL_MS: '1000' };
+  return startService(port, { ...defaults, ...env }, options);
 }
