@@ -46,11 +46,11 @@ export class LinkCreationService implements JobHandler {
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const campaignId = body.campaign?.id?.toLowerCase() ?? (body.campaign?.name ? await this.campaigns.resolveForFiling(organizationId, body.campaign) : null);
-    return this.jobs.get(organizationId, await this.enqueue(organizationId, body.links.map((input) => ({ input })), campaignId, null));
+    return this.enqueue(organizationId, body.links.map((input) => ({ input })), campaignId, null);
   }
 
   /** Each new item names the parent's item it re-runs; a second retry of that item fails on the unique key (409). */
-  retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<string> {
+  retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<JobResponse> {
     return this.enqueue(organizationId, items.map((item) => ({ input: item.input, retryOf: item.index })), parent.campaign_id, parent.id);
   }
 
@@ -88,15 +88,16 @@ export class LinkCreationService implements JobHandler {
 
   /**
    * Reserves the units, records the job and its items with the request's answer (202 and the job as
-   * recorded; Idempotency-Key), and queues it.
+   * recorded; Idempotency-Key), and queues it. The answer is the job as recorded, not re-read after
+   * queueing: a fast worker may already have finished it.
    */
-  private async enqueue(organizationId: string, items: { input: object; retryOf?: number }[], campaignId: string | null, parentJobId: string | null): Promise<string> {
+  private async enqueue(organizationId: string, items: { input: object; retryOf?: number }[], campaignId: string | null, parentJobId: string | null): Promise<JobResponse> {
     const inputs = items.map((item) => item.input);
     const renderUnits = inputs.filter(needsRender).length;
     await this.limits.reserveAllOrNone(this.units(organizationId, inputs.length, renderUnits));
     const jobId = uuidv7();
-    try {
-      await this.db.transaction(async (tx) => {
+    const recorded = await this.db
+      .transaction(async (tx) => {
         await this.jobs.record(tx, organizationId, {
           id: jobId,
           type: 'create',
@@ -107,14 +108,16 @@ export class LinkCreationService implements JobHandler {
           renderUnits,
           items: items.map(({ input, retryOf }) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued', retryOf })),
         });
-        await this.idempotency.complete(tx, { job: await this.jobs.get(organizationId, jobId, tx) }, { location: jobLocation(jobId) });
+        const job = await this.jobs.get(organizationId, jobId, tx);
+        await this.idempotency.complete(tx, { job }, { location: jobLocation(jobId) });
+        return job;
+      })
+      .catch(async (error: unknown) => {
+        await this.limits.refund(this.units(organizationId, inputs.length, renderUnits));
+        throw error;
       });
-    } catch (error) {
-      await this.limits.refund(this.units(organizationId, inputs.length, renderUnits));
-      throw error;
-    }
     await this.jobs.enqueue(organizationId, jobId);
-    return jobId;
+    return recorded;
   }
 
   private units(organizationId: string, creationUnits: number, renderUnits: number) {

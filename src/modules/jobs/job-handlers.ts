@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ItemRow, JobRow, JobView } from './custom-link-jobs.repository';
+import type { JobResponse } from './dto/job.response';
 
 /** What one item's run came to, inside the job's transaction; `after` runs once it committed. */
 export interface ItemOutcome {
@@ -21,7 +22,7 @@ export interface JobHandler {
   /** Queued items were cancelled in `tx`: release what they held; the returned work runs after commit. */
   cancelled(tx: EntityManager, organizationId: string, jobId: string, items: ItemRow[]): Promise<() => Promise<void>>;
   /** A new job over the parent's failed and cancelled items; returns its id. */
-  retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<string>;
+  retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<JobResponse>;
 }
 
 /** The registered handlers by job type; one registry per application. */

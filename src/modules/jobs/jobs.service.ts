@@ -95,7 +95,7 @@ export class JobsService {
     const parent = await this.viewOrThrow(organizationId, jobId);
     const redo = isTerminal(parent.status) ? await this.jobs.unfinishedItems(organizationId, jobId) : [];
     if (redo.length === 0) throw new ConflictError();
-    return this.get(organizationId, await this.handlers.of(parent.type).retry(organizationId, parent, redo));
+    return this.handlers.of(parent.type).retry(organizationId, parent, redo);
   }
 
   /** The worker's run of a job; safe to run again after a crash or a retry. */
