@@ -216,6 +216,8 @@ describe('the built service on SIGTERM', () => {
       expect(served.status).toBe(200);
       expect(served.headers.connection).toBe('close');
       expect(service.logged('Draining before shutdown')).toMatchObject({ signal: 'SIGTERM', drainDelayMs: drainMs });
+      // An orchestrator repeating the signal does not cut the drain short.
+      service.child.kill('SIGTERM');
 
       await eventually(async () => (await tryConnect(port)) === 'ECONNREFUSED', drainMs + 20_000, 50);
       // The listener closed no sooner than the drain delay after the signal (a lower bound: load only delays it).
@@ -224,6 +226,19 @@ describe('the built service on SIGTERM', () => {
     } finally {
       kept.destroy();
     }
+  });
+
+  it('a second SIGINT (Ctrl-C twice) ends the drain at once; the exit code is still 0', async () => {
+    const port = await freePort();
+    const service = start((p) => startService(p, { APP_ROLE: 'api', DEMO_SEED: 'false', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_DELAY_MS: '60000', SHUTDOWN_TIMEOUT_MS: '90000' }, { output: 'pipe' }), port);
+    await eventually(() => answers(port, '/readyz'), 30_000, 100);
+    service.child.kill('SIGINT');
+    await readUntil(() => get(port, '/readyz', { agent: new http.Agent() }), (r) => r.status === 503, 4000);
+    service.child.kill('SIGINT');
+    // Far sooner than the 60 s drain.
+    await eventually(async () => (await tryConnect(port)) === 'ECONNREFUSED', 20_000, 50);
+    expect(await service.exited).toBe(0);
+    expect(service.logged('Closing: no new connections; finishing requests and active jobs')).toBeDefined();
   });
 
   /** A link-creation job of `count` links for a new tenant, and readers of its state. */
