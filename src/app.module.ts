@@ -10,6 +10,7 @@ import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
 import { QueueFailureLogModule } from './common/queue/queue-failure-log';
 import { RedisModule } from './common/redis/redis.module';
+import { ShutdownModule } from './common/shutdown/shutdown.module';
 import { AppConfigModule } from './config/config.module';
 import type { AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
@@ -37,7 +38,7 @@ export interface AppModuleOptions {
   logDestination?: DestinationStream;
 }
 
-/** Infrastructure every role needs: config, logs, PostgreSQL, Redis, Bull, limits. */
+/** Infrastructure every role needs: config, logs, PostgreSQL, Redis, Bull, limits, shutdown. */
 export function infrastructureModules(config: AppConfig, options: AppModuleOptions = {}) {
   return [
     AppConfigModule.forRoot(config),
@@ -48,6 +49,7 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
     RedisModule,
     CountCacheModule,
     LimitsModule,
+    ShutdownModule,
   ];
 }
 

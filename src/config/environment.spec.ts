@@ -47,6 +47,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ THUMBNAIL_RENDER_TIMEOUT_MS: '50' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_TIMEOUT_MS="50": must be an integer between 100 and 600000.');
   });
 
+  it('drains 5 s within a 25 s shutdown by default (workers do not drain); the drain must leave time inside the timeout', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainDelayMs: 5000, shutdownTimeoutMs: 25000 });
+    expect(loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' })).toMatchObject({ shutdownDrainDelayMs: 0, shutdownTimeoutMs: 0 });
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '25000' })).toThrow(
+      new ConfigError(['SHUTDOWN_DRAIN_DELAY_MS (25000) must be less than SHUTDOWN_TIMEOUT_MS (25000), which counts the drain too.']),
+    );
+    // A worker-only process serves no traffic: it never drains, and its timeout is all for its jobs.
+    expect(loadConfig({ APP_ROLE: 'worker', SHUTDOWN_TIMEOUT_MS: '1000' })).toMatchObject({ shutdownDrainDelayMs: 0, shutdownTimeoutMs: 1000 });
+  });
+
   it('reads and parses variables, trimming trailing slashes of base URLs', () => {
     const config = loadConfig({ APP_ROLE: 'worker', PORT: '8080', PUBLIC_BASE_URL: 'https://links.example.com/', PLAYBOOK_APPLY_ENABLED: 'false' });
     expect(config).toMatchObject({ appRole: 'worker', port: 8080, publicBaseUrl: 'https://links.example.com', playbookApplyEnabled: false });

@@ -26,6 +26,9 @@ export interface AppConfig {
   apiKeyNegativeCacheTtlSeconds: number;
   /** Express's `trust proxy` setting: which proxies' X-Forwarded-For decides the client address. */
   trustProxy: TrustProxy;
+  /** From the first SIGTERM/SIGINT: how long the server keeps serving with /readyz at 503 (always 0 for APP_ROLE=worker). */
+  shutdownDrainDelayMs: number;
+  /** From the first SIGTERM/SIGINT, drain included: the most the shutdown may take. */
   shutdownTimeoutMs: number;
   queuePrefix: string;
   queueLockDurationMs: number;
@@ -210,7 +213,8 @@ export const VARIABLES = {
   apiKeyNegativeCacheTtlSeconds: variable('API_KEY_NEGATIVE_CACHE_TTL_SECONDS', '60', integer(0, 3600), 'How long an unknown key is remembered per instance as unknown, so repeating it costs no database lookup; creating a key clears its entry on every instance at once.'),
   authFailuresPerClientPerMinute: variable('AUTH_FAILURES_PER_CLIENT_PER_MINUTE', '1000', integer(1, 100000000), 'Failed authentications (401) per 60 s per client address (IPv6: per /64); beyond it 429, and keys this instance has not verified are refused without a database lookup.'),
   trustProxy: variable('TRUST_PROXY', 'false', trustProxy, "Which proxies' X-Forwarded-For gives the client address for per-client limits (Express trust proxy): false (the connection's peer), true (any), a hop count, or comma-separated addresses, CIDR ranges or loopback, linklocal, uniquelocal."),
-  shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000), 'On SIGTERM/SIGINT: the most time in-flight requests and active jobs get before the process exits.'),
+  shutdownDrainDelayMs: variable('SHUTDOWN_DRAIN_DELAY_MS', '5000', integer(0, 600000), 'On SIGTERM/SIGINT, /readyz answers 503 at once while the API keeps serving this long (responses close their connections), so load balancers move away before the listener closes. Worker-only processes do not wait. Must be below SHUTDOWN_TIMEOUT_MS.'),
+  shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000), 'On SIGTERM/SIGINT: the most the whole shutdown may take, drain delay included; in-flight requests and active jobs get what the drain leaves. Past it the process exits 1 (an unfinished job is resumed by another worker). Keep it below terminationGracePeriodSeconds.'),
   queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull', 'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).'),
   queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000), 'A worker that dies mid-job holds its job this long before another worker resumes it.'),
   queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000), 'How often workers look for jobs whose worker died.'),
@@ -258,6 +262,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (values[field] === null) problems.push(`Missing environment variable ${VARIABLES[field].name}: required when NODE_ENV=production.`);
     }
   }
+  const { appRole, shutdownDrainDelayMs: drain, shutdownTimeoutMs: timeout } = values;
+  if (appRole !== 'worker' && drain !== undefined && timeout !== undefined && drain > 0 && drain >= timeout) {
+    // The timeout counts from the signal: a drain as long would leave nothing to finish requests and jobs in.
+    problems.push(`SHUTDOWN_DRAIN_DELAY_MS (${drain}) must be less than SHUTDOWN_TIMEOUT_MS (${timeout}), which counts the drain too.`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const v = values as Parsed;
   return {
@@ -283,6 +292,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiKeyCacheTtlSeconds: v.apiKeyCacheTtlSeconds,
     apiKeyNegativeCacheTtlSeconds: v.apiKeyNegativeCacheTtlSeconds,
     trustProxy: v.trustProxy,
+    // No traffic is routed to a worker-only process (it serves probes only): nothing to drain.
+    shutdownDrainDelayMs: v.appRole === 'worker' ? 0 : v.shutdownDrainDelayMs,
     shutdownTimeoutMs: v.shutdownTimeoutMs,
     queuePrefix: v.queuePrefix,
     queueLockDurationMs: v.queueLockDurationMs,

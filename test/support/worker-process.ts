@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 /** The built entry point, run as the image runs it (`npm run build` comes first). */
@@ -35,4 +36,22 @@ export function startService(port: number, env: Record<string, string>, options:
 export function startWorker(port: number, env: Record<string, string> = {}, options: { output?: 'pipe' } = {}): ChildProcess {
   const defaults = { APP_ROLE: 'worker', LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent', QUEUE_LOCK_DURATION_MS: '2000', QUEUE_STALLED_INTERVAL_MS: '1000' };
   return startService(port, { ...defaults, ...env }, options);
+}
+
+/** A TCP port free on 127.0.0.1 right now, for a process to listen on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves with the process's exit code (null when a signal ended it), also when it has already exited. */
+export function exitCodeOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }

@@ -2,7 +2,8 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
-import { ReadinessService, type Readiness } from './readiness';
+import { Draining } from '../../common/shutdown/draining';
+import { ReadinessService, whileDraining, type Readiness } from './readiness';
 import { RecentResult } from './recent-result';
 
 /** A readiness check answers every probe of the next second (a flood costs one check per second). */
@@ -15,7 +16,10 @@ const READINESS_REUSE_MS = 1000;
 export class HealthController {
   private readonly recentReadiness: RecentResult<Readiness>;
 
-  constructor(readiness: ReadinessService) {
+  constructor(
+    readiness: ReadinessService,
+    private readonly draining: Draining,
+  ) {
     this.recentReadiness = new RecentResult(READINESS_REUSE_MS, () => readiness.check());
   }
 
@@ -26,12 +30,17 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: PostgreSQL and Redis answer; 503 (with Retry-After) naming the one that does not. */
+  /** Readiness: PostgreSQL and Redis answer and the process is not shutting down; else 503 (with Retry-After) saying why. */
   @Get('readyz')
   @ApiOkResponse({ description: 'PostgreSQL and Redis answer: {"status":"ok","checks":{"database":"up","redis":"up"}}.' })
-  @ApiServiceUnavailableResponse({ description: 'PostgreSQL or Redis does not answer: {"status":"unavailable","checks":{"database":"up","redis":"down"}}.' })
+  @ApiServiceUnavailableResponse({
+    description:
+      'PostgreSQL or Redis does not answer: {"status":"unavailable","checks":{"database":"up","redis":"down"}}; or the process is shutting down (it still serves meanwhile): {"status":"unavailable","checks":{"database":"up","redis":"up"},"draining":true}.',
+  })
   async ready(@Res({ passthrough: true }) res: Response): Promise<Readiness> {
-    const readiness = await this.recentReadiness.get();
+    // The reused result supplies only the checks: a drain that began since it was computed shows at once.
+    const checked = await this.recentReadiness.get();
+    const readiness = this.draining.active ? whileDraining(checked) : checked;
     if (readiness.status !== 'ok') res.status(503).setHeader('Retry-After', '5');
     return readiness;
   }

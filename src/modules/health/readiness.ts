@@ -10,7 +10,12 @@ export type DependencyState = 'up' | 'down';
 export interface Readiness {
   status: 'ok' | 'unavailable';
   checks: { database: DependencyState; redis: DependencyState };
+  /** Present while the process shuts down: it still serves, but takes no new traffic. */
+  draining?: true;
 }
+
+/** A draining process is not ready, whatever its dependencies say. */
+export const whileDraining = (readiness: Readiness): Readiness => ({ ...readiness, status: 'unavailable', draining: true });
 
 /** PostgreSQL answered within this long, or counts as down. */
 const DATABASE_CHECK_MS = 2000;
