@@ -1,7 +1,6 @@
 import Redis from 'ioredis';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { generateApiKey, hashApiKey } from '../src/common/auth/api-key';
@@ -12,7 +11,7 @@ import { addressBucket } from '../src/common/http/client-address';
 import { ApiKeysRepository } from '../src/modules/api-keys/api-keys.repository';
 import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
-import { assertBuilt, startService } from './support/worker-process';
+import { assertBuilt, freePort, startService } from './support/worker-process';
 
 /**
  * API keys across instances (docs/api.md §5.1, §5.5, §8.7): a revoked key stops working on every
@@ -275,7 +274,7 @@ describe('API keys across instances', () => {
       const unknown = unknownKey();
       const server = startService(
         port,
-        { APP_ROLE: 'api', DEMO_SEED: 'false', LOG_LEVEL: 'trace', TRUST_PROXY: 'loopback', AUTH_FAILURES_PER_CLIENT_PER_MINUTE: '3' },
+        { APP_ROLE: 'api', DEMO_SEED: 'false', LOG_LEVEL: 'trace', TRUST_PROXY: 'loopback', AUTH_FAILURES_PER_CLIENT_PER_MINUTE: '3', SHUTDOWN_DRAIN_DELAY_MS: '0' },
         { output: 'pipe' },
       ) as ChildProcessWithoutNullStreams;
       let output = '';
@@ -311,14 +310,3 @@ describe('API keys across instances', () => {
     });
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

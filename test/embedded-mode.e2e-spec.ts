@@ -1,11 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './support/test-app';
-import { assertBuilt, MAIN } from './support/worker-process';
+import { assertBuilt, freePort, MAIN } from './support/worker-process';
 
 /**
  * The newcomer's first run (README): the built server started with no DATABASE_URL / REDIS_URL in
@@ -18,14 +17,6 @@ const CLI = join(__dirname, '..', 'dist/src/cli.js');
 const KEY = /sk_live_[0-9A-Za-z]{32}/;
 
 jest.setTimeout(240_000);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Server {
   child: ChildProcess;
@@ -53,6 +44,7 @@ describe('embedded mode: no URLs, two commands', () => {
       EMBEDDED_POSTGRES_PORT: String(await freePort()),
       EMBEDDED_REDIS_PORT: String(await freePort()),
       LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_DELAY_MS: '0',
     };
   });
 
