@@ -1,0 +1,60 @@
+/**
+ * `npm run deploy:check`: renders every overlay of deploy/ with `kubectl kustomize`, validates each
+ * object against the Kubernetes schemas (kubernetes-models, offline) and checks the manifests
+ * against the built app (probe paths and ports, env names, shutdown time, commands), plus the image
+ * build (docker/). Run by Node itself (type stripping); reads the app from dist/ (the npm script
+ * builds first). Arguments: overlay directories (default: all of deploy/overlays).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import type { DynamicModule } from '@nestjs/common';
+import { appFacts, type AppFacts, type Role } from './check/app-facts.ts';
+import { composeProblems, dockerfileProblems } from './check/image-build-rules.ts';
+import { manifestProblems } from './check/manifest-rules.ts';
+import { renderOverlay } from './check/render.ts';
+import { schemaProblems } from './check/schemas.ts';
+
+const root = process.cwd();
+const overlaysDir = join(root, 'deploy', 'overlays');
+
+/** The facts of the app as built: what the image runs. */
+function builtAppFacts(): AppFacts {
+  const built = (path: string) => join(root, 'dist', 'src', path);
+  if (!existsSync(built('app.module.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run deploy:check does)');
+  const load = createRequire(join(root, 'package.json'));
+  load('reflect-metadata');
+  const { VARIABLES, loadConfig } = load(built('config/environment.js'));
+  const { AppModule } = load(built('app.module.js'));
+  return appFacts({
+    variables: VARIABLES,
+    loadConfig,
+    moduleForRole: (role: Role) => AppModule.forRole(loadConfig({ NODE_ENV: 'test', APP_ROLE: role })) as DynamicModule,
+    scripts: (load('./package.json') as { scripts: Record<string, string> }).scripts,
+  });
+}
+
+async function main(): Promise<number> {
+  const facts = builtAppFacts();
+  const overlays = process.argv.length > 2 ? process.argv.slice(2).map((dir) => resolve(dir)) : readdirSync(overlaysDir).map((name) => join(overlaysDir, name));
+  const problems: string[] = [];
+  for (const overlay of overlays) {
+    const objects = renderOverlay(overlay);
+    const found = [...(await schemaProblems(objects)), ...manifestProblems(objects, facts)];
+    problems.push(...found.map((problem) => `${relative(root, overlay)}: ${problem}`));
+    process.stdout.write(`${relative(root, overlay)}: ${objects.length} objects, ${found.length} problems\n`);
+  }
+  const read = (path: string) => readFileSync(join(root, path), 'utf8');
+  problems.push(...dockerfileProblems(read('docker/Dockerfile'), read('.nvmrc').trim()), ...composeProblems(read('docker/compose.yaml'), facts.defaults));
+  for (const problem of problems) process.stderr.write(`${problem}\n`);
+  process.stdout.write(problems.length === 0 ? 'deploy:check passed\n' : `deploy:check failed: ${problems.length} problems\n`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`deploy:check could not run: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
