@@ -183,13 +183,31 @@ export class SessionsRepository {
   }
 
   /** The transcript of a visible session only: it is readable exactly when the session's detail is. */
-  async findTranscript(organizationId: string, sessionId: string): Promise<{ entries: TranscriptEntry[]; total: number } | null> {
-    const rows = await preparedQuery<{ entries: TranscriptEntry[]; total: number }>(
+  /**
+   * A visible session's transcript and its charge to the organization's reads of `day`, in one
+   * statement: a read is charged only when the transcript is found, and only while fewer than
+   * `limit` were charged that day. The upsert locks the day's row, so concurrent reads on every
+   * instance are counted one at a time and never pass the limit. `reads` is the day's count with
+   * this read, or null when the quota was spent (nothing charged).
+   */
+  async readTranscript(
+    organizationId: string,
+    sessionId: string,
+    quota: { day: string; limit: number },
+  ): Promise<{ entries: TranscriptEntry[]; total: number; reads: number | null } | null> {
+    const rows = await preparedQuery<{ entries: TranscriptEntry[]; total: number; reads: number | null }>(
       this.db,
-      `SELECT t.entries, t.total
-         FROM session_transcripts t JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
-        WHERE t.organization_id = $1 AND t.session_id = $2 AND ${VISIBLE}`,
-      [organizationId, sessionId],
+      `WITH found AS (
+         SELECT t.entries, t.total
+           FROM session_transcripts t JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
+          WHERE t.organization_id = $1 AND t.session_id = $2 AND ${VISIBLE}),
+       charged AS (
+         INSERT INTO transcript_daily_reads AS r (organization_id, day, reads)
+         SELECT $1, $3::date, 1 FROM found WHERE $4::int > 0
+         ON CONFLICT (organization_id, day) DO UPDATE SET reads = r.reads + 1 WHERE r.reads < $4::int
+         RETURNING r.reads)
+       SELECT found.entries, found.total, (SELECT reads FROM charged) AS reads FROM found`,
+      [organizationId, sessionId, quota.day, quota.limit],
     );
     return rows[0] ?? null;
   }
