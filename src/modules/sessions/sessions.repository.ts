@@ -189,6 +189,11 @@ export class SessionsRepository {
    * `limit` were charged that day. The upsert locks the day's row, so concurrent reads on every
    * instance are counted one at a time and never pass the limit. `reads` is the day's count with
    * this read, or null when the quota was spent (nothing charged).
+   *
+   * The statement commits without waiting for its WAL flush (synchronous_commit off, for this
+   * transaction only): waiting held the day's row locked through every flush, and halved the reads
+   * an organization could make per second (1,865 → 867 req/s, docs/operations.md). A PostgreSQL
+   * crash, not a restart, may forget the last fraction of a second of charges.
    */
   async readTranscript(
     organizationId: string,
@@ -206,7 +211,8 @@ export class SessionsRepository {
          SELECT $1, $3::date, 1 FROM found WHERE $4::int > 0
          ON CONFLICT (organization_id, day) DO UPDATE SET reads = r.reads + 1 WHERE r.reads < $4::int
          RETURNING r.reads)
-       SELECT found.entries, found.total, (SELECT reads FROM charged) AS reads FROM found`,
+       SELECT found.entries, found.total, (SELECT reads FROM charged) AS reads
+         FROM found CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) async_commit`,
       [organizationId, sessionId, quota.day, quota.limit],
     );
     return rows[0] ?? null;
