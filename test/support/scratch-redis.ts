@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { eventually } from './test-app';
+import { freePort } from './worker-process';
 
 /**
  * A redis-server of the test's own on a free port, keeping nothing on disk (no RDB, no AOF), as a
@@ -46,15 +46,4 @@ export class ScratchRedis {
     await eventually(async () => output.includes('Ready to accept connections'), 15_000, 20);
     child.stdout.removeAllListeners('data').resume();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
