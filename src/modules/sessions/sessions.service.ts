@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { LimitExceededError, NotFoundError } from '../../common/errors/domain-errors';
-import { LimitsService } from '../../common/limits/limits.service';
 import { limitState, utcDayOf } from '../../common/limits/windows';
 import { CountCache } from '../../common/pagination/count-cache';
 import { AppConfigService } from '../../config/app-config';
@@ -19,7 +18,6 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly counts: CountCache,
-    private readonly limits: LimitsService,
     private readonly config: AppConfigService,
   ) {}
 
