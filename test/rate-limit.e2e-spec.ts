@@ -40,8 +40,9 @@ function expectRefused(res: Response, startedAtMs: number): void {
   expect(retryAfter).toMatch(/^\d+$/);
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   expect(Number(retryAfter)).toBeLessThanOrEqual(60);
-  // Retry-After points at the window's reset.
-  expect(Math.abs(Number(res.headers['x-ratelimit-reset']) - Math.floor(Date.now() / 1000) - Number(retryAfter))).toBeLessThanOrEqual(1);
+  // Retry-After counts the whole seconds from the server's clock (read before now) to the window's reset.
+  expect(Number(res.headers['x-ratelimit-reset']) - Number(retryAfter)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+  expect(Number(res.headers['x-ratelimit-reset']) - Number(retryAfter)).toBeGreaterThanOrEqual(Math.floor(startedAtMs / 1000));
 }
 
 describe('request-rate limit', () => {
@@ -91,9 +92,12 @@ describe('request-rate limit', () => {
 
     // Refusals did not count: the window holds exactly the five allowed requests.
     expect(await counted(key)).toBe(String(LIMIT));
-    const pttl = await redis.pttl(`rate:default:${await keyIdOf(key)}`);
-    expect(pttl).toBeGreaterThan(0);
-    expect(pttl).toBeLessThanOrEqual(60_000);
+    // One window, whose end every answer names: the key's expiry, 60 s after the first request rounded down to the second.
+    const endsAt = await redis.pexpiretime(`rate:default:${await keyIdOf(key)}`);
+    expect(endsAt % 1000).toBe(0);
+    expect(endsAt).toBeGreaterThanOrEqual(Math.floor((startedAt + 60_000) / 1000) * 1000);
+    expect(endsAt).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(new Set(allowed.map((res) => res.headers['x-ratelimit-reset']))).toEqual(new Set([String(endsAt / 1000)]));
   });
 
   it('puts the headers on every authenticated response: 200, 403, 404 and 422 alike, each counted', async () => {

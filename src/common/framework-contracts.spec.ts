@@ -215,13 +215,17 @@ describe('RateLimitGuard (src/common/limits/rate-limit.guard.ts)', () => {
   const contract = contractsOf('RateLimitGuard (src/common/limits/rate-limit.guard.ts)');
   const LIMIT = 5;
   const TTL_MS = 60_000;
+  const WINDOW_END_MS = Date.parse('2030-01-01T00:01:00.000Z');
 
   async function compile() {
+    // What RedisThrottlerStorage answers: the library's record and the window's end (WindowRecord).
     const increment = jest.fn<ReturnType<ThrottlerStorage['increment']>, Parameters<ThrottlerStorage['increment']>>(async () => ({
       totalHits: 1,
       timeToExpire: 60,
       isBlocked: false,
       timeToBlockExpire: 0,
+      endsAt: WINDOW_END_MS,
+      chargedAt: WINDOW_END_MS - TTL_MS,
     }));
     const storage: ThrottlerStorage = { increment };
     const moduleRef = await Test.createTestingModule({
@@ -272,6 +276,7 @@ describe('RateLimitGuard (src/common/limits/rate-limit.guard.ts)', () => {
       await expect(guard.canActivate(contextFor({ headers: {} }, res))).resolves.toBe(true);
       expect(increment.mock.calls).toEqual([['rate:default:key-1', TTL_MS, LIMIT, TTL_MS, 'default']]);
       expect(res.setHeader).toHaveBeenCalledWith('X-RateLimit-Limit', String(LIMIT));
+      expect(res.setHeader).toHaveBeenCalledWith('X-RateLimit-Reset', String(WINDOW_END_MS / 1000));
       expect(handleRequest).not.toHaveBeenCalled();
     } finally {
       handleRequest.mockRestore();

@@ -20,6 +20,7 @@ import { SessionCountEntity } from '../modules/sessions/entities/session-count.e
 import { SessionEmailEntity } from '../modules/sessions/entities/session-email.entity';
 import { SessionTranscriptEntity } from '../modules/sessions/entities/session-transcript.entity';
 import { SessionEntity } from '../modules/sessions/entities/session.entity';
+import { TranscriptDailyReadsEntity } from '../modules/sessions/entities/transcript-daily-reads.entity';
 import { ThumbnailImageEntity } from '../modules/thumbnails/entities/thumbnail-image.entity';
 import { ThumbnailRenderEntity } from '../modules/thumbnails/entities/thumbnail-render.entity';
 
@@ -39,6 +40,7 @@ export const ENTITIES = [
   SessionEmailEntity,
   SessionCountEntity,
   SessionCountDeltaEntity,
+  TranscriptDailyReadsEntity,
   PersonEntity,
   AccountEntity,
   // Campaigns, Custom Links, their jobs, thumbnails and engagement.

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
 import { LimitExceededError } from '../errors/domain-errors';
-import { limitState } from '../limits/limits.service';
 import { WindowCounter, type Window } from '../limits/window-counter';
+import { limitState } from '../limits/windows';
 import { REDIS } from '../redis/redis.module';
 
 const WINDOW_MS = 60_000;
@@ -39,7 +39,7 @@ export class AuthFailureLimit {
       // Redis unreachable: no verdict, the key is looked up.
       return;
     }
-    if (state.count >= this.perMinute) throw this.refusal(address, state.resetInMs);
+    if (state.count >= this.perMinute) throw this.refusal(address, state.endsAt);
   }
 
   /** Counts one failed authentication; throws the 429 when it is one too many. */
@@ -52,7 +52,7 @@ export class AuthFailureLimit {
       // Redis unreachable: the caller is unauthenticated either way, so it gets its 401 uncounted.
       return;
     }
-    if (!result.allowed) throw this.refusal(address, result.windows[0].resetInMs);
+    if (!result.allowed) throw this.refusal(address, result.windows[0].endsAt);
   }
 
   private window(address: string): Window {
@@ -62,19 +62,19 @@ export class AuthFailureLimit {
   private refuseIfKnownSpent(address: string, now = Date.now()): void {
     const until = this.blocked.get(address);
     if (until === undefined) return;
-    if (until > now) throw this.refusal(address, until - now, now);
+    if (until > now) throw this.refusal(address, until, now);
     this.blocked.delete(address);
   }
 
   /** The 429 with the window's figures; the address is remembered as spent until the window ends. */
-  private refusal(address: string, resetInMs: number, now = Date.now()): LimitExceededError {
+  private refusal(address: string, endsAt: number, now = Date.now()): LimitExceededError {
     if (!this.blocked.has(address)) {
       if (this.blocked.size >= MAX_BLOCKED) {
         const oldest = this.blocked.keys().next().value;
         if (oldest !== undefined) this.blocked.delete(oldest);
       }
-      this.blocked.set(address, now + resetInMs);
+      this.blocked.set(address, endsAt);
     }
-    return new LimitExceededError(limitState({ limit: this.perMinute }, { count: this.perMinute, resetInMs }, now));
+    return new LimitExceededError(limitState({ limit: this.perMinute, endsAt }, this.perMinute, now));
   }
 }

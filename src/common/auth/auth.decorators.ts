@@ -3,6 +3,7 @@ import { DECORATORS } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Principal } from './principal';
 import type { Scope } from './scopes';
+import type { RequestCharge } from '../limits/limits.service';
 
 export const REQUIRED_SCOPES = 'auth:requiredScopes';
 export const PUBLIC_ROUTE = 'auth:public';
@@ -30,8 +31,8 @@ function ApiNoSecurity(): ClassDecorator & MethodDecorator {
   }) as ClassDecorator & MethodDecorator;
 }
 
-/** `rateLimitKey`: the request-rate window this request was charged to (a 304 gives it back). */
-export type AuthenticatedRequest = Request & { principal?: Principal; rateLimitKey?: string };
+/** `rateLimitCharge`: the request-rate window this request was charged to, and when (a 304 gives it back). */
+export type AuthenticatedRequest = Request & { principal?: Principal; rateLimitCharge?: RequestCharge };
 
 /** The authenticated caller; only on routes that require a scope. */
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {

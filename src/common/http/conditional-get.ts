@@ -19,7 +19,7 @@ export class ConditionalGet {
     if (retryAfterSeconds !== null) res.setHeader('Retry-After', String(retryAfterSeconds));
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
-      await this.limits.refundRequest(req.rateLimitKey);
+      await this.limits.refundRequest(req.rateLimitCharge);
       res.status(304);
       return undefined;
     }

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { LimitExceededError, type LimitState } from '../errors/domain-errors';
+import { LimitExceededError } from '../errors/domain-errors';
 import { REDIS } from '../redis/redis.module';
-import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
+import { WindowCounter, type ChargeResult, type Window } from './window-counter';
+import { limitState } from './windows';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -12,6 +13,12 @@ const DAY_MS = 86_400_000;
 export interface Reservation {
   windows: Window[];
   units: number;
+}
+
+/** The request-rate window a request was charged to, and when (a 304 gives the charge back). */
+export interface RequestCharge {
+  window: Window;
+  chargedAt: number;
 }
 
 /**
@@ -37,44 +44,44 @@ export class LimitsService {
 
   /** Charges every window or none; throws with the figures of the window that refused. */
   async chargeOrThrow(windows: Window[], cost = 1, now = Date.now()): Promise<ChargeResult> {
-    const result = await this.counter.charge(windows, cost);
+    const result = await this.counter.charge(windows, cost, now);
     if (!result.allowed) {
-      throw new LimitExceededError(limitState(windows[result.refusedBy], result.windows[result.refusedBy], now));
+      const { count, endsAt } = result.windows[result.refusedBy];
+      throw new LimitExceededError(limitState({ limit: windows[result.refusedBy].limit, endsAt }, count, now));
     }
     return result;
   }
 
-  /** Charges each group in order; when one refuses, gives back the groups already charged and throws. */
-  async reserveAllOrNone(reservations: Reservation[]): Promise<void> {
+  /**
+   * Charges each group at the instant `at` in order; when one refuses, gives back the groups already
+   * charged and throws. Whoever keeps the reserved work records `at` with it: refunds pass it back.
+   */
+  async reserveAllOrNone(reservations: Reservation[], at: number): Promise<void> {
     const charged: Reservation[] = [];
     try {
       for (const reservation of reservations) {
         if (reservation.units <= 0) continue;
-        await this.chargeOrThrow(reservation.windows, reservation.units);
+        await this.chargeOrThrow(reservation.windows, reservation.units, at);
         charged.push(reservation);
       }
     } catch (error) {
-      await this.refund(charged);
+      await this.refund(charged, at);
       throw error;
     }
   }
 
-  /** Gives back units reserved for work that did not happen (failed or cancelled items). */
-  async refund(reservations: Reservation[]): Promise<void> {
-    for (const { windows, units } of reservations) await this.counter.refund(windows.map((w) => w.key), units);
+  /**
+   * Gives back units reserved at `reservedAt` for work that did not happen (failed or cancelled
+   * items) to the windows they were taken from; a window that has ended since keeps nothing to give back.
+   */
+  async refund(reservations: Reservation[], reservedAt: number): Promise<void> {
+    for (const { windows, units } of reservations) await this.counter.refund(windows, units, reservedAt);
   }
 
   /** A 304 reply is not counted against the request rate (docs/api.md §8.1): give its charge back. */
-  async refundRequest(rateLimitKey: string | undefined): Promise<void> {
-    if (rateLimitKey) await this.counter.refund([rateLimitKey], 1);
+  async refundRequest(charge: RequestCharge | undefined): Promise<void> {
+    if (charge) await this.counter.refund([charge.window], 1, charge.chargedAt);
   }
-}
-
-/** A window per UTC day, `limit:<name>:<organization>:<date>`: it lives until the next 00:00 UTC. */
-export function utcDayWindow(name: string, organizationId: string, limit: number, now = Date.now()): Window {
-  const day = new Date(now).toISOString().slice(0, 10);
-  const nextMidnight = Date.parse(`${day}T00:00:00.000Z`) + DAY_MS;
-  return { key: `limit:${name}:${organizationId}:${day}`, limit, ttlMs: nextMidnight - now };
 }
 
 /** Fixed windows of 3600 s and 86400 s from their first charge, `limit:<name>:hour|day:<organization>`. */
@@ -83,14 +90,4 @@ export function hourAndDayWindows(name: string, organizationId: string, perHour:
     { key: `limit:${name}:hour:${organizationId}`, limit: perHour, ttlMs: HOUR_MS },
     { key: `limit:${name}:day:${organizationId}`, limit: perDay, ttlMs: DAY_MS },
   ];
-}
-
-/** The X-RateLimit-* / Retry-After figures of one window. */
-export function limitState(window: Pick<Window, 'limit'>, state: WindowState, now = Date.now()): LimitState {
-  return {
-    limit: window.limit,
-    remaining: Math.max(0, window.limit - state.count),
-    resetAt: Math.ceil((now + state.resetInMs) / 1000),
-    retryAfterSeconds: Math.max(1, Math.ceil(state.resetInMs / 1000)),
-  };
 }

@@ -3,7 +3,8 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { LimitExceededError, rateLimitHeaders } from '../errors/domain-errors';
-import { limitState } from './limits.service';
+import type { WindowRecord } from './redis-throttler.storage';
+import { limitState } from './windows';
 
 interface RequestWindow {
   name: string;
@@ -16,7 +17,8 @@ interface RequestWindow {
  * the API's rules:
  * - counted per API key, not per route (the default key includes the route);
  * - only authenticated requests (runs after ApiKeyGuard; public routes have no principal);
- * - X-RateLimit-Reset is a Unix timestamp, and 429 uses the text of docs/api.md §7.1 and our error filter.
+ * - X-RateLimit-Reset is the window's end as a Unix timestamp, exact to the second, and Retry-After
+ *   the seconds to it; 429 uses the text of docs/api.md §7.1 and our error filter.
  *
  * The module's throttlers apply to every route as configured: ThrottlerGuard's own canActivate
  * reads six pieces of route metadata per request for @Throttle / @SkipThrottle, which no route
@@ -44,12 +46,12 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   private async charge({ name, limit, ttlMs }: RequestWindow, req: AuthenticatedRequest, res: Response): Promise<void> {
-    const key = `rate:${name}:${req.principal!.keyId}`;
-    const record = await this.storageService.increment(key, ttlMs, limit, ttlMs, name);
-    // The storage reports whole seconds to reset (see RedisThrottlerStorage).
-    const state = limitState({ limit }, { count: record.totalHits, resetInMs: record.timeToExpire * 1000 });
+    const window = { key: `rate:${name}:${req.principal!.keyId}`, limit, ttlMs };
+    // The storage configured in LimitsModule (RedisThrottlerStorage) reports the window's end.
+    const record = (await this.storageService.increment(window.key, ttlMs, limit, ttlMs, name)) as WindowRecord;
+    const state = limitState({ limit, endsAt: record.endsAt }, record.totalHits, Date.now());
     if (record.isBlocked) throw new LimitExceededError(state);
-    req.rateLimitKey = key;
+    req.rateLimitCharge = { window, chargedAt: record.chargedAt };
     for (const [header, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(header, value);
   }
 }

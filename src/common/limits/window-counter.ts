@@ -1,9 +1,14 @@
 import type Redis from 'ioredis';
+import { endOfWindowOpenedAt } from './windows';
 
 /**
  * Fixed-window counters in Redis, checked and charged in one Lua script so that every API instance
  * sees one count. A charge that would pass any window's limit is refused whole and charges nothing
  * (a refused request does not eat the budget).
+ *
+ * A window opens with its first charge and ends `ttlMs` later on a whole second
+ * (endOfWindowOpenedAt). That end is the key's absolute expiry (PEXPIREAT, read back with
+ * PEXPIRETIME, Redis 7), so every instance reports the same X-RateLimit-Reset, to the second.
  */
 export interface Window {
   key: string;
@@ -14,8 +19,8 @@ export interface Window {
 
 export interface WindowState {
   count: number;
-  /** Milliseconds until the window resets. */
-  resetInMs: number;
+  /** When the window ends and its count starts again from zero, in Unix milliseconds (a whole second). */
+  endsAt: number;
 }
 
 export interface ChargeResult {
@@ -26,43 +31,45 @@ export interface ChargeResult {
   refusedBy: number;
 }
 
-// KEYS: window keys. ARGV: cost, then limit and ttlMs per key.
-// Returns: refusedBy (0 = none, else 1-based index), then count and pttl per key.
+// KEYS: window keys. ARGV: cost, then limit and the end of a window opened now, per key.
+// Returns: refusedBy (0 = none, else 1-based index), then count and end per key. An open window's
+// end is its key's expiry; a key with none (never charged) gets the end given.
 const CHARGE_SCRIPT = `
 local cost = tonumber(ARGV[1])
 local refused = 0
+local counts = {}
 for i, key in ipairs(KEYS) do
-  local limit = tonumber(ARGV[i * 2])
-  local count = tonumber(redis.call('GET', key) or '0')
-  if refused == 0 and count + cost > limit then refused = i end
+  counts[i] = tonumber(redis.call('GET', key) or '0')
+  if refused == 0 and counts[i] + cost > tonumber(ARGV[i * 2]) then refused = i end
 end
 local result = { refused }
 for i, key in ipairs(KEYS) do
-  local ttl = tonumber(ARGV[i * 2 + 1])
-  local count
+  local endsAt = redis.call('PEXPIRETIME', key)
   if refused == 0 then
-    count = redis.call('INCRBY', key, cost)
-  else
-    count = tonumber(redis.call('GET', key) or '0')
+    counts[i] = redis.call('INCRBY', key, cost)
+    if endsAt < 0 then
+      redis.call('PEXPIREAT', key, ARGV[i * 2 + 1])
+    end
   end
-  local pttl = redis.call('PTTL', key)
-  if refused == 0 and pttl < 0 then
-    redis.call('PEXPIRE', key, ttl)
-    pttl = ttl
-  end
-  if pttl < 0 then pttl = ttl end
-  table.insert(result, count)
-  table.insert(result, pttl)
+  if endsAt < 0 then endsAt = tonumber(ARGV[i * 2 + 1]) end
+  table.insert(result, counts[i])
+  table.insert(result, endsAt)
 end
 return result
 `;
 
-// KEYS: window keys. ARGV: amount. Gives units back without going below zero.
+// KEYS: window keys. ARGV: amount, the instant the units were charged, then ttlMs per key. Gives
+// units back without going below zero, and only to the window they were charged to: one opened
+// since then starts after that instant (its start is its end minus ttlMs), and an expired one is gone.
 const REFUND_SCRIPT = `
 local amount = tonumber(ARGV[1])
-for _, key in ipairs(KEYS) do
-  local count = tonumber(redis.call('GET', key) or '0')
-  if count > 0 then redis.call('DECRBY', key, math.min(count, amount)) end
+local chargedAt = tonumber(ARGV[2])
+for i, key in ipairs(KEYS) do
+  local endsAt = redis.call('PEXPIRETIME', key)
+  if endsAt > 0 and endsAt - tonumber(ARGV[i + 2]) <= chargedAt then
+    local count = tonumber(redis.call('GET', key) or '0')
+    if count > 0 then redis.call('DECRBY', key, math.min(count, amount)) end
+  end
 end
 return 1
 `;
@@ -84,21 +91,23 @@ export class WindowCounter {
     this.redis = redis as ScriptedRedis;
   }
 
-  async charge(windows: Window[], cost = 1): Promise<ChargeResult> {
-    const args = [String(cost), ...windows.flatMap((w) => [String(w.limit), String(w.ttlMs)])];
+  /** Charges `cost` to every window or none, at `now` (which opens the windows not open yet). */
+  async charge(windows: Window[], cost = 1, now = Date.now()): Promise<ChargeResult> {
+    const args = [String(cost), ...windows.flatMap((w) => [String(w.limit), String(endOfWindowOpenedAt(now, w.ttlMs))])];
     const raw = await this.redis.chargeWindows(windows.length, ...windows.map((w) => w.key), ...args);
-    const states: WindowState[] = windows.map((_, i) => ({ count: Number(raw[1 + i * 2]), resetInMs: Number(raw[2 + i * 2]) }));
+    const states: WindowState[] = windows.map((_, i) => ({ count: Number(raw[1 + i * 2]), endsAt: Number(raw[2 + i * 2]) }));
     return { allowed: raw[0] === 0, windows: states, refusedBy: raw[0] - 1 };
   }
 
-  /** A window's count and time to reset, without charging it (an unused window: 0 and its full length). */
-  async read(window: Window): Promise<WindowState> {
-    const [count, pttl] = await Promise.all([this.redis.get(window.key), this.redis.pttl(window.key)]);
-    return { count: Number(count ?? 0), resetInMs: pttl > 0 ? pttl : window.ttlMs };
+  /** A window's count and end, without charging it (an unused window: 0, and the end it would get if opened now). */
+  async read(window: Window, now = Date.now()): Promise<WindowState> {
+    const [count, endsAt] = await Promise.all([this.redis.get(window.key), this.redis.pexpiretime(window.key)]);
+    return { count: Number(count ?? 0), endsAt: endsAt > 0 ? endsAt : endOfWindowOpenedAt(now, window.ttlMs) };
   }
 
-  async refund(keys: string[], amount = 1): Promise<void> {
-    if (keys.length === 0 || amount <= 0) return;
-    await this.redis.refundWindows(keys.length, ...keys, String(amount));
+  /** Gives back `amount` units charged at `chargedAt`, to the windows that were charged then if they are still open. */
+  async refund(windows: Window[], amount: number, chargedAt: number): Promise<void> {
+    if (windows.length === 0 || amount <= 0) return;
+    await this.redis.refundWindows(windows.length, ...windows.map((w) => w.key), String(amount), String(chargedAt), ...windows.map((w) => String(w.ttlMs)));
   }
 }

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyRequiredError, NotFoundError } from '../../common/errors/domain-errors';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
-import { LimitsService } from '../../common/limits/limits.service';
+import { LimitsService, type Reservation } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AppConfigService } from '../../config/app-config';
@@ -20,6 +20,12 @@ import type { UpdateLinkResponse } from './dto/update-link.response';
 import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
 import { ThumbnailRendersService } from '../thumbnails';
+
+/** The render unit a PATCH reserved (if any) and when: the job recording it is created at that instant. */
+interface RenderReservation {
+  at: Date;
+  units: Reservation[];
+}
 
 /** Custom Links: reads, updates (with their thumbnail jobs) and bulk actions (docs/api.md §4.3, §12.2, §12.3). */
 @Injectable()
@@ -57,12 +63,19 @@ export class CustomLinksService {
    */
   async update(organizationId: string, id: string, body: UpdateLinkRequest, idempotencyKey: string | undefined): Promise<UpdateLinkResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
-    const outcome = await this.db.transaction(async (tx) => {
-      const changed = await this.change(tx, organizationId, id, body, idempotencyKey);
-      // A thumbnail job may settle only after the commit: a replay after a failure may show it unsettled.
-      await this.idempotency.complete(tx, { customLink: this.toResponse(changed.link), job: changed.jobId ? await this.jobs.find(organizationId, changed.jobId, tx) : null });
-      return changed;
-    });
+    const reserved: RenderReservation = { at: new Date(), units: [] };
+    const outcome = await this.db
+      .transaction(async (tx) => {
+        const changed = await this.change(tx, organizationId, id, body, idempotencyKey, reserved);
+        // A thumbnail job may settle only after the commit: a replay after a failure may show it unsettled.
+        await this.idempotency.complete(tx, { customLink: this.toResponse(changed.link), job: changed.jobId ? await this.jobs.find(organizationId, changed.jobId, tx) : null });
+        return changed;
+      })
+      .catch(async (error: unknown) => {
+        // The thumbnail job that would have held the render unit was rolled back.
+        await this.limits.refund(reserved.units, reserved.at.getTime());
+        throw error;
+      });
     await this.counts.invalidate(organizationId, LINK_LIST);
     if (outcome.renderId) await this.thumbnails.enqueue(organizationId, [outcome.renderId]);
     if (outcome.jobId) await this.jobs.settleIfDone(organizationId, outcome.jobId);
@@ -77,6 +90,7 @@ export class CustomLinksService {
     id: string,
     body: UpdateLinkRequest,
     idempotencyKey: string | undefined,
+    reserved: RenderReservation,
   ): Promise<{ link: CustomLinkRow; jobId: string | null; renderId: string | null }> {
     const link = await this.links.lock(tx, organizationId, id);
     if (!link) throw NotFoundError.inOrganization('Custom Link');
@@ -97,7 +111,11 @@ export class CustomLinksService {
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
 
     const provided = body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
-    if (!provided) await this.limits.reserveAllOrNone(linkUnits(this.config.values.limits, organizationId, 0, 1));
+    if (!provided) {
+      const units = linkUnits(this.config.values.limits, organizationId, 0, 1);
+      await this.limits.reserveAllOrNone(units, reserved.at.getTime());
+      reserved.units = units;
+    }
     const jobId = uuidv7();
     await this.jobs.record(tx, organizationId, {
       id: jobId,
@@ -107,6 +125,7 @@ export class CustomLinksService {
       campaignName: null,
       parentJobId: null,
       renderUnits: provided ? 0 : 1,
+      createdAt: reserved.at,
       items: [{ linkId: id, externalId: link.external_id, input: {}, status: 'created' }],
     });
     if (provided) changes.thumbnail_status = 'provided';

@@ -65,7 +65,7 @@ export class LinkCreationService implements JobHandler {
       return {
         status: 'failed',
         error: { code: 'campaign_not_found', message: "Custom Link campaign not found for the key's organization." },
-        after: () => this.limits.refund(this.units(organizationId, 1, needsRender(input) ? 1 : 0)),
+        after: () => this.limits.refund(this.units(organizationId, 1, needsRender(input) ? 1 : 0), job.created_at.getTime()),
       };
     }
     const created = await this.links.insertIfAbsent(tx, organizationId, item.custom_link_id, this.columnsFor(input, job.campaign_id, job.id));
@@ -81,20 +81,23 @@ export class LinkCreationService implements JobHandler {
   }
 
   /** Cancelled items give back their units; the job's queued renders are cancelled and give back theirs. */
-  async cancelled(tx: EntityManager, organizationId: string, jobId: string, items: ItemRow[]): Promise<() => Promise<void>> {
-    const renders = await this.thumbnails.cancelQueuedForJob(tx, organizationId, jobId);
-    return () => this.limits.refund(this.units(organizationId, items.length, items.filter((item) => needsRender(item.input)).length + renders));
+  async cancelled(tx: EntityManager, organizationId: string, job: JobRow, items: ItemRow[]): Promise<() => Promise<void>> {
+    const renders = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
+    const units = this.units(organizationId, items.length, items.filter((item) => needsRender(item.input)).length + renders);
+    return () => this.limits.refund(units, job.created_at.getTime());
   }
 
   /**
    * Reserves the units, records the job and its items with the request's answer (202 and the job as
-   * recorded; Idempotency-Key), and queues it. The answer is the job as recorded, not re-read after
+   * recorded; Idempotency-Key), and queues it. The job's created_at is the instant the units were
+   * reserved at: refunds of its items name it, so they go back to the windows that were charged. The answer is the job as recorded, not re-read after
    * queueing: a fast worker may already have finished it.
    */
   private async enqueue(organizationId: string, items: { input: object; retryOf?: number }[], campaignId: string | null, parentJobId: string | null): Promise<JobResponse> {
     const inputs = items.map((item) => item.input);
     const renderUnits = inputs.filter(needsRender).length;
-    await this.limits.reserveAllOrNone(this.units(organizationId, inputs.length, renderUnits));
+    const reservedAt = new Date();
+    await this.limits.reserveAllOrNone(this.units(organizationId, inputs.length, renderUnits), reservedAt.getTime());
     const jobId = uuidv7();
     const recorded = await this.db
       .transaction(async (tx) => {
@@ -106,6 +109,7 @@ export class LinkCreationService implements JobHandler {
           campaignName: null,
           parentJobId,
           renderUnits,
+          createdAt: reservedAt,
           items: items.map(({ input, retryOf }) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued', retryOf })),
         });
         const job = await this.jobs.get(organizationId, jobId, tx);
@@ -113,7 +117,7 @@ export class LinkCreationService implements JobHandler {
         return job;
       })
       .catch(async (error: unknown) => {
-        await this.limits.refund(this.units(organizationId, inputs.length, renderUnits));
+        await this.limits.refund(this.units(organizationId, inputs.length, renderUnits), reservedAt.getTime());
         throw error;
       });
     await this.jobs.enqueue(organizationId, jobId);

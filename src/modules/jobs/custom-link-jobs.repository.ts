@@ -63,6 +63,8 @@ export interface NewJob {
   campaignName: string | null;
   parentJobId: string | null;
   renderUnits: number;
+  /** The instant its units were reserved (LimitsService.reserveAllOrNone): refunds name it to find their windows. */
+  createdAt: Date;
   /** `retryOf`: the index, in the parent job, of the item a retry job's item re-runs. */
   items: { linkId: string; externalId: string | null; input: object; status: 'queued' | 'created'; retryOf?: number }[];
 }
@@ -90,9 +92,9 @@ export class CustomLinkJobsRepository {
 
   async insert(tx: EntityManager, organizationId: string, job: NewJob): Promise<void> {
     await tx.query(
-      `INSERT INTO custom_link_jobs (organization_id, id, type, status, total_items, campaign_id, campaign_name, parent_job_id, render_units, started_at)
-       VALUES ($1, $2, $3, $4::text, $5, $6, $7, $8, $9, CASE WHEN $4::text = 'processing' THEN now() END)`,
-      [organizationId, job.id, job.type, job.status, job.items.length, job.campaignId, job.campaignName, job.parentJobId, job.renderUnits],
+      `INSERT INTO custom_link_jobs (organization_id, id, type, status, total_items, campaign_id, campaign_name, parent_job_id, render_units, created_at, started_at)
+       VALUES ($1, $2, $3, $4::text, $5, $6, $7, $8, $9, $10, CASE WHEN $4::text = 'processing' THEN now() END)`,
+      [organizationId, job.id, job.type, job.status, job.items.length, job.campaignId, job.campaignName, job.parentJobId, job.renderUnits, job.createdAt],
     );
     const items = job.items.map((item, index) => ({
       index,

@@ -19,8 +19,8 @@ export interface JobHandler {
   resume(organizationId: string, jobId: string): Promise<void>;
   /** One queued item, inside the transaction that holds the job's row. */
   runItem(tx: EntityManager, organizationId: string, job: JobRow, item: ItemRow): Promise<ItemOutcome>;
-  /** Queued items were cancelled in `tx`: release what they held; the returned work runs after commit. */
-  cancelled(tx: EntityManager, organizationId: string, jobId: string, items: ItemRow[]): Promise<() => Promise<void>>;
+  /** Queued items of `job` were cancelled in `tx`: release what they held; the returned work runs after commit. */
+  cancelled(tx: EntityManager, organizationId: string, job: JobRow, items: ItemRow[]): Promise<() => Promise<void>>;
   /** A new job over the parent's failed and cancelled items; returns its id. */
   retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<JobResponse>;
 }

@@ -129,7 +129,7 @@ export class JobsService {
   /** Cancels what has not started: the queued items, and whatever the handler holds for them. */
   private async cancelPending(tx: EntityManager, organizationId: string, job: JobRow): Promise<() => Promise<void>> {
     const items = await this.jobs.cancelQueuedItems(tx, organizationId, job.id);
-    return this.handlers.of(job.type).cancelled(tx, organizationId, job.id, items);
+    return this.handlers.of(job.type).cancelled(tx, organizationId, job, items);
   }
 
   private async viewOrThrow(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobView> {

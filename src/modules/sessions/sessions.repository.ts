@@ -183,13 +183,37 @@ export class SessionsRepository {
   }
 
   /** The transcript of a visible session only: it is readable exactly when the session's detail is. */
-  async findTranscript(organizationId: string, sessionId: string): Promise<{ entries: TranscriptEntry[]; total: number } | null> {
-    const rows = await preparedQuery<{ entries: TranscriptEntry[]; total: number }>(
+  /**
+   * A visible session's transcript and its charge to the organization's reads of `day`, in one
+   * statement: a read is charged only when the transcript is found, and only while fewer than
+   * `limit` were charged that day. The upsert locks the day's row, so concurrent reads on every
+   * instance are counted one at a time and never pass the limit. `reads` is the day's count with
+   * this read, or null when the quota was spent (nothing charged).
+   *
+   * The statement commits without waiting for its WAL flush (synchronous_commit off, for this
+   * transaction only): waiting held the day's row locked through every flush, and halved the reads
+   * an organization could make per second (1,865 → 867 req/s, docs/operations.md). A PostgreSQL
+   * crash, not a restart, may forget the last fraction of a second of charges.
+   */
+  async readTranscript(
+    organizationId: string,
+    sessionId: string,
+    quota: { day: string; limit: number },
+  ): Promise<{ entries: TranscriptEntry[]; total: number; reads: number | null } | null> {
+    const rows = await preparedQuery<{ entries: TranscriptEntry[]; total: number; reads: number | null }>(
       this.db,
-      `SELECT t.entries, t.total
-         FROM session_transcripts t JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
-        WHERE t.organization_id = $1 AND t.session_id = $2 AND ${VISIBLE}`,
-      [organizationId, sessionId],
+      `WITH found AS (
+         SELECT t.entries, t.total
+           FROM session_transcripts t JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
+          WHERE t.organization_id = $1 AND t.session_id = $2 AND ${VISIBLE}),
+       charged AS (
+         INSERT INTO transcript_daily_reads AS r (organization_id, day, reads)
+         SELECT $1, $3::date, 1 FROM found WHERE $4::int > 0
+         ON CONFLICT (organization_id, day) DO UPDATE SET reads = r.reads + 1 WHERE r.reads < $4::int
+         RETURNING r.reads)
+       SELECT found.entries, found.total, (SELECT reads FROM charged) AS reads
+         FROM found CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) async_commit`,
+      [organizationId, sessionId, quota.day, quota.limit],
     );
     return rows[0] ?? null;
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../common/errors/domain-errors';
-import { LimitsService, utcDayWindow } from '../../common/limits/limits.service';
+import { LimitExceededError, NotFoundError } from '../../common/errors/domain-errors';
+import { limitState, utcDayOf } from '../../common/limits/windows';
 import { CountCache } from '../../common/pagination/count-cache';
 import { AppConfigService } from '../../config/app-config';
 import type { SessionListQuery } from './dto/session-list.query';
@@ -18,7 +18,6 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly counts: CountCache,
-    private readonly limits: LimitsService,
     private readonly config: AppConfigService,
   ) {}
 
@@ -52,19 +51,17 @@ export class SessionsService {
   }
 
   /**
-   * The transcript, charged to the organization's daily quota only once it is found: 404s never
-   * consume a read, and the atomic charge bounds concurrent reads by what is left.
+   * The transcript, charged to the organization's daily quota (docs/api.md §8.2) only once it is
+   * found: 404s never consume a read. The count is kept in PostgreSQL, not Redis, so that losing
+   * Redis never gives an organization its day's reads back (docs/operations.md "Redis restart").
    */
   async transcript(organizationId: string, sessionId: string): Promise<TranscriptResponse> {
-    const transcript = await this.sessions.findTranscript(organizationId, sessionId);
-    if (!transcript) throw new NotFoundError(TRANSCRIPT_NOT_FOUND);
-    await this.chargeTranscriptRead(organizationId);
-    return { sessionId, entries: transcript.entries, total: transcript.total };
-  }
-
-  /** docs/api.md §8.2: a daily organization quota that resets at 00:00 UTC. */
-  private async chargeTranscriptRead(organizationId: string): Promise<void> {
     const now = Date.now();
-    await this.limits.chargeOrThrow([utcDayWindow('transcripts', organizationId, this.config.values.limits.transcriptDailyLimit, now)], 1, now);
+    const limit = this.config.values.limits.transcriptDailyLimit;
+    const day = utcDayOf(now);
+    const read = await this.sessions.readTranscript(organizationId, sessionId, { day: day.date, limit });
+    if (!read) throw new NotFoundError(TRANSCRIPT_NOT_FOUND);
+    if (read.reads === null) throw new LimitExceededError(limitState({ limit, endsAt: day.endsAt }, limit, now));
+    return { sessionId, entries: read.entries, total: read.total };
   }
 }
