@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import { HttpPipelineModule } from './common/http/http-pipeline.module';
 import { LimitsModule } from './common/limits/limits.module';
 import { bullRedisOptions } from './common/queue/bull-redis';
+import { MAX_STALLED_COUNT } from './common/queue/job-options';
 import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
 import { QueueFailureLogModule } from './common/queue/queue-failure-log';
@@ -44,7 +45,7 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
     AppConfigModule.forRoot(config),
     LoggerModule.forRoot(loggerParams(config, options.logDestination)),
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize, config.timeouts)),
-    BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
+    BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs, maxStalledCount: MAX_STALLED_COUNT } }),
     QueueFailureLogModule,
     RedisModule,
     CountCacheModule,

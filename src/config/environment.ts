@@ -33,6 +33,8 @@ export interface AppConfig {
   queuePrefix: string;
   queueLockDurationMs: number;
   queueStalledIntervalMs: number;
+  jobLeaseMs: number;
+  jobReaperIntervalMs: number;
   idempotencyLeaseMs: number;
   limits: {
     requestsPerMinute: number;
@@ -218,6 +220,8 @@ export const VARIABLES = {
   queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull', 'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).'),
   queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000), 'A worker that dies mid-job holds its job this long before another worker resumes it.'),
   queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000), 'How often workers look for jobs whose worker died.'),
+  jobLeaseMs: variable('JOB_LEASE_MS', '60000', integer(1000, 3600000), 'A worker holds a lease on the job, render or publish row it works on and renews it every third of this. A row not finished whose lease lapsed (its worker died, or Bull gave the job up), or recorded this long ago and never taken, is queued again by the reaper.'),
+  jobReaperIntervalMs: variable('JOB_REAPER_INTERVAL_MS', '15000', integer(100, 600000), 'How often each worker process sweeps for job rows whose lease lapsed (several workers sweep safely at once).'),
   idempotencyLeaseMs: variable('IDEMPOTENCY_LEASE_MS', '30000', integer(1000, 600000), 'A request holding an Idempotency-Key renews its claim every third of this; a claim not renewed this long (its process died) may be taken over by a retry.'),
   requestsPerMinute: variable('RATE_LIMIT_PER_MINUTE', '120', integer(1, 1000000), 'Requests per 60 s per API key.'),
   transcriptDailyLimit: variable('TRANSCRIPT_DAILY_LIMIT', '2000', integer(0, 100000000), 'Successful transcript reads per organization per UTC day.'),
@@ -298,6 +302,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePrefix: v.queuePrefix,
     queueLockDurationMs: v.queueLockDurationMs,
     queueStalledIntervalMs: v.queueStalledIntervalMs,
+    jobLeaseMs: v.jobLeaseMs,
+    jobReaperIntervalMs: v.jobReaperIntervalMs,
     idempotencyLeaseMs: v.idempotencyLeaseMs,
     limits: {
       requestsPerMinute: v.requestsPerMinute,

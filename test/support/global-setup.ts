@@ -1,24 +1,12 @@
 import Redis from 'ioredis';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source-options';
-import { databaseUrlFor } from './test-env';
+import { createMigratedDatabase } from './databases';
 import { resolveTestServices } from './test-services';
 
 /** One fresh database per run, migrated from scratch (so migrations are exercised too), and Redis reachable. */
 export default async function globalSetup(): Promise<void> {
   const services = await resolveTestServices();
   const name = `engagement_test_${Date.now()}_${process.pid}`;
-  const admin = new Client({ connectionString: services.adminDatabaseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-
-  const databaseUrl = databaseUrlFor(name, services.adminDatabaseUrl);
-  const dataSource = new DataSource(dataSourceOptions(databaseUrl, 2));
-  await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
-  await dataSource.destroy();
+  const databaseUrl = await createMigratedDatabase(name, services.adminDatabaseUrl);
 
   // Redis is not flushed: every counter key holds a fresh organization or key id, so runs that
   // overlap (a developer's and CI's) cannot disturb each other.

@@ -1,14 +1,11 @@
-import { Client } from 'pg';
+import { dropDatabase } from './databases';
 import { releaseTestServices } from './test-services';
 
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.TEST_DATABASE_NAME;
   const adminUrl = process.env.TEST_ADMIN_DATABASE_URL;
   if (name && adminUrl && process.env.KEEP_TEST_DATABASE !== '1') {
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await dropDatabase(name, adminUrl);
   }
   if (process.env.KEEP_TEST_DATABASE !== '1') await releaseTestServices((process.env.TEST_EMBEDDED_SERVICES ?? '').split(',').filter(Boolean));
 }

@@ -8,6 +8,7 @@ import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { canonicalJson } from '../canonical-json';
 import { ConflictError, DomainError } from '../errors/domain-errors';
 import { httpStatusOf } from '../errors/error-response';
+import { startHeartbeat, type Heartbeat } from '../leases/heartbeat';
 import { errorBody } from '../errors/error-response';
 import { RequestValidator } from '../validation/request-validator';
 import { idempotencyClaims, type IdempotencyClaim } from './idempotency-claim';
@@ -92,7 +93,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             }
             throw error;
           }),
-          finalize(() => clearInterval(heartbeat)),
+          finalize(() => heartbeat.stop()),
         );
       }),
     );
@@ -113,22 +114,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     throw new ConflictError();
   }
 
-  private renewWhileRunning(scope: IdempotencyScope, token: string): NodeJS.Timeout {
+  private renewWhileRunning(scope: IdempotencyScope, token: string): Heartbeat {
     const leaseMs = this.config.values.idempotencyLeaseMs;
-    const timer = setInterval(() => {
-      this.records.renew(scope, token, leaseMs).then(
-        // Completed, or taken over after a lapse: nothing of ours left to renew.
-        (held) => {
-          if (!held) clearInterval(timer);
-        },
-        (error: unknown) => {
-          // The next beat tries again; a lease lost meanwhile makes the mutation's commit a 409 (IdempotencyRecorder).
-          this.logger.warn(`Idempotency lease renewal failed: ${error instanceof Error ? error.message : String(error)}`);
-        },
-      );
-    }, Math.floor(leaseMs / 3));
-    timer.unref();
-    return timer;
+    // A lease lost while a renewal failed makes the mutation's commit a 409 (IdempotencyRecorder).
+    return startHeartbeat(leaseMs, () => this.records.renew(scope, token, leaseMs), (err: unknown) => this.logger.warn({ err }, 'Idempotency lease renewal failed'));
   }
 }
 

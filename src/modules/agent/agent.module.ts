@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
+import { JobLeasesModule } from '../../common/queue/job-leases';
 import { PlaybookModule } from '../playbook';
 import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
@@ -8,7 +9,7 @@ import { AGENT_PUBLISH_QUEUE } from './jobs/publish.queue';
 
 /** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentJobsModule). */
 @Module({
-  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule, IdempotencyRecordsModule],
+  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule, IdempotencyRecordsModule, JobLeasesModule],
   providers: [AgentRepository, AgentService],
   exports: [AgentService],
 })

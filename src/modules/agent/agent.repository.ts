@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { LeaseTerms } from '../../common/queue/job-leases';
+import type { LapsedJob } from '../../common/queue/job-reaper';
 
 export interface PublishJobRow {
   id: string;
@@ -31,6 +33,30 @@ export class AgentRepository {
   async publishJob(organizationId: string, id: string, tx: Db = this.db): Promise<PublishJobRow | null> {
     const rows: PublishJobRow[] = await tx.query(`SELECT * FROM publish_jobs WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
     return rows[0] ?? null;
+  }
+
+  /** Leases an unfinished publish job to the worker that runs it, or pushes its lease forward; false once it finished. */
+  async leasePublishJob(organizationId: string, id: string, lease: LeaseTerms): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `UPDATE publish_jobs SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+      [organizationId, id, lease.owner, lease.leaseMs],
+    );
+    return count > 0;
+  }
+
+  /** Unfinished publish jobs that nobody runs (ReapableJobs.reclaimLapsed), across organizations (publish_jobs_unfinished_idx). */
+  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    const [rows]: [LapsedJob[], number] = await this.db.query(
+      `UPDATE publish_jobs p SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+         FROM (SELECT organization_id, id FROM publish_jobs
+                WHERE status IN ('queued', 'running') AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
+                LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
+        WHERE p.organization_id = lapsed.organization_id AND p.id = lapsed.id
+        RETURNING p.organization_id AS "organizationId", p.id`,
+      [lease.leaseMs, limit],
+    );
+    return rows;
   }
 
   async markPublishJob(tx: Db, organizationId: string, id: string, status: 'running' | 'succeeded' | 'failed', error: { code: string; message: string } | null = null): Promise<void> {

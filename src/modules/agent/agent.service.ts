@@ -6,7 +6,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
+import { JobLeases } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
+import type { ReapableJobs } from '../../common/queue/job-reaper';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../database/advisory-locks';
@@ -38,6 +40,7 @@ export class AgentService {
     private readonly jobs: AgentRepository,
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
+    private readonly leases: JobLeases,
   ) {}
 
   async agent(organizationId: string): Promise<AgentResponse> {
@@ -75,8 +78,29 @@ export class AgentService {
     return !TERMINAL.has(job.status);
   }
 
-  /** The worker's run; safe to run again after a crash. */
+  /**
+   * The worker's run, under a lease renewed while it runs (waiting its turn included); safe to run
+   * again after a crash, and alongside another run of the same job (the turn is a lock, and the job's
+   * status is read again once it is held).
+   */
   async run(organizationId: string, jobId: string): Promise<void> {
+    if (!(await this.jobs.leasePublishJob(organizationId, jobId, this.leases.terms()))) return;
+    await this.leases.hold((lease) => this.jobs.leasePublishJob(organizationId, jobId, lease), () => this.evaluate(organizationId, jobId));
+  }
+
+  /** Publish jobs as the JobReaper sees them: unfinished ones whose lease lapsed go back to the queue. */
+  reapable(): ReapableJobs<PublishPayload> {
+    return {
+      kind: 'publish job',
+      queue: this.queue,
+      jobName: PUBLISH_VERSION,
+      reclaimLapsed: (lease, limit) => this.jobs.reclaimLapsed(lease, limit),
+      payload: (job) => ({ organizationId: job.organizationId, jobId: job.id }),
+    };
+  }
+
+  /** The conversation tests, then production switched with the job's success in one transaction. */
+  private async evaluate(organizationId: string, jobId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       await lockNames(tx, [`publish:${organizationId}`]);
       const job = await this.jobs.publishJob(organizationId, jobId, tx);

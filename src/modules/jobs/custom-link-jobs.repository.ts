@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
+import type { LeaseTerms } from '../../common/queue/job-leases';
+import type { LapsedJob } from '../../common/queue/job-reaper';
 import { SqlConditions } from '../../database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
 import { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
@@ -72,6 +74,9 @@ export interface NewJob {
 /** Each item is re-run by at most one retry (custom_link_job_items_retry_of_key). */
 const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 
+/** The links the created items of the job `job` (an alias) made, as an SQL set for JobWorkFacts. */
+const createdLinksOf = (job: string) => `SELECT custom_link_id FROM custom_link_job_items WHERE organization_id = ${job}.organization_id AND job_id = ${job}.id AND status = 'created'`;
+
 /** A job with its item counts and what its work produced (JobWorkFacts), as one statement. */
 const view = (work: JobWorkFacts) => `
   SELECT j.*, i.created, i.failed, i.cancelled, w.renders_queued, w.renders_settled, w.thumbnails
@@ -80,7 +85,7 @@ const view = (work: JobWorkFacts) => `
       SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
         FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i
-    CROSS JOIN LATERAL (${work.sql('j', `SELECT custom_link_id FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id AND status = 'created'`)}) w`;
+    CROSS JOIN LATERAL (${work.sql('j', createdLinksOf('j'))}) w`;
 
 /** The only place that queries jobs and their items; every statement is scoped by organization. */
 @Injectable()
@@ -164,14 +169,47 @@ export class CustomLinkJobsRepository {
     );
   }
 
-  /** queued → processing (once); null when the job is gone or already settled. */
-  async start(organizationId: string, id: string): Promise<JobRow | null> {
+  /** queued → processing (once), leased to the worker that runs it; null when the job is gone or already settled. */
+  async start(organizationId: string, id: string, lease: LeaseTerms): Promise<JobRow | null> {
     const [rows]: [JobRow[], number] = await this.db.query(
-      `UPDATE custom_link_jobs SET status = 'processing', started_at = coalesce(started_at, now()), updated_at = now()
+      `UPDATE custom_link_jobs SET status = 'processing', started_at = coalesce(started_at, now()), updated_at = now(),
+              lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING *`,
-      [organizationId, id],
+      [organizationId, id, lease.owner, lease.leaseMs],
     );
     return rows[0] ?? null;
+  }
+
+  /** Pushes the lease of a job still running forward; false once it is settled. */
+  async renewLease(organizationId: string, id: string, lease: LeaseTerms): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `UPDATE custom_link_jobs SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')`,
+      [organizationId, id, lease.owner, lease.leaseMs],
+    );
+    return count > 0;
+  }
+
+  /**
+   * Unsettled jobs that nobody runs (ReapableJobs.reclaimLapsed), across organizations (the
+   * reaper's sweep; custom_link_jobs_unfinished_idx). Only jobs whose runner has something to do:
+   * items to run, or nothing pending and the job still to settle. A job whose items are done and
+   * whose renders are pending waits for the renders, which have leases of their own.
+   */
+  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    const [rows]: [LapsedJob[], number] = await this.db.query(
+      `UPDATE custom_link_jobs j SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+         FROM (SELECT c.organization_id, c.id FROM custom_link_jobs c
+                CROSS JOIN LATERAL (${this.work.get().sql('c', createdLinksOf('c'))}) w
+                WHERE c.status IN ('queued', 'processing') AND coalesce(c.lease_until, c.created_at + $1 * interval '1 millisecond') < now()
+                  AND (EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
+                       OR w.renders_settled >= w.renders_queued)
+                LIMIT $2 FOR UPDATE OF c SKIP LOCKED) lapsed
+        WHERE j.organization_id = lapsed.organization_id AND j.id = lapsed.id
+        RETURNING j.organization_id AS "organizationId", j.id`,
+      [lease.leaseMs, limit],
+    );
+    return rows;
   }
 
   /** The job row locked for one item's transaction, so a cancel lands between items. */

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { JobReaperModule } from '../../common/queue/job-reaper';
 import { JobsModule } from './jobs.module';
 import { CustomLinkJobsProcessor } from './queue/custom-link-jobs.processor';
 
-/** Worker-only: runs queued jobs through their handlers. */
-@Module({ imports: [JobsModule], providers: [CustomLinkJobsProcessor] })
+/** Worker-only: runs queued jobs through their handlers, and hands back to the queue those nobody runs (JobReaper). */
+@Module({ imports: [JobsModule, JobReaperModule], providers: [CustomLinkJobsProcessor] })
 export class JobsWorkerModule {}

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
+import { JobLeasesModule } from '../../common/queue/job-leases';
 import { CustomLinkJobsRepository } from './custom-link-jobs.repository';
 import { JobHandlers } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
@@ -14,7 +15,7 @@ import { JOBS_QUEUE } from './queue/job-queue';
  * produced (JobWorkFacts) for the job view.
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: JOBS_QUEUE }), IdempotencyRecordsModule],
+  imports: [BullModule.registerQueue({ name: JOBS_QUEUE }), IdempotencyRecordsModule, JobLeasesModule],
   providers: [CustomLinkJobsRepository, JobSettlementService, JobsService, JobHandlers, JobWorkFactsRegistry],
   exports: [JobsService, JobHandlers, JobWorkFactsRegistry],
 })

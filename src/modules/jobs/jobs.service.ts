@@ -7,6 +7,8 @@ import { ConflictError, NotFoundError } from '../../common/errors/domain-errors'
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
 import { enqueue } from '../../common/queue/job-options';
+import { JobLeases } from '../../common/queue/job-leases';
+import type { ReapableJobs } from '../../common/queue/job-reaper';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
 import { toJobItemResponse, toJobResponse, type JobItemListResponse, type JobListResponse, type JobResponse } from './dto/job.response';
@@ -35,6 +37,7 @@ export class JobsService {
     private readonly settlement: JobSettlementService,
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
+    private readonly leases: JobLeases,
   ) {}
 
   /** Records a job and its items inside the caller's transaction; `enqueue` it after commit. */
@@ -98,17 +101,36 @@ export class JobsService {
     return this.handlers.of(parent.type).retry(organizationId, parent, redo);
   }
 
-  /** The worker's run of a job; safe to run again after a crash or a retry. */
+  /**
+   * The worker's run of a job, under a lease renewed while it runs; safe to run again after a crash
+   * or a retry, and alongside another run of the same job (each item holds the job's row).
+   */
   async run(organizationId: string, jobId: string): Promise<void> {
-    const job = await this.jobs.start(organizationId, jobId);
+    const job = await this.jobs.start(organizationId, jobId, this.leases.terms());
     if (!job) return;
-    await this.handlers.of(job.type).resume(organizationId, jobId);
-    for (;;) {
-      const step = await this.db.transaction((tx) => this.runNextItem(tx, organizationId, jobId));
-      await step.after();
-      if (step.done) break;
-    }
-    await this.settlement.settleIfDone(organizationId, jobId);
+    await this.leases.hold(
+      (lease) => this.jobs.renewLease(organizationId, jobId, lease),
+      async () => {
+        await this.handlers.of(job.type).resume(organizationId, jobId);
+        for (;;) {
+          const step = await this.db.transaction((tx) => this.runNextItem(tx, organizationId, jobId));
+          await step.after();
+          if (step.done) break;
+        }
+        await this.settlement.settleIfDone(organizationId, jobId);
+      },
+    );
+  }
+
+  /** Jobs as the JobReaper sees them: unsettled ones whose lease lapsed and that have work for a runner go back to the queue. */
+  reapable(): ReapableJobs<RunJobPayload> {
+    return {
+      kind: 'custom link job',
+      queue: this.queue,
+      jobName: RUN_JOB,
+      reclaimLapsed: (lease, limit) => this.jobs.reclaimLapsed(lease, limit),
+      payload: (job) => ({ organizationId: job.organizationId, jobId: job.id }),
+    };
   }
 
   settleIfDone(organizationId: string, jobId: string): Promise<void> {

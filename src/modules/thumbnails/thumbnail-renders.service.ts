@@ -5,7 +5,9 @@ import type { Queue } from 'bull';
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
+import { JobLeases } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
+import type { ReapableJobs } from '../../common/queue/job-reaper';
 import { AppConfigService } from '../../config/app-config';
 import { CardRenderer } from './card-renderer';
 import { CardSubjectsRegistry, type CardSubject } from './card-subjects';
@@ -41,6 +43,7 @@ export class ThumbnailRendersService {
     @Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore,
     private readonly logos: LogoFetcher,
     private readonly cards: CardRenderer,
+    private readonly leases: JobLeases,
   ) {}
 
   /** Records a render of the link for a job (inside the caller's transaction); enqueue it after commit. */
@@ -60,6 +63,17 @@ export class ThumbnailRendersService {
     return this.renders.queuedForJob(organizationId, jobId);
   }
 
+  /** Renders as the JobReaper sees them: unfinished ones whose lease lapsed go back to the render queue. */
+  reapable(): ReapableJobs<RenderThumbnailPayload> {
+    return {
+      kind: 'thumbnail render',
+      queue: this.queueOfRenders,
+      jobName: RENDER_THUMBNAIL,
+      reclaimLapsed: (lease, limit) => this.renders.reclaimLapsed(lease, limit),
+      payload: (render) => ({ organizationId: render.organizationId, renderId: render.id }),
+    };
+  }
+
   /**
    * The link's card is provided from now on (inside the caller's transaction): its unfinished
    * renders are cancelled (their jobs settle when their queue jobs run) and its rendered cards deleted.
@@ -76,17 +90,20 @@ export class ThumbnailRendersService {
     return linkIds.length;
   }
 
-  /** The worker's run of one render; a superseded or cancelled render only settles its job. */
+  /**
+   * The worker's run of one render, leased while it draws; a superseded or cancelled render only
+   * settles its job. Run twice, it draws twice but records one outcome (the first to finish).
+   */
   async run(organizationId: string, renderId: string): Promise<void> {
     const claimed = await this.db.transaction(async (tx) => {
-      const render = await this.renders.claim(tx, organizationId, renderId);
+      const render = await this.renders.claim(tx, organizationId, renderId, this.leases.terms());
       if (!render) return null;
       const link = await this.subjects.get().lock(tx, organizationId, render.custom_link_id);
       if (link?.renderId === renderId) await this.subjects.get().markProcessing(tx, organizationId, link.id);
       return link ? { render, link } : null;
     });
     if (!claimed) return this.settleJobOf(organizationId, renderId);
-    const outcome = await this.draw(claimed.link);
+    const outcome = await this.leases.hold((lease) => this.renders.renewLease(organizationId, renderId, lease), () => this.draw(claimed.link));
     await this.db.transaction(async (tx) => {
       if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;
       const link = await this.subjects.get().lock(tx, organizationId, claimed.link.id);

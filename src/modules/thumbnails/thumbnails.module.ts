@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { JobLeasesModule } from '../../common/queue/job-leases';
 import { CardRenderer, renderWorkerProvider } from './card-renderer';
 import { CardSubjectsRegistry } from './card-subjects';
 import { THUMBNAILS_QUEUE } from './jobs/thumbnails.queue';
@@ -16,7 +17,7 @@ import { ThumbnailsService } from './thumbnails.service';
  * the CardSubjects its owner registers.
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: THUMBNAILS_QUEUE })],
+  imports: [BullModule.registerQueue({ name: THUMBNAILS_QUEUE }), JobLeasesModule],
   providers: [
     ThumbnailsRepository,
     ThumbnailRendersService,

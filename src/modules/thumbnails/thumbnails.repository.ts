@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { LeaseTerms } from '../../common/queue/job-leases';
+import type { LapsedJob } from '../../common/queue/job-reaper';
 
 export interface RenderRow {
   id: string;
@@ -41,14 +43,38 @@ export class ThumbnailsRepository {
     return rows.map((row) => row.custom_link_id);
   }
 
-  /** queued → processing; null when the render was superseded, cancelled or already done. */
-  async claim(tx: EntityManager, organizationId: string, renderId: string): Promise<RenderRow | null> {
+  /** queued → processing, leased to the worker that draws it; null when the render was superseded, cancelled or already done. */
+  async claim(tx: EntityManager, organizationId: string, renderId: string, lease: LeaseTerms): Promise<RenderRow | null> {
     const [rows]: [RenderRow[], number] = await tx.query(
-      `UPDATE thumbnail_renders SET status = 'processing', updated_at = now()
+      `UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status`,
-      [organizationId, renderId],
+      [organizationId, renderId, lease.owner, lease.leaseMs],
     );
     return rows[0] ?? null;
+  }
+
+  /** Pushes the lease of a render being drawn forward; false once it is finished or cancelled. */
+  async renewLease(organizationId: string, renderId: string, lease: LeaseTerms): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `UPDATE thumbnail_renders SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+        WHERE organization_id = $1 AND id = $2 AND status = 'processing'`,
+      [organizationId, renderId, lease.owner, lease.leaseMs],
+    );
+    return count > 0;
+  }
+
+  /** Unfinished renders that nobody draws (ReapableJobs.reclaimLapsed), across organizations (thumbnail_renders_unfinished_idx). */
+  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    const [rows]: [LapsedJob[], number] = await this.db.query(
+      `UPDATE thumbnail_renders r SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+         FROM (SELECT organization_id, id FROM thumbnail_renders
+                WHERE status IN ('queued', 'processing') AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
+                LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
+        WHERE r.organization_id = lapsed.organization_id AND r.id = lapsed.id
+        RETURNING r.organization_id AS "organizationId", r.id`,
+      [lease.leaseMs, limit],
+    );
+    return rows;
   }
 
   /** processing → final; false when the render was superseded meanwhile (its result is dropped). */

@@ -11,6 +11,8 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 @Index('custom_link_jobs_list_idx', { synchronize: false })
 // (organization_id, campaign_id, created_at DESC, id DESC): TypeORM cannot declare DESC key columns.
 @Index('custom_link_jobs_campaign_idx', { synchronize: false })
+// The reaper's sweep: unfinished jobs only.
+@Index('custom_link_jobs_unfinished_idx', ['leaseUntil'], { where: `status IN ('queued', 'processing')` })
 export class CustomLinkJobEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'custom_link_jobs_organization_id_fkey', onDelete: 'CASCADE' })
@@ -54,4 +56,11 @@ export class CustomLinkJobEntity {
 
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
   updatedAt: Date;
+
+  /** Who runs it and until when (JobLeases, docs/operations.md); null until a worker took it. */
+  @Column('varchar', { name: 'lease_owner', length: 128, nullable: true })
+  leaseOwner: string | null;
+
+  @Column('timestamptz', { name: 'lease_until', nullable: true })
+  leaseUntil: Date | null;
 }

@@ -8,6 +8,8 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 })
 @Check('thumbnail_renders_status_check', `status IN ('queued', 'processing', 'generated', 'fallback', 'failed', 'cancelled')`)
 @Index('thumbnail_renders_job_idx', ['organizationId', 'jobId', 'status'])
+// The reaper's sweep: unfinished renders only.
+@Index('thumbnail_renders_unfinished_idx', ['leaseUntil'], { where: `status IN ('queued', 'processing')` })
 export class ThumbnailRenderEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   organizationId: string;
@@ -29,4 +31,11 @@ export class ThumbnailRenderEntity {
 
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
   updatedAt: Date;
+
+  /** Who runs it and until when (JobLeases, docs/operations.md); null until a worker took it. */
+  @Column('varchar', { name: 'lease_owner', length: 128, nullable: true })
+  leaseOwner: string | null;
+
+  @Column('timestamptz', { name: 'lease_until', nullable: true })
+  leaseUntil: Date | null;
 }

@@ -1,0 +1,117 @@
+import { Injectable, Logger, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { AppConfigService } from '../../config/app-config';
+import { JobLeases, JobLeasesModule, type LeaseTerms } from './job-leases';
+import { requeue } from './job-options';
+
+/** A job row the reaper took back: the queue payload is built from it. */
+export interface LapsedJob {
+  organizationId: string;
+  id: string;
+}
+
+/**
+ * A kind of job rows whose work runs on a Bull queue under the row's id, registered with the reaper
+ * by the worker-side module that owns them.
+ */
+export interface ReapableJobs<T = unknown> {
+  /** Names the kind in logs. */
+  kind: string;
+  queue: Queue<T>;
+  /** The Bull job name its processor handles. */
+  jobName: string;
+  /**
+   * Takes at most `limit` rows that are not finished and that nobody works on: their lease lapsed,
+   * or they were recorded a lease ago and never leased (the process died between commit and
+   * enqueue). One atomic statement that skips rows locked by their work (FOR UPDATE SKIP LOCKED) and
+   * pushes the lease of those it takes one term forward, so sweepers running at once never take a
+   * row twice in a term. The sweep spans organizations: each row comes back with its own.
+   */
+  reclaimLapsed(terms: LeaseTerms, limit: number): Promise<LapsedJob[]>;
+  payload(job: LapsedJob): T;
+}
+
+/** Rows taken per statement, and statements per kind and sweep (a backlog drains over sweeps). */
+const BATCH = 100;
+const MAX_BATCHES = 10;
+
+/**
+ * The backstop of crash recovery, in every worker process: every JOB_REAPER_INTERVAL_MS it takes
+ * the job rows whose lease lapsed and hands them back to their queue. Bull recovers a job whose
+ * worker died once (stalled, moved back to wait); a job stalled again is failed by Bull (see
+ * MAX_STALLED_COUNT), and a job recorded but never queued is unknown to Bull: both come back here.
+ * A Bull job still waiting, delayed or active is left alone (its id is the row's id), so the reaper
+ * never doubles live work.
+ */
+@Injectable()
+export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('JobReaper');
+  private readonly kinds: ReapableJobs[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly leases: JobLeases,
+    private readonly config: AppConfigService,
+  ) {}
+
+  register<T>(kind: ReapableJobs<T>): void {
+    this.kinds.push(kind as ReapableJobs);
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.kinds.length > 0) this.schedule();
+  }
+
+  /** Before the connections close: no new sweep, and the one running finishes. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.sweeping;
+  }
+
+  /** One sweep over every registered kind; resolves how many jobs went back to their queue. */
+  async sweep(): Promise<number> {
+    let requeued = 0;
+    for (const kind of this.kinds) requeued += await this.sweepKind(kind);
+    return requeued;
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.sweeping = this.sweep().finally(() => {
+        if (!this.stopped) this.schedule();
+      });
+    }, this.config.values.jobReaperIntervalMs);
+    this.timer.unref();
+  }
+
+  private async sweepKind(kind: ReapableJobs): Promise<number> {
+    const timeoutMs = this.config.values.timeouts.redisCommandMs;
+    let requeued = 0;
+    try {
+      for (let batch = 0; batch < MAX_BATCHES && !this.stopped; batch++) {
+        const lapsed = await kind.reclaimLapsed(this.leases.terms(), BATCH);
+        for (const job of lapsed) {
+          // A job not handed back now is taken again once the lease just pushed forward lapses.
+          const found = await requeue(kind.queue, kind.jobName, kind.payload(job), job.id, timeoutMs).catch((err: unknown) => {
+            this.logger.warn({ kind: kind.kind, jobId: job.id, err }, 'Could not re-queue a job whose lease lapsed');
+            return 'live' as const;
+          });
+          if (found === 'live') continue;
+          requeued++;
+          this.logger.warn({ kind: kind.kind, jobId: job.id, queueState: found }, 'Re-queued a job whose lease lapsed');
+        }
+        if (lapsed.length < BATCH) break;
+      }
+    } catch (err) {
+      this.logger.warn({ kind: kind.kind, err }, 'Sweep for lapsed job leases failed');
+    }
+    return requeued;
+  }
+}
+
+/** Worker-side modules import it and register their ReapableJobs; one reaper per process. */
+@Module({ imports: [JobLeasesModule], providers: [JobReaper], exports: [JobReaper] })
+export class JobReaperModule {}
