@@ -8,6 +8,7 @@ import { LimitsModule } from './common/limits/limits.module';
 import { bullRedisOptions } from './common/queue/bull-redis';
 import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { QueueFailureLogModule } from './common/queue/queue-failure-log';
 import { RedisModule } from './common/redis/redis.module';
 import { ShutdownModule } from './common/shutdown/shutdown.module';
@@ -46,6 +47,7 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize, config.timeouts)),
     BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs } }),
     QueueFailureLogModule,
+    MetricsModule,
     RedisModule,
     CountCacheModule,
     LimitsModule,
@@ -54,9 +56,9 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
 }
 
 /** Domain modules with their HTTP controllers. */
-const API_MODULES = [
+const apiModules = (config: AppConfig) => [
   HttpPipelineModule.forRoot(ApiKeysModule),
-  HealthModule,
+  HealthModule.forRoot(config),
   OrganizationsModule,
   ApiKeysModule,
   CampaignsHttpModule,
@@ -87,7 +89,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ...infrastructureModules(config, options),
-        ...(serveHttp ? API_MODULES : [HealthModule]),
+        ...(serveHttp ? apiModules(config) : [HealthModule.forRoot(config)]),
         ...(runWorkers ? WORKER_MODULES : []),
         // A development server seeds demo data on its first start.
         ...(seedsOnFirstRun(config) ? [DemoModule] : []),

@@ -8,6 +8,7 @@ import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { canonicalJson } from '../canonical-json';
 import { ConflictError, DomainError } from '../errors/domain-errors';
 import { httpStatusOf } from '../errors/error-response';
+import { idempotencyConflicts, idempotencyReplays } from '../metrics/app-metrics';
 import { errorBody } from '../errors/error-response';
 import { RequestValidator } from '../validation/request-validator';
 import { idempotencyClaims, type IdempotencyClaim } from './idempotency-claim';
@@ -68,6 +69,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           res.status(stored.status);
           for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
           res.setHeader('Idempotent-Replayed', 'true');
+          idempotencyReplays.inc();
           return of(stored.status === 204 ? undefined : stored.body);
         }
         const heartbeat = this.renewWhileRunning(scope, token);
@@ -107,10 +109,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (!existing) continue;
       // A committed answer whose request is still running is not final yet: 409 like any request in flight.
       const answered = existing.state === 'completed' || (existing.state === 'committed' && existing.leaseLapsed);
-      if (existing.fingerprint !== fingerprint || !answered || existing.responseStatus === null) throw new ConflictError();
+      if (existing.fingerprint !== fingerprint || !answered || existing.responseStatus === null) throw conflict();
       return { status: existing.responseStatus, body: existing.responseBody, headers: existing.responseHeaders };
     }
-    throw new ConflictError();
+    throw conflict();
   }
 
   private renewWhileRunning(scope: IdempotencyScope, token: string): NodeJS.Timeout {
@@ -139,4 +141,9 @@ function pickHeaders(res: Response): Record<string, string> {
     if (value !== undefined) headers[name] = String(value);
   }
   return headers;
+}
+
+function conflict(): ConflictError {
+  idempotencyConflicts.inc();
+  return new ConflictError();
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { LimitExceededError, type LimitState } from '../errors/domain-errors';
+import { countLimitRejection } from '../metrics/app-metrics';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
 
@@ -39,6 +40,7 @@ export class LimitsService {
   async chargeOrThrow(windows: Window[], cost = 1, now = Date.now()): Promise<ChargeResult> {
     const result = await this.counter.charge(windows, cost);
     if (!result.allowed) {
+      countLimitRejection(windows[result.refusedBy].key);
       throw new LimitExceededError(limitState(windows[result.refusedBy], result.windows[result.refusedBy], now));
     }
     return result;

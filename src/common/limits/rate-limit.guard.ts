@@ -3,6 +3,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { LimitExceededError, rateLimitHeaders } from '../errors/domain-errors';
+import { countLimitRejection } from '../metrics/app-metrics';
 import { limitState } from './limits.service';
 
 interface RequestWindow {
@@ -48,6 +49,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     const record = await this.storageService.increment(key, ttlMs, limit, ttlMs, name);
     // The storage reports whole seconds to reset (see RedisThrottlerStorage).
     const state = limitState({ limit }, { count: record.totalHits, resetInMs: record.timeToExpire * 1000 });
+    if (record.isBlocked) countLimitRejection('requests');
     if (record.isBlocked) throw new LimitExceededError(state);
     req.rateLimitKey = key;
     for (const [header, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(header, value);
