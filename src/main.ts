@@ -4,7 +4,7 @@ import { loadConfigOrExit } from './config/environment';
 /**
  * Entry point of the image and of `npm start`. Tracing, when OTEL_TRACES_EXPORTER asks for it, must
  * patch http, express, pg and ioredis before anything requires them: the app (server.ts) is loaded
- * only after it. Without it no OpenTelemetry module is loaded at all.
+ * only after it. Without it neither the SDK nor any instrumentation is loaded.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

@@ -256,7 +256,7 @@ export const VARIABLES = {
   metricsToken: variable('METRICS_TOKEN', '', optional(token), 'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.'),
   docsEnabled: variable('DOCS_ENABLED', 'true', boolean, 'false: /docs (Swagger UI) and /api/v1/openapi.json answer 404.'),
   adminToken: variable('ADMIN_TOKEN', '', optional(token), 'When set (16+ characters), the queue board is served at /admin/queues to requests with Authorization: Bearer <token> or Basic with the token as password. Unset: /admin/queues answers 404.'),
-  tracesExporter: variable('OTEL_TRACES_EXPORTER', '', optional((raw) => (raw.trim() === 'none' ? null : raw.trim())), 'Unset or none: no tracing (no OpenTelemetry code is loaded). otlp (or console): traces of HTTP requests, PostgreSQL, Redis and queue jobs, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, ...).'),
+  tracesExporter: variable('OTEL_TRACES_EXPORTER', '', optional((raw) => (raw.trim() === 'none' ? null : raw.trim())), 'Unset or none: no tracing (neither the OpenTelemetry SDK nor any instrumentation is loaded). otlp (or console): traces of HTTP requests, PostgreSQL, Redis and queue jobs, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, ...).'),
 };
 
 type Parsed = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
