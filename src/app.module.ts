@@ -9,6 +9,7 @@ import { bullRedisOptions } from './common/queue/bull-redis';
 import { MAX_STALLED_COUNT } from './common/queue/job-options';
 import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { QueueFailureLogModule } from './common/queue/queue-failure-log';
 import { RedisModule } from './common/redis/redis.module';
 import { ShutdownModule } from './common/shutdown/shutdown.module';
@@ -47,6 +48,7 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize, config.timeouts)),
     BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs, maxStalledCount: MAX_STALLED_COUNT } }),
     QueueFailureLogModule,
+    MetricsModule,
     RedisModule,
     CountCacheModule,
     LimitsModule,
@@ -55,9 +57,9 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
 }
 
 /** Domain modules with their HTTP controllers. */
-const API_MODULES = [
+const apiModules = (config: AppConfig) => [
   HttpPipelineModule.forRoot(ApiKeysModule),
-  HealthModule,
+  HealthModule.forRoot(config),
   OrganizationsModule,
   ApiKeysModule,
   CampaignsHttpModule,
@@ -88,7 +90,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ...infrastructureModules(config, options),
-        ...(serveHttp ? API_MODULES : [HealthModule]),
+        ...(serveHttp ? apiModules(config) : [HealthModule.forRoot(config)]),
         ...(runWorkers ? WORKER_MODULES : []),
         // A development server seeds demo data on its first start.
         ...(seedsOnFirstRun(config) ? [DemoModule] : []),

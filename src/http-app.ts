@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
+import { mountQueueBoard } from './common/http/queue-board';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { apiSecurityHeaders, corsOptions, docsSecurityHeaders } from './common/http/security-headers';
 import { undecodablePathMiddleware } from './common/http/undecodable-path.middleware';
@@ -31,6 +32,14 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   // Before routing: a path that does not decode is a 404, not a router error.
   app.use(undecodablePathMiddleware);
   app.useLogger(app.get(Logger));
+  const { adminToken, docsEnabled } = config.operations;
+  if (adminToken !== null) mountQueueBoard(app, adminToken);
+  // DOCS_ENABLED=false: neither the UI nor the JSON document is served (both unknown routes, 404).
+  if (docsEnabled) setUpDocs(app);
+  return app;
+}
+
+function setUpDocs(app: NestExpressApplication): void {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -44,7 +53,6 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
       .build(),
   );
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
-  return app;
 }
 
 export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {

@@ -1,42 +1,19 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
-import type { Server } from 'node:http';
-import { applyServerTimeouts } from './common/http/server-timeouts';
 import { loadConfigOrExit } from './config/environment';
-import { createHttpApp } from './http-app';
-import { startLocalServices } from './local-services';
-import { firstRunBanner, seedDemoOnFirstRun, seedsOnFirstRun } from './modules/demo/first-run';
-import { stopOnSignals } from './stop-on-signals';
-import { createWorkerApp } from './worker';
 
 /**
- * Entry point of the image and of `npm start`. APP_ROLE picks what runs: `api` (HTTP), `worker`
- * (queues) or `all`. Development without DATABASE_URL / REDIS_URL runs embedded services first.
- * On SIGTERM/SIGINT it drains, then stops accepting, lets in-flight requests and active jobs finish,
- * closes its connections and only then leaves the local services (src/stop-on-signals.ts).
+ * Entry point of the image and of `npm start`. Tracing, when OTEL_TRACES_EXPORTER asks for it, must
+ * patch http, express, pg and ioredis before anything requires them: the app (server.ts) is loaded
+ * only after it. Without it neither the SDK nor any instrumentation is loaded.
  */
-async function bootstrap(): Promise<void> {
+async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const services = await startLocalServices(config, { migrate: true, redis: true });
-  let app: INestApplication | undefined;
-  try {
-    app = config.appRole === 'worker' ? await createWorkerApp(config) : await createHttpApp(config);
-    stopOnSignals(app, config, services);
-    await app.listen(config.port);
-    applyServerTimeouts(app.getHttpServer() as Server, config.timeouts);
-  } catch (error) {
-    await app?.close().catch(() => undefined);
-    await services.release().catch(() => undefined);
-    throw error;
-  }
-  if (seedsOnFirstRun(config)) {
-    const seed = await seedDemoOnFirstRun(app);
-    if (seed) process.stdout.write(`${firstRunBanner(seed, `http://localhost:${config.port}`)}\n`);
-  }
-  if (config.nodeEnv === 'development') process.stdout.write(`Ready: ${config.appRole === 'worker' ? 'workers' : `http://localhost:${config.port}`}\n`);
+  const stopTracing = config.operations.tracesExporter === null ? undefined : (await import('./tracing.ts')).startTracing();
+  const { bootstrap } = await import('./server.ts');
+  await bootstrap(config, stopTracing);
 }
 
-bootstrap().catch((error: unknown) => {
+main().catch((error: unknown) => {
   process.stderr.write(`Startup failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -181,11 +181,16 @@ describe('logs hold no personal data and no secrets', () => {
     const logged = entries(apiLines);
     const requestLine = (route: string) => logged.find((e) => e.msg === 'request completed' && (e.res as { route?: string }).route === route);
     expect(requestLine('/api/v1/ingest/sessions/:session_id')).toMatchObject({ req: { method: 'PUT' }, res: { statusCode: 200, path: `/api/v1/ingest/sessions/${sessionId}` } });
+    // Top-level request fields: id, the caller's organization, route template, status, duration; string levels.
+    expect(requestLine('/api/v1/ingest/sessions/:session_id')).toMatchObject({
+      level: 'info', requestId: expect.stringMatching(/./), organizationId: who.organizationId, route: '/api/v1/ingest/sessions/:session_id', status: 200, durationMs: expect.any(Number),
+    });
+    expect(requestLine('/l/:slug')).toMatchObject({ organizationId: null, route: '/l/:slug', status: 302 });
     expect(requestLine('/api/v1/sessions')).toMatchObject({ req: { method: 'GET', query: ['email'] } });
     expect(requestLine('/l/:slug')).toMatchObject({ res: { statusCode: 302, path: '/l/:slug' } });
     // A 500's request line says only that it failed; its cause is the filter's line, with the same request id.
     const failedRequest = logged.find((e) => e.msg === 'request errored' && (e.res as { route?: string }).route === '/probe/invalid-uuid');
-    expect(failedRequest).toMatchObject({ level: 30, res: { statusCode: 500 } });
+    expect(failedRequest).toMatchObject({ level: 'info', res: { statusCode: 500 } });
     expect(failedRequest?.err).toBeUndefined();
     expect(logged.filter((e) => e.msg === 'request completed' && (e.res as { statusCode: number }).statusCode === 404 && (e.res as { route: unknown }).route === null).length).toBeGreaterThan(0);
     const unhandled = logged.filter((e) => e.msg === 'Unhandled error').map((e) => e.err as Record<string, unknown>);
@@ -195,7 +200,7 @@ describe('logs hold no personal data and no secrets', () => {
       expect.objectContaining({ type: 'DatabaseError', code: '22P02', message: 'Database query failed' }),
     ]));
     const failed = entries(workerLines()).find((e) => e.jobId === failingJobId);
-    expect(failed).toMatchObject({ level: 40, msg: 'Job failed', queue: JOBS_QUEUE, job: RUN_JOB, attempt: 1, attempts: 1, err: { type: 'QueryFailedError', code: '22P02' } });
+    expect(failed).toMatchObject({ level: 'warn', msg: 'Job failed', queue: JOBS_QUEUE, job: RUN_JOB, attempt: 1, attempts: 1, err: { type: 'QueryFailedError', code: '22P02' } });
     expect(workerLines().length).toBeGreaterThan(10);
 
     // No marker, no key: neither in the API's lines nor in anything the worker wrote.

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
-import { metricsRegistry } from '../src/modules/health/metrics';
+import { metricsRegistry } from '../src/common/metrics/metrics-registry';
 import { ReadinessService } from '../src/modules/health/readiness';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 

@@ -26,6 +26,7 @@ const REDACTED_PATHS = [
 
 interface RoutedRequest extends IncomingMessage {
   id: string;
+  principal?: { organizationId?: string };
   originalUrl?: string;
   route?: { path?: unknown };
   params?: Record<string, unknown>;
@@ -43,6 +44,10 @@ interface RoutedRequest extends IncomingMessage {
 export function loggerParams(config: AppConfig, destination?: DestinationStream): Params {
   const options = {
     level: config.logLevel,
+    // "level":"info" rather than 30: log pipelines and people read the name.
+    formatters: { level: (label: string) => ({ level: label }) },
+    customAttributeKeys: { responseTime: 'durationMs' },
+    customSuccessObject: (req: IncomingMessage, res: ServerResponse, line: Record<string, unknown>) => ({ ...line, ...requestFields(req as RoutedRequest, res) }),
     genReqId: (req: IncomingMessage) => (req as RoutedRequest).id,
     autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.has((req.url ?? '').split('?')[0]) },
     // Serializers get the raw objects: pino-std-serializers' request view copies every header.
@@ -57,7 +62,7 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // A 5xx request line would carry a generated "failed with status code" error and its stack: the
     // cause is already logged, with the same request id, by whoever caught it.
-    customErrorObject: (_req: IncomingMessage, _res: ServerResponse, _error: Error, { err: _err, ...line }: Record<string, unknown>) => line,
+    customErrorObject: (req: IncomingMessage, res: ServerResponse, _error: Error, { err: _err, ...line }: Record<string, unknown>) => ({ ...line, ...requestFields(req as RoutedRequest, res) }),
   };
   return {
     // Above info no request log is ever written, so pino-http's per-request child loggers would be pure
@@ -65,6 +70,15 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
     ...(REQUEST_LOG_LEVELS.has(config.logLevel) ? {} : { forRoutes: [] }),
     pinoHttp: destination ? [options, destination] : options,
   };
+}
+
+/**
+ * The fields every request line carries at its top level, for filtering without parsing `req`/`res`:
+ * the request id, the caller's organization (authenticated requests only), the route template and
+ * the status. (`durationMs` is pino-http's own.)
+ */
+function requestFields(req: RoutedRequest, res: ServerResponse) {
+  return { requestId: req.id, organizationId: req.principal?.organizationId ?? null, route: routeOf(req).route, status: res.statusCode };
 }
 
 /** The distinct query parameter names of a URL, without their values; undefined without a query. */

@@ -55,6 +55,20 @@ export interface AppConfig {
   };
   playbookApplyEnabled: boolean;
   timeouts: TimeoutsConfig;
+  operations: OperationsConfig;
+}
+
+/** Who may read the operator endpoints (docs/operations.md "Metrics and alerts"). */
+export interface OperationsConfig {
+  metricsEnabled: boolean;
+  /** null: /metrics needs no token. */
+  metricsToken: string | null;
+  /** /docs and /api/v1/openapi.json. */
+  docsEnabled: boolean;
+  /** null: no queue board (/admin/queues answers 404). */
+  adminToken: string | null;
+  /** OTEL_TRACES_EXPORTER as given; tracing runs only when it names an exporter. */
+  tracesExporter: string | null;
 }
 
 /** How long this process waits on each dependency and client before giving up (docs/operations.md). */
@@ -182,6 +196,12 @@ const trustProxy: Parser<TrustProxy> = (raw) => {
   return entries;
 };
 
+/** A shared secret an operator sends as a bearer token: long enough not to be guessed. */
+const token: Parser<string> = (raw) => {
+  if (raw.length < 16 || /\s/.test(raw)) throw new InvalidVariable('must be at least 16 characters without spaces');
+  return raw;
+};
+
 /** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
 const optional = <T>(parse: Parser<T>): Parser<T | null> => (raw) => (raw.trim() === '' ? null : parse(raw));
 
@@ -236,6 +256,11 @@ export const VARIABLES = {
   thumbnailRenderThreads: variable('THUMBNAIL_RENDER_THREADS', '2', integer(1, 32), 'Worker threads that draw share cards in each worker process (started on the first render).'),
   thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
+  metricsEnabled: variable('METRICS_ENABLED', 'true', boolean, 'false: GET /metrics answers 404 (API and workers).'),
+  metricsToken: variable('METRICS_TOKEN', '', optional(token), 'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.'),
+  docsEnabled: variable('DOCS_ENABLED', 'true', boolean, 'false: /docs (Swagger UI) and /api/v1/openapi.json answer 404.'),
+  adminToken: variable('ADMIN_TOKEN', '', optional(token), 'When set (16+ characters), the queue board is served at /admin/queues to requests with Authorization: Bearer <token> or Basic with the token as password. Unset: /admin/queues answers 404.'),
+  tracesExporter: variable('OTEL_TRACES_EXPORTER', '', optional((raw) => (raw.trim() === 'none' ? null : raw.trim())), 'Unset or none: no tracing (neither the OpenTelemetry SDK nor any instrumentation is loaded). otlp (or console): traces of HTTP requests, PostgreSQL, Redis and queue jobs, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, ...).'),
 };
 
 type Parsed = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
@@ -333,6 +358,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       httpHeadersMs: v.httpHeadersTimeoutMs,
       httpRequestMs: v.httpRequestTimeoutMs,
       httpKeepAliveMs: v.httpKeepAliveTimeoutMs,
+    },
+    operations: {
+      metricsEnabled: v.metricsEnabled,
+      metricsToken: v.metricsToken,
+      docsEnabled: v.docsEnabled,
+      adminToken: v.adminToken,
+      tracesExporter: v.tracesExporter,
     },
   };
 }

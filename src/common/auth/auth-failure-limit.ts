@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
 import { LimitExceededError } from '../errors/domain-errors';
+import { countLimitRejection } from '../metrics/app-metrics';
 import { WindowCounter, type Window } from '../limits/window-counter';
 import { limitState } from '../limits/windows';
 import { REDIS } from '../redis/redis.module';
@@ -68,6 +69,7 @@ export class AuthFailureLimit {
 
   /** The 429 with the window's figures; the address is remembered as spent until the window ends. */
   private refusal(address: string, endsAt: number, now = Date.now()): LimitExceededError {
+    countLimitRejection('auth-failures');
     if (!this.blocked.has(address)) {
       if (this.blocked.size >= MAX_BLOCKED) {
         const oldest = this.blocked.keys().next().value;

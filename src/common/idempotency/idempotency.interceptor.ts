@@ -9,6 +9,7 @@ import { canonicalJson } from '../canonical-json';
 import { ConflictError, DomainError } from '../errors/domain-errors';
 import { httpStatusOf } from '../errors/error-response';
 import { startHeartbeat, type Heartbeat } from '../leases/heartbeat';
+import { idempotencyConflicts, idempotencyReplays } from '../metrics/app-metrics';
 import { errorBody } from '../errors/error-response';
 import { RequestValidator } from '../validation/request-validator';
 import { idempotencyClaims, type IdempotencyClaim } from './idempotency-claim';
@@ -69,6 +70,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           res.status(stored.status);
           for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
           res.setHeader('Idempotent-Replayed', 'true');
+          idempotencyReplays.inc();
           return of(stored.status === 204 ? undefined : stored.body);
         }
         const heartbeat = this.renewWhileRunning(scope, token);
@@ -108,10 +110,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (!existing) continue;
       // A committed answer whose request is still running is not final yet: 409 like any request in flight.
       const answered = existing.state === 'completed' || (existing.state === 'committed' && existing.leaseLapsed);
-      if (existing.fingerprint !== fingerprint || !answered || existing.responseStatus === null) throw new ConflictError();
+      if (existing.fingerprint !== fingerprint || !answered || existing.responseStatus === null) throw conflict();
       return { status: existing.responseStatus, body: existing.responseBody, headers: existing.responseHeaders };
     }
-    throw new ConflictError();
+    throw conflict();
   }
 
   private renewWhileRunning(scope: IdempotencyScope, token: string): Heartbeat {
@@ -128,4 +130,9 @@ function pickHeaders(res: Response): Record<string, string> {
     if (value !== undefined) headers[name] = String(value);
   }
   return headers;
+}
+
+function conflict(): ConflictError {
+  idempotencyConflicts.inc();
+  return new ConflictError();
 }

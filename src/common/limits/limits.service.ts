@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { LimitExceededError } from '../errors/domain-errors';
+import { countLimitRejection } from '../metrics/app-metrics';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter, type ChargeResult, type Window } from './window-counter';
 import { limitState } from './windows';
@@ -46,6 +47,7 @@ export class LimitsService {
   async chargeOrThrow(windows: Window[], cost = 1, now = Date.now()): Promise<ChargeResult> {
     const result = await this.counter.charge(windows, cost, now);
     if (!result.allowed) {
+      countLimitRejection(windows[result.refusedBy].key);
       const { count, endsAt } = result.windows[result.refusedBy];
       throw new LimitExceededError(limitState({ limit: windows[result.refusedBy].limit, endsAt }, count, now));
     }

@@ -3,6 +3,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { LimitExceededError, rateLimitHeaders } from '../errors/domain-errors';
+import { countLimitRejection } from '../metrics/app-metrics';
 import type { WindowRecord } from './redis-throttler.storage';
 import { limitState } from './windows';
 
@@ -50,6 +51,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     // The storage configured in LimitsModule (RedisThrottlerStorage) reports the window's end.
     const record = (await this.storageService.increment(window.key, ttlMs, limit, ttlMs, name)) as WindowRecord;
     const state = limitState({ limit, endsAt: record.endsAt }, record.totalHits, Date.now());
+    if (record.isBlocked) countLimitRejection('requests');
     if (record.isBlocked) throw new LimitExceededError(state);
     req.rateLimitCharge = { window, chargedAt: record.chargedAt };
     for (const [header, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(header, value);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { observeIngestionLag } from '../../common/metrics/app-metrics';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { isBotRequest } from './rules/bot-detection';
 import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './rules/engagement-rollup';
@@ -61,19 +62,21 @@ export class EventsService {
     if (events.length === 0) return 0;
     const accepted = await this.db.transaction(async (tx) => {
       const fresh = await this.fold(tx, organizationId, events);
-      if (answer) await this.idempotency.complete(tx, answer(fresh));
+      if (answer) await this.idempotency.complete(tx, answer(fresh.length));
       return fresh;
     });
-    if (accepted > 0) await this.links.get().changed(organizationId);
-    return accepted;
+    // Counted once committed, and only new events: a duplicate eventId is not late ingestion.
+    for (const event of accepted) observeIngestionLag('link_event', event.occurredAt);
+    if (accepted.length > 0) await this.links.get().changed(organizationId);
+    return accepted.length;
   }
 
-  /** The new events among `events`, stored and merged into their links' rollups in `tx`; returns how many. */
-  private async fold(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<number> {
+  /** The new events among `events`, stored and merged into their links' rollups in `tx`; returns them. */
+  private async fold(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<NewEvent[]> {
     const fresh = await this.engagement.insertEvents(tx, organizationId, [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)));
     const seen = new Set<string>();
     const newEvents = events.filter((e) => fresh.has(e.eventId) && !seen.has(e.eventId) && seen.add(e.eventId));
-    if (newEvents.length === 0) return 0;
+    if (newEvents.length === 0) return [];
     const statsByLink = new Map<string, LinkStats>();
     const sessions = new Map<string, SessionTimes>();
     for (const event of newEvents) {
@@ -96,7 +99,7 @@ export class EventsService {
       organizationId,
       linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
     );
-    return newEvents.length;
+    return newEvents;
   }
 
   /** A session reference's times are the earliest of each kind (docs/api.md §6.6), by the shared stage evidence. */

@@ -1,17 +1,15 @@
 import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
 import { ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Histogram } from 'prom-client';
 import { Public } from '../../common/auth/auth.decorators';
+import { metricsRegistry } from '../../common/metrics/metrics-registry';
 import { RecentResult } from './recent-result';
 
 /** How long a rendering of the metrics is reused: scrapers poll every few seconds, a flood costs one rendering a second. */
 const METRICS_REUSE_MS = 1000;
 
-/** One registry per process: default Node metrics plus request durations by route template. */
-export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
-
+/** Request durations by route template, in the process's registry with the app's other metrics. */
 const requestDuration = new Histogram({
   name: 'http_request_duration_seconds',
   help: 'HTTP request duration by method, route template and status',

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
+import { observeIngestionLag } from '../../common/metrics/app-metrics';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../database/advisory-locks';
@@ -43,7 +44,11 @@ export class IngestionService {
       await this.idempotency.complete(tx, answer(personId));
       return { personId, changed: true };
     });
-    if (outcome.changed) await this.counts.invalidate(organizationId, SESSION_LIST, PEOPLE_LIST);
+    if (outcome.changed) {
+      // Only a change counts: a client re-sending a session it sent before is not late ingestion.
+      observeIngestionLag('session', record.endTime ?? record.startTime);
+      await this.counts.invalidate(organizationId, SESSION_LIST, PEOPLE_LIST);
+    }
     return answer(outcome.personId);
   }
 }

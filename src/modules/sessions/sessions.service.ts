@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LimitExceededError, NotFoundError } from '../../common/errors/domain-errors';
 import { limitState, utcDayOf } from '../../common/limits/windows';
+import { countLimitRejection } from '../../common/metrics/app-metrics';
 import { CountCache } from '../../common/pagination/count-cache';
 import { AppConfigService } from '../../config/app-config';
 import type { SessionListQuery } from './dto/session-list.query';
@@ -61,7 +62,10 @@ export class SessionsService {
     const day = utcDayOf(now);
     const read = await this.sessions.readTranscript(organizationId, sessionId, { day: day.date, limit });
     if (!read) throw new NotFoundError(TRANSCRIPT_NOT_FOUND);
-    if (read.reads === null) throw new LimitExceededError(limitState({ limit, endsAt: day.endsAt }, limit, now));
+    if (read.reads === null) {
+      countLimitRejection('transcripts');
+      throw new LimitExceededError(limitState({ limit, endsAt: day.endsAt }, limit, now));
+    }
     return { sessionId, entries: read.entries, total: read.total };
   }
 }

@@ -1,0 +1,29 @@
+import { carriesToken } from '../http/operator-token';
+import { limitNameOf } from './app-metrics';
+
+describe('limitNameOf', () => {
+  it.each([
+    ['limit:link-mutations:0190a000-0000-7000-8000-00000000beef', 'link-mutations'],
+    ['limit:link-creation:hour:0190a000-0000-7000-8000-00000000beef', 'link-creation:hour'],
+    ['limit:transcripts:0190a000-0000-7000-8000-00000000beef:2026-11-20', 'transcripts'],
+    ['limit:link-opens:client:203.0.113.7', 'link-opens:client'],
+    ['limit:link-opens:link:my-slug', 'link-opens:link'],
+    ['rate:default:key-id', 'other'],
+    ['limit:0190A000:x', 'other'],
+  ])('%s is counted as %s (never the subject)', (key, name) => {
+    expect(limitNameOf(key)).toBe(name);
+  });
+});
+
+describe('carriesToken', () => {
+  const token = 'operator-token-0123456789';
+  it('accepts Bearer and Basic (any user) with the token, nothing else', () => {
+    expect(carriesToken(`Bearer ${token}`, token)).toBe(true);
+    expect(carriesToken(`Basic ${Buffer.from(`ops:${token}`).toString('base64')}`, token)).toBe(true);
+    expect(carriesToken(undefined, token)).toBe(false);
+    expect(carriesToken('Bearer', token)).toBe(false);
+    expect(carriesToken(`Bearer ${token}x`, token)).toBe(false);
+    expect(carriesToken(`Basic ${Buffer.from(`${token}:x`).toString('base64')}`, token)).toBe(false);
+    expect(carriesToken(token, token)).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { metricsRegistry } from './common/metrics/metrics-registry';
+import './common/metrics/app-metrics';
+import './common/metrics/database-pool-metrics';
+import './common/metrics/queue-metrics';
+import './modules/health/metrics';
+
+/**
+ * The Grafana dashboard (deploy/grafana/engagement.json) and the worker HPA's external metric name
+ * only metrics this app registers: a renamed metric fails here, not on a blank panel in production.
+ */
+const DASHBOARD = join(__dirname, '..', 'deploy', 'grafana', 'engagement.json');
+const WORKER_HPA = join(__dirname, '..', 'deploy', 'base', 'worker-hpa.yaml');
+
+/** PromQL words that are not metric names. */
+const PROMQL_WORDS = new Set(['sum', 'min', 'max', 'avg', 'count', 'rate', 'irate', 'increase', 'histogram_quantile', 'by', 'without', 'on', 'ignoring', 'and', 'or', 'unless', 'clamp_min', 'clamp_max', 'absent', 'le']);
+const HISTOGRAM_SUFFIXES = ['_bucket', '_sum', '_count'];
+
+/** The metric names an expression reads: label matchers, grouping clauses, ranges and numbers removed. */
+export function metricNamesOf(expr: string): string[] {
+  const bare = expr
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ');
+  return [...new Set((bare.match(/[A-Za-z_:][A-Za-z0-9_:]*/g) ?? []).filter((word) => !PROMQL_WORDS.has(word)))];
+}
+
+function registered(): Set<string> {
+  const names = new Set<string>();
+  for (const metric of metricsRegistry.getMetricsAsArray()) {
+    names.add(metric.name);
+    if (metric.constructor.name === 'Histogram') for (const suffix of HISTOGRAM_SUFFIXES) names.add(`${metric.name}${suffix}`);
+  }
+  return names;
+}
+
+describe('Grafana dashboard and HPA metric names', () => {
+  const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+  const queried = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNamesOf(target.expr).map((name) => ({ panel: panel.title, name }))));
+
+  it('reads metric names out of PromQL (the check below can fail)', () => {
+    expect(metricNamesOf('histogram_quantile(0.95, sum by (le, queue) (rate(engagement_job_duration_seconds_bucket{outcome="failed"}[5m])))')).toEqual(['engagement_job_duration_seconds_bucket']);
+    expect(metricNamesOf('sum(a_total) / max by (pod) (b)')).toEqual(['a_total', 'b']);
+    expect(registered().has('engagement_not_a_metric')).toBe(false);
+  });
+
+  it('every metric a panel queries is registered by the app', () => {
+    const known = registered();
+    expect(queried.length).toBeGreaterThan(15);
+    expect(queried.filter(({ name }) => !known.has(name))).toEqual([]);
+  });
+
+  it('every app metric appears on the dashboard', () => {
+    const shown = new Set(queried.map(({ name }) => name.replace(/_(bucket|sum|count)$/, '')));
+    const appMetrics = metricsRegistry.getMetricsAsArray().map((m) => m.name).filter((name) => name.startsWith('engagement_') || name.startsWith('http_'));
+    expect(appMetrics.filter((name) => !shown.has(name))).toEqual([]);
+  });
+
+  it("the worker HPA's external metric is the app's waiting-jobs gauge", () => {
+    const name = /external:\s*\n\s*metric:\s*\n\s*name:\s*(\S+)/.exec(readFileSync(WORKER_HPA, 'utf8'))?.[1];
+    expect(name).toBe('engagement_queue_waiting');
+    expect(registered().has(name as string)).toBe(true);
+  });
+});

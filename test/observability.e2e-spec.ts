@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { ingest, sessionBody } from './support/sessions';
+import { TcpProxy } from './support/tcp-proxy';
+import { createTestApp, eventually, type TestApp } from './support/test-app';
+
+/**
+ * Issue 19 point 4: the app's metrics on GET /metrics, /metrics when Redis does not answer, and who
+ * may read /metrics, /docs and /admin/queues (docs/operations.md "Metrics and alerts").
+ * Metrics live in one registry per process, shared by the apps of this file: each case looks for a
+ * change it caused, and /metrics renders at most once a second, hence the polling.
+ */
+
+jest.setTimeout(60_000);
+
+const CAMPAIGNS = '/api/v1/custom-link-campaigns';
+const METRICS_TOKEN = 'metrics-token-0123456789';
+const ADMIN_TOKEN = 'admin-token-0123456789ab';
+
+/** The value of one sample (`name{labels} value`), or undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('metrics', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(() => t.close());
+
+  const metrics = async () => (await request(t.server).get('/metrics').expect(200)).text;
+  /** Polls /metrics until `series` exceeds `above` (absent counts as 0); returns the text. */
+  const until = async (series: string, above: number) => {
+    let text = '';
+    await eventually(async () => ((sample((text = await metrics()), series) ?? 0) > above), 10_000, 200);
+    return text;
+  };
+
+  it('counts jobs per queue and state, read from Redis, with the queue up', async () => {
+    const text = await until('engagement_queue_up{queue="custom-link-jobs"}', 0);
+    for (const state of ['waiting', 'active', 'delayed', 'failed', 'completed']) {
+      expect(text).toMatch(new RegExp(`^engagement_queue_${state}\\{queue="custom-link-jobs"\\} \\d+$`, 'm'));
+    }
+  });
+
+  it('shows the PostgreSQL pool: connections in use, idle, waiting and the maximum', async () => {
+    const text = await metrics();
+    for (const name of ['in_use', 'idle', 'waiting']) expect(sample(text, `engagement_db_pool_${name}`)).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'engagement_db_pool_max')).toBeGreaterThanOrEqual(t.config.databasePoolSize);
+    expect(sample(text, 'engagement_db_pool_in_use')! + sample(text, 'engagement_db_pool_idle')!).toBeGreaterThan(0);
+  });
+
+  it('counts 429s of the request rate under the limit name, never the key or organization', async () => {
+    const who = await t.createTenant();
+    const before = sample(await metrics(), 'engagement_limit_rejections_total{limit="requests"}') ?? 0;
+    let limited = 0;
+    for (let i = 0; i < 5; i++) if ((await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key)).status === 429) limited++;
+    expect(limited).toBeGreaterThan(0);
+    const text = await until('engagement_limit_rejections_total{limit="requests"}', before + limited - 1);
+    expect(text).not.toContain(who.organizationId);
+  });
+
+  it('counts idempotent replays and conflicts', async () => {
+    const who = await t.createTenant();
+    const text0 = await metrics();
+    const replays = sample(text0, 'engagement_idempotency_replays_total') ?? 0;
+    const conflicts = sample(text0, 'engagement_idempotency_conflicts_total') ?? 0;
+    const key = randomUUID();
+    const post = (name: string) => request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).set('Idempotency-Key', key).send({ name });
+    await post('Replayed').expect(201);
+    expect((await post('Replayed').expect(201)).headers['idempotent-replayed']).toBe('true');
+    await post('Another body').expect(409);
+    await until('engagement_idempotency_replays_total', replays);
+    await until('engagement_idempotency_conflicts_total', conflicts);
+  });
+
+  it('observes ingestion lag (now minus the session end) once per change, not per re-send', async () => {
+    const who = await t.createTenant();
+    const series = 'engagement_ingestion_lag_seconds_count{kind="session"}';
+    const before = sample(await metrics(), series) ?? 0;
+    // Ended an hour ago: the lag lands in the 4 h bucket and above, not below one hour minus a margin.
+    const endTime = new Date(Date.now() - 3_600_000).toISOString();
+    const body = sessionBody({ startTime: new Date(Date.now() - 5_400_000).toISOString(), endTime });
+    const id = randomUUID();
+    await ingest(t.server, who.key, id, body).expect(200);
+    await ingest(t.server, who.key, id, body).expect(200);
+    const text = await until(series, before);
+    expect(sample(text, series)).toBe(before + 1);
+    const under = (le: string) => sample(text, `engagement_ingestion_lag_seconds_bucket{le="${le}",kind="session"}`) ?? 0;
+    expect(under('900')).toBeLessThan(under('14400'));
+  });
+});
+
+describe('metrics while Redis does not answer', () => {
+  it('GET /metrics still answers 200 in bounded time, the queues reported down', async () => {
+    const cache = await TcpProxy.for(process.env.REDIS_URL!);
+    const t = await createTestApp({ REDIS_URL: cache.url, REDIS_COMMAND_TIMEOUT_MS: '500' });
+    try {
+      cache.proxy.set('stall');
+      let text = '';
+      await eventually(async () => {
+        const res = await request(t.server).get('/metrics').timeout(10_000);
+        expect(res.status).toBe(200);
+        text = res.text;
+        return sample(text, 'engagement_queue_up{queue="custom-link-jobs"}') === 0;
+      }, 15_000, 200);
+      expect(text).not.toMatch(/^engagement_queue_waiting\{queue="custom-link-jobs"\}/m);
+      // The rest of the metrics are there.
+      expect(text).toMatch(/^engagement_db_pool_idle \d+$/m);
+    } finally {
+      cache.proxy.set('open');
+      await t.close();
+      await cache.proxy.stop();
+    }
+  });
+});
+
+describe('operator endpoints', () => {
+  it('by default: /metrics and /docs open, /admin/queues 404', async () => {
+    const t = await createTestApp();
+    try {
+      await request(t.server).get('/metrics').expect(200);
+      await request(t.server).get('/api/v1/openapi.json').expect(200);
+      await request(t.server).get('/admin/queues').expect(404);
+      await request(t.server).get('/admin/queues').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('METRICS_ENABLED=false and DOCS_ENABLED=false: /metrics, /docs and the OpenAPI JSON answer 404', async () => {
+    const t = await createTestApp({ METRICS_ENABLED: 'false', DOCS_ENABLED: 'false' });
+    try {
+      await request(t.server).get('/metrics').expect(404);
+      await request(t.server).get('/docs').expect(404);
+      await request(t.server).get('/api/v1/openapi.json').expect(404);
+      await request(t.server).get('/healthz').expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  describe('with METRICS_TOKEN and ADMIN_TOKEN', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ METRICS_TOKEN, ADMIN_TOKEN });
+    });
+    afterAll(() => t.close());
+
+    it('/metrics needs its token: missing and wrong 401, right 200', async () => {
+      const missing = await request(t.server).get('/metrics').expect(401);
+      expect(missing.text).not.toContain('engagement_');
+      await request(t.server).get('/metrics').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(401);
+      await request(t.server).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}x`).expect(401);
+      const res = await request(t.server).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
+      expect(res.text).toContain('engagement_queue_up');
+    });
+
+    it('/admin/queues needs the admin token: missing and wrong 401 (Basic challenge), Bearer or Basic 200', async () => {
+      const missing = await request(t.server).get('/admin/queues').expect(401);
+      expect(missing.headers['www-authenticate']).toMatch(/^Basic realm="admin"/);
+      await request(t.server).get('/admin/queues').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(401);
+      await request(t.server).get('/admin/queues').auth('admin', 'wrong-password-0123456').expect(401);
+      await request(t.server).get('/admin/queues/api/queues').expect(401);
+      const page = await request(t.server).get('/admin/queues').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      await request(t.server).get('/admin/queues').auth('anyone', ADMIN_TOKEN).expect(200);
+      const api = await request(t.server).get('/admin/queues/api/queues').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(200);
+      expect((api.body as { queues: { name: string }[] }).queues.map((q) => q.name)).toContain('custom-link-jobs');
+    });
+  });
+});

@@ -1,0 +1,117 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
+import { assertBuilt, exitCodeOf, freePort, startService } from './support/worker-process';
+
+/**
+ * Issue 19 point 4: OpenTelemetry tracing is off by default and loads nothing; with the standard
+ * OTEL_* variables the built service sends spans over OTLP/HTTP, here to a receiver in this test:
+ * an HTTP request's server span with the PostgreSQL queries it made as spans of the same trace.
+ */
+
+jest.setTimeout(120_000);
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: { stringValue?: string } }[];
+}
+
+const SPAN_KIND_SERVER = 2;
+const PROBE = join(__dirname, 'support', 'loaded-modules-probe.cjs');
+
+describe('OpenTelemetry tracing', () => {
+  let t: TestApp;
+  let who: Tenant;
+  let receiver: Server;
+  let endpoint: string;
+  const spans: OtlpSpan[] = [];
+  const posts: string[] = [];
+
+  beforeAll(async () => {
+    assertBuilt();
+    t = await createTestApp();
+    who = await t.createTenant();
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        posts.push(req.url ?? '');
+        if (req.url === '/v1/traces') {
+          const parsed = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
+          for (const resource of parsed.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  async function run(env: Record<string, string>, during: (base: string) => Promise<void>): Promise<{ opentelemetry: number }> {
+    const port = await freePort();
+    const loadedFile = join(mkdtempSync(join(tmpdir(), 'otel-probe-')), 'loaded.json');
+    const service: ChildProcess = startService(port, { APP_ROLE: 'api', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_DELAY_MS: '0', NODE_OPTIONS: `--require ${PROBE}`, LOADED_MODULES_FILE: loadedFile, ...env });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await readUntil(() => request(base).get('/readyz').catch(() => ({ status: 0 })), (res) => res.status === 200, 60_000);
+      await during(base);
+    } finally {
+      service.kill('SIGTERM');
+      expect(await exitCodeOf(service)).toBe(0);
+    }
+    expect(existsSync(loadedFile)).toBe(true);
+    return JSON.parse(readFileSync(loadedFile, 'utf8')) as { opentelemetry: number };
+  }
+
+  it('with OTEL_TRACES_EXPORTER=otlp, a request arrives as a server span with its PostgreSQL queries in the same trace', async () => {
+    const loaded = await run(
+      {
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_SERVICE_NAME: 'engagement-test',
+        OTEL_METRICS_EXPORTER: 'none',
+        OTEL_LOGS_EXPORTER: 'none',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+      async (base) => {
+        await request(base).get('/api/v1/custom-link-campaigns').set('x-api-key', who.key).expect(200);
+        await eventually(async () => Promise.resolve(spans.some((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-link-campaigns'))), 30_000, 100);
+      },
+    );
+    expect(loaded.opentelemetry).toBeGreaterThan(0);
+    const server = spans.find((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-link-campaigns'))!;
+    const trace = spans.filter((s) => s.traceId === server.traceId);
+    const queries = trace.filter((s) => s.attributes.some((a) => a.key === 'db.system' || a.key === 'db.system.name'));
+    expect(queries.length).toBeGreaterThan(0);
+    // Every query span descends from the request's server span.
+    const byId = new Map(trace.map((s) => [s.spanId, s]));
+    const descends = (span: OtlpSpan): boolean => span.spanId === server.spanId || (span.parentSpanId !== undefined && byId.has(span.parentSpanId) && descends(byId.get(span.parentSpanId)!));
+    expect(queries.every(descends)).toBe(true);
+    // Probes are not traced.
+    expect(spans.some((s) => s.name.includes('/readyz'))).toBe(false);
+  });
+
+  it('without OTEL_TRACES_EXPORTER no OpenTelemetry SDK or instrumentation is loaded and nothing is sent', async () => {
+    const sentBefore = posts.length;
+    const loaded = await run({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, async (base) => {
+      await request(base).get('/api/v1/custom-link-campaigns').set('x-api-key', who.key).expect(200);
+    });
+    expect(loaded).toEqual({ opentelemetry: 0 });
+    expect(posts.length).toBe(sentBefore);
+  });
+});
