@@ -284,6 +284,7 @@ function serviceEnv(manifest, opts, queuePrefix) {
     REDIS_URL: opts.redis,
     QUEUE_PREFIX: queuePrefix,
     SHUTDOWN_TIMEOUT_MS: '5000',
+    SHUTDOWN_DRAIN_DELAY_MS: '0',
     RATE_LIMIT_PER_MINUTE: '1000000',
     TRANSCRIPT_DAILY_LIMIT: HUGE,
     LINK_MUTATIONS_PER_MINUTE: '1000000',
