@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
@@ -20,6 +20,7 @@ export class AgentController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Get the agent' })
   @RequireScope('agent:publish', 'playbook:read')
   @ApiOkResponse({ type: AgentResponse })
   @ApiErrorResponses(401, 403, 429)
@@ -28,6 +29,7 @@ export class AgentController {
   }
 
   @Put('conversation-tests')
+  @ApiOperation({ summary: 'Set the conversation tests' })
   @RequireScope('agent:publish')
   @Idempotent()
   @ApiOkResponse({ type: ConversationTestsResponse })
@@ -37,6 +39,7 @@ export class AgentController {
   }
 
   @Post('publish-jobs')
+  @ApiOperation({ summary: 'Start a publish job' })
   @HttpCode(202)
   @RequireScope('agent:publish')
   @Idempotent()
@@ -49,6 +52,7 @@ export class AgentController {
   }
 
   @Get('publish-jobs/:job_id')
+  @ApiOperation({ summary: 'Poll a publish job' })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('agent:publish')
   @ApiOkResponse({ type: PublishJobResponse, description: 'ETag; Retry-After while queued or running.' })

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
@@ -29,6 +29,7 @@ export class CustomLinksController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'List Custom Links' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: CustomLinkListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -37,6 +38,7 @@ export class CustomLinksController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create Custom Links' })
   @HttpCode(202)
   @RequireScope('custom_links:write')
   @Idempotent({ required: true })
@@ -55,6 +57,7 @@ export class CustomLinksController {
   }
 
   @Post('actions')
+  @ApiOperation({ summary: 'Apply a bulk action to Custom Links' })
   @HttpCode(200)
   @RequireScope('custom_links:write')
   @Idempotent()
@@ -65,6 +68,7 @@ export class CustomLinksController {
   }
 
   @Get(':link_id')
+  @ApiOperation({ summary: 'Get a Custom Link' })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: CustomLinkResponse })
@@ -74,6 +78,7 @@ export class CustomLinksController {
   }
 
   @Patch(':link_id')
+  @ApiOperation({ summary: 'Update a Custom Link' })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()

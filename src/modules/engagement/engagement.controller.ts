@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
@@ -25,6 +25,7 @@ export class EngagementController {
   ) {}
 
   @Post('events')
+  @ApiOperation({ summary: 'Record engagement events' })
   @HttpCode(202)
   @RequireScope('events:write')
   @Idempotent()
@@ -36,6 +37,7 @@ export class EngagementController {
   }
 
   @Get('custom-link-campaigns/:campaign_id/engagement')
+  @ApiOperation({ summary: 'Get campaign engagement' })
   @ApiParam({ name: 'campaign_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: CampaignEngagementResponse })
@@ -45,6 +47,7 @@ export class EngagementController {
   }
 
   @Get('custom-links/:link_id/sessions')
+  @ApiOperation({ summary: "List a Custom Link's sessions" })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: SessionReferenceListResponse })
@@ -54,6 +57,7 @@ export class EngagementController {
   }
 
   @Get('analytics/funnel')
+  @ApiOperation({ summary: 'Get the engagement funnel' })
   @RequireScope('analytics:read')
   @ApiOkResponse({ type: FunnelResponse })
   @ApiErrorResponses(401, 403, 422, 429)

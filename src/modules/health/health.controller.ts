@@ -1,5 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { Draining } from '../../common/shutdown/draining';
@@ -25,6 +25,7 @@ export class HealthController {
 
   /** Liveness: the process answers. */
   @Get('healthz')
+  @ApiOperation({ summary: 'Liveness probe' })
   @ApiOkResponse({ description: 'The process is alive.' })
   live(): { status: 'ok' } {
     return { status: 'ok' };
@@ -32,6 +33,7 @@ export class HealthController {
 
   /** Readiness: PostgreSQL and Redis answer and the process is not shutting down; else 503 (with Retry-After) saying why. */
   @Get('readyz')
+  @ApiOperation({ summary: 'Readiness probe' })
   @ApiOkResponse({ description: 'PostgreSQL and Redis answer: {"status":"ok","checks":{"database":"up","redis":"up"}}.' })
   @ApiServiceUnavailableResponse({
     description:

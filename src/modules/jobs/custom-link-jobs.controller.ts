@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
@@ -21,6 +21,7 @@ export class CustomLinkJobsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'List Custom Link jobs' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: JobListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -29,6 +30,7 @@ export class CustomLinkJobsController {
   }
 
   @Get(':job_id')
+  @ApiOperation({ summary: 'Poll a Custom Link job' })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: JobResponse, description: 'ETag; Retry-After while not terminal.' })
@@ -45,6 +47,7 @@ export class CustomLinkJobsController {
   }
 
   @Get(':job_id/items')
+  @ApiOperation({ summary: "List a job's items" })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: JobItemListResponse })
@@ -54,6 +57,7 @@ export class CustomLinkJobsController {
   }
 
   @Post(':job_id/cancel')
+  @ApiOperation({ summary: 'Cancel a Custom Link job' })
   @HttpCode(200)
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:write')
@@ -65,6 +69,7 @@ export class CustomLinkJobsController {
   }
 
   @Post(':job_id/retry')
+  @ApiOperation({ summary: "Retry a job's failed and cancelled items" })
   @HttpCode(202)
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:write')

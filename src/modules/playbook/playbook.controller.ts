@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
@@ -16,6 +16,7 @@ export class PlaybookController {
   constructor(private readonly playbook: PlaybookService) {}
 
   @Get()
+  @ApiOperation({ summary: 'Get the Playbook' })
   @RequireScope('playbook:read', 'playbook:write')
   @ApiOkResponse({ type: PlaybookResponse })
   @ApiErrorResponses(401, 403, 429)
@@ -24,6 +25,7 @@ export class PlaybookController {
   }
 
   @Put()
+  @ApiOperation({ summary: 'Replace the staging Playbook' })
   @RequireScope('playbook:write')
   @Idempotent()
   @ApiOkResponse({ type: PlaybookResponse, description: 'The new staging version.' })
@@ -33,6 +35,7 @@ export class PlaybookController {
   }
 
   @Post('suggestions')
+  @ApiOperation({ summary: 'Store a suggestion group' })
   @HttpCode(201)
   @RequireScope('playbook:write')
   @Idempotent()
@@ -43,6 +46,7 @@ export class PlaybookController {
   }
 
   @Get('suggestions')
+  @ApiOperation({ summary: 'List suggestion groups' })
   @RequireScope('playbook:read', 'playbook:write')
   @ApiOkResponse({ type: SuggestionGroupListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -51,6 +55,7 @@ export class PlaybookController {
   }
 
   @Get('suggestions/:group_id')
+  @ApiOperation({ summary: 'Get a suggestion group' })
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:read', 'playbook:write')
   @ApiOkResponse({ type: SuggestionGroupResponse })
@@ -60,6 +65,7 @@ export class PlaybookController {
   }
 
   @Post('suggestions/:group_id/preview')
+  @ApiOperation({ summary: 'Preview suggestions' })
   @HttpCode(200)
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:write')
@@ -71,6 +77,7 @@ export class PlaybookController {
   }
 
   @Post('suggestions/:group_id/apply')
+  @ApiOperation({ summary: 'Apply suggestions' })
   @HttpCode(200)
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:write')

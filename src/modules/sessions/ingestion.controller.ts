@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
@@ -14,6 +14,7 @@ export class IngestionController {
   constructor(private readonly ingestion: IngestionService) {}
 
   @Put(':session_id')
+  @ApiOperation({ summary: 'Ingest (upsert) a session' })
   @HttpCode(200)
   @ApiParam({ name: 'session_id', format: 'uuid' })
   @RequireScope('sessions:write')

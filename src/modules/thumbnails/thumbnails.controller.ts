@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
@@ -15,6 +15,7 @@ export class ThumbnailsController {
   constructor(private readonly thumbnails: ThumbnailsService) {}
 
   @Get('thumbnails/:link_id/:file')
+  @ApiOperation({ summary: 'Get a share card' })
   @PublicRouteLimits({ name: 'thumbnails:client', perMinute: 'thumbnailRequestsPerClientPerMinute', per: 'client' })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @ApiParam({ name: 'file', description: '{sha256}.png' })
