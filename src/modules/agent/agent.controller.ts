@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
-import { ConditionalGet } from '../../common/http/conditional-get';
+import { ApiConditionalGet, ConditionalGet } from '../../common/http/conditional-get';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { AgentService, PUBLISH_POLL_SECONDS, publishJobLocation } from './agent.service';
@@ -43,7 +44,7 @@ export class AgentController {
   @HttpCode(202)
   @RequireScope('agent:publish')
   @Idempotent()
-  @ApiAcceptedResponse({ type: PublishJobResponse })
+  @ApiAcceptedResponse({ type: PublishJobResponse, description: 'The publish job; poll its Location.', headers: responseHeaders(['Location']) })
   @ApiErrorResponses(401, 403, 409, 422, 429)
   async publish(@Caller() caller: Principal, @Body() body: PublishRequest, @Res({ passthrough: true }) res: Response): Promise<PublishJobResponse> {
     const job = await this.agent.publish(caller.organizationId, body);
@@ -55,8 +56,7 @@ export class AgentController {
   @ApiOperation({ summary: 'Poll a publish job' })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('agent:publish')
-  @ApiOkResponse({ type: PublishJobResponse, description: 'ETag; Retry-After while queued or running.' })
-  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match; not counted against the request rate.' })
+  @ApiConditionalGet(PublishJobResponse, 'while queued or running')
   @ApiErrorResponses(401, 403, 404, 422, 429)
   async getJob(
     @Caller() caller: Principal,

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { JsonBodyLimit } from '../../common/validation/json-body';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
@@ -43,7 +44,7 @@ export class CustomLinksController {
   @RequireScope('custom_links:write')
   @Idempotent({ required: true })
   @JsonBodyLimit(CREATE_BODY_LIMIT_BYTES)
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.' })
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.', headers: responseHeaders(['Location']) })
   @ApiErrorResponses(400, 401, 403, 409, 422, 429)
   async create(
     @Caller() caller: Principal,

@@ -1,10 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
-import { ConditionalGet } from '../../common/http/conditional-get';
+import { ApiConditionalGet, ConditionalGet } from '../../common/http/conditional-get';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
@@ -33,8 +34,7 @@ export class CustomLinkJobsController {
   @ApiOperation({ summary: 'Poll a Custom Link job' })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
-  @ApiOkResponse({ type: JobResponse, description: 'ETag; Retry-After while not terminal.' })
-  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match (not counted against the request rate).' })
+  @ApiConditionalGet(JobResponse, 'while not terminal')
   @ApiErrorResponses(401, 403, 404, 422, 429)
   async get(
     @Caller() caller: Principal,
@@ -74,7 +74,7 @@ export class CustomLinkJobsController {
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse })
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The retry job; poll its Location.', headers: responseHeaders(['Location']) })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
   async retry(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Res({ passthrough: true }) res: Response): Promise<JobEnvelopeResponse> {
     const job = await this.jobs.retry(caller.organizationId, jobId);

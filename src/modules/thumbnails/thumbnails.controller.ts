@@ -2,6 +2,7 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
 import { ThumbnailsService } from './thumbnails.service';
 
@@ -19,7 +20,7 @@ export class ThumbnailsController {
   @PublicRouteLimits({ name: 'thumbnails:client', perMinute: 'thumbnailRequestsPerClientPerMinute', per: 'client' })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @ApiParam({ name: 'file', description: '{sha256}.png' })
-  @ApiOkResponse({ description: 'The PNG share card, while its link is active.', content: { 'image/png': {} } })
+  @ApiOkResponse({ description: 'The PNG share card, while its link is active.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } }, headers: responseHeaders(['ETag']) })
   async thumbnail(@Param('link_id') linkId: string, @Param('file') file: string, @Res() res: Response): Promise<void> {
     const png = await this.thumbnails.card(linkId, file);
     // A card's address never changes content, but a deactivated link's card must leave shared
