@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateOpenApiJson } from './openapi';
 
@@ -38,6 +39,12 @@ describe('openapi.json (the committed contract)', () => {
   it('is what the code generates (run `npm run openapi` after changing a route or a DTO)', async () => {
     const generated = await generateOpenApiJson();
     expect(readFileSync(COMMITTED, 'utf8') === generated).toBe(true);
+  }, 60_000);
+
+  it('is what client/schema.d.ts, the typed client, was generated from (run `npm run openapi`)', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'openapi-client-')), 'schema.d.ts');
+    execFileSync(join(ROOT, 'node_modules/.bin/openapi-typescript'), [COMMITTED, '--output', out], { cwd: ROOT, stdio: 'ignore' });
+    expect(readFileSync(join(ROOT, 'client/schema.d.ts'), 'utf8') === readFileSync(out, 'utf8')).toBe(true);
   }, 60_000);
 
   it('passes redocly lint with no error and only the warnings redocly.yaml justifies', () => {

@@ -7,13 +7,14 @@ const ERROR_SCHEMA = { $ref: `#/components/schemas/${ErrorResponse.name}` };
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const RATE_LIMIT: ResponseHeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 /** Every operation that reads PostgreSQL or Redis answers 503 while they are down or too slow. */
+const TOO_LARGE: ResponseObject = { description: 'Request body too large (1 MiB; 5 MiB on link creation and events).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 const OUTAGE: ResponseObject = { description: 'The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 
 /**
  * The OpenAPI document of the HTTP API, as served at /api/v1/openapi.json and committed as
  * openapi.json (`npm run openapi`). Nest's explorer gives the routes, DTO schemas and the statuses
  * each route declares; what holds for every route by construction of the pipeline (request id,
- * rate-limit headers after authentication, the outage 503, replays of idempotent requests) is added
+ * rate-limit headers after authentication, the outage 503, the 413 of a body too large, replays of idempotent requests) is added
  * here, in one place, rather than repeated on each handler.
  */
 export function createOpenApiDocument(app: INestApplication, serverUrl: string): OpenAPIObject {
@@ -41,6 +42,7 @@ function addCommonResponses(operation: OperationObject): void {
   const authenticated = operation.security?.length !== 0;
   const idempotent = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'header' && p.name === 'Idempotency-Key');
   if (authenticated && !operation.responses['503']) operation.responses['503'] = { ...OUTAGE };
+  if (operation.requestBody && !operation.responses['413']) operation.responses['413'] = { ...TOO_LARGE };
   for (const [status, response] of Object.entries(operation.responses) as [string, ResponseObject][]) {
     const code = Number(status);
     const required: ResponseHeaderName[] = ['X-Request-ID'];

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { ApiConditionalGet, ConditionalGet } from '../../common/http/conditional-get';
 import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
@@ -31,6 +32,7 @@ export class AgentController {
 
   @Put('conversation-tests')
   @ApiOperation({ summary: 'Set the conversation tests' })
+  @ApiJsonBody(ConversationTestsRequest, { tests: [{ name: 'quotes the price', sectionKey: 'pricing', mustContain: ['EUR'], mustNotContain: ['USD'] }] })
   @RequireScope('agent:publish')
   @Idempotent()
   @ApiOkResponse({ type: ConversationTestsResponse })
@@ -41,6 +43,7 @@ export class AgentController {
 
   @Post('publish-jobs')
   @ApiOperation({ summary: 'Start a publish job' })
+  @ApiJsonBody(PublishRequest, { version: 3, confirm: 'publish-to-production' })
   @HttpCode(202)
   @RequireScope('agent:publish')
   @Idempotent()

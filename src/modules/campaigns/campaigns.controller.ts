@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { CampaignsService } from './campaigns.service';
@@ -25,6 +26,7 @@ export class CampaignsController {
 
   @Post()
   @ApiOperation({ summary: 'Create a campaign' })
+  @ApiJsonBody(CampaignNameRequest, { name: 'Q4 enterprise outreach' })
   @HttpCode(201)
   @RequireScope('custom_links:write')
   @Idempotent()
@@ -36,6 +38,7 @@ export class CampaignsController {
 
   @Patch(':campaign_id')
   @ApiOperation({ summary: 'Rename a campaign' })
+  @ApiJsonBody(CampaignNameRequest, { name: 'Q4 enterprise outreach (EMEA)' })
   @ApiParam({ name: 'campaign_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { JsonBodyLimit } from '../../common/validation/json-body';
@@ -40,6 +41,7 @@ export class CustomLinksController {
 
   @Post()
   @ApiOperation({ summary: 'Create Custom Links' })
+  @ApiJsonBody(CreateLinksRequest, { links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines', role: 'CTO', externalId: 'crm-00042', prospectDomain: 'example.com' }], campaign: { name: 'Q4 enterprise outreach' } })
   @HttpCode(202)
   @RequireScope('custom_links:write')
   @Idempotent({ required: true })
@@ -59,6 +61,7 @@ export class CustomLinksController {
 
   @Post('actions')
   @ApiOperation({ summary: 'Apply a bulk action to Custom Links' })
+  @ApiJsonBody(BulkActionRequest, { action: 'move', customLinkIds: ['0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d'], campaignId: '0192f0c5-8a4e-7c3b-9d2a-000000000001' })
   @HttpCode(200)
   @RequireScope('custom_links:write')
   @Idempotent()
@@ -80,6 +83,7 @@ export class CustomLinksController {
 
   @Patch(':link_id')
   @ApiOperation({ summary: 'Update a Custom Link' })
+  @ApiJsonBody(UpdateLinkRequest, { shareTitle: 'A demo made for Analytical Engines', active: true })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()

@@ -3,6 +3,7 @@ import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { JsonBodyLimit } from '../../common/validation/json-body';
@@ -26,6 +27,7 @@ export class EngagementController {
 
   @Post('events')
   @ApiOperation({ summary: 'Record engagement events' })
+  @ApiJsonBody(EventsRequest, { events: [{ eventId: 'evt-0001', type: 'page_view', customLinkId: '0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d', occurredAt: '2026-11-22T10:00:00.000Z', pageViewId: 'pv-1', visitorId: 'visitor-1' }] })
   @HttpCode(202)
   @RequireScope('events:write')
   @Idempotent()
