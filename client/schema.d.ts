@@ -1067,6 +1067,10 @@ export interface components {
             /** Format: date-time */
             firstMeetingBookedAt: string | null;
         };
+        LivenessResponse: {
+            /** @enum {string} */
+            status: "ok";
+        };
         ObjectionInput: {
             objectionType?: string | null;
             description?: string | null;
@@ -1169,6 +1173,22 @@ export interface components {
         PutPlaybookRequest: {
             sections: components["schemas"]["SectionInput"][];
             expectedSectionsEtag?: string;
+        };
+        ReadinessChecksResponse: {
+            /** @enum {string} */
+            database: "up" | "down";
+            /** @enum {string} */
+            redis: "up" | "down";
+        };
+        ReadinessResponse: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            checks: components["schemas"]["ReadinessChecksResponse"];
+            /**
+             * @description Present while the process shuts down: it still serves, but takes no new traffic.
+             * @enum {boolean}
+             */
+            draining?: true;
         };
         RejectedEventResponse: {
             index: number;
@@ -1559,6 +1579,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -1648,6 +1685,23 @@ export interface operations {
             };
             /** @description API key does not include the required scope. */
             403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -1782,7 +1836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -1942,7 +1996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -2110,6 +2164,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -2218,6 +2289,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -2307,6 +2395,23 @@ export interface operations {
             };
             /** @description API key does not include the required scope. */
             403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -2441,7 +2546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -2597,6 +2702,25 @@ export interface operations {
             };
             /** @description The operation conflicts with current state or idempotency history. */
             409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -2773,7 +2897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -2917,6 +3041,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -3012,6 +3153,23 @@ export interface operations {
             };
             /** @description API key does not include the required scope. */
             403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -3159,6 +3317,23 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -3327,6 +3502,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -3440,6 +3634,23 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -3611,6 +3822,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -3723,6 +3953,23 @@ export interface operations {
             };
             /** @description API key does not include the required scope. */
             403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -3896,7 +4143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -4053,7 +4300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -4182,6 +4429,23 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -4373,7 +4637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -4505,6 +4769,23 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -4657,7 +4938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -4817,7 +5098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -4940,6 +5221,23 @@ export interface operations {
             };
             /** @description API key does not include the required scope. */
             403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -5078,6 +5376,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -5167,6 +5482,23 @@ export interface operations {
             };
             /** @description API key does not include the required scope. */
             403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -5302,7 +5634,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -5415,6 +5747,23 @@ export interface operations {
             };
             /** @description API key does not include the required scope. */
             403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -5566,7 +5915,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -5695,6 +6044,23 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -5867,7 +6233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -6046,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Request body too large (1 MiB; 5 MiB on link creation and events). */
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
             413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -6187,6 +6553,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -6295,6 +6678,23 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -6434,6 +6834,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A path, query, header or body field failed validation. */
             422: {
                 headers: {
@@ -6501,7 +6918,20 @@ export interface operations {
                     "X-Request-ID": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LivenessResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
         };
     };
@@ -6538,6 +6968,17 @@ export interface operations {
             };
             /** @description The link is inactive. */
             410: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
@@ -6585,6 +7026,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     health_ready: {
@@ -6596,14 +7048,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description PostgreSQL and Redis answer: {"status":"ok","checks":{"database":"up","redis":"up"}}. */
+            /** @description PostgreSQL and Redis answer. */
             200: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ReadinessResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description PostgreSQL or Redis does not answer: {"status":"unavailable","checks":{"database":"up","redis":"down"}}; or the process is shutting down (it still serves meanwhile): {"status":"unavailable","checks":{"database":"up","redis":"up"},"draining":true}. */
             503: {
@@ -6615,7 +7080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ReadinessResponse"];
                 };
             };
         };
@@ -6648,6 +7113,17 @@ export interface operations {
             };
             /** @description No such card: an unknown link or file, or an inactive link. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;

@@ -7,7 +7,7 @@ const ERROR_SCHEMA = { $ref: `#/components/schemas/${ErrorResponse.name}` };
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const RATE_LIMIT: ResponseHeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 /** Every operation that reads PostgreSQL or Redis answers 503 while they are down or too slow. */
-const TOO_LARGE: ResponseObject = { description: 'Request body too large (1 MiB; 5 MiB on link creation and events).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
+const TOO_LARGE: ResponseObject = { description: 'Request body too large (over 1 MiB; 5 MiB on link creation and events).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 const OUTAGE: ResponseObject = { description: 'The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 
 /**
@@ -42,7 +42,8 @@ function addCommonResponses(operation: OperationObject): void {
   const authenticated = operation.security?.length !== 0;
   const idempotent = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'header' && p.name === 'Idempotency-Key');
   if (authenticated && !operation.responses['503']) operation.responses['503'] = { ...OUTAGE };
-  if (operation.requestBody && !operation.responses['413']) operation.responses['413'] = { ...TOO_LARGE };
+  // The body limit is checked before routing reaches a handler: any request with a large body, even a GET.
+  if (!operation.responses['413']) operation.responses['413'] = { ...TOO_LARGE };
   for (const [status, response] of Object.entries(operation.responses) as [string, ResponseObject][]) {
     const code = Number(status);
     const required: ResponseHeaderName[] = ['X-Request-ID'];

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { Draining } from '../../common/shutdown/draining';
 import { ReadinessService, whileDraining, type Readiness } from './readiness';
+import { LivenessResponse, ReadinessResponse } from './health.responses';
 import { RecentResult } from './recent-result';
 
 /** A readiness check answers every probe of the next second (a flood costs one check per second). */
@@ -26,7 +27,7 @@ export class HealthController {
   /** Liveness: the process answers. */
   @Get('healthz')
   @ApiOperation({ summary: 'Liveness probe' })
-  @ApiOkResponse({ description: 'The process is alive.' })
+  @ApiOkResponse({ type: LivenessResponse, description: 'The process is alive.' })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -34,8 +35,9 @@ export class HealthController {
   /** Readiness: PostgreSQL and Redis answer and the process is not shutting down; else 503 (with Retry-After) saying why. */
   @Get('readyz')
   @ApiOperation({ summary: 'Readiness probe' })
-  @ApiOkResponse({ description: 'PostgreSQL and Redis answer: {"status":"ok","checks":{"database":"up","redis":"up"}}.' })
+  @ApiOkResponse({ type: ReadinessResponse, description: 'PostgreSQL and Redis answer.' })
   @ApiServiceUnavailableResponse({
+    type: ReadinessResponse,
     description:
       'PostgreSQL or Redis does not answer: {"status":"unavailable","checks":{"database":"up","redis":"down"}}; or the process is shutting down (it still serves meanwhile): {"status":"unavailable","checks":{"database":"up","redis":"up"},"draining":true}.',
   })
