@@ -8,6 +8,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const RATE_LIMIT: ResponseHeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 /** Every operation that reads PostgreSQL or Redis answers 503 while they are down or too slow. */
 const TOO_LARGE: ResponseObject = { description: 'Request body too large (over 1 MiB; 5 MiB on link creation and events).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
+const UNEXPECTED: ResponseObject = { description: 'Internal server error. (never a stack trace or SQL text)', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 const OUTAGE: ResponseObject = { description: 'The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 
 /**
@@ -44,6 +45,7 @@ function addCommonResponses(operation: OperationObject): void {
   if (authenticated && !operation.responses['503']) operation.responses['503'] = { ...OUTAGE };
   // The body limit is checked before routing reaches a handler: any request with a large body, even a GET.
   if (!operation.responses['413']) operation.responses['413'] = { ...TOO_LARGE };
+  if (!operation.responses['500']) operation.responses['500'] = { ...UNEXPECTED };
   for (const [status, response] of Object.entries(operation.responses) as [string, ResponseObject][]) {
     const code = Number(status);
     const required: ResponseHeaderName[] = ['X-Request-ID'];

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { responseHeaders } from '../../common/http/openapi-headers';
@@ -21,6 +21,7 @@ export class ThumbnailsController {
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @ApiParam({ name: 'file', description: '{sha256}.png' })
   @ApiOkResponse({ description: 'The PNG share card, while its link is active.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } }, headers: responseHeaders(['ETag']) })
+  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match (the ETag names the content); no body.', headers: responseHeaders(['ETag']) })
   @ApiNotFoundResponse({ description: 'No such card: an unknown link or file, or an inactive link.' })
   async thumbnail(@Param('link_id') linkId: string, @Param('file') file: string, @Res() res: Response): Promise<void> {
     const png = await this.thumbnails.card(linkId, file);
