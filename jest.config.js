@@ -17,7 +17,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      setupFilesAfterEnv: ['<rootDir>/test/support/jest-timeout.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/jest-timeout.ts', '<rootDir>/test/support/contract-check.ts'],
     },
   ],
 };

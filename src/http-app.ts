@@ -1,10 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { mountQueueBoard } from './common/http/queue-board';
+import { createOpenApiDocument } from './common/http/openapi-document';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { apiSecurityHeaders, corsOptions, docsSecurityHeaders } from './common/http/security-headers';
 import { undecodablePathMiddleware } from './common/http/undecodable-path.middleware';
@@ -35,23 +36,12 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   const { adminToken, docsEnabled } = config.operations;
   if (adminToken !== null) mountQueueBoard(app, adminToken);
   // DOCS_ENABLED=false: neither the UI nor the JSON document is served (both unknown routes, 404).
-  if (docsEnabled) setUpDocs(app);
+  if (docsEnabled) setUpDocs(app, config.publicBaseUrl);
   return app;
 }
 
-function setUpDocs(app: NestExpressApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Sales Engagement Analytics and Personalized Link API')
-      .setVersion('1.0.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_ API key', description: 'Authorization: Bearer sk_live_…' }, 'bearer')
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same key in x-api-key' }, 'x-api-key')
-      // Two requirement objects: either header authenticates.
-      .addSecurityRequirements('bearer')
-      .addSecurityRequirements('x-api-key')
-      .build(),
-  );
+function setUpDocs(app: NestExpressApplication, publicBaseUrl: string): void {
+  const document = createOpenApiDocument(app, publicBaseUrl);
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
 }
 

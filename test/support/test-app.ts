@@ -9,6 +9,7 @@ import { AppModule } from '../../src/app.module';
 import { SCOPES, type Scope } from '../../src/common/auth/scopes';
 import { LeanExpressAdapter } from '../../src/common/http/lean-express-adapter';
 import { loadConfig, type AppConfig } from '../../src/config/environment';
+import { validateResponsesAgainstContract } from './openapi-contract';
 import { configureHttpApp } from '../../src/http-app';
 import { ApiKeysService } from '../../src/modules/api-keys/api-keys.service';
 import { OrganizationsService } from '../../src/modules/organizations/organizations.service';
@@ -68,6 +69,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const app = moduleRef.createNestApplication<NestExpressApplication>(new LeanExpressAdapter(), { bodyParser: false });
   configureHttpApp(app);
   await app.init();
+  validateResponsesAgainstContract(app.getHttpServer() as Server);
   const organizations = app.get(OrganizationsService);
   const keys = app.get(ApiKeysService);
   const createKey = async (organizationId: string, scopes: Scope[]) => (await keys.create(organizationId, scopes, 'test')).key;

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { applyDecorators, Injectable, type Type } from '@nestjs/common';
+import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { LimitsService } from '../limits/limits.service';
+import { responseHeaders } from './openapi-headers';
 
 /**
  * Polled job resources (Custom Link jobs, publish jobs): an ETag on every 200, `Retry-After` while
@@ -26,3 +28,10 @@ export class ConditionalGet {
     return body;
   }
 }
+
+/** Documents a route answered through ConditionalGet: 200 with its ETag (Retry-After while running), or 304. */
+export const ApiConditionalGet = (type: Type, retryAfter: string) =>
+  applyDecorators(
+    ApiOkResponse({ type, description: `ETag; Retry-After ${retryAfter}.`, headers: responseHeaders(['ETag'], ['Retry-After']) }),
+    ApiResponse({ status: 304, description: 'Unchanged since If-None-Match (not counted against the request rate); no body.', headers: responseHeaders(['ETag'], ['Retry-After']) }),
+  );

@@ -1,4 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type SchemaObject } from '@nestjs/swagger';
+
+const ANY_JSON: SchemaObject[] = [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object', additionalProperties: true, nullable: true }, { type: 'array', items: {} }];
 
 export class ErrorResponse {
   @ApiProperty({ example: 'API key required or invalid.' })
@@ -15,7 +17,8 @@ export class ValidationIssueDto {
   @ApiProperty({ example: 'missing' })
   type: string;
 
-  @ApiPropertyOptional({ description: 'The value received.' })
+  // Any JSON value, null included (OpenAPI 3.0 has no null type: a nullable member): without it the explorer would declare `object`.
+  @ApiPropertyOptional({ description: 'The value received (any JSON value).', anyOf: ANY_JSON })
   input?: unknown;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })

@@ -46,7 +46,8 @@ export const OptionalTextList = (maxItems: number, maxLength: number) =>
   );
 
 export const OptionalObject = (type: () => new () => object) =>
-  applyDecorators(ApiPropertyOptional({ type, nullable: true }), IsOptional(), IsObject(), ValidateNested(), Type(type));
+  // `type: () => ...`: the explorer takes only a function named `type` for a lazy reference.
+  applyDecorators(ApiPropertyOptional({ type: () => type(), nullable: true }), IsOptional(), IsObject(), ValidateNested(), Type(type));
 
 export const OptionalObjectList = (type: () => new () => object, maxItems: number) =>
   applyDecorators(

@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
@@ -12,6 +12,7 @@ export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get(':domain')
+  @ApiOperation({ summary: 'Get an account' })
   @ApiParam({ name: 'domain', description: 'Registrable business domain (any case, trailing dot allowed); not an email or URL.' })
   @RequireScope('accounts:read')
   @ApiOkResponse({ type: AccountResponse })

@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
-import { ConditionalGet } from '../../common/http/conditional-get';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
+import { ApiConditionalGet, ConditionalGet } from '../../common/http/conditional-get';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { AgentService, PUBLISH_POLL_SECONDS, publishJobLocation } from './agent.service';
@@ -20,6 +22,7 @@ export class AgentController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Get the agent' })
   @RequireScope('agent:publish', 'playbook:read')
   @ApiOkResponse({ type: AgentResponse })
   @ApiErrorResponses(401, 403, 429)
@@ -28,6 +31,8 @@ export class AgentController {
   }
 
   @Put('conversation-tests')
+  @ApiOperation({ summary: 'Set the conversation tests' })
+  @ApiJsonBody(ConversationTestsRequest, { tests: [{ name: 'quotes the price', sectionKey: 'pricing', mustContain: ['EUR'], mustNotContain: ['USD'] }] })
   @RequireScope('agent:publish')
   @Idempotent()
   @ApiOkResponse({ type: ConversationTestsResponse })
@@ -37,10 +42,12 @@ export class AgentController {
   }
 
   @Post('publish-jobs')
+  @ApiOperation({ summary: 'Start a publish job' })
+  @ApiJsonBody(PublishRequest, { version: 3, confirm: 'publish-to-production' })
   @HttpCode(202)
   @RequireScope('agent:publish')
   @Idempotent()
-  @ApiAcceptedResponse({ type: PublishJobResponse })
+  @ApiAcceptedResponse({ type: PublishJobResponse, description: 'The publish job; poll its Location.', headers: responseHeaders(['Location']) })
   @ApiErrorResponses(401, 403, 409, 422, 429)
   async publish(@Caller() caller: Principal, @Body() body: PublishRequest, @Res({ passthrough: true }) res: Response): Promise<PublishJobResponse> {
     const job = await this.agent.publish(caller.organizationId, body);
@@ -49,10 +56,10 @@ export class AgentController {
   }
 
   @Get('publish-jobs/:job_id')
+  @ApiOperation({ summary: 'Poll a publish job' })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('agent:publish')
-  @ApiOkResponse({ type: PublishJobResponse, description: 'ETag; Retry-After while queued or running.' })
-  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match; not counted against the request rate.' })
+  @ApiConditionalGet(PublishJobResponse, 'while queued or running')
   @ApiErrorResponses(401, 403, 404, 422, 429)
   async getJob(
     @Caller() caller: Principal,

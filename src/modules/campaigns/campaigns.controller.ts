@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { CampaignsService } from './campaigns.service';
@@ -15,6 +16,7 @@ export class CampaignsController {
   constructor(private readonly campaigns: CampaignsService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List campaigns' })
   @RequireScope('custom_links:read')
   @ApiOkResponse({ type: CampaignListResponse })
   @ApiErrorResponses(401, 403, 429)
@@ -23,6 +25,8 @@ export class CampaignsController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a campaign' })
+  @ApiJsonBody(CampaignNameRequest, { name: 'Q4 enterprise outreach' })
   @HttpCode(201)
   @RequireScope('custom_links:write')
   @Idempotent()
@@ -33,6 +37,8 @@ export class CampaignsController {
   }
 
   @Patch(':campaign_id')
+  @ApiOperation({ summary: 'Rename a campaign' })
+  @ApiJsonBody(CampaignNameRequest, { name: 'Q4 enterprise outreach (EMEA)' })
   @ApiParam({ name: 'campaign_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()
@@ -47,6 +53,7 @@ export class CampaignsController {
   }
 
   @Delete(':campaign_id')
+  @ApiOperation({ summary: 'Delete a campaign' })
   @ApiParam({ name: 'campaign_id', format: 'uuid' })
   @HttpCode(204)
   @RequireScope('custom_links:write')

@@ -1,9 +1,11 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { JsonBodyLimit } from '../../common/validation/json-body';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
@@ -29,6 +31,7 @@ export class CustomLinksController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'List Custom Links' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: CustomLinkListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -37,11 +40,13 @@ export class CustomLinksController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create Custom Links' })
+  @ApiJsonBody(CreateLinksRequest, { links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines', role: 'CTO', externalId: 'crm-00042', prospectDomain: 'example.com' }], campaign: { name: 'Q4 enterprise outreach' } })
   @HttpCode(202)
   @RequireScope('custom_links:write')
   @Idempotent({ required: true })
   @JsonBodyLimit(CREATE_BODY_LIMIT_BYTES)
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.' })
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.', headers: responseHeaders(['Location']) })
   @ApiErrorResponses(400, 401, 403, 409, 422, 429)
   async create(
     @Caller() caller: Principal,
@@ -55,6 +60,8 @@ export class CustomLinksController {
   }
 
   @Post('actions')
+  @ApiOperation({ summary: 'Apply a bulk action to Custom Links' })
+  @ApiJsonBody(BulkActionRequest, { action: 'move', customLinkIds: ['0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d'], campaignId: '0192f0c5-8a4e-7c3b-9d2a-000000000001' })
   @HttpCode(200)
   @RequireScope('custom_links:write')
   @Idempotent()
@@ -65,6 +72,7 @@ export class CustomLinksController {
   }
 
   @Get(':link_id')
+  @ApiOperation({ summary: 'Get a Custom Link' })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: CustomLinkResponse })
@@ -74,6 +82,8 @@ export class CustomLinksController {
   }
 
   @Patch(':link_id')
+  @ApiOperation({ summary: 'Update a Custom Link' })
+  @ApiJsonBody(UpdateLinkRequest, { shareTitle: 'A demo made for Analytical Engines', active: true })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()

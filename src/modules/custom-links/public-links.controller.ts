@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
@@ -13,6 +13,7 @@ export class PublicLinksController {
   constructor(private readonly links: PublicLinksService) {}
 
   @Get('l/:slug')
+  @ApiOperation({ summary: 'Open a Custom Link' })
   // Per client address, generous for an office behind one address, and per link against a flood
   // from many addresses: each open is a queued job and a stored event.
   @PublicRouteLimits(

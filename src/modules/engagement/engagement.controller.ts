@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { JsonBodyLimit } from '../../common/validation/json-body';
@@ -25,6 +26,8 @@ export class EngagementController {
   ) {}
 
   @Post('events')
+  @ApiOperation({ summary: 'Record engagement events' })
+  @ApiJsonBody(EventsRequest, { events: [{ eventId: 'evt-0001', type: 'page_view', customLinkId: '0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d', occurredAt: '2026-11-22T10:00:00.000Z', pageViewId: 'pv-1', visitorId: 'visitor-1' }] })
   @HttpCode(202)
   @RequireScope('events:write')
   @Idempotent()
@@ -36,6 +39,7 @@ export class EngagementController {
   }
 
   @Get('custom-link-campaigns/:campaign_id/engagement')
+  @ApiOperation({ summary: 'Get campaign engagement' })
   @ApiParam({ name: 'campaign_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: CampaignEngagementResponse })
@@ -45,6 +49,7 @@ export class EngagementController {
   }
 
   @Get('custom-links/:link_id/sessions')
+  @ApiOperation({ summary: "List a Custom Link's sessions" })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: SessionReferenceListResponse })
@@ -54,6 +59,7 @@ export class EngagementController {
   }
 
   @Get('analytics/funnel')
+  @ApiOperation({ summary: 'Get the engagement funnel' })
   @RequireScope('analytics:read')
   @ApiOkResponse({ type: FunnelResponse })
   @ApiErrorResponses(401, 403, 422, 429)

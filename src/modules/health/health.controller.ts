@@ -1,9 +1,10 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { Draining } from '../../common/shutdown/draining';
 import { ReadinessService, whileDraining, type Readiness } from './readiness';
+import { LivenessResponse, ReadinessResponse } from './health.responses';
 import { RecentResult } from './recent-result';
 
 /** A readiness check answers every probe of the next second (a flood costs one check per second). */
@@ -25,15 +26,18 @@ export class HealthController {
 
   /** Liveness: the process answers. */
   @Get('healthz')
-  @ApiOkResponse({ description: 'The process is alive.' })
+  @ApiOperation({ summary: 'Liveness probe' })
+  @ApiOkResponse({ type: LivenessResponse, description: 'The process is alive.' })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   /** Readiness: PostgreSQL and Redis answer and the process is not shutting down; else 503 (with Retry-After) saying why. */
   @Get('readyz')
-  @ApiOkResponse({ description: 'PostgreSQL and Redis answer: {"status":"ok","checks":{"database":"up","redis":"up"}}.' })
+  @ApiOperation({ summary: 'Readiness probe' })
+  @ApiOkResponse({ type: ReadinessResponse, description: 'PostgreSQL and Redis answer.' })
   @ApiServiceUnavailableResponse({
+    type: ReadinessResponse,
     description:
       'PostgreSQL or Redis does not answer: {"status":"unavailable","checks":{"database":"up","redis":"down"}}; or the process is shutting down (it still serves meanwhile): {"status":"unavailable","checks":{"database":"up","redis":"up"},"draining":true}.',
   })

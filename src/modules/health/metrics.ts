@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
-import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { Histogram } from 'prom-client';
 import { Public } from '../../common/auth/auth.decorators';
@@ -38,6 +38,7 @@ export class MetricsController {
   private readonly rendering = new RecentResult(METRICS_REUSE_MS, () => metricsRegistry.metrics());
 
   @Get('metrics')
+  @ApiOperation({ summary: 'Prometheus metrics' })
   @ApiProduces('text/plain')
   @Header('Content-Type', metricsRegistry.contentType)
   metrics(): Promise<string> {

@@ -1,10 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
-import { ConditionalGet } from '../../common/http/conditional-get';
+import { ApiConditionalGet, ConditionalGet } from '../../common/http/conditional-get';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
@@ -21,6 +22,7 @@ export class CustomLinkJobsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'List Custom Link jobs' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: JobListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -29,10 +31,10 @@ export class CustomLinkJobsController {
   }
 
   @Get(':job_id')
+  @ApiOperation({ summary: 'Poll a Custom Link job' })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
-  @ApiOkResponse({ type: JobResponse, description: 'ETag; Retry-After while not terminal.' })
-  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match (not counted against the request rate).' })
+  @ApiConditionalGet(JobResponse, 'while not terminal')
   @ApiErrorResponses(401, 403, 404, 422, 429)
   async get(
     @Caller() caller: Principal,
@@ -45,6 +47,7 @@ export class CustomLinkJobsController {
   }
 
   @Get(':job_id/items')
+  @ApiOperation({ summary: "List a job's items" })
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: JobItemListResponse })
@@ -54,6 +57,7 @@ export class CustomLinkJobsController {
   }
 
   @Post(':job_id/cancel')
+  @ApiOperation({ summary: 'Cancel a Custom Link job' })
   @HttpCode(200)
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:write')
@@ -65,11 +69,12 @@ export class CustomLinkJobsController {
   }
 
   @Post(':job_id/retry')
+  @ApiOperation({ summary: "Retry a job's failed and cancelled items" })
   @HttpCode(202)
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse })
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The retry job; poll its Location.', headers: responseHeaders(['Location']) })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
   async retry(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Res({ passthrough: true }) res: Response): Promise<JobEnvelopeResponse> {
     const job = await this.jobs.retry(caller.organizationId, jobId);

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
@@ -14,6 +14,7 @@ export class PeopleController {
   constructor(private readonly people: PeopleService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List people' })
   @RequireScope('people:read')
   @ApiOkResponse({ type: PeopleListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -22,6 +23,7 @@ export class PeopleController {
   }
 
   @Get(':person_id')
+  @ApiOperation({ summary: 'Get a person' })
   @ApiParam({ name: 'person_id', format: 'uuid' })
   @RequireScope('people:read')
   @ApiOkResponse({ type: PersonResponse })

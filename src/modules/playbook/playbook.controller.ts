@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
+import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
@@ -16,6 +17,7 @@ export class PlaybookController {
   constructor(private readonly playbook: PlaybookService) {}
 
   @Get()
+  @ApiOperation({ summary: 'Get the Playbook' })
   @RequireScope('playbook:read', 'playbook:write')
   @ApiOkResponse({ type: PlaybookResponse })
   @ApiErrorResponses(401, 403, 429)
@@ -24,6 +26,8 @@ export class PlaybookController {
   }
 
   @Put()
+  @ApiOperation({ summary: 'Replace the staging Playbook' })
+  @ApiJsonBody(PutPlaybookRequest, { sections: [{ key: 'pricing', title: 'Pricing', content: 'Plans start at 99 EUR a month.' }] })
   @RequireScope('playbook:write')
   @Idempotent()
   @ApiOkResponse({ type: PlaybookResponse, description: 'The new staging version.' })
@@ -33,6 +37,8 @@ export class PlaybookController {
   }
 
   @Post('suggestions')
+  @ApiOperation({ summary: 'Store a suggestion group' })
+  @ApiJsonBody(CreateSuggestionsRequest, { changes: [{ changeId: 'c1', sectionKey: 'pricing', operation: 'replace', title: 'Pricing', content: 'Plans start at 89 EUR a month.', rationale: 'Prospects asked about the new price.' }] })
   @HttpCode(201)
   @RequireScope('playbook:write')
   @Idempotent()
@@ -43,6 +49,7 @@ export class PlaybookController {
   }
 
   @Get('suggestions')
+  @ApiOperation({ summary: 'List suggestion groups' })
   @RequireScope('playbook:read', 'playbook:write')
   @ApiOkResponse({ type: SuggestionGroupListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -51,6 +58,7 @@ export class PlaybookController {
   }
 
   @Get('suggestions/:group_id')
+  @ApiOperation({ summary: 'Get a suggestion group' })
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:read', 'playbook:write')
   @ApiOkResponse({ type: SuggestionGroupResponse })
@@ -60,6 +68,8 @@ export class PlaybookController {
   }
 
   @Post('suggestions/:group_id/preview')
+  @ApiOperation({ summary: 'Preview suggestions' })
+  @ApiJsonBody(PreviewRequest, { changeIds: ['c1'], edits: [{ changeId: 'c1', content: 'Plans start at 89 EUR a month, billed yearly.' }] })
   @HttpCode(200)
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:write')
@@ -71,6 +81,8 @@ export class PlaybookController {
   }
 
   @Post('suggestions/:group_id/apply')
+  @ApiOperation({ summary: 'Apply suggestions' })
+  @ApiJsonBody(ApplySuggestionsRequest, { changeIds: ['c1'], expectedSectionsEtag: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', expectedGenerationRevision: 0 })
   @HttpCode(200)
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:write')

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
@@ -15,6 +15,7 @@ export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List sessions' })
   @RequireScope('sessions:read')
   @ApiOkResponse({ type: SessionListResponse, description: 'Analyzed production sessions, newest first.' })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -23,6 +24,7 @@ export class SessionsController {
   }
 
   @Get(':session_id')
+  @ApiOperation({ summary: 'Get a session' })
   @ApiParam({ name: 'session_id', format: 'uuid' })
   @RequireScope('sessions:read')
   @ApiOkResponse({ type: SessionDetailResponse })
@@ -32,6 +34,7 @@ export class SessionsController {
   }
 
   @Get(':session_id/transcript')
+  @ApiOperation({ summary: 'Get a session transcript' })
   @ApiParam({ name: 'session_id', format: 'uuid' })
   @RequireScope('transcripts:read')
   @ApiOkResponse({ type: TranscriptResponse, description: 'Consumes one of the organization’s daily transcript reads.' })

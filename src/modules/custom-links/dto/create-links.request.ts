@@ -6,7 +6,7 @@ import { CampaignRef, CampaignRefInput, LinkFieldsInput } from './link-fields.in
 export const MAX_LINKS_PER_JOB = 500;
 
 export class CreateLinkInput extends LinkFieldsInput {
-  @ApiPropertyOptional({ maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)

@@ -173,12 +173,12 @@ export class IngestSessionRequest {
   @OptionalObjectList(() => ObjectionInput, MAX_ITEMS) objections?: ObjectionInput[] | null;
   @OptionalObject(() => TrackingInput) tracking?: TrackingInput | null;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
   @IsOptional()
   @IsUuidString()
   customLinkId?: string | null;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
   @IsOptional()
   @IsUuidString()
   customLinkCampaignId?: string | null;
