@@ -122,6 +122,16 @@ describe('routes', () => {
       }
     });
 
+    it('no GET answers 304 by itself: If-None-Match: * and a future If-Modified-Since get the full answer', async () => {
+      const { key } = await t.createTenant(ALL_SCOPES);
+      const wrong: string[] = [];
+      for (const route of routes.filter((r) => r.method === 'get')) {
+        const res = await request(t.server).get(concrete(route.path)).set('x-api-key', key).set('If-None-Match', '*').set('If-Modified-Since', new Date(Date.now() + 86_400_000).toUTCString());
+        if (res.status === 304) wrong.push(describeRoute(route));
+      }
+      expect(wrong).toEqual([]);
+    });
+
     it('every controller handler declares its scopes or @Public()', () => {
       const handlers = controllerHandlers(t.app);
       expect(handlers.map((h) => h.name)).toEqual(
