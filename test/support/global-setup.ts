@@ -27,6 +27,10 @@ export default async function globalSetup(): Promise<void> {
   for (const name of ['AUTH_FAILURES_PER_CLIENT_PER_MINUTE', 'LINK_OPENS_PER_CLIENT_PER_MINUTE', 'LINK_OPENS_PER_LINK_PER_MINUTE', 'THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE']) {
     process.env[name] = '100000000';
   }
+  // Every spec shares the run's database: with the default 60 s lease, one spec's `all`-role app
+  // would reap the renders and jobs an earlier spec left unfinished and run them as its own.
+  // The reaper's own spec sets a short lease on a database of its own.
+  process.env.JOB_LEASE_MS = '3600000';
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_URL = services.redisUrl;
 }

@@ -22,6 +22,7 @@ export function startService(port: number, env: Record<string, string>, options:
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       REDIS_URL: process.env.REDIS_URL ?? '',
       QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
+      JOB_LEASE_MS: process.env.JOB_LEASE_MS ?? '60000',
       PORT: String(port),
       ...env,
     },
