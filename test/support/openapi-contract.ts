@@ -73,9 +73,10 @@ function headerValue(raw: string, schema: Schema): unknown {
   return schema.type === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
 }
 
-function check(req: IncomingMessage & { route?: { path?: string } }, res: ServerResponse, body: Buffer): void {
+function check(req: IncomingMessage & { route?: { path?: unknown } }, res: ServerResponse, body: Buffer): void {
   const routePath = req.route?.path;
-  if (!routePath || !req.method) return;
+  // Routes outside Nest's (bull-board's router) may match by pattern, not by a path string.
+  if (typeof routePath !== 'string' || !req.method) return;
   const operation = DOCUMENT.paths[template(routePath)]?.[req.method.toLowerCase()];
   if (!operation) return;
   const where = `${req.method} ${template(routePath)} ${res.statusCode}`;
