@@ -19,7 +19,7 @@ const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
 const ENGAGEMENT_KEYS = [
-  'stage', 'openObserved', 'botScannedOnly', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
+  'stage', 'openObserved', 'botScannedOnly', 'botOpens', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
   'ephemeralPageViewCount', 'loadsPerUniqueVisitor', 'visitorCountMode', 'firstOpenedAt', 'lastOpenedAt', 'sessionCount',
   'startedSessionCount', 'engagedSessionCount', 'leadSubmitted', 'meetingClicked', 'meetingBooked', 'lastActivityAt',
   'lastActivityType', 'firstStartedAt', 'firstEngagedAt', 'firstLeadSubmittedAt', 'firstMeetingClickedAt', 'firstMeetingBookedAt',
