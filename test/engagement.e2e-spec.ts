@@ -223,6 +223,8 @@ describe('engagement tracking', () => {
         stage: 'engaged',
         openObserved: true,
         botScannedOnly: false,
+        // The Googlebot open; bot loads are no bot opens.
+        botOpens: { user_agent: 1, prefetch: 0, head_request: 0, scanner: 0 },
         pageViewCount: 3,
         loadCount: 4,
         uniqueVisitorCount: 3,
