@@ -297,6 +297,26 @@ export interface paths {
         patch: operations["customLinks_update"];
         trace?: never;
     };
+    "/api/v1/custom-links/{link_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Custom Link's events
+         * @description Newest first. Bot events only with include_bots=true, each with the reason it is a bot.
+         */
+        get: operations["engagement_linkEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/custom-links/{link_id}/sessions": {
         parameters: {
             query?: never;
@@ -520,6 +540,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage and remaining quota
+         * @description Any valid key, whatever its scopes. Every figure is the one its limit enforces; the request itself is counted in requestRate.
+         */
+        get: operations["usage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -652,6 +692,12 @@ export interface components {
             changeIds: string[];
             expectedSectionsEtag: string;
             expectedGenerationRevision: number;
+        };
+        BotOpensResponse: {
+            user_agent: number;
+            prefetch: number;
+            head_request: number;
+            scanner: number;
         };
         BulkActionRequest: {
             /** @enum {string} */
@@ -896,6 +942,10 @@ export interface components {
             booked: number;
             highIntent: number;
         };
+        HourAndDayUsageResponse: {
+            hour: components["schemas"]["UsageWindowResponse"];
+            day: components["schemas"]["UsageWindowResponse"];
+        };
         IngestSessionRequest: {
             displayId?: string | null;
             /** Format: date-time */
@@ -1035,6 +1085,8 @@ export interface components {
             stage: "not_opened" | "opened" | "started" | "engaged";
             openObserved: boolean;
             botScannedOnly: boolean;
+            /** @description Bot opens by reason (GET /api/v1/custom-links/{link_id}/events tells them apart). */
+            botOpens: components["schemas"]["BotOpensResponse"];
             pageViewCount: number;
             loadCount: number;
             uniqueVisitorCount: number;
@@ -1066,6 +1118,34 @@ export interface components {
             firstMeetingClickedAt: string | null;
             /** Format: date-time */
             firstMeetingBookedAt: string | null;
+        };
+        LinkEventBotResponse: {
+            isBot: boolean;
+            /**
+             * @description null for a human; user_agent: a bot User-Agent (isbot, a missing one, or an event sent with bot: true); prefetch: a Sec-Purpose, Purpose or X-Moz prefetch header; head_request: a HEAD on /l/{slug}; scanner: a known link scanner (docs/api.md §6.3). Also null for bot events recorded before reasons were.
+             * @enum {string|null}
+             */
+            reason: "user_agent" | "prefetch" | "head_request" | "scanner" | null;
+        };
+        LinkEventListResponse: {
+            events: components["schemas"]["LinkEventResponse"][];
+            total: number;
+            limit: number;
+            offset: number;
+            /** @description Opaque; null on the last page. */
+            nextCursor: string | null;
+        };
+        LinkEventResponse: {
+            eventId: string;
+            /** @enum {string} */
+            type: "open" | "page_view" | "session_started" | "session_engaged" | "session_ended" | "lead_submitted" | "meeting_clicked" | "meeting_booked";
+            /** Format: date-time */
+            occurredAt: string;
+            visitorId: string | null;
+            /** Format: uuid */
+            sessionId: string | null;
+            pageViewId: string | null;
+            bot: components["schemas"]["LinkEventBotResponse"];
         };
         LivenessResponse: {
             /** @enum {string} */
@@ -1473,6 +1553,27 @@ export interface components {
             customLink: components["schemas"]["CustomLinkResponse"];
             /** @description A thumbnail job when a thumbnail-affecting field changed value; else null. */
             job: components["schemas"]["JobResponse"] | null;
+        };
+        UsageResponse: {
+            /** @description The calling key's 60 s request window, this request included: the X-RateLimit-* headers of the same response. */
+            requestRate: components["schemas"]["UsageWindowResponse"];
+            /** @description The organization's transcript reads of the current UTC day. */
+            transcriptReads: components["schemas"]["UsageWindowResponse"];
+            /** @description The organization's 60 s link-mutation window. */
+            linkMutations: components["schemas"]["UsageWindowResponse"];
+            linkCreationUnits: components["schemas"]["HourAndDayUsageResponse"];
+            thumbnailRenderUnits: components["schemas"]["HourAndDayUsageResponse"];
+        };
+        UsageWindowResponse: {
+            limit: number;
+            /** @description Units charged to the current window (0 when no window is open). */
+            used: number;
+            remaining: number;
+            /**
+             * Format: date-time
+             * @description The window's end, when its count starts again from zero. A window not open yet reports the end a window opened now would get (a request-rate, mutation or unit window opens with its first charge; the transcript quota's window is the UTC day).
+             */
+            resetAt: string;
         };
         ValidationErrorResponse: {
             detail: components["schemas"]["ValidationIssueDto"][];
@@ -5066,6 +5167,170 @@ export interface operations {
             };
         };
     };
+    engagement_linkEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Include bot events (each with its reason). */
+                include_bots?: boolean;
+                /** @description Comma-separated event types: open, page_view, session_started, session_engaged, session_ended, lead_submitted, meeting_clicked, meeting_booked. */
+                type?: string[];
+            };
+            header?: never;
+            path: {
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkEventListResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     engagement_sessions: {
         parameters: {
             query?: {
@@ -7461,6 +7726,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    usage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */

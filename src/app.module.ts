@@ -34,6 +34,7 @@ import { AgentHttpModule, AgentJobsModule } from './modules/agent';
 import { PlaybookHttpModule } from './modules/playbook';
 import { PeopleJobsModule } from './modules/people/people-jobs.module';
 import { SessionsHttpModule, SessionsModule } from './modules/sessions';
+import { UsageHttpModule } from './modules/usage';
 
 /** Where logs go instead of stdout (tests that read them). */
 export interface AppModuleOptions {
@@ -72,6 +73,7 @@ const apiModules = (config: AppConfig) => [
   ThumbnailsHttpModule,
   PlaybookHttpModule,
   AgentHttpModule,
+  UsageHttpModule,
 ];
 
 /** Queue processors, only where APP_ROLE runs workers (SessionsModule registers the sessions people are rolled up from). */

@@ -34,7 +34,7 @@ const LINK_KEYS = [
   'shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain', 'campaignId', 'jobId', 'thumbnailAttempts', 'thumbnailError',
 ].sort();
 const ENGAGEMENT_KEYS = [
-  'stage', 'openObserved', 'botScannedOnly', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
+  'stage', 'openObserved', 'botScannedOnly', 'botOpens', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
   'ephemeralPageViewCount', 'loadsPerUniqueVisitor', 'visitorCountMode', 'firstOpenedAt', 'lastOpenedAt', 'sessionCount',
   'startedSessionCount', 'engagedSessionCount', 'leadSubmitted', 'meetingClicked', 'meetingBooked', 'lastActivityAt',
   'lastActivityType', 'firstStartedAt', 'firstEngagedAt', 'firstLeadSubmittedAt', 'firstMeetingClickedAt', 'firstMeetingBookedAt',

@@ -19,7 +19,7 @@ const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
 const ENGAGEMENT_KEYS = [
-  'stage', 'openObserved', 'botScannedOnly', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
+  'stage', 'openObserved', 'botScannedOnly', 'botOpens', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
   'ephemeralPageViewCount', 'loadsPerUniqueVisitor', 'visitorCountMode', 'firstOpenedAt', 'lastOpenedAt', 'sessionCount',
   'startedSessionCount', 'engagedSessionCount', 'leadSubmitted', 'meetingClicked', 'meetingBooked', 'lastActivityAt',
   'lastActivityType', 'firstStartedAt', 'firstEngagedAt', 'firstLeadSubmittedAt', 'firstMeetingClickedAt', 'firstMeetingBookedAt',
@@ -223,6 +223,8 @@ describe('engagement tracking', () => {
         stage: 'engaged',
         openObserved: true,
         botScannedOnly: false,
+        // The Googlebot open; bot loads are no bot opens.
+        botOpens: { user_agent: 1, prefetch: 0, head_request: 0, scanner: 0 },
         pageViewCount: 3,
         loadCount: 4,
         uniqueVisitorCount: 3,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import { isBotRequest } from '../src/modules/engagement/rules/bot-detection';
+import { botReasonOf } from '../src/modules/engagement/rules/bot-detection';
 import { engagementOf, statsOf, storedFormOf, type EngagementEvent, type EventType } from '../src/modules/engagement/rules/engagement-rollup';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
@@ -62,6 +62,12 @@ const scenario = fc
       parallel: fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
     });
   });
+
+/** A batch event's bot verdict (docs/api.md §6.3): its User-Agent's reason, else `bot: true` is the tracker's User-Agent verdict. */
+function botOf(d: { bot: boolean | null; userAgent: string | null }): Pick<EngagementEvent, 'bot' | 'botReason'> {
+  const botReason = (d.userAgent !== null ? botReasonOf({ userAgent: d.userAgent }) : null) ?? (d.bot === true ? 'user_agent' : null);
+  return { bot: botReason !== null, botReason };
+}
 
 describe('engagement rollups (property, through HTTP)', () => {
   let t: TestApp;
@@ -124,7 +130,7 @@ describe('engagement rollups (property, through HTTP)', () => {
           pageViewId: d.pageViewId,
           visitorId: d.visitorId,
           sessionId: d.session !== null ? SESSION_POOL[d.session] : null,
-          bot: d.bot === true || (d.userAgent !== null && isBotRequest(d.userAgent)),
+          ...botOf(d),
         });
 
         // Batches from the cut points; consecutive batches flagged parallel are sent together.

@@ -3,7 +3,7 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '../src/common/auth/auth.decorators';
+import { ANY_KEY, PUBLIC_ROUTE, REQUIRED_SCOPES } from '../src/common/auth/auth.decorators';
 import { isScope } from '../src/common/auth/scopes';
 import { describeRoute, registeredRoutes, type Route } from './support/router-routes';
 import { ALL_SCOPES, createTestApp, type TestApp } from './support/test-app';
@@ -29,12 +29,16 @@ const PUBLIC_ROUTES: { label: string; matches: (path: string) => boolean }[] = [
 ];
 const isPublic = (path: string) => PUBLIC_ROUTES.some((route) => route.matches(path));
 
+/** Routes any valid key may call, whatever its scopes (@AnyKey()). Adding one means adding it here, on purpose. */
+const ANY_KEY_ROUTES = ['GET /api/v1/usage'];
+
 const concrete = (path: string) => path.replace(/:\w+/g, () => randomUUID());
 
 interface Handler {
   name: string;
   scopes: unknown;
   isPublic: boolean;
+  anyKey: boolean;
 }
 
 /** Every controller method that Nest routes, with the auth metadata the guards read (handler, then class). */
@@ -50,16 +54,16 @@ function controllerHandlers(app: INestApplication): Handler[] {
       const handler = prototype[method] as object;
       if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
       const metadata = (key: string): unknown => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
-      handlers.push({ name: `${controller.name}.${method}`, scopes: metadata(REQUIRED_SCOPES), isPublic: metadata(PUBLIC_ROUTE) === true });
+      handlers.push({ name: `${controller.name}.${method}`, scopes: metadata(REQUIRED_SCOPES), isPublic: metadata(PUBLIC_ROUTE) === true, anyKey: metadata(ANY_KEY) === true });
     }
   }
   return handlers;
 }
 
-/** Handlers that declare neither a non-empty list of known scopes nor @Public(). */
+/** Handlers that declare none of a non-empty list of known scopes, @AnyKey() or @Public(). */
 function undeclared(handlers: Handler[]): string[] {
   const declaresScopes = (scopes: unknown) => Array.isArray(scopes) && scopes.length > 0 && scopes.every((s) => typeof s === 'string' && isScope(s));
-  return handlers.filter((h) => !h.isPublic && !declaresScopes(h.scopes)).map((h) => h.name);
+  return handlers.filter((h) => !h.isPublic && !h.anyKey && !declaresScopes(h.scopes)).map((h) => h.name);
 }
 
 describe('routes', () => {
@@ -86,6 +90,7 @@ describe('routes', () => {
           'GET /metrics',
           'GET /api/v1/openapi.json',
           'GET /docs',
+          ...ANY_KEY_ROUTES,
         ]),
       );
       expect(seen.some((r) => r.includes('*'))).toBe(false);
@@ -104,11 +109,15 @@ describe('routes', () => {
       expect(wrong).toEqual([]);
     });
 
-    it('every route outside the public list answers 403 to a key without scopes', async () => {
+    it('every route outside the public and any-key lists answers 403 to a key without scopes; any-key routes answer it 200', async () => {
       const { organizationId } = await t.createTenant([]);
       const key = await t.createKey(organizationId, []);
       const wrong: string[] = [];
-      for (const route of routes.filter((r) => !isPublic(r.path))) {
+      for (const route of routes.filter((r) => isPublic(r.path) === false && ANY_KEY_ROUTES.includes(describeRoute(r)))) {
+        const res = await request(t.server)[route.method](route.path).set('x-api-key', key);
+        if (res.status !== 200) wrong.push(`${describeRoute(route)}: ${res.status} (expected 200)`);
+      }
+      for (const route of routes.filter((r) => !isPublic(r.path) && !ANY_KEY_ROUTES.includes(describeRoute(r)))) {
         const res = await request(t.server)[route.method](concrete(route.path)).set('x-api-key', key);
         if (res.status !== 403 || res.body?.detail !== FORBIDDEN.detail) wrong.push(`${describeRoute(route)}: ${res.status}`);
       }
@@ -146,6 +155,7 @@ describe('routes', () => {
         ]),
       );
       expect(undeclared(handlers)).toEqual([]);
+      expect(handlers.filter((h) => h.anyKey).map((h) => h.name)).toEqual(['UsageController.get']);
       // Public handlers are exactly those of the public list: no resource route is public.
       expect(handlers.filter((h) => h.isPublic).map((h) => h.name).sort()).toEqual([
         'HealthController.live',

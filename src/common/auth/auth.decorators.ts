@@ -7,9 +7,13 @@ import type { RequestCharge } from '../limits/limits.service';
 
 export const REQUIRED_SCOPES = 'auth:requiredScopes';
 export const PUBLIC_ROUTE = 'auth:public';
+export const ANY_KEY = 'auth:anyKey';
 
 /** The route needs a key holding one of these scopes. Every route declares this or @Public(). */
 export const RequireScope = (...anyOf: [Scope, ...Scope[]]) => SetMetadata(REQUIRED_SCOPES, anyOf);
+
+/** The route needs a valid key, whatever its scopes (GET /api/v1/usage: every key has limits to read). */
+export const AnyKey = () => SetMetadata(ANY_KEY, true);
 
 /**
  * The route needs no key (health, metrics, public link and image routes). Its OpenAPI operations say
@@ -31,7 +35,7 @@ function ApiNoSecurity(): ClassDecorator & MethodDecorator {
   }) as ClassDecorator & MethodDecorator;
 }
 
-/** `rateLimitCharge`: the request-rate window this request was charged to, and when (a 304 gives it back). */
+/** `rateLimitCharge`: the request-rate window this request was charged to, when (a 304 gives it back), and its count after. */
 export type AuthenticatedRequest = Request & { principal?: Principal; rateLimitCharge?: RequestCharge };
 
 /** The authenticated caller; only on routes that require a scope. */

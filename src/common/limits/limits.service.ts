@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { LimitExceededError } from '../errors/domain-errors';
 import { countLimitRejection } from '../metrics/app-metrics';
 import { REDIS } from '../redis/redis.module';
-import { WindowCounter, type ChargeResult, type Window } from './window-counter';
+import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
 import { limitState } from './windows';
 
 const MINUTE_MS = 60_000;
@@ -16,10 +16,11 @@ export interface Reservation {
   units: number;
 }
 
-/** The request-rate window a request was charged to, and when (a 304 gives the charge back). */
+/** The request-rate window a request was charged to, when (a 304 gives the charge back), and its state after the charge. */
 export interface RequestCharge {
   window: Window;
   chargedAt: number;
+  state: WindowState;
 }
 
 /**
@@ -40,7 +41,12 @@ export class LimitsService {
    * custom links, campaigns and jobs share it, and only custom-links may import the other two.
    */
   async chargeMutation(organizationId: string, perMinute: number): Promise<void> {
-    await this.chargeOrThrow([{ key: `limit:link-mutations:${organizationId}`, limit: perMinute, ttlMs: MINUTE_MS }]);
+    await this.chargeOrThrow([mutationWindow(organizationId, perMinute)]);
+  }
+
+  /** Each window's count and end without charging it (GET /api/v1/usage); a window not open yet: 0, and the end one opened now would get. */
+  read(windows: Window[], now = Date.now()): Promise<WindowState[]> {
+    return Promise.all(windows.map((window) => this.counter.read(window, now)));
   }
 
   /** Charges every window or none; throws with the figures of the window that refused. */
@@ -84,6 +90,11 @@ export class LimitsService {
   async refundRequest(charge: RequestCharge | undefined): Promise<void> {
     if (charge) await this.counter.refund([charge.window], 1, charge.chargedAt);
   }
+}
+
+/** The organization's link-mutation window (chargeMutation). */
+export function mutationWindow(organizationId: string, perMinute: number): Window {
+  return { key: `limit:link-mutations:${organizationId}`, limit: perMinute, ttlMs: MINUTE_MS };
 }
 
 /** Fixed windows of 3600 s and 86400 s from their first charge, `limit:<name>:hour|day:<organization>`. */

@@ -53,7 +53,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     const state = limitState({ limit, endsAt: record.endsAt }, record.totalHits, Date.now());
     if (record.isBlocked) countLimitRejection('requests');
     if (record.isBlocked) throw new LimitExceededError(state);
-    req.rateLimitCharge = { window, chargedAt: record.chargedAt };
+    req.rateLimitCharge = { window, chargedAt: record.chargedAt, state: { count: record.totalHits, endsAt: record.endsAt } };
     for (const [header, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(header, value);
   }
 }

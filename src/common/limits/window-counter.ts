@@ -101,8 +101,13 @@ export class WindowCounter {
 
   /** A window's count and end, without charging it (an unused window: 0, and the end it would get if opened now). */
   async read(window: Window, now = Date.now()): Promise<WindowState> {
-    const [count, endsAt] = await Promise.all([this.redis.get(window.key), this.redis.pexpiretime(window.key)]);
-    return { count: Number(count ?? 0), endsAt: endsAt > 0 ? endsAt : endOfWindowOpenedAt(now, window.ttlMs) };
+    // One transaction: a window expiring between the two reads would pair an old count with a new end.
+    const replies = await this.redis.multi().get(window.key).pexpiretime(window.key).exec();
+    const [count, endsAt] = (replies ?? []).map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    }) as [string | null, number];
+    return { count: endsAt > 0 ? Number(count ?? 0) : 0, endsAt: endsAt > 0 ? endsAt : endOfWindowOpenedAt(now, window.ttlMs) };
   }
 
   /** Gives back `amount` units charged at `chargedAt`, to the windows that were charged then if they are still open. */

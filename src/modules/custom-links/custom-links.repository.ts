@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
-import type { DistinctKind, LinkFunnelCounts, LinkRollupDelta, LinkWindow, TimeStats } from '../engagement';
+import { BOT_REASONS, type BotOpens, type DistinctKind, type LinkFunnelCounts, type LinkRollupDelta, type LinkWindow, type TimeStats } from '../engagement';
 import { LINK_FUNNEL_COLUMNS, linksInWindowSql } from './custom-links.queries';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.input';
@@ -38,6 +38,8 @@ export interface CustomLinkRow {
   last_activity_at: Date | null;
   open_observed: boolean;
   bot_open_count: number;
+  /** Bot opens by reason; a reason never seen may be absent. */
+  bot_opens: Partial<BotOpens>;
   load_count: number;
   page_view_count: number;
   persistent_visitor_count: number;
@@ -112,6 +114,7 @@ const MERGE_STATS = `
   UPDATE custom_links l SET
     open_observed = l.open_observed OR d.open_observed,
     bot_open_count = l.bot_open_count + d.bot_open_count,
+    bot_opens = jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((l.bot_opens->>'${r}')::int, 0) + coalesce((d.bot_opens->>'${r}')::int, 0)`).join(', ')}),
     load_count = l.load_count + d.load_count,
     ${COUNT_COLUMNS.map(([, c]) => `${c} = l.${c} + d.${c}`).join(',\n    ')},
     ${TIME_COLUMNS.map(([, c]) => `${c} = ${merged(c)}`).join(',\n    ')},
@@ -124,7 +127,7 @@ const MERGE_STATS = `
   FROM (
     SELECT r.*, r.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR r.last_activity_at > cur.last_activity_at
              OR (r.last_activity_at = cur.last_activity_at AND r.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer
-      FROM jsonb_to_recordset($2::jsonb) AS r(link_id uuid, open_observed boolean, bot_open_count integer, load_count integer,
+      FROM jsonb_to_recordset($2::jsonb) AS r(link_id uuid, open_observed boolean, bot_open_count integer, bot_opens jsonb, load_count integer,
              ${COUNT_COLUMNS.map(([, c]) => `${c} integer`).join(', ')}, ${TIME_COLUMNS.map(([, c]) => `${c} timestamptz`).join(', ')},
              last_activity_at timestamptz, last_activity_type text, last_activity_event_id text)
       JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = r.link_id
@@ -265,6 +268,7 @@ export class CustomLinksRepository {
       link_id: linkId,
       open_observed: stats.openObserved,
       bot_open_count: stats.botOpenCount,
+      bot_opens: stats.botOpens,
       load_count: stats.loadCount,
       ...Object.fromEntries(COUNT_COLUMNS.map(([kind, column]) => [column, newDistinct(kind)])),
       ...Object.fromEntries(TIME_COLUMNS.map(([field, column]) => [column, stats[field]])),

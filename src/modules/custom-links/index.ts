@@ -5,3 +5,4 @@ export { CustomLinksService } from './custom-links.service';
 export { CreateLinksRequest } from './dto/create-links.request';
 export { CustomLinkListQuery } from './dto/custom-link-list.query';
 export { LinkCreationService } from './link-creation.service';
+export { linkCreationWindows, thumbnailRenderWindows } from './link-limits';

@@ -26,6 +26,7 @@ export class PublicLinksController {
   @ApiResponse({ status: 410, description: 'The link is inactive.' })
   async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
-    res.redirect(302, await this.links.open(slug, { method: req.method, userAgent: req.headers['user-agent'] }));
+    // Express answers HEAD with this GET route: a HEAD is recorded as a bot open (head_request).
+    res.redirect(302, await this.links.open(slug, { method: req.method, userAgent: req.headers['user-agent'], headers: req.headers }));
   }
 }

@@ -13,6 +13,8 @@ import { EngagementService } from './engagement.service';
 import { EventsRequest, EventsResponse } from './dto/events.request';
 import { EventsService } from './events.service';
 import { FunnelQuery } from './dto/funnel.query';
+import { LinkEventListResponse } from './dto/link-event.response';
+import { LinkEventsQuery } from './dto/link-events.query';
 
 /** An events request carries a batch of up to 1000 events (docs/api.md §8.6). */
 const EVENTS_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -56,6 +58,16 @@ export class EngagementController {
   @ApiErrorResponses(401, 403, 404, 422, 429)
   sessions(@Caller() caller: Principal, @Param('link_id', ParseUuidPipe) linkId: string, @Query() page: PaginationQuery): Promise<SessionReferenceListResponse> {
     return this.engagement.sessionsOfLink(caller.organizationId, linkId, page.limit, page.offset);
+  }
+
+  @Get('custom-links/:link_id/events')
+  @ApiOperation({ summary: "List a Custom Link's events", description: 'Newest first. Bot events only with include_bots=true, each with the reason it is a bot.' })
+  @ApiParam({ name: 'link_id', format: 'uuid' })
+  @RequireScope('custom_links:read', 'custom_links:write')
+  @ApiOkResponse({ type: LinkEventListResponse })
+  @ApiErrorResponses(401, 403, 404, 422, 429)
+  linkEvents(@Caller() caller: Principal, @Param('link_id', ParseUuidPipe) linkId: string, @Query() query: LinkEventsQuery): Promise<LinkEventListResponse> {
+    return this.engagement.eventsOfLink(caller.organizationId, linkId, query);
   }
 
   @Get('analytics/funnel')

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { campaignRowSql } from '../campaigns';
 import { RollupLinksRegistry, type LinkFunnelCounts, type LinkWindow } from './rollup-links';
+import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 import { TrackedSessionsRegistry } from './tracked-sessions';
 
@@ -18,6 +19,23 @@ export interface SessionTimes {
   engagedAt: Date | null;
   endedAt: Date | null;
   firstSeenAt: Date;
+}
+
+export interface LinkEventRow {
+  event_id: string;
+  type: string;
+  occurred_at: Date;
+  visitor_id: string | null;
+  session_id: string | null;
+  page_view_id: string | null;
+  bot: boolean;
+  bot_reason: BotReason | null;
+}
+
+/** A link's timeline filters: bots included or not, and the types wanted (all when absent). */
+export interface LinkEventFilters {
+  includeBots: boolean;
+  types?: string[];
 }
 
 export interface SessionReferenceRow {
@@ -45,16 +63,16 @@ export class EngagementRepository {
   async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     const rows: { event_id: string }[] = await tx.query(
-      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot)
-       SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot
+      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason)
+       SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(item, ord)
          CROSS JOIN LATERAL jsonb_to_record(x.item) AS e(event_id text, link_id uuid, type text, occurred_at timestamptz, page_view_id text,
-              visitor_id text, session_id uuid, bot boolean)
+              visitor_id text, session_id uuid, bot boolean, bot_reason text)
         ORDER BY x.ord
        ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id`,
       [
         organizationId,
-        JSON.stringify(events.map((e) => ({ event_id: e.eventId, link_id: e.linkId, type: e.type, occurred_at: e.occurredAt, page_view_id: e.pageViewId, visitor_id: e.visitorId, session_id: e.sessionId, bot: e.bot }))),
+        JSON.stringify(events.map((e) => ({ event_id: e.eventId, link_id: e.linkId, type: e.type, occurred_at: e.occurredAt, page_view_id: e.pageViewId, visitor_id: e.visitorId, session_id: e.sessionId, bot: e.bot, bot_reason: e.botReason ?? null }))),
       ],
     );
     return new Set(rows.map((row) => row.event_id));
@@ -136,6 +154,22 @@ export class EngagementRepository {
     );
     const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM link_sessions WHERE organization_id = $1 AND custom_link_id = $2`, [organizationId, linkId]);
     return { rows, total: Number(row.total) };
+  }
+
+  /** A link's events, newest first (link_events_link_idx, scanned backwards), and how many match. */
+  async eventsOfLink(organizationId: string, linkId: string, filters: LinkEventFilters, limit: number, offset: number): Promise<{ rows: LinkEventRow[]; total: number }> {
+    const where = `organization_id = $1 AND custom_link_id = $2 AND ($3::boolean OR NOT bot) AND ($4::text[] IS NULL OR type = ANY($4::text[]))`;
+    const params = [organizationId, linkId, filters.includeBots, filters.types ?? null];
+    const [rows, [count]] = await Promise.all([
+      this.db.query<LinkEventRow[]>(
+        `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason
+           FROM link_events WHERE ${where}
+          ORDER BY occurred_at DESC, event_id DESC LIMIT $5 OFFSET $6`,
+        [...params, limit, offset],
+      ),
+      this.db.query<{ total: string }[]>(`SELECT count(*) AS total FROM link_events WHERE ${where}`, params),
+    ]);
+    return { rows, total: Number(count.total) };
   }
 }
 

@@ -6,6 +6,9 @@ import { EngagementRepository } from './engagement.repository';
 import { RollupLinksRegistry, type LinkFunnelCounts } from './rollup-links';
 import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
 import type { FunnelQuery } from './dto/funnel.query';
+import type { LinkEventListResponse } from './dto/link-event.response';
+import type { LinkEventsQuery } from './dto/link-events.query';
+import { nextLinkEventsCursor } from './link-events-cursor';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
@@ -71,6 +74,27 @@ export class EngagementService {
       total,
       limit,
       offset,
+    };
+  }
+
+  async eventsOfLink(organizationId: string, linkId: string, query: LinkEventsQuery): Promise<LinkEventListResponse> {
+    if (!(await this.links.get().exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
+    const { limit, offset } = query;
+    const { rows, total } = await this.engagement.eventsOfLink(organizationId, linkId, { includeBots: query.include_bots, types: query.type }, limit, offset);
+    return {
+      events: rows.map((row) => ({
+        eventId: row.event_id,
+        type: row.type,
+        occurredAt: row.occurred_at.toISOString(),
+        visitorId: row.visitor_id,
+        sessionId: row.session_id,
+        pageViewId: row.page_view_id,
+        bot: { isBot: row.bot, reason: row.bot ? row.bot_reason : null },
+      })),
+      total,
+      limit,
+      offset,
+      nextCursor: nextLinkEventsCursor({ offset, limit, total }),
     };
   }
 

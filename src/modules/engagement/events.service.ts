@@ -3,13 +3,22 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { observeIngestionLag } from '../../common/metrics/app-metrics';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
-import { isBotRequest } from './rules/bot-detection';
+import { botReasonOf, type BotReason } from './rules/bot-detection';
 import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './rules/engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
 import { RollupLinksRegistry } from './rollup-links';
 import type { EventInput, EventsResponse } from './dto/events.request';
 
 const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = { opened: 'openedAt', started: 'startedAt', engaged: 'engagedAt' };
+
+/**
+ * A batch event's bot reason: its User-Agent's when it has one; `bot: true` with none found is the
+ * client's verdict, which its tracker reaches from the browser's User-Agent (docs/api.md §6.3).
+ */
+function botReasonOfInput(input: EventInput): BotReason | null {
+  const reason = input.userAgent === undefined ? null : botReasonOf({ userAgent: input.userAgent });
+  return reason ?? (input.bot === true ? 'user_agent' : null);
+}
 
 /**
  * Event ingestion (docs/api.md §6.2): resolves links, stores each eventId once, and merges the new
@@ -39,6 +48,7 @@ export class EventsService {
         rejected.push({ index, reason: 'unknown_link' });
         return;
       }
+      const botReason = botReasonOfInput(input);
       events.push({
         linkId,
         eventId: input.eventId,
@@ -47,7 +57,8 @@ export class EventsService {
         pageViewId: input.pageViewId ?? null,
         visitorId: input.visitorId ?? null,
         sessionId: input.sessionId?.toLowerCase() ?? null,
-        bot: input.bot === true || (input.userAgent !== undefined && isBotRequest(input.userAgent)),
+        bot: botReason !== null,
+        botReason,
       });
     });
     const answer = (accepted: number): EventsResponse => ({ accepted, duplicates: events.length - accepted, rejected });

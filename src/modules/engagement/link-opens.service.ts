@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { enqueue } from '../../common/queue/job-options';
 import { AppConfigService } from '../../config/app-config';
 import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './jobs/link-opens.queue';
-import { isBotRequest } from './rules/bot-detection';
+import { botReasonOf, type BotSignals } from './rules/bot-detection';
 
 /** Opens of a link's public URL, queued so the redirect costs one queue write (docs/api.md §6.1). */
 @Injectable()
@@ -15,14 +15,16 @@ export class LinkOpensService {
     private readonly config: AppConfigService,
   ) {}
 
-  async queue(link: { organizationId: string; id: string }, request: { method: string; userAgent: string | undefined }): Promise<void> {
+  async queue(link: { organizationId: string; id: string }, request: BotSignals): Promise<void> {
     const eventId = `open-${uuidv7()}`;
+    const botReason = botReasonOf(request);
     const open: RecordOpenPayload = {
       organizationId: link.organizationId,
       linkId: link.id,
       eventId,
       occurredAt: new Date().toISOString(),
-      bot: isBotRequest(request.userAgent, request.method),
+      bot: botReason !== null,
+      botReason,
     };
     await enqueue(this.opens, RECORD_OPEN, open, eventId, this.config.values.timeouts.redisCommandMs);
   }

@@ -3,3 +3,4 @@ export { IngestionService } from './ingestion.service';
 export { SessionsHttpModule } from './sessions-http.module';
 export { SessionsModule } from './sessions.module';
 export { visibleSession } from './visible-session';
+export { TranscriptQuota } from './transcript-quota';

@@ -7,6 +7,7 @@ import { SessionsOfPeople } from './sessions-of-people';
 import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
+import { TranscriptQuota } from './transcript-quota';
 
 /**
  * Sessions, transcripts and ingestion for every role (routes: SessionsHttpModule). People are
@@ -15,8 +16,8 @@ import { SessionsService } from './sessions.service';
  */
 @Module({
   imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule],
-  providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked],
-  exports: [SessionsService, IngestionService],
+  providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked, TranscriptQuota],
+  exports: [SessionsService, IngestionService, TranscriptQuota],
 })
 export class SessionsModule implements OnModuleInit {
   constructor(

@@ -218,6 +218,12 @@ export class SessionsRepository {
     return rows[0] ?? null;
   }
 
+  /** The transcript reads charged to the organization's `day` (0 before its first), by the primary key. */
+  async transcriptReadsOn(organizationId: string, day: string): Promise<number> {
+    const rows: { reads: number }[] = await this.db.query(`SELECT reads FROM transcript_daily_reads WHERE organization_id = $1 AND day = $2::date`, [organizationId, day]);
+    return rows[0]?.reads ?? 0;
+  }
+
   /** The visible sessions of these people (sessions_person_key_idx), grouped by email key. */
   async factsOfPeople(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<Map<string, SessionFacts[]>> {
     const rows: PersonSessionRow[] = await tx.query(

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { LimitExceededError, NotFoundError } from '../../common/errors/domain-errors';
-import { limitState, utcDayOf } from '../../common/limits/windows';
+import { limitState } from '../../common/limits/windows';
 import { countLimitRejection } from '../../common/metrics/app-metrics';
 import { CountCache } from '../../common/pagination/count-cache';
-import { AppConfigService } from '../../config/app-config';
 import type { SessionListQuery } from './dto/session-list.query';
 import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf } from '../engagement';
 import { SESSION_LIST } from './session-list';
 import { SessionsRepository, type SessionRow, type SessionSearchQuery } from './sessions.repository';
+import { TranscriptQuota } from './transcript-quota';
 
 const SESSION_NOT_FOUND = 'Session not found, outside the organization, or not yet analyzed.';
 const TRANSCRIPT_NOT_FOUND = 'Transcript not found or outside the organization.';
@@ -19,7 +19,7 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly counts: CountCache,
-    private readonly config: AppConfigService,
+    private readonly quota: TranscriptQuota,
   ) {}
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
@@ -58,13 +58,12 @@ export class SessionsService {
    */
   async transcript(organizationId: string, sessionId: string): Promise<TranscriptResponse> {
     const now = Date.now();
-    const limit = this.config.values.limits.transcriptDailyLimit;
-    const day = utcDayOf(now);
-    const read = await this.sessions.readTranscript(organizationId, sessionId, { day: day.date, limit });
+    const { day, limit, endsAt } = this.quota.windowAt(now);
+    const read = await this.sessions.readTranscript(organizationId, sessionId, { day, limit });
     if (!read) throw new NotFoundError(TRANSCRIPT_NOT_FOUND);
     if (read.reads === null) {
       countLimitRejection('transcripts');
-      throw new LimitExceededError(limitState({ limit, endsAt: day.endsAt }, limit, now));
+      throw new LimitExceededError(limitState({ limit, endsAt }, limit, now));
     }
     return { sessionId, entries: read.entries, total: read.total };
   }

@@ -5,11 +5,20 @@ import { engagementOf, type StoredEngagement } from '../../engagement';
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
 
+/** Bot opens of a link by reason: a HEAD request, a prefetch header, a known link scanner, a bot User-Agent. */
+export class BotOpensResponse {
+  @ApiProperty({ minimum: 0 }) user_agent: number;
+  @ApiProperty({ minimum: 0 }) prefetch: number;
+  @ApiProperty({ minimum: 0 }) head_request: number;
+  @ApiProperty({ minimum: 0 }) scanner: number;
+}
+
 /** Link engagement rollup (docs/api.md §2.7). */
 export class LinkEngagementResponse {
   @ApiProperty({ enum: ['not_opened', 'opened', 'started', 'engaged'] }) stage: string;
   @ApiProperty() openObserved: boolean;
   @ApiProperty() botScannedOnly: boolean;
+  @ApiProperty({ type: BotOpensResponse, description: 'Bot opens by reason (GET /api/v1/custom-links/{link_id}/events tells them apart).' }) botOpens: BotOpensResponse;
   @ApiProperty() pageViewCount: number;
   @ApiProperty() loadCount: number;
   @ApiProperty() uniqueVisitorCount: number;
@@ -80,6 +89,7 @@ export function storedEngagementOf(row: CustomLinkRow): StoredEngagement {
   return {
     openObserved: row.open_observed,
     botOpenCount: row.bot_open_count,
+    botOpens: row.bot_opens,
     loadCount: row.load_count,
     pageViewCount: row.page_view_count,
     persistentUniqueVisitorCount: row.persistent_visitor_count,

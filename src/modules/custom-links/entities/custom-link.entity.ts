@@ -141,6 +141,10 @@ export class CustomLinkEntity {
   @Column('integer', { name: 'bot_open_count', default: 0 })
   botOpenCount: number;
 
+  /** Bot opens by reason (LinkBotReasons1765500000000), kept with the events like the counters. */
+  @Column('jsonb', { name: 'bot_opens', default: () => `'{}'` })
+  botOpens: Record<string, number>;
+
   @Column('integer', { name: 'load_count', default: 0 })
   loadCount: number;
 

@@ -1,9 +1,12 @@
-import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /** An engagement event, kept once per (organization, eventId) for deduplication and session lifecycles. */
 @Entity('link_events')
 // A session's lifecycle (session detail) reads its events.
 @Index('link_events_session_idx', ['organizationId', 'sessionId', 'occurredAt'], { where: 'session_id IS NOT NULL' })
+// A link's event timeline, newest first (scanned backwards).
+@Index('link_events_link_idx', ['organizationId', 'customLinkId', 'occurredAt', 'eventId'])
+@Check('link_events_bot_reason_check', `bot_reason IN ('user_agent', 'prefetch', 'head_request', 'scanner')`)
 export class LinkEventEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'link_events_organization_id_fkey', onDelete: 'CASCADE' })
@@ -32,6 +35,10 @@ export class LinkEventEntity {
 
   @Column('boolean')
   bot: boolean;
+
+  /** Why a bot event is one (rules/bot-detection.ts); null for humans and bot events stored before reasons were. */
+  @Column('varchar', { name: 'bot_reason', length: 16, nullable: true })
+  botReason: string | null;
 
   @Column('timestamptz', { name: 'received_at', default: () => 'now()' })
   receivedAt: Date;

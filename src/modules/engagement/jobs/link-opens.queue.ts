@@ -1,3 +1,5 @@
+import type { BotReason } from '../rules/bot-detection';
+
 export const LINK_OPENS_QUEUE = 'link-opens';
 export const RECORD_OPEN = 'record-open';
 
@@ -8,4 +10,6 @@ export interface RecordOpenPayload {
   eventId: string;
   occurredAt: string;
   bot: boolean;
+  /** Absent from opens queued before reasons were recorded. */
+  botReason?: BotReason | null;
 }

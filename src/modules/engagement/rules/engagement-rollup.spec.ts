@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { lifecycleOf } from './lifecycle';
-import { isBotRequest } from './bot-detection';
+import { BOT_REASONS, botReasonOf, isBotRequest } from './bot-detection';
 import {
   addEvent,
   DISTINCT_KINDS,
@@ -29,6 +29,7 @@ const EMPTY = {
   stage: 'not_opened',
   openObserved: false,
   botScannedOnly: false,
+  botOpens: { user_agent: 0, prefetch: 0, head_request: 0, scanner: 0 },
   pageViewCount: 0,
   loadCount: 0,
   uniqueVisitorCount: 0,
@@ -252,6 +253,20 @@ describe('engagement rollup rules', () => {
       expect(rollup([ev('open', 1, { bot: true }), ev('lead_submitted', 2)])).toMatchObject({ stage: 'engaged', openObserved: false, botScannedOnly: true, leadSubmitted: true });
     });
 
+    it('bot opens count by their reason; other bot events and reasonless (older) bot opens count in no reason', () => {
+      const r = rollup([
+        ev('open', 1, { bot: true, botReason: 'head_request' }),
+        ev('open', 2, { bot: true, botReason: 'prefetch' }),
+        ev('open', 3, { bot: true, botReason: 'prefetch' }),
+        ev('open', 4, { bot: true, botReason: 'scanner' }),
+        ev('open', 5, { bot: true, botReason: 'user_agent' }),
+        ev('open', 6, { bot: true, botReason: null }),
+        ev('page_view', 7, { bot: true, botReason: 'user_agent', pageViewId: 'p' }),
+      ]);
+      expect(r.botOpens).toEqual({ user_agent: 1, prefetch: 2, head_request: 1, scanner: 1 });
+      expect(r.botScannedOnly).toBe(true);
+    });
+
     it('bot events never become the last activity', () => {
       expect(rollup([ev('open', 1), ev('session_started', 5, { bot: true })])).toMatchObject({ lastActivityAt: iso(1), lastActivityType: 'open' });
     });
@@ -269,6 +284,24 @@ describe('engagement rollup rules', () => {
       'Mimecast URL Protect',
       'Barracuda Sentinel (EE)',
     ])('%s is a bot', (ua) => expect(isBotRequest(ua)).toBe(true));
+  });
+
+  describe('botReasonOf', () => {
+    const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+    it('a browser GET without prefetch headers is human', () => expect(botReasonOf({ userAgent: CHROME, method: 'GET', headers: { accept: 'text/html' } })).toBeNull());
+    it('HEAD comes first, whatever else', () => expect(botReasonOf({ userAgent: 'Mimecast', method: 'HEAD', headers: { 'sec-purpose': 'prefetch' } })).toBe('head_request'));
+    it.each([
+      ['sec-purpose', 'prefetch'],
+      ['sec-purpose', 'prefetch;prerender'],
+      ['purpose', 'prefetch'],
+      ['x-moz', 'prefetch'],
+      ['purpose', ['other', 'Prefetch']],
+    ])('%s: %p is a prefetch', (name, value) => expect(botReasonOf({ userAgent: CHROME, headers: { [name]: value } })).toBe('prefetch'));
+    it('another purpose is not', () => expect(botReasonOf({ userAgent: CHROME, headers: { 'sec-purpose': 'prerender', 'x-purpose': 'prefetch' } })).toBeNull());
+    it.each([`${CHROME} Proofpoint`, 'Mimecast URL Protect', 'Barracuda Sentinel (EE)', 'Microsoft SafeLinks'])('%s is a scanner', (ua) => expect(botReasonOf({ userAgent: ua })).toBe('scanner'));
+    it.each(['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'curl/8.4.0', '', '   ', undefined])('%p is a bot user agent', (ua) =>
+      expect(botReasonOf({ userAgent: ua })).toBe('user_agent'),
+    );
   });
 
   describe('duplicates', () => {
@@ -335,6 +368,7 @@ describe('engagement rollup rules', () => {
         stage: 'engaged',
         openObserved: true,
         botScannedOnly: false,
+        botOpens: EMPTY.botOpens,
         pageViewCount: 3,
         loadCount: 4,
         uniqueVisitorCount: 3,
@@ -414,13 +448,14 @@ const eventSet = fc
       visitorId: fc.constantFrom(null, 'v1', 'v2'),
       sessionId: fc.constantFrom(null, 's1', 's2', 's3'),
       bot: fc.boolean(),
+      botReason: fc.constantFrom(...BOT_REASONS),
     }),
     { maxLength: 25 },
   )
   .chain((drafts) =>
     fc
       .tuple(
-        fc.constant(drafts.map((d, i): EngagementEvent => ({ eventId: `${'aAbB'[i % 4]}${i}`, type: d.type, occurredAt: T(d.minute), pageViewId: d.pageViewId, visitorId: d.visitorId, sessionId: d.sessionId, bot: d.bot }))),
+        fc.constant(drafts.map((d, i): EngagementEvent => ({ eventId: `${'aAbB'[i % 4]}${i}`, type: d.type, occurredAt: T(d.minute), pageViewId: d.pageViewId, visitorId: d.visitorId, sessionId: d.sessionId, bot: d.bot, botReason: d.bot ? d.botReason : null }))),
         fc.array(fc.nat(), { maxLength: 8 }),
       )
       .map(([events, dupes]) => (events.length === 0 ? events : [...events, ...dupes.map((n) => ({ ...events[n % events.length] }))])),
@@ -448,6 +483,7 @@ function split<T>(items: T[], cuts: number[]): T[][] {
 function mergeInto(total: LinkStats, batch: LinkStats): void {
   total.openObserved ||= batch.openObserved;
   total.botOpenCount += batch.botOpenCount;
+  for (const reason of BOT_REASONS) total.botOpens[reason] += batch.botOpens[reason];
   total.loadCount += batch.loadCount;
   for (const kind of DISTINCT_KINDS) for (const v of batch.distinct[kind]) total.distinct[kind].add(v);
   const min = (a: Date | null, b: Date | null) => (a === null ? b : b === null ? a : b < a ? b : a);

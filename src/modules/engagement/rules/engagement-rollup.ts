@@ -1,3 +1,5 @@
+import { BOT_REASONS, type BotReason } from './bot-detection';
+
 /**
  * Link engagement rules (docs/api.md §2.7, §3.1, §6.4) as sufficient statistics: counters,
  * distinct sets, earliest and latest times, and the last activity. Statistics of disjoint event sets
@@ -15,7 +17,14 @@ export interface EngagementEvent {
   visitorId: string | null;
   sessionId: string | null;
   bot: boolean;
+  /** Why a bot event is one (null for humans, and for bot events stored before reasons were). */
+  botReason?: BotReason | null;
 }
+
+/** Bot opens by reason (docs/api.md §2.7 `botOpens`). */
+export type BotOpens = Record<BotReason, number>;
+
+export const noBotOpens = (): BotOpens => Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as BotOpens;
 
 /** The distinct sets behind the distinct counts, by kind. */
 export const DISTINCT_KINDS = ['page_view', 'ephemeral_page_view', 'visitor', 'session', 'started_session', 'engaged_session'] as const;
@@ -40,6 +49,7 @@ export interface LastActivity {
 export interface LinkStats extends TimeStats {
   openObserved: boolean;
   botOpenCount: number;
+  botOpens: BotOpens;
   loadCount: number;
   distinct: Record<DistinctKind, Set<string>>;
   lastActivity: LastActivity | null;
@@ -93,6 +103,7 @@ export function emptyStats(): LinkStats {
   return {
     openObserved: false,
     botOpenCount: 0,
+    botOpens: noBotOpens(),
     loadCount: 0,
     distinct: Object.fromEntries(DISTINCT_KINDS.map((kind) => [kind, new Set<string>()])) as Record<DistinctKind, Set<string>>,
     firstOpenedAt: null,
@@ -110,7 +121,9 @@ export function emptyStats(): LinkStats {
 export function addEvent(stats: LinkStats, event: EngagementEvent): void {
   const at = event.occurredAt;
   if (event.bot) {
-    if (event.type === 'open') stats.botOpenCount += 1;
+    if (event.type !== 'open') return;
+    stats.botOpenCount += 1;
+    if (event.botReason) stats.botOpens[event.botReason] += 1;
     return;
   }
   const activity = { at, type: event.type, eventId: event.eventId };
@@ -176,6 +189,8 @@ export function stageOf(times: Pick<TimeStats, 'firstOpenedAt' | 'firstStartedAt
 export interface StoredEngagement extends TimeStats {
   openObserved: boolean;
   botOpenCount: number;
+  /** A reason never seen may be absent (0). */
+  botOpens: Partial<BotOpens>;
   loadCount: number;
   pageViewCount: number;
   persistentUniqueVisitorCount: number;
@@ -191,6 +206,7 @@ export function storedFormOf(stats: LinkStats): StoredEngagement {
   return {
     openObserved: stats.openObserved,
     botOpenCount: stats.botOpenCount,
+    botOpens: { ...stats.botOpens },
     loadCount: stats.loadCount,
     pageViewCount: stats.distinct.page_view.size,
     persistentUniqueVisitorCount: stats.distinct.visitor.size,
@@ -231,6 +247,7 @@ export function engagementOf(stored: StoredEngagement) {
     stage: stageOf(stored),
     openObserved: stored.openObserved,
     botScannedOnly: stored.botOpenCount > 0 && !stored.openObserved,
+    botOpens: { ...noBotOpens(), ...stored.botOpens },
     pageViewCount: stored.pageViewCount,
     loadCount: stored.loadCount,
     uniqueVisitorCount: visitors.uniqueVisitorCount,

@@ -1,0 +1,1 @@
+export { UsageHttpModule } from './usage.module';
