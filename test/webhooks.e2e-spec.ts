@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookOutbox } from '../src/modules/webhooks';
+import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /** Signed webhooks (issue 20 point 1): endpoints CRUD, the outbox, delivery, retries and replays, checked by a local receiver. */
@@ -230,6 +231,42 @@ describe('webhooks', () => {
       expect((await deliveries(who, other.id)).total).toBe(0);
       expect((await deliveries(who, paused.id)).total).toBe(0);
       expect((await deliveries(who, listening.id)).total).toBe(1);
+    });
+  });
+
+  describe('events from their causes', () => {
+    const bodiesOf = (type: string) => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).filter((b) => b.type === type);
+
+    it('session.analyzed fires from the ingestion that first shows the session analyzed, with its detail as GET returns it', async () => {
+      const who = await t.createTenant();
+      const endpoint = await createEndpoint(who, ['session.analyzed']);
+      const id = newSessionId();
+      await ingest(t.server, who.key, id, sessionBody({ analysisStatus: 'pending' })).expect(200);
+      expect((await deliveries(who, endpoint.id)).total).toBe(0);
+      await ingest(t.server, who.key, id, sessionBody()).expect(200);
+      await eventually(async () => bodiesOf('session.analyzed').some((b) => b.data.id === id));
+      const detail = (await request(t.server).get(`/api/v1/sessions/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+      expect(bodiesOf('session.analyzed').filter((b) => b.data.id === id).map((b) => b.data)).toEqual([detail]);
+      // Already analyzed: a later change records no second message (the outbox row would commit with it).
+      await ingest(t.server, who.key, id, sessionBody({ displayId: 'S-1002' })).expect(200);
+      expect((await deliveries(who, endpoint.id)).total).toBe(1);
+    });
+
+    it('custom_link_job.finished fires once when a creation job settles, with the job as GET returns it', async () => {
+      const who = await t.createTenant();
+      await createEndpoint(who, ['custom_link_job.finished']);
+      const created = await request(t.server)
+        .post('/api/v1/custom-links')
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', `wh-${Date.now()}`)
+        .send({ links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' }] })
+        .expect(202);
+      const jobId = (created.body as { job: { id: string } }).job.id;
+      await eventually(async () => bodiesOf('custom_link_job.finished').some((b) => b.data.id === jobId), 30_000);
+      const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+      const sent = bodiesOf('custom_link_job.finished').filter((b) => b.data.id === jobId);
+      expect(sent).toHaveLength(1);
+      expect(sent[0].data).toEqual(job);
     });
   });
 });

@@ -7,6 +7,7 @@ import { SessionsOfPeople } from './sessions-of-people';
 import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
+import { WebhooksModule } from '../webhooks';
 
 /**
  * Sessions, transcripts and ingestion for every role (routes: SessionsHttpModule). People are
@@ -14,7 +15,7 @@ import { SessionsService } from './sessions.service';
  * which do not depend on it. A session's detail embeds what engagement observed of it.
  */
 @Module({
-  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule],
+  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule, WebhooksModule],
   providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked],
   exports: [SessionsService, IngestionService],
 })
