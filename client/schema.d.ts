@@ -560,6 +560,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints */
+        get: operations["webhooks_list"];
+        put?: never;
+        /** Create a webhook endpoint */
+        post: operations["webhooks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: operations["webhooks_get"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["webhooks_delete"];
+        options?: never;
+        head?: never;
+        /** Update a webhook endpoint */
+        patch: operations["webhooks_update"];
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook deliveries */
+        get: operations["webhooks_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook delivery again */
+        post: operations["webhooks_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a webhook endpoint secret */
+        post: operations["webhooks_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -840,6 +928,15 @@ export interface components {
         };
         CreateSuggestionsRequest: {
             changes: components["schemas"]["ChangeInput"][];
+        };
+        CreateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description An absolute https URL on a public address.
+             */
+            url: string;
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            description?: string | null;
         };
         CustomLinkListResponse: {
             customLinks: components["schemas"]["CustomLinkResponse"][];
@@ -1554,6 +1651,16 @@ export interface components {
             /** @description A thumbnail job when a thumbnail-affecting field changed value; else null. */
             job: components["schemas"]["JobResponse"] | null;
         };
+        UpdateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description An absolute https URL on a public address.
+             */
+            url?: string;
+            eventTypes?: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            description?: string | null;
+            active?: boolean | null;
+        };
         UsageResponse: {
             /** @description The calling key's 60 s request window, this request included: the X-RateLimit-* headers of the same response. */
             requestRate: components["schemas"]["UsageWindowResponse"];
@@ -1597,6 +1704,70 @@ export interface components {
             ctx?: {
                 [key: string]: unknown;
             };
+        };
+        WebhookDeliveryListResponse: {
+            deliveries: components["schemas"]["WebhookDeliveryResponse"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        WebhookDeliveryResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The webhook-id header: the same on every attempt of a message.
+             */
+            messageId: string;
+            /** @enum {string} */
+            eventType: "custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed";
+            attempt: number;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            responseStatus: number | null;
+            durationMs: number | null;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Pending: when it is sent; failed: when the next attempt is due (null: none).
+             */
+            nextAttemptAt: string | null;
+        };
+        WebhookEndpointListResponse: {
+            webhookEndpoints: components["schemas"]["WebhookEndpointResponse"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        WebhookEndpointResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointWithSecretResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Shown only here: whsec_ and the base64 of 32 random bytes. */
+            secret: string;
         };
     };
     responses: never;
@@ -7830,6 +8001,1413 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the stored response of an earlier request with the same key (24 h); 1..255 characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its secret (shown only here and on rotation). */
+            201: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where to poll the job this request started. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The operation conflicts with current state or idempotency history. */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the stored response of an earlier request with the same key (24 h); 1..255 characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with its delivery history. */
+            204: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The operation conflicts with current state or idempotency history. */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the stored response of an earlier request with the same key (24 h); 1..255 characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The operation conflicts with current state or idempotency history. */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_deliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Comma list of pending, succeeded, failed. */
+                status?: string;
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_retry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the stored response of an earlier request with the same key (24 h); 1..255 characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpoint_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new attempt, sent now with the same webhook-id and body. */
+            202: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The operation conflicts with current state or idempotency history. */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhooks_rotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the stored response of an earlier request with the same key (24 h); 1..255 characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret; the old one keeps signing beside it for 24 h. */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The operation conflicts with current state or idempotency history. */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */

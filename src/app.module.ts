@@ -35,6 +35,7 @@ import { PlaybookHttpModule } from './modules/playbook';
 import { PeopleJobsModule } from './modules/people/people-jobs.module';
 import { SessionsHttpModule, SessionsModule } from './modules/sessions';
 import { UsageHttpModule } from './modules/usage';
+import { WebhooksHttpModule, WebhooksJobsModule } from './modules/webhooks';
 
 /** Where logs go instead of stdout (tests that read them). */
 export interface AppModuleOptions {
@@ -74,10 +75,11 @@ const apiModules = (config: AppConfig) => [
   PlaybookHttpModule,
   AgentHttpModule,
   UsageHttpModule,
+  WebhooksHttpModule,
 ];
 
 /** Queue processors, only where APP_ROLE runs workers (SessionsModule registers the sessions people are rolled up from). */
-const WORKER_MODULES = [MaintenanceModule, SessionsModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule];
+const WORKER_MODULES = [MaintenanceModule, SessionsModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule, WebhooksJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

@@ -54,8 +54,19 @@ export interface AppConfig {
     renderTimeoutMs: number;
   };
   playbookApplyEnabled: boolean;
+  webhooks: WebhooksConfig;
   timeouts: TimeoutsConfig;
   operations: OperationsConfig;
+}
+
+/** Webhook endpoints and deliveries (issue 20). */
+export interface WebhooksConfig {
+  /** Development and tests only: endpoint URLs may be http and private addresses. */
+  allowPrivateUrls: boolean;
+  /** The unit of the retry schedule (5 s, 5 min, ... are 1, 60, ... of it). */
+  retryBaseMs: number;
+  /** How often each worker takes the due deliveries nobody sends. */
+  dispatchIntervalMs: number;
 }
 
 /** Who may read the operator endpoints (docs/operations.md "Metrics and alerts"). */
@@ -256,6 +267,9 @@ export const VARIABLES = {
   thumbnailRenderThreads: variable('THUMBNAIL_RENDER_THREADS', '2', integer(1, 32), 'Worker threads that draw share cards in each worker process (started on the first render).'),
   thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
+  webhookAllowPrivateUrls: variable('WEBHOOK_ALLOW_PRIVATE_URLS', 'false', boolean, 'Development and tests only: webhook endpoint URLs may use http and private or loopback addresses. Off: https and public addresses only.'),
+  webhookRetryBaseMs: variable('WEBHOOK_RETRY_BASE_MS', '5000', integer(1, 3600000), 'Unit of the webhook retry schedule: attempts follow after about 1, 60, 360, 1440, 3600, 7200 and 7200 of it (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), with jitter.'),
+  webhookDispatchIntervalMs: variable('WEBHOOK_DISPATCH_INTERVAL_MS', '1000', integer(50, 600000), 'How often each worker takes the webhook deliveries that are due and that nobody sends (new messages, retries, deliveries of a worker that died) and queues them.'),
   metricsEnabled: variable('METRICS_ENABLED', 'true', boolean, 'false: GET /metrics answers 404 (API and workers).'),
   metricsToken: variable('METRICS_TOKEN', '', optional(token), 'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.'),
   docsEnabled: variable('DOCS_ENABLED', 'true', boolean, 'false: /docs (Swagger UI) and /api/v1/openapi.json answer 404.'),
@@ -348,6 +362,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       renderTimeoutMs: v.thumbnailRenderTimeoutMs,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
+    webhooks: {
+      allowPrivateUrls: v.webhookAllowPrivateUrls,
+      retryBaseMs: v.webhookRetryBaseMs,
+      dispatchIntervalMs: v.webhookDispatchIntervalMs,
+    },
     timeouts: {
       databaseStatementMs: v.databaseStatementTimeoutMs,
       databaseLockMs: v.databaseLockTimeoutMs,

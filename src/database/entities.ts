@@ -1,3 +1,6 @@
+import { WebhookDeliveryEntity } from '../modules/webhooks/entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../modules/webhooks/entities/webhook-endpoint.entity';
+import { WebhookMessageEntity } from '../modules/webhooks/entities/webhook-message.entity';
 import { IdempotencyRecordEntity } from '../common/idempotency/idempotency-record.entity';
 import { AccountEntity } from '../modules/accounts/entities/account.entity';
 import { AgentEntity } from '../modules/playbook/entities/agent.entity';
@@ -59,4 +62,8 @@ export const ENTITIES = [
   AgentVersionEntity,
   SuggestionGroupEntity,
   PublishJobEntity,
+  // Webhooks.
+  WebhookEndpointEntity,
+  WebhookMessageEntity,
+  WebhookDeliveryEntity,
 ];

@@ -59,7 +59,7 @@ describe('module graph', () => {
 
   it('sees the imports between modules', () => {
     expect([...(graph.get('custom-links') ?? [])].sort()).toEqual(['campaigns', 'engagement', 'jobs', 'thumbnails']);
-    expect([...(graph.get('sessions') ?? [])].sort()).toEqual(['engagement', 'people']);
+    expect([...(graph.get('sessions') ?? [])].sort()).toEqual(['engagement', 'people', 'webhooks']);
   });
 
   it('has no cycle', () => {

@@ -12,6 +12,8 @@ export const SCOPES = [
   'playbook:write',
   'agent:publish',
   'events:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

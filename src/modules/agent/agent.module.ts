@@ -6,10 +6,11 @@ import { PlaybookModule } from '../playbook';
 import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
 import { AGENT_PUBLISH_QUEUE } from './jobs/publish.queue';
+import { WebhooksModule } from '../webhooks';
 
 /** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentJobsModule). */
 @Module({
-  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule, IdempotencyRecordsModule, JobLeasesModule],
+  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule, IdempotencyRecordsModule, JobLeasesModule, WebhooksModule],
   providers: [AgentRepository, AgentService],
   exports: [AgentService],
 })

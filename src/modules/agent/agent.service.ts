@@ -13,6 +13,7 @@ import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../database/advisory-locks';
 import { agentLinks, PlaybookService } from '../playbook';
+import { WebhookOutbox } from '../webhooks';
 import { AgentRepository, type PublishJobRow } from './agent.repository';
 import type { ConversationTestsRequest, PublishRequest } from './dto/agent.requests';
 import type { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.responses';
@@ -41,6 +42,7 @@ export class AgentService {
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
     private readonly leases: JobLeases,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async agent(organizationId: string): Promise<AgentResponse> {
@@ -113,10 +115,13 @@ export class AgentService {
       if (failed.length > 0) {
         const message = `Conversation tests failed: ${failed.slice(0, 10).join(', ')}${failed.length > 10 ? ` and ${failed.length - 10} more` : ''}.`;
         await this.jobs.markPublishJob(tx, organizationId, jobId, 'failed', { code: 'conversation_tests_failed', message: message.slice(0, 1000) });
-        return;
+      } else {
+        await this.playbook.promote(tx, organizationId, job.requested_version);
+        await this.jobs.markPublishJob(tx, organizationId, jobId, 'succeeded');
       }
-      await this.playbook.promote(tx, organizationId, job.requested_version);
-      await this.jobs.markPublishJob(tx, organizationId, jobId, 'succeeded');
+      await this.webhooks.record(tx, organizationId, 'agent_publish_job.finished', async () =>
+        this.toResponse(organizationId, (await this.jobs.publishJob(organizationId, jobId, tx))!, (await this.playbook.agentState(organizationId, tx)).productionVersion),
+      );
     });
   }
 

@@ -250,12 +250,14 @@ export class CustomLinkJobsRepository {
   }
 
   /** Settles the job when nothing is pending (docs/api.md §12.5); a no-op otherwise or when already settled. */
-  async settle(organizationId: string, id: string, status: string): Promise<void> {
-    await this.db.query(
+  /** Moves an unfinished job to its final status; false when it had finished already. */
+  async settle(tx: EntityManager, organizationId: string, id: string, status: string): Promise<boolean> {
+    const [, count]: [unknown[], number] = await tx.query(
       `UPDATE custom_link_jobs SET status = $3, completed_at = now(), updated_at = now()
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')`,
       [organizationId, id, status],
     );
+    return count > 0;
   }
 
   async touch(organizationId: string, id: string): Promise<void> {

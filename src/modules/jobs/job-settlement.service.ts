@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { WebhookOutbox } from '../webhooks';
 import { CustomLinkJobsRepository, progressFactsOf } from './custom-link-jobs.repository';
+import { toJobResponse } from './dto/job.response';
 import { isTerminal, settledStatus } from './rules/job-status';
 
 /**
@@ -8,13 +12,21 @@ import { isTerminal, settledStatus } from './rules/job-status';
  */
 @Injectable()
 export class JobSettlementService {
-  constructor(private readonly jobs: CustomLinkJobsRepository) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: CustomLinkJobsRepository,
+    private readonly webhooks: WebhookOutbox,
+  ) {}
 
   async settleIfDone(organizationId: string, jobId: string): Promise<void> {
     const job = await this.jobs.view(organizationId, jobId);
     if (!job || isTerminal(job.status)) return;
     const status = settledStatus(progressFactsOf(job));
-    if (status) await this.jobs.settle(organizationId, jobId, status);
-    else await this.jobs.touch(organizationId, jobId);
+    if (!status) return this.jobs.touch(organizationId, jobId);
+    // custom_link_job.finished commits with the final status, once: only the settling update fires it.
+    await this.db.transaction(async (tx) => {
+      if (!(await this.jobs.settle(tx, organizationId, jobId, status))) return;
+      await this.webhooks.record(tx, organizationId, 'custom_link_job.finished', async () => toJobResponse((await this.jobs.view(organizationId, jobId, tx))!));
+    });
   }
 }

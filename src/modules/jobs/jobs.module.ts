@@ -8,6 +8,7 @@ import { JobSettlementService } from './job-settlement.service';
 import { JobWorkFactsRegistry } from './job-work-facts';
 import { JobsService } from './jobs.service';
 import { JOBS_QUEUE } from './queue/job-queue';
+import { WebhooksModule } from '../webhooks';
 
 /**
  * Jobs for every role (routes: JobsHttpModule; worker: JobsWorkerModule): the job resource and its
@@ -15,7 +16,7 @@ import { JOBS_QUEUE } from './queue/job-queue';
  * produced (JobWorkFacts) for the job view.
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: JOBS_QUEUE }), IdempotencyRecordsModule, JobLeasesModule],
+  imports: [BullModule.registerQueue({ name: JOBS_QUEUE }), IdempotencyRecordsModule, JobLeasesModule, WebhooksModule],
   providers: [CustomLinkJobsRepository, JobSettlementService, JobsService, JobHandlers, JobWorkFactsRegistry],
   exports: [JobsService, JobHandlers, JobWorkFactsRegistry],
 })

@@ -7,10 +7,12 @@ import { IdempotencyRecorder } from '../../common/idempotency/idempotency-record
 import { CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../database/advisory-locks';
 import { PEOPLE_LIST, PeopleRollupsService } from '../people';
+import { WebhookOutbox } from '../webhooks';
 import type { IngestSessionRequest, IngestSessionResponse } from './dto/ingest-session.request';
 import { isVisible, toSessionIngestion } from './rules/session-record';
 import { SESSION_LIST } from './session-list';
 import { SessionsRepository } from './sessions.repository';
+import { SessionsService } from './sessions.service';
 
 /**
  * Session ingestion (docs/api.md §13.1): one transaction upserts the session and its transcript and
@@ -25,6 +27,8 @@ export class IngestionService {
     private readonly rollups: PeopleRollupsService,
     private readonly counts: CountCache,
     private readonly idempotency: IdempotencyRecorder,
+    private readonly details: SessionsService,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async ingest(organizationId: string, id: string, body: IngestSessionRequest): Promise<IngestSessionResponse> {
@@ -41,6 +45,10 @@ export class IngestionService {
       const affected = [stored?.emailKey, record.emailKey].filter((key): key is string => Boolean(key));
       const people = await this.rollups.refresh(tx, organizationId, affected, new Date());
       const personId = isVisible(record) && record.emailKey ? (people.get(record.emailKey) ?? null) : null;
+      // session.analyzed: the ingestion that first shows the session analyzed (and visible), with its detail as GET returns it.
+      if (isVisible(record) && stored?.analysisStatus !== 'analyzed') {
+        await this.webhooks.record(tx, organizationId, 'session.analyzed', () => this.details.get(organizationId, id, tx));
+      }
       await this.idempotency.complete(tx, answer(personId));
       return { personId, changed: true };
     });

@@ -8,6 +8,7 @@ import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { TranscriptQuota } from './transcript-quota';
+import { WebhooksModule } from '../webhooks';
 
 /**
  * Sessions, transcripts and ingestion for every role (routes: SessionsHttpModule). People are
@@ -15,7 +16,7 @@ import { TranscriptQuota } from './transcript-quota';
  * which do not depend on it. A session's detail embeds what engagement observed of it.
  */
 @Module({
-  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule],
+  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule, WebhooksModule],
   providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked, TranscriptQuota],
   exports: [SessionsService, IngestionService, TranscriptQuota],
 })

@@ -66,6 +66,7 @@ export interface StoredSession {
   fingerprint: string;
   emailKey: string | null;
   personId: string | null;
+  analysisStatus: string;
 }
 
 interface PersonSessionRow {
@@ -162,12 +163,12 @@ export class SessionsRepository {
    * whether the id is taken elsewhere. Only the owner and rollup keys leave this method.
    */
   async findStored(tx: EntityManager, id: string): Promise<StoredSession | null> {
-    const rows: { organization_id: string; fingerprint: string; email_key: string | null; person_id: string | null }[] = await tx.query(
-      `SELECT organization_id, fingerprint, email_key, person_id FROM sessions WHERE id = $1`,
+    const rows: { organization_id: string; fingerprint: string; email_key: string | null; person_id: string | null; analysis_status: string }[] = await tx.query(
+      `SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions WHERE id = $1`,
       [id],
     );
     const row = rows[0];
-    return row ? { organizationId: row.organization_id, fingerprint: row.fingerprint, emailKey: row.email_key, personId: row.person_id } : null;
+    return row ? { organizationId: row.organization_id, fingerprint: row.fingerprint, emailKey: row.email_key, personId: row.person_id, analysisStatus: row.analysis_status } : null;
   }
 
   async upsert(tx: EntityManager, organizationId: string, id: string, record: SessionRecord, fingerprint: string): Promise<void> {
@@ -279,9 +280,11 @@ export class SessionsRepository {
    * it (link_events_session_idx): the earliest human event of each type, with its link and that
    * link's campaign, oldest first. One round trip; null when absent, elsewhere, staging or pending.
    */
-  async findVisible(organizationId: string, id: string): Promise<SessionDetailRow | null> {
-    const rows = await preparedQuery<Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] }>(
-      this.db,
+  /** `tx`: as a transaction sees it (its own statement, not the prepared one on the pool). */
+  async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
+    type Row = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] };
+    const query = (sql: string, params: unknown[]): Promise<Row[]> => (tx ? tx.query(sql, params) : preparedQuery<Row>(this.db, sql, params));
+    const rows = await query(
       `SELECT ${LIST_COLUMNS}, s.tracking, s.details, ${this.observations.earliestEventsSql('s')} AS observed
          FROM sessions s ${personJoinSql('p', 's.organization_id', 's.person_id')}
         WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`,

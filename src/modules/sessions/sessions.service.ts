@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { LimitExceededError, NotFoundError } from '../../common/errors/domain-errors';
 import { limitState } from '../../common/limits/windows';
@@ -37,8 +38,9 @@ export class SessionsService {
     return { rows, total };
   }
 
-  async get(organizationId: string, id: string): Promise<SessionDetailResponse> {
-    const session = await this.sessions.findVisible(organizationId, id);
+  /** `tx`: the detail as that transaction sees it (a webhook payload written with the change). */
+  async get(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailResponse> {
+    const session = await this.sessions.findVisible(organizationId, id, tx);
     if (!session) throw new NotFoundError(SESSION_NOT_FOUND);
     // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
     const { observed } = session;

@@ -1,8 +1,9 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress } from './address-policy';
+import { isIP } from 'node:net';
+import { isPublicAddress } from '../../../common/network/address-policy';
+import { pinnedLookup, unbracket } from '../../../common/network/pinned-lookup';
 import { logoImageProblem, sniffImageType, type ImageType } from './image-header';
 
 // Fetches a prospect logo under the SSRF rules of docs/api.md §12.6: http(s) only, public
@@ -187,26 +188,6 @@ function request(url: URL, addresses: dns.LookupAddress[], signal: AbortSignal):
     req.on('error', reject);
     req.end();
   });
-}
-
-/** A lookup that answers only with the addresses already validated, so the socket never re-resolves. */
-function pinnedLookup(addresses: dns.LookupAddress[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    const usable = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-    if (usable.length === 0) {
-      const error: NodeJS.ErrnoException = new Error('no validated address of the requested family');
-      error.code = 'ENOTFOUND';
-      callback(error, '');
-    } else if (options.all) {
-      callback(null, usable);
-    } else {
-      callback(null, usable[0].address, usable[0].family);
-    }
-  };
-}
-
-function unbracket(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -1,7 +1,7 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
-// SSRF policy for logo fetches (docs/api.md §12.6: "public addresses only"). Deny by default: IPv6 must be
-// global unicast (2000::/3) to be considered at all, then both families are checked against the IANA
+// SSRF policy for requests to client-given hosts (logo fetches, docs/api.md §12.6, webhook
+// deliveries): "public addresses only". Deny by default: IPv6 must be global unicast (2000::/3) to be considered at all, then both families are checked against the IANA
 // special-purpose registries. Forms that embed an IPv4 address (mapped, NAT64, 6to4) are judged by
 // the IPv4 address they reach.
 

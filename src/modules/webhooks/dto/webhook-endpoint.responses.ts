@@ -1,0 +1,25 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
+
+/** A webhook endpoint as GET returns it: never its secret. */
+export class WebhookEndpointResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uri' }) url: string;
+  @ApiProperty({ type: String, isArray: true, enum: WEBHOOK_EVENT_TYPES }) eventTypes: string[];
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty() active: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+/** On creation and rotation only: the endpoint with its signing secret. */
+export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse {
+  @ApiProperty({ pattern: '^whsec_[A-Za-z0-9+/]{43}=$', description: 'Shown only here: whsec_ and the base64 of 32 random bytes.' }) secret: string;
+}
+
+export class WebhookEndpointListResponse {
+  @ApiProperty({ type: [WebhookEndpointResponse] }) webhookEndpoints: WebhookEndpointResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+}

@@ -1,0 +1,132 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '../../common/errors/domain-errors';
+import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
+import { JobLeases } from '../../common/queue/job-leases';
+import { enqueue } from '../../common/queue/job-options';
+import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
+import { AppConfigService } from '../../config/app-config';
+import { lockNames } from '../../database/advisory-locks';
+import type { DeliveryListQuery } from './dto/delivery-list.query';
+import { toDeliveryResponse, toEndpointResponse, withSecret } from './dto/mapping';
+import type { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.responses';
+import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.requests';
+import type { WebhookEndpointListResponse, WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './dto/webhook-endpoint.responses';
+import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './delivery/webhooks.queue';
+import { endpointUrlProblem } from './endpoint-url';
+import { newSecret } from './rules/signing';
+import { MAX_ENDPOINTS_PER_ORGANIZATION } from './webhook-event-types';
+import { WebhooksRepository } from './webhooks.repository';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export const endpointLocation = (id: string) => `/api/v1/webhook-endpoints/${id}`;
+
+const endpointNotFound = () => NotFoundError.inOrganization('Webhook endpoint');
+const deliveryNotFound = () => NotFoundError.inOrganization('Webhook delivery');
+
+/** Webhook endpoints, their secrets and their delivery history (issue 20 point 1). */
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<SendDeliveryPayload>,
+    private readonly webhooks: WebhooksRepository,
+    private readonly idempotency: IdempotencyRecorder,
+    private readonly leases: JobLeases,
+    private readonly config: AppConfigService,
+  ) {}
+
+  async create(organizationId: string, body: CreateWebhookEndpointRequest): Promise<WebhookEndpointWithSecretResponse> {
+    await this.checkUrl(body.url);
+    return this.db.transaction(async (tx) => {
+      // One creation at a time per organization, so the 20-endpoint limit holds under concurrency.
+      await lockNames(tx, [`webhook-endpoints:${organizationId}`]);
+      if ((await this.webhooks.countEndpoints(tx, organizationId)) >= MAX_ENDPOINTS_PER_ORGANIZATION) {
+        throw new RequestValidationError([valueError(['body'], body, `an organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints`)]);
+      }
+      const row = await this.webhooks.insertEndpoint(tx, organizationId, { url: body.url, eventTypes: unique(body.eventTypes), description: body.description ?? null, secret: newSecret() });
+      const created = withSecret(row);
+      await this.idempotency.complete(tx, created, { location: endpointLocation(row.id) });
+      return created;
+    });
+  }
+
+  async list(organizationId: string, limit: number, offset: number): Promise<WebhookEndpointListResponse> {
+    const { rows, total } = await this.webhooks.listEndpoints(organizationId, limit, offset);
+    return { webhookEndpoints: rows.map(toEndpointResponse), total, limit, offset };
+  }
+
+  async get(organizationId: string, id: string): Promise<WebhookEndpointResponse> {
+    const row = await this.webhooks.endpoint(organizationId, id);
+    if (!row) throw endpointNotFound();
+    return toEndpointResponse(row);
+  }
+
+  async update(organizationId: string, id: string, body: UpdateWebhookEndpointRequest): Promise<WebhookEndpointResponse> {
+    if (body.url !== undefined && body.url !== null) await this.checkUrl(body.url);
+    return this.db.transaction(async (tx) => {
+      const row = await this.webhooks.updateEndpoint(tx, organizationId, id, {
+        url: body.url ?? undefined,
+        eventTypes: body.eventTypes ? unique(body.eventTypes) : undefined,
+        description: body.description,
+        active: body.active ?? undefined,
+      });
+      if (!row) throw endpointNotFound();
+      const updated = toEndpointResponse(row);
+      await this.idempotency.complete(tx, updated);
+      return updated;
+    });
+  }
+
+  async delete(organizationId: string, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await this.webhooks.deleteEndpoint(tx, organizationId, id))) throw endpointNotFound();
+      await this.idempotency.complete(tx, undefined);
+    });
+  }
+
+  async rotateSecret(organizationId: string, id: string): Promise<WebhookEndpointWithSecretResponse> {
+    return this.db.transaction(async (tx) => {
+      const row = await this.webhooks.rotateSecret(tx, organizationId, id, newSecret(), SECRET_OVERLAP_MS);
+      if (!row) throw endpointNotFound();
+      const rotated = withSecret(row);
+      await this.idempotency.complete(tx, rotated);
+      return rotated;
+    });
+  }
+
+  async deliveries(organizationId: string, endpointId: string, query: DeliveryListQuery): Promise<WebhookDeliveryListResponse> {
+    if (!(await this.webhooks.endpoint(organizationId, endpointId))) throw endpointNotFound();
+    const { rows, total } = await this.webhooks.listDeliveries(organizationId, endpointId, query.status?.length ? query.status : null, query.limit, query.offset);
+    return { deliveries: rows.map(toDeliveryResponse), total, limit: query.limit, offset: query.offset };
+  }
+
+  /** Sends a delivery's message again now: a new attempt with the same webhook-id and body. */
+  async retry(organizationId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
+    if (!(await this.webhooks.endpoint(organizationId, endpointId))) throw endpointNotFound();
+    const attempt = await this.db.transaction(async (tx) => {
+      const of = await this.webhooks.delivery(organizationId, endpointId, deliveryId, tx);
+      if (!of) throw deliveryNotFound();
+      const row = toDeliveryResponse(await this.webhooks.insertManualAttempt(tx, organizationId, of, this.leases.terms()));
+      await this.idempotency.complete(tx, row);
+      return row;
+    });
+    // Not queued (Redis down): the dispatcher takes the attempt once its lease lapses.
+    await enqueue(this.queue, SEND_DELIVERY, { organizationId, deliveryId: attempt.id }, attempt.id, this.config.values.timeouts.redisCommandMs).catch(() => undefined);
+    return attempt;
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const problem = await endpointUrlProblem(url, this.config.values.webhooks.allowPrivateUrls);
+    if (problem) throw new RequestValidationError([valueError(['body', 'url'], url, problem)]);
+  }
+}
+
+function unique(types: string[]): string[] {
+  return [...new Set(types)];
+}

@@ -1,0 +1,16 @@
+/** The events an endpoint may subscribe to (issue 20 point 1). */
+export const WEBHOOK_EVENT_TYPES = [
+  'custom_link.opened',
+  'custom_link.session_started',
+  'custom_link.engaged',
+  'custom_link.lead',
+  'custom_link.meeting_booked',
+  'custom_link_job.finished',
+  'agent_publish_job.finished',
+  'session.analyzed',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** An organization's endpoints at most (the 21st is refused). */
+export const MAX_ENDPOINTS_PER_ORGANIZATION = 20;

@@ -1,0 +1,239 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import type { LeaseTerms } from '../../common/queue/job-leases';
+import type { LapsedJob } from '../../common/queue/job-reaper';
+
+type Db = EntityManager | DataSource;
+
+export interface EndpointRow {
+  id: string;
+  url: string;
+  event_types: string[];
+  description: string | null;
+  active: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  message_id: string;
+  event_type: string;
+  attempt: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: Date;
+  next_attempt_at: Date | null;
+}
+
+/** A pending delivery with what sending it takes: the message and its endpoint. */
+export interface SendableDelivery {
+  delivery: DeliveryRow;
+  body: string;
+  endpoint: EndpointRow;
+}
+
+export interface EndpointChanges {
+  url?: string;
+  eventTypes?: string[];
+  description?: string | null;
+  active?: boolean;
+}
+
+/** What an attempt came to, as the worker records it. */
+export interface AttemptOutcome {
+  succeeded: boolean;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  /** When the next attempt is due; null: none follows. */
+  nextAttemptAt: Date | null;
+  /** Switch the endpoint off (it failed every attempt for five days). */
+  deactivate: boolean;
+}
+
+const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.message_id, m.event_type, d.attempt, d.status, d.response_status, d.duration_ms, d.error, d.created_at, d.next_attempt_at`;
+
+/** The only place that queries webhook endpoints, messages and deliveries; every statement is scoped by organization. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async countEndpoints(tx: Db, organizationId: string): Promise<number> {
+    const [row]: { count: string }[] = await tx.query(`SELECT count(*) AS count FROM webhook_endpoints WHERE organization_id = $1`, [organizationId]);
+    return Number(row.count);
+  }
+
+  async insertEndpoint(tx: Db, organizationId: string, endpoint: { url: string; eventTypes: string[]; description: string | null; secret: string }): Promise<EndpointRow> {
+    const [row]: EndpointRow[] = await tx.query(
+      `INSERT INTO webhook_endpoints (organization_id, id, url, event_types, description, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [organizationId, uuidv7(), endpoint.url, endpoint.eventTypes, endpoint.description, endpoint.secret],
+    );
+    return row;
+  }
+
+  /** Newest first (webhook_endpoints_list_idx). */
+  async listEndpoints(organizationId: string, limit: number, offset: number): Promise<{ rows: EndpointRow[]; total: number }> {
+    const rows: EndpointRow[] = await this.db.query(
+      `SELECT * FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [organizationId, limit, offset],
+    );
+    return { rows, total: await this.countEndpoints(this.db, organizationId) };
+  }
+
+  async endpoint(organizationId: string, id: string, tx: Db = this.db): Promise<EndpointRow | null> {
+    const rows: EndpointRow[] = await tx.query(`SELECT * FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return rows[0] ?? null;
+  }
+
+  /** Applies the given fields; null when the endpoint is not in the organization. Reactivating clears its failure streak. */
+  async updateEndpoint(tx: Db, organizationId: string, id: string, changes: EndpointChanges): Promise<EndpointRow | null> {
+    const [rows]: [EndpointRow[], number] = await tx.query(
+      `UPDATE webhook_endpoints SET
+              url = coalesce($3::text, url),
+              event_types = coalesce($4::text[], event_types),
+              description = CASE WHEN $5::boolean THEN $6::text ELSE description END,
+              active = coalesce($7::boolean, active),
+              failing_since = CASE WHEN $7::boolean THEN NULL ELSE failing_since END,
+              updated_at = now()
+        WHERE organization_id = $1 AND id = $2 RETURNING *`,
+      [organizationId, id, changes.url ?? null, changes.eventTypes ?? null, changes.description !== undefined, changes.description ?? null, changes.active ?? null],
+    );
+    return rows[0] ?? null;
+  }
+
+  async deleteEndpoint(tx: Db, organizationId: string, id: string): Promise<boolean> {
+    const [, count]: [unknown[], number] = await tx.query(`DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return count > 0;
+  }
+
+  /** The new secret signs from now on; the replaced one keeps signing beside it for `overlapMs`. */
+  async rotateSecret(tx: Db, organizationId: string, id: string, secret: string, overlapMs: number): Promise<EndpointRow | null> {
+    const [rows]: [EndpointRow[], number] = await tx.query(
+      `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = now() + $4 * interval '1 millisecond', secret = $3, updated_at = now()
+        WHERE organization_id = $1 AND id = $2 RETURNING *`,
+      [organizationId, id, secret, overlapMs],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The outbox write, in the caller's transaction: the message and a first, due attempt for every
+   * active endpoint of the organization subscribed to its type. Returns how many attempts it queued.
+   */
+  async recordMessage(tx: EntityManager, organizationId: string, eventType: string, body: (messageId: string) => string): Promise<number> {
+    const messageId = uuidv7();
+    await tx.query(`INSERT INTO webhook_messages (organization_id, id, event_type, body) VALUES ($1, $2, $3, $4)`, [organizationId, messageId, eventType, body(messageId)]);
+    const [, count]: [unknown[], number] = await tx.query(
+      `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at)
+       SELECT organization_id, gen_random_uuid(), id, $2, 1, 'pending', now() FROM webhook_endpoints
+        WHERE organization_id = $1 AND active AND $3 = ANY (event_types)`,
+      [organizationId, messageId, eventType],
+    );
+    return count;
+  }
+
+  /** Active endpoints subscribed to a type exist (a producer skips building a payload nobody receives). */
+  async anySubscribed(tx: Db, organizationId: string, eventType: string): Promise<boolean> {
+    const rows: unknown[] = await tx.query(`SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND active AND $2 = ANY (event_types) LIMIT 1`, [organizationId, eventType]);
+    return rows.length > 0;
+  }
+
+  /** Newest first (webhook_deliveries_list_idx). */
+  async listDeliveries(organizationId: string, endpointId: string, statuses: string[] | null, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
+    const where = `d.organization_id = $1 AND d.endpoint_id = $2 AND ($3::text[] IS NULL OR d.status = ANY ($3))`;
+    const rows: DeliveryRow[] = await this.db.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
+        WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $4 OFFSET $5`,
+      [organizationId, endpointId, statuses, limit, offset],
+    );
+    const [count]: { count: string }[] = await this.db.query(`SELECT count(*) AS count FROM webhook_deliveries d WHERE ${where}`, [organizationId, endpointId, statuses]);
+    return { rows, total: Number(count.count) };
+  }
+
+  async delivery(organizationId: string, endpointId: string, id: string, tx: Db = this.db): Promise<DeliveryRow | null> {
+    const rows: DeliveryRow[] = await tx.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
+        WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = $3`,
+      [organizationId, endpointId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** A new attempt of a delivery's message, due now and leased to whoever queues it (the dispatcher takes it if that fails). */
+  async insertManualAttempt(tx: Db, organizationId: string, of: DeliveryRow, lease: LeaseTerms): Promise<DeliveryRow> {
+    const id = uuidv7();
+    await tx.query(
+      `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at, lease_until)
+       SELECT $1, $2, $3, $4, coalesce(max(attempt), 0) + 1, 'pending', now(), now() + $5 * interval '1 millisecond'
+         FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $3 AND message_id = $4`,
+      [organizationId, id, of.endpoint_id, of.message_id, lease.leaseMs],
+    );
+    return (await this.delivery(organizationId, of.endpoint_id, id, tx)) as DeliveryRow;
+  }
+
+  /**
+   * Due pending deliveries that nobody sends (new, retries that came due, or leased by a worker that
+   * died), across organizations; their lease is pushed one term forward, so concurrent dispatchers
+   * never take a row twice in a term.
+   */
+  async claimDue(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    const [rows]: [LapsedJob[], number] = await this.db.query(
+      `UPDATE webhook_deliveries d SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+         FROM (SELECT organization_id, id FROM webhook_deliveries
+                WHERE status = 'pending' AND next_attempt_at <= now() AND coalesce(lease_until, '-infinity') < now()
+                ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+        WHERE d.organization_id = due.organization_id AND d.id = due.id
+        RETURNING d.organization_id AS "organizationId", d.id`,
+      [lease.leaseMs, limit],
+    );
+    return rows;
+  }
+
+  /** Leases a pending delivery to this worker and reads what sending it takes; null once it is no longer pending. */
+  async leaseForSending(organizationId: string, id: string, lease: LeaseTerms): Promise<SendableDelivery | null> {
+    const [leased]: [{ endpoint_id: string; message_id: string }[], number] = await this.db.query(
+      `UPDATE webhook_deliveries SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+        WHERE organization_id = $1 AND id = $2 AND status = 'pending' RETURNING endpoint_id, message_id`,
+      [organizationId, id, lease.owner, lease.leaseMs],
+    );
+    if (leased.length === 0) return null;
+    const [delivery, endpoint] = await Promise.all([this.delivery(organizationId, leased[0].endpoint_id, id), this.endpoint(organizationId, leased[0].endpoint_id)]);
+    const [message]: { body: string }[] = await this.db.query(`SELECT body FROM webhook_messages WHERE organization_id = $1 AND id = $2`, [organizationId, leased[0].message_id]);
+    if (!delivery || !endpoint || !message) return null;
+    return { delivery, body: message.body, endpoint };
+  }
+
+  /** Records an attempt (once: only while it is pending), queues the next one, and moves the endpoint's failure streak. */
+  async recordAttempt(organizationId: string, delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [, updated]: [unknown[], number] = await tx.query(
+        `UPDATE webhook_deliveries SET status = $3::text, response_status = $4, duration_ms = $5, error = $6, next_attempt_at = $7, lease_owner = NULL, lease_until = NULL
+          WHERE organization_id = $1 AND id = $2 AND status = 'pending'`,
+        [organizationId, delivery.id, outcome.succeeded ? 'succeeded' : 'failed', outcome.responseStatus, outcome.durationMs, outcome.error, outcome.nextAttemptAt],
+      );
+      if (updated === 0) return;
+      if (outcome.nextAttemptAt) {
+        await tx.query(
+          `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)`,
+          [organizationId, uuidv7(), delivery.endpoint_id, delivery.message_id, delivery.attempt + 1, outcome.nextAttemptAt],
+        );
+      }
+      await tx.query(
+        `UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELSE coalesce(failing_since, now()) END,
+                active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN now() ELSE updated_at END
+          WHERE organization_id = $1 AND id = $2`,
+        [organizationId, delivery.endpoint_id, outcome.succeeded, outcome.deactivate],
+      );
+    });
+  }
+}

@@ -1,0 +1,272 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { WebhookOutbox } from '../src/modules/webhooks';
+import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
+
+/** Signed webhooks (issue 20 point 1): endpoints CRUD, the outbox, delivery, retries and replays, checked by a local receiver. */
+
+const ENDPOINTS = '/api/v1/webhook-endpoints';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+const NOT_FOUND = { detail: "Webhook endpoint not found for the key's organization." };
+const FAST = { RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' };
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A local endpoint that records every request and answers `failures` times 500 before answering 204. */
+async function startReceiver(): Promise<{ url: string; received: Received[]; failNext(n: number): void; close(): Promise<void> }> {
+  const received: Received[] = [];
+  let failures = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      if (failures > 0) {
+        failures--;
+        res.writeHead(500).end('no');
+      } else res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    failNext: (n) => (failures = n),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const verify = (secret: string, r: Received) =>
+  new Webhook(secret).verify(r.body, { 'webhook-id': r.headers['webhook-id'] as string, 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string });
+
+describe('webhooks', () => {
+  let t: TestApp;
+  let strict: TestApp;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    t = await createTestApp({ APP_ROLE: 'all', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_DISPATCH_INTERVAL_MS: '50', ...FAST });
+    strict = await createTestApp({ APP_ROLE: 'api', ...FAST });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await strict.close();
+    await t.close();
+  });
+
+  const post = (app: TestApp, who: Tenant, body: unknown) => request(app.server).post(ENDPOINTS).set('x-api-key', who.key).send(body as object);
+  const createEndpoint = async (who: Tenant, eventTypes = ['custom_link.opened']) => (await post(t, who, { url: receiver.url, eventTypes }).expect(201)).body as { id: string; secret: string };
+  /** Records a message as a producer does: inside a transaction of its own. */
+  const record = (who: Tenant, data: unknown) => t.app.get(DataSource).transaction((tx) => t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', data));
+  const receivedFor = (marker: string) => receiver.received.filter((r) => r.body.includes(marker));
+  const deliveries = async (who: Tenant, endpointId: string, query = '') =>
+    (await request(t.server).get(`${ENDPOINTS}/${endpointId}/deliveries${query}`).set('x-api-key', who.key).expect(200)).body as {
+      deliveries: { id: string; messageId: string; attempt: number; status: string; responseStatus: number | null; nextAttemptAt: string | null; eventType: string; error: string | null }[];
+      total: number;
+    };
+
+  describe('endpoints', () => {
+    it('creates with 201, Location and a whsec_ secret shown only on creation and rotation', async () => {
+      const who = await t.createTenant();
+      const res = await post(t, who, { url: receiver.url, eventTypes: ['custom_link.opened', 'session.analyzed'], description: 'CRM' }).expect(201);
+      const created = res.body as { id: string; secret: string };
+      expect(res.body).toEqual({ id: expect.stringMatching(UUID), url: receiver.url, eventTypes: ['custom_link.opened', 'session.analyzed'], description: 'CRM', active: true, secret: expect.stringMatching(SECRET), createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(res.headers.location).toBe(`${ENDPOINTS}/${created.id}`);
+
+      const got = await request(t.server).get(`${ENDPOINTS}/${created.id}`).set('x-api-key', who.key).expect(200);
+      expect(got.body).not.toHaveProperty('secret');
+      const listed = await request(t.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200);
+      expect(listed.body).toEqual({ webhookEndpoints: [got.body], total: 1, limit: 50, offset: 0 });
+      expect(JSON.stringify(listed.body)).not.toContain(created.secret);
+
+      const rotated = await request(t.server).post(`${ENDPOINTS}/${created.id}/rotate-secret`).set('x-api-key', who.key).expect(200);
+      expect((rotated.body as { secret: string }).secret).toMatch(SECRET);
+      expect((rotated.body as { secret: string }).secret).not.toBe(created.secret);
+    });
+
+    it('lists newest first, patches any field, deletes with 204', async () => {
+      const who = await t.createTenant();
+      const first = await createEndpoint(who);
+      const second = await createEndpoint(who);
+      const listed = await request(t.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200);
+      expect((listed.body as { webhookEndpoints: { id: string }[] }).webhookEndpoints.map((e) => e.id)).toEqual([second.id, first.id]);
+
+      const patched = await request(t.server).patch(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).send({ eventTypes: ['custom_link.lead'], description: 'x', active: false }).expect(200);
+      expect(patched.body).toMatchObject({ id: first.id, eventTypes: ['custom_link.lead'], description: 'x', active: false, url: receiver.url });
+      const cleared = await request(t.server).patch(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).send({ description: null }).expect(200);
+      expect(cleared.body).toMatchObject({ description: null, active: false });
+
+      await request(t.server).delete(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).expect(204);
+      await request(t.server).get(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).expect(404, NOT_FOUND);
+      await request(t.server).delete(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).expect(404, NOT_FOUND);
+    });
+
+    it("answers 404 for another organization's endpoint, on every route", async () => {
+      const [owner, other] = [await t.createTenant(), await t.createTenant()];
+      const { id } = await createEndpoint(owner);
+      const as = (r: request.Test) => r.set('x-api-key', other.key).expect(404, NOT_FOUND);
+      await as(request(t.server).get(`${ENDPOINTS}/${id}`));
+      await as(request(t.server).patch(`${ENDPOINTS}/${id}`).send({ active: false }));
+      await as(request(t.server).delete(`${ENDPOINTS}/${id}`));
+      await as(request(t.server).post(`${ENDPOINTS}/${id}/rotate-secret`));
+      await as(request(t.server).get(`${ENDPOINTS}/${id}/deliveries`));
+      await as(request(t.server).post(`${ENDPOINTS}/${id}/deliveries/${id}/retry`));
+      await request(t.server).get(`${ENDPOINTS}/${id}`).set('x-api-key', owner.key).expect(200);
+    });
+
+    it('needs webhooks:read to read and webhooks:write to change', async () => {
+      const who = await t.createTenant();
+      const reader = { organizationId: who.organizationId, key: await t.createKey(who.organizationId, ['webhooks:read']) };
+      const stranger = { organizationId: who.organizationId, key: await t.createKey(who.organizationId, ['custom_links:write']) };
+      const writer = { organizationId: who.organizationId, key: await t.createKey(who.organizationId, ['webhooks:write']) };
+      const { id } = await createEndpoint(writer);
+      await request(t.server).get(ENDPOINTS).set('x-api-key', reader.key).expect(200);
+      await request(t.server).get(`${ENDPOINTS}/${id}`).set('x-api-key', writer.key).expect(200);
+      await post(t, reader, { url: receiver.url, eventTypes: ['custom_link.opened'] }).expect(403);
+      await request(t.server).post(`${ENDPOINTS}/${id}/rotate-secret`).set('x-api-key', reader.key).expect(403);
+      await request(t.server).get(ENDPOINTS).set('x-api-key', stranger.key).expect(403);
+    });
+
+    it('refuses a non-https URL, a private or loopback host, an unknown type and the 21st endpoint with 422', async () => {
+      const who = await strict.createTenant();
+      const urlIssue = async (url: string) => {
+        const res = await post(strict, who, { url, eventTypes: ['custom_link.opened'] }).expect(422);
+        return (res.body as { detail: { type: string; loc: unknown[] }[] }).detail[0];
+      };
+      for (const url of ['http://93.184.215.14/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'https://localhost/hook']) {
+        expect(await urlIssue(url)).toMatchObject({ type: 'value_error', loc: ['body', 'url'] });
+      }
+      const unknown = await post(strict, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened', 'link.exploded'] }).expect(422);
+      expect((unknown.body as { detail: unknown[] }).detail).toEqual([expect.objectContaining({ type: 'enum', loc: ['body', 'eventTypes', 1] })]);
+      await request(strict.server).patch(`${ENDPOINTS}/${(await createEndpointOn(strict, who)).id}`).set('x-api-key', who.key).send({ url: 'https://192.168.0.1/' }).expect(422);
+
+      for (let i = 1; i < 20; i++) await createEndpointOn(strict, who);
+      const tooMany = await post(strict, who, { url: 'https://93.184.215.14/hook', eventTypes: ['session.analyzed'] }).expect(422);
+      expect((tooMany.body as { detail: unknown[] }).detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body'] })]);
+      expect(((await request(strict.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200)).body as { total: number }).total).toBe(20);
+    });
+  });
+
+  const createEndpointOn = async (app: TestApp, who: Tenant) => (await post(app, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened'] }).expect(201)).body as { id: string };
+
+  describe('delivery', () => {
+    it('signs every message for the Standard Webhooks verifier and sends the body fixed at recording', async () => {
+      const who = await t.createTenant();
+      const endpoint = await createEndpoint(who);
+      const marker = `m-${Date.now()}`;
+      await record(who, { marker });
+      await eventually(async () => receivedFor(marker).length === 1);
+      const [got] = receivedFor(marker);
+      expect(verify(endpoint.secret, got)).toEqual({ type: 'custom_link.opened', timestamp: expect.any(String), data: { marker } });
+      expect(got.headers['webhook-id']).toMatch(UUID);
+      expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(300);
+      expect(got.headers['content-type']).toBe('application/json');
+      const listed = await readUntil(() => deliveries(who, endpoint.id), (l) => l.deliveries[0]?.status === 'succeeded');
+      expect(listed.deliveries).toEqual([expect.objectContaining({ messageId: got.headers['webhook-id'], eventType: 'custom_link.opened', attempt: 1, status: 'succeeded', responseStatus: 204, error: null, nextAttemptAt: null })]);
+    });
+
+    it('signs with both secrets during the rotation overlap', async () => {
+      const who = await t.createTenant();
+      const endpoint = await createEndpoint(who);
+      const rotated = (await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/rotate-secret`).set('x-api-key', who.key).expect(200)).body as { secret: string };
+      const marker = `r-${Date.now()}`;
+      await record(who, { marker });
+      await eventually(async () => receivedFor(marker).length === 1);
+      const [got] = receivedFor(marker);
+      expect((got.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+      expect(verify(rotated.secret, got)).toMatchObject({ data: { marker } });
+      expect(verify(endpoint.secret, got)).toMatchObject({ data: { marker } });
+    });
+
+    it('retries with backoff (same webhook-id and body) until the receiver accepts, and a manual retry sends it again', async () => {
+      const who = await t.createTenant();
+      const endpoint = await createEndpoint(who);
+      const marker = `f-${Date.now()}`;
+      receiver.failNext(2);
+      await record(who, { marker });
+      await eventually(async () => receivedFor(marker).length === 3, 30_000);
+      const attempts = receivedFor(marker);
+      expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
+      expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
+      for (const a of attempts) expect(verify(endpoint.secret, a)).toMatchObject({ data: { marker } });
+
+      const listed = await readUntil(() => deliveries(who, endpoint.id), (l) => l.deliveries[0]?.status === 'succeeded');
+      expect(listed.deliveries.map((d) => [d.attempt, d.status, d.responseStatus])).toEqual([[3, 'succeeded', 204], [2, 'failed', 500], [1, 'failed', 500]]);
+      expect(listed.deliveries[1].nextAttemptAt).not.toBeNull();
+      expect(listed.deliveries[1].error).toBe('the endpoint answered HTTP 500');
+      expect((await deliveries(who, endpoint.id, '?status=failed')).total).toBe(2);
+      expect((await deliveries(who, endpoint.id, '?status=succeeded,pending')).total).toBe(1);
+      await request(t.server).get(`${ENDPOINTS}/${endpoint.id}/deliveries?status=lost`).set('x-api-key', who.key).expect(422);
+
+      const retried = await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/deliveries/${listed.deliveries[2].id}/retry`).set('x-api-key', who.key).expect(202);
+      expect(retried.body).toMatchObject({ attempt: 4, status: 'pending', messageId: listed.deliveries[0].messageId });
+      await eventually(async () => receivedFor(marker).length === 4);
+      const replay = receivedFor(marker)[3];
+      expect(replay.body).toBe(attempts[0].body);
+      expect(replay.headers['webhook-id']).toBe(attempts[0].headers['webhook-id']);
+      await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/deliveries/${endpoint.id}/retry`).set('x-api-key', who.key).expect(404, { detail: "Webhook delivery not found for the key's organization." });
+    });
+
+    it('sends only to active endpoints subscribed to the type, and records nothing without one', async () => {
+      const who = await t.createTenant();
+      const other = await createEndpoint(who, ['session.analyzed']);
+      const paused = await createEndpoint(who);
+      await request(t.server).patch(`${ENDPOINTS}/${paused.id}`).set('x-api-key', who.key).send({ active: false }).expect(200);
+      const marker = `s-${Date.now()}`;
+      await record(who, { marker });
+      const listening = await createEndpoint(who);
+      const later = `s2-${Date.now()}`;
+      await record(who, { marker: later });
+      await eventually(async () => receivedFor(later).length === 1);
+      expect(receivedFor(marker)).toHaveLength(0);
+      expect((await deliveries(who, other.id)).total).toBe(0);
+      expect((await deliveries(who, paused.id)).total).toBe(0);
+      expect((await deliveries(who, listening.id)).total).toBe(1);
+    });
+  });
+
+  describe('events from their causes', () => {
+    const bodiesOf = (type: string) => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).filter((b) => b.type === type);
+
+    it('session.analyzed fires from the ingestion that first shows the session analyzed, with its detail as GET returns it', async () => {
+      const who = await t.createTenant();
+      const endpoint = await createEndpoint(who, ['session.analyzed']);
+      const id = newSessionId();
+      await ingest(t.server, who.key, id, sessionBody({ analysisStatus: 'pending' })).expect(200);
+      expect((await deliveries(who, endpoint.id)).total).toBe(0);
+      await ingest(t.server, who.key, id, sessionBody()).expect(200);
+      await eventually(async () => bodiesOf('session.analyzed').some((b) => b.data.id === id));
+      const detail = (await request(t.server).get(`/api/v1/sessions/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+      expect(bodiesOf('session.analyzed').filter((b) => b.data.id === id).map((b) => b.data)).toEqual([detail]);
+      // Already analyzed: a later change records no second message (the outbox row would commit with it).
+      await ingest(t.server, who.key, id, sessionBody({ displayId: 'S-1002' })).expect(200);
+      expect((await deliveries(who, endpoint.id)).total).toBe(1);
+    });
+
+    it('custom_link_job.finished fires once when a creation job settles, with the job as GET returns it', async () => {
+      const who = await t.createTenant();
+      await createEndpoint(who, ['custom_link_job.finished']);
+      const created = await request(t.server)
+        .post('/api/v1/custom-links')
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', `wh-${Date.now()}`)
+        .send({ links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' }] })
+        .expect(202);
+      const jobId = (created.body as { job: { id: string } }).job.id;
+      await eventually(async () => bodiesOf('custom_link_job.finished').some((b) => b.data.id === jobId), 30_000);
+      const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+      const sent = bodiesOf('custom_link_job.finished').filter((b) => b.data.id === jobId);
+      expect(sent).toHaveLength(1);
+      expect(sent[0].data).toEqual(job);
+    });
+  });
+});
