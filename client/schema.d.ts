@@ -800,6 +800,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         CustomLinkResponse: {
             /** Format: uuid */
@@ -972,6 +974,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         JobItemResponse: {
             index: number;
@@ -987,6 +991,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         JobResponse: {
             /** Format: uuid */
@@ -1091,6 +1097,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         PeopleListResponse: {
             people: components["schemas"]["PersonResponse"][];
@@ -3301,6 +3309,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description Comma-separated: queued, processing, completed, completed_with_errors, cancelled, failed. */
                 status?: string[];
                 campaign_id?: string;
@@ -3817,6 +3827,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -4171,6 +4183,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 campaign_id?: string;
                 active?: boolean;
                 /** @description Exact engagement stage. */
@@ -4185,8 +4199,11 @@ export interface operations {
                 created_from?: string;
                 /** @description createdAt upper bound, inclusive. */
                 created_to?: string;
+                /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
+                updated_since?: string;
                 /** @description Case-insensitive substring of displayName, firstName, lastName, email, company or externalId. */
                 q?: string;
+                /** @description Ignored with updated_since. */
                 sort?: "created_at" | "last_activity_at";
                 order?: "desc" | "asc";
             };
@@ -5071,6 +5088,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -5583,6 +5602,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description Case-insensitive substring of the email. */
                 email?: string;
                 /** @description Comma-separated: high, medium, low, none. */
@@ -5593,6 +5614,8 @@ export interface operations {
                 last_seen_from?: string;
                 /** @description lastSeenAt upper bound, inclusive. */
                 last_seen_to?: string;
+                /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -6187,6 +6210,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -7050,6 +7075,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description startTime lower bound, inclusive. */
                 start_time_from?: string;
                 /** @description startTime upper bound, inclusive. */
@@ -7062,6 +7089,8 @@ export interface operations {
                 booked_status?: string[];
                 /** @description Case-insensitive substring of the email. */
                 email?: string;
+                /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
+                updated_since?: string;
             };
             header?: never;
             path?: never;

@@ -54,6 +54,8 @@ export interface AppConfig {
     renderTimeoutMs: number;
   };
   playbookApplyEnabled: boolean;
+  /** Signs list cursors: a cursor edited, or minted for another organization or list, is refused. */
+  cursorSecret: string;
   timeouts: TimeoutsConfig;
   operations: OperationsConfig;
 }
@@ -205,6 +207,9 @@ const token: Parser<string> = (raw) => {
 /** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
 const optional = <T>(parse: Parser<T>): Parser<T | null> => (raw) => (raw.trim() === '' ? null : parse(raw));
 
+/** Outside production only: cursors stay valid across restarts without configuration. */
+const DEVELOPMENT_CURSOR_SECRET = 'development-cursor-secret-not-for-production';
+
 /** Declared in the order .env.example and the README list them. */
 export const VARIABLES = {
   nodeEnv: variable('NODE_ENV', 'development', oneOf('development', 'production', 'test'), 'development | production | test. Production never falls back to embedded services.'),
@@ -255,6 +260,7 @@ export const VARIABLES = {
   thumbnailRequestsPerClientPerMinute: variable('THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE', '1200', integer(1, 100000000), 'Share-card (/thumbnails/...) requests per 60 s per client address (IPv6: per /64).'),
   thumbnailRenderThreads: variable('THUMBNAIL_RENDER_THREADS', '2', integer(1, 32), 'Worker threads that draw share cards in each worker process (started on the first render).'),
   thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
+  cursorSecret: variable('CURSOR_SECRET', '', optional(token), 'Signs list cursors (nextCursor) with HMAC-SHA256, so a client cannot edit one or use it for another organization or list (16+ characters). Required in production; unset elsewhere, a fixed development secret is used. Changing it invalidates cursors in flight (clients restart their walk).'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
   metricsEnabled: variable('METRICS_ENABLED', 'true', boolean, 'false: GET /metrics answers 404 (API and workers).'),
   metricsToken: variable('METRICS_TOKEN', '', optional(token), 'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.'),
@@ -287,7 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (values.nodeEnv === 'production') {
     // Production never starts services of its own: a missing URL is a deployment mistake.
-    for (const field of ['databaseUrl', 'redisUrl'] as const) {
+    for (const field of ['databaseUrl', 'redisUrl', 'cursorSecret'] as const) {
       if (values[field] === null) problems.push(`Missing environment variable ${VARIABLES[field].name}: required when NODE_ENV=production.`);
     }
   }
@@ -348,6 +354,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       renderTimeoutMs: v.thumbnailRenderTimeoutMs,
     },
     playbookApplyEnabled: v.playbookApplyEnabled,
+    cursorSecret: v.cursorSecret ?? DEVELOPMENT_CURSOR_SECRET,
     timeouts: {
       databaseStatementMs: v.databaseStatementTimeoutMs,
       databaseLockMs: v.databaseLockTimeoutMs,
