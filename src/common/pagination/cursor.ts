@@ -122,14 +122,17 @@ export class SortKey {
    * ..., id) with one direction: a row comparison, which a btree index on the same columns serves.
    */
   after(keyset: Keyset, param: (value: unknown) => string): string {
-    const values = keyset.map((value, i) => `${param(value)}::${this.columns[i].type}`);
     const op = this.columns[0].descending ? '<' : '>';
-    const names = this.columns.map((c) => c.sql);
-    const nullable = this.columns[0].nullsLast ? this.columns[0].sql : null;
-    if (nullable === null) return `(${names.join(', ')}) ${op} (${values.join(', ')})`;
-    // NULLs come last: after a value, the greater/smaller values and every NULL; after a NULL, the NULLs further on.
-    if (keyset[0] === null) return `(${nullable} IS NULL AND (${names.slice(1).join(', ')}) ${op} (${values.slice(1).join(', ')}))`;
-    return `((${names.join(', ')}) ${op} (${values.join(', ')}) OR ${nullable} IS NULL)`;
+    const compare = (from: number) => {
+      // Only the values the SQL names become parameters (PostgreSQL refuses an untyped unused one).
+      const values = keyset.slice(from).map((value, i) => `${param(value)}::${this.columns[from + i].type}`);
+      return `(${this.columns.slice(from).map((c) => c.sql).join(', ')}) ${op} (${values.join(', ')})`;
+    };
+    if (!this.columns[0].nullsLast) return compare(0);
+    const nullable = this.columns[0].sql;
+    // NULLs come last: after a value, the further values and every NULL; after a NULL, the NULLs further on.
+    if (keyset[0] === null) return `(${nullable} IS NULL AND ${compare(1)})`;
+    return `(${compare(0)} OR ${nullable} IS NULL)`;
   }
 
   private named(column: KeyColumn, alias?: string): string {
