@@ -1138,6 +1138,11 @@ export interface components {
             intentScore: number;
             /** Format: date-time */
             intentCalculatedAt: string;
+            /**
+             * Format: date-time
+             * @description Moved by every change this resource shows (rollups, intent); what updated_since compares.
+             */
+            updatedAt: string;
         };
         PlaybookResponse: {
             /** @description Staging version; null before the first. */
@@ -1255,6 +1260,11 @@ export interface components {
             intentScore: number | null;
             /** Format: date-time */
             intentCalculatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.
+             */
+            updatedAt: string;
             phone: string | null;
             qualificationReason: string | null;
             qualificationStage: string | null;
@@ -1344,6 +1354,11 @@ export interface components {
             intentScore: number | null;
             /** Format: date-time */
             intentCalculatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.
+             */
+            updatedAt: string;
         };
         SuggestionGroupListResponse: {
             suggestionGroups: components["schemas"]["SuggestionGroupResponse"][];

@@ -238,6 +238,7 @@ describe('people', () => {
         overallIntent: 'high', // mean ≈ 1.87 plus 0.2 for three sessions in 30 days
         intentScore: expect.any(Number),
         intentCalculatedAt: expect.stringMatching(ISO_MS_Z),
+        updatedAt: expect.stringMatching(ISO_MS_Z),
       });
       const score = expectedIntentScore([early, middle, latest] as { startTime: string; buyingIntent: Intent }[], person.intentCalculatedAt);
       expect(person.intentScore).toBeCloseTo(score, 6);

@@ -148,3 +148,38 @@ describe('cursor validation', () => {
     await refused(a, LINKS, { cursor: 'x', offset: 2 });
   });
 });
+
+describe('updated_since', () => {
+  /** The database's clock: updated_at comes from it. */
+  const dbNow = async () => ((await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at).toISOString();
+
+  it('lists the links changed at or after the instant, (updatedAt, id) ascending: a PATCH and a rollup move updatedAt, an update changing nothing does not', async () => {
+    const who = await t.createTenant();
+    const ids = await insertLinks(pool, who.organizationId, Array.from({ length: 5 }, (_, i) => ({ campaignId: null, i })));
+    const all = (await get(who, LINKS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as { customLinks: { id: string; updatedAt: string }[] };
+    const keys = all.customLinks.map((l) => [l.updatedAt, l.id].join(' '));
+    expect(keys).toEqual([...keys].sort());
+    expect(all.customLinks.map((l) => l.id).sort()).toEqual([...ids].sort());
+
+    const since = await dbNow();
+    await pool.query('UPDATE custom_links SET load_count = load_count + 1 WHERE organization_id = $1 AND id = $2', [who.organizationId, ids[2]]);
+    await pool.query('UPDATE custom_links SET load_count = load_count WHERE organization_id = $1 AND id = $2', [who.organizationId, ids[0]]);
+    await request(t.server).patch(`${LINKS}/${ids[4]}`).set('x-api-key', who.key).send({ context: 'changed' }).expect(200);
+    const changed = await walk(who, LINKS, { updated_since: since, limit: 1 });
+    expect({ changed, ids }).toEqual({ changed: [ids[2], ids[4]], ids });
+  });
+
+  it('lists the sessions and people changed at or after the instant, each with updatedAt', async () => {
+    const who = await t.createTenant();
+    const ids = await insertPreciseSessions(pool, who.organizationId, Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })));
+    const since = await dbNow();
+    await pool.query(`UPDATE sessions SET buying_intent = 'low' WHERE organization_id = $1 AND id = $2`, [who.organizationId, ids[1]]);
+    const res = await get(who, SESSIONS, { updated_since: since }).expect(200);
+    const body = res.body as { sessions: { id: string; updatedAt: string }[]; pagination: { total: number; nextCursor: string | null } };
+    expect(body.sessions.map((s) => s.id)).toEqual([ids[1]]);
+    expect(Date.parse(body.sessions[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(since) - 1);
+    expect(body.pagination).toMatchObject({ total: 1, nextCursor: null });
+    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as { people: unknown[] };
+    expect(people.people).toEqual([]);
+  });
+});

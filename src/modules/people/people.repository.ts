@@ -17,6 +17,7 @@ export interface PersonRow {
   total_sessions: number;
   first_seen_at: Date;
   last_seen_at: Date;
+  updated_at: Date;
   total_time_spent_seconds: string;
   first_source: string | null;
   last_source: string | null;

@@ -43,6 +43,7 @@ export interface SessionRow {
   overall_intent: string | null;
   intent_score: number | null;
   intent_calculated_at: Date | null;
+  updated_at: Date;
 }
 
 /** A listed session with its keyset (the cursor of the page it ends). */
@@ -109,7 +110,7 @@ const LIST_COLUMNS = `s.id, s.display_id, s.start_time, s.end_time, s.session_ty
   s.person_id, s.effective_qualification_status, s.qualification_rationale, s.qualification_source,
   s.qualification_assessed_at, s.qualification_rubric_version_id, s.buying_intent, s.booked_status, s.session_status,
   s.sentiment, s.engagement_level, s.primary_intent, s.summary_markdown, s.utm_source, s.device, s.geo_country,
-  s.custom_link_id, s.custom_link_campaign_id, p.overall_intent, p.intent_score, p.intent_calculated_at`;
+  s.custom_link_id, s.custom_link_campaign_id, p.overall_intent, p.intent_score, p.intent_calculated_at, s.updated_at`;
 
 /** sessions columns written by an ingestion, in parameter order after organization_id and id. */
 const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] = [
