@@ -11,7 +11,7 @@ const PORT = 3901;
 const DB = `engagement_bench_${Date.now()}`;
 const ADMIN = process.env.BENCH_ADMIN_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const DATABASE_URL = ADMIN.replace(/\/[^/]*$/, `/${DB}`);
-const env = { ...process.env, DATABASE_URL, REDIS_URL: 'redis://127.0.0.1:6379/14', PORT: String(PORT), APP_ROLE: 'api',
+const env = { ...process.env, DATABASE_URL, REDIS_URL: 'redis://127.0.0.1:6379/14', CURSOR_SECRET: 'bench-cursor-secret-0123456789', PORT: String(PORT), APP_ROLE: 'api',
   NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' };
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 

@@ -282,6 +282,7 @@ function serviceEnv(manifest, opts, queuePrefix) {
     LOG_LEVEL: 'warn',
     DATABASE_URL: manifest.databaseUrl,
     REDIS_URL: opts.redis,
+    CURSOR_SECRET: 'bench-cursor-secret-0123456789',
     QUEUE_PREFIX: queuePrefix,
     SHUTDOWN_TIMEOUT_MS: '5000',
     SHUTDOWN_DRAIN_DELAY_MS: '0',

@@ -943,6 +943,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         CustomLinkResponse: {
             /** Format: uuid */
@@ -1119,6 +1121,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         JobItemResponse: {
             index: number;
@@ -1134,6 +1138,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         JobResponse: {
             /** Format: uuid */
@@ -1268,6 +1274,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         PeopleListResponse: {
             people: components["schemas"]["PersonResponse"][];
@@ -1307,6 +1315,11 @@ export interface components {
             intentScore: number;
             /** Format: date-time */
             intentCalculatedAt: string;
+            /**
+             * Format: date-time
+             * @description Moved by every change this resource shows (rollups, intent); what updated_since compares.
+             */
+            updatedAt: string;
         };
         PlaybookResponse: {
             /** @description Staging version; null before the first. */
@@ -1424,6 +1437,11 @@ export interface components {
             intentScore: number | null;
             /** Format: date-time */
             intentCalculatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.
+             */
+            updatedAt: string;
             phone: string | null;
             qualificationReason: string | null;
             qualificationStage: string | null;
@@ -1513,6 +1531,11 @@ export interface components {
             intentScore: number | null;
             /** Format: date-time */
             intentCalculatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.
+             */
+            updatedAt: string;
         };
         SuggestionGroupListResponse: {
             suggestionGroups: components["schemas"]["SuggestionGroupResponse"][];
@@ -3573,6 +3596,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description Comma-separated: queued, processing, completed, completed_with_errors, cancelled, failed. */
                 status?: string[];
                 campaign_id?: string;
@@ -4089,6 +4114,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -4443,6 +4470,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 campaign_id?: string;
                 active?: boolean;
                 /** @description Exact engagement stage. */
@@ -4457,8 +4486,11 @@ export interface operations {
                 created_from?: string;
                 /** @description createdAt upper bound, inclusive. */
                 created_to?: string;
+                /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
+                updated_since?: string;
                 /** @description Case-insensitive substring of displayName, firstName, lastName, email, company or externalId. */
                 q?: string;
+                /** @description Ignored with updated_since. */
                 sort?: "created_at" | "last_activity_at";
                 order?: "desc" | "asc";
             };
@@ -5343,6 +5375,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description Include bot events (each with its reason). */
                 include_bots?: boolean;
                 /** @description Comma-separated event types: open, page_view, session_started, session_engaged, session_ended, lead_submitted, meeting_clicked, meeting_booked. */
@@ -5507,6 +5541,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -6019,6 +6055,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description Case-insensitive substring of the email. */
                 email?: string;
                 /** @description Comma-separated: high, medium, low, none. */
@@ -6029,6 +6067,8 @@ export interface operations {
                 last_seen_from?: string;
                 /** @description lastSeenAt upper bound, inclusive. */
                 last_seen_to?: string;
+                /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -6623,6 +6663,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -7486,6 +7528,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description startTime lower bound, inclusive. */
                 start_time_from?: string;
                 /** @description startTime upper bound, inclusive. */
@@ -7498,6 +7542,8 @@ export interface operations {
                 booked_status?: string[];
                 /** @description Case-insensitive substring of the email. */
                 email?: string;
+                /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -8059,6 +8105,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8919,6 +8967,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
                 /** @description Comma list of pending, succeeded, failed. */
                 status?: string;
             };

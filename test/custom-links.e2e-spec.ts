@@ -224,7 +224,7 @@ describe('custom links', () => {
       expect(detailOf(bad)[0]).toMatchObject({ type: 'uuid_parsing', loc: ['path', 'link_id'], input: 'not-a-uuid' });
       // The owner still sees it, and the list of the other organization is empty.
       expect((await getLink(other, theirs.id)).id).toBe(theirs.id);
-      expect(await list(who)).toEqual({ customLinks: [], total: 0, limit: 50, offset: 0 });
+      expect(await list(who)).toEqual({ customLinks: [], total: 0, limit: 50, offset: 0, nextCursor: null });
     });
 
     it('needs a key (401) and a custom_links scope (403); custom_links:read may read but not write', async () => {

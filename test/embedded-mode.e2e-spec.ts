@@ -171,6 +171,7 @@ describe('embedded mode: no URLs, two commands', () => {
     expect(server.stderr().trim().split('\n')).toEqual([
       'Missing environment variable DATABASE_URL: required when NODE_ENV=production.',
       'Missing environment variable REDIS_URL: required when NODE_ENV=production.',
+      'Missing environment variable CURSOR_SECRET: required when NODE_ENV=production.',
     ]);
   });
 });

@@ -46,7 +46,7 @@ interface Person {
 
 interface PeoplePage {
   people: Person[];
-  pagination: { total: number; limit: number; offset: number };
+  pagination: { total: number; limit: number; offset: number; nextCursor: string | null };
 }
 
 interface Ingested {
@@ -147,7 +147,7 @@ describe('people', () => {
       expect(a.personId).toMatch(UUID);
       expect([b.personId, c.personId]).toEqual([a.personId, a.personId]);
       const page = await listOk(who);
-      expect(page.pagination).toEqual({ total: 1, limit: 50, offset: 0 });
+      expect(page.pagination).toEqual({ total: 1, limit: 50, offset: 0, nextCursor: null });
       expect(page.people).toHaveLength(1);
       expect(page.people[0]).toMatchObject({ id: a.personId, email: 'ada@acme.com', totalSessions: 3 });
       expect(await getOk(who, a.personId!)).toEqual(page.people[0]);
@@ -174,7 +174,7 @@ describe('people', () => {
       expect(staging).toEqual({ id: expect.stringMatching(UUID), personId: null, analysisStatus: 'analyzed' });
       expect(pending).toEqual({ id: expect.stringMatching(UUID), personId: null, analysisStatus: 'pending' });
       expect(anonymous).toEqual({ id: expect.stringMatching(UUID), personId: null, analysisStatus: 'analyzed' });
-      expect(await listOk(who)).toEqual({ people: [], pagination: { total: 0, limit: 50, offset: 0 } });
+      expect(await listOk(who)).toEqual({ people: [], pagination: { total: 0, limit: 50, offset: 0, nextCursor: null } });
     });
   });
 
@@ -238,6 +238,7 @@ describe('people', () => {
         overallIntent: 'high', // mean ≈ 1.87 plus 0.2 for three sessions in 30 days
         intentScore: expect.any(Number),
         intentCalculatedAt: expect.stringMatching(ISO_MS_Z),
+        updatedAt: expect.stringMatching(ISO_MS_Z),
       });
       const score = expectedIntentScore([early, middle, latest] as { startTime: string; buyingIntent: Intent }[], person.intentCalculatedAt);
       expect(person.intentScore).toBeCloseTo(score, 6);
@@ -435,7 +436,7 @@ describe('people', () => {
 
       const page = await listOk(who);
       expect(emailsOf(page)).toEqual([...ties, 'long@acme.com', 'short@acme.com', 'old@acme.com']);
-      expect(page.pagination).toEqual({ total: 6, limit: 50, offset: 0 });
+      expect(page.pagination).toEqual({ total: 6, limit: 50, offset: 0, nextCursor: null });
     });
 
     it('pages with limit and offset over the whole ordered list', async () => {
@@ -453,7 +454,7 @@ describe('people', () => {
         expect({ query, emails: emailsOf(page), pagination: page.pagination }).toEqual({
           query,
           emails,
-          pagination: { total: 5, limit: query.limit ?? 50, offset: query.offset ?? 0 },
+          pagination: { total: 5, limit: query.limit ?? 50, offset: query.offset ?? 0, nextCursor: (query.offset ?? 0) + (query.limit ?? 50) < 5 ? expect.any(String) : null },
         });
       }
     });

@@ -74,7 +74,7 @@ const queryEnumIssue = (name: string, input: string, values: string[]) => {
 
 interface Page {
   sessions: Json[];
-  pagination: { total: number; limit: number; offset: number };
+  pagination: { total: number; limit: number; offset: number; nextCursor: string | null };
 }
 
 describe('sessions', () => {
@@ -111,7 +111,7 @@ describe('sessions', () => {
 
       const page = await listOk(who);
       expect(page.sessions.map((s) => s.id)).toEqual([shown.id, minimal.id]);
-      expect(page.pagination).toEqual({ total: 2, limit: 50, offset: 0 });
+      expect(page.pagination).toEqual({ total: 2, limit: 50, offset: 0, nextCursor: null });
       for (const hidden of [staging, pending, both]) {
         expect(hidden.personId).toBeNull();
         await detail(who, hidden.id).expect(404, SESSION_NOT_FOUND);
@@ -151,7 +151,7 @@ describe('sessions', () => {
       const b1 = await seed(b, sessionBody({ startTime: '2026-11-20T10:00:00.000Z' }));
       const b2 = await seed(b, sessionBody({ startTime: '2026-11-21T10:00:00.000Z', email: 'grace@navy.mil' }));
 
-      expect(await listOk(a)).toEqual({ sessions: [expect.objectContaining({ id: a2.id }), expect.objectContaining({ id: a1.id })], pagination: { total: 2, limit: 50, offset: 0 } });
+      expect(await listOk(a)).toEqual({ sessions: [expect.objectContaining({ id: a2.id }), expect.objectContaining({ id: a1.id })], pagination: { total: 2, limit: 50, offset: 0, nextCursor: null } });
       expect(await listIds(b)).toEqual([b2.id, b1.id]);
       expect(await listIds(a, { email: 'grace' })).toEqual([a2.id]);
       for (const id of [b1.id, b2.id]) await detail(a, id).expect(404, SESSION_NOT_FOUND);
@@ -386,7 +386,7 @@ describe('sessions', () => {
     ])('%j → %s', async (query, keys) => {
       const page = await listOk(who, query);
       expect(page.sessions.map((s) => s.id)).toEqual(newestFirst(keys));
-      expect(page.pagination).toEqual({ total: keys.length, limit: 50, offset: 0 });
+      expect(page.pagination).toEqual({ total: keys.length, limit: 50, offset: 0, nextCursor: null });
     });
 
     it.each<[string, string, string[]]>([
@@ -489,14 +489,14 @@ describe('sessions', () => {
     ])('%j', async (query, limit, offset, [from, to]) => {
       expect(await listOk(who, query)).toEqual({
         sessions: all.slice(from, to).map((id) => expect.objectContaining({ id })),
-        pagination: { total: 5, limit, offset },
+        pagination: { total: 5, limit, offset, nextCursor: to < 5 ? expect.any(String) : null },
       });
     });
 
     it('total counts the filtered sessions', async () => {
       expect(await listOk(who, { buying_intent: 'high', limit: 1, offset: 1 })).toEqual({
         sessions: [expect.objectContaining({ id: all[2] })],
-        pagination: { total: 3, limit: 1, offset: 1 },
+        pagination: { total: 3, limit: 1, offset: 1, nextCursor: expect.any(String) },
       });
     });
 

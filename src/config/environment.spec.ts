@@ -95,7 +95,7 @@ describe('loadConfig', () => {
   });
 
   it('never falls back in production: each missing URL is named', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://cache:6379' })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://cache:6379', CURSOR_SECRET: 'a-cursor-secret-of-16+' })).toThrow(
       new ConfigError(['Missing environment variable DATABASE_URL: required when NODE_ENV=production.']),
     );
     let error: unknown;
@@ -107,6 +107,7 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toEqual([
       'Missing environment variable DATABASE_URL: required when NODE_ENV=production.',
       'Missing environment variable REDIS_URL: required when NODE_ENV=production.',
+      'Missing environment variable CURSOR_SECRET: required when NODE_ENV=production.',
     ]);
   });
 

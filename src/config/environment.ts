@@ -55,6 +55,8 @@ export interface AppConfig {
   };
   playbookApplyEnabled: boolean;
   webhooks: WebhooksConfig;
+  /** Signs list cursors: a cursor edited, or minted for another organization or list, is refused. */
+  cursorSecret: string;
   timeouts: TimeoutsConfig;
   operations: OperationsConfig;
 }
@@ -216,6 +218,9 @@ const token: Parser<string> = (raw) => {
 /** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
 const optional = <T>(parse: Parser<T>): Parser<T | null> => (raw) => (raw.trim() === '' ? null : parse(raw));
 
+/** Outside production only: cursors stay valid across restarts without configuration. */
+const DEVELOPMENT_CURSOR_SECRET = 'development-cursor-secret-not-for-production';
+
 /** Declared in the order .env.example and the README list them. */
 export const VARIABLES = {
   nodeEnv: variable('NODE_ENV', 'development', oneOf('development', 'production', 'test'), 'development | production | test. Production never falls back to embedded services.'),
@@ -266,6 +271,7 @@ export const VARIABLES = {
   thumbnailRequestsPerClientPerMinute: variable('THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE', '1200', integer(1, 100000000), 'Share-card (/thumbnails/...) requests per 60 s per client address (IPv6: per /64).'),
   thumbnailRenderThreads: variable('THUMBNAIL_RENDER_THREADS', '2', integer(1, 32), 'Worker threads that draw share cards in each worker process (started on the first render).'),
   thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
+  cursorSecret: variable('CURSOR_SECRET', '', optional(token), 'Signs list cursors (nextCursor) with HMAC-SHA256, so a client cannot edit one or use it for another organization or list (16+ characters). Required in production; unset elsewhere, a fixed development secret is used. Changing it invalidates cursors in flight (clients restart their walk).'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
   webhookAllowPrivateUrls: variable('WEBHOOK_ALLOW_PRIVATE_URLS', 'false', boolean, 'Development and tests only: webhook endpoint URLs may use http and private or loopback addresses. Off: https and public addresses only.'),
   webhookRetryBaseMs: variable('WEBHOOK_RETRY_BASE_MS', '5000', integer(1, 3600000), 'Unit of the webhook retry schedule: attempts follow after about 1, 60, 360, 1440, 3600, 7200 and 7200 of it (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), with jitter.'),
@@ -301,7 +307,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (values.nodeEnv === 'production') {
     // Production never starts services of its own: a missing URL is a deployment mistake.
-    for (const field of ['databaseUrl', 'redisUrl'] as const) {
+    for (const field of ['databaseUrl', 'redisUrl', 'cursorSecret'] as const) {
       if (values[field] === null) problems.push(`Missing environment variable ${VARIABLES[field].name}: required when NODE_ENV=production.`);
     }
   }
@@ -367,6 +373,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: v.webhookRetryBaseMs,
       dispatchIntervalMs: v.webhookDispatchIntervalMs,
     },
+    cursorSecret: v.cursorSecret ?? DEVELOPMENT_CURSOR_SECRET,
     timeouts: {
       databaseStatementMs: v.databaseStatementTimeoutMs,
       databaseLockMs: v.databaseLockTimeoutMs,

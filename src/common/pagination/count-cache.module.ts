@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { CountCache } from './count-cache';
+import { Cursors } from './cursor';
 
-/** One CountCache for the whole application (its state lives in Redis; one instance is enough). */
+/** One CountCache (its state lives in Redis; one instance is enough) and the list cursors, for the whole application. */
 @Global()
-@Module({ providers: [CountCache], exports: [CountCache] })
+@Module({ providers: [CountCache, Cursors], exports: [CountCache, Cursors] })
 export class CountCacheModule {}

@@ -1,11 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
+import { Allow, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { Expose, Transform } from 'class-transformer';
 import { ToInteger } from '../validation/coercion';
 
 export const MAX_PAGE_SIZE = 200;
 export const MAX_OFFSET = 1_000_000;
 
-/** Paginated lists (docs/api.md §11.1): limit 1..200 (default 50), zero-based offset 0..1,000,000 (default 0). */
+/**
+ * Paginated lists (docs/api.md §11.1): limit 1..200 (default 50), and either a zero-based offset
+ * 0..1,000,000 (default 0) or the `nextCursor` of the previous page, never both.
+ */
 export class PaginationQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
   @ToInteger()
@@ -20,4 +24,20 @@ export class PaginationQuery {
   @Min(0)
   @Max(MAX_OFFSET)
   offset: number = 0;
+
+  @ApiPropertyOptional({ maxLength: 1024, description: "The previous page's nextCursor (opaque); not together with offset." })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  @ValidateBy({
+    name: 'cursorWithoutOffset',
+    validator: { validate: (_value, args) => !(args?.object as PaginationQuery).offsetGiven, defaultMessage: () => 'cursor and offset cannot be combined' },
+  })
+  cursor?: string;
+
+  /** Whether the client sent `offset` (the default hides it); computed from the raw query, whatever the client sends under this name. */
+  @Expose()
+  @Transform(({ obj }) => ((obj as Record<string, unknown>).offset !== undefined ? true : undefined))
+  @Allow()
+  offsetGiven?: boolean;
 }

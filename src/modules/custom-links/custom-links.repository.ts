@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
 import { BOT_REASONS, type BotOpens, type DistinctKind, type LinkFunnelCounts, type LinkRollupDelta, type LinkWindow, type TimeStats } from '../engagement';
@@ -194,18 +195,19 @@ export class CustomLinksRepository {
     return rows.map((row) => row.id);
   }
 
-  /** A page of links: ids from the index that fits the sort (deferred join), then the rows. */
-  async listPage(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkRow[]> {
+  /** A page of links: ids from the index that fits the sort (deferred join), then the rows with their keyset. */
+  async listPage(organizationId: string, query: CustomLinkListQuery, window: PageWindow): Promise<(CustomLinkRow & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
-    const order = this.orderBy(query);
-    const limit = where.param(query.limit);
-    const offset = where.param(query.offset);
+    const key = linkSortKey(query);
+    const after = window.after === null ? '' : `AND ${key.after(window.after, (value) => where.param(value))}`;
+    const limit = where.param(window.limit);
+    const offset = where.param(window.skip);
     return this.db.query(
       `WITH page AS (
-         SELECT id, created_at, last_activity_at FROM custom_links WHERE ${where.toSql()}
-          ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
-       SELECT l.* FROM page JOIN custom_links l ON l.organization_id = $1 AND l.id = page.id
-        ORDER BY ${this.orderBy(query, 'page.')}`,
+         SELECT id, created_at, last_activity_at, updated_at FROM custom_links WHERE ${where.toSql()} ${after}
+          ORDER BY ${key.orderBy()} LIMIT ${limit} OFFSET ${offset})
+       SELECT l.*, ${key.select('l.')} FROM page JOIN custom_links l ON l.organization_id = $1 AND l.id = page.id
+        ORDER BY ${key.orderBy('page.')}`,
       where.params,
     );
   }
@@ -214,13 +216,6 @@ export class CustomLinksRepository {
     const where = this.filters(organizationId, query);
     const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}`, where.params);
     return Number(row.total);
-  }
-
-  private orderBy(query: CustomLinkListQuery, alias = ''): string {
-    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
-    // Links without activity sort last in either direction (docs/api.md §11.4).
-    if (query.sort === 'last_activity_at') return `${alias}last_activity_at ${direction} NULLS LAST, ${alias}id ${direction}`;
-    return `${alias}created_at ${direction}, ${alias}id ${direction}`;
   }
 
   private filters(organizationId: string, query: CustomLinkListQuery): SqlConditions {
@@ -234,6 +229,7 @@ export class CustomLinksRepository {
       .addIf(`lower(company) LIKE $? ESCAPE '\\'`, query.company === undefined ? undefined : containsPattern(query.company))
       .addIf('created_at >= $?', query.created_from)
       .addIf('created_at <= $?', query.created_to)
+      .addIf('updated_at >= $?', query.updated_since)
       .addIf(`search_text LIKE $? ESCAPE '\\'`, query.q === undefined ? undefined : containsPattern(query.q));
   }
 
@@ -278,4 +274,20 @@ export class CustomLinksRepository {
     }));
     await tx.query(MERGE_STATS, [organizationId, JSON.stringify(records)]);
   }
+}
+
+const linkKey = (column: string, descending: boolean, nullsLast = false) =>
+  new SortKey([
+    { sql: column, type: 'timestamptz', descending, nullsLast },
+    { sql: 'id', type: 'uuid', descending },
+  ]);
+
+/**
+ * The list's order: (updated_at, id) ascending for a sync (custom_links_updated_idx); otherwise the
+ * chosen sort, links without activity last in either direction (docs/api.md §11.4).
+ */
+function linkSortKey(query: CustomLinkListQuery): SortKey {
+  if (query.updated_since !== undefined) return linkKey('updated_at', false);
+  const descending = query.order !== 'asc';
+  return query.sort === 'last_activity_at' ? linkKey('last_activity_at', descending, true) : linkKey('created_at', descending);
 }

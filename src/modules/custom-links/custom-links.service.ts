@@ -6,6 +6,7 @@ import { IdempotencyKeyRequiredError, NotFoundError } from '../../common/errors/
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService, type Reservation } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
+import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
@@ -39,6 +40,7 @@ export class CustomLinksService {
     private readonly thumbnails: ThumbnailRendersService,
     private readonly config: AppConfigService,
     private readonly counts: CountCache,
+    private readonly cursors: Cursors,
     private readonly idempotency: IdempotencyRecorder,
   ) {}
 
@@ -49,12 +51,13 @@ export class CustomLinksService {
   }
 
   async list(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkListResponse> {
-    const { limit, offset } = query;
+    const window = this.cursors.window(LINK_LIST, organizationId, query);
     const [rows, total] = await Promise.all([
-      this.links.listPage(organizationId, query),
+      this.links.listPage(organizationId, query, window),
       this.counts.count(LINK_LIST, organizationId, query, () => this.links.count(organizationId, query)),
     ]);
-    return { customLinks: rows.map((row) => this.toResponse(row)), total, limit, offset };
+    const page = this.cursors.page(LINK_LIST, organizationId, query, window, rows, keysetOf);
+    return { customLinks: page.rows.map((row) => this.toResponse(row)), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
   }
 
   /**

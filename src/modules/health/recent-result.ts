@@ -8,16 +8,18 @@ export class RecentResult<T> {
   constructor(
     private readonly ttlMs: number,
     private readonly compute: () => Promise<T>,
+    private readonly clock: () => number = Date.now,
   ) {}
 
-  get(now = Date.now()): Promise<T> {
+  get(): Promise<T> {
+    const now = this.clock();
     if (this.current && this.current.expiresAt > now) return this.current.value;
     const entry = { value: this.compute(), expiresAt: Number.POSITIVE_INFINITY };
     this.current = entry;
     // The result lives from its completion, failed or not.
     entry.value.then(
-      () => (entry.expiresAt = Date.now() + this.ttlMs),
-      () => (entry.expiresAt = Date.now() + this.ttlMs),
+      () => (entry.expiresAt = this.clock() + this.ttlMs),
+      () => (entry.expiresAt = this.clock() + this.ttlMs),
     );
     return entry.value;
   }

@@ -53,7 +53,7 @@ export class CustomLinkJobsController {
   @ApiOkResponse({ type: JobItemListResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
   items(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Query() page: PaginationQuery): Promise<JobItemListResponse> {
-    return this.jobs.items(caller.organizationId, jobId, page.limit, page.offset);
+    return this.jobs.items(caller.organizationId, jobId, page);
   }
 
   @Post(':job_id/cancel')

@@ -4,6 +4,7 @@ import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import type { LapsedJob } from '../../common/queue/job-reaper';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { SqlConditions } from '../../database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
 import { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
@@ -78,8 +79,8 @@ const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 const createdLinksOf = (job: string) => `SELECT custom_link_id FROM custom_link_job_items WHERE organization_id = ${job}.organization_id AND job_id = ${job}.id AND status = 'created'`;
 
 /** A job with its item counts and what its work produced (JobWorkFacts), as one statement. */
-const view = (work: JobWorkFacts) => `
-  SELECT j.*, i.created, i.failed, i.cancelled, w.renders_queued, w.renders_settled, w.thumbnails
+const view = (work: JobWorkFacts, extra = '') => `
+  SELECT j.*, ${extra ? `${extra}, ` : ''}i.created, i.failed, i.cancelled, w.renders_queued, w.renders_settled, w.thumbnails
     FROM custom_link_jobs j
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
@@ -129,9 +130,14 @@ export class CustomLinkJobsRepository {
   }
 
   /** Newest first (custom_link_jobs_list_idx / _campaign_idx). */
-  async listPage(organizationId: string, query: JobListQuery): Promise<JobView[]> {
+  async listPage(organizationId: string, query: JobListQuery, window: PageWindow): Promise<(JobView & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
-    return this.db.query(`${view(this.work.get())} WHERE ${where.toSql()} ORDER BY j.created_at DESC, j.id DESC LIMIT ${where.param(query.limit)} OFFSET ${where.param(query.offset)}`, where.params);
+    const after = window.after === null ? '' : ` AND ${JOBS_BY_CREATION.after(window.after, (value) => where.param(value))}`;
+    return this.db.query(
+      `${view(this.work.get(), JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
+        ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}`,
+      where.params,
+    );
   }
 
   async count(organizationId: string, query: JobListQuery): Promise<number> {
@@ -144,11 +150,12 @@ export class CustomLinkJobsRepository {
     return new SqlConditions().add('j.organization_id = $?', organizationId).addIf('j.status = ANY($?)', query.status).addIf('j.campaign_id = $?', query.campaign_id);
   }
 
-  async items(organizationId: string, jobId: string, limit: number, offset: number): Promise<{ rows: ItemRow[]; total: number }> {
-    const rows: ItemRow[] = await this.db.query(
-      `SELECT index, status, custom_link_id, external_id, input, error_code, error_message FROM custom_link_job_items
-        WHERE organization_id = $1 AND job_id = $2 ORDER BY index LIMIT $3 OFFSET $4`,
-      [organizationId, jobId, limit, offset],
+  /** A page of a job's items in index order (its primary key), after the window's index or from its offset. */
+  async items(organizationId: string, jobId: string, window: PageWindow): Promise<{ rows: (ItemRow & { keyset: Keyset })[]; total: number }> {
+    const rows: (ItemRow & { keyset: Keyset })[] = await this.db.query(
+      `SELECT index, status, custom_link_id, external_id, input, error_code, error_message, ${ITEMS_BY_INDEX.select()} FROM custom_link_job_items
+        WHERE organization_id = $1 AND job_id = $2 AND ($5::int IS NULL OR index > $5::int) ORDER BY ${ITEMS_BY_INDEX.orderBy()} LIMIT $3 OFFSET $4`,
+      [organizationId, jobId, window.limit, window.skip, window.after?.[0] ?? null],
     );
     const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_link_job_items WHERE organization_id = $1 AND job_id = $2`, [organizationId, jobId]);
     return { rows, total: Number(row.total) };
@@ -264,3 +271,10 @@ export class CustomLinkJobsRepository {
     await this.db.query(`UPDATE custom_link_jobs SET updated_at = now() WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
   }
 }
+
+/** Newest first (custom_link_jobs_list_idx / _campaign_idx). */
+const JOBS_BY_CREATION = new SortKey([
+  { sql: 'j.created_at', type: 'timestamptz', descending: true },
+  { sql: 'j.id', type: 'uuid', descending: true },
+]);
+const ITEMS_BY_INDEX = new SortKey([{ sql: 'index', type: 'int', descending: false }]);

@@ -8,6 +8,8 @@ import { IdempotencyRecorder } from '../../common/idempotency/idempotency-record
 import { LimitsService } from '../../common/limits/limits.service';
 import { enqueue } from '../../common/queue/job-options';
 import { JobLeases } from '../../common/queue/job-leases';
+import { Cursors, keysetOf } from '../../common/pagination/cursor';
+import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import type { ReapableJobs } from '../../common/queue/job-reaper';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
@@ -17,6 +19,10 @@ import { JobHandlers } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
 import { JOBS_QUEUE, RUN_JOB, type RunJobPayload } from './queue/job-queue';
 import { isTerminal } from './rules/job-status';
+
+/** The cursor names of the job list and of a job's items (signed into their cursors, so never changed). */
+const JOB_LIST = 'custom-link-jobs';
+const JOB_ITEM_LIST = 'custom-link-job-items';
 
 const nothing = async () => undefined;
 
@@ -38,6 +44,7 @@ export class JobsService {
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
     private readonly leases: JobLeases,
+    private readonly cursors: Cursors,
   ) {}
 
   /** Records a job and its items inside the caller's transaction; `enqueue` it after commit. */
@@ -61,14 +68,20 @@ export class JobsService {
   }
 
   async list(organizationId: string, query: JobListQuery): Promise<JobListResponse> {
-    const [rows, total] = await Promise.all([this.jobs.listPage(organizationId, query), this.jobs.count(organizationId, query)]);
-    return { jobs: rows.map(toJobResponse), total, limit: query.limit, offset: query.offset };
+    const window = this.cursors.window(JOB_LIST, organizationId, query);
+    const [rows, total] = await Promise.all([this.jobs.listPage(organizationId, query, window), this.jobs.count(organizationId, query)]);
+    const page = this.cursors.page(JOB_LIST, organizationId, query, window, rows, keysetOf);
+    return { jobs: page.rows.map(toJobResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
   }
 
-  async items(organizationId: string, jobId: string, limit: number, offset: number): Promise<JobItemListResponse> {
+  async items(organizationId: string, jobId: string, query: PaginationQuery): Promise<JobItemListResponse> {
     await this.viewOrThrow(organizationId, jobId);
-    const { rows, total } = await this.jobs.items(organizationId, jobId, limit, offset);
-    return { items: rows.map(toJobItemResponse), total, limit, offset };
+    // Named by the job: a cursor of another job's items is refused.
+    const list = `${JOB_ITEM_LIST}:${jobId}`;
+    const window = this.cursors.window(list, organizationId, query);
+    const { rows, total } = await this.jobs.items(organizationId, jobId, window);
+    const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);
+    return { items: page.rows.map(toJobItemResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
   }
 
   /** Cancel: a queued job is cancelled at once; a processing one after the item in hand. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { PersonFacts } from '../accounts';
 import type { PeopleListQuery } from './dto/people-list.query';
@@ -16,6 +17,7 @@ export interface PersonRow {
   total_sessions: number;
   first_seen_at: Date;
   last_seen_at: Date;
+  updated_at: Date;
   total_time_spent_seconds: string;
   first_source: string | null;
   last_source: string | null;
@@ -120,19 +122,22 @@ export class PeopleRepository {
   }
 
   /**
-   * A page of people, lastSeenAt newest first then id. The page's ids come from people_list_idx
-   * (index-only, so a deep offset skips index entries, not rows) and only they are read whole.
+   * A page of people, lastSeenAt newest first then id, or (updatedAt, id) ascending for a sync. The
+   * page's ids come from people_list_idx / people_updated_idx (index-only, so a deep offset skips
+   * index entries, not rows) and only they are read whole.
    */
-  async listPage(organizationId: string, query: PeopleListQuery): Promise<PersonRow[]> {
+  async listPage(organizationId: string, query: PeopleListQuery, window: PageWindow): Promise<(PersonRow & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
-    const limit = where.param(query.limit);
-    const offset = where.param(query.offset);
+    const key = query.updated_since === undefined ? BY_LAST_SEEN : BY_UPDATE;
+    const after = window.after === null ? '' : `AND ${key.after(window.after, (value) => where.param(value))}`;
+    const limit = where.param(window.limit);
+    const offset = where.param(window.skip);
     return this.db.query(
       `WITH page AS (
-         SELECT id, last_seen_at FROM people WHERE ${where.toSql()}
-          ORDER BY last_seen_at DESC, id DESC LIMIT ${limit} OFFSET ${offset})
-       SELECT p.* FROM page JOIN people p ON p.organization_id = $1 AND p.id = page.id
-        ORDER BY page.last_seen_at DESC, page.id DESC`,
+         SELECT id, last_seen_at, updated_at FROM people WHERE ${where.toSql()} ${after}
+          ORDER BY ${key.orderBy()} LIMIT ${limit} OFFSET ${offset})
+       SELECT p.*, ${key.select('p.')} FROM page JOIN people p ON p.organization_id = $1 AND p.id = page.id
+        ORDER BY ${key.orderBy('page.')}`,
       where.params,
     );
   }
@@ -150,6 +155,16 @@ export class PeopleRepository {
       .addIf('buying_intent = ANY($?)', query.buying_intent)
       .addIf('qualification_status = ANY($?)', query.qualification_status)
       .addIf('last_seen_at >= $?', query.last_seen_from)
-      .addIf('last_seen_at <= $?', query.last_seen_to);
+      .addIf('last_seen_at <= $?', query.last_seen_to)
+      .addIf('updated_at >= $?', query.updated_since);
   }
 }
+
+const BY_LAST_SEEN = new SortKey([
+  { sql: 'last_seen_at', type: 'timestamptz', descending: true },
+  { sql: 'id', type: 'uuid', descending: true },
+]);
+const BY_UPDATE = new SortKey([
+  { sql: 'updated_at', type: 'timestamptz', descending: false },
+  { sql: 'id', type: 'uuid', descending: false },
+]);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { CountCache } from '../../common/pagination/count-cache';
+import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import type { PeopleListQuery } from './dto/people-list.query';
 import { toPersonResponse, type PeopleListResponse, type PersonResponse } from './dto/person.response';
 import { PEOPLE_LIST } from './people-list';
@@ -11,15 +12,17 @@ export class PeopleService {
   constructor(
     private readonly people: PeopleRepository,
     private readonly counts: CountCache,
+    private readonly cursors: Cursors,
   ) {}
 
   async list(organizationId: string, query: PeopleListQuery): Promise<PeopleListResponse> {
-    const { limit, offset } = query;
+    const window = this.cursors.window(PEOPLE_LIST, organizationId, query);
     const [rows, total] = await Promise.all([
-      this.people.listPage(organizationId, query),
+      this.people.listPage(organizationId, query, window),
       this.counts.count(PEOPLE_LIST, organizationId, query, () => this.people.count(organizationId, query)),
     ]);
-    return { people: rows.map(toPersonResponse), pagination: { total, limit, offset } };
+    const page = this.cursors.page(PEOPLE_LIST, organizationId, query, window, rows, keysetOf);
+    return { people: page.rows.map(toPersonResponse), pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor } };
   }
 
   async get(organizationId: string, id: string): Promise<PersonResponse> {

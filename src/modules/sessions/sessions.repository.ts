@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { preparedQuery } from '../../database/prepared-query';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import { SessionObservations, type EventType } from '../engagement';
@@ -42,7 +43,11 @@ export interface SessionRow {
   overall_intent: string | null;
   intent_score: number | null;
   intent_calculated_at: Date | null;
+  updated_at: Date;
 }
+
+/** A listed session with its keyset (the cursor of the page it ends). */
+export type ListedSession = SessionRow & { keyset: Keyset };
 
 /** A list query with an email substring, which searches session_emails. */
 export type SessionSearchQuery = SessionListQuery & { email: string };
@@ -106,7 +111,7 @@ const LIST_COLUMNS = `s.id, s.display_id, s.start_time, s.end_time, s.session_ty
   s.person_id, s.effective_qualification_status, s.qualification_rationale, s.qualification_source,
   s.qualification_assessed_at, s.qualification_rubric_version_id, s.buying_intent, s.booked_status, s.session_status,
   s.sentiment, s.engagement_level, s.primary_intent, s.summary_markdown, s.utm_source, s.device, s.geo_country,
-  s.custom_link_id, s.custom_link_campaign_id, p.overall_intent, p.intent_score, p.intent_calculated_at`;
+  s.custom_link_id, s.custom_link_campaign_id, p.overall_intent, p.intent_score, p.intent_calculated_at, s.updated_at`;
 
 /** sessions columns written by an ingestion, in parameter order after organization_id and id. */
 const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] = [
@@ -303,17 +308,18 @@ export class SessionsRepository {
    * counts, so it skips at most a month of entries. Planned once per connection (prepared), so not
    * for an email substring, whose best plan depends on the substring: see searchPage and searchCount.
    */
-  async list(organizationId: string, query: SessionListQuery): Promise<{ rows: SessionRow[]; total: number }> {
-    if (query.email !== undefined) throw new Error('SessionsRepository.list does not search emails: use searchPage and searchCount');
+  async list(organizationId: string, query: SessionListQuery, window: PageWindow): Promise<{ rows: ListedSession[]; total: number }> {
+    if (query.email !== undefined && query.updated_since === undefined) throw new Error('SessionsRepository.list searches emails only with updated_since: use searchPage and searchCount');
     const where = this.filters(organizationId, query);
-    const page = this.pageSql(where, query);
+    const key = sessionSortKey(query);
+    const page = this.pageSql(where, query, window);
     const total = this.totalSql(where.params, organizationId, query);
     const sql = `${page}
-       SELECT t.total, ${LIST_COLUMNS} FROM (SELECT ${total} AS total) t
+       SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
          LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
                     ${personJoinSql('p', '$1', 's.person_id')}) ON true
-        ORDER BY page.start_time DESC, page.id DESC`;
-    const rows = await preparedQuery<SessionRow & { total: string }>(this.db, sql, where.params);
+        ORDER BY ${key.orderBy('page.')}`;
+    const rows = await preparedQuery<ListedSession & { total: string }>(this.db, sql, where.params);
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
   }
 
@@ -322,14 +328,14 @@ export class SessionsRepository {
    * ids come from `session_emails` (the trigram index, or its own list index for a common
    * substring), planned for each substring; only the page's rows are read from sessions.
    */
-  async searchPage(organizationId: string, query: SessionSearchQuery): Promise<SessionRow[]> {
+  async searchPage(organizationId: string, query: SessionSearchQuery, window: PageWindow): Promise<ListedSession[]> {
     const where = this.searchFilters(organizationId, query);
     return this.db.query(
-      `${this.pageSql(where, query, 'session_emails')}
-       SELECT ${LIST_COLUMNS} FROM page
+      `${this.pageSql(where, query, window, 'session_emails')}
+       SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
          JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
          ${personJoinSql('p', '$1', 's.person_id')}
-        ORDER BY page.start_time DESC, page.id DESC`,
+        ORDER BY ${BY_START.orderBy('page.')}`,
       where.params,
     );
   }
@@ -341,15 +347,20 @@ export class SessionsRepository {
     return Number(row.total);
   }
 
-  /** The `page` CTE (ids and start times of the page) over `where` on `table` (as s), whose first parameter is the organization. */
-  private pageSql(where: SqlConditions, query: SessionListQuery, table: 'sessions' | 'session_emails' = 'sessions'): string {
-    const limit = where.param(query.limit);
-    const offset = where.param(query.offset);
-    const seeks = query.offset >= SEEK_FROM_OFFSET && table === 'sessions' && !query.start_time_from && !query.start_time_to;
+  /**
+   * The `page` CTE (ids and sort keys of the page) over `where` on `table` (as s), whose first
+   * parameter is the organization: after the window's keyset, or from its offset.
+   */
+  private pageSql(where: SqlConditions, query: SessionListQuery, window: PageWindow, table: 'sessions' | 'session_emails' = 'sessions'): string {
+    const key = table === 'sessions' ? sessionSortKey(query) : BY_START;
+    const after = window.after === null ? '' : ` AND ${key.after(window.after, (value) => where.param(value))}`;
+    const limit = where.param(window.limit);
+    const offset = where.param(window.skip);
+    const seeks = window.skip >= SEEK_FROM_OFFSET && key === BY_START && table === 'sessions' && !query.start_time_from && !query.start_time_to;
     if (!seeks) {
       return `WITH page AS (
-        SELECT s.id, s.start_time FROM ${table} s WHERE ${where.toSql()}
-         ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET ${offset})`;
+        SELECT ${key.names()} FROM ${table} s WHERE ${where.toSql()}${after}
+         ORDER BY ${key.orderBy()} LIMIT ${limit} OFFSET ${offset})`;
     }
     return `WITH buckets AS (
         SELECT c.month, sum(c.sessions) AS n FROM ${counts('$1')} WHERE ${this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true'}
@@ -368,7 +379,8 @@ export class SessionsRepository {
    * of the whole months in range and counts only the partial months at its edges from sessions_list_idx.
    */
   private totalSql(params: unknown[], organizationId: string, query: SessionListQuery): string {
-    const months = wholeMonthsWithin(query.start_time_from, query.start_time_to);
+    // The per-month counts know nothing of updatedAt: a sync counts its rows (sessions_updated_idx).
+    const months = query.updated_since === undefined ? wholeMonthsWithin(query.start_time_from, query.start_time_to) : null;
     if (!months) return `(SELECT count(*) FROM sessions s WHERE ${this.filters(organizationId, query, params).toSql()})`;
     const organization = new SqlConditions(params).param(organizationId);
     const counted = this.facets(new SqlConditions(params), 'c', query)
@@ -387,7 +399,9 @@ export class SessionsRepository {
   }
 
   private filters(organizationId: string, query: SessionListQuery, params: unknown[] = []): SqlConditions {
-    return this.rangeAndFacets(new SqlConditions(params).add(`s.organization_id = $? AND ${VISIBLE}`, organizationId), query);
+    return this.rangeAndFacets(new SqlConditions(params).add(`s.organization_id = $? AND ${VISIBLE}`, organizationId), query)
+      .addIf('s.updated_at >= $?', query.updated_since)
+      .addIf(`s.email_key LIKE $? ESCAPE '\\'`, query.email === undefined ? undefined : containsPattern(query.email));
   }
 
   /** The filters of an email substring search over session_emails (as s), which holds only visible sessions with an email. */
@@ -409,3 +423,15 @@ export class SessionsRepository {
       .addIf(`${alias}.booked_status = ANY($?)`, query.booked_status);
   }
 }
+
+const BY_START = new SortKey([
+  { sql: 's.start_time', type: 'timestamptz', descending: true },
+  { sql: 's.id', type: 'uuid', descending: true },
+]);
+const BY_UPDATE = new SortKey([
+  { sql: 's.updated_at', type: 'timestamptz', descending: false },
+  { sql: 's.id', type: 'uuid', descending: false },
+]);
+
+/** Newest first (sessions_list_idx), or (updatedAt, id) ascending for a sync (sessions_updated_idx). */
+const sessionSortKey = (query: SessionListQuery): SortKey => (query.updated_since === undefined ? BY_START : BY_UPDATE);

@@ -4,12 +4,13 @@ import { LimitExceededError, NotFoundError } from '../../common/errors/domain-er
 import { limitState } from '../../common/limits/windows';
 import { countLimitRejection } from '../../common/metrics/app-metrics';
 import { CountCache } from '../../common/pagination/count-cache';
+import { Cursors, keysetOf, type PageWindow } from '../../common/pagination/cursor';
 import type { SessionListQuery } from './dto/session-list.query';
 import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf } from '../engagement';
 import { SESSION_LIST } from './session-list';
-import { SessionsRepository, type SessionRow, type SessionSearchQuery } from './sessions.repository';
+import { SessionsRepository, type ListedSession, type SessionSearchQuery } from './sessions.repository';
 import { TranscriptQuota } from './transcript-quota';
 
 const SESSION_NOT_FOUND = 'Session not found, outside the organization, or not yet analyzed.';
@@ -21,18 +22,25 @@ export class SessionsService {
     private readonly sessions: SessionsRepository,
     private readonly counts: CountCache,
     private readonly quota: TranscriptQuota,
+    private readonly cursors: Cursors,
   ) {}
 
   async list(organizationId: string, query: SessionListQuery): Promise<SessionListResponse> {
-    const { limit, offset, email } = query;
-    const { rows, total } = email === undefined ? await this.sessions.list(organizationId, query) : await this.search(organizationId, { ...query, email });
-    return { sessions: rows.map(toSessionResponse), pagination: { total, limit, offset } };
+    const { email } = query;
+    const window = this.cursors.window(SESSION_LIST, organizationId, query);
+    // A sync (updated_since) reads its range of sessions_updated_idx, email substring or not.
+    const { rows, total } =
+      email === undefined || query.updated_since !== undefined
+        ? await this.sessions.list(organizationId, query, window)
+        : await this.search(organizationId, { ...query, email }, window);
+    const page = this.cursors.page(SESSION_LIST, organizationId, query, window, rows, keysetOf);
+    return { sessions: page.rows.map(toSessionResponse), pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor } };
   }
 
   /** An email substring's page and total. The total costs a trigram scan, so it is cached; every other total is cheap (per-month counts). */
-  private async search(organizationId: string, query: SessionSearchQuery): Promise<{ rows: SessionRow[]; total: number }> {
+  private async search(organizationId: string, query: SessionSearchQuery, window: PageWindow): Promise<{ rows: ListedSession[]; total: number }> {
     const [rows, total] = await Promise.all([
-      this.sessions.searchPage(organizationId, query),
+      this.sessions.searchPage(organizationId, query, window),
       this.counts.count(SESSION_LIST, organizationId, query, () => this.sessions.searchCount(organizationId, query)),
     ]);
     return { rows, total };

@@ -3,6 +3,10 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 /** A company rolled up from the people of one account domain. */
 @Entity('accounts')
 @Index('accounts_domain_key', ['organizationId', 'accountDomain'], { unique: true })
+// (organization_id, updated_at, id): updated_since lists (migration SyncUpdatedAt), declared there with the list's other indexes.
+@Index('accounts_updated_idx', { synchronize: false })
+// (organization_id, last_seen_at DESC, id DESC): the account list; TypeORM cannot declare DESC key columns.
+@Index('accounts_list_idx', { synchronize: false })
 export class AccountEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'accounts_organization_id_fkey', onDelete: 'CASCADE' })

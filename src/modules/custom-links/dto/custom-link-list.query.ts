@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
+import { UpdatedSince } from '../../../common/pagination/updated-since';
 import { ToBoolean } from '../../../common/validation/coercion';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
@@ -49,9 +50,11 @@ export class CustomLinkListQuery extends PaginationQuery {
   @IsTimestamp()
   created_to?: Date;
 
+  @UpdatedSince() updated_since?: Date;
+
   @Text('Case-insensitive substring of displayName, firstName, lastName, email, company or externalId.') q?: string;
 
-  @ApiPropertyOptional({ enum: ['created_at', 'last_activity_at'], default: 'created_at' })
+  @ApiPropertyOptional({ enum: ['created_at', 'last_activity_at'], default: 'created_at', description: 'Ignored with updated_since.' })
   @IsOptional()
   @IsIn(['created_at', 'last_activity_at'])
   sort: 'created_at' | 'last_activity_at' = 'created_at';

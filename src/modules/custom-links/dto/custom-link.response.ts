@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import type { CustomLinkRow } from '../custom-links.repository';
 import { engagementOf, type StoredEngagement } from '../../engagement';
 
@@ -82,6 +83,7 @@ export class CustomLinkListResponse {
   @ApiProperty() total: number;
   @ApiProperty() limit: number;
   @ApiProperty() offset: number;
+  @ApiNextCursor() nextCursor: string | null;
 }
 
 /** The stored rollup of a link (its engagement columns). */

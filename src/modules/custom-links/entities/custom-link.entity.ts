@@ -27,6 +27,8 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 @Index('custom_links_search_trgm_idx', { synchronize: false })
 // USING gin (lower(company) gin_trgm_ops): TypeORM cannot declare expression keys or an operator class.
 @Index('custom_links_company_trgm_idx', { synchronize: false })
+// (organization_id, updated_at, id): updated_since lists (migration SyncUpdatedAt), declared there with the list's other indexes.
+@Index('custom_links_updated_idx', { synchronize: false })
 export class CustomLinkEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'custom_links_organization_id_fkey', onDelete: 'CASCADE' })

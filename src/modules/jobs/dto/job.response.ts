@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { isoOrNull } from '../../../common/validation/timestamps';
 import { progressFactsOf, type ItemRow, type JobView } from '../custom-link-jobs.repository';
 import { isTerminal, POLL_AFTER_SECONDS, progressOf } from '../rules/job-status';
@@ -43,6 +44,7 @@ export class JobListResponse {
   @ApiProperty() total: number;
   @ApiProperty() limit: number;
   @ApiProperty() offset: number;
+  @ApiNextCursor() nextCursor: string | null;
 }
 
 export class ItemErrorResponse {
@@ -63,6 +65,7 @@ export class JobItemListResponse {
   @ApiProperty() total: number;
   @ApiProperty() limit: number;
   @ApiProperty() offset: number;
+  @ApiNextCursor() nextCursor: string | null;
 }
 
 export function toJobResponse(job: JobView): JobResponse {

@@ -3,6 +3,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
+import { UpdatedSince } from '../../../common/pagination/updated-since';
 import { QUALIFICATION_STATUSES } from '../rules/qualification';
 import { BUYING_INTENTS } from '../rules/intent';
 
@@ -37,4 +38,6 @@ export class PeopleListQuery extends PaginationQuery {
   @ToTimestamp()
   @IsTimestamp()
   last_seen_to?: Date;
+
+  @UpdatedSince() updated_since?: Date;
 }

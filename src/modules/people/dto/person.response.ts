@@ -30,6 +30,7 @@ export class PersonResponse {
   @ApiProperty({ enum: ['low', 'medium', 'high'] }) overallIntent: string;
   @ApiProperty({ minimum: 0, maximum: 3 }) intentScore: number;
   @ApiProperty({ format: 'date-time' }) intentCalculatedAt: string;
+  @ApiProperty({ format: 'date-time', description: 'Moved by every change this resource shows (rollups, intent); what updated_since compares.' }) updatedAt: string;
 }
 
 export class PeopleListResponse {
@@ -62,5 +63,6 @@ export function toPersonResponse(row: PersonRow): PersonResponse {
     overallIntent: row.overall_intent,
     intentScore: row.intent_score,
     intentCalculatedAt: row.intent_calculated_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }

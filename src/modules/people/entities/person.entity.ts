@@ -10,6 +10,8 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 @Index('people_email_trgm_idx', { synchronize: false })
 // Account rollups read the people of one domain.
 @Index('people_account_idx', ['organizationId', 'accountDomain'], { where: 'account_domain IS NOT NULL' })
+// (organization_id, updated_at, id): updated_since lists (migration SyncUpdatedAt), declared there with the list's other indexes.
+@Index('people_updated_idx', { synchronize: false })
 export class PersonEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'people_organization_id_fkey', onDelete: 'CASCADE' })

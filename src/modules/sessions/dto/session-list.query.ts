@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
+import { UpdatedSince } from '../../../common/pagination/updated-since';
 import { IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
@@ -43,4 +44,6 @@ export class SessionListQuery extends PaginationQuery {
   @IsString()
   @MaxLength(255)
   email?: string;
+
+  @UpdatedSince() updated_since?: Date;
 }

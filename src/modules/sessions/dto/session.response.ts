@@ -37,6 +37,7 @@ export class SessionResponse {
   @ApiProperty({ ...text, enum: ['low', 'medium', 'high'] }) overallIntent: string | null;
   @ApiProperty({ ...int, minimum: 0, maximum: 3 }) intentScore: number | null;
   @ApiProperty(time) intentCalculatedAt: string | null;
+  @ApiProperty({ format: 'date-time', description: 'Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.' }) updatedAt: string;
 }
 
 export class TimelineEventResponse {
@@ -146,6 +147,7 @@ export function toSessionResponse(row: SessionRow): SessionResponse {
     overallIntent: row.overall_intent,
     intentScore: row.intent_score,
     intentCalculatedAt: isoOrNull(row.intent_calculated_at),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 

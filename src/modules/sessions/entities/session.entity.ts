@@ -14,6 +14,8 @@ const VISIBLE = visibleSession();
 @Index('sessions_list_idx', { synchronize: false })
 // Person rollups read a person's visible sessions by email key.
 @Index('sessions_person_key_idx', ['organizationId', 'emailKey'], { where: `${VISIBLE} AND email_key IS NOT NULL` })
+// (organization_id, updated_at, id): updated_since lists (migration SyncUpdatedAt), declared there with the list's other indexes.
+@Index('sessions_updated_idx', { synchronize: false })
 export class SessionEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'sessions_organization_id_fkey', onDelete: 'CASCADE' })

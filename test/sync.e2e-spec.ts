@@ -1,0 +1,185 @@
+import { Pool } from 'pg';
+import request from 'supertest';
+import { insertLinks, insertPreciseSessions } from './support/aggregates';
+import { detailOf } from './support/api-responses';
+import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+
+/** Cursor pagination and incremental sync (issue 20 point 2). */
+
+const LINKS = '/api/v1/custom-links';
+const SESSIONS = '/api/v1/sessions';
+const PEOPLE = '/api/v1/people';
+
+interface Page {
+  ids: string[];
+  nextCursor: string | null;
+  offset: number;
+  total: number;
+}
+
+let t: TestApp;
+let pool: Pool;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+});
+
+afterAll(async () => {
+  await pool.end();
+  await t.close();
+});
+
+const get = (who: Tenant, path: string, query: Record<string, string | number>) =>
+  request(t.server).get(path).query(query).set('Authorization', `Bearer ${who.key}`);
+
+/** One page of a list, whichever shape it has (named array beside total, or `pagination`). */
+async function page(who: Tenant, path: string, query: Record<string, string | number>): Promise<Page> {
+  const res = await get(who, path, query).expect(200);
+  const body = res.body as Record<string, unknown>;
+  const items = (body.customLinks ?? body.sessions ?? body.people ?? body.jobs ?? body.items) as { id: string }[];
+  const meta = (body.pagination ?? body) as { nextCursor: string | null; offset: number; total: number };
+  return { ids: items.map((item) => item.id), nextCursor: meta.nextCursor, offset: meta.offset, total: meta.total };
+}
+
+/** Follows nextCursor to the end, calling `between` after each page; returns every id in order. */
+async function walk(who: Tenant, path: string, query: Record<string, string | number>, between: () => Promise<void> = async () => {}): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 1000; pages++) {
+    const next: Page = await page(who, path, cursor === null ? query : { ...query, cursor });
+    expect(next.offset).toBe(seen.length);
+    seen.push(...next.ids);
+    if (next.nextCursor === null) return seen;
+    cursor = next.nextCursor;
+    await between();
+  }
+  throw new Error('the walk did not end');
+}
+
+/** Every id of a list through offset pages (nothing inserted meanwhile). */
+async function byOffsets(who: Tenant, path: string, query: Record<string, string | number>): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const next = await page(who, path, { ...query, limit: 200, offset: ids.length });
+    ids.push(...next.ids);
+    if (next.ids.length < 200) return ids;
+  }
+}
+
+/** An instant `i` hours after 2026-01-01 with a microsecond fraction, as text (PostgreSQL keeps the microseconds). */
+const sessionAt = (i: number) => `${new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString().slice(0, 19)}.${String((Math.abs(i) * 7919) % 1_000_000).padStart(6, '0')}Z`;
+
+describe('cursor walks', () => {
+  it('never skip or repeat a link that existed when the walk started, while links are inserted (created_at ties broken by id)', async () => {
+    const who = await t.createTenant();
+    // One statement: every link has the same created_at, so only the id orders them.
+    const existing = await insertLinks(pool, who.organizationId, Array.from({ length: 41 }, (_, i) => ({ campaignId: null, i })));
+    const inserted: string[] = [];
+    const seen = await walk(who, LINKS, { limit: 7 }, async () => {
+      inserted.push(...(await insertLinks(pool, who.organizationId, [0, 1, 2].map((i) => ({ campaignId: null, i })))));
+    });
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+    expect(inserted.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    { sort: 'last_activity_at', order: 'desc' },
+    { sort: 'last_activity_at', order: 'asc' },
+    { sort: 'created_at', order: 'asc' },
+  ])('give the offset pages order for %j (links without activity last)', async (order) => {
+    const who = await t.createTenant();
+    await insertLinks(pool, who.organizationId, Array.from({ length: 30 }, (_, i) => ({ campaignId: null, i })));
+    expect(await walk(who, LINKS, { ...order, limit: 4 })).toEqual(await byOffsets(who, LINKS, order));
+  });
+
+  it('never skip or repeat a session that existed when the walk started, while sessions are inserted before, inside and after it', async () => {
+    const who = await t.createTenant();
+    // Microsecond start times: a cursor keeps them exactly (a millisecond cursor would skip or repeat).
+    const existing = await insertPreciseSessions(pool, who.organizationId, Array.from({ length: 33 }, (_, i) => ({ at: sessionAt(i) })));
+    let round = 100;
+    const seen = await walk(who, SESSIONS, { limit: 5 }, async () => {
+      round += 1;
+      await insertPreciseSessions(pool, who.organizationId, [{ at: sessionAt(round) }, { at: sessionAt(round - 90) }, { at: sessionAt(-round) }]);
+    });
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+  });
+});
+
+describe('cursor validation', () => {
+  let a: Tenant;
+  let cursor: string;
+
+  beforeAll(async () => {
+    a = await t.createTenant();
+    await insertPreciseSessions(pool, a.organizationId, Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })));
+    cursor = (await page(a, SESSIONS, { limit: 2 })).nextCursor as string;
+    expect(cursor).toEqual(expect.any(String));
+  });
+
+  const refused = async (who: Tenant, path: string, query: Record<string, string | number>) => {
+    const res = await get(who, path, query).expect(422);
+    expect(detailOf(res)).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'cursor'] })]);
+  };
+
+  it('accepts its own cursor', async () => {
+    expect(await page(a, SESSIONS, { limit: 2, cursor })).toMatchObject({ offset: 2, nextCursor: null, total: 4 });
+  });
+
+  it('refuses an edited cursor', async () => {
+    const [payload, signature] = cursor.split('.');
+    const body = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { o: number };
+    const edited = Buffer.from(JSON.stringify({ ...body, o: body.o + 1 })).toString('base64url');
+    await refused(a, SESSIONS, { cursor: `${edited}.${signature}` });
+    await refused(a, SESSIONS, { cursor: `${payload}.${signature.slice(1)}` });
+    await refused(a, SESSIONS, { cursor: 'not-a-cursor' });
+  });
+
+  it("refuses another organization's cursor, another list's and another filter's", async () => {
+    await refused(await t.createTenant(), SESSIONS, { cursor });
+    await refused(a, PEOPLE, { cursor });
+    await refused(a, SESSIONS, { cursor, buying_intent: 'high' });
+  });
+
+  it('refuses a cursor with an offset, even offset=0', async () => {
+    await refused(a, SESSIONS, { cursor, offset: 0 });
+    await refused(a, LINKS, { cursor: 'x', offset: 2 });
+  });
+});
+
+describe('updated_since', () => {
+  /** The database's clock: updated_at comes from it. */
+  const dbNow = async () => ((await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at).toISOString();
+
+  it('lists the links changed at or after the instant, (updatedAt, id) ascending: a PATCH and a rollup move updatedAt, an update changing nothing does not', async () => {
+    const who = await t.createTenant();
+    const ids = await insertLinks(pool, who.organizationId, Array.from({ length: 5 }, (_, i) => ({ campaignId: null, i })));
+    const all = (await get(who, LINKS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as { customLinks: { id: string; updatedAt: string }[] };
+    const keys = all.customLinks.map((l) => [l.updatedAt, l.id].join(' '));
+    expect(keys).toEqual([...keys].sort());
+    expect(all.customLinks.map((l) => l.id).sort()).toEqual([...ids].sort());
+
+    const since = await dbNow();
+    await pool.query('UPDATE custom_links SET load_count = load_count + 1 WHERE organization_id = $1 AND id = $2', [who.organizationId, ids[2]]);
+    await pool.query('UPDATE custom_links SET load_count = load_count WHERE organization_id = $1 AND id = $2', [who.organizationId, ids[0]]);
+    await request(t.server).patch(`${LINKS}/${ids[4]}`).set('x-api-key', who.key).send({ context: 'changed' }).expect(200);
+    const changed = await walk(who, LINKS, { updated_since: since, limit: 1 });
+    expect({ changed, ids }).toEqual({ changed: [ids[2], ids[4]], ids });
+  });
+
+  it('lists the sessions and people changed at or after the instant, each with updatedAt', async () => {
+    const who = await t.createTenant();
+    const ids = await insertPreciseSessions(pool, who.organizationId, Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })));
+    const since = await dbNow();
+    await pool.query(`UPDATE sessions SET buying_intent = 'low' WHERE organization_id = $1 AND id = $2`, [who.organizationId, ids[1]]);
+    const res = await get(who, SESSIONS, { updated_since: since }).expect(200);
+    const body = res.body as { sessions: { id: string; updatedAt: string }[]; pagination: { total: number; nextCursor: string | null } };
+    expect(body.sessions.map((s) => s.id)).toEqual([ids[1]]);
+    expect(Date.parse(body.sessions[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(since) - 1);
+    expect(body.pagination).toMatchObject({ total: 1, nextCursor: null });
+    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as { people: unknown[] };
+    expect(people.people).toEqual([]);
+  });
+});
