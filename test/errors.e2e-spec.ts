@@ -386,8 +386,8 @@ describe('error model', () => {
     });
 
     it('coerces query strings to numbers', async () => {
-      expect((await page('?limit=5&offset=10').expect(200)).body).toEqual({ limit: 5, offset: 10 });
-      expect((await page('?limit=200&offset=1000000').expect(200)).body).toEqual({ limit: 200, offset: 1000000 });
+      expect((await page('?limit=5&offset=10').expect(200)).body).toEqual({ limit: 5, offset: 10, offsetGiven: true });
+      expect((await page('?limit=200&offset=1000000').expect(200)).body).toEqual({ limit: 200, offset: 1000000, offsetGiven: true });
       expect((await page('?limit=1').expect(200)).body).toEqual({ limit: 1, offset: 0 });
     });
 

@@ -297,6 +297,13 @@ describe('playbook and agent publishing', () => {
       expect((await getGroup(who, group.id)).status).toBe('open');
     });
 
+    it('a list item that is itself a list is a 422 model_attributes_type at its index and stores nothing', async () => {
+      const who = await t.createTenant();
+      const res = await post(who, GROUPS, { changes: [[], { changeId: 'c1', sectionKey: 'intro', operation: 'remove' }] }).expect(422);
+      expect(detailOf(res)).toEqual([{ type: 'model_attributes_type', loc: ['body', 'changes', 0], msg: 'Input should be a valid dictionary or object to extract fields from', input: [] }]);
+      expect((await get(who, GROUPS).expect(200)).body).toMatchObject({ total: 0, suggestionGroups: [] });
+    });
+
     it('duplicate changeIds in one group are a 409 and store nothing', async () => {
       const who = await t.createTenant();
       const res = await post(who, GROUPS, {

@@ -330,7 +330,7 @@ describe('person and account rollups (property-based, against a reference implem
     const list = await get(run, '/api/v1/people?limit=200');
     expect(list.status).toBe(200);
     const { people, pagination } = list.body as { people: Person[]; pagination: unknown };
-    expect(pagination).toEqual({ total: oracle.size, limit: 200, offset: 0 });
+    expect(pagination).toEqual({ total: oracle.size, limit: 200, offset: 0, nextCursor: null });
     expect(people.map((p) => p.email).sort()).toEqual([...oracle.keys()].sort());
     expect(people.map((p) => p.id)).toEqual([...people].sort(newestFirst).map((p) => p.id));
     const verdicts = new Map<string, PersonVerdict>();

@@ -55,6 +55,7 @@ export const OptionalObjectList = (type: () => new () => object, maxItems: numbe
     IsOptional(),
     IsArray(),
     ArrayMaxSize(maxItems),
+    IsObject({ each: true }),
     ValidateNested({ each: true }),
     Type(type),
   );

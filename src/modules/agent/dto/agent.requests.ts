@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { OptionalText, RequiredText } from '../../../common/validation/field-decorators';
 
 export const PUBLISH_CONFIRMATION = 'publish-to-production';
@@ -30,6 +30,7 @@ export class ConversationTestsRequest {
   @IsDefined()
   @IsArray()
   @ArrayMaxSize(200)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ConversationTestInput)
   tests: ConversationTestInput[];

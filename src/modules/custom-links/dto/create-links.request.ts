@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CampaignRef, CampaignRefInput, LinkFieldsInput } from './link-fields.input';
 
 export const MAX_LINKS_PER_JOB = 500;
@@ -20,6 +20,7 @@ export class CreateLinksRequest {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_LINKS_PER_JOB)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => CreateLinkInput)
   links: CreateLinkInput[];

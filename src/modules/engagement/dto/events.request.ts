@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 import { EVENT_TYPES, type EventType } from '../rules/engagement-rollup';
@@ -74,6 +74,7 @@ export class EventsRequest {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_EVENTS_PER_REQUEST)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => EventInput)
   events: EventInput[];

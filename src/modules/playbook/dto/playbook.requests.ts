@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { OptionalText, RequiredText } from '../../../common/validation/field-decorators';
 import { StrictDto } from '../../../common/validation/strict-dto.decorator';
 import { CHANGE_OPERATIONS, type ChangeOperation } from '../rules/sections';
@@ -33,6 +33,7 @@ export class PutPlaybookRequest {
   @IsDefined()
   @IsArray()
   @ArrayMaxSize(200)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => SectionInput)
   sections: SectionInput[];
@@ -66,6 +67,7 @@ export class CreateSuggestionsRequest {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ChangeInput)
   changes: ChangeInput[];
@@ -89,6 +91,7 @@ export class PreviewRequest {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => EditInput)
   edits?: EditInput[];

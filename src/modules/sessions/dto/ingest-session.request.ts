@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
 import {
   OptionalBoolean,
   OptionalChoice,
@@ -115,6 +115,7 @@ export class TranscriptInput {
   @IsDefined()
   @IsArray()
   @ArrayMaxSize(MAX_TRANSCRIPT_ENTRIES)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => TranscriptEntryInput)
   entries: TranscriptEntryInput[];
