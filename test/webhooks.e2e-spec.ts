@@ -269,6 +269,35 @@ describe('webhooks', () => {
       expect(sent[0].data).toEqual(job);
     });
 
+    it('agent_publish_job.finished fires once per publish job, succeeded or failed, with the publish job as GET returns it', async () => {
+      const who = await t.createTenant();
+      const endpoint = await createEndpoint(who, ['agent_publish_job.finished']);
+      const JOBS = '/api/v1/agent/publish-jobs';
+      const publish = async (version: number) =>
+        ((await request(t.server).post(JOBS).set('x-api-key', who.key).send({ version, confirm: 'publish-to-production' }).expect(202)).body as { jobId: string }).jobId;
+      const jobOf = async (id: string) => (await request(t.server).get(`${JOBS}/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+      const sentFor = (jobId: string) => bodiesOf('agent_publish_job.finished').filter((b) => b.data.jobId === jobId);
+      await request(t.server)
+        .put('/api/v1/agent/conversation-tests')
+        .set('x-api-key', who.key)
+        .send({ tests: [{ name: 'greets', sectionKey: 'greeting', mustContain: ['welcome'] }] })
+        .expect(200);
+      const section = (content: string) => ({ sections: [{ key: 'greeting', title: 'Greeting', content }] });
+      await request(t.server).put('/api/v1/playbook').set('x-api-key', who.key).send(section('Welcome to Acme.')).expect(200);
+      await request(t.server).put('/api/v1/playbook').set('x-api-key', who.key).send(section('Hello.')).expect(200);
+
+      const passing = await publish(1);
+      await eventually(async () => sentFor(passing).length > 0, 30_000);
+      const failing = await publish(2);
+      await eventually(async () => sentFor(failing).length > 0, 30_000);
+
+      const [succeeded, failed] = [await jobOf(passing), await jobOf(failing)];
+      expect([succeeded.status, failed.status]).toEqual(['succeeded', 'failed']);
+      expect(sentFor(passing).map((b) => b.data)).toEqual([succeeded]);
+      expect(sentFor(failing).map((b) => b.data)).toEqual([failed]);
+      expect((await deliveries(who, endpoint.id)).total).toBe(2);
+    });
+
     describe('link events', () => {
       const LINK_TYPES = ['custom_link.opened', 'custom_link.session_started', 'custom_link.engaged', 'custom_link.lead', 'custom_link.meeting_booked'];
       const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
