@@ -268,5 +268,136 @@ describe('webhooks', () => {
       expect(sent).toHaveLength(1);
       expect(sent[0].data).toEqual(job);
     });
+
+    it('agent_publish_job.finished fires once per publish job, succeeded or failed, with the publish job as GET returns it', async () => {
+      const who = await t.createTenant();
+      const endpoint = await createEndpoint(who, ['agent_publish_job.finished']);
+      const JOBS = '/api/v1/agent/publish-jobs';
+      const publish = async (version: number) =>
+        ((await request(t.server).post(JOBS).set('x-api-key', who.key).send({ version, confirm: 'publish-to-production' }).expect(202)).body as { jobId: string }).jobId;
+      const jobOf = async (id: string) => (await request(t.server).get(`${JOBS}/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+      const sentFor = (jobId: string) => bodiesOf('agent_publish_job.finished').filter((b) => b.data.jobId === jobId);
+      await request(t.server)
+        .put('/api/v1/agent/conversation-tests')
+        .set('x-api-key', who.key)
+        .send({ tests: [{ name: 'greets', sectionKey: 'greeting', mustContain: ['welcome'] }] })
+        .expect(200);
+      const section = (content: string) => ({ sections: [{ key: 'greeting', title: 'Greeting', content }] });
+      await request(t.server).put('/api/v1/playbook').set('x-api-key', who.key).send(section('Welcome to Acme.')).expect(200);
+      await request(t.server).put('/api/v1/playbook').set('x-api-key', who.key).send(section('Hello.')).expect(200);
+
+      const passing = await publish(1);
+      await eventually(async () => sentFor(passing).length > 0, 30_000);
+      const failing = await publish(2);
+      await eventually(async () => sentFor(failing).length > 0, 30_000);
+
+      const [succeeded, failed] = [await jobOf(passing), await jobOf(failing)];
+      expect([succeeded.status, failed.status]).toEqual(['succeeded', 'failed']);
+      expect(sentFor(passing).map((b) => b.data)).toEqual([succeeded]);
+      expect(sentFor(failing).map((b) => b.data)).toEqual([failed]);
+      expect((await deliveries(who, endpoint.id)).total).toBe(2);
+    });
+
+    describe('link events', () => {
+      const LINK_TYPES = ['custom_link.opened', 'custom_link.session_started', 'custom_link.engaged', 'custom_link.lead', 'custom_link.meeting_booked'];
+      const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+      const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
+      /** The link events sent about a link, as [type, eventId] in the order they were recorded. */
+      const sentFor = (linkId: string) =>
+        receiver.received
+          .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
+          .filter((b) => LINK_TYPES.includes(b.type) && b.data.id === linkId);
+      const linkOf = async (who: Tenant, id: string) => (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown> & { url: string; engagement: { botOpens: Record<string, number> } };
+      const send = (who: Tenant, events: unknown[]) => request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+
+      async function createLink(who: Tenant): Promise<string> {
+        const res = await request(t.server)
+          .post('/api/v1/custom-links')
+          .set('x-api-key', who.key)
+          .set('Idempotency-Key', `wh-link-${Date.now()}-${Math.random()}`)
+          .send({ links: [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }] })
+          .expect(202);
+        const jobId = (res.body as { job: { id: string } }).job.id;
+        let linkId = '';
+        await eventually(async () => {
+          const items = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}/items`).set('x-api-key', who.key).expect(200)).body as { items: { customLinkId: string | null }[] };
+          linkId = items.items[0]?.customLinkId ?? '';
+          return linkId !== '';
+        }, 30_000);
+        return linkId;
+      }
+
+      it('custom_link.opened fires once per accepted human open (public route and event batch), never for a bot open, with the link as GET returns it', async () => {
+        const who = await t.createTenant();
+        const endpoint = await createEndpoint(who, LINK_TYPES);
+        const linkId = await createLink(who);
+        const path = new URL((await linkOf(who, linkId)).url).pathname;
+        await request(t.server).get(path).set('User-Agent', GOOGLEBOT).redirects(0).expect(302);
+        await request(t.server).get(path).set('User-Agent', CHROME).redirects(0).expect(302);
+        await eventually(async () => sentFor(linkId).length === 1 && (await linkOf(who, linkId)).engagement.botOpens.user_agent === 1, 30_000);
+        const [publicOpen] = sentFor(linkId);
+        expect(publicOpen.type).toBe('custom_link.opened');
+        expect(publicOpen.data.eventId).toMatch(/^open-/);
+
+        await send(who, [
+          { eventId: 'o-human', type: 'open', customLinkId: linkId, occurredAt: at(1) },
+          { eventId: 'o-bot', type: 'open', customLinkId: linkId, occurredAt: at(2), userAgent: GOOGLEBOT },
+          { eventId: 'o-flag', type: 'open', customLinkId: linkId, occurredAt: at(3), bot: true },
+        ]);
+        // The same open again is a duplicate, not a new open.
+        await send(who, [{ eventId: 'o-human', type: 'open', customLinkId: linkId, occurredAt: at(1) }]);
+        await eventually(async () => sentFor(linkId).length >= 2);
+        const link = await linkOf(who, linkId);
+        expect(link.engagement.botOpens.user_agent).toBe(3);
+        expect(sentFor(linkId).map((b) => [b.type, b.data.eventId])).toEqual([
+          ['custom_link.opened', publicOpen.data.eventId],
+          ['custom_link.opened', 'o-human'],
+        ]);
+        // Nothing changed the link since the batch: its message carries the link as GET returns it now.
+        expect(sentFor(linkId)[1].data).toEqual({ ...link, eventId: 'o-human', occurredAt: at(1) });
+        expect((await deliveries(who, endpoint.id)).total).toBe(2);
+      });
+
+      it("each milestone fires once, when the link's stage or flag first reaches it, from the event that reached it", async () => {
+        const who = await t.createTenant();
+        const endpoint = await createEndpoint(who, LINK_TYPES);
+        const linkId = await createLink(who);
+        const sessionId = '0190a000-0000-7000-8000-000000000001';
+        await send(who, [
+          { eventId: 'm-bot-start', type: 'session_started', customLinkId: linkId, occurredAt: at(1), sessionId, userAgent: GOOGLEBOT },
+          { eventId: 'm-start-2', type: 'session_started', customLinkId: linkId, occurredAt: at(3), sessionId },
+          { eventId: 'm-start-1', type: 'session_started', customLinkId: linkId, occurredAt: at(2), sessionId },
+        ]);
+        await send(who, [
+          { eventId: 'm-start-3', type: 'session_started', customLinkId: linkId, occurredAt: at(4), sessionId },
+          { eventId: 'm-engaged', type: 'session_engaged', customLinkId: linkId, occurredAt: at(5), sessionId },
+        ]);
+        await send(who, [{ eventId: 'm-lead-1', type: 'lead_submitted', customLinkId: linkId, occurredAt: at(6), sessionId }]);
+        await send(who, [
+          { eventId: 'm-lead-2', type: 'lead_submitted', customLinkId: linkId, occurredAt: at(7), sessionId },
+          { eventId: 'm-engaged-2', type: 'session_engaged', customLinkId: linkId, occurredAt: at(8), sessionId },
+          { eventId: 'm-booked-1', type: 'meeting_booked', customLinkId: linkId, occurredAt: at(9), sessionId },
+        ]);
+        // Recorded with each batch, before its 202: one message per milestone, none for the bot's start or the repeats.
+        expect((await deliveries(who, endpoint.id)).total).toBe(4);
+        await eventually(async () => sentFor(linkId).length === 4);
+        // Deliveries run in parallel: compare by type, not by arrival.
+        const byType = Object.fromEntries(sentFor(linkId).map((b) => [b.type, [b.data.eventId, b.data.occurredAt]]));
+        expect(byType).toEqual({
+          'custom_link.session_started': ['m-start-1', at(2)],
+          'custom_link.engaged': ['m-engaged', at(5)],
+          'custom_link.lead': ['m-lead-1', at(6)],
+          'custom_link.meeting_booked': ['m-booked-1', at(9)],
+        });
+        // Nothing changed the link since the last batch: its message carries the link as GET returns it now.
+        const booked = sentFor(linkId).find((b) => b.type === 'custom_link.meeting_booked')!;
+        expect(booked.data).toEqual({ ...(await linkOf(who, linkId)), eventId: 'm-booked-1', occurredAt: at(9) });
+
+        // Reached already: a later booking records nothing (a message would commit with its batch, before the 202).
+        await send(who, [{ eventId: 'm-booked-2', type: 'meeting_booked', customLinkId: linkId, occurredAt: at(10), sessionId }]);
+        expect((await deliveries(who, endpoint.id)).total).toBe(4);
+      });
+    });
   });
 });

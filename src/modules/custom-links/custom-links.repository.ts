@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
-import { BOT_REASONS, type BotOpens, type DistinctKind, type LinkFunnelCounts, type LinkRollupDelta, type LinkWindow, type TimeStats } from '../engagement';
+import { BOT_REASONS, type BotOpens, type DistinctKind, type LinkFunnelCounts, type LinkRollupDelta, type LinkWindow, type MilestoneTimes, type TimeStats } from '../engagement';
 import { LINK_FUNNEL_COLUMNS, linksInWindowSql } from './custom-links.queries';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.input';
@@ -257,9 +257,14 @@ export class CustomLinksRepository {
   }
 
   /** Merges event batches' statistics into the links, locked in id order first (docs/api.md §6.4). */
-  async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void> {
-    if (deltas.length === 0) return;
-    await tx.query(`SELECT id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [organizationId, deltas.map((d) => d.linkId)]);
+  /** Merges under the links' locks; returns each link's milestone times as they were before. */
+  async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>> {
+    if (deltas.length === 0) return new Map();
+    const before: { id: string; first_started_at: Date | null; first_engaged_at: Date | null; first_lead_submitted_at: Date | null; first_meeting_booked_at: Date | null }[] = await tx.query(
+      `SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [organizationId, deltas.map((d) => d.linkId)],
+    );
     const records = deltas.map(({ linkId, stats, newDistinct }) => ({
       link_id: linkId,
       open_observed: stats.openObserved,
@@ -273,6 +278,17 @@ export class CustomLinksRepository {
       last_activity_event_id: stats.lastActivity?.eventId ?? null,
     }));
     await tx.query(MERGE_STATS, [organizationId, JSON.stringify(records)]);
+    return new Map(
+      before.map((row) => [
+        row.id,
+        { firstStartedAt: row.first_started_at, firstEngagedAt: row.first_engaged_at, firstLeadSubmittedAt: row.first_lead_submitted_at, firstMeetingBookedAt: row.first_meeting_booked_at },
+      ]),
+    );
+  }
+
+  /** The links among `ids`, read in `tx`. */
+  async findByIds(tx: EntityManager, organizationId: string, ids: string[]): Promise<CustomLinkRow[]> {
+    return tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]);
   }
 }
 

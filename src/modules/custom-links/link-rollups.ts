@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
-import type { LinkFunnelCounts, LinkRollupDelta, LinkWindow, LinkWindowSql, RollupLinks } from '../engagement';
+import { AppConfigService } from '../../config/app-config';
+import type { LinkFunnelCounts, LinkRollupDelta, LinkWindow, LinkWindowSql, MilestoneTimes, RollupLinks } from '../engagement';
 import { campaignOfLinkSql, linksInWindowSql } from './custom-links.queries';
 import { CustomLinksRepository } from './custom-links.repository';
+import { toCustomLinkResponse } from './dto/custom-link.response';
 import { LINK_LIST } from './link-list';
 
 /** Custom Links as the engagement module sees them: resolved by id or slug, rollups merged on the row. */
@@ -12,6 +14,7 @@ export class LinkRollups implements RollupLinks {
   constructor(
     private readonly links: CustomLinksRepository,
     private readonly counts: CountCache,
+    private readonly config: AppConfigService,
   ) {}
 
   resolve(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
@@ -22,8 +25,13 @@ export class LinkRollups implements RollupLinks {
     return (await this.links.findById(organizationId, linkId)) !== null;
   }
 
-  merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void> {
+  merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>> {
     return this.links.mergeRollups(tx, organizationId, deltas);
+  }
+
+  async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>> {
+    const rows = await this.links.findByIds(tx, organizationId, linkIds);
+    return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.config.values.publicBaseUrl)]));
   }
 
   /** Stage and activity filters of the link list may answer differently now. */

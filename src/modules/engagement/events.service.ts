@@ -6,6 +6,7 @@ import { IdempotencyRecorder } from '../../common/idempotency/idempotency-record
 import { botReasonOf, type BotReason } from './rules/bot-detection';
 import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './rules/engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
+import { LinkWebhooks } from './link-webhooks';
 import { RollupLinksRegistry } from './rollup-links';
 import type { EventInput, EventsResponse } from './dto/events.request';
 
@@ -32,6 +33,7 @@ export class EventsService {
     private readonly engagement: EngagementRepository,
     private readonly links: RollupLinksRegistry,
     private readonly idempotency: IdempotencyRecorder,
+    private readonly webhooks: LinkWebhooks,
   ) {}
 
   async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
@@ -105,11 +107,12 @@ export class EventsService {
     );
     const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
     await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()].sort((a, b) => (`${a.linkId}:${a.sessionId}` < `${b.linkId}:${b.sessionId}` ? -1 : 1)));
-    await this.links.get().merge(
+    const before = await this.links.get().merge(
       tx,
       organizationId,
       linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
     );
+    await this.webhooks.record(tx, organizationId, before, newEvents);
     return newEvents;
   }
 

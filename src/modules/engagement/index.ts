@@ -9,5 +9,6 @@ export { SessionObservations } from './session-observations';
 export { TrackedSessionsRegistry, type TrackedSessions } from './tracked-sessions';
 export { engagementOf, type DistinctKind, type EventType, type StoredEngagement, type TimeStats } from './rules/engagement-rollup';
 export { lifecycleOf } from './rules/lifecycle';
+export type { MilestoneTimes } from './rules/link-milestones';
 export { BOT_REASONS, type BotReason, type BotSignals } from './rules/bot-detection';
 export { noBotOpens, type BotOpens } from './rules/engagement-rollup';

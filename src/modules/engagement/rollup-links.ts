@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Registration } from '../../common/registry/registration';
 import type { DistinctKind, LinkStats } from './rules/engagement-rollup';
+import type { MilestoneTimes } from './rules/link-milestones';
 
 /** One link's share of an event batch: its new statistics and how many distinct values were new. */
 export interface LinkRollupDelta {
@@ -47,8 +48,13 @@ export interface RollupLinks {
   /** The organization's links among these ids and slugs. */
   resolve(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]>;
   exists(organizationId: string, linkId: string): Promise<boolean>;
-  /** Merges a batch into the links' rollups inside the events' transaction, locking the links in id order. */
-  merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void>;
+  /**
+   * Merges a batch into the links' rollups inside the events' transaction, locking the links in id
+   * order; returns each link's milestone times as they were before (under the lock).
+   */
+  merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>>;
+  /** The links as their GET returns them, read in `tx`, by id. */
+  views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>>;
   /** After a committed batch changed rollups (the link list's filters may answer differently). */
   changed(organizationId: string): Promise<void>;
   /** The funnel's link counts over a window. */
