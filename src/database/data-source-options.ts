@@ -2,6 +2,7 @@ import type { DataSourceOptions, Logger } from 'typeorm';
 import type { TimeoutsConfig } from '../config/environment';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { stallAwareClient } from './stall-aware-client';
 
 /** Client-side margin over statement_timeout: a stalled server or network is given up on shortly after. */
 const READ_MARGIN_MS = 1000;
@@ -37,7 +38,7 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10, timeouts?:
         lock_timeout: timeouts.databaseLockMs,
         idle_in_transaction_session_timeout: timeouts.databaseIdleInTransactionMs,
         // A server that never answers (stalled connection) is given up on by the client itself.
-        query_timeout: timeouts.databaseStatementMs + READ_MARGIN_MS,
+        Client: stallAwareClient(timeouts.databaseStatementMs + READ_MARGIN_MS),
         // Both opening a connection and waiting for a free one in the pool.
         connectionTimeoutMillis: timeouts.databaseConnectMs,
       }),
