@@ -1,7 +1,9 @@
 import { Pool } from 'pg';
 import request from 'supertest';
+import { randomUUID } from 'node:crypto';
 import { insertLinks, insertPreciseSessions } from './support/aggregates';
 import { detailOf } from './support/api-responses';
+import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /** Cursor pagination and incremental sync (issue 20 point 2). */
@@ -9,6 +11,7 @@ import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 const LINKS = '/api/v1/custom-links';
 const SESSIONS = '/api/v1/sessions';
 const PEOPLE = '/api/v1/people';
+const ACCOUNTS = '/api/v1/accounts';
 
 interface Page {
   ids: string[];
@@ -37,7 +40,7 @@ const get = (who: Tenant, path: string, query: Record<string, string | number>) 
 async function page(who: Tenant, path: string, query: Record<string, string | number>): Promise<Page> {
   const res = await get(who, path, query).expect(200);
   const body = res.body as Record<string, unknown>;
-  const items = (body.customLinks ?? body.sessions ?? body.people ?? body.jobs ?? body.items) as { id: string }[];
+  const items = (body.customLinks ?? body.sessions ?? body.people ?? body.accounts ?? body.jobs ?? body.items) as { id: string }[];
   const meta = (body.pagination ?? body) as { nextCursor: string | null; offset: number; total: number };
   return { ids: items.map((item) => item.id), nextCursor: meta.nextCursor, offset: meta.offset, total: meta.total };
 }
@@ -181,5 +184,85 @@ describe('updated_since', () => {
     expect(body.pagination).toMatchObject({ total: 1, nextCursor: null });
     const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as { people: unknown[] };
     expect(people.people).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/accounts', () => {
+  /** Accounts last seen at `sessionAt(at)` each, written directly (their rollups are covered by accounts.e2e-spec). */
+  async function insertAccounts(organizationId: string, at: number[]): Promise<string[]> {
+    const ids = at.map(() => randomUUID());
+    await pool.query(
+      `INSERT INTO accounts (organization_id, id, account_domain, total_users, total_sessions, booked_sessions, high_intent_users,
+                             qualified_users, total_time_spent_seconds, last_seen_at)
+       SELECT $1::uuid, a.id, 'd' || replace(a.id::text, '-', '') || '.com', 1, 1, 0, 0, 0, 60, a.at
+         FROM jsonb_to_recordset($2::jsonb) AS a(id uuid, at timestamptz)`,
+      [organizationId, JSON.stringify(ids.map((id, n) => ({ id, at: sessionAt(at[n]) })))],
+    );
+    return ids;
+  }
+
+  it('lists the organization\'s accounts newest lastSeenAt first (ties by id), every field of the account GET', async () => {
+    const who = await t.createTenant();
+    const other = await t.createTenant();
+    await insertAccounts(other.organizationId, [1, 2, 3]);
+    const ids = await insertAccounts(who.organizationId, [5, 9, 9, 9, 1, 7]);
+    const res = await get(who, ACCOUNTS, { limit: 4 }).expect(200);
+    const body = res.body as { accounts: { id: string; accountDomain: string; lastSeenAt: string }[]; total: number; limit: number; offset: number; nextCursor: string | null };
+    const tied = [ids[1], ids[2], ids[3]].sort().reverse();
+    expect(body.accounts.map((a) => a.id)).toEqual([...tied, ids[5]]);
+    expect(body).toMatchObject({ total: 6, limit: 4, offset: 0, nextCursor: expect.any(String) });
+    const single = (await get(who, `${ACCOUNTS}/${body.accounts[0].accountDomain}`, {}).expect(200)).body as unknown;
+    expect(body.accounts[0]).toEqual(single);
+    expect(await walk(who, ACCOUNTS, { limit: 4 })).toEqual([...tied, ids[5], ids[0], ids[4]]);
+  });
+
+  it('never skips or repeats an account that existed when the walk started, while accounts are inserted; cursor order equals offset order', async () => {
+    const who = await t.createTenant();
+    const existing = await insertAccounts(who.organizationId, Array.from({ length: 37 }, (_, i) => i % 5));
+    expect(await walk(who, ACCOUNTS, { limit: 6 })).toEqual(await byOffsets(who, ACCOUNTS, {}));
+    let round = 0;
+    const seen = await walk(who, ACCOUNTS, { limit: 6 }, async () => {
+      round += 1;
+      await insertAccounts(who.organizationId, [100 + round, 2, -round]);
+    });
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+    expect(round).toBeGreaterThan(0);
+  });
+
+  it('lists the accounts a rollup changed at or after updated_since, (updatedAt, id) ascending, each with updatedAt', async () => {
+    const who = await t.createTenant();
+    const at = new Date(Date.now() - 86_400_000).toISOString();
+    const end = new Date(Date.now() - 86_000_000).toISOString();
+    await ingest(t.server, who.key, newSessionId(), sessionBody({ email: 'a@acme.com', startTime: at, endTime: end })).expect(200);
+    await ingest(t.server, who.key, newSessionId(), sessionBody({ email: 'a@other.com', startTime: at, endTime: end })).expect(200);
+    const since = ((await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at).toISOString();
+    await ingest(t.server, who.key, newSessionId(), sessionBody({ email: 'b@acme.com', startTime: at, endTime: end })).expect(200);
+    const body = (await get(who, ACCOUNTS, { updated_since: since }).expect(200)).body as { accounts: { accountDomain: string; totalUsers: number; updatedAt: string }[]; total: number };
+    expect(body.accounts).toEqual([expect.objectContaining({ accountDomain: 'acme.com', totalUsers: 2 })]);
+    expect(Date.parse(body.accounts[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(since) - 1);
+    expect(body.total).toBe(1);
+    const all = (await get(who, ACCOUNTS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as { accounts: { id: string; updatedAt: string }[] };
+    const keys = all.accounts.map((a) => [a.updatedAt, a.id].join(' '));
+    expect(keys).toEqual([...keys].sort());
+    expect(keys).toHaveLength(2);
+  });
+
+  it('needs accounts:read, and refuses a cursor of another list, organization or filter', async () => {
+    const who = await t.createTenant();
+    await insertAccounts(who.organizationId, [1, 2, 3]);
+    const noScope = await t.createKey(who.organizationId, ['people:read']);
+    await request(t.server).get(ACCOUNTS).set('Authorization', `Bearer ${noScope}`).expect(403);
+    await request(t.server).get(ACCOUNTS).expect(401);
+    const cursor = (await page(who, ACCOUNTS, { limit: 1 })).nextCursor as string;
+    const refused = async (whom: Tenant, path: string, query: Record<string, string | number>) => {
+      const res = await get(whom, path, query).expect(422);
+      expect(detailOf(res)).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'cursor'] })]);
+    };
+    await refused(who, PEOPLE, { cursor });
+    await refused(await t.createTenant(), ACCOUNTS, { cursor });
+    await refused(who, ACCOUNTS, { cursor, updated_since: '2000-01-01T00:00:00Z' });
+    await refused(who, ACCOUNTS, { cursor, offset: 1 });
+    expect(await page(who, ACCOUNTS, { limit: 1, cursor })).toMatchObject({ offset: 1, total: 3 });
   });
 });
