@@ -868,6 +868,11 @@ export interface components {
         };
         CampaignListResponse: {
             campaigns: components["schemas"]["CampaignResponse"][];
+            total: number;
+            limit: number;
+            offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         CampaignNameRequest: {
             /** @example Q4 enterprise outreach */
@@ -1766,6 +1771,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         WebhookDeliveryResponse: {
             /** Format: uuid */
@@ -1796,6 +1803,8 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         WebhookEndpointResponse: {
             /** Format: uuid */
@@ -2934,7 +2943,12 @@ export interface operations {
     };
     campaigns_list: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description The previous page's nextCursor (opaque); not together with offset. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3000,6 +3014,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */

@@ -40,9 +40,12 @@ const get = (who: Tenant, path: string, query: Record<string, string | number>) 
 async function page(who: Tenant, path: string, query: Record<string, string | number>): Promise<Page> {
   const res = await get(who, path, query).expect(200);
   const body = res.body as Record<string, unknown>;
-  const items = (body.customLinks ?? body.sessions ?? body.people ?? body.accounts ?? body.jobs ?? body.items) as { id: string }[];
+  const items = (body.customLinks ?? body.sessions ?? body.people ?? body.accounts ?? body.campaigns ?? body.webhookEndpoints ?? body.deliveries ?? body.events ?? body.jobs ?? body.items) as {
+    id?: string;
+    eventId?: string;
+  }[];
   const meta = (body.pagination ?? body) as { nextCursor: string | null; offset: number; total: number };
-  return { ids: items.map((item) => item.id), nextCursor: meta.nextCursor, offset: meta.offset, total: meta.total };
+  return { ids: items.map((item) => (item.id ?? item.eventId) as string), nextCursor: meta.nextCursor, offset: meta.offset, total: meta.total };
 }
 
 /** Follows nextCursor to the end, calling `between` after each page; returns every id in order. */
@@ -264,5 +267,99 @@ describe('GET /api/v1/accounts', () => {
     await refused(who, ACCOUNTS, { cursor, updated_since: '2000-01-01T00:00:00Z' });
     await refused(who, ACCOUNTS, { cursor, offset: 1 });
     expect(await page(who, ACCOUNTS, { limit: 1, cursor })).toMatchObject({ offset: 1, total: 3 });
+  });
+});
+
+describe('cursor walks of campaigns, webhook endpoints, deliveries and link events', () => {
+  /** Rows inserted in one statement share created_at (occurred_at for events): only the id orders them. */
+  interface Seeded {
+    path: string;
+    insert: (n: number) => Promise<string[]>;
+  }
+
+  async function seed(kind: string, organizationId: string): Promise<Seeded> {
+    const ids = (n: number) => Array.from({ length: n }, () => randomUUID());
+    if (kind === 'campaigns') {
+      return {
+        path: '/api/v1/custom-link-campaigns',
+        insert: async (n) => {
+          const rows = ids(n);
+          await pool.query(`INSERT INTO campaigns (organization_id, id, name) SELECT $1, id, 'c ' || id FROM unnest($2::uuid[]) AS id`, [organizationId, rows]);
+          return rows;
+        },
+      };
+    }
+    const endpointId = randomUUID();
+    await pool.query(`INSERT INTO webhook_endpoints (organization_id, id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/h', '{session.analyzed}', 'whsec_x')`, [organizationId, endpointId]);
+    if (kind === 'endpoints') {
+      return {
+        path: '/api/v1/webhook-endpoints',
+        insert: async (n) => {
+          const rows = ids(n);
+          await pool.query(
+            `INSERT INTO webhook_endpoints (organization_id, id, url, event_types, secret) SELECT $1, id, 'https://example.com/h', '{session.analyzed}', 'whsec_x' FROM unnest($2::uuid[]) AS id`,
+            [organizationId, rows],
+          );
+          return rows;
+        },
+      };
+    }
+    if (kind === 'deliveries') {
+      const messageId = randomUUID();
+      await pool.query(`INSERT INTO webhook_messages (organization_id, id, event_type, body) VALUES ($1, $2, 'session.analyzed', '{}')`, [organizationId, messageId]);
+      return {
+        path: `/api/v1/webhook-endpoints/${endpointId}/deliveries`,
+        insert: async (n) => {
+          const rows = ids(n);
+          await pool.query(
+            `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status) SELECT $1, id, $2, $3, 1, 'failed' FROM unnest($4::uuid[]) AS id`,
+            [organizationId, endpointId, messageId, rows],
+          );
+          return rows;
+        },
+      };
+    }
+    const [linkId] = await insertLinks(pool, organizationId, [{ campaignId: null, i: 1 }]);
+    return {
+      path: `${LINKS}/${linkId}/events`,
+      insert: async (n) => {
+        const rows = ids(n).map((id) => `ev-${id}`);
+        await pool.query(
+          `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, bot)
+           SELECT $1, e.id, $2, 'page_view', timestamptz '2026-03-01T00:00:00Z' + (e.n % 3) * interval '1 second', false FROM unnest($3::text[]) WITH ORDINALITY AS e(id, n)`,
+          [organizationId, linkId, rows],
+        );
+        return rows;
+      },
+    };
+  }
+
+  it.each(['campaigns', 'endpoints', 'deliveries', 'events'])('%s: cursor order equals offset order, and a walk inserting rows never skips or repeats one', async (kind) => {
+    const who = await t.createTenant();
+    const seeded = await seed(kind, who.organizationId);
+    const existing = await seeded.insert(kind === 'endpoints' ? 12 : 17);
+    const all = await walk(who, seeded.path, { limit: 3 });
+    expect(all).toEqual(await byOffsets(who, seeded.path, {}));
+    expect(all.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+    let inserted = 0;
+    const seen = await walk(who, seeded.path, { limit: 3 }, async () => {
+      inserted += (await seeded.insert(1)).length;
+    });
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+    expect(inserted).toBeGreaterThan(0);
+  });
+
+  it("refuses one endpoint's delivery cursor on another endpoint, and one link's event cursor on another link", async () => {
+    const who = await t.createTenant();
+    for (const kind of ['deliveries', 'events']) {
+      const one = await seed(kind, who.organizationId);
+      const two = await seed(kind, who.organizationId);
+      await one.insert(3);
+      const cursor = (await page(who, one.path, { limit: 1 })).nextCursor as string;
+      expect((await page(who, one.path, { limit: 1, cursor })).offset).toBe(1);
+      const res = await get(who, two.path, { cursor }).expect(422);
+      expect(detailOf(res)).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'cursor'] })]);
+    }
   });
 });
