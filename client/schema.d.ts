@@ -1477,7 +1477,7 @@ export interface components {
             intentCalculatedAt: string | null;
             /**
              * Format: date-time
-             * @description Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.
+             * @description Moved by every change of the session's own fields (re-ingestion, its person assignment and effective qualification); what updated_since compares. overallIntent, intentScore and intentCalculatedAt are the person's: they move the person's updatedAt, not the session's (sync people for them).
              */
             updatedAt: string;
             phone: string | null;
@@ -1571,7 +1571,7 @@ export interface components {
             intentCalculatedAt: string | null;
             /**
              * Format: date-time
-             * @description Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.
+             * @description Moved by every change of the session's own fields (re-ingestion, its person assignment and effective qualification); what updated_since compares. overallIntent, intentScore and intentCalculatedAt are the person's: they move the person's updatedAt, not the session's (sync people for them).
              */
             updatedAt: string;
         };

@@ -363,3 +363,26 @@ describe('cursor walks of campaigns, webhook endpoints, deliveries and link even
     }
   });
 });
+
+describe("a session's updatedAt and its person's intent", () => {
+  it("covers the session's own row: a new session of its person moves the person's intent and updatedAt, not the older session's (clients sync people for intent)", async () => {
+    const who = await t.createTenant();
+    const day = (days: number, minutes = 0) => new Date(Date.now() - days * 86_400_000 + minutes * 60_000).toISOString();
+    const older = newSessionId();
+    const visit = (days: number, buyingIntent: string) => sessionBody({ email: 'ada@acme.com', startTime: day(days), endTime: day(days, 30), buyingIntent });
+    await ingest(t.server, who.key, older, visit(40, 'low')).expect(200);
+    type Shown = { updatedAt: string; overallIntent: string; intentScore: number; personId: string };
+    const before = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as Shown;
+    const since = ((await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at).toISOString();
+    const newer = newSessionId();
+    await ingest(t.server, who.key, newer, visit(0, 'high')).expect(200);
+
+    const after = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as Shown;
+    expect({ intentScore: after.intentScore, overallIntent: after.overallIntent }).not.toEqual({ intentScore: before.intentScore, overallIntent: before.overallIntent });
+    expect(after.updatedAt).toBe(before.updatedAt);
+    const sessions = (await get(who, SESSIONS, { updated_since: since }).expect(200)).body as { sessions: { id: string }[] };
+    expect(sessions.sessions.map((s) => s.id)).toEqual([newer]);
+    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as { people: { id: string; intentScore: number }[] };
+    expect(people.people).toEqual([expect.objectContaining({ id: before.personId, intentScore: after.intentScore })]);
+  });
+});
