@@ -26,6 +26,7 @@ interface Account {
   totalTimeSpentSeconds: number;
   lastSeenAt: string;
   summaryMarkdown: string | null;
+  updatedAt: string;
 }
 
 interface Person {
@@ -96,6 +97,7 @@ describe('accounts', () => {
         totalTimeSpentSeconds: (30 + 20 + 10 + 5) * 60,
         lastSeenAt: ago(1, 20),
         summaryMarkdown: 'a-2', // a is the most recently seen person, and its latest summary
+        updatedAt: expect.stringMatching(ISO_MS_Z),
       });
       expect(account.lastSeenAt).toMatch(ISO_MS_Z);
 
@@ -216,6 +218,7 @@ describe('accounts', () => {
         qualifiedUsers: 0,
         totalTimeSpentSeconds: 1800,
         lastSeenAt: ago(3, 30),
+        updatedAt: expect.stringMatching(ISO_MS_Z),
       });
       expect(await getOk(who, 'other.com')).toMatchObject({ totalUsers: 1, totalSessions: 1, highIntentUsers: 1, qualifiedUsers: 1, companyName: 'Other' });
 

@@ -118,7 +118,7 @@ describe('authentication and authorization', () => {
       ['x-api-key: <key>', 'x-api-key', (key: string) => key],
     ])('authenticates with %s', async (_label, header, value) => {
       const res = await list().set(header, value(who.key)).expect(200);
-      expect(res.body).toEqual({ campaigns: [expect.objectContaining({ id: mine.id, name: mine.name })] });
+      expect(res.body).toEqual({ campaigns: [expect.objectContaining({ id: mine.id, name: mine.name })], total: 1, limit: 50, offset: 0, nextCursor: null });
     });
   });
 
@@ -136,7 +136,7 @@ describe('authentication and authorization', () => {
       const created = await service.create(organizationId, ['custom_links:read'], 'to be revoked');
       const call = () => request(short.server).get(CAMPAIGNS).set('x-api-key', created.key);
       // Used once, so the principal sits in the cache when the key is revoked.
-      expect((await call().expect(200)).body).toEqual({ campaigns: [] });
+      expect((await call().expect(200)).body).toEqual({ campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
 
       const revoked = await service.revoke(created.id);
       expect(revoked?.revokedAt).toEqual(expect.any(String));

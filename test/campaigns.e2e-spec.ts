@@ -38,7 +38,7 @@ describe('custom link campaigns', () => {
   const remove = (who: Tenant, id: string) => request(t.server).delete(`${CAMPAIGNS}/${id}`).set('x-api-key', who.key);
   const list = async (who: Tenant): Promise<Campaign[]> => {
     const res = await request(t.server).get(CAMPAIGNS).set('Authorization', `Bearer ${who.key}`).expect(200);
-    expect(Object.keys(res.body as object)).toEqual(['campaigns']);
+    expect(Object.keys(res.body as object)).toEqual(['campaigns', 'total', 'limit', 'offset', 'nextCursor']);
     return (res.body as { campaigns: Campaign[] }).campaigns;
   };
   const createOk = async (who: Tenant, name: string): Promise<Campaign> => (await create(who, name).expect(201)).body as Campaign;

@@ -102,7 +102,7 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     ]);
 
     // The key authenticates as the organization it was made for, with the scopes it was given.
-    await request(t.server).get('/api/v1/custom-link-campaigns').set('Authorization', `Bearer ${created.key}`).expect(200, { campaigns: [] });
+    await request(t.server).get('/api/v1/custom-link-campaigns').set('Authorization', `Bearer ${created.key}`).expect(200, { campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
     await request(t.server).post('/api/v1/custom-link-campaigns').set('x-api-key', created.key).send({ name: uniqueName('No write') })
       .expect(403, { detail: 'API key does not include the required scope.' });
   });

@@ -374,7 +374,7 @@ describe('error model', () => {
       await post({ name: '' }, fresh.key).expect(422);
       await post('{name: 1}', fresh.key).expect(422);
       const res = await request(t.server).get(CAMPAIGNS).set('x-api-key', fresh.key).expect(200);
-      expect(res.body).toEqual({ campaigns: [] });
+      expect(res.body).toEqual({ campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
     });
   });
 

@@ -199,7 +199,7 @@ describe('hostile input (issue 17)', () => {
         const res = await request(t.server).post(CAMPAIGNS).set('x-api-key', fresh.key).set('Content-Type', 'application/json').send(text).expect(422);
         expect(detail(res)).toEqual([valueError(['body', 'name'], name, reason)]);
       }
-      expect((await request(t.server).get(CAMPAIGNS).set('x-api-key', fresh.key).expect(200)).body).toEqual({ campaigns: [] });
+      expect((await request(t.server).get(CAMPAIGNS).set('x-api-key', fresh.key).expect(200)).body).toEqual({ campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
     });
 
     it('in link creation items, at each item, in field order with the other issues', async () => {

@@ -85,7 +85,7 @@ describe('webhooks', () => {
       const got = await request(t.server).get(`${ENDPOINTS}/${created.id}`).set('x-api-key', who.key).expect(200);
       expect(got.body).not.toHaveProperty('secret');
       const listed = await request(t.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200);
-      expect(listed.body).toEqual({ webhookEndpoints: [got.body], total: 1, limit: 50, offset: 0 });
+      expect(listed.body).toEqual({ webhookEndpoints: [got.body], total: 1, limit: 50, offset: 0, nextCursor: null });
       expect(JSON.stringify(listed.body)).not.toContain(created.secret);
 
       const rotated = await request(t.server).post(`${ENDPOINTS}/${created.id}/rotate-secret`).set('x-api-key', who.key).expect(200);

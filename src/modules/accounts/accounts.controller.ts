@@ -1,15 +1,25 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
 import { AccountsService } from './accounts.service';
-import { AccountResponse } from './dto/account.response';
+import { AccountListResponse, AccountResponse } from './dto/account.response';
+import { AccountsListQuery } from './dto/accounts-list.query';
 
 @ApiTags('Accounts')
 @Controller('api/v1/accounts')
 export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List accounts', description: 'lastSeenAt newest first; with updated_since, (updatedAt, id) ascending.' })
+  @RequireScope('accounts:read')
+  @ApiOkResponse({ type: AccountListResponse })
+  @ApiErrorResponses(401, 403, 422, 429)
+  list(@Caller() caller: Principal, @Query() query: AccountsListQuery): Promise<AccountListResponse> {
+    return this.accounts.list(caller.organizationId, query);
+  }
 
   @Get(':domain')
   @ApiOperation({ summary: 'Get an account' })

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { preparedQuery } from '../../database/prepared-query';
+import { SqlConditions } from '../../database/sql-conditions';
+import type { AccountsListQuery } from './dto/accounts-list.query';
 import type { AccountRollup } from './rules/account-rollup';
 
 export interface AccountRow {
@@ -17,6 +20,7 @@ export interface AccountRow {
   total_time_spent_seconds: string;
   last_seen_at: Date;
   summary_markdown: string | null;
+  updated_at: Date;
 }
 
 /** The only place that queries accounts; every statement is scoped by organization_id. */
@@ -27,6 +31,28 @@ export class AccountsRepository {
   async findByDomain(organizationId: string, domain: string): Promise<AccountRow | null> {
     const rows = await preparedQuery<AccountRow>(this.db, `SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = $2`, [organizationId, domain]);
     return rows[0] ?? null;
+  }
+
+  /**
+   * A page of accounts, lastSeenAt newest first then id (accounts_list_idx), or (updatedAt, id)
+   * ascending for a sync (accounts_updated_idx).
+   */
+  async listPage(organizationId: string, query: AccountsListQuery, window: PageWindow): Promise<(AccountRow & { keyset: Keyset })[]> {
+    const where = this.filters(organizationId, query);
+    const key = query.updated_since === undefined ? BY_LAST_SEEN : BY_UPDATE;
+    const after = window.after === null ? '' : `AND ${key.after(window.after, (value) => where.param(value))}`;
+    const limit = where.param(window.limit);
+    const offset = where.param(window.skip);
+    return this.db.query(
+      `SELECT *, ${key.select()} FROM accounts WHERE ${where.toSql()} ${after} ORDER BY ${key.orderBy()} LIMIT ${limit} OFFSET ${offset}`,
+      where.params,
+    );
+  }
+
+  async count(organizationId: string, query: AccountsListQuery): Promise<number> {
+    const where = this.filters(organizationId, query);
+    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM accounts WHERE ${where.toSql()}`, where.params);
+    return Number(row.total);
   }
 
   /** Writes rollups; an existing account keeps its id. */
@@ -63,4 +89,17 @@ export class AccountsRepository {
   async deleteByDomains(tx: EntityManager, organizationId: string, domains: string[]): Promise<void> {
     if (domains.length > 0) await tx.query(`DELETE FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`, [organizationId, domains]);
   }
+
+  private filters(organizationId: string, query: AccountsListQuery): SqlConditions {
+    return new SqlConditions().add('organization_id = $?', organizationId).addIf('updated_at >= $?', query.updated_since);
+  }
 }
+
+const BY_LAST_SEEN = new SortKey([
+  { sql: 'last_seen_at', type: 'timestamptz', descending: true },
+  { sql: 'id', type: 'uuid', descending: true },
+]);
+const BY_UPDATE = new SortKey([
+  { sql: 'updated_at', type: 'timestamptz', descending: false },
+  { sql: 'id', type: 'uuid', descending: false },
+]);

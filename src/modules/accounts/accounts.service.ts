@@ -1,13 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
+import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AccountsRepository } from './accounts.repository';
-import { toAccountResponse, type AccountResponse } from './dto/account.response';
+import type { AccountsListQuery } from './dto/accounts-list.query';
+import { toAccountResponse, type AccountListResponse, type AccountResponse } from './dto/account.response';
 import { parseDomainParam } from './rules/account-domain';
+
+/** The accounts list's name in its cursors' signature. */
+const ACCOUNT_LIST = 'accounts';
 
 @Injectable()
 export class AccountsService {
-  constructor(private readonly accounts: AccountsRepository) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly cursors: Cursors,
+  ) {}
+
+  /**
+   * GET /accounts: lastSeenAt newest first, or (updatedAt, id) for a sync. The total is counted on
+   * each call (accounts_list_idx, index only): an organization has far fewer accounts than sessions.
+   */
+  async list(organizationId: string, query: AccountsListQuery): Promise<AccountListResponse> {
+    const window = this.cursors.window(ACCOUNT_LIST, organizationId, query);
+    const [rows, total] = await Promise.all([this.accounts.listPage(organizationId, query, window), this.accounts.count(organizationId, query)]);
+    const page = this.cursors.page(ACCOUNT_LIST, organizationId, query, window, rows, keysetOf);
+    return { accounts: page.rows.map(toAccountResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
+  }
 
   /** GET /accounts/{domain}: 422 for an email or URL, then 404 when the organization has no such account. */
   async get(organizationId: string, rawDomain: string): Promise<AccountResponse> {

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
 import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { CampaignsService } from './campaigns.service';
 import { CampaignNameRequest } from './dto/campaign-name.request';
@@ -19,9 +20,9 @@ export class CampaignsController {
   @ApiOperation({ summary: 'List campaigns' })
   @RequireScope('custom_links:read')
   @ApiOkResponse({ type: CampaignListResponse })
-  @ApiErrorResponses(401, 403, 429)
-  async list(@Caller() caller: Principal): Promise<CampaignListResponse> {
-    return { campaigns: await this.campaigns.list(caller.organizationId) };
+  @ApiErrorResponses(401, 403, 422, 429)
+  list(@Caller() caller: Principal, @Query() query: PaginationQuery): Promise<CampaignListResponse> {
+    return this.campaigns.list(caller.organizationId, query);
   }
 
   @Post()

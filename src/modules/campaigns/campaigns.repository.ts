@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { CampaignEntity } from './entities/campaign.entity';
 
 const UNIQUE_VIOLATION = '23505';
@@ -16,9 +17,19 @@ export class CampaignsRepository {
     return tx.getRepository(CampaignEntity);
   }
 
-  /** Newest first, then id (campaigns_created_idx). */
-  async listForOrganization(organizationId: string): Promise<CampaignEntity[]> {
-    return this.campaigns().find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  /** A page of campaigns, newest first, then id (campaigns_created_idx), and how many the organization has. */
+  async listPage(organizationId: string, window: PageWindow): Promise<{ rows: (CampaignEntity & { keyset: Keyset })[]; total: number }> {
+    const params: unknown[] = [organizationId, window.limit, window.skip];
+    const after = window.after === null ? '' : `AND ${NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
+    const [rows, [count]] = await Promise.all([
+      this.db.query<(CampaignEntity & { keyset: Keyset })[]>(
+        `SELECT organization_id AS "organizationId", id, name, created_at AS "createdAt", updated_at AS "updatedAt", ${NEWEST_FIRST.select()}
+           FROM campaigns WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3`,
+        params,
+      ),
+      this.db.query<{ total: string }[]>(`SELECT count(*) AS total FROM campaigns WHERE organization_id = $1`, [organizationId]),
+    ]);
+    return { rows, total: Number(count.total) };
   }
 
   /** Inserts a campaign; a name already used in the organization (any case) is a ConflictError. */
@@ -72,3 +83,8 @@ export class CampaignsRepository {
     }
   }
 }
+
+const NEWEST_FIRST = new SortKey([
+  { sql: 'created_at', type: 'timestamptz', descending: true },
+  { sql: 'id', type: 'uuid', descending: true },
+]);

@@ -5,10 +5,15 @@ import { v7 as uuidv7 } from 'uuid';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
+import { Cursors, keysetOf } from '../../common/pagination/cursor';
+import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignLinksRegistry } from './campaign-links';
 import { CampaignsRepository } from './campaigns.repository';
-import { NO_LINKS, toCampaignResponse, type CampaignResponse } from './dto/campaign.response';
+import { NO_LINKS, toCampaignResponse, type CampaignListResponse, type CampaignResponse } from './dto/campaign.response';
+
+/** The campaigns list's name in its cursors' signature. */
+const CAMPAIGN_LIST = 'campaigns';
 
 /**
  * Campaigns (docs/api.md §12.4): names unique per organization ignoring case; create, rename and delete
@@ -23,12 +28,16 @@ export class CampaignsService {
     private readonly limits: LimitsService,
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
+    private readonly cursors: Cursors,
   ) {}
 
-  async list(organizationId: string): Promise<CampaignResponse[]> {
-    const campaigns = await this.campaigns.listForOrganization(organizationId);
-    const counts = await this.links.get().countsFor(organizationId, campaigns.map((c) => c.id));
-    return campaigns.map((campaign) => toCampaignResponse(campaign, counts.get(campaign.id) ?? NO_LINKS));
+  async list(organizationId: string, query: PaginationQuery): Promise<CampaignListResponse> {
+    const window = this.cursors.window(CAMPAIGN_LIST, organizationId, query);
+    const { rows, total } = await this.campaigns.listPage(organizationId, window);
+    const page = this.cursors.page(CAMPAIGN_LIST, organizationId, query, window, rows, keysetOf);
+    const counts = await this.links.get().countsFor(organizationId, page.rows.map((c) => c.id));
+    const campaigns = page.rows.map((campaign) => toCampaignResponse(campaign, counts.get(campaign.id) ?? NO_LINKS));
+    return { campaigns, total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
   }
 
   /** A campaign to file links in: `{id}` must be in the organization (null otherwise), `{name}` is reused or created. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { campaignRowSql } from '../campaigns';
 import { RollupLinksRegistry, type LinkFunnelCounts, type LinkWindow } from './rollup-links';
 import type { BotReason } from './rules/bot-detection';
@@ -157,15 +158,17 @@ export class EngagementRepository {
   }
 
   /** A link's events, newest first (link_events_link_idx, scanned backwards), and how many match. */
-  async eventsOfLink(organizationId: string, linkId: string, filters: LinkEventFilters, limit: number, offset: number): Promise<{ rows: LinkEventRow[]; total: number }> {
+  async eventsOfLink(organizationId: string, linkId: string, filters: LinkEventFilters, window: PageWindow): Promise<{ rows: (LinkEventRow & { keyset: Keyset })[]; total: number }> {
     const where = `organization_id = $1 AND custom_link_id = $2 AND ($3::boolean OR NOT bot) AND ($4::text[] IS NULL OR type = ANY($4::text[]))`;
     const params = [organizationId, linkId, filters.includeBots, filters.types ?? null];
+    const pageParams: unknown[] = [...params, window.limit, window.skip];
+    const after = window.after === null ? '' : `AND ${EVENTS_NEWEST_FIRST.after(window.after, (value) => `$${pageParams.push(value)}`)}`;
     const [rows, [count]] = await Promise.all([
-      this.db.query<LinkEventRow[]>(
-        `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason
-           FROM link_events WHERE ${where}
-          ORDER BY occurred_at DESC, event_id DESC LIMIT $5 OFFSET $6`,
-        [...params, limit, offset],
+      this.db.query<(LinkEventRow & { keyset: Keyset })[]>(
+        `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, ${EVENTS_NEWEST_FIRST.select()}
+           FROM link_events WHERE ${where} ${after}
+          ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $5 OFFSET $6`,
+        pageParams,
       ),
       this.db.query<{ total: string }[]>(`SELECT count(*) AS total FROM link_events WHERE ${where}`, params),
     ]);
@@ -205,3 +208,8 @@ const CAMPAIGN_COUNTERS: [keyof CampaignEngagementRow, string][] = [
   ['started_sessions', 'started_sessions'],
   ['engaged_sessions', 'engaged_sessions'],
 ];
+
+const EVENTS_NEWEST_FIRST = new SortKey([
+  { sql: 'occurred_at', type: 'timestamptz', descending: true },
+  { sql: 'event_id', type: 'text', descending: true },
+]);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
+import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { stageOf, visitorFigures } from './rules/engagement-rollup';
 import { EngagementRepository } from './engagement.repository';
@@ -8,7 +9,6 @@ import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListRe
 import type { FunnelQuery } from './dto/funnel.query';
 import type { LinkEventListResponse } from './dto/link-event.response';
 import type { LinkEventsQuery } from './dto/link-events.query';
-import { nextLinkEventsCursor } from './link-events-cursor';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
@@ -32,6 +32,7 @@ export class EngagementService {
   constructor(
     private readonly engagement: EngagementRepository,
     private readonly links: RollupLinksRegistry,
+    private readonly cursors: Cursors,
   ) {}
 
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
@@ -79,10 +80,13 @@ export class EngagementService {
 
   async eventsOfLink(organizationId: string, linkId: string, query: LinkEventsQuery): Promise<LinkEventListResponse> {
     if (!(await this.links.get().exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
-    const { limit, offset } = query;
-    const { rows, total } = await this.engagement.eventsOfLink(organizationId, linkId, { includeBots: query.include_bots, types: query.type }, limit, offset);
+    // The link is in the list's name: a cursor of one link's timeline is refused on another's.
+    const list = `link-events:${linkId.toLowerCase()}`;
+    const window = this.cursors.window(list, organizationId, query);
+    const { rows, total } = await this.engagement.eventsOfLink(organizationId, linkId, { includeBots: query.include_bots, types: query.type }, window);
+    const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);
     return {
-      events: rows.map((row) => ({
+      events: page.rows.map((row) => ({
         eventId: row.event_id,
         type: row.type,
         occurredAt: row.occurred_at.toISOString(),
@@ -92,9 +96,9 @@ export class EngagementService {
         bot: { isBot: row.bot, reason: row.bot ? row.bot_reason : null },
       })),
       total,
-      limit,
-      offset,
-      nextCursor: nextLinkEventsCursor({ offset, limit, total }),
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
     };
   }
 

@@ -5,6 +5,8 @@ import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
+import { Cursors, keysetOf } from '../../common/pagination/cursor';
+import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { JobLeases } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
@@ -26,6 +28,9 @@ const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export const endpointLocation = (id: string) => `/api/v1/webhook-endpoints/${id}`;
 
+/** The endpoints list's name in its cursors' signature. */
+const ENDPOINT_LIST = 'webhook-endpoints';
+
 const endpointNotFound = () => NotFoundError.inOrganization('Webhook endpoint');
 const deliveryNotFound = () => NotFoundError.inOrganization('Webhook delivery');
 
@@ -39,6 +44,7 @@ export class WebhookEndpointsService {
     private readonly idempotency: IdempotencyRecorder,
     private readonly leases: JobLeases,
     private readonly config: AppConfigService,
+    private readonly cursors: Cursors,
   ) {}
 
   async create(organizationId: string, body: CreateWebhookEndpointRequest): Promise<WebhookEndpointWithSecretResponse> {
@@ -56,9 +62,11 @@ export class WebhookEndpointsService {
     });
   }
 
-  async list(organizationId: string, limit: number, offset: number): Promise<WebhookEndpointListResponse> {
-    const { rows, total } = await this.webhooks.listEndpoints(organizationId, limit, offset);
-    return { webhookEndpoints: rows.map(toEndpointResponse), total, limit, offset };
+  async list(organizationId: string, query: PaginationQuery): Promise<WebhookEndpointListResponse> {
+    const window = this.cursors.window(ENDPOINT_LIST, organizationId, query);
+    const { rows, total } = await this.webhooks.listEndpoints(organizationId, window);
+    const page = this.cursors.page(ENDPOINT_LIST, organizationId, query, window, rows, keysetOf);
+    return { webhookEndpoints: page.rows.map(toEndpointResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
   }
 
   async get(organizationId: string, id: string): Promise<WebhookEndpointResponse> {
@@ -102,8 +110,12 @@ export class WebhookEndpointsService {
 
   async deliveries(organizationId: string, endpointId: string, query: DeliveryListQuery): Promise<WebhookDeliveryListResponse> {
     if (!(await this.webhooks.endpoint(organizationId, endpointId))) throw endpointNotFound();
-    const { rows, total } = await this.webhooks.listDeliveries(organizationId, endpointId, query.status?.length ? query.status : null, query.limit, query.offset);
-    return { deliveries: rows.map(toDeliveryResponse), total, limit: query.limit, offset: query.offset };
+    // The endpoint is in the list's name: a cursor of one endpoint's deliveries is refused on another's.
+    const list = `webhook-deliveries:${endpointId.toLowerCase()}`;
+    const window = this.cursors.window(list, organizationId, query);
+    const { rows, total } = await this.webhooks.listDeliveries(organizationId, endpointId, query.status?.length ? query.status : null, window);
+    const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);
+    return { deliveries: page.rows.map(toDeliveryResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
   }
 
   /** Sends a delivery's message again now: a new attempt with the same webhook-id and body. */

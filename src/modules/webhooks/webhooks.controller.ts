@@ -28,7 +28,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookEndpointListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
   list(@Caller() caller: Principal, @Query() query: PaginationQuery): Promise<WebhookEndpointListResponse> {
-    return this.endpoints.list(caller.organizationId, query.limit, query.offset);
+    return this.endpoints.list(caller.organizationId, query);
   }
 
   @Post()

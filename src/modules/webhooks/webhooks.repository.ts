@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import type { LapsedJob } from '../../common/queue/job-reaper';
 
@@ -82,10 +83,12 @@ export class WebhooksRepository {
   }
 
   /** Newest first (webhook_endpoints_list_idx). */
-  async listEndpoints(organizationId: string, limit: number, offset: number): Promise<{ rows: EndpointRow[]; total: number }> {
-    const rows: EndpointRow[] = await this.db.query(
-      `SELECT * FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [organizationId, limit, offset],
+  async listEndpoints(organizationId: string, window: PageWindow): Promise<{ rows: (EndpointRow & { keyset: Keyset })[]; total: number }> {
+    const params: unknown[] = [organizationId, window.limit, window.skip];
+    const after = window.after === null ? '' : `AND ${NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
+    const rows: (EndpointRow & { keyset: Keyset })[] = await this.db.query(
+      `SELECT *, ${NEWEST_FIRST.select()} FROM webhook_endpoints WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3`,
+      params,
     );
     return { rows, total: await this.countEndpoints(this.db, organizationId) };
   }
@@ -149,12 +152,14 @@ export class WebhooksRepository {
   }
 
   /** Newest first (webhook_deliveries_list_idx). */
-  async listDeliveries(organizationId: string, endpointId: string, statuses: string[] | null, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
+  async listDeliveries(organizationId: string, endpointId: string, statuses: string[] | null, window: PageWindow): Promise<{ rows: (DeliveryRow & { keyset: Keyset })[]; total: number }> {
     const where = `d.organization_id = $1 AND d.endpoint_id = $2 AND ($3::text[] IS NULL OR d.status = ANY ($3))`;
-    const rows: DeliveryRow[] = await this.db.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
-        WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $4 OFFSET $5`,
-      [organizationId, endpointId, statuses, limit, offset],
+    const params: unknown[] = [organizationId, endpointId, statuses, window.limit, window.skip];
+    const after = window.after === null ? '' : `AND ${DELIVERIES_NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
+    const rows: (DeliveryRow & { keyset: Keyset })[] = await this.db.query(
+      `SELECT ${DELIVERY_COLUMNS}, ${DELIVERIES_NEWEST_FIRST.select()} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
+        WHERE ${where} ${after} ORDER BY ${DELIVERIES_NEWEST_FIRST.orderBy()} LIMIT $4 OFFSET $5`,
+      params,
     );
     const [count]: { count: string }[] = await this.db.query(`SELECT count(*) AS count FROM webhook_deliveries d WHERE ${where}`, [organizationId, endpointId, statuses]);
     return { rows, total: Number(count.count) };
@@ -237,3 +242,12 @@ export class WebhooksRepository {
     });
   }
 }
+
+const NEWEST_FIRST = new SortKey([
+  { sql: 'created_at', type: 'timestamptz', descending: true },
+  { sql: 'id', type: 'uuid', descending: true },
+]);
+const DELIVERIES_NEWEST_FIRST = new SortKey([
+  { sql: 'd.created_at', type: 'timestamptz', descending: true },
+  { sql: 'd.id', type: 'uuid', descending: true },
+]);

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import type { AccountRow } from '../accounts.repository';
 
 /** Account (docs/api.md §2.5). */
@@ -14,6 +15,15 @@ export class AccountResponse {
   @ApiProperty() totalTimeSpentSeconds: number;
   @ApiProperty({ format: 'date-time' }) lastSeenAt: string;
   @ApiProperty({ type: String, nullable: true }) summaryMarkdown: string | null;
+  @ApiProperty({ format: 'date-time', description: 'Moved by every change this resource shows (its rollup); what updated_since compares.' }) updatedAt: string;
+}
+
+export class AccountListResponse {
+  @ApiProperty({ type: [AccountResponse] }) accounts: AccountResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+  @ApiNextCursor() nextCursor: string | null;
 }
 
 export function toAccountResponse(row: AccountRow): AccountResponse {
@@ -29,5 +39,6 @@ export function toAccountResponse(row: AccountRow): AccountResponse {
     totalTimeSpentSeconds: Number(row.total_time_spent_seconds),
     lastSeenAt: row.last_seen_at.toISOString(),
     summaryMarkdown: row.summary_markdown,
+    updatedAt: row.updated_at.toISOString(),
   };
 }

@@ -1,3 +1,4 @@
+import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { ApiProperty } from '@nestjs/swagger';
 import type { CampaignEntity } from '../entities/campaign.entity';
 
@@ -23,8 +24,11 @@ export class CampaignResponse {
 }
 
 export class CampaignListResponse {
-  @ApiProperty({ type: [CampaignResponse] })
-  campaigns: CampaignResponse[];
+  @ApiProperty({ type: [CampaignResponse] }) campaigns: CampaignResponse[];
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+  @ApiNextCursor() nextCursor: string | null;
 }
 
 export interface CampaignLinkCounts {

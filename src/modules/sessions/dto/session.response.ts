@@ -37,7 +37,7 @@ export class SessionResponse {
   @ApiProperty({ ...text, enum: ['low', 'medium', 'high'] }) overallIntent: string | null;
   @ApiProperty({ ...int, minimum: 0, maximum: 3 }) intentScore: number | null;
   @ApiProperty(time) intentCalculatedAt: string | null;
-  @ApiProperty({ format: 'date-time', description: 'Moved by every change of the session row (re-ingestion, its person rollup); what updated_since compares.' }) updatedAt: string;
+  @ApiProperty({ format: 'date-time', description: "Moved by every change of the session's own fields (re-ingestion, its person assignment and effective qualification); what updated_since compares. overallIntent, intentScore and intentCalculatedAt are the person's: they move the person's updatedAt, not the session's (sync people for them)." }) updatedAt: string;
 }
 
 export class TimelineEventResponse {

@@ -1,3 +1,4 @@
+import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
 
@@ -23,4 +24,5 @@ export class WebhookDeliveryListResponse {
   @ApiProperty() total: number;
   @ApiProperty() limit: number;
   @ApiProperty() offset: number;
+  @ApiNextCursor() nextCursor: string | null;
 }

@@ -1,3 +1,4 @@
+import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
 
@@ -22,4 +23,5 @@ export class WebhookEndpointListResponse {
   @ApiProperty() total: number;
   @ApiProperty() limit: number;
   @ApiProperty() offset: number;
+  @ApiNextCursor() nextCursor: string | null;
 }
