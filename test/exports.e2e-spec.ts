@@ -66,7 +66,7 @@ async function download(who: Tenant, url: string): Promise<string> {
 }
 
 /** Every item of a list, through its cursor pages. */
-async function listAll(who: Tenant, path: string, query: Record<string, string>, key: 'sessions' | 'customLinks'): Promise<Record<string, unknown>[]> {
+async function listAll(who: Tenant, path: string, query: Record<string, string>, key: 'sessions' | 'customLinks' | 'people' | 'accounts' | 'events'): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let cursor: string | null = null;
   do {
@@ -199,6 +199,46 @@ describe('custom link exports', () => {
     expect(rows.map((r) => r[header.indexOf('id')])).toEqual(listed.map((l) => l.id));
     expect(rows.map((r) => r[header.indexOf('engagement.stage')])).toEqual(listed.map((l) => (l.engagement as { stage: string }).stage));
     expect(rows.map((r) => r[header.indexOf('displayName')])).toContain(`'=1+2`);
+  });
+});
+
+describe('people, accounts and link events', () => {
+  it('exports people and accounts as their lists hold them', async () => {
+    const who = await t.createTenant();
+    for (const email of ['ada@acme.com', 'bob@acme.com', 'eve@globex.com']) await ingest(t.server, who.key, newSessionId(), sessionBody({ email })).expect((res) => expect([200, 201]).toContain(res.status));
+    const people = await listAll(who, '/api/v1/people', {}, 'people');
+    expect(people.length).toBeGreaterThan(0);
+    const peopleFile = await exported(who, { resource: 'people', format: 'ndjson', filters: {} });
+    expect((await download(who, peopleFile.downloadUrl as string)).trim().split('\n').map((line) => JSON.parse(line))).toEqual(people);
+    const accounts = await listAll(who, '/api/v1/accounts', {}, 'accounts');
+    expect(accounts.length).toBe(2);
+    const accountFile = await exported(who, { resource: 'accounts', format: 'csv', filters: {} });
+    const [header, ...rows] = parseCsv(await download(who, accountFile.downloadUrl as string));
+    expect(rows.map((r) => r[header.indexOf('accountDomain')])).toEqual(accounts.map((a) => a.accountDomain));
+  });
+
+  it("exports a link's filtered event timeline; link_id is required and must be the organization's", async () => {
+    const who = await t.createTenant();
+    const [linkId] = await insertLinks(pool, who.organizationId, [{ campaignId: null, i: 1 }]);
+    const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
+    const events = [
+      { eventId: 'e-1', type: 'open', customLinkId: linkId, occurredAt: at(1) },
+      { eventId: 'e-2', type: 'page_view', customLinkId: linkId, occurredAt: at(2), pageViewId: 'pv-1', visitorId: 'v-1' },
+      { eventId: 'e-3', type: 'open', customLinkId: linkId, occurredAt: at(3), bot: true },
+      { eventId: 'e-4', type: 'open', customLinkId: linkId, occurredAt: at(4) },
+    ];
+    await request(t.server).post('/api/v1/events').set(auth(who)).send({ events }).expect(202);
+    const filters = { link_id: linkId, include_bots: 'true', type: 'open' };
+    const query = { include_bots: 'true', type: 'open' };
+    const listed = await readUntil(() => listAll(who, `/api/v1/custom-links/${linkId}/events`, query, 'events'), (items) => items.length === 3);
+    const done = await exported(who, { resource: 'link_events', format: 'csv', filters });
+    const [header, ...rows] = parseCsv(await download(who, done.downloadUrl as string));
+    expect(header).toEqual(['eventId', 'type', 'occurredAt', 'visitorId', 'sessionId', 'pageViewId', 'bot.isBot', 'bot.reason']);
+    expect(rows.map((r) => r[0])).toEqual(listed.map((e) => e.eventId));
+    const missing = await create(who, { resource: 'link_events', format: 'csv', filters: {} }).expect(422);
+    expect(missing.body.detail[0].loc).toEqual(['body', 'filters', 'link_id']);
+    const elsewhere = await create(tenant, { resource: 'link_events', format: 'csv', filters: { link_id: linkId } }).expect(422);
+    expect(elsewhere.body.detail[0].loc).toEqual(['body', 'filters', 'link_id']);
   });
 });
 

@@ -24,6 +24,8 @@ export interface ExportSource<Q extends PaginationQuery = PaginationQuery> {
   filters: Type<Q>;
   /** The list item's response class: its OpenAPI properties name the CSV columns. */
   item: Type<object>;
+  /** What the filters alone cannot tell (a named record exists), checked when the export is made. */
+  check?(organizationId: string, filters: Q): Promise<void>;
   page(organizationId: string, query: Q): Promise<ExportPage>;
 }
 

@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../../common/auth/principal';
 import { grantsAny } from '../../common/auth/scopes';
 import { IdempotencyKeyRequiredError, MissingScopeError, NotFoundError } from '../../common/errors/domain-errors';
+import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { enqueue } from '../../common/queue/job-options';
 import { validateNestedQuery } from '../../common/validation/request-validator';
 import { RequestValidationError, valueError, type ValidationIssue } from '../../common/validation/validation-issue';
@@ -37,12 +38,13 @@ export class ExportsService {
     private readonly config: AppConfigService,
   ) {}
 
-  /** 403 without the list's read scope, 422 for filters its GET would refuse, 400 without an Idempotency-Key. */
+  /** 403 without the list's read scope, 422 for filters its GET would refuse (or naming what is not there), 400 without an Idempotency-Key. */
   async create(caller: Principal, body: CreateExportRequest, idempotencyKey: string | undefined): Promise<ExportResponse> {
     const source = this.sources.get(body.resource);
     if (!grantsAny(caller.scopes, source.scopes)) throw new MissingScopeError();
     const filters = body.filters ?? {};
-    checkFilters(source, filters);
+    const query = checkedFilters(source, filters);
+    await source.check?.(caller.organizationId, query);
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     const row = await this.exports.insert(caller.organizationId, uuidv7(), body.resource, body.format, filters);
     // Not queued (Redis down: 503)? The row is, and the reaper queues it a lease later.
@@ -78,12 +80,14 @@ export class ExportsService {
 }
 
 /** The filters as the list's GET validates its query, located at ["body","filters",name]. */
-function checkFilters(source: ExportSource, filters: Record<string, unknown>): void {
+function checkedFilters(source: ExportSource, filters: Record<string, unknown>): PaginationQuery {
   const issues: ValidationIssue[] = [];
   for (const [name, value] of Object.entries(filters)) {
     if (PAGE_PARAMETERS.has(name)) issues.push(valueError(['body', 'filters', name], value, 'an export holds the whole list: no page parameters'));
     else if (typeof value !== 'string') issues.push({ type: 'string_type', loc: ['body', 'filters', name], msg: 'Input should be a valid string', input: value });
   }
-  if (issues.length === 0) issues.push(...validateNestedQuery(source.filters, filters, ['body', 'filters']).issues);
   if (issues.length > 0) throw new RequestValidationError(issues);
+  const { value, issues: invalid } = validateNestedQuery(source.filters, filters, ['body', 'filters']);
+  if (invalid.length > 0) throw new RequestValidationError(invalid);
+  return value;
 }

@@ -5,7 +5,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { JobLeases } from '../../../common/queue/job-leases';
 import type { ReapableJobs } from '../../../common/queue/job-reaper';
 import { validateNestedQuery } from '../../../common/validation/request-validator';
-import { ExportSources, type ExportResource } from '../export-sources';
+import { NotFoundError } from '../../../common/errors/domain-errors';
+import type { PaginationQuery } from '../../../common/pagination/pagination.query';
+import { ExportSources, type ExportResource, type ExportSource } from '../export-sources';
 import { ExportsRepository, type ExportRow } from '../exports.repository';
 import { ChunkedGzip } from '../rules/chunked-gzip';
 import { columnsOf } from '../rules/columns';
@@ -69,6 +71,16 @@ export class ExportRunner {
       this.logger.warn({ exportId: row.id }, 'Export filters no longer validate; the export failed');
       return this.exports.fail(organizationId, row.id, runId, EXPORT_TTL_MS);
     }
+    try {
+      await this.writeFile(organizationId, row, runId, source, query);
+    } catch (err) {
+      // The list itself refuses (its link was deleted meanwhile): no attempt will do better.
+      if (!(err instanceof NotFoundError)) throw err;
+      await this.exports.fail(organizationId, row.id, runId, EXPORT_TTL_MS);
+    }
+  }
+
+  private async writeFile(organizationId: string, row: ExportRow, runId: string, source: ExportSource, query: PaginationQuery): Promise<void> {
     const file = new ChunkedGzip(CHUNK_BYTES, (seq, data) => this.exports.appendChunk(organizationId, row.id, runId, seq, data));
     const columns = row.format === 'csv' ? columnsOf(source.item) : [];
     if (row.format === 'csv' && !(await file.write(csvLine(columns)))) return;
