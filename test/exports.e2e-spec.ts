@@ -1,10 +1,12 @@
 import { Pool } from 'pg';
 import request from 'supertest';
 import http from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { insertLinks } from './support/aggregates';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { ExportsRepository } from '../src/modules/exports/exports.repository';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /** Exports of filtered lists (issue 20 point 5). */
@@ -268,6 +270,27 @@ describe('the rules of POST /api/v1/exports', () => {
   });
 });
 
+describe('a run started over', () => {
+  it("deletes the partial chunks of the run before it, and the superseded run can neither write nor complete", async () => {
+    const repo = t.app.get(ExportsRepository);
+    const who = await t.createTenant();
+    const id = randomUUID();
+    await repo.insert(who.organizationId, id, 'sessions', 'csv', {});
+    const lease = { owner: 'test', leaseMs: 60_000 };
+    const [first, second] = [randomUUID(), randomUUID()];
+    expect(await repo.startRun(who.organizationId, id, first, lease)).not.toBeNull();
+    expect(await repo.appendChunk(who.organizationId, id, first, 0, Buffer.from('partial'))).toBe(true);
+    expect(await repo.startRun(who.organizationId, id, second, lease)).not.toBeNull();
+    expect(await repo.chunkAfter(who.organizationId, id, first, -1)).toBeNull();
+    expect(await repo.appendChunk(who.organizationId, id, first, 1, Buffer.from('late'))).toBe(false);
+    expect(await repo.complete(who.organizationId, id, first, 1, 1000)).toBe(false);
+    expect(await repo.appendChunk(who.organizationId, id, second, 0, Buffer.from('whole'))).toBe(true);
+    expect(await repo.complete(who.organizationId, id, second, 1, 1000)).toBe(true);
+    expect((await repo.chunkAfter(who.organizationId, id, second, -1))?.data.toString()).toBe('whole');
+    expect(await repo.startRun(who.organizationId, id, randomUUID(), lease)).toBeNull();
+  });
+});
+
 describe('tenancy', () => {
   it("answers another organization 404 and no key 401, on the export and its file", async () => {
     const done = await exported(tenant, { resource: 'sessions', format: 'csv', filters: {} });
@@ -284,5 +307,8 @@ describe('tenancy', () => {
     await pool.query(`UPDATE exports SET expires_at = now() - interval '1 second' WHERE id = $1`, [done.id]);
     await request(t.server).get(`${EXPORTS}/${done.id}`).set(auth(tenant)).expect(404);
     await request(t.server).get(done.downloadUrl as string).set(auth(tenant)).expect(404);
+    expect(await t.app.get(ExportsRepository).deleteExpired(500)).toBeGreaterThanOrEqual(1);
+    const left = await pool.query(`SELECT (SELECT count(*) FROM exports WHERE id = $1)::int AS exports, (SELECT count(*) FROM export_chunks WHERE export_id = $1)::int AS chunks`, [done.id]);
+    expect(left.rows[0]).toEqual({ exports: 0, chunks: 0 });
   });
 });

@@ -59,8 +59,11 @@ export class ExportRunner {
   /** Deletes expired exports with their files; resolves how many. */
   async sweepExpired(): Promise<number> {
     let deleted = 0;
-    for (let batch = SWEEP_BATCH; batch === SWEEP_BATCH; deleted += batch) batch = await this.exports.deleteExpired(SWEEP_BATCH);
-    return deleted;
+    for (;;) {
+      const batch = await this.exports.deleteExpired(SWEEP_BATCH);
+      deleted += batch;
+      if (batch < SWEEP_BATCH) return deleted;
+    }
   }
 
   private async write(organizationId: string, row: ExportRow, runId: string): Promise<void> {
