@@ -36,11 +36,13 @@ http
   .createServer(async (req, res) => {
     try {
       const query = listQuery(new URL(req.url, 'http://raw').searchParams);
+      // As the service reads an offset page: one row more than the page, which tells whether a next page exists.
+      const window = { limit: query.limit + 1, skip: query.offset, after: null, offset: query.offset };
       const { rows, total } =
         query.email === undefined
-          ? await repository.list(organizationId, query)
-          : await Promise.all([repository.searchPage(organizationId, query), repository.searchCount(organizationId, query)]).then(([page, count]) => ({ rows: page, total: count }));
-      const body = JSON.stringify({ sessions: rows.map(toSessionResponse), pagination: { total, limit: query.limit, offset: query.offset } });
+          ? await repository.list(organizationId, query, window)
+          : await Promise.all([repository.searchPage(organizationId, query, window), repository.searchCount(organizationId, query)]).then(([page, count]) => ({ rows: page, total: count }));
+      const body = JSON.stringify({ sessions: rows.slice(0, query.limit).map(toSessionResponse), pagination: { total, limit: query.limit, offset: query.offset } });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     } catch (error) {
       res.writeHead(500).end(String(error));

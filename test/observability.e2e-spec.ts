@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ingest, sessionBody } from './support/sessions';
 import { TcpProxy } from './support/tcp-proxy';
-import { createTestApp, eventually, type TestApp } from './support/test-app';
+import { createTestApp, eventually, readUntil, type TestApp } from './support/test-app';
 
 /**
  * Issue 19 point 4: the app's metrics on GET /metrics, /metrics when Redis does not answer, and who
@@ -23,6 +23,17 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/** GET /metrics of one app, and a poll until `series` exceeds `above` (absent counts as 0). */
+function metricsOf(app: () => TestApp) {
+  const metrics = async () => (await request(app().server).get('/metrics').expect(200)).text;
+  const until = async (series: string, above: number) => {
+    let text = '';
+    await eventually(async () => ((sample((text = await metrics()), series) ?? 0) > above), 10_000, 200);
+    return text;
+  };
+  return { metrics, until };
+}
+
 describe('metrics', () => {
   let t: TestApp;
 
@@ -31,13 +42,7 @@ describe('metrics', () => {
   });
   afterAll(() => t.close());
 
-  const metrics = async () => (await request(t.server).get('/metrics').expect(200)).text;
-  /** Polls /metrics until `series` exceeds `above` (absent counts as 0); returns the text. */
-  const until = async (series: string, above: number) => {
-    let text = '';
-    await eventually(async () => ((sample((text = await metrics()), series) ?? 0) > above), 10_000, 200);
-    return text;
-  };
+  const { metrics, until } = metricsOf(() => t);
 
   it('counts jobs per queue and state, read from Redis, with the queue up', async () => {
     const text = await until('engagement_queue_up{queue="custom-link-jobs"}', 0);
@@ -91,6 +96,36 @@ describe('metrics', () => {
     expect(sample(text, series)).toBe(before + 1);
     const under = (le: string) => sample(text, `engagement_ingestion_lag_seconds_bucket{le="${le}",kind="session"}`) ?? 0;
     expect(under('900')).toBeLessThan(under('14400'));
+  });
+});
+
+describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
+  let t: TestApp;
+
+  // A queue prefix of its own: no other app of the run takes this app's jobs.
+  beforeAll(async () => {
+    t = await createTestApp({ APP_ROLE: 'all', QUEUE_PREFIX: `bull-metrics-${randomUUID()}` });
+  });
+  afterAll(() => t.close());
+
+  const { metrics, until } = metricsOf(() => t);
+
+  it('observes the duration of a completed link creation job under its queue and job type', async () => {
+    const who = await t.createTenant(['custom_links:read', 'custom_links:write']);
+    const series = 'engagement_job_duration_seconds_count{queue="custom-link-jobs",job="create-links",outcome="completed"}';
+    const before = sample(await metrics(), series) ?? 0;
+    const link = { firstName: 'Ada', lastName: 'Person', company: 'Co', shareThumbnailUrl: 'https://cdn.example.com/card.png' };
+    const created = await request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links: [link] }).expect(202);
+    const jobId = (created.body as { job: { id: string } }).job.id;
+    const job = await readUntil(
+      async () => (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as { status: string },
+      (j) => j.status !== 'queued' && j.status !== 'processing',
+    );
+    expect(job.status).toBe('completed');
+    const text = await until(series, before);
+    expect(sample(text, series)).toBeGreaterThanOrEqual(1);
+    const infinite = 'engagement_job_duration_seconds_bucket{le="+Inf",queue="custom-link-jobs",job="create-links",outcome="completed"}';
+    expect(sample(text, infinite)).toBe(sample(text, series));
   });
 });
 

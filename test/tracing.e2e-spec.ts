@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +27,7 @@ interface OtlpSpan {
 }
 
 const SPAN_KIND_SERVER = 2;
+const SPAN_KIND_CONSUMER = 5;
 const PROBE = join(__dirname, 'support', 'loaded-modules-probe.cjs');
 
 describe('OpenTelemetry tracing', () => {
@@ -77,17 +79,26 @@ describe('OpenTelemetry tracing', () => {
     return JSON.parse(readFileSync(loadedFile, 'utf8')) as { opentelemetry: number };
   }
 
+  const tracingOn = () => ({
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'engagement-test',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  });
+  const isQuery = (span: OtlpSpan) => span.attributes.some((a) => a.key === 'db.system' || a.key === 'db.system.name');
+  /** Whether `span` is `root` or has it as an ancestor among `trace`. */
+  const descendsFrom = (root: OtlpSpan, trace: OtlpSpan[]) => {
+    const byId = new Map(trace.map((s) => [s.spanId, s]));
+    const descends = (span: OtlpSpan): boolean => span.spanId === root.spanId || (span.parentSpanId !== undefined && byId.has(span.parentSpanId) && descends(byId.get(span.parentSpanId)!));
+    return descends;
+  };
+
   it('with OTEL_TRACES_EXPORTER=otlp, a request arrives as a server span with its PostgreSQL queries in the same trace', async () => {
     const loaded = await run(
-      {
-        OTEL_TRACES_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_SERVICE_NAME: 'engagement-test',
-        OTEL_METRICS_EXPORTER: 'none',
-        OTEL_LOGS_EXPORTER: 'none',
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-      },
+      tracingOn(),
       async (base) => {
         await request(base).get('/api/v1/custom-link-campaigns').set('x-api-key', who.key).expect(200);
         await eventually(async () => Promise.resolve(spans.some((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-link-campaigns'))), 30_000, 100);
@@ -96,14 +107,28 @@ describe('OpenTelemetry tracing', () => {
     expect(loaded.opentelemetry).toBeGreaterThan(0);
     const server = spans.find((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-link-campaigns'))!;
     const trace = spans.filter((s) => s.traceId === server.traceId);
-    const queries = trace.filter((s) => s.attributes.some((a) => a.key === 'db.system' || a.key === 'db.system.name'));
+    const queries = trace.filter(isQuery);
     expect(queries.length).toBeGreaterThan(0);
     // Every query span descends from the request's server span.
-    const byId = new Map(trace.map((s) => [s.spanId, s]));
-    const descends = (span: OtlpSpan): boolean => span.spanId === server.spanId || (span.parentSpanId !== undefined && byId.has(span.parentSpanId) && descends(byId.get(span.parentSpanId)!));
-    expect(queries.every(descends)).toBe(true);
+    expect(queries.every(descendsFrom(server, trace))).toBe(true);
     // Probes are not traced.
     expect(spans.some((s) => s.name.includes('/readyz'))).toBe(false);
+  });
+
+  it('with APP_ROLE=all, a Bull job run is a consumer span of its own trace, with the queries the job made', async () => {
+    const isJobRun = (s: OtlpSpan) => s.kind === SPAN_KIND_CONSUMER && s.attributes.some((a) => a.key === 'bull.job.name' && a.value.stringValue === 'create-links');
+    const link = { firstName: 'Ada', lastName: 'Person', company: 'Co', shareThumbnailUrl: 'https://cdn.example.com/card.png' };
+    // A queue prefix of its own: the job runs in the traced process, not in another app of the test run.
+    await run({ ...tracingOn(), APP_ROLE: 'all', QUEUE_PREFIX: `bull-tracing-${randomUUID()}` }, async (base) => {
+      await request(base).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links: [link] }).expect(202);
+      await eventually(async () => Promise.resolve(spans.some(isJobRun)), 30_000, 100);
+    });
+    const job = spans.find(isJobRun)!;
+    expect(job.name).toBe('process custom-link-jobs');
+    expect(job.parentSpanId ?? '').toBe('');
+    const queries = spans.filter((s) => s.traceId === job.traceId && isQuery(s));
+    expect(queries.length).toBeGreaterThan(0);
+    expect(queries.every(descendsFrom(job, spans.filter((s) => s.traceId === job.traceId)))).toBe(true);
   });
 
   it('without OTEL_TRACES_EXPORTER no OpenTelemetry SDK or instrumentation is loaded and nothing is sent', async () => {

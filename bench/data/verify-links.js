@@ -58,7 +58,9 @@ async function whatEventsServiceWrites(org, events) {
   };
   // The links' side (rollups merged on the link rows) is not what this check reads.
   const links = { get: () => ({ merge: async () => {}, changed: async () => {} }) };
-  const service = new EventsService({ transaction: (work) => work({}) }, repository, links);
+  // Nor the webhook messages a batch records, nor its Idempotency-Key answer.
+  const webhooks = { record: async () => {} };
+  const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, webhooks);
   if (events.length > 0) await service.apply(org, events);
   return captured;
 }

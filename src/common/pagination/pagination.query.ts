@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Expose, Transform } from 'class-transformer';
 import { ToInteger } from '../validation/coercion';
+import { ApiInteger } from '../http/api-integer';
 
 export const MAX_PAGE_SIZE = 200;
 export const MAX_OFFSET = 1_000_000;
@@ -11,14 +12,14 @@ export const MAX_OFFSET = 1_000_000;
  * 0..1,000,000 (default 0) or the `nextCursor` of the previous page, never both.
  */
 export class PaginationQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
+  @ApiInteger({ required: false, minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
   @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)
   limit: number = 50;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
+  @ApiInteger({ required: false, minimum: 0, maximum: MAX_OFFSET, default: 0 })
   @ToInteger()
   @IsInt()
   @Min(0)

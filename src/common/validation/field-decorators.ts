@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsTimestamp, ToTimestamp } from './timestamps';
+import { ApiInteger } from '../http/api-integer';
 
 /**
  * Optional, nullable body fields with their OpenAPI description, one decorator each, so a DTO
@@ -22,7 +23,7 @@ export const OptionalTimestamp = () =>
   applyDecorators(ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }), IsOptional(), ToTimestamp(), IsTimestamp());
 
 export const OptionalInteger = (minimum: number, maximum = 2_147_483_647) =>
-  applyDecorators(ApiPropertyOptional({ type: Number, minimum, maximum, nullable: true }), IsOptional(), IsInt(), Min(minimum), Max(maximum));
+  applyDecorators(ApiInteger({ required: false, minimum, maximum, nullable: true }), IsOptional(), IsInt(), Min(minimum), Max(maximum));
 
 export const OptionalNumber = (minimum: number, maximum: number) =>
   applyDecorators(

@@ -1,18 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import type { AccountRow } from '../accounts.repository';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 /** Account (docs/api.md §2.5). */
 export class AccountResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'Registrable business email domain.' }) accountDomain: string;
   @ApiProperty({ type: String, nullable: true }) companyName: string | null;
-  @ApiProperty() totalUsers: number;
-  @ApiProperty() totalSessions: number;
-  @ApiProperty() bookedSessions: number;
-  @ApiProperty() highIntentUsers: number;
-  @ApiProperty() qualifiedUsers: number;
-  @ApiProperty() totalTimeSpentSeconds: number;
+  @ApiInteger() totalUsers: number;
+  @ApiInteger() totalSessions: number;
+  @ApiInteger() bookedSessions: number;
+  @ApiInteger() highIntentUsers: number;
+  @ApiInteger() qualifiedUsers: number;
+  @ApiInteger() totalTimeSpentSeconds: number;
   @ApiProperty({ format: 'date-time' }) lastSeenAt: string;
   @ApiProperty({ type: String, nullable: true }) summaryMarkdown: string | null;
   @ApiProperty({ format: 'date-time', description: 'Moved by every change this resource shows (its rollup); what updated_since compares.' }) updatedAt: string;
@@ -20,9 +21,9 @@ export class AccountResponse {
 
 export class AccountListResponse {
   @ApiProperty({ type: [AccountResponse] }) accounts: AccountResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
   @ApiNextCursor() nextCursor: string | null;
 }
 

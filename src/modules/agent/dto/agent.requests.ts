@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { OptionalText, RequiredText } from '../../../common/validation/field-decorators';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 export const PUBLISH_CONFIRMATION = 'publish-to-production';
 
@@ -38,7 +39,7 @@ export class ConversationTestsRequest {
 
 /** POST /api/v1/agent/publish-jobs: the exact version and the literal confirmation. */
 export class PublishRequest {
-  @ApiProperty({ minimum: 1 })
+  @ApiInteger({ minimum: 1 })
   @IsDefined()
   @IsInt()
   @Min(1)

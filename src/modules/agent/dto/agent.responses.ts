@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AgentLinksResponse } from '../../playbook';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
@@ -19,7 +20,7 @@ export class ConversationTestsResponse {
 export class PublishJobResponse {
   @ApiProperty({ format: 'uuid' }) jobId: string;
   @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'] }) status: string;
-  @ApiProperty() requestedVersion: number;
+  @ApiInteger() requestedVersion: number;
   @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
@@ -30,7 +31,7 @@ export class PublishJobResponse {
 }
 
 export class AgentResponse {
-  @ApiProperty({ type: Number, nullable: true }) stagingVersion: number | null;
-  @ApiProperty({ type: Number, nullable: true }) productionVersion: number | null;
+  @ApiInteger({ nullable: true }) stagingVersion: number | null;
+  @ApiInteger({ nullable: true }) productionVersion: number | null;
   @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;
 }

@@ -1,6 +1,7 @@
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { ApiProperty } from '@nestjs/swagger';
 import type { CampaignEntity } from '../entities/campaign.entity';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 /** Campaign (docs/api.md §2.9). */
 export class CampaignResponse {
@@ -16,18 +17,18 @@ export class CampaignResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 
-  @ApiProperty({ description: 'Links filed in the campaign.' })
+  @ApiInteger({ description: 'Links filed in the campaign.' })
   customLinkCount: number;
 
-  @ApiProperty({ description: 'Active links filed in the campaign.' })
+  @ApiInteger({ description: 'Active links filed in the campaign.' })
   activeCustomLinkCount: number;
 }
 
 export class CampaignListResponse {
   @ApiProperty({ type: [CampaignResponse] }) campaigns: CampaignResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
   @ApiNextCursor() nextCursor: string | null;
 }
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, ValidateBy, ValidateIf } from 'class-validator';
 import { isUuid } from '../../../common/validation/uuid-format';
 import { IsUuidString, ToCanonicalUuid } from '../../../common/validation/validators';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 export const BULK_ACTIONS = ['activate', 'deactivate', 'move'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -31,6 +32,6 @@ export class BulkActionRequest {
 
 export class BulkActionResponse {
   @ApiProperty({ enum: BULK_ACTIONS }) action: string;
-  @ApiProperty() affectedCount: number;
+  @ApiInteger() affectedCount: number;
   @ApiProperty({ type: [String], format: 'uuid' }) customLinkIds: string[];
 }

@@ -2,16 +2,17 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import type { CustomLinkRow } from '../custom-links.repository';
 import { engagementOf, type StoredEngagement } from '../../engagement';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
 
 /** Bot opens of a link by reason: a HEAD request, a prefetch header, a known link scanner, a bot User-Agent. */
 export class BotOpensResponse {
-  @ApiProperty({ minimum: 0 }) user_agent: number;
-  @ApiProperty({ minimum: 0 }) prefetch: number;
-  @ApiProperty({ minimum: 0 }) head_request: number;
-  @ApiProperty({ minimum: 0 }) scanner: number;
+  @ApiInteger({ minimum: 0 }) user_agent: number;
+  @ApiInteger({ minimum: 0 }) prefetch: number;
+  @ApiInteger({ minimum: 0 }) head_request: number;
+  @ApiInteger({ minimum: 0 }) scanner: number;
 }
 
 /** Link engagement rollup (docs/api.md §2.7). */
@@ -20,18 +21,18 @@ export class LinkEngagementResponse {
   @ApiProperty() openObserved: boolean;
   @ApiProperty() botScannedOnly: boolean;
   @ApiProperty({ type: BotOpensResponse, description: 'Bot opens by reason (GET /api/v1/custom-links/{link_id}/events tells them apart).' }) botOpens: BotOpensResponse;
-  @ApiProperty() pageViewCount: number;
-  @ApiProperty() loadCount: number;
-  @ApiProperty() uniqueVisitorCount: number;
-  @ApiProperty() persistentUniqueVisitorCount: number;
-  @ApiProperty() ephemeralPageViewCount: number;
+  @ApiInteger() pageViewCount: number;
+  @ApiInteger() loadCount: number;
+  @ApiInteger() uniqueVisitorCount: number;
+  @ApiInteger() persistentUniqueVisitorCount: number;
+  @ApiInteger() ephemeralPageViewCount: number;
   @ApiProperty({ type: Number, nullable: true }) loadsPerUniqueVisitor: number | null;
   @ApiProperty({ enum: ['identified', 'estimated'] }) visitorCountMode: string;
   @ApiProperty(time) firstOpenedAt: string | null;
   @ApiProperty(time) lastOpenedAt: string | null;
-  @ApiProperty() sessionCount: number;
-  @ApiProperty() startedSessionCount: number;
-  @ApiProperty() engagedSessionCount: number;
+  @ApiInteger() sessionCount: number;
+  @ApiInteger() startedSessionCount: number;
+  @ApiInteger() engagedSessionCount: number;
   @ApiProperty() leadSubmitted: boolean;
   @ApiProperty() meetingClicked: boolean;
   @ApiProperty() meetingBooked: boolean;
@@ -74,15 +75,15 @@ export class CustomLinkResponse {
   @ApiProperty(text) prospectDomain: string | null;
   @ApiProperty({ ...text, format: 'uuid' }) campaignId: string | null;
   @ApiProperty({ ...text, format: 'uuid' }) jobId: string | null;
-  @ApiProperty() thumbnailAttempts: number;
+  @ApiInteger() thumbnailAttempts: number;
   @ApiProperty({ type: ThumbnailErrorResponse, nullable: true }) thumbnailError: ThumbnailErrorResponse | null;
 }
 
 export class CustomLinkListResponse {
   @ApiProperty({ type: [CustomLinkResponse] }) customLinks: CustomLinkResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
   @ApiNextCursor() nextCursor: string | null;
 }
 

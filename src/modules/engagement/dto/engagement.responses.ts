@@ -1,31 +1,32 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const time = { type: String, format: 'date-time', nullable: true } as const;
 
 /** Link counts shared by campaign engagement and the funnel. */
 export class LinkFunnelCountsResponse {
-  @ApiProperty() generatedLinkCount: number;
-  @ApiProperty() openedLinkCount: number;
-  @ApiProperty() startedLinkCount: number;
-  @ApiProperty() engagedLinkCount: number;
-  @ApiProperty() leadSubmittedLinkCount: number;
-  @ApiProperty() meetingClickedLinkCount: number;
-  @ApiProperty() meetingBookedLinkCount: number;
-  @ApiProperty() botScannedOnlyLinkCount: number;
+  @ApiInteger() generatedLinkCount: number;
+  @ApiInteger() openedLinkCount: number;
+  @ApiInteger() startedLinkCount: number;
+  @ApiInteger() engagedLinkCount: number;
+  @ApiInteger() leadSubmittedLinkCount: number;
+  @ApiInteger() meetingClickedLinkCount: number;
+  @ApiInteger() meetingBookedLinkCount: number;
+  @ApiInteger() botScannedOnlyLinkCount: number;
 }
 
 /** Campaign engagement (docs/api.md §2.10). */
 export class CampaignEngagementResponse extends LinkFunnelCountsResponse {
   @ApiProperty({ format: 'uuid' }) campaignId: string;
-  @ApiProperty() activeLinkCount: number;
-  @ApiProperty() pageViewCount: number;
-  @ApiProperty() loadCount: number;
-  @ApiProperty() uniqueVisitorCount: number;
-  @ApiProperty() persistentUniqueVisitorCount: number;
-  @ApiProperty() ephemeralPageViewCount: number;
-  @ApiProperty() sessionCount: number;
-  @ApiProperty() startedSessionCount: number;
-  @ApiProperty() engagedSessionCount: number;
+  @ApiInteger() activeLinkCount: number;
+  @ApiInteger() pageViewCount: number;
+  @ApiInteger() loadCount: number;
+  @ApiInteger() uniqueVisitorCount: number;
+  @ApiInteger() persistentUniqueVisitorCount: number;
+  @ApiInteger() ephemeralPageViewCount: number;
+  @ApiInteger() sessionCount: number;
+  @ApiInteger() startedSessionCount: number;
+  @ApiInteger() engagedSessionCount: number;
   @ApiProperty({ type: Number, nullable: true }) loadsPerUniqueVisitor: number | null;
   @ApiProperty({ enum: ['identified', 'estimated'] }) visitorCountMode: string;
   @ApiProperty(time) firstOpenedAt: string | null;
@@ -46,9 +47,9 @@ export class SessionReferenceResponse {
 
 export class SessionReferenceListResponse {
   @ApiProperty({ type: [SessionReferenceResponse] }) sessions: SessionReferenceResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
 }
 
 export class FunnelRatesResponse {
@@ -60,10 +61,10 @@ export class FunnelRatesResponse {
 }
 
 export class FunnelSessionsResponse {
-  @ApiProperty() total: number;
-  @ApiProperty() qualified: number;
-  @ApiProperty() booked: number;
-  @ApiProperty() highIntent: number;
+  @ApiInteger() total: number;
+  @ApiInteger() qualified: number;
+  @ApiInteger() booked: number;
+  @ApiInteger() highIntent: number;
 }
 
 /** GET /api/v1/analytics/funnel (docs/api.md §2.15, §6.7). */

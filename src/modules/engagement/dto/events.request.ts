@@ -4,6 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObje
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 import { EVENT_TYPES, type EventType } from '../rules/engagement-rollup';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 
@@ -81,12 +82,12 @@ export class EventsRequest {
 }
 
 export class RejectedEventResponse {
-  @ApiProperty() index: number;
+  @ApiInteger() index: number;
   @ApiProperty({ enum: ['unknown_link'] }) reason: string;
 }
 
 export class EventsResponse {
-  @ApiProperty() accepted: number;
-  @ApiProperty() duplicates: number;
+  @ApiInteger() accepted: number;
+  @ApiInteger() duplicates: number;
   @ApiProperty({ type: [RejectedEventResponse] }) rejected: RejectedEventResponse[];
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { BOT_REASONS, type BotReason } from '../rules/bot-detection';
 import { EVENT_TYPES } from '../rules/engagement-rollup';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
 
@@ -30,8 +31,8 @@ export class LinkEventResponse {
 
 export class LinkEventListResponse {
   @ApiProperty({ type: [LinkEventResponse] }) events: LinkEventResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
   @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page.' }) nextCursor: string | null;
 }

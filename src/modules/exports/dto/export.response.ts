@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiInteger } from '../../../common/http/api-integer';
 import { isoOrNull } from '../../../common/validation/timestamps';
 import { EXPORT_RESOURCES } from '../export-sources';
 import type { ExportRow } from '../exports.repository';
@@ -12,7 +13,7 @@ export class ExportResponse {
   @ApiProperty({ enum: ['queued', 'processing', 'completed', 'failed'] }) status: string;
   @ApiProperty({ enum: EXPORT_RESOURCES }) resource: string;
   @ApiProperty({ enum: EXPORT_FORMATS }) format: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Rows in the file, once completed.' }) rowCount: number | null;
+  @ApiInteger({ minimum: 0, nullable: true, description: 'Rows in the file, once completed.' }) rowCount: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty(time) completedAt: string | null;
   @ApiProperty({ type: String, format: 'uri-reference', nullable: true, description: 'Where the file streams from (the same organization\'s keys, gzip when accepted); null until completed.' })

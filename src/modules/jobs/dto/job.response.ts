@@ -3,6 +3,7 @@ import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { isoOrNull } from '../../../common/validation/timestamps';
 import { progressFactsOf, type ItemRow, type JobView } from '../custom-link-jobs.repository';
 import { isTerminal, POLL_AFTER_SECONDS, progressOf } from '../rules/job-status';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const time = { type: String, format: 'date-time', nullable: true } as const;
 const uuid = { type: String, format: 'uuid', nullable: true } as const;
@@ -12,23 +13,23 @@ export class JobResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['create', 'thumbnail'] }) type: string;
   @ApiProperty({ enum: ['queued', 'processing', 'completed', 'completed_with_errors', 'cancelled', 'failed'] }) status: string;
-  @ApiProperty() totalItems: number;
+  @ApiInteger() totalItems: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiProperty(time) startedAt: string | null;
   @ApiProperty(time) completedAt: string | null;
   @ApiProperty(uuid) campaignId: string | null;
   @ApiProperty(uuid) parentJobId: string | null;
-  @ApiProperty() createdCount: number;
-  @ApiProperty() failedCount: number;
-  @ApiProperty() thumbnailQueuedCount: number;
-  @ApiProperty() thumbnailProcessingCount: number;
-  @ApiProperty() thumbnailGeneratedCount: number;
-  @ApiProperty() thumbnailProvidedCount: number;
-  @ApiProperty() thumbnailFallbackCount: number;
-  @ApiProperty() thumbnailFailedCount: number;
+  @ApiInteger() createdCount: number;
+  @ApiInteger() failedCount: number;
+  @ApiInteger() thumbnailQueuedCount: number;
+  @ApiInteger() thumbnailProcessingCount: number;
+  @ApiInteger() thumbnailGeneratedCount: number;
+  @ApiInteger() thumbnailProvidedCount: number;
+  @ApiInteger() thumbnailFallbackCount: number;
+  @ApiInteger() thumbnailFailedCount: number;
   @ApiProperty({ minimum: 0, maximum: 1 }) progress: number;
-  @ApiProperty({ type: Number, nullable: true }) pollAfterSeconds: number | null;
+  @ApiInteger({ nullable: true }) pollAfterSeconds: number | null;
   @ApiProperty() cancelRequested: boolean;
 }
 
@@ -41,9 +42,9 @@ export class JobEnvelopeResponse {
 
 export class JobListResponse {
   @ApiProperty({ type: [JobResponse] }) jobs: JobResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
   @ApiNextCursor() nextCursor: string | null;
 }
 
@@ -53,7 +54,7 @@ export class ItemErrorResponse {
 }
 
 export class JobItemResponse {
-  @ApiProperty() index: number;
+  @ApiInteger() index: number;
   @ApiProperty({ enum: ['queued', 'created', 'failed', 'cancelled'] }) status: string;
   @ApiProperty(uuid) customLinkId: string | null;
   @ApiProperty({ type: String, nullable: true }) externalId: string | null;
@@ -62,9 +63,9 @@ export class JobItemResponse {
 
 export class JobItemListResponse {
   @ApiProperty({ type: [JobItemResponse] }) items: JobItemResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
   @ApiNextCursor() nextCursor: string | null;
 }
 

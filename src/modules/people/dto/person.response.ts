@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PaginationResponse } from '../../../common/pagination/pagination.response';
 import { isoOrNull } from '../../../common/validation/timestamps';
 import type { PersonRow } from '../people.repository';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const nullableString = { type: String, nullable: true } as const;
 
@@ -12,10 +13,10 @@ export class PersonResponse {
   @ApiProperty(nullableString) name: string | null;
   @ApiProperty(nullableString) phone: string | null;
   @ApiProperty(nullableString) business: string | null;
-  @ApiProperty() totalSessions: number;
+  @ApiInteger() totalSessions: number;
   @ApiProperty({ format: 'date-time' }) firstSeenAt: string;
   @ApiProperty({ format: 'date-time' }) lastSeenAt: string;
-  @ApiProperty() totalTimeSpentSeconds: number;
+  @ApiInteger() totalTimeSpentSeconds: number;
   @ApiProperty(nullableString) firstSource: string | null;
   @ApiProperty(nullableString) lastSource: string | null;
   @ApiProperty(nullableString) lastLocation: string | null;

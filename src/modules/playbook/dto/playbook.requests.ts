@@ -4,6 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsObject, 
 import { OptionalText, RequiredText } from '../../../common/validation/field-decorators';
 import { StrictDto } from '../../../common/validation/strict-dto.decorator';
 import { CHANGE_OPERATIONS, type ChangeOperation } from '../rules/sections';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const CONTENT = 100_000;
 
@@ -109,7 +110,7 @@ export class ApplySuggestionsRequest {
   @MaxLength(64)
   expectedSectionsEtag: string;
 
-  @ApiProperty({ minimum: 0 })
+  @ApiInteger({ minimum: 0 })
   @IsDefined()
   @IsInt()
   @Min(0)

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
 
@@ -20,8 +21,8 @@ export class SectionResponse {
 }
 
 export class PlaybookResponse {
-  @ApiProperty({ type: Number, nullable: true, description: 'Staging version; null before the first.' }) version: number | null;
-  @ApiProperty({ type: Number, nullable: true }) productionVersion: number | null;
+  @ApiInteger({ nullable: true, description: 'Staging version; null before the first.' }) version: number | null;
+  @ApiInteger({ nullable: true }) productionVersion: number | null;
   @ApiProperty({ type: [SectionResponse] }) sections: SectionResponse[];
   @ApiProperty({ minLength: 64, maxLength: 64 }) sectionsEtag: string;
   @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;
@@ -38,7 +39,7 @@ export class ChangeResponse {
 
 export class SuggestionGroupResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() generationRevision: number;
+  @ApiInteger() generationRevision: number;
   @ApiProperty({ enum: ['open', 'applied'] }) status: string;
   @ApiProperty({ type: [ChangeResponse] }) changes: ChangeResponse[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -46,22 +47,22 @@ export class SuggestionGroupResponse {
 
 export class SuggestionGroupListResponse {
   @ApiProperty({ type: [SuggestionGroupResponse] }) suggestionGroups: SuggestionGroupResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
 }
 
 export class PreviewResponse {
   @ApiProperty({ type: [SectionResponse] }) sections: SectionResponse[];
   @ApiProperty() sectionsEtag: string;
-  @ApiProperty() generationRevision: number;
+  @ApiInteger() generationRevision: number;
 }
 
 /** Apply result (docs/api.md §4.6). */
 export class ApplyResponse {
   @ApiProperty({ format: 'uuid' }) groupId: string;
   @ApiProperty({ enum: ['applied'] }) status: 'applied';
-  @ApiProperty({ type: Number, nullable: true }) version: number | null;
+  @ApiInteger({ nullable: true }) version: number | null;
   @ApiProperty() noChange: boolean;
   @ApiProperty() sectionsEtag: string;
   @ApiProperty({ type: AgentLinksResponse }) links: AgentLinksResponse;

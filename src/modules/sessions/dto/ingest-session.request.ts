@@ -17,6 +17,7 @@ import { IsHttpUrl } from '../../../common/validation/http-url';
 import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const SHORT = 255;
 const URL = 2048;
@@ -103,7 +104,7 @@ export class TranscriptEntryInput {
 
   @OptionalTimestamp() timestamp?: Date | null;
 
-  @ApiProperty({ minimum: 0 })
+  @ApiInteger({ minimum: 0 })
   @IsDefined()
   @IsInt()
   @Min(0)

@@ -3,10 +3,11 @@ import { PaginationResponse } from '../../../common/pagination/pagination.respon
 import { isoOrNull } from '../../../common/validation/timestamps';
 import type { SessionDetailRow, SessionRow } from '../sessions.repository';
 import type { Objection, SessionDetails, TimelineEvent, Topic, Tracking } from '../rules/session-record';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
-const int = { type: Number, nullable: true } as const;
+const score = { type: Number, nullable: true } as const;
 
 /** Session list item (docs/api.md §2.1). */
 export class SessionResponse {
@@ -35,7 +36,7 @@ export class SessionResponse {
   @ApiProperty(time) qualificationAssessedAt: string | null;
   @ApiProperty(text) qualificationRubricVersionId: string | null;
   @ApiProperty({ ...text, enum: ['low', 'medium', 'high'] }) overallIntent: string | null;
-  @ApiProperty({ ...int, minimum: 0, maximum: 3 }) intentScore: number | null;
+  @ApiProperty({ ...score, minimum: 0, maximum: 3 }) intentScore: number | null;
   @ApiProperty(time) intentCalculatedAt: string | null;
   @ApiProperty({ format: 'date-time', description: "Moved by every change of the session's own fields (re-ingestion, its person assignment and effective qualification); what updated_since compares. overallIntent, intentScore and intentCalculatedAt are the person's: they move the person's updatedAt, not the session's (sync people for them)." }) updatedAt: string;
 }
@@ -43,15 +44,15 @@ export class SessionResponse {
 export class TimelineEventResponse {
   @ApiProperty(text) milestoneType: string | null;
   @ApiProperty(text) description: string | null;
-  @ApiProperty(int) timestampOffsetS: number | null;
+  @ApiInteger({ nullable: true }) timestampOffsetS: number | null;
   @ApiProperty({ type: [String] }) featuresMentioned: string[];
-  @ApiProperty(int) sequenceOrder: number | null;
+  @ApiInteger({ nullable: true }) sequenceOrder: number | null;
 }
 
 export class TopicResponse {
   @ApiProperty(text) topic: string | null;
   @ApiProperty(text) interestLevel: string | null;
-  @ApiProperty(int) timeDiscussedS: number | null;
+  @ApiInteger({ nullable: true }) timeDiscussedS: number | null;
   @ApiProperty(text) outcome: string | null;
 }
 
@@ -61,7 +62,7 @@ export class ObjectionResponse {
   @ApiProperty(text) severity: string | null;
   @ApiProperty({ type: Boolean, nullable: true }) handled: boolean | null;
   @ApiProperty(text) resolutionNotes: string | null;
-  @ApiProperty(int) timestampOffsetS: number | null;
+  @ApiInteger({ nullable: true }) timestampOffsetS: number | null;
 }
 
 export class TrackingResponse {
@@ -99,10 +100,10 @@ export class SessionDetailResponse extends SessionResponse {
   @ApiProperty(text) buyingTimeline: string | null;
   @ApiProperty(text) decisionMakerRole: string | null;
   @ApiProperty({ type: Boolean, nullable: true }) isDecisionMaker: boolean | null;
-  @ApiProperty({ ...int, minimum: 0, maximum: 1 }) confidenceScore: number | null;
+  @ApiProperty({ ...score, minimum: 0, maximum: 1 }) confidenceScore: number | null;
   @ApiProperty({ type: [String] }) nextSteps: string[];
   @ApiProperty({ type: [String] }) summaryBullets: string[];
-  @ApiProperty(int) audioDurationSeconds: number | null;
+  @ApiInteger({ nullable: true }) audioDurationSeconds: number | null;
   @ApiProperty({ type: [TimelineEventResponse] }) timelineEvents: TimelineEvent[];
   @ApiProperty({ type: [TopicResponse] }) topics: Topic[];
   @ApiProperty({ type: [ObjectionResponse] }) objections: Objection[];

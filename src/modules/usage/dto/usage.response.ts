@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 /** One limit window (docs/api.md §8): its figures as the limit enforces them. */
 export class UsageWindowResponse {
-  @ApiProperty({ minimum: 0 }) limit: number;
-  @ApiProperty({ minimum: 0, description: 'Units charged to the current window (0 when no window is open).' }) used: number;
-  @ApiProperty({ minimum: 0 }) remaining: number;
+  @ApiInteger({ minimum: 0 }) limit: number;
+  @ApiInteger({ minimum: 0, description: 'Units charged to the current window (0 when no window is open).' }) used: number;
+  @ApiInteger({ minimum: 0 }) remaining: number;
 
   @ApiProperty({
     format: 'date-time',

@@ -1,6 +1,7 @@
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
+import { ApiInteger } from '../../../common/http/api-integer';
 
 /** A webhook endpoint as GET returns it: never its secret. */
 export class WebhookEndpointResponse {
@@ -20,8 +21,8 @@ export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse {
 
 export class WebhookEndpointListResponse {
   @ApiProperty({ type: [WebhookEndpointResponse] }) webhookEndpoints: WebhookEndpointResponse[];
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiInteger() total: number;
+  @ApiInteger() limit: number;
+  @ApiInteger() offset: number;
   @ApiNextCursor() nextCursor: string | null;
 }
