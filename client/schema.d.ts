@@ -371,6 +371,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export a filtered list as CSV or NDJSON */
+        post: operations["exports_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll an export */
+        get: operations["exports_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a completed export's file */
+        get: operations["exports_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ingest/sessions/{session_id}": {
         parameters: {
             query?: never;
@@ -935,6 +986,16 @@ export interface components {
         ConversationTestsResponse: {
             tests: components["schemas"]["ConversationTestResponse"][];
         };
+        CreateExportRequest: {
+            /** @enum {string} */
+            resource: "sessions" | "people" | "accounts" | "custom_links" | "link_events";
+            /** @enum {string} */
+            format: "csv" | "ndjson";
+            /** @description The list's query parameters as its GET takes them (strings; comma lists as one string), pagination apart; for link_events also link_id (required). */
+            filters?: {
+                [key: string]: string;
+            };
+        };
         CreateLinkInput: {
             displayName?: string;
             firstName?: string | null;
@@ -1053,6 +1114,32 @@ export interface components {
             accepted: number;
             duplicates: number;
             rejected: components["schemas"]["RejectedEventResponse"][];
+        };
+        ExportResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed";
+            /** @enum {string} */
+            resource: "sessions" | "people" | "accounts" | "custom_links" | "link_events";
+            /** @enum {string} */
+            format: "csv" | "ndjson";
+            /** @description Rows in the file, once completed. */
+            rowCount: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /**
+             * Format: uri-reference
+             * @description Where the file streams from (the same organization's keys, gzip when accepted); null until completed.
+             */
+            downloadUrl: string | null;
+            /**
+             * Format: date-time
+             * @description 24 h after completion; the export and its file are gone after it (404).
+             */
+            expiresAt: string | null;
         };
         FunnelRatesResponse: {
             opened: number;
@@ -6025,6 +6112,542 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exports_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Replays the stored response of an earlier request with the same key (24 h); 1..255 characters. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The export; poll its Location. */
+            202: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where to poll the job this request started. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportResponse"];
+                };
+            };
+            /** @description The operation requires an Idempotency-Key header. */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The operation conflicts with current state or idempotency history. */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exports_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ETag; Retry-After while queued or processing. */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The version of this representation; send it back as If-None-Match. */
+                    ETag: string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportResponse"];
+                };
+            };
+            /** @description Unchanged since If-None-Match (not counted against the request rate); no body. */
+            304: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The version of this representation; send it back as If-None-Match. */
+                    ETag: string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exports_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed: gzip (Content-Encoding: gzip) when Accept-Encoding names it, else plain. 404 until completed and after expiry. */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

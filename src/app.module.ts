@@ -36,6 +36,7 @@ import { PeopleJobsModule } from './modules/people/people-jobs.module';
 import { SessionsHttpModule, SessionsModule } from './modules/sessions';
 import { UsageHttpModule } from './modules/usage';
 import { WebhooksHttpModule, WebhooksJobsModule } from './modules/webhooks';
+import { ExportsHttpModule, ExportsJobsModule } from './modules/exports';
 
 /** Where logs go instead of stdout (tests that read them). */
 export interface AppModuleOptions {
@@ -76,10 +77,11 @@ const apiModules = (config: AppConfig) => [
   AgentHttpModule,
   UsageHttpModule,
   WebhooksHttpModule,
+  ExportsHttpModule,
 ];
 
 /** Queue processors, only where APP_ROLE runs workers (SessionsModule registers the sessions people are rolled up from). */
-const WORKER_MODULES = [MaintenanceModule, SessionsModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule, WebhooksJobsModule];
+const WORKER_MODULES = [MaintenanceModule, SessionsModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule, WebhooksJobsModule, ExportsJobsModule];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

@@ -1,3 +1,5 @@
+import { ExportChunkEntity } from '../modules/exports/entities/export-chunk.entity';
+import { ExportEntity } from '../modules/exports/entities/export.entity';
 import { WebhookDeliveryEntity } from '../modules/webhooks/entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../modules/webhooks/entities/webhook-endpoint.entity';
 import { WebhookMessageEntity } from '../modules/webhooks/entities/webhook-message.entity';
@@ -66,4 +68,7 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookMessageEntity,
   WebhookDeliveryEntity,
+  // Exports and their files.
+  ExportEntity,
+  ExportChunkEntity,
 ];

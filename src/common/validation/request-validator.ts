@@ -197,3 +197,12 @@ function lastValues(query: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(query)) result[key] = Array.isArray(value) ? value[value.length - 1] : value;
   return result;
 }
+
+/**
+ * Validates query parameters held in a body (an export's `filters`) as their list validates its
+ * query: the DTO instance, and the issues located under `at` (`["body","filters",name]`).
+ */
+export function validateNestedQuery<T extends object>(dto: new () => T, raw: Record<string, unknown>, at: (string | number)[]): { value: T; issues: ValidationIssue[] } {
+  const { value, issues } = validateDto(dto, raw, 'query', QUERY_FACTS);
+  return { value: value as T, issues: issues.map((issue) => ({ ...issue, loc: [...at, ...issue.loc.slice(1)] })) };
+}

@@ -1,11 +1,13 @@
 import { BullModule } from '@nestjs/bull';
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { ExportsModule, ExportSources } from '../exports';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { WebhooksModule } from '../webhooks';
 import { EngagementRepository } from './engagement.repository';
 import { EngagementService } from './engagement.service';
 import { EventsService } from './events.service';
 import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
+import { LinkEventExport } from './link-event-export';
 import { LinkOpensService } from './link-opens.service';
 import { LinkWebhooks } from './link-webhooks';
 import { RollupLinksRegistry } from './rollup-links';
@@ -19,8 +21,17 @@ import { TrackedSessionsRegistry } from './tracked-sessions';
  * link webhook events are recorded in the batch's transaction (WebhookOutbox).
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE }), IdempotencyRecordsModule, WebhooksModule],
-  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService, LinkWebhooks, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations],
+  imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE }), IdempotencyRecordsModule, WebhooksModule, ExportsModule],
+  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService, LinkWebhooks, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations, LinkEventExport],
   exports: [EngagementService, EventsService, LinkOpensService, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations],
 })
-export class EngagementModule {}
+export class EngagementModule implements OnModuleInit {
+  constructor(
+    private readonly exportSources: ExportSources,
+    private readonly linkEventExport: LinkEventExport,
+  ) {}
+
+  onModuleInit(): void {
+    this.exportSources.register(this.linkEventExport);
+  }
+}

@@ -9,15 +9,17 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { TranscriptQuota } from './transcript-quota';
 import { WebhooksModule } from '../webhooks';
+import { ExportsModule, ExportSources } from '../exports';
+import { SessionExport } from './session-export';
 
 /**
  * Sessions, transcripts and ingestion for every role (routes: SessionsHttpModule). People are
  * rolled up from sessions and engagement counts them: this module registers its sessions with both,
- * which do not depend on it. A session's detail embeds what engagement observed of it.
+ * which do not depend on it, and its list with exports. A session's detail embeds what engagement observed of it.
  */
 @Module({
-  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule, WebhooksModule],
-  providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked, TranscriptQuota],
+  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule, WebhooksModule, ExportsModule],
+  providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked, TranscriptQuota, SessionExport],
   exports: [SessionsService, IngestionService, TranscriptQuota],
 })
 export class SessionsModule implements OnModuleInit {
@@ -26,10 +28,13 @@ export class SessionsModule implements OnModuleInit {
     private readonly sessionsOfPeople: SessionsOfPeople,
     private readonly trackedSessions: TrackedSessionsRegistry,
     private readonly sessionsTracked: SessionsTracked,
+    private readonly exportSources: ExportSources,
+    private readonly sessionExport: SessionExport,
   ) {}
 
   onModuleInit(): void {
     this.personSessions.register(this.sessionsOfPeople);
     this.trackedSessions.register(this.sessionsTracked);
+    this.exportSources.register(this.sessionExport);
   }
 }

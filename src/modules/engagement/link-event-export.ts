@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDefined } from 'class-validator';
+import { IsUuidString } from '../../common/validation/validators';
+import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
+import type { ExportSource } from '../exports';
+import { LinkEventResponse } from './dto/link-event.response';
+import { LinkEventsQuery } from './dto/link-events.query';
+import { EngagementService } from './engagement.service';
+import { RollupLinksRegistry } from './rollup-links';
+
+/** A link's event timeline filters, the link named among them. */
+export class LinkEventExportFilters extends LinkEventsQuery {
+  @ApiProperty({ format: 'uuid' })
+  @IsDefined()
+  @IsUuidString()
+  link_id: string;
+}
+
+/** A link's event timeline as the exports module reads it: GET /api/v1/custom-links/{link_id}/events, page by page. */
+@Injectable()
+export class LinkEventExport implements ExportSource<LinkEventExportFilters> {
+  readonly resource = 'link_events';
+  readonly scopes = ['custom_links:read' as const];
+  readonly filters = LinkEventExportFilters;
+  readonly item = LinkEventResponse;
+
+  constructor(
+    private readonly engagement: EngagementService,
+    private readonly links: RollupLinksRegistry,
+  ) {}
+
+  /** The link must be the organization's when the export is made. */
+  async check(organizationId: string, filters: LinkEventExportFilters): Promise<void> {
+    if (!(await this.links.get().exists(organizationId, filters.link_id))) {
+      throw new RequestValidationError([valueError(['body', 'filters', 'link_id'], filters.link_id, "no Custom Link with this id in the key's organization")]);
+    }
+  }
+
+  async page(organizationId: string, query: LinkEventExportFilters) {
+    const { events, nextCursor } = await this.engagement.eventsOfLink(organizationId, query.link_id, query);
+    return { items: events, nextCursor };
+  }
+}

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { LeaseTerms } from '../../common/queue/job-leases';
+import type { LapsedJob } from '../../common/queue/job-reaper';
+
+export interface ExportRow {
+  id: string;
+  resource: string;
+  format: string;
+  filters: Record<string, string>;
+  status: 'queued' | 'processing' | 'completed' | 'failed';
+  row_count: number | null;
+  run_id: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+  expires_at: Date | null;
+}
+
+const COLUMNS = `id, resource, format, filters, status, row_count, run_id, created_at, completed_at, expires_at`;
+
+/** The only place that queries exports and their chunks; every statement is scoped by organization (the sweeps span them). */
+@Injectable()
+export class ExportsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(organizationId: string, id: string, resource: string, format: string, filters: Record<string, string>): Promise<ExportRow> {
+    const [row]: ExportRow[] = await this.db.query(
+      `INSERT INTO exports (organization_id, id, resource, format, filters) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+      [organizationId, id, resource, format, filters],
+    );
+    return row;
+  }
+
+  /** The export unless it expired (an expired one is gone for its clients before the sweep deletes it). */
+  async find(organizationId: string, id: string): Promise<ExportRow | null> {
+    const rows: ExportRow[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM exports WHERE organization_id = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())`,
+      [organizationId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Starts a run of an unfinished export from scratch: the run named `runId` becomes the one whose
+   * chunks make the file, and the chunks of earlier runs go. Null once the export is finished.
+   */
+  async startRun(organizationId: string, id: string, runId: string, lease: LeaseTerms): Promise<ExportRow | null> {
+    return this.db.transaction(async (tx) => {
+      const [rows]: [ExportRow[], number] = await tx.query(
+        `UPDATE exports SET status = 'processing', run_id = $3, lease_owner = $4, lease_until = now() + $5 * interval '1 millisecond'
+          WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING ${COLUMNS}`,
+        [organizationId, id, runId, lease.owner, lease.leaseMs],
+      );
+      if (rows.length === 0) return null;
+      await tx.query(`DELETE FROM export_chunks WHERE organization_id = $1 AND export_id = $2 AND run_id <> $3`, [organizationId, id, runId]);
+      return rows[0];
+    });
+  }
+
+  /** Pushes the run's lease forward; false once the export finished or another run took it over. */
+  async renewLease(organizationId: string, id: string, runId: string, lease: LeaseTerms): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `UPDATE exports SET lease_owner = $4, lease_until = now() + $5 * interval '1 millisecond'
+        WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing'`,
+      [organizationId, id, runId, lease.owner, lease.leaseMs],
+    );
+    return count > 0;
+  }
+
+  /** Appends a chunk of the run's file; false when the run was superseded (nothing is written). */
+  async appendChunk(organizationId: string, id: string, runId: string, seq: number, data: Buffer): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `INSERT INTO export_chunks (organization_id, export_id, run_id, seq, data)
+       SELECT $1, $2, $3, $4, $5 FROM exports WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing'
+       RETURNING seq`,
+      [organizationId, id, runId, seq, data],
+    );
+    return rows.length > 0;
+  }
+
+  /** Completes the run's export, expiring `ttlMs` later; false when the run was superseded. */
+  async complete(organizationId: string, id: string, runId: string, rowCount: number, ttlMs: number): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `UPDATE exports SET status = 'completed', row_count = $4, completed_at = now(), expires_at = now() + $5 * interval '1 millisecond', lease_owner = NULL, lease_until = NULL
+        WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing'`,
+      [organizationId, id, runId, rowCount, ttlMs],
+    );
+    return count > 0;
+  }
+
+  /** A run that cannot finish (its filters no longer validate): failed, its chunks gone. */
+  async fail(organizationId: string, id: string, runId: string, ttlMs: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE exports SET status = 'failed', completed_at = now(), expires_at = now() + $4 * interval '1 millisecond', lease_owner = NULL, lease_until = NULL
+          WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing'`,
+        [organizationId, id, runId, ttlMs],
+      );
+      await tx.query(`DELETE FROM export_chunks WHERE organization_id = $1 AND export_id = $2`, [organizationId, id]);
+    });
+  }
+
+  /** The chunk after `seq` of the file of the completed export's run, or null past the last one. */
+  async chunkAfter(organizationId: string, id: string, runId: string, seq: number): Promise<{ seq: number; data: Buffer } | null> {
+    const rows: { seq: number; data: Buffer }[] = await this.db.query(
+      `SELECT seq, data FROM export_chunks WHERE organization_id = $1 AND export_id = $2 AND run_id = $3 AND seq > $4 ORDER BY seq LIMIT 1`,
+      [organizationId, id, runId, seq],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Unfinished exports that nobody runs (ReapableJobs.reclaimLapsed), across organizations (exports_unfinished_idx). */
+  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    const [rows]: [LapsedJob[], number] = await this.db.query(
+      `UPDATE exports e SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+         FROM (SELECT organization_id, id FROM exports
+                WHERE status IN ('queued', 'processing') AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
+                LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
+        WHERE e.organization_id = lapsed.organization_id AND e.id = lapsed.id
+        RETURNING e.organization_id AS "organizationId", e.id`,
+      [lease.leaseMs, limit],
+    );
+    return rows;
+  }
+
+  /** Deletes at most `limit` expired exports with their chunks, across organizations; resolves how many. */
+  async deleteExpired(limit: number): Promise<number> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `DELETE FROM exports e USING (SELECT organization_id, id FROM exports WHERE expires_at <= now() LIMIT $1) expired
+        WHERE e.organization_id = expired.organization_id AND e.id = expired.id`,
+      [limit],
+    );
+    return count;
+  }
+}
