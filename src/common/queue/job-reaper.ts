@@ -11,6 +11,32 @@ export interface LapsedJob {
 }
 
 /**
+ * `reclaimLapsed` for a table of job rows with `status`, `lease_owner`, `lease_until` and
+ * `created_at`: the owning module passes its own table and its unfinished states. The states are
+ * written into the statement (code constants, never input) so that it matches the table's partial
+ * index of unfinished rows.
+ */
+export async function reclaimLapsedRows(
+  db: { query(sql: string, params: unknown[]): Promise<unknown> },
+  table: string,
+  unfinished: readonly string[],
+  lease: LeaseTerms,
+  limit: number,
+): Promise<LapsedJob[]> {
+  const states = unfinished.map((state) => `'${state}'`).join(', ');
+  const [rows] = (await db.query(
+    `UPDATE ${table} t SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+       FROM (SELECT organization_id, id FROM ${table}
+              WHERE status IN (${states}) AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
+              LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
+      WHERE t.organization_id = lapsed.organization_id AND t.id = lapsed.id
+      RETURNING t.organization_id AS "organizationId", t.id`,
+    [lease.leaseMs, limit],
+  )) as [LapsedJob[], number];
+  return rows;
+}
+
+/**
  * A kind of job rows whose work runs on a Bull queue under the row's id, registered with the reaper
  * by the worker-side module that owns them.
  */

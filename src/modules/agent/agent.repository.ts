@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { LeaseTerms } from '../../common/queue/job-leases';
-import type { LapsedJob } from '../../common/queue/job-reaper';
+import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
 
 export interface PublishJobRow {
   id: string;
@@ -46,17 +46,8 @@ export class AgentRepository {
   }
 
   /** Unfinished publish jobs that nobody runs (ReapableJobs.reclaimLapsed), across organizations (publish_jobs_unfinished_idx). */
-  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
-    const [rows]: [LapsedJob[], number] = await this.db.query(
-      `UPDATE publish_jobs p SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
-         FROM (SELECT organization_id, id FROM publish_jobs
-                WHERE status IN ('queued', 'running') AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
-                LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
-        WHERE p.organization_id = lapsed.organization_id AND p.id = lapsed.id
-        RETURNING p.organization_id AS "organizationId", p.id`,
-      [lease.leaseMs, limit],
-    );
-    return rows;
+  reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return reclaimLapsedRows(this.db, 'publish_jobs', ['queued', 'running'], lease, limit);
   }
 
   async markPublishJob(tx: Db, organizationId: string, id: string, status: 'running' | 'succeeded' | 'failed', error: { code: string; message: string } | null = null): Promise<void> {

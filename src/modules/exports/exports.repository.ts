@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { LeaseTerms } from '../../common/queue/job-leases';
-import type { LapsedJob } from '../../common/queue/job-reaper';
+import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
 
 export interface ExportRow {
   id: string;
@@ -111,17 +111,8 @@ export class ExportsRepository {
   }
 
   /** Unfinished exports that nobody runs (ReapableJobs.reclaimLapsed), across organizations (exports_unfinished_idx). */
-  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
-    const [rows]: [LapsedJob[], number] = await this.db.query(
-      `UPDATE exports e SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
-         FROM (SELECT organization_id, id FROM exports
-                WHERE status IN ('queued', 'processing') AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
-                LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
-        WHERE e.organization_id = lapsed.organization_id AND e.id = lapsed.id
-        RETURNING e.organization_id AS "organizationId", e.id`,
-      [lease.leaseMs, limit],
-    );
-    return rows;
+  reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return reclaimLapsedRows(this.db, 'exports', ['queued', 'processing'], lease, limit);
   }
 
   /** Deletes at most `limit` expired exports with their chunks, across organizations; resolves how many. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { LeaseTerms } from '../../common/queue/job-leases';
-import type { LapsedJob } from '../../common/queue/job-reaper';
+import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
 
 export interface RenderRow {
   id: string;
@@ -64,17 +64,8 @@ export class ThumbnailsRepository {
   }
 
   /** Unfinished renders that nobody draws (ReapableJobs.reclaimLapsed), across organizations (thumbnail_renders_unfinished_idx). */
-  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
-    const [rows]: [LapsedJob[], number] = await this.db.query(
-      `UPDATE thumbnail_renders r SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
-         FROM (SELECT organization_id, id FROM thumbnail_renders
-                WHERE status IN ('queued', 'processing') AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
-                LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
-        WHERE r.organization_id = lapsed.organization_id AND r.id = lapsed.id
-        RETURNING r.organization_id AS "organizationId", r.id`,
-      [lease.leaseMs, limit],
-    );
-    return rows;
+  reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return reclaimLapsedRows(this.db, 'thumbnail_renders', ['queued', 'processing'], lease, limit);
   }
 
   /** processing → final; false when the render was superseded meanwhile (its result is dropped). */
