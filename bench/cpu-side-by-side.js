@@ -9,6 +9,7 @@
 //
 // Usage (after `npm run build` in each tree, `npm run bench:data` here):
 //   node bench/cpu-side-by-side.js --trees DIR,DIR[,DIR] --scenario transcript|detail|links
+//        (a tree may be `DIR#<node options>`: that build with extra Node options)
 //        [--rate 400] [--seconds 20] [--rounds 3] [--manifest bench/.dataset.json]
 // Prints one JSON line per build and round.
 'use strict';
@@ -26,7 +27,7 @@ function options(argv) {
   for (let i = 0; i < argv.length; i += 2) given[argv[i].replace(/^--/, '')] = argv[i + 1];
   if (!given.trees || !given.scenario) throw new Error('usage: --trees DIR,DIR --scenario transcript|detail|links');
   return {
-    trees: given.trees.split(',').map((tree) => path.resolve(tree)),
+    trees: given.trees.split(',').map((spec) => path.resolve(spec.split('#')[0]) + (spec.includes('#') ? `#${spec.split('#')[1]}` : '')),
     scenario: given.scenario,
     rate: Number(given.rate ?? 400),
     seconds: Number(given.seconds ?? 20),
@@ -68,13 +69,16 @@ function threadTicks(pid) {
   return ticks;
 }
 
-async function startBuild(tree, index, manifest, pathOf) {
+async function startBuild(spec, index, manifest, pathOf) {
+  // `DIR#--flag --flag`: that build with extra Node options (e.g. a GC setting against the same tree).
+  const [tree, extraNodeOptions = ''] = spec.split('#');
   const redisPort = await freePort();
   const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const gcFile = path.join(require('node:os').tmpdir(), `cpu-side-by-side-${process.pid}-${index}.jsonl`);
   writeFileSync(gcFile, '');
   const port = await freePort();
-  const api = spawn(process.execPath, [path.join(tree, 'dist/src/main.js')], {
+  // Passed as arguments: some V8 flags are not allowed in NODE_OPTIONS.
+  const api = spawn(process.execPath, [...extraNodeOptions.split(' ').filter(Boolean), path.join(tree, 'dist/src/main.js')], {
     cwd: tree,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
@@ -87,6 +91,7 @@ async function startBuild(tree, index, manifest, pathOf) {
       REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
       QUEUE_PREFIX: `cpu-side-by-side-${process.pid}-${index}`,
       RATE_LIMIT_PER_MINUTE: '1000000',
+      CURSOR_SECRET: 'bench-cursor-secret-0123456789',
       TRANSCRIPT_DAILY_LIMIT: '100000000',
       // As bench/run.js starts the API, plus the GC counter.
       NODE_OPTIONS: `--max-old-space-size=1024 --max-semi-space-size=32 --require ${GC_PRELOAD}`,
@@ -103,7 +108,7 @@ async function startBuild(tree, index, manifest, pathOf) {
   }
   const probe = await fetch(`${origin}${pathOf()}`, { headers });
   if (probe.status !== 200) throw new Error(`${tree}: ${probe.status} for ${pathOf()}`);
-  return { name: path.basename(tree), api, redis, origin, headers, gcFile };
+  return { name: `${path.basename(tree)}${extraNodeOptions ? ` ${extraNodeOptions}` : ''}`, api, redis, origin, headers, gcFile };
 }
 
 function load(build, pathOf, rate, seconds) {
