@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { explicitNotModified } from './common/http/explicit-not-modified';
+import { answerNotModifiedOnlyWithETag } from './common/http/explicit-not-modified';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { mountQueueBoard } from './common/http/queue-board';
 import { createOpenApiDocument } from './common/http/openapi-document';
@@ -28,7 +28,7 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);
-  app.use(explicitNotModified);
+  answerNotModifiedOnlyWithETag(app.getHttpAdapter().getInstance());
   app.use(apiSecurityHeaders);
   app.use(`/${DOCS_PATH}`, docsSecurityHeaders);
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
