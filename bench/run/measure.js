@@ -80,7 +80,8 @@ async function runOne(target, scenario, opts, server, seq) {
   }
   const connections = scenario.connections ?? opts.connections;
   const events = scenario.events ? { ...scenario.events, tag: `${scenario.events.tag}-${seq}` } : undefined;
-  const measured = await generateLoad({ urls: target.urls, connections, warmup: opts.warmup, seconds: opts.seconds, headers, paths: scenario.paths, events }, target);
+  const seconds = Math.max(opts.seconds, scenario.minSeconds ?? 0);
+  const measured = await generateLoad({ urls: target.urls, connections, warmup: opts.warmup, seconds, headers, paths: scenario.paths, events }, target);
   const run = { server, instances: target.urls.length, connections, ...measured, failure: null, body: checked.body };
   if (run.non2xx > 0 || run.errors > 0) {
     run.failure = (await sampleFailure(target.urls[0], scenario, headers)) ?? `non-2xx ${run.non2xx}, errors ${run.errors}, codes ${JSON.stringify(run.status_codes)}`;

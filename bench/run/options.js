@@ -58,9 +58,9 @@ function readManifest(file) {
     if (!Array.isArray(sample[list]) || sample[list].length === 0) missing.push(`sample.${list}`);
   }
   if (!sample.largeCampaignId) missing.push('sample.largeCampaignId');
-  // The tenant (a smaller organization beside the main one) is optional; when present it is whole.
+  // The tenant (a smaller organization beside the main one) is optional (absent or null); when present it is whole.
   const { tenant } = manifest;
-  if (tenant !== undefined) {
+  if (tenant !== undefined && tenant !== null) {
     for (const field of ['organizationId', 'apiKey']) if (!tenant?.[field]) missing.push(`tenant.${field}`);
     if (!Number.isFinite(tenant?.counts?.sessions)) missing.push('tenant.counts.sessions');
     if (!Array.isArray(tenant?.sample?.emailSubstrings) || tenant.sample.emailSubstrings.length === 0) missing.push('tenant.sample.emailSubstrings');
