@@ -53,7 +53,7 @@
 const { existsSync, mkdirSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { runJobs } = require('./run/jobs');
+const { jobsOrganization, runJobs } = require('./run/jobs');
 const { log } = require('./run/log');
 const { headersOf, runScenario } = require('./run/measure');
 const { UsageError, parseArgs, readManifest } = require('./run/options');
@@ -98,10 +98,17 @@ async function bench(opts, manifest, startedAt) {
   const apiEnv = { ...env, APP_ROLE: 'api', NODE_OPTIONS: API_NODE_OPTIONS };
   const rawKeys = [manifest.apiKey, manifest.tenant?.apiKey].filter(Boolean).join(',');
   let jobsOrg = null;
+  const makeJobsOrganization = async () => {
+    const org = await jobsOrganization(env, runTag);
+    jobsOrg = org.organizationId;
+    return org;
+  };
   try {
-    const [api, raw] = await Promise.all([
+    // The jobs' organization is made while the servers start (each CLI call boots the app).
+    const [api, raw, jobsOrgKey] = await Promise.all([
       startProcesses('api', MAIN, opts.instances, apiEnv, '/healthz'),
       scenarios.some((s) => s.baseline) ? startProcesses('raw', RAW_SERVER, opts.instances, { ...apiEnv, RAW_API_KEYS: rawKeys }, '/healthz') : null,
+      jobs.length > 0 || mixed ? makeJobsOrganization() : null,
     ]);
     await checkKeys(api.urls[0], manifest);
     const targets = { service: api, one: { urls: api.urls.slice(0, 1), pids: api.pids.slice(0, 1) }, raw };
@@ -109,8 +116,7 @@ async function bench(opts, manifest, startedAt) {
     const outcomes = [];
     for (const scenario of scenarios) outcomes.push(await runScenario(scenario, targets, opts, { manifest, runTag }));
     if (raw) await Promise.all(raw.children.map((child) => stopChild(child)));
-    const jobResults = await runJobs(jobs, mixed, { env, api, manifest, opts, runTag });
-    jobsOrg = jobResults.organizationId;
+    const jobResults = await runJobs(jobs, mixed, { env, api, manifest, opts, runTag, jobsOrganization: jobsOrgKey });
     return { outcomes, jobs: jobResults, memory: rss.stop() };
   } finally {
     await stopChildren();

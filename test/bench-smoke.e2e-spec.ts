@@ -124,9 +124,9 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
     assertBuilt();
     succeeded('bench/data.js', await run('bench/data.js', [...TINY, '--database', DATABASE, '--manifest', MANIFEST], 120_000));
     manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { counts: Record<string, number> };
-    succeeded('bench/run.js --smoke', await run('bench/run.js', ['--smoke', '--manifest', MANIFEST, '--out', OUT], 180_000));
+    succeeded('bench/run.js --smoke', await run('bench/run.js', ['--smoke', '--manifest', MANIFEST, '--out', OUT], 300_000));
     results = JSON.parse(readFileSync(OUT, 'utf8')) as Results;
-  }, 330_000);
+  }, 450_000);
 
   afterAll(async () => {
     await dropDatabase();

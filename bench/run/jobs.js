@@ -118,17 +118,21 @@ async function runMixed(mixed, ctx, windowSeconds) {
   return { row, targets: evaluate(mixed.name, mixed.targets, row), failures, runs: [before, during, after].map((r, i) => ({ name: mixed.name, server: ['alone', 'during', 'alone'][i], ...r })) };
 }
 
+/** A fresh organization for the jobs (so the manifest's stays as built; the runner deletes it at the end) and its key. */
+async function jobsOrganization(env, runTag) {
+  const org = await cli(env, 'org:create', '--name', `Bench jobs ${runTag}`);
+  const { key } = await cli(env, 'key:create', '--org', org.id, '--scopes', 'custom_links:write');
+  return { organizationId: org.id, apiKey: key };
+}
+
 /**
- * The job scenarios and the mixed one in a fresh organization (so the manifest's stays as built),
- * with one worker process under `nice`; a small warm-up job first. Returns the results and the
- * organization to delete.
+ * The job scenarios and the mixed one in the jobs' organization, with one worker process under
+ * `nice`; a small warm-up job first.
  */
 async function runJobs(jobs, mixed, ctx) {
   const { env, api, opts, runTag } = ctx;
-  if (jobs.length === 0 && !mixed) return { jobs: [], mixed: null, targets: [], failures: [], runs: [], organizationId: null };
-  const org = await cli(env, 'org:create', '--name', `Bench jobs ${runTag}`);
-  const { key } = await cli(env, 'key:create', '--org', org.id, '--scopes', 'custom_links:write');
-  const jobsHeaders = headersOf(key);
+  if (jobs.length === 0 && !mixed) return { jobs: [], mixed: null, targets: [], failures: [], runs: [] };
+  const jobsHeaders = headersOf(ctx.jobsOrganization.apiKey);
   const workerPort = await freePort();
   const worker = startChild('worker', MAIN, { ...env, APP_ROLE: 'worker', PORT: String(workerPort) }, { nice: WORKER_NICE });
   const origin = api.urls[0];
@@ -157,10 +161,10 @@ async function runJobs(jobs, mixed, ctx) {
       targets.push(...mixedResult.targets);
       failures.push(...mixedResult.failures);
     }
-    return { jobs: results, mixed: mixedResult?.row ?? null, targets, failures, runs: mixedResult?.runs ?? [], organizationId: org.id };
+    return { jobs: results, mixed: mixedResult?.row ?? null, targets, failures, runs: mixedResult?.runs ?? [] };
   } finally {
     await stopChild(worker);
   }
 }
 
-module.exports = { runJobs };
+module.exports = { jobsOrganization, runJobs };

@@ -58,9 +58,10 @@ function markdownSection(results, opts) {
     `Dataset \`${results.dataset.database}\` (bench/data.js, built ${String(results.dataset.builtAt ?? '').slice(0, 10)}): ${fmt(counts.sessions)} sessions, ${fmt(counts.people)} people, ` +
       `${fmt(counts.accounts)} accounts, ${fmt(counts.links)} links, ${fmt(counts.campaigns)} campaigns, ${fmt(counts.events)} events, ${fmt(counts.transcripts)} transcripts` +
       `${tenant ? `; a tenant of ${fmt(tenant.counts.sessions)} sessions beside them` : ''}.`,
-    `${instances === 1 ? 'One API process' : `${instances} API processes (autocannon spreads its connections over their ports in turn)`} (\`APP_ROLE=api NODE_ENV=production LOG_LEVEL=warn NODE_OPTIONS='${API_NODE_OPTIONS}'\`), ` +
-      `as many raw baselines, and for the jobs one worker process under \`nice -n ${WORKER_NICE}\` (standing for production's separate worker pods: it does not take the API's CPU), all on this machine. ` +
-      `autocannon runs in a child process of its own per measurement: ${opts.warmup} s warm-up then ${opts.seconds} s, ${opts.connections} connections unless noted. ` +
+    `${instances === 1 ? 'One API process' : `${instances} API processes`} (\`APP_ROLE=api NODE_ENV=production LOG_LEVEL=warn NODE_OPTIONS='${API_NODE_OPTIONS}'\`)` +
+      `${instances === 1 ? '' : ', autocannon spreading its connections over their ports in turn (no proxy)'}, ${instances === 1 ? 'the raw baseline' : 'as many raw baselines'}, ` +
+      `and for the jobs one worker process under \`nice -n ${WORKER_NICE}\` (standing for production's separate worker pods: it does not take the API's CPU), all on this machine. ` +
+      `autocannon runs in a child process of its own: ${opts.warmup} s warm-up then ${opts.seconds} s, ${opts.connections} connections unless noted. ` +
       'CPU ms per request: user + system time of the API process(es) over the measured window ÷ requests served (PostgreSQL not included), a figure that holds on a busy machine. ' +
       `Figures: [\`${path.relative(path.dirname(RESULTS_MD), opts.out)}\`](${path.relative(path.dirname(RESULTS_MD), opts.out)}).`,
     '',
@@ -90,7 +91,7 @@ function markdownSection(results, opts) {
   if (mixed) {
     lines.push(
       '',
-      `Mixed: ${mixed.name}. The sessions list for ${mixed.window_seconds} s alone, then while a job renders its cards (the window opens once the first card is being drawn; ` +
+      `Mixed scenario (${mixed.name}): the sessions list for ${mixed.window_seconds} s alone, then while a job renders its cards (the window opens once the first card is being drawn; ` +
         `${mixed.window_inside_job ? 'it closed before the job ended' : '**the job ended before the window closed**'}; the job took ${fmt(mixed.job_seconds, 1)} s, ${mixed.job_status}), then alone again: ` +
         `p99 alone ${fmt(mixed.p99_alone_ms, 1)} ms (mean of both), during ${fmt(mixed.p99_during_ms, 1)} ms; p50 ${fmt(mixed.p50_alone_ms, 1)} / ${fmt(mixed.p50_ms, 1)} ms; ` +
         `${fmt(mixed.rps_alone)} / ${fmt(mixed.rps)} req/s.`,
