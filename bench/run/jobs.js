@@ -1,0 +1,170 @@
+// The link creation jobs (one worker process, below the API's CPU priority) and the mixed scenario:
+// the sessions list's p99 alone and while a job renders its cards.
+'use strict';
+const path = require('node:path');
+const { log, sleep } = require('./log');
+const { generateLoad, headersOf } = require('./measure');
+const { WORKER_NICE, cli, freePort, startChild, stopChild, waitHealthy } = require('./processes');
+const { evaluate } = require('./scenarios');
+
+const MAIN = path.join(__dirname, '../../dist/src/main.js');
+const JOB_POLL_MS = 50;
+const ACTIVE = ['queued', 'processing'];
+
+function jobBody(count, label, thumbnails) {
+  return JSON.stringify({
+    links: Array.from({ length: count }, (_, i) => ({
+      firstName: `Prospect${i}`,
+      lastName: 'Bench',
+      company: `Company ${i % 50}`,
+      email: `p${i}@company${i % 50}.com`,
+      externalId: `${label}-${i}`,
+      ...(thumbnails ? {} : { shareThumbnailUrl: `https://cdn.example.com/${i}.png` }),
+    })),
+  });
+}
+
+/** POST /custom-links (202): the job's id. */
+async function startJob(origin, headers, { count, thumbnails, label }) {
+  const res = await fetch(`${origin}/api/v1/custom-links`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': label },
+    body: jobBody(count, label, thumbnails),
+  });
+  if (res.status !== 202) throw new Error(`POST /custom-links answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  return (await res.json()).job.id;
+}
+
+async function pollJob(origin, headers, id) {
+  const res = await fetch(`${origin}/api/v1/custom-link-jobs/${id}`, { headers });
+  if (!res.ok) throw new Error(`GET /custom-link-jobs/${id} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  return res.json();
+}
+
+/** Polls every 50 ms until `done(state)` or the deadline; returns the last state. */
+async function pollUntil(origin, headers, id, done, deadline) {
+  for (;;) {
+    const state = await pollJob(origin, headers, id);
+    if (done(state) || Date.now() > deadline) return state;
+    await sleep(JOB_POLL_MS);
+  }
+}
+
+const outcome = (name, started, state) => ({
+  name,
+  seconds: Math.round((Date.now() - started) / 10) / 100,
+  status: ACTIVE.includes(state.status) ? `timed out (${state.status})` : state.status,
+  links: state.createdCount,
+  thumbnails_rendered: state.thumbnailGeneratedCount + state.thumbnailFallbackCount,
+});
+
+/** Seconds from POST /custom-links (202) to a terminal job status; a failure (a refused request, a dead API) is a job of status `error`. */
+async function timeJob(origin, headers, job) {
+  const started = Date.now();
+  try {
+    const id = await startJob(origin, headers, job);
+    return outcome(job.name, started, await pollUntil(origin, headers, id, (s) => !ACTIVE.includes(s.status), started + job.timeoutMs));
+  } catch (error) {
+    log(`  ${job.name}: ${error.message}`);
+    return { name: job.name, seconds: null, status: 'error', links: 0, thumbnails_rendered: 0, failure: error.message };
+  }
+}
+
+/**
+ * The mixed scenario: the sessions list (manifest's organization) for `windowSeconds` alone, then
+ * while a job renders its cards (the window starts once the first card is being drawn and must end
+ * before the job does), then alone again once the job has finished. p99 alone is the mean of the two.
+ */
+async function runMixed(mixed, ctx, windowSeconds) {
+  const { api, jobsHeaders, manifest, opts, runTag } = ctx;
+  const origin = api.urls[0];
+  const load = (warmup) => generateLoad({ urls: api.urls, connections: opts.connections, warmup, seconds: windowSeconds, headers: headersOf(manifest.apiKey), paths: [mixed.path] }, api);
+  log(`${mixed.name}: ${windowSeconds} s windows, alone / during / alone`);
+  const before = await load(opts.warmup);
+  const started = Date.now();
+  const deadline = started + (opts.smoke ? 120_000 : 600_000);
+  const id = await startJob(origin, jobsHeaders, { count: opts.jobLinks, thumbnails: true, label: `${runTag}-mixed` });
+  const rendering = (s) => !ACTIVE.includes(s.status) || s.thumbnailProcessingCount + s.thumbnailGeneratedCount + s.thumbnailFallbackCount > 0;
+  await pollUntil(origin, jobsHeaders, id, rendering, deadline);
+  const during = await load(0);
+  const inside = ACTIVE.includes((await pollJob(origin, jobsHeaders, id)).status);
+  const job = outcome(`${opts.jobLinks}-link job under the list load`, started, await pollUntil(origin, jobsHeaders, id, (s) => !ACTIVE.includes(s.status), deadline));
+  const after = await load(0);
+  const alone = { p50: (before.p50_ms + after.p50_ms) / 2, p99: (before.p99_ms + after.p99_ms) / 2, rps: (before.rps + after.rps) / 2 };
+  const row = {
+    name: mixed.name,
+    rps: during.rps,
+    p50_ms: during.p50_ms,
+    p99_ms: during.p99_ms,
+    max_ms: during.max_ms,
+    baseline_rps: null,
+    ratio: null,
+    connections: opts.connections,
+    instances: opts.instances,
+    cpu_ms_per_request: during.cpu_seconds === null || during.requests === 0 ? null : Math.round((during.cpu_seconds * 1e6) / during.requests) / 1000,
+    baseline_cpu_ms_per_request: null,
+    rps_alone: Math.round(alone.rps * 10) / 10,
+    p50_alone_ms: alone.p50,
+    p99_alone_ms: alone.p99,
+    p99_during_ms: during.p99_ms,
+    window_seconds: windowSeconds,
+    window_inside_job: inside,
+    job_seconds: job.seconds,
+    job_status: job.status,
+  };
+  log(`  alone p99 ${before.p99_ms} / ${after.p99_ms} ms, during p99 ${during.p99_ms} ms (${during.rps} req/s); window inside the job: ${inside}; job ${job.status} in ${job.seconds} s`);
+  const failures = [before, during, after].filter((r) => r.non2xx > 0 || r.errors > 0).map((r) => ({ name: mixed.name, server: 'service', failure: `non-2xx ${r.non2xx}, errors ${r.errors}` }));
+  if (job.status !== 'completed') failures.push({ name: mixed.name, server: 'worker', failure: `job ended ${job.status}` });
+  return { row, targets: evaluate(mixed.name, mixed.targets, row), failures, runs: [before, during, after].map((r, i) => ({ name: mixed.name, server: ['alone', 'during', 'alone'][i], ...r })) };
+}
+
+/** A fresh organization for the jobs (so the manifest's stays as built; the runner deletes it at the end) and its key. */
+async function jobsOrganization(env, runTag) {
+  const org = await cli(env, 'org:create', '--name', `Bench jobs ${runTag}`);
+  const { key } = await cli(env, 'key:create', '--org', org.id, '--scopes', 'custom_links:write');
+  return { organizationId: org.id, apiKey: key };
+}
+
+/**
+ * The job scenarios and the mixed one in the jobs' organization, with one worker process under
+ * `nice`; a small warm-up job first.
+ */
+async function runJobs(jobs, mixed, ctx) {
+  const { env, api, opts, runTag } = ctx;
+  if (jobs.length === 0 && !mixed) return { jobs: [], mixed: null, targets: [], failures: [], runs: [] };
+  const jobsHeaders = headersOf(ctx.jobsOrganization.apiKey);
+  const workerPort = await freePort();
+  const worker = startChild('worker', MAIN, { ...env, APP_ROLE: 'worker', PORT: String(workerPort) }, { nice: WORKER_NICE });
+  const origin = api.urls[0];
+  try {
+    await waitHealthy(worker, `http://127.0.0.1:${workerPort}/healthz`);
+    const timeoutMs = opts.smoke ? 120_000 : 600_000;
+    log(`jobs: warm-up job of ${Math.min(50, opts.jobLinks)} links`);
+    await timeJob(origin, jobsHeaders, { name: 'warm-up', count: Math.min(50, opts.jobLinks), thumbnails: false, label: `${runTag}-warm-up`, timeoutMs });
+    const results = [];
+    const targets = [];
+    const failures = [];
+    for (const [i, job] of jobs.entries()) {
+      log(job.name);
+      const { failure, ...result } = await timeJob(origin, jobsHeaders, { name: job.name, count: opts.jobLinks, thumbnails: job.thumbnails, label: `${runTag}-job-${i}`, timeoutMs });
+      log(`  ${result.status} in ${result.seconds} s (${result.links} links, ${result.thumbnails_rendered} cards rendered)`);
+      results.push(result);
+      if (failure) failures.push({ name: job.name, server: 'api', failure });
+      targets.push(...evaluate(job.name, job.targets, result));
+    }
+    let mixedResult = null;
+    if (mixed) {
+      // Windows short enough to fit inside the job: 60 % of a rendering job's time in this run.
+      const rendered = results.find((r) => jobs.find((j) => j.name === r.name)?.thumbnails && r.seconds !== null);
+      const windowSeconds = Math.max(1, Math.min(opts.seconds, rendered ? Math.floor(rendered.seconds * 0.6) : opts.seconds));
+      mixedResult = await runMixed(mixed, { ...ctx, jobsHeaders }, windowSeconds);
+      targets.push(...mixedResult.targets);
+      failures.push(...mixedResult.failures);
+    }
+    return { jobs: results, mixed: mixedResult?.row ?? null, targets, failures, runs: mixedResult?.runs ?? [] };
+  } finally {
+    await stopChild(worker);
+  }
+}
+
+module.exports = { jobsOrganization, runJobs };

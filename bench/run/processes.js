@@ -1,0 +1,207 @@
+// The processes a run starts (API instances, raw baselines, the worker), their environment, and what
+// the runner reads of them in /proc (memory, CPU time).
+'use strict';
+const { spawn, execFile } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const readline = require('node:readline');
+const Redis = require('ioredis');
+const { Client } = require('pg');
+const { log, sleep } = require('./log');
+
+const ROOT = path.join(__dirname, '../..');
+const CLI = path.join(ROOT, 'dist/src/cli.js');
+const HUGE = '100000000';
+/** As API pods run (docker/compose.yaml, docs/DECISIONS.md "API memory"); the raw baselines get the same heap settings. */
+const API_NODE_OPTIONS = '--max-old-space-size=1024 --max-semi-space-size=32';
+/** The worker's CPU priority: below the API's, as separate worker pods would not take the API's cores. */
+const WORKER_NICE = 10;
+/** Kernel clock ticks per second (utime and stime in /proc/<pid>/stat): 100 on Linux. */
+const CLOCK_TICKS = 100;
+
+const children = new Set();
+
+/**
+ * Starts `node script` with this env (under `nice -n <nice>` when given, so that every thread it
+ * starts inherits the priority); its output goes to our stderr, prefixed, and its tail is kept for errors.
+ */
+function startChild(label, script, env, { nice = 0 } = {}) {
+  const [command, args] = nice > 0 ? ['nice', ['-n', String(nice), process.execPath, script]] : [process.execPath, [script]];
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.label = label;
+  child.tail = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      child.tail.push(line);
+      if (child.tail.length > 30) child.tail.shift();
+      process.stderr.write(`[${label}] ${line}\n`);
+    });
+  }
+  children.add(child);
+  child.once('exit', (code, signal) => {
+    children.delete(child);
+    if (!child.stopping) log(`${label} (pid ${child.pid}) exited unexpectedly: ${signal ?? `status ${code}`}`);
+  });
+  return child;
+}
+
+/** A child started elsewhere (the load generators) that a stop or an interrupt must end too. */
+function adopt(child) {
+  child.stopping = true;
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+const exited = (child) => child.exitCode !== null || child.signalCode !== null;
+
+async function stopChild(child, graceMs = 10_000) {
+  if (exited(child)) return;
+  const done = new Promise((resolve) => child.once('exit', resolve));
+  child.stopping = true;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await done;
+  clearTimeout(timer);
+}
+
+const stopChildren = () => Promise.all([...children].map((child) => stopChild(child)));
+
+function killChildrenNow() {
+  for (const child of children) {
+    child.stopping = true;
+    child.kill('SIGKILL');
+  }
+}
+
+async function waitHealthy(child, url, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited(child)) throw new Error(`${child.label} exited (${child.exitCode ?? child.signalCode}) before answering:\n${child.tail.join('\n')}`);
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`${child.label} did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The service's environment: the manifest's database, our Redis and queues, every limit far above the load. */
+function serviceEnv(manifest, opts, queuePrefix) {
+  return {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: manifest.databaseUrl,
+    REDIS_URL: opts.redis,
+    CURSOR_SECRET: 'bench-cursor-secret-0123456789',
+    QUEUE_PREFIX: queuePrefix,
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    SHUTDOWN_DRAIN_DELAY_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    TRANSCRIPT_DAILY_LIMIT: HUGE,
+    LINK_MUTATIONS_PER_MINUTE: '1000000',
+    LINK_CREATION_UNITS_PER_HOUR: HUGE,
+    LINK_CREATION_UNITS_PER_DAY: HUGE,
+    THUMBNAIL_RENDER_UNITS_PER_HOUR: HUGE,
+    THUMBNAIL_RENDER_UNITS_PER_DAY: HUGE,
+  };
+}
+
+function cli(env, ...args) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`cli ${args[0]} failed: ${stderr || error.message}`));
+      else resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+async function flushRedis(url) {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await redis.flushdb();
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** One statement on a connection of its own. */
+async function sql(databaseUrl, text, params = []) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    return (await db.query(text, params)).rows;
+  } finally {
+    await db.end();
+  }
+}
+
+const procStatusMb = (pid, field) => {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+    return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : null;
+  } catch {
+    return null;
+  }
+};
+
+/** Seconds of CPU (user + system, every thread) the processes have used so far; null when one is gone. */
+function cpuSeconds(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // The fields after the command name, which is in parentheses and may hold spaces.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+/** Samples VmRSS of each process every second; `stop()` adds each one's high-water mark (VmHWM) and returns the highest of both. */
+function watchRss(pids) {
+  const sample = () => Math.max(0, ...pids.map((pid) => procStatusMb(pid, 'VmRSS') ?? 0));
+  let sampled = sample();
+  const timer = setInterval(() => (sampled = Math.max(sampled, sample())), 1000);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      const hwm = Math.max(0, ...pids.map((pid) => procStatusMb(pid, 'VmHWM') ?? 0)) || null;
+      sampled = Math.max(sampled, sample());
+      return { vmhwm_mb: hwm, sampled_vmrss_mb: sampled || null, peak_rss_mb: Math.max(hwm ?? 0, sampled) || null };
+    },
+  };
+}
+
+module.exports = {
+  API_NODE_OPTIONS,
+  adopt,
+  WORKER_NICE,
+  startChild,
+  stopChild,
+  stopChildren,
+  killChildrenNow,
+  waitHealthy,
+  freePort,
+  serviceEnv,
+  cli,
+  flushRedis,
+  sql,
+  procStatusMb,
+  cpuSeconds,
+  watchRss,
+};
