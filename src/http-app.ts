@@ -8,6 +8,7 @@ import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { mountQueueBoard } from './common/http/queue-board';
 import { createOpenApiDocument } from './common/http/openapi-document';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
+import { recordRequestDuration } from './common/metrics/request-metrics';
 import { apiSecurityHeaders, corsOptions, docsSecurityHeaders } from './common/http/security-headers';
 import { undecodablePathMiddleware } from './common/http/undecodable-path.middleware';
 import { AppModule } from './app.module';
@@ -17,10 +18,10 @@ import type { AppConfig } from './config/environment';
 const DOCS_PATH = 'docs';
 
 /**
- * Applies what every HTTP instance needs, in the order requests meet it: request id, security and
- * cache headers, CORS when CORS_ORIGINS names origins (preflights end there), then Nest's routing
- * and pipeline (which reads the JSON body once the caller is authenticated). Used by main.ts and
- * the e2e tests alike.
+ * Applies what every HTTP instance needs, in the order requests meet it: request id, request
+ * duration metric, security and cache headers, CORS when CORS_ORIGINS names origins (preflights
+ * end there), then Nest's routing and pipeline (which reads the JSON body once the caller is
+ * authenticated). Used by main.ts and the e2e tests alike.
  */
 export function configureHttpApp(app: NestExpressApplication): INestApplication {
   const config = app.get(AppConfigService).values;
@@ -28,6 +29,7 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  app.use(recordRequestDuration);
   answerNotModifiedOnlyWithETag(app.getHttpAdapter().getInstance());
   app.use(apiSecurityHeaders);
   app.use(`/${DOCS_PATH}`, docsSecurityHeaders);

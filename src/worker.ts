@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { apiSecurityHeaders } from './common/http/security-headers';
+import { recordRequestDuration } from './common/metrics/request-metrics';
 import type { AppConfig } from './config/environment';
 
 /**
@@ -13,6 +14,7 @@ import type { AppConfig } from './config/environment';
 export async function createWorkerApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), { bufferLogs: true });
   app.disable('x-powered-by');
+  app.use(recordRequestDuration);
   app.use(apiSecurityHeaders);
   app.useLogger(app.get(Logger));
   return app;

@@ -3,7 +3,7 @@ import { requireOperatorToken } from '../../common/http/operator-token';
 import { AppConfigService } from '../../config/app-config';
 import type { AppConfig } from '../../config/environment';
 import { HealthController } from './health.controller';
-import { MetricsController, RequestMetricsMiddleware } from './metrics';
+import { MetricsController } from './metrics';
 import { ReadinessService } from './readiness';
 
 /** Probes, and /metrics unless METRICS_ENABLED=false (then it is an unknown route: 404). */
@@ -20,7 +20,6 @@ export class HealthModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestMetricsMiddleware).forRoutes('*path');
     const { metricsEnabled, metricsToken } = this.config.values.operations;
     if (metricsEnabled && metricsToken !== null) consumer.apply(requireOperatorToken(metricsToken, 'metrics')).forRoutes('metrics');
   }
