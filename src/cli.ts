@@ -100,7 +100,10 @@ async function migrations(config: AppConfig, command: string): Promise<unknown> 
   try {
     if (command === 'migration:run') return { applied: (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name) };
     const [last] = await dataSource.query<{ name: string }[]>('SELECT name FROM typeorm_migrations ORDER BY timestamp DESC LIMIT 1').catch(() => []);
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    // TypeORM's revert opens a transaction even for a migration that declares `transaction = false`
+    // (an index dropped or built CONCURRENTLY cannot run in one): such a migration is reverted without.
+    const ownTransaction = dataSource.migrations.find((migration) => migration.name === last?.name)?.transaction;
+    await dataSource.undoLastMigration({ transaction: ownTransaction === false ? 'none' : 'each' });
     return { reverted: last?.name ?? null };
   } finally {
     await dataSource.destroy();

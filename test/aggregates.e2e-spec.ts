@@ -229,7 +229,11 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     await expectEmailPages();
   };
 
-  /** First pages of email substring searches (session_emails), alone and with facets and ranges, against the oracle's ids. */
+  /**
+   * First pages and totals of email substring searches (session_emails), alone and with facets and
+   * ranges, against the oracle's: the substrings match from none to most of an organization, so both
+   * of the search's paths (grams index, list index walk) answer pages and counts.
+   */
   async function expectEmailPages(): Promise<void> {
     const mismatches: string[] = [];
     const cases: [Tenant, SessionFilters][] = [a, b].flatMap((who) =>
@@ -238,9 +242,14 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
       ),
     );
     await inChunks(cases, 8, async ([who, q]) => {
-      const [page, ids] = await Promise.all([list(who, { ...q, limit: 50 } as Query), oracleSessionPage(pool, who.organizationId, q, 0, 50)]);
+      const [page, ids, total] = await Promise.all([
+        list(who, { ...q, limit: 50 } as Query),
+        oracleSessionPage(pool, who.organizationId, q, 0, 50),
+        oracleSessionCount(pool, who.organizationId, q),
+      ]);
       const got = page.sessions.map((s) => s.id);
       if (JSON.stringify(got) !== JSON.stringify(ids)) mismatches.push(`${JSON.stringify(q)}: api [${got.length}] ${got.slice(0, 3).join(',')}…, oracle [${ids.length}] ${ids.slice(0, 3).join(',')}…`);
+      if (page.pagination.total !== total) mismatches.push(`${JSON.stringify(q)}: total api ${page.pagination.total}, oracle ${total}`);
     });
     expect(mismatches).toEqual([]);
   }

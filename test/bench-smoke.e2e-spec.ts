@@ -17,7 +17,7 @@ const ROOT = join(__dirname, '..');
 const DATABASE = `engagement_bench_smoke_${process.pid}`;
 const MANIFEST = join(tmpdir(), `${DATABASE}.dataset.json`);
 const OUT = join(tmpdir(), `${DATABASE}.results.json`);
-const TINY = ['--sessions', '2000', '--people', '600', '--accounts', '100', '--links', '400', '--campaigns', '3', '--large-campaign', '200', '--events', '5000', '--small-orgs', '2', '--small-sessions', '50'];
+const TINY = ['--sessions', '2000', '--people', '600', '--accounts', '100', '--links', '400', '--campaigns', '3', '--large-campaign', '200', '--events', '5000', '--small-orgs', '2', '--small-sessions', '50', '--tenant-sessions', '300'];
 // The runner flushes its Redis database: never the one the other e2e tests share (TEST_REDIS_URL).
 const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? Object.assign(new URL(TEST_REDIS_URL), { pathname: '/15' }).toString();
 

@@ -42,8 +42,9 @@ async function recreateDatabase(admin, database) {
   await admin.query(`CREATE DATABASE ${database}`);
 }
 
+/** The project's migration command: each migration in its own transaction, or none for one that builds an index concurrently. */
 async function runMigrations(url) {
-  await execFileAsync(process.execPath, ['node_modules/typeorm/cli.js', 'migration:run', '-d', 'dist/ormconfig.js'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url } });
+  await cli(url, 'migration:run');
 }
 
 /** The project CLI (dist/src/cli.js); each command prints one JSON object. */

@@ -20,7 +20,8 @@ const { insertTranscripts } = require('./transcripts');
 const { planVisits, numberVisits, insertEvents } = require('./link-events');
 const { insertDistinctValues, insertLinkSessions, updateLinkRollups } = require('./link-rollups');
 const { verify } = require('./verify');
-const { countsOf, sampleFor, storeManifest, writeManifestFile } = require('./manifest');
+const { countsOf, sampleFor, tenantManifest, storeManifest, writeManifestFile } = require('./manifest');
+const { buildResources } = require('./resources');
 
 /** Reuses the database when its stored manifest was built with these flags; returns true when it did. */
 async function reuse(admin, flags, manifestFile) {
@@ -36,15 +37,17 @@ async function reuse(admin, flags, manifestFile) {
   return true;
 }
 
-async function build(admin, flags, manifestFile) {
+async function build(admin, flags, scale, manifestFile) {
   const url = databaseUrl(flags.database);
   const now = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
   await phase('database and migrations', async () => {
     await recreateDatabase(admin, flags.database);
     await runMigrations(url);
   });
-  const { main, small, apiKey } = await phase('organizations and API key (project CLI)', () => createOrganizations(url, flags));
-  const specs = organizationSpecs(flags, main, small);
+  const { ids, apiKey, tenantApiKey } = await phase('organizations and API keys (project CLI)', () => createOrganizations(url, flags));
+  const specs = organizationSpecs(flags, ids);
+  const main = ids.main;
+  const tenant = specs.find((spec) => spec.label === 'tenant');
   if (specs[0].people < flags.people) log(`note: ~8 % of sessions are anonymous, so at most ${specs[0].people} people (not ${flags.people})`);
   const [a, b] = await connectPair(url);
   try {
@@ -75,9 +78,7 @@ async function build(admin, flags, manifestFile) {
           await a.query(`ANALYZE people`);
           await insertAccounts(a);
         });
-        await phase('[A] sessions (100k rows per statement)', async () => {
-          for (const spec of specs) await insertSessions(a, spec);
-        });
+        await phase('[A] sessions (100k rows per statement)', () => insertSessions(a, specs));
         await phase('[A] transcripts', async () => {
           for (const spec of specs) await insertTranscripts(a, spec);
         });
@@ -112,17 +113,25 @@ async function build(admin, flags, manifestFile) {
     await phase('verification (service rules, compiled)', () => verify(a, specs));
     const manifest = await phase('manifest', async () => {
       const counts = await countsOf(a, main);
-      log(`  main organization: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+      const describe = (c) => Object.entries(c).map(([k, v]) => `${v} ${k}`).join(', ');
+      log(`  main organization: ${describe(counts)}`);
+      if (tenant) log(`  tenant: ${describe(await countsOf(a, tenant.id))}`);
       const databaseBytes = Number((await a.query(`SELECT pg_database_size(current_database()) AS bytes`)).rows[0].bytes);
       log(`  database size ${(databaseBytes / 2 ** 30).toFixed(2)} GiB`);
       return {
         database: flags.database, databaseUrl: url, builtAt: new Date().toISOString(), buildSeconds: Math.round((Date.now() - started) / 1000),
-        generatorVersion: GENERATOR_VERSION, now, flags, organizationId: main, apiKey, smallOrganizationIds: small, counts, databaseBytes,
+        generatorVersion: GENERATOR_VERSION, now, flags, scale, organizationId: main, apiKey, smallOrganizationIds: ids.small, counts, databaseBytes,
         eventIdFormat: "'ev-' + 9-digit zero-padded number, unique per organization",
         sample: await sampleFor(a, specs[0], largeCampaigns.get(main)),
+        tenant: tenant ? await tenantManifest(a, tenant, tenantApiKey) : null,
+        buildResources: await buildResources(a, b),
       };
     });
     manifest.buildSeconds = Math.round((Date.now() - started) / 1000);
+    manifest.phaseSeconds = Object.fromEntries(timings.map((t) => [t.phase, Math.round(t.seconds * 10) / 10]));
+    const { generatorPeakRssMiB, backends } = manifest.buildResources;
+    log(`  generator peak RSS ${generatorPeakRssMiB} MiB; PostgreSQL sessions: ${backends.map((b) => `work_mem ${b.workMem}, maintenance_work_mem ${b.maintenanceWorkMem}, ` +
+      `peak RSS ${b.peakRssMiB ?? '?'} MiB`).join('; ')}`);
     await storeManifest(admin, manifest, manifestFile);
   } finally {
     await Promise.all([a.end(), b.end()]);
@@ -130,14 +139,14 @@ async function build(admin, flags, manifestFile) {
 }
 
 async function main() {
-  const { flags, rebuild, manifest } = parseFlags(process.argv.slice(2));
+  const { flags, scale, rebuild, manifest } = parseFlags(process.argv.slice(2));
   assertJsonSafeVocabulary();
   if (!fs.existsSync(path.join(DIST, 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (or `npm run bench:data`)');
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
     if (!rebuild && (await reuse(admin, flags, manifest))) return;
-    await build(admin, flags, manifest);
+    await build(admin, flags, scale, manifest);
   } finally {
     await admin.end();
     console.error('\nphase timings:');

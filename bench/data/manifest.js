@@ -63,6 +63,11 @@ async function sampleFor(db, spec, largeCampaignId) {
   };
 }
 
+/** The tenant as the runners read it: its organization, API key, counts and email substrings (chosen as the main organization's are). */
+async function tenantManifest(db, spec, apiKey) {
+  return { organizationId: spec.id, apiKey, counts: await countsOf(db, spec.id), sample: { emailSubstrings: await emailSubstrings(db, spec.id, 50) } };
+}
+
 async function storeManifest(admin, manifest, file) {
   // The manifest travels with the database (reuse needs no file), and is written for the runners.
   const { rows: [{ sql }] } = await admin.query(`SELECT format('COMMENT ON DATABASE %I IS %L', $1::text, $2::text) AS sql`, [manifest.database, JSON.stringify(manifest)]);
@@ -76,4 +81,4 @@ function writeManifestFile(manifest, file) {
   log(`manifest written to ${path.relative(process.cwd(), file) || file}`);
 }
 
-module.exports = { countsOf, sampleFor, storeManifest, writeManifestFile };
+module.exports = { countsOf, sampleFor, tenantManifest, storeManifest, writeManifestFile };

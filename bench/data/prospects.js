@@ -7,8 +7,13 @@ const { weighted, VOCAB, COMPANY_PREFIXES, COMPANY_CORES, COMPANY_KINDS, LEGAL_S
 const { Params } = require('./sql');
 const { linkOnlyProspects } = require('./organizations');
 
-/** `count` companies with unique registrable domains (accountDomainOf(domain) === domain), a subdomain host and a home country. */
-function makeCompanies(count, accountDomainOf) {
+const COMPANY_BATCH = 10_000;
+
+/**
+ * `count` companies with unique registrable domains (accountDomainOf(domain) === domain), a subdomain
+ * host and a home country, one at a time: only their domains are kept (for uniqueness).
+ */
+function* makeCompanies(count, accountDomainOf) {
   // Seeded, so the company list is the same on every build.
   const { seededRandom } = require(path.join(DIST, 'common/seeded-random'));
   const random = seededRandom(20261122);
@@ -19,8 +24,7 @@ function makeCompanies(count, accountDomainOf) {
     return [lo + 1, PLACES.filter((p) => p.startsWith(`${country}|`)).length];
   };
   const domains = new Set();
-  const companies = [];
-  for (let attempts = 0; companies.length < count; attempts += 1) {
+  for (let attempts = 0; domains.size < count; attempts += 1) {
     if (attempts > count * 50 + 1000) throw new Error(`could not generate ${count} distinct company domains`);
     const prefix = pick(COMPANY_PREFIXES);
     const core = pick(COMPANY_CORES);
@@ -34,24 +38,32 @@ function makeCompanies(count, accountDomainOf) {
     domains.add(domain);
     const country = TLD_COUNTRY[tld] ?? (random() < 0.7 ? 'US' : pick(countryWeights));
     const [placeLo, placeN] = placeRange(country);
-    companies.push({ idx: companies.length + 1, name, short, legal: `${name} ${pick(LEGAL_SUFFIXES)}`, domain, subHost: `${pick(SUBDOMAINS)}.${domain}`, placeLo, placeN });
+    yield { idx: domains.size, name, short, legal: `${name} ${pick(LEGAL_SUFFIXES)}`, domain, subHost: `${pick(SUBDOMAINS)}.${domain}`, placeLo, placeN };
   }
-  return companies;
 }
 
+/** The company pool and the account domain of every email host (as the service computes it; none for free mail), in batches. */
 async function loadCompanies(db, count) {
   const { accountDomainOf } = require(path.join(DIST, 'modules/accounts/rules/account-domain'));
-  const companies = makeCompanies(count, accountDomainOf);
-  const column = (field) => companies.map((c) => c[field]);
-  // The company pool.
-  await db.query(
-    `INSERT INTO bench_gen.companies SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[])`,
-    [column('idx'), column('name'), column('short'), column('legal'), column('domain'), column('subHost'), column('placeLo'), column('placeN')],
-  );
-  // Every email host with its account domain as the service computes it (none for free mail).
-  const hosts = [...new Set([...companies.flatMap((c) => [c.domain, c.subHost]), ...VOCAB.free_hosts])];
-  await db.query(`INSERT INTO bench_gen.hosts SELECT * FROM unnest($1::text[], $2::text[])`, [hosts, hosts.map((host) => accountDomainOf(`x@${host}`))]);
-  return companies.length;
+  const insertHosts = (hosts) => db.query(`INSERT INTO bench_gen.hosts SELECT * FROM unnest($1::text[], $2::text[])`, [hosts, hosts.map((host) => accountDomainOf(`x@${host}`))]);
+  let batch = [];
+  const flush = async () => {
+    const column = (field) => batch.map((c) => c[field]);
+    // A batch of the company pool.
+    await db.query(
+      `INSERT INTO bench_gen.companies SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[])`,
+      [column('idx'), column('name'), column('short'), column('legal'), column('domain'), column('subHost'), column('placeLo'), column('placeN')],
+    );
+    await insertHosts(batch.flatMap((c) => [c.domain, c.subHost]));
+    batch = [];
+  };
+  for (const company of makeCompanies(count, accountDomainOf)) {
+    batch.push(company);
+    if (batch.length === COMPANY_BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  await insertHosts([...new Set(VOCAB.free_hosts)]);
+  return count;
 }
 
 /** Prospects of one organization: each of the first `companies` at its own company, the rest skewed; ~10 % on free mail. */

@@ -28,7 +28,7 @@ async function verifyPeople(db, specs, failures) {
   const sessionsRepository = new SessionsRepository(undefined, undefined);
   const peopleRepository = new PeopleRepository(undefined);
   const main = specs[0].id;
-  // The people with the most sessions, random ones, and some of the small organizations.
+  // The people with the most sessions, random ones, and some of the other organizations.
   const { rows: sample } = await db.query(
     `(SELECT * FROM people WHERE organization_id = $1 ORDER BY total_sessions DESC LIMIT 10)
      UNION (SELECT * FROM people WHERE organization_id = $1 ORDER BY random() LIMIT 210)
@@ -86,7 +86,7 @@ async function verifyPeople(db, specs, failures) {
       accountsChecked += 1;
     }
   }
-  log(`  verified ${sample.length} people (10 with the most sessions, the rest random, ${sample.filter((p) => p.organization_id !== main).length} of small organizations), ` +
+  log(`  verified ${sample.length} people (10 with the most sessions, the rest random, ${sample.filter((p) => p.organization_id !== main).length} of the other organizations), ` +
     `${sessionsChecked} of their sessions' person and effective qualification, ${accountsChecked} of their accounts`);
 }
 

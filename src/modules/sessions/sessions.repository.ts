@@ -96,6 +96,22 @@ interface PersonSessionRow {
   summary_markdown: string | null;
 }
 
+/**
+ * EMAIL_SEARCH. A search reads only the searched organization's rows, by one of two paths
+ * (bench/RESULTS.md, issue 21), N being the organization's visible sessions:
+ * - session_emails_grams_idx (GIN over each email's 3-grams with its organization, migration
+ *   TenantEmailSearch) gives the candidates, each a heap page that LIKE rechecks: a page or a count
+ *   costs about a page read per match;
+ * - session_emails_list_idx, an index-only scan that applies LIKE to its email_key: a page walks it
+ *   newest first and finds its matches after about page × N / matches entries; a count reads all N.
+ * A page's costs cross near sqrt(N) matches, a count's near N / COUNT_ENTRIES_PER_MATCH. The
+ * repository chooses, as the planner cannot: it estimates a conjunction of correlated grams as
+ * nearly empty and would take the grams index for `gmail` too.
+ */
+const GRAM_LENGTH = 3;
+/** List index entries read for the cost of one heap page (36-70 entries a leaf page, by fill). */
+const COUNT_ENTRIES_PER_MATCH = 50;
+
 /** Below this offset a page reads its index entries directly; from it, it seeks its month first. */
 const SEEK_FROM_OFFSET = 10_000;
 
@@ -324,12 +340,13 @@ export class SessionsRepository {
   }
 
   /**
-   * A page of an email substring search, without its total (the service caches that): the page's
-   * ids come from `session_emails` (the trigram index, or its own list index for a common
-   * substring), planned for each substring; only the page's rows are read from sessions.
+   * A page of an email substring search whose total is `total` (the service caches it): the page's
+   * ids come from `session_emails` by the organization's path for that many matches (EMAIL_SEARCH);
+   * only the page's rows are read from sessions.
    */
-  async searchPage(organizationId: string, query: SessionSearchQuery, window: PageWindow): Promise<ListedSession[]> {
-    const where = this.searchFilters(organizationId, query);
+  async searchPage(organizationId: string, query: SessionSearchQuery, window: PageWindow, total: number): Promise<ListedSession[]> {
+    const limits = await this.gramLimits(organizationId, query.email);
+    const where = this.searchFilters(organizationId, query, limits !== null && total <= limits.page);
     return this.db.query(
       `${this.pageSql(where, query, window, 'session_emails')}
        SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
@@ -340,11 +357,34 @@ export class SessionsRepository {
     );
   }
 
-  /** The exact total of an email substring search. */
+  /**
+   * The exact total of an email substring search (EMAIL_SEARCH): counted through the grams index up
+   * to the organization's limit, and past it on the list index (all the organization's entries).
+   */
   async searchCount(organizationId: string, query: SessionSearchQuery): Promise<number> {
-    const where = this.searchFilters(organizationId, query);
+    const limits = await this.gramLimits(organizationId, query.email);
+    if (limits !== null) {
+      const where = this.searchFilters(organizationId, query, true);
+      const [found]: { total: string }[] = await this.db.query(
+        `SELECT count(*) AS total FROM (SELECT FROM session_emails s WHERE ${where.toSql()} LIMIT ${where.param(limits.count + 1)}) found`,
+        where.params,
+      );
+      if (Number(found.total) <= limits.count) return Number(found.total);
+    }
+    const where = this.searchFilters(organizationId, query, false);
     const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}`, where.params);
     return Number(row.total);
+  }
+
+  /**
+   * The most matches a page and a count take through the grams index, from the organization's
+   * visible sessions N (per-month counts); null when the substring is shorter than a gram.
+   */
+  private async gramLimits(organizationId: string, email: string): Promise<{ page: number; count: number } | null> {
+    if ([...email].length < GRAM_LENGTH) return null;
+    const [row]: { sessions: string }[] = await this.db.query(`SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}`, [organizationId]);
+    const sessions = Number(row.sessions);
+    return { page: Math.floor(Math.sqrt(sessions)), count: Math.floor(sessions / COUNT_ENTRIES_PER_MATCH) };
   }
 
   /**
@@ -404,10 +444,15 @@ export class SessionsRepository {
       .addIf(`s.email_key LIKE $? ESCAPE '\\'`, query.email === undefined ? undefined : containsPattern(query.email));
   }
 
-  /** The filters of an email substring search over session_emails (as s), which holds only visible sessions with an email. */
-  private searchFilters(organizationId: string, query: SessionSearchQuery): SqlConditions {
-    return this.rangeAndFacets(new SqlConditions().add('s.organization_id = $?', organizationId), query)
+  /**
+   * The filters of an email substring search over session_emails (as s), which holds only visible
+   * sessions with an email; `byGrams` adds the grams the email must contain (session_emails_grams_idx),
+   * which LIKE then rechecks.
+   */
+  private searchFilters(organizationId: string, query: SessionSearchQuery, byGrams: boolean): SqlConditions {
+    const where = this.rangeAndFacets(new SqlConditions().add('s.organization_id = $?', organizationId), query)
       .add(`s.email_key LIKE $? ESCAPE '\\'`, containsPattern(query.email));
+    return byGrams ? where.add('session_email_grams(s.organization_id, s.email_key) @> session_email_grams($1, $?)', query.email.toLowerCase()) : where;
   }
 
   private rangeAndFacets(where: SqlConditions, query: SessionListQuery): SqlConditions {

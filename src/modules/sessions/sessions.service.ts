@@ -37,13 +37,14 @@ export class SessionsService {
     return { sessions: page.rows.map(toSessionResponse), pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor } };
   }
 
-  /** An email substring's page and total. The total costs a trigram scan, so it is cached; every other total is cheap (per-month counts). */
+  /**
+   * An email substring's total, then its page, read by the path that suits that many matches. The
+   * total can cost a scan of the organization's emails, so it is cached; every other total is cheap
+   * (per-month counts).
+   */
   private async search(organizationId: string, query: SessionSearchQuery, window: PageWindow): Promise<{ rows: ListedSession[]; total: number }> {
-    const [rows, total] = await Promise.all([
-      this.sessions.searchPage(organizationId, query, window),
-      this.counts.count(SESSION_LIST, organizationId, query, () => this.sessions.searchCount(organizationId, query)),
-    ]);
-    return { rows, total };
+    const total = await this.counts.count(SESSION_LIST, organizationId, query, () => this.sessions.searchCount(organizationId, query));
+    return { rows: await this.sessions.searchPage(organizationId, query, window, total), total };
   }
 
   /** `tx`: the detail as that transaction sees it (a webhook payload written with the change). */

@@ -3,8 +3,8 @@ import { SessionFacetColumns } from './session-facet-columns';
 
 /** A narrow copy of the visible sessions that have an email, kept by triggers on sessions (the email search). */
 @Entity('session_emails')
-// USING gin (email_key gin_trgm_ops): TypeORM cannot declare an operator class.
-@Index('session_emails_trgm_idx', { synchronize: false })
+// USING gin (session_email_grams(organization_id, email_key)): TypeORM cannot declare an expression index.
+@Index('session_emails_grams_idx', { synchronize: false })
 // (organization_id, start_time, id) INCLUDE (email_key, effective_qualification_status, buying_intent, booked_status):
 // TypeORM cannot declare INCLUDE columns.
 @Index('session_emails_list_idx', { synchronize: false })
