@@ -37,8 +37,15 @@ const firstOf = (events: EngagementEvent[]) =>
  */
 export function linkEventCauses<E extends EngagementEvent & { linkId: string }>(before: Map<string, MilestoneTimes>, events: E[]): LinkEventCause[] {
   const causes: LinkEventCause[] = events.filter((e) => e.type === 'open' && !e.bot).map((e) => ({ type: 'custom_link.opened', linkId: e.linkId, event: e }));
+  const humanByLink = new Map<string, E[]>();
+  for (const e of events) {
+    if (e.bot) continue;
+    const human = humanByLink.get(e.linkId);
+    if (human) human.push(e);
+    else humanByLink.set(e.linkId, [e]);
+  }
   for (const [linkId, times] of before) {
-    const human = events.filter((e) => e.linkId === linkId && !e.bot);
+    const human = humanByLink.get(linkId) ?? [];
     for (const [type, reached, evidence] of MILESTONES) {
       if (reached(times)) continue;
       const cause = firstOf(human.filter(evidence));
