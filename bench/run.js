@@ -22,7 +22,6 @@
 // to the manifest's organization (unique event ids per run).
 'use strict';
 const { spawn, execFile } = require('node:child_process');
-const { randomUUID } = require('node:crypto');
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -31,6 +30,8 @@ const readline = require('node:readline');
 const autocannon = require('autocannon');
 const Redis = require('ioredis');
 const { Client } = require('pg');
+const { EVENT_BATCH, eventBatches } = require('./ingest-events');
+const { recountRollups } = require('./ingest-recount');
 
 const ROOT = path.join(__dirname, '..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
@@ -40,8 +41,6 @@ const RESULTS_MD = path.join(__dirname, 'RESULTS.md');
 const MARK_START = '<!-- bench:latest:start -->';
 const MARK_END = '<!-- bench:latest:end -->';
 const MAX_OFFSET = 1_000_000; // PaginationQuery's bound
-const EVENT_BATCH = 500;
-const EVENT_TYPES = ['page_view', 'page_view', 'page_view', 'open', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'];
 const JOB_POLL_MS = 50;
 const HUGE = '100000000';
 /** As API pods run (docker/compose.yaml, docs/DECISIONS.md "API memory"). */
@@ -162,31 +161,11 @@ function loadScenarios(manifest, runTag) {
       batch: EVENT_BATCH,
       connections: 6,
       check: (body) => (body.accepted === EVENT_BATCH ? null : `accepted ${body.accepted} of ${EVENT_BATCH} (rejected: ${JSON.stringify(body.rejected).slice(0, 200)})`),
-      targets: [atLeast('events_per_s', 5000, ' events/s')],
+      targets: [atLeast('events_per_s', 20000, ' events/s')],
+      // The links' and campaigns' rollups against a recount from the stored events (bench/ingest-recount.js).
+      verify: () => recountRollups(manifest.databaseUrl, manifest.organizationId, sample.linkIds),
     },
   ];
-}
-
-/** Request bodies of EVENT_BATCH events over the manifest's links, event ids unique to this run. */
-function eventBatches(linkIds, runTag) {
-  let seq = 0;
-  return () => {
-    const now = Date.now();
-    const events = [];
-    for (let i = 0; i < EVENT_BATCH; i++) {
-      const event = {
-        eventId: `${runTag}-${++seq}`,
-        type: pick(EVENT_TYPES),
-        customLinkId: pick(linkIds),
-        occurredAt: new Date(now - Math.floor(Math.random() * 86_400_000)).toISOString(),
-        pageViewId: randomUUID(),
-      };
-      if (Math.random() < 0.7) event.visitorId = `v${Math.floor(Math.random() * 5000)}`;
-      if (Math.random() < 0.5) event.sessionId = randomUUID();
-      events.push(event);
-    }
-    return JSON.stringify({ events });
-  };
 }
 
 function jobScenarios(jobLinks) {
@@ -457,6 +436,16 @@ async function runScenario(scenario, servers, headers, opts, apiPid) {
   };
 }
 
+/** A scenario's check after its load: a target `exact`, and a failure (exit 1) on any mismatch. */
+async function verifyAfter(scenario, outcome) {
+  log(`${scenario.name}: recounting the rollups`);
+  const result = await scenario.verify();
+  log(`  ${result.links} links, ${result.events} events, ${result.campaigns} campaigns recounted in ${result.seconds} s: ${result.mismatchCount} mismatches`);
+  if (outcome.events) outcome.events.recount = { links: result.links, events: result.events, campaigns: result.campaigns, mismatches: result.mismatchCount, seconds: result.seconds };
+  outcome.targets.push({ name: outcome.row.name, target: 'rollups exact', value: result.mismatchCount, met: result.mismatchCount === 0 });
+  if (result.mismatchCount > 0) outcome.runs[0].failure = `rollups differ from a recount: ${result.mismatches.slice(0, 3).join('; ')}`;
+}
+
 // ---------------------------------------------------------------- jobs
 
 function jobBody(count, label, thumbnails) {
@@ -668,7 +657,11 @@ async function bench(opts, manifest, startedAt) {
     await checkKey(servers.api, headers, manifest);
     const rss = watchRss(api.pid);
     const outcomes = [];
-    for (const scenario of scenarios) outcomes.push(await runScenario(scenario, servers, headers, opts, api.pid));
+    for (const scenario of scenarios) {
+      const outcome = await runScenario(scenario, servers, headers, opts, api.pid);
+      if (scenario.verify) await verifyAfter(scenario, outcome);
+      outcomes.push(outcome);
+    }
     if (raw) await stopChild(raw);
     const jobs = await runJobs(env, servers.api, opts, runTag);
     jobsOrg = jobs.organizationId;
