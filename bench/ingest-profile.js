@@ -11,6 +11,7 @@
 //     `connections` loops: events/s, latency, CPU ms per 1,000 events of the API process and of the
 //     PostgreSQL backends serving the manifest's database (utime+stime from /proc), and lock waits
 //     (pg_stat_activity sampled every 10 ms: the mean number of those backends waiting on a lock).
+//     API_NODE_OPTIONS adds to the API's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
 // Needs `npm run build`. Writes events to the manifest's organization (unique ids), like bench/run.js.
 'use strict';
 const { spawn } = require('node:child_process');
@@ -227,7 +228,8 @@ const freePort = () =>
 
 async function startApi(manifest, opts) {
   const port = await freePort();
-  const env = serviceEnv(manifest, opts, { APP_ROLE: 'api', PORT: String(port), NODE_OPTIONS: '--max-old-space-size=1024 --max-semi-space-size=32' });
+  const nodeOptions = `--max-old-space-size=1024 --max-semi-space-size=32 ${process.env.API_NODE_OPTIONS ?? ''}`.trim();
+  const env = serviceEnv(manifest, opts, { APP_ROLE: 'api', PORT: String(port), NODE_OPTIONS: nodeOptions });
   const child = spawn(process.execPath, [path.join(DIST, 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -8,6 +8,9 @@ import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 import { TrackedSessionsRegistry } from './tracked-sessions';
 
+/** Timestamps go to PostgreSQL as ISO text: pg's own Date formatting is slow for thousands of them. */
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
 export interface NewEvent extends EngagementEvent {
   linkId: string;
 }
@@ -75,7 +78,7 @@ export class EngagementRepository {
         events.map((e) => e.eventId),
         events.map((e) => e.linkId),
         events.map((e) => e.type),
-        events.map((e) => e.occurredAt),
+        events.map((e) => e.occurredAt.toISOString()),
         events.map((e) => e.pageViewId),
         events.map((e) => e.visitorId),
         events.map((e) => e.sessionId),
@@ -117,11 +120,11 @@ export class EngagementRepository {
         organizationId,
         sessions.map((s) => s.linkId),
         sessions.map((s) => s.sessionId),
-        sessions.map((s) => s.openedAt),
-        sessions.map((s) => s.startedAt),
-        sessions.map((s) => s.engagedAt),
-        sessions.map((s) => s.endedAt),
-        sessions.map((s) => s.firstSeenAt),
+        sessions.map((s) => iso(s.openedAt)),
+        sessions.map((s) => iso(s.startedAt)),
+        sessions.map((s) => iso(s.engagedAt)),
+        sessions.map((s) => iso(s.endedAt)),
+        sessions.map((s) => s.firstSeenAt.toISOString()),
       ],
     );
   }

@@ -61,8 +61,8 @@ export class EventsService {
   ) {}
 
   async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
-    const ids = inputs.filter((e) => e.customLinkId).map((e) => (e.customLinkId as string).toLowerCase());
-    const slugs = inputs.filter((e) => !e.customLinkId && e.slug).map((e) => e.slug as string);
+    const ids = [...new Set(inputs.filter((e) => e.customLinkId).map((e) => (e.customLinkId as string).toLowerCase()))];
+    const slugs = [...new Set(inputs.filter((e) => !e.customLinkId && e.slug).map((e) => e.slug as string))];
     const links = await this.links.get().resolve(organizationId, ids, slugs);
     const byId = new Set(links.map((l) => l.id));
     const bySlug = new Map(links.map((l) => [l.slug, l.id]));
@@ -142,7 +142,7 @@ export class EventsService {
       DISTINCT_KINDS.flatMap((kind) => [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].sort().map((value) => ({ linkId, kind, value }))),
     );
     const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
-    await this.engagement.mergeSessions(tx, organizationId, [...sessions.values()].sort((a, b) => (`${a.linkId}:${a.sessionId}` < `${b.linkId}:${b.sessionId}` ? -1 : 1)));
+    await this.engagement.mergeSessions(tx, organizationId, [...sessions.keys()].sort().map((key) => sessions.get(key) as SessionTimes));
     const before = await this.links.get().merge(
       tx,
       organizationId,
