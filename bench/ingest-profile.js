@@ -3,13 +3,14 @@
 //
 //   node bench/ingest-profile.js explain [--manifest FILE] [--batch 500] [--redis URL]
 //     One realistic batch through the compiled EventsService.apply inside a transaction that is rolled
-//     back: every statement it sends runs first under EXPLAIN (ANALYZE, BUFFERS) in a savepoint
-//     (rolled back), then for real; prints each statement's execution and trigger times and buffers.
-//     Also times the request validation of a batch body (the route's RequestValidator), in-process.
+//     back: every statement it sends runs first under EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) in a
+//     savepoint (rolled back), then for real; prints each run's backend CPU (/proc/PID/schedstat), rows,
+//     buffers and triggers. Also the CPU of validating a batch body: class-validator, the fast parser.
 //   node bench/ingest-profile.js load [--manifest FILE] [--seconds 20] [--warmup 3] [--connections 6] [--redis URL]
 //     Starts the built API (APP_ROLE=api, as bench/run.js runs it) and posts batches from
 //     `connections` loops: events/s, latency, CPU ms per 1,000 events of the API process and of the
-//     PostgreSQL backends serving the manifest's database (utime+stime from /proc), and lock waits
+//     PostgreSQL backends serving the manifest's database (/proc/PID/schedstat), rows written per
+//     1,000 events (pg_stat_user_tables), and lock waits
 //     (pg_stat_activity sampled every 10 ms: the mean number of those backends waiting on a lock).
 //     API_NODE_OPTIONS adds to the API's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
 // Needs `npm run build`. Writes events to the manifest's organization (unique ids), like bench/run.js.
@@ -78,13 +79,14 @@ function summarize(plan) {
   sum.read = top['Shared Read Blocks'] ?? 0;
   sum.dirtied = top['Shared Dirtied Blocks'] ?? 0;
   sum.written = top['Shared Written Blocks'] ?? 0;
-  const triggers = (plan.Triggers ?? []).map((t) => `${t['Trigger Name']} ${round(t.Time)} ms ×${t.Calls}`);
-  return { execution: plan['Execution Time'], planning: plan['Planning Time'], rows: top['Actual Rows'], buffers: sum, triggers };
+  const triggers = (plan.Triggers ?? []).map((t) => `${t['Trigger Name']} ×${t.Calls}`);
+  return { rows: top['Actual Rows'], buffers: sum, wal: { records: top['WAL Records'] ?? 0, fpi: top['WAL FPI'] ?? 0, kb: Math.round((top['WAL Bytes'] ?? 0) / 1024) }, triggers };
 }
 
 /**
- * A transaction manager whose every query runs first under EXPLAIN ANALYZE in a savepoint (rolled
- * back), then for real, its backend's CPU time measured around the real run.
+ * A transaction manager whose every query runs first under EXPLAIN (ANALYZE, BUFFERS, WAL, TIMING OFF) in
+ * a savepoint (rolled back), then for real; its backend's CPU time is measured around both runs: the
+ * explained one meets the pages as the batch finds them, the real one finds them in shared buffers.
  */
 function explainingManager(manager, backendPid, report) {
   return new Proxy(manager, {
@@ -92,11 +94,13 @@ function explainingManager(manager, backendPid, report) {
       if (prop !== 'query') return Reflect.get(target, prop);
       return async (sql, params) => {
         await target.query('SAVEPOINT explained');
-        const [{ 'QUERY PLAN': [plan] }] = await target.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+        const first = cpuMs(backendPid);
+        const [{ 'QUERY PLAN': [plan] }] = await target.query(`EXPLAIN (ANALYZE, BUFFERS, WAL, TIMING OFF, FORMAT JSON) ${sql}`, params);
+        const explainedCpu = cpuMs(backendPid) - first;
         await target.query('ROLLBACK TO SAVEPOINT explained');
         const before = cpuMs(backendPid);
         const result = await target.query(sql, params);
-        report.push({ sql: sql.replace(/\s+/g, ' ').trim().slice(0, 90), cpu: cpuMs(backendPid) - before, ...summarize(plan) });
+        report.push({ sql: sql.replace(/\s+/g, ' ').trim().slice(0, 90), explainedCpu, cpu: cpuMs(backendPid) - before, ...summarize(plan) });
         return result;
       };
     },
@@ -180,16 +184,16 @@ async function explain(opts, manifest) {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       await runner.rollbackTransaction();
       console.log(`one batch of ${events.length} events, ${report.length} statements (each run twice: explained, then for real), wall ${round(wallMs)} ms`);
-      console.log('backend CPU ms of the real run | EXPLAIN ANALYZE execution ms | rows | shared buffers hit/read/dirtied | statement\n');
-      let total = 0;
+      console.log('backend CPU ms: explained run (first touch) | real run (pages in shared buffers) | rows | shared buffers hit/read/dirtied | WAL records/full-page images/KiB (explained run) | statement\n');
+      let explained = 0;
       let cpu = 0;
       for (const s of report) {
-        total += s.execution;
+        explained += s.explainedCpu;
         cpu += s.cpu;
-        console.log(`${round(s.cpu).toString().padStart(7)} | ${round(s.execution).toString().padStart(7)} | ${String(s.rows).padStart(4)} | ${s.buffers.hit}/${s.buffers.read}/${s.buffers.dirtied} | ${s.sql}`);
+        console.log(`${round(s.explainedCpu).toString().padStart(7)} | ${round(s.cpu).toString().padStart(7)} | ${String(s.rows).padStart(4)} | ${s.buffers.hit}/${s.buffers.read}/${s.buffers.dirtied} | ${s.wal.records}/${s.wal.fpi}/${s.wal.kb} | ${s.sql}`);
         for (const t of s.triggers) console.log(`          trigger ${t}`);
       }
-      console.log(`${round(cpu).toString().padStart(7)} | ${round(total).toString().padStart(7)} | all statements (triggers included)\n`);
+      console.log(`${round(explained).toString().padStart(7)} | ${round(cpu).toString().padStart(7)} | all statements (triggers included)\n`);
     } finally {
       await runner.release();
     }
@@ -308,7 +312,9 @@ async function tableWrites(databaseUrl) {
       `SELECT relname, n_tup_ins::int AS ins, n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
         WHERE relname IN ('link_events', 'link_distinct_values', 'link_sessions', 'custom_links', 'campaign_engagement')`,
     );
-    return Object.fromEntries(rows.map((r) => [r.relname, r]));
+    const [wal] = (await db.query(`SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal`)).rows;
+    const [checkpoints] = (await db.query(`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`)).rows;
+    return { ...Object.fromEntries(rows.map((r) => [r.relname, r])), wal, checkpoints: checkpoints.n };
   } finally {
     await db.end();
   }
@@ -352,6 +358,13 @@ async function load(opts, manifest) {
       postgres_backends: pg.backends,
       mean_backends_waiting_on_locks: round(pg.meanLockWaiters),
       lock_waits_by_event: pg.waits,
+      // The server's whole WAL (other databases' writes included, if any ran meanwhile).
+      wal_per_1000_events: {
+        mb: Math.round(((writesAfter.wal.bytes - writesBefore.wal.bytes) / events) * 1000 / 1e4) / 100,
+        full_page_images: Math.round(((writesAfter.wal.fpi - writesBefore.wal.fpi) / events) * 1000),
+        records: Math.round(((writesAfter.wal.records - writesBefore.wal.records) / events) * 1000),
+      },
+      checkpoints: writesAfter.checkpoints - writesBefore.checkpoints,
       rows_written_per_1000_events: {
         link_events: rowsPer1000('link_events', 'ins'),
         link_distinct_values: rowsPer1000('link_distinct_values', 'ins'),
