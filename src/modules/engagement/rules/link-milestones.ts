@@ -4,7 +4,8 @@ import { STAGE_EVIDENCE, type EngagementEvent, type TimeStats } from './engageme
 export type MilestoneTimes = Pick<TimeStats, 'firstStartedAt' | 'firstEngagedAt' | 'firstLeadSubmittedAt' | 'firstMeetingBookedAt'>;
 
 /** The link webhook events (issue 20 point 1). */
-export type LinkEventType = 'custom_link.opened' | 'custom_link.session_started' | 'custom_link.engaged' | 'custom_link.lead' | 'custom_link.meeting_booked';
+export const LINK_EVENT_TYPES = ['custom_link.opened', 'custom_link.session_started', 'custom_link.engaged', 'custom_link.lead', 'custom_link.meeting_booked'] as const;
+export type LinkEventType = (typeof LINK_EVENT_TYPES)[number];
 
 export interface LinkEventCause {
   type: LinkEventType;
