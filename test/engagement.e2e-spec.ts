@@ -305,6 +305,20 @@ describe('engagement tracking', () => {
       expect(apart.lastActivityType).toBe('session_ended');
       expect(together.lastActivityType).toBe(apart.lastActivityType);
     });
+
+    it("moves a link's updatedAt when a batch changes its rollup, and only then (incremental sync)", async () => {
+      const who = await t.createTenant();
+      const [l] = await createLinks(who, 1);
+      const updatedAt = async () => (await get(who, `${LINKS}/${l.id}`).expect(200)).body.updatedAt as string;
+      await send(who, [{ eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(10) }, { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(20) }]);
+      const opened = await updatedAt();
+      // An open between the first and the last changes no figure; a bot page view counts nothing.
+      expect(await send(who, [{ eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(15) }, { eventId: eid(), type: 'page_view', customLinkId: l.id, occurredAt: at(12), bot: true }])).toMatchObject({ accepted: 2 });
+      expect(await updatedAt()).toBe(opened);
+      await send(who, [{ eventId: eid(), type: 'page_view', customLinkId: l.id, occurredAt: at(5) }]);
+      expect((await updatedAt()) > opened).toBe(true);
+      expect(await engagement(who, l.id)).toMatchObject({ loadCount: 1, firstOpenedAt: at(5), lastOpenedAt: at(20), lastActivityAt: at(20) });
+    });
   });
 
   describe('GET /custom-links stage filter and last_activity_at sort', () => {

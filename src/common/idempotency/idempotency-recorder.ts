@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ConflictError } from '../errors/domain-errors';
-import { idempotencyClaims } from './idempotency-claim';
+import { idempotencyClaims, type IdempotencyClaim } from './idempotency-claim';
 import { IdempotencyRepository } from './idempotency.repository';
 
 /**
@@ -21,8 +21,15 @@ import { IdempotencyRepository } from './idempotency.repository';
 export class IdempotencyRecorder {
   constructor(private readonly records: IdempotencyRepository) {}
 
-  async complete(tx: EntityManager, body: unknown, headers: Record<string, string> = {}): Promise<void> {
-    const claim = idempotencyClaims.getStore();
+  complete(tx: EntityManager, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+    return this.completeClaim(tx, idempotencyClaims.getStore(), body, headers);
+  }
+
+  /**
+   * complete() for a request's claim read earlier from idempotencyClaims, by a service that commits
+   * it from another context (a group of requests committed together); a no-op without one.
+   */
+  async completeClaim(tx: EntityManager, claim: IdempotencyClaim | undefined, body: unknown, headers: Record<string, string> = {}): Promise<void> {
     if (!claim) return;
     const response = { status: claim.successStatus, body, headers };
     if (!(await this.records.commit(tx, claim.scope, claim.token, response))) throw new ConflictError();

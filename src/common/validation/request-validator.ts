@@ -5,6 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import type { Request } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotency-key';
+import { fastParserOf } from './fast-parse.decorator';
 import { bodyParseErrorOf, bodyTextFactsOf } from './json-body';
 import type { JsonTextFacts } from './json-bytes';
 import { issueForRule, toValidationIssues } from './pydantic-mapping';
@@ -130,8 +131,13 @@ export class RequestValidator {
 /** A query is a few short strings: always walked. */
 const QUERY_FACTS: JsonTextFacts = { mayHoldUnstorableText: true, mayHoldReservedKeys: true };
 
-/** `facts` lets a large body that cannot hold unstorable text or reserved keys skip those walks. */
+/**
+ * `facts` lets a large body that cannot hold unstorable text or reserved keys skip those walks, and
+ * try its DTO's fast parser (which knows neither check).
+ */
 function validateDto(dto: new () => object, raw: object, location: 'query' | 'body', facts: JsonTextFacts): { value: object; issues: ValidationIssue[] } {
+  const parsed = location === 'body' && !facts.mayHoldUnstorableText && !facts.mayHoldReservedKeys ? fastParserOf(dto)?.(raw) : undefined;
+  if (parsed) return { value: parsed, issues: [] };
   const value = plainToInstance(dto, facts.mayHoldReservedKeys ? withoutReservedKeys(raw) : raw);
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: isStrictDto(dto), forbidUnknownValues: false });
   for (const { path, reason } of facts.mayHoldUnstorableText ? findUnstorableText(value) : []) {

@@ -72,11 +72,26 @@ const MOVED_OUT = `SELECT DISTINCT o.organization_id, o.campaign_id FROM old_row
  WHERE o.campaign_id IS NOT NULL AND n.campaign_id IS DISTINCT FROM o.campaign_id`;
 const DELETED = `SELECT DISTINCT organization_id, campaign_id FROM old_rows WHERE campaign_id IS NOT NULL`;
 
-const TRIGGERS = statementTriggers('custom_links', 'custom_links_campaign', 'campaign_engagement_track', {
+/** The trigger function's bodies; migration CampaignEngagementJoinOnce replaces the update's with CAMPAIGN_UPDATE_JOINED_ONCE. */
+export const CAMPAIGN_TRACK_BODIES = {
   insert: merge([signed('new_rows', 1)]),
   update: merge([signed('old_rows', -1, CHANGED), signed('new_rows', 1, CHANGED)]) + recomputeTimes(MOVED_OUT),
   delete: merge([signed('old_rows', -1)]) + recomputeTimes(DELETED),
-});
+};
+
+/**
+ * The same update, old and new rows joined once: the IN (join) above was planned as a nested loop
+ * re-running the join for every row, quadratic in the rows of a statement (an event batch's merge of
+ * 800 links spent more in it than in the update itself).
+ */
+export const CAMPAIGN_UPDATE_JOINED_ONCE =
+  merge([
+    `SELECT d.* FROM old_rows o JOIN new_rows n ON n.organization_id = o.organization_id AND n.id = o.id
+      CROSS JOIN LATERAL (${signed('(SELECT o.*)', -1)} UNION ALL ${signed('(SELECT n.*)', 1)}) d
+      WHERE (${INPUTS.map((c) => `o.${c}`).join(', ')}) IS DISTINCT FROM (${INPUTS.map((c) => `n.${c}`).join(', ')})`,
+  ]) + recomputeTimes(MOVED_OUT);
+
+const TRIGGERS = statementTriggers('custom_links', 'custom_links_campaign', 'campaign_engagement_track', CAMPAIGN_TRACK_BODIES);
 
 /**
  * Campaign engagement (docs/api.md §2.10) kept per campaign in the transaction that changes its links, so

@@ -19,6 +19,9 @@ import { Webhooks1765300000000 } from './1765300000000-Webhooks';
 import { SyncUpdatedAt1765400000000 } from './1765400000000-SyncUpdatedAt';
 import { LinkBotReasons1765500000000 } from './1765500000000-LinkBotReasons';
 import { Exports1765700000000 } from './1765700000000-Exports';
+import { LinkRollupWrites1765800000000 } from './1765800000000-LinkRollupWrites';
+import { EngagementRowsCascade1765800000001 } from './1765800000001-EngagementRowsCascade';
+import { CampaignEngagementJoinOnce1765800000002 } from './1765800000002-CampaignEngagementJoinOnce';
 import { TenantEmailSearch1765900000000 } from './1765900000000-TenantEmailSearch';
 
 /** Every migration, oldest first. */
@@ -26,4 +29,5 @@ export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts176390
   CampaignEngagementRollup1764600000000, SessionListEmailKey1764700000000, SessionEmailSearch1764800000000,
   FixedThumbnailErrorMessages1764917000000, IdempotencyResponseText1764918000000, IdempotencyLeases1764950000000, RetryItemsOnce1764960000000,
   JobLeases1765001000000, TranscriptDailyReads1765200000000, Webhooks1765300000000, SyncUpdatedAt1765400000000, LinkBotReasons1765500000000,
-  Exports1765700000000, TenantEmailSearch1765900000000];
+  Exports1765700000000, LinkRollupWrites1765800000000, EngagementRowsCascade1765800000001,
+  CampaignEngagementJoinOnce1765800000002, TenantEmailSearch1765900000000];

@@ -1,3 +1,15 @@
+/** The plpgsql function of statementTriggers; `replace` redefines an existing one (CREATE OR REPLACE). */
+export function statementTriggerFunction(fn: string, bodies: { insert: string; update: string; delete: string }, replace = false): string {
+  return `CREATE ${replace ? 'OR REPLACE ' : ''}FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF TG_OP = 'INSERT' THEN ${bodies.insert}
+         ELSIF TG_OP = 'UPDATE' THEN ${bodies.update}
+         ELSE ${bodies.delete}
+         END IF;
+         RETURN NULL;
+       END $$`;
+}
+
 /**
  * One plpgsql function run by AFTER … FOR EACH STATEMENT triggers on INSERT, UPDATE and DELETE of a
  * table, seeing the statement's rows as the transition tables `old_rows` / `new_rows`; its body
@@ -16,14 +28,7 @@ export function statementTriggers(
   ] as const;
   return {
     up: [
-      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN
-         IF TG_OP = 'INSERT' THEN ${bodies.insert}
-         ELSIF TG_OP = 'UPDATE' THEN ${bodies.update}
-         ELSE ${bodies.delete}
-         END IF;
-         RETURN NULL;
-       END $$`,
+      statementTriggerFunction(fn, bodies),
       ...events.map(
         ([name, event, tables]) =>
           `CREATE TRIGGER ${triggerPrefix}_${name} AFTER ${event} ON ${table} REFERENCING ${tables} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,

@@ -4,10 +4,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
-import { BOT_REASONS, type BotOpens, type DistinctKind, type LinkFunnelCounts, type LinkRollupDelta, type LinkWindow, type MilestoneTimes, type TimeStats } from '../engagement';
+import type { BotOpens, LinkFunnelCounts, LinkRollupDelta, LinkWindow, MilestoneTimes } from '../engagement';
 import { LINK_FUNNEL_COLUMNS, linksInWindowSql } from './custom-links.queries';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.input';
+import { MERGE_ROLLUPS, mergeParameters } from './link-rollup-merge';
 
 export interface CustomLinkRow {
   organization_id: string;
@@ -81,60 +82,6 @@ export const FIELD_COLUMNS: Record<LinkTextField, keyof CustomLinkRow> = {
 export type LinkColumns = Partial<Omit<CustomLinkRow, 'organization_id' | 'id'>>;
 
 /** The only place that queries custom_links; every statement but the public slug lookup is scoped by organization. */
-// The engagement rollup stored on the link row: which statistic lands in which column.
-const TIME_COLUMNS: [keyof TimeStats, string, 'LEAST' | 'GREATEST'][] = [
-  ['firstOpenedAt', 'first_opened_at', 'LEAST'],
-  ['lastOpenedAt', 'last_opened_at', 'GREATEST'],
-  ['firstStartedAt', 'first_started_at', 'LEAST'],
-  ['firstEngagedAt', 'first_engaged_at', 'LEAST'],
-  ['firstLeadSubmittedAt', 'first_lead_submitted_at', 'LEAST'],
-  ['firstMeetingClickedAt', 'first_meeting_clicked_at', 'LEAST'],
-  ['firstMeetingBookedAt', 'first_meeting_booked_at', 'LEAST'],
-];
-
-const COUNT_COLUMNS: [DistinctKind, string][] = [
-  ['page_view', 'page_view_count'],
-  ['ephemeral_page_view', 'ephemeral_page_view_count'],
-  ['visitor', 'persistent_visitor_count'],
-  ['session', 'session_count'],
-  ['started_session', 'started_session_count'],
-  ['engaged_session', 'engaged_session_count'],
-];
-
-const merged = (column: string) => {
-  const time = TIME_COLUMNS.find(([, c]) => c === column);
-  return `${time?.[2] ?? 'LEAST'}(l.${column}, d.${column})`;
-};
-
-/**
- * Merges a batch's statistics into each link (docs/api.md §6.4): counters add, times take the
- * earliest/latest (LEAST/GREATEST skip nulls), the last activity is the later one (ties by eventId,
- * byte order), and the stage follows from the merged times, so it never regresses.
- */
-const MERGE_STATS = `
-  UPDATE custom_links l SET
-    open_observed = l.open_observed OR d.open_observed,
-    bot_open_count = l.bot_open_count + d.bot_open_count,
-    bot_opens = jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((l.bot_opens->>'${r}')::int, 0) + coalesce((d.bot_opens->>'${r}')::int, 0)`).join(', ')}),
-    load_count = l.load_count + d.load_count,
-    ${COUNT_COLUMNS.map(([, c]) => `${c} = l.${c} + d.${c}`).join(',\n    ')},
-    ${TIME_COLUMNS.map(([, c]) => `${c} = ${merged(c)}`).join(',\n    ')},
-    last_activity_at = CASE WHEN d.newer THEN d.last_activity_at ELSE l.last_activity_at END,
-    last_activity_type = CASE WHEN d.newer THEN d.last_activity_type ELSE l.last_activity_type END,
-    last_activity_event_id = CASE WHEN d.newer THEN d.last_activity_event_id ELSE l.last_activity_event_id END,
-    stage = CASE WHEN ${merged('first_engaged_at')} IS NOT NULL THEN 'engaged'
-                 WHEN ${merged('first_started_at')} IS NOT NULL THEN 'started'
-                 WHEN ${merged('first_opened_at')} IS NOT NULL THEN 'opened' ELSE 'not_opened' END
-  FROM (
-    SELECT r.*, r.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR r.last_activity_at > cur.last_activity_at
-             OR (r.last_activity_at = cur.last_activity_at AND r.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer
-      FROM jsonb_to_recordset($2::jsonb) AS r(link_id uuid, open_observed boolean, bot_open_count integer, bot_opens jsonb, load_count integer,
-             ${COUNT_COLUMNS.map(([, c]) => `${c} integer`).join(', ')}, ${TIME_COLUMNS.map(([, c]) => `${c} timestamptz`).join(', ')},
-             last_activity_at timestamptz, last_activity_type text, last_activity_event_id text)
-      JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = r.link_id
-  ) d
-  WHERE l.organization_id = $1 AND l.id = d.link_id`;
-
 @Injectable()
 export class CustomLinksRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -256,8 +203,7 @@ export class CustomLinksRepository {
     return this.db.query(`SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))`, [organizationId, ids, slugs]);
   }
 
-  /** Merges event batches' statistics into the links, locked in id order first (docs/api.md §6.4). */
-  /** Merges under the links' locks; returns each link's milestone times as they were before. */
+  /** Merges event batches' statistics into the links (docs/api.md §6.4), locked in id order first; returns each link's milestone times as they were before. */
   async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>> {
     if (deltas.length === 0) return new Map();
     const before: { id: string; first_started_at: Date | null; first_engaged_at: Date | null; first_lead_submitted_at: Date | null; first_meeting_booked_at: Date | null }[] = await tx.query(
@@ -265,19 +211,7 @@ export class CustomLinksRepository {
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
       [organizationId, deltas.map((d) => d.linkId)],
     );
-    const records = deltas.map(({ linkId, stats, newDistinct }) => ({
-      link_id: linkId,
-      open_observed: stats.openObserved,
-      bot_open_count: stats.botOpenCount,
-      bot_opens: stats.botOpens,
-      load_count: stats.loadCount,
-      ...Object.fromEntries(COUNT_COLUMNS.map(([kind, column]) => [column, newDistinct(kind)])),
-      ...Object.fromEntries(TIME_COLUMNS.map(([field, column]) => [column, stats[field]])),
-      last_activity_at: stats.lastActivity?.at ?? null,
-      last_activity_type: stats.lastActivity?.type ?? null,
-      last_activity_event_id: stats.lastActivity?.eventId ?? null,
-    }));
-    await tx.query(MERGE_STATS, [organizationId, JSON.stringify(records)]);
+    await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas)]);
     return new Map(
       before.map((row) => [
         row.id,

@@ -8,6 +8,9 @@ import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 import { TrackedSessionsRegistry } from './tracked-sessions';
 
+/** Timestamps go to PostgreSQL as ISO text: pg's own Date formatting is slow for thousands of them. */
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
 export interface NewEvent extends EngagementEvent {
   linkId: string;
 }
@@ -60,58 +63,68 @@ export class EngagementRepository {
     private readonly sessions: TrackedSessionsRegistry,
   ) {}
 
-  /** Stores events once per eventId; returns the ids that were new. */
+  /** Stores events once per eventId, in the given order (callers sort by it, so rows lock in key order); returns the ids that were new. */
   async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     const rows: { event_id: string }[] = await tx.query(
       `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason)
        SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason
-         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(item, ord)
-         CROSS JOIN LATERAL jsonb_to_record(x.item) AS e(event_id text, link_id uuid, type text, occurred_at timestamptz, page_view_id text,
-              visitor_id text, session_id uuid, bot boolean, bot_reason text)
-        ORDER BY x.ord
+         FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[])
+              WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason, ord)
+        ORDER BY e.ord
        ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id`,
       [
         organizationId,
-        JSON.stringify(events.map((e) => ({ event_id: e.eventId, link_id: e.linkId, type: e.type, occurred_at: e.occurredAt, page_view_id: e.pageViewId, visitor_id: e.visitorId, session_id: e.sessionId, bot: e.bot, bot_reason: e.botReason ?? null }))),
+        events.map((e) => e.eventId),
+        events.map((e) => e.linkId),
+        events.map((e) => e.type),
+        events.map((e) => e.occurredAt.toISOString()),
+        events.map((e) => e.pageViewId),
+        events.map((e) => e.visitorId),
+        events.map((e) => e.sessionId),
+        events.map((e) => e.bot),
+        events.map((e) => e.botReason ?? null),
       ],
     );
     return new Set(rows.map((row) => row.event_id));
   }
 
-  /** Records distinct values; returns how many were new per link and kind. */
+  /** Records distinct values, in the given order (callers sort by key); returns how many were new per link and kind. */
   async insertDistinct(tx: EntityManager, organizationId: string, values: { linkId: string; kind: DistinctKind; value: string }[]): Promise<Map<string, number>> {
     if (values.length === 0) return new Map();
     const rows: { custom_link_id: string; kind: string }[] = await tx.query(
       `INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)
-       SELECT $1, v.link_id, v.kind, v.value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(item, ord)
-         CROSS JOIN LATERAL jsonb_to_record(x.item) AS v(link_id uuid, kind text, value text)
-        ORDER BY x.ord
+       SELECT $1, v.link_id, v.kind, v.value FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS v(link_id, kind, value, ord) ORDER BY v.ord
        ON CONFLICT DO NOTHING RETURNING custom_link_id, kind`,
-      [organizationId, JSON.stringify(values.map((v) => ({ link_id: v.linkId, kind: v.kind, value: v.value })))],
+      [organizationId, values.map((v) => v.linkId), values.map((v) => v.kind), values.map((v) => v.value)],
     );
     const counts = new Map<string, number>();
     for (const row of rows) counts.set(`${row.custom_link_id}:${row.kind}`, (counts.get(`${row.custom_link_id}:${row.kind}`) ?? 0) + 1);
     return counts;
   }
 
-  /** Session references: the earliest time of each kind per (link, session). */
+  /** Session references, in the given order (callers sort by key): the earliest time of each kind per (link, session). */
   async mergeSessions(tx: EntityManager, organizationId: string, sessions: SessionTimes[]): Promise<void> {
     if (sessions.length === 0) return;
     await tx.query(
       `INSERT INTO link_sessions (organization_id, custom_link_id, session_id, opened_at, started_at, engaged_at, ended_at, first_seen_at)
        SELECT $1, s.link_id, s.session_id, s.opened_at, s.started_at, s.engaged_at, s.ended_at, s.first_seen_at
-         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(item, ord)
-         CROSS JOIN LATERAL jsonb_to_record(x.item) AS s(link_id uuid, session_id uuid, opened_at timestamptz, started_at timestamptz,
-              engaged_at timestamptz, ended_at timestamptz, first_seen_at timestamptz)
-        ORDER BY x.ord
+         FROM unnest($2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[])
+              WITH ORDINALITY AS s(link_id, session_id, opened_at, started_at, engaged_at, ended_at, first_seen_at, ord)
+        ORDER BY s.ord
        ON CONFLICT (organization_id, custom_link_id, session_id) DO UPDATE SET
          opened_at = LEAST(link_sessions.opened_at, EXCLUDED.opened_at), started_at = LEAST(link_sessions.started_at, EXCLUDED.started_at),
          engaged_at = LEAST(link_sessions.engaged_at, EXCLUDED.engaged_at), ended_at = LEAST(link_sessions.ended_at, EXCLUDED.ended_at),
          first_seen_at = LEAST(link_sessions.first_seen_at, EXCLUDED.first_seen_at)`,
       [
         organizationId,
-        JSON.stringify(sessions.map((s) => ({ link_id: s.linkId, session_id: s.sessionId, opened_at: s.openedAt, started_at: s.startedAt, engaged_at: s.engagedAt, ended_at: s.endedAt, first_seen_at: s.firstSeenAt }))),
+        sessions.map((s) => s.linkId),
+        sessions.map((s) => s.sessionId),
+        sessions.map((s) => iso(s.openedAt)),
+        sessions.map((s) => iso(s.startedAt)),
+        sessions.map((s) => iso(s.engagedAt)),
+        sessions.map((s) => iso(s.endedAt)),
+        sessions.map((s) => s.firstSeenAt.toISOString()),
       ],
     );
   }

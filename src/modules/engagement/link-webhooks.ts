@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WebhookOutbox } from '../webhooks';
 import type { NewEvent } from './engagement.repository';
-import { linkEventCauses, type MilestoneTimes } from './rules/link-milestones';
+import { LINK_EVENT_TYPES, linkEventCauses, type LinkEventType, type MilestoneTimes } from './rules/link-milestones';
 import { RollupLinksRegistry } from './rollup-links';
 
 /**
@@ -17,8 +17,11 @@ export class LinkWebhooks {
     private readonly links: RollupLinksRegistry,
   ) {}
 
+  /** One query says which link event types anyone listens to; none: nothing else is done. */
   async record(tx: EntityManager, organizationId: string, before: Map<string, MilestoneTimes>, events: NewEvent[]): Promise<void> {
-    const causes = linkEventCauses(before, events);
+    const listened = (await this.outbox.subscribed(tx, organizationId, LINK_EVENT_TYPES)) as Set<LinkEventType>;
+    if (listened.size === 0) return;
+    const causes = linkEventCauses(before, events).filter((cause) => listened.has(cause.type));
     if (causes.length === 0) return;
     let views: Promise<Map<string, object>> | undefined;
     const viewsOnce = () => (views ??= this.links.get().views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]));
@@ -29,6 +32,7 @@ export class LinkWebhooks {
         type,
         data: async () => ({ ...(await viewsOnce()).get(linkId), eventId: event.eventId, occurredAt: event.occurredAt.toISOString() }),
       })),
+      listened,
     );
   }
 }

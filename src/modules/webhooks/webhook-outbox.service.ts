@@ -22,15 +22,24 @@ export class WebhookOutbox {
     return this.recordMany(tx, organizationId, [{ type, data }]);
   }
 
-  /** Several messages, in order, asking once per type whether anyone listens (a batch of opens costs one query when none does). */
-  async recordMany(tx: EntityManager, organizationId: string, messages: OutboxMessage[]): Promise<void> {
-    const subscribed = new Map<WebhookEventType, boolean>();
+  /** The types among `types` that an active endpoint of the organization listens to. */
+  async subscribed(tx: EntityManager, organizationId: string, types: readonly WebhookEventType[]): Promise<Set<WebhookEventType>> {
+    return (await this.webhooks.subscribedTypes(tx, organizationId, types)) as Set<WebhookEventType>;
+  }
+
+  /**
+   * Several messages, in order, asking once per type whether anyone listens (a batch of opens costs
+   * one query when none does), unless the caller read `subscribed` already in this transaction.
+   */
+  async recordMany(tx: EntityManager, organizationId: string, messages: OutboxMessage[], subscribed?: Set<WebhookEventType>): Promise<void> {
+    const listened = new Map<WebhookEventType, boolean>();
+    const recorded: { eventType: string; body: string }[] = [];
     for (const { type, data } of messages) {
-      if (!subscribed.has(type)) subscribed.set(type, await this.webhooks.anySubscribed(tx, organizationId, type));
-      if (!subscribed.get(type)) continue;
+      if (!listened.has(type)) listened.set(type, subscribed ? subscribed.has(type) : await this.webhooks.anySubscribed(tx, organizationId, type));
+      if (!listened.get(type)) continue;
       const payload = typeof data === 'function' ? await (data as () => Promise<unknown>)() : data;
-      const timestamp = new Date().toISOString();
-      await this.webhooks.recordMessage(tx, organizationId, type, () => JSON.stringify({ type, timestamp, data: payload }));
+      recorded.push({ eventType: type, body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: payload }) });
     }
+    await this.webhooks.recordMessages(tx, organizationId, recorded);
   }
 }

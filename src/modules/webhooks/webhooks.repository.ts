@@ -130,19 +130,37 @@ export class WebhooksRepository {
   }
 
   /**
-   * The outbox write, in the caller's transaction: the message and a first, due attempt for every
-   * active endpoint of the organization subscribed to its type. Returns how many attempts it queued.
+   * The outbox write, in the caller's transaction: the messages, in order, and a first, due attempt
+   * for every active endpoint of the organization subscribed to each one's type; two statements
+   * however many messages (a batch of events can cause hundreds).
    */
-  async recordMessage(tx: EntityManager, organizationId: string, eventType: string, body: (messageId: string) => string): Promise<number> {
-    const messageId = uuidv7();
-    await tx.query(`INSERT INTO webhook_messages (organization_id, id, event_type, body) VALUES ($1, $2, $3, $4)`, [organizationId, messageId, eventType, body(messageId)]);
-    const [, count]: [unknown[], number] = await tx.query(
-      `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at)
-       SELECT organization_id, gen_random_uuid(), id, $2, 1, 'pending', now() FROM webhook_endpoints
-        WHERE organization_id = $1 AND active AND $3 = ANY (event_types)`,
-      [organizationId, messageId, eventType],
+  async recordMessages(tx: EntityManager, organizationId: string, messages: { eventType: string; body: string }[]): Promise<void> {
+    if (messages.length === 0) return;
+    const ids = messages.map(() => uuidv7());
+    const types = messages.map((m) => m.eventType);
+    await tx.query(
+      `INSERT INTO webhook_messages (organization_id, id, event_type, body)
+       SELECT $1, m.id, m.event_type, m.body FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS m(id, event_type, body, ord) ORDER BY m.ord`,
+      [organizationId, ids, types, messages.map((m) => m.body)],
     );
-    return count;
+    await tx.query(
+      `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at)
+       SELECT e.organization_id, gen_random_uuid(), e.id, m.id, 1, 'pending', now()
+         FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS m(id, event_type, ord)
+         JOIN webhook_endpoints e ON e.organization_id = $1 AND e.active AND m.event_type = ANY (e.event_types)
+        ORDER BY m.ord, e.id`,
+      [organizationId, ids, types],
+    );
+  }
+
+  /** Which of `eventTypes` some active endpoint of the organization is subscribed to. */
+  async subscribedTypes(tx: Db, organizationId: string, eventTypes: readonly string[]): Promise<Set<string>> {
+    const rows: { type: string }[] = await tx.query(
+      `SELECT DISTINCT t.type FROM webhook_endpoints e CROSS JOIN LATERAL unnest(e.event_types) AS t(type)
+        WHERE e.organization_id = $1 AND e.active AND t.type = ANY($2::text[])`,
+      [organizationId, eventTypes],
+    );
+    return new Set(rows.map((row) => row.type));
   }
 
   /** Active endpoints subscribed to a type exist (a producer skips building a payload nobody receives). */

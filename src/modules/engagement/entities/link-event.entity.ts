@@ -1,6 +1,9 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** An engagement event, kept once per (organization, eventId) for deduplication and session lifecycles. */
+/**
+ * An engagement event, kept once per (organization, eventId) for deduplication and session lifecycles.
+ * No foreign key to organizations: a trigger deletes an organization's events (migration EngagementRowsCascade).
+ */
 @Entity('link_events')
 // A session's lifecycle (session detail) reads its events.
 @Index('link_events_session_idx', ['organizationId', 'sessionId', 'occurredAt'], { where: 'session_id IS NOT NULL' })
@@ -9,7 +12,6 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 @Check('link_events_bot_reason_check', `bot_reason IN ('user_agent', 'prefetch', 'head_request', 'scanner')`)
 export class LinkEventEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
-  @ForeignKey('OrganizationEntity', { name: 'link_events_organization_id_fkey', onDelete: 'CASCADE' })
   organizationId: string;
 
   @PrimaryColumn('varchar', { name: 'event_id', length: 128 })

@@ -4,7 +4,8 @@ import { STAGE_EVIDENCE, type EngagementEvent, type TimeStats } from './engageme
 export type MilestoneTimes = Pick<TimeStats, 'firstStartedAt' | 'firstEngagedAt' | 'firstLeadSubmittedAt' | 'firstMeetingBookedAt'>;
 
 /** The link webhook events (issue 20 point 1). */
-export type LinkEventType = 'custom_link.opened' | 'custom_link.session_started' | 'custom_link.engaged' | 'custom_link.lead' | 'custom_link.meeting_booked';
+export const LINK_EVENT_TYPES = ['custom_link.opened', 'custom_link.session_started', 'custom_link.engaged', 'custom_link.lead', 'custom_link.meeting_booked'] as const;
+export type LinkEventType = (typeof LINK_EVENT_TYPES)[number];
 
 export interface LinkEventCause {
   type: LinkEventType;
@@ -37,8 +38,15 @@ const firstOf = (events: EngagementEvent[]) =>
  */
 export function linkEventCauses<E extends EngagementEvent & { linkId: string }>(before: Map<string, MilestoneTimes>, events: E[]): LinkEventCause[] {
   const causes: LinkEventCause[] = events.filter((e) => e.type === 'open' && !e.bot).map((e) => ({ type: 'custom_link.opened', linkId: e.linkId, event: e }));
+  const humanByLink = new Map<string, E[]>();
+  for (const e of events) {
+    if (e.bot) continue;
+    const human = humanByLink.get(e.linkId);
+    if (human) human.push(e);
+    else humanByLink.set(e.linkId, [e]);
+  }
   for (const [linkId, times] of before) {
-    const human = events.filter((e) => e.linkId === linkId && !e.bot);
+    const human = humanByLink.get(linkId) ?? [];
     for (const [type, reached, evidence] of MILESTONES) {
       if (reached(times)) continue;
       const cause = firstOf(human.filter(evidence));

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// After an ingestion run: are the rollups exact? Every given link's rollup columns, distinct values
+// and session references are recounted from its stored events in one pass (the service's compiled
+// rules: statsOf / storedFormOf / stageOf, and what EventsService writes for the whole event set at
+// once), and each campaign of those links is recounted from its links (docs/api.md §6.5). Batches,
+// groups of batches, concurrency and retries must all give what one pass over the events gives.
+//
+//   node bench/ingest-recount.js [--manifest bench/.dataset.json]   (the manifest's sample links)
+// Used by bench/run.js after the event ingestion scenario. Needs `npm run build`. Exit 1 on a mismatch.
+'use strict';
+const { readFileSync } = require('node:fs');
+const path = require('node:path');
+const { Client } = require('pg');
+
+const DIST = path.join(__dirname, '..', 'dist', 'src');
+const LINKS_PER_QUERY = 100;
+const MAX_REPORTED = 20;
+
+const same = (a, b) => (a instanceof Date || b instanceof Date ? a?.getTime?.() === b?.getTime?.() : a === b);
+const show = (value) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
+
+function compare(mismatches, what, expected, row) {
+  for (const [column, value] of Object.entries(expected)) {
+    const stored = typeof value === 'number' && row[column] !== null ? Number(row[column]) : row[column];
+    if (!same(value, stored)) mismatches.push(`${what}: ${column} stored ${show(stored)}, recount ${show(value)}`);
+  }
+}
+
+/** The distinct values and session references EventsService writes for these events taken as one batch. */
+async function writtenInOnePass(organizationId, events) {
+  require('reflect-metadata');
+  const { EventsService } = require(path.join(DIST, 'modules/engagement/events.service'));
+  const written = { distinct: [], sessions: [] };
+  const repository = {
+    insertEvents: async (_tx, _org, batch) => new Set(batch.map((e) => e.eventId)),
+    insertDistinct: async (_tx, _org, values) => {
+      written.distinct.push(...values);
+      return new Map();
+    },
+    mergeSessions: async (_tx, _org, sessions) => {
+      written.sessions.push(...sessions);
+    },
+  };
+  // Link rollups, webhook messages and the link list's count cache are not what this reads.
+  const links = { get: () => ({ merge: async () => new Map(), changed: async () => {} }) };
+  const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, { record: async () => {} });
+  if (events.length > 0) await service.apply(organizationId, events);
+  return written;
+}
+
+/** One chunk of links: rollup columns, distinct values and session references against the recount. */
+async function recountLinks(db, organizationId, linkIds, mismatches) {
+  const { statsOf, storedFormOf, stageOf, BOT_REASONS } = {
+    ...require(path.join(DIST, 'modules/engagement/rules/engagement-rollup')),
+    ...require(path.join(DIST, 'modules/engagement/rules/bot-detection')),
+  };
+  const params = [organizationId, linkIds];
+  // One snapshot for the four reads: a write landing between them would look like a mismatch.
+  await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  const links = await db.query('SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])', params);
+  const events = await db.query(`SELECT custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason FROM link_events
+                                  WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])`, params);
+  const distinct = await db.query('SELECT custom_link_id, kind, value FROM link_distinct_values WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])', params);
+  const sessions = await db.query('SELECT * FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])', params);
+  await db.query('COMMIT');
+  if (links.rows.length !== linkIds.length) mismatches.push(`links: ${linkIds.length} given, ${links.rows.length} found`);
+  const eventsOf = new Map(linkIds.map((id) => [id, []]));
+  for (const e of events.rows) {
+    eventsOf.get(e.custom_link_id).push({ linkId: e.custom_link_id, eventId: e.event_id, type: e.type, occurredAt: e.occurred_at, pageViewId: e.page_view_id,
+      visitorId: e.visitor_id, sessionId: e.session_id, bot: e.bot, botReason: e.bot_reason });
+  }
+  for (const row of links.rows) {
+    const stats = statsOf(eventsOf.get(row.id));
+    const stored = storedFormOf(stats);
+    compare(mismatches, `link ${row.id}`, {
+      open_observed: stored.openObserved, bot_open_count: stored.botOpenCount, load_count: stored.loadCount, page_view_count: stored.pageViewCount,
+      persistent_visitor_count: stored.persistentUniqueVisitorCount, ephemeral_page_view_count: stored.ephemeralPageViewCount,
+      session_count: stored.sessionCount, started_session_count: stored.startedSessionCount, engaged_session_count: stored.engagedSessionCount,
+      first_opened_at: stored.firstOpenedAt, last_opened_at: stored.lastOpenedAt, first_started_at: stored.firstStartedAt, first_engaged_at: stored.firstEngagedAt,
+      first_lead_submitted_at: stored.firstLeadSubmittedAt, first_meeting_clicked_at: stored.firstMeetingClickedAt, first_meeting_booked_at: stored.firstMeetingBookedAt,
+      last_activity_at: stored.lastActivityAt, last_activity_type: stored.lastActivityType, last_activity_event_id: stats.lastActivity?.eventId ?? null,
+      stage: stageOf(stored),
+    }, row);
+    compare(mismatches, `link ${row.id} bot opens`, Object.fromEntries(BOT_REASONS.map((r) => [r, stats.botOpens[r]])),
+      Object.fromEntries(BOT_REASONS.map((r) => [r, row.bot_opens[r] ?? 0])));
+  }
+  const written = await writtenInOnePass(organizationId, [...eventsOf.values()].flat());
+  const want = new Set(written.distinct.map((v) => `${v.linkId}|${v.kind}|${v.value}`));
+  const have = new Set(distinct.rows.map((r) => `${r.custom_link_id}|${r.kind}|${r.value}`));
+  for (const value of want) if (!have.has(value)) mismatches.push(`link_distinct_values missing ${value}`);
+  for (const value of have) if (!want.has(value)) mismatches.push(`link_distinct_values extra ${value}`);
+  const stored = new Map(sessions.rows.map((r) => [`${r.custom_link_id}|${r.session_id}`, r]));
+  for (const s of written.sessions) {
+    const row = stored.get(`${s.linkId}|${s.sessionId}`);
+    if (!row) mismatches.push(`link_sessions missing ${s.linkId}|${s.sessionId}`);
+    else compare(mismatches, `link_sessions ${s.linkId}|${s.sessionId}`, { opened_at: s.openedAt, started_at: s.startedAt, engaged_at: s.engagedAt, ended_at: s.endedAt, first_seen_at: s.firstSeenAt }, row);
+  }
+  if (stored.size !== written.sessions.length) mismatches.push(`link_sessions: ${stored.size} stored, ${written.sessions.length} recounted`);
+  return { events: events.rows.length, distinct: want.size, sessions: written.sessions.length };
+}
+
+/** docs/api.md §6.5: each campaign's figures over the links filed in it, against its campaign_engagement row. */
+async function recountCampaigns(db, organizationId, linkIds, mismatches) {
+  const { rows } = await db.query(
+    `WITH campaigns AS (SELECT DISTINCT campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND campaign_id IS NOT NULL),
+          recount AS (
+            SELECT l.campaign_id, count(*) AS links, count(*) FILTER (WHERE l.active) AS active_links,
+                   count(*) FILTER (WHERE l.stage <> 'not_opened') AS opened, count(*) FILTER (WHERE l.stage IN ('started', 'engaged')) AS started,
+                   count(*) FILTER (WHERE l.stage = 'engaged') AS engaged, count(l.first_lead_submitted_at) AS lead_submitted,
+                   count(l.first_meeting_clicked_at) AS meeting_clicked, count(l.first_meeting_booked_at) AS meeting_booked,
+                   count(*) FILTER (WHERE l.bot_open_count > 0 AND NOT l.open_observed) AS bot_scanned_only,
+                   sum(l.page_view_count) AS page_views, sum(l.load_count) AS loads, sum(l.persistent_visitor_count) AS persistent_visitors,
+                   sum(l.ephemeral_page_view_count) AS ephemeral_page_views, sum(l.session_count) AS sessions,
+                   sum(l.started_session_count) AS started_sessions, sum(l.engaged_session_count) AS engaged_sessions,
+                   min(l.first_opened_at) AS first_opened_at, max(l.last_opened_at) AS last_opened_at, max(l.last_activity_at) AS last_activity_at
+              FROM custom_links l JOIN campaigns c ON c.campaign_id = l.campaign_id WHERE l.organization_id = $1 GROUP BY l.campaign_id)
+     SELECT to_jsonb(r) AS recount, to_jsonb(ce) AS stored FROM recount r
+       LEFT JOIN campaign_engagement ce ON ce.organization_id = $1 AND ce.campaign_id = r.campaign_id`,
+    [organizationId, linkIds],
+  );
+  for (const { recount, stored } of rows) {
+    if (!stored) mismatches.push(`campaign ${recount.campaign_id}: no campaign_engagement row`);
+    else compare(mismatches, `campaign ${recount.campaign_id}`, Object.fromEntries(Object.entries(recount).filter(([k]) => k !== 'campaign_id')), stored);
+  }
+  return rows.length;
+}
+
+/** Recounts `linkIds` of the organization and their campaigns; `mismatches` lists every difference. */
+async function recountRollups(databaseUrl, organizationId, linkIds) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const mismatches = [];
+  const totals = { links: linkIds.length, events: 0, distinct: 0, sessions: 0, campaigns: 0 };
+  const started = Date.now();
+  try {
+    for (let i = 0; i < linkIds.length; i += LINKS_PER_QUERY) {
+      const counted = await recountLinks(db, organizationId, linkIds.slice(i, i + LINKS_PER_QUERY), mismatches);
+      for (const key of ['events', 'distinct', 'sessions']) totals[key] += counted[key];
+    }
+    totals.campaigns = await recountCampaigns(db, organizationId, linkIds, mismatches);
+  } finally {
+    await db.end();
+  }
+  return { ...totals, seconds: Math.round((Date.now() - started) / 100) / 10, mismatchCount: mismatches.length, mismatches: mismatches.slice(0, MAX_REPORTED) };
+}
+
+module.exports = { recountRollups };
+
+if (require.main === module) {
+  const at = process.argv.indexOf('--manifest');
+  const manifest = JSON.parse(readFileSync(at > 0 ? process.argv[at + 1] : path.join(__dirname, '.dataset.json'), 'utf8'));
+  recountRollups(manifest.databaseUrl, manifest.organizationId, manifest.sample.linkIds).then(
+    (result) => {
+      console.log(JSON.stringify(result, null, 2));
+      process.exit(result.mismatchCount === 0 ? 0 : 1);
+    },
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
