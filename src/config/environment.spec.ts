@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { CONFIG_DOC_FILES, envExample, readmeWithTable } from './config-docs';
 import { ConfigError, loadConfig, VARIABLES } from './environment';
 
@@ -9,7 +10,7 @@ describe('loadConfig', () => {
       appRole: 'all',
       port: 3000,
       limits: { requestsPerMinute: 120, transcriptDailyLimit: 2000, linkMutationsPerMinute: 10, linkCreationUnitsPerHour: 5000 },
-      thumbnails: { renderThreads: 2, renderTimeoutMs: 10000 },
+      thumbnails: { renderThreads: Math.min(32, availableParallelism()), renderTimeoutMs: 10000 },
       playbookApplyEnabled: true,
     });
   });

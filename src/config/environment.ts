@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 
 /**
  * The one place that reads process.env. Every variable is declared here with its default and a
@@ -218,6 +219,9 @@ const token: Parser<string> = (raw) => {
 /** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
 const optional = <T>(parse: Parser<T>): Parser<T | null> => (raw) => (raw.trim() === '' ? null : parse(raw));
 
+/** A thread count; unset, one per CPU this process may use (os.availableParallelism: its CPU affinity and cgroup CPU quota). */
+const threadsPerCore = (max: number): Parser<number> => (raw) => (raw.trim() === '' ? Math.min(max, availableParallelism()) : integer(1, max)(raw));
+
 /** Outside production only: cursors stay valid across restarts without configuration. */
 const DEVELOPMENT_CURSOR_SECRET = 'development-cursor-secret-not-for-production';
 
@@ -269,7 +273,12 @@ export const VARIABLES = {
   linkOpensPerClientPerMinute: variable('LINK_OPENS_PER_CLIENT_PER_MINUTE', '600', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per client address (IPv6: per /64).'),
   linkOpensPerLinkPerMinute: variable('LINK_OPENS_PER_LINK_PER_MINUTE', '3000', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per link (slug), from all clients together.'),
   thumbnailRequestsPerClientPerMinute: variable('THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE', '1200', integer(1, 100000000), 'Share-card (/thumbnails/...) requests per 60 s per client address (IPv6: per /64).'),
-  thumbnailRenderThreads: variable('THUMBNAIL_RENDER_THREADS', '2', integer(1, 32), 'Worker threads that draw share cards in each worker process (started on the first render).'),
+  thumbnailRenderThreads: variable(
+    'THUMBNAIL_RENDER_THREADS',
+    '',
+    threadsPerCore(32),
+    'Worker threads that draw share cards in each worker process (started on the first render). Unset: one per CPU the process may use.',
+  ),
   thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
   cursorSecret: variable('CURSOR_SECRET', '', optional(token), 'Signs list cursors (nextCursor) with HMAC-SHA256, so a client cannot edit one or use it for another organization or list (16+ characters). Required in production; unset elsewhere, a fixed development secret is used. Changing it invalidates cursors in flight (clients restart their walk).'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),

@@ -131,6 +131,36 @@ export class CustomLinksRepository {
     return rows[0];
   }
 
+  /** The link marked processing if it still waits for the render (thumbnail_render_id); null when not. */
+  async markRenderProcessing(organizationId: string, id: string, renderId: string): Promise<CustomLinkRow | null> {
+    const [rows]: [CustomLinkRow[], number] = await this.db.query(
+      `UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING *`,
+      [organizationId, id, renderId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * A render's outcome, if the link still waits for that render: one more attempt, and the new card
+   * when the render stored one (a null URL keeps the link's card). False when a newer render took over.
+   */
+  async recordRenderOutcome(
+    tx: EntityManager,
+    organizationId: string,
+    id: string,
+    renderId: string,
+    outcome: Pick<CustomLinkRow, 'thumbnail_status' | 'share_thumbnail_url' | 'thumbnail_error_code' | 'thumbnail_error_message'>,
+  ): Promise<boolean> {
+    const [, count]: [unknown[], number] = await tx.query(
+      `UPDATE custom_links SET thumbnail_status = $4, share_thumbnail_url = coalesce($5, share_thumbnail_url), thumbnail_attempts = thumbnail_attempts + 1,
+              thumbnail_error_code = $6, thumbnail_error_message = $7, updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3`,
+      [organizationId, id, renderId, outcome.thumbnail_status, outcome.share_thumbnail_url, outcome.thumbnail_error_code, outcome.thumbnail_error_message],
+    );
+    return count > 0;
+  }
+
   /** One statement for a bulk action; returns the ids of the organization's links it touched. */
   async applyToMany(organizationId: string, ids: string[], columns: LinkColumns, tx: EntityManager | DataSource = this.db): Promise<string[]> {
     const names = Object.keys(columns);

@@ -6,9 +6,6 @@ import { CustomLinksRepository, type CustomLinkRow } from './custom-links.reposi
 
 const toCardSubject = (link: CustomLinkRow): CardSubject => ({
   id: link.id,
-  renderId: link.thumbnail_render_id,
-  attempts: link.thumbnail_attempts,
-  shareThumbnailUrl: link.share_thumbnail_url,
   name: [link.first_name, link.last_name].filter(Boolean).join(' ') || link.display_name,
   company: link.company,
   logoUrl: link.prospect_logo_url,
@@ -30,20 +27,15 @@ export class LinkCardSubjects implements CardSubjects {
     for (const linkId of linkIds) await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'cancelled' });
   }
 
-  async lock(tx: EntityManager, organizationId: string, linkId: string): Promise<CardSubject | null> {
-    const link = await this.links.lock(tx, organizationId, linkId);
+  async startRender(organizationId: string, linkId: string, renderId: string): Promise<CardSubject | null> {
+    const link = (await this.links.markRenderProcessing(organizationId, linkId, renderId)) ?? (await this.links.findById(organizationId, linkId));
     return link ? toCardSubject(link) : null;
   }
 
-  async markProcessing(tx: EntityManager, organizationId: string, linkId: string): Promise<void> {
-    await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'processing' });
-  }
-
-  async recordOutcome(tx: EntityManager, organizationId: string, linkId: string, outcome: RenderOutcome): Promise<void> {
-    await this.links.update(tx, organizationId, linkId, {
+  recordOutcome(tx: EntityManager, organizationId: string, linkId: string, renderId: string, outcome: RenderOutcome): Promise<boolean> {
+    return this.links.recordRenderOutcome(tx, organizationId, linkId, renderId, {
       thumbnail_status: outcome.status,
-      share_thumbnail_url: outcome.shareThumbnailUrl,
-      thumbnail_attempts: outcome.attempts,
+      share_thumbnail_url: outcome.newCardUrl,
       thumbnail_error_code: outcome.error?.code ?? null,
       thumbnail_error_message: outcome.error?.message ?? null,
     });

@@ -68,8 +68,11 @@ export class LinkCreationService implements JobHandler {
         after: () => this.limits.refund(this.units(organizationId, 1, needsRender(input) ? 1 : 0), job.created_at.getTime()),
       };
     }
-    const created = await this.links.insertIfAbsent(tx, organizationId, item.custom_link_id, this.columnsFor(input, job.campaign_id, job.id));
-    const renderId = created && needsRender(input) ? await this.thumbnails.queue(tx, organizationId, item.custom_link_id, job.id) : null;
+    // A new link waits for its first render from the start: the render is recorded after it (foreign key).
+    const firstRender = needsRender(input) ? this.thumbnails.newRenderId() : null;
+    const created = await this.links.insertIfAbsent(tx, organizationId, item.custom_link_id, this.columnsFor(input, job.campaign_id, job.id, firstRender));
+    const renderId = created ? firstRender : null;
+    if (renderId) await this.thumbnails.queueFirst(tx, organizationId, item.custom_link_id, renderId, job.id);
     return {
       status: 'created',
       error: null,
@@ -128,13 +131,13 @@ export class LinkCreationService implements JobHandler {
     return linkUnits(this.config.values.limits, organizationId, creationUnits, renderUnits);
   }
 
-  private columnsFor(input: CreateLinkInput, campaignId: string | null, jobId: string): LinkColumns {
+  private columnsFor(input: CreateLinkInput, campaignId: string | null, jobId: string, renderId: string | null): LinkColumns {
     // Millisecond timestamps, as responses show them, so `created_to=<a link's createdAt>` includes it.
     const now = new Date();
     const columns: LinkColumns = { slug: newSlug(), display_name: input.displayName ?? defaultDisplayName(input), active: input.active ?? true, created_at: now, updated_at: now };
     for (const field of LINK_TEXT_FIELDS) {
       if (field !== 'displayName' && input[field] !== undefined) Object.assign(columns, { [FIELD_COLUMNS[field]]: input[field] });
     }
-    return { ...columns, external_id: input.externalId ?? null, campaign_id: campaignId, job_id: jobId, thumbnail_status: needsRender(input) ? 'queued' : 'provided' };
+    return { ...columns, external_id: input.externalId ?? null, campaign_id: campaignId, job_id: jobId, thumbnail_status: renderId ? 'queued' : 'provided', thumbnail_render_id: renderId };
   }
 }

@@ -46,12 +46,29 @@ export class ThumbnailRendersService {
     private readonly leases: JobLeases,
   ) {}
 
-  /** Records a render of the link for a job (inside the caller's transaction); enqueue it after commit. */
+  /**
+   * Records a render of the link for a job (inside the caller's transaction): the link's unfinished
+   * renders are superseded (cancelled) and the link waits for this one. Enqueue it after commit.
+   */
   async queue(tx: EntityManager, organizationId: string, linkId: string, jobId: string): Promise<string> {
     const renderId = uuidv7();
-    await this.renders.queue(tx, organizationId, renderId, linkId, jobId);
+    await this.renders.cancelUnfinishedForLink(tx, organizationId, linkId);
+    await this.renders.insert(tx, organizationId, renderId, linkId, jobId);
     await this.subjects.get().markQueued(tx, organizationId, linkId, renderId);
     return renderId;
+  }
+
+  /** A render id for a link about to be created already waiting for it (queueFirst). */
+  newRenderId(): string {
+    return uuidv7();
+  }
+
+  /**
+   * Records the first render of a link created in the caller's transaction, which recorded it
+   * queued and waiting for `renderId`: there is nothing to supersede. Enqueue it after commit.
+   */
+  async queueFirst(tx: EntityManager, organizationId: string, linkId: string, renderId: string, jobId: string): Promise<void> {
+    await this.renders.insert(tx, organizationId, renderId, linkId, jobId);
   }
 
   async enqueue(organizationId: string, renderIds: string[]): Promise<void> {
@@ -95,30 +112,22 @@ export class ThumbnailRendersService {
    * settles its job. Run twice, it draws twice but records one outcome (the first to finish).
    */
   async run(organizationId: string, renderId: string): Promise<void> {
-    const claimed = await this.db.transaction(async (tx) => {
-      const render = await this.renders.claim(tx, organizationId, renderId, this.leases.terms());
-      if (!render) return null;
-      const link = await this.subjects.get().lock(tx, organizationId, render.custom_link_id);
-      if (link?.renderId === renderId) await this.subjects.get().markProcessing(tx, organizationId, link.id);
-      return link ? { render, link } : null;
-    });
-    if (!claimed) return this.settleJobOf(organizationId, renderId);
-    const outcome = await this.leases.hold((lease) => this.renders.renewLease(organizationId, renderId, lease), () => this.draw(claimed.link));
+    const render = await this.renders.claim(organizationId, renderId, this.leases.terms());
+    const subject = render ? await this.subjects.get().startRender(organizationId, render.custom_link_id, renderId) : null;
+    if (!render || !subject) return this.settleJobOf(organizationId, renderId);
+    const outcome = await this.leases.hold((lease) => this.renders.renewLease(organizationId, renderId, lease), () => this.draw(subject));
+    const card = outcome.png ? { png: outcome.png, hash: createHash('sha256').update(outcome.png).digest('hex') } : null;
     await this.db.transaction(async (tx) => {
       if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;
-      const link = await this.subjects.get().lock(tx, organizationId, claimed.link.id);
-      if (link?.renderId !== renderId) return;
-      let url = link.shareThumbnailUrl;
-      if (outcome.png) {
-        const hash = createHash('sha256').update(outcome.png).digest('hex');
-        await this.store.put({ organizationId, linkId: link.id, hash, png: outcome.png }, tx);
+      const newCardUrl = card ? `${this.config.values.publicBaseUrl}/thumbnails/${subject.id}/${card.hash}.png` : null;
+      if (!(await this.subjects.get().recordOutcome(tx, organizationId, subject.id, renderId, { status: outcome.status, newCardUrl, error: outcome.error }))) return;
+      if (card) {
+        await this.store.put({ organizationId, linkId: subject.id, ...card }, tx);
         // The cards of earlier renders are superseded: nothing points at them any more.
-        await this.store.prune({ organizationId, linkId: link.id, keep: hash }, tx);
-        url = `${this.config.values.publicBaseUrl}/thumbnails/${link.id}/${hash}.png`;
+        await this.store.prune({ organizationId, linkId: subject.id, keep: card.hash }, tx);
       }
-      await this.subjects.get().recordOutcome(tx, organizationId, link.id, { status: outcome.status, shareThumbnailUrl: url, attempts: link.attempts + 1, error: outcome.error });
     });
-    await this.subjects.get().renderSettled(organizationId, claimed.render.job_id);
+    await this.settleJob(organizationId, render.job_id);
   }
 
   /** Fetches the logo (I/O on this thread), then draws on a drawing thread within the render timeout. */
@@ -138,6 +147,11 @@ export class ThumbnailRendersService {
 
   private async settleJobOf(organizationId: string, renderId: string): Promise<void> {
     const jobId = await this.renders.jobOf(organizationId, renderId);
-    if (jobId) await this.subjects.get().renderSettled(organizationId, jobId);
+    if (jobId) await this.settleJob(organizationId, jobId);
+  }
+
+  /** A job settles after its last render: while another is pending, that one's run settles it. */
+  private async settleJob(organizationId: string, jobId: string): Promise<void> {
+    if (!(await this.renders.unfinishedForJob(organizationId, jobId))) await this.subjects.get().renderSettled(organizationId, jobId);
   }
 }

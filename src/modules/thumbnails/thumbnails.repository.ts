@@ -16,16 +16,22 @@ export interface RenderRow {
 export class ThumbnailsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** A new render for a link; the link's earlier unfinished renders are superseded (cancelled). */
-  async queue(tx: EntityManager, organizationId: string, renderId: string, linkId: string, jobId: string): Promise<string[]> {
-    const superseded = await this.cancelUnfinishedForLink(tx, organizationId, linkId);
+  async insert(tx: EntityManager, organizationId: string, renderId: string, linkId: string, jobId: string): Promise<void> {
     await tx.query(`INSERT INTO thumbnail_renders (organization_id, id, custom_link_id, job_id, status) VALUES ($1, $2, $3, $4, 'queued')`, [
       organizationId,
       renderId,
       linkId,
       jobId,
     ]);
-    return superseded;
+  }
+
+  /** Whether a render of the job is still queued or being drawn (thumbnail_renders_job_idx). */
+  async unfinishedForJob(organizationId: string, jobId: string): Promise<boolean> {
+    const [row]: { unfinished: boolean }[] = await this.db.query(
+      `SELECT EXISTS (SELECT 1 FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status IN ('queued', 'processing')) AS unfinished`,
+      [organizationId, jobId],
+    );
+    return row.unfinished;
   }
 
   async queuedForJob(organizationId: string, jobId: string): Promise<string[]> {
@@ -44,8 +50,8 @@ export class ThumbnailsRepository {
   }
 
   /** queued → processing, leased to the worker that draws it; null when the render was superseded, cancelled or already done. */
-  async claim(tx: EntityManager, organizationId: string, renderId: string, lease: LeaseTerms): Promise<RenderRow | null> {
-    const [rows]: [RenderRow[], number] = await tx.query(
+  async claim(organizationId: string, renderId: string, lease: LeaseTerms): Promise<RenderRow | null> {
+    const [rows]: [RenderRow[], number] = await this.db.query(
       `UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status`,
       [organizationId, renderId, lease.owner, lease.leaseMs],

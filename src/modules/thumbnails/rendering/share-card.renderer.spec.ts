@@ -1,5 +1,7 @@
 import { Resvg } from '@resvg/resvg-js';
-import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH, UnusableLogoError, drawCard, renderShareCard, type ShareCardInput } from './share-card.renderer';
+import { inflateSync } from 'node:zlib';
+import { expectSameDrawing } from './__tests__/same-drawing';
+import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH, UnusableLogoError, composeShareCard, drawCard, renderShareCard, type ShareCardInput } from './share-card.renderer';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 // 8x8 solid red images made with ImageMagick.
@@ -32,6 +34,38 @@ function decode(png: Buffer): { at(x: number, y: number): [number, number, numbe
   };
 }
 
+/** The RGB bytes of a card's PNG, row by row, read exactly (8-bit RGB, every scanline unfiltered). */
+function rgbOf(png: Buffer): Buffer {
+  const idat: Buffer[] = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  expect([png[24], png[25]]).toEqual([8, 2]);
+  const scanlines = inflateSync(Buffer.concat(idat));
+  const row = 1 + 3 * SHARE_CARD_WIDTH;
+  expect(scanlines.length).toBe(row * SHARE_CARD_HEIGHT);
+  const rows = Array.from({ length: SHARE_CARD_HEIGHT }, (_, y) => scanlines.subarray(y * row, (y + 1) * row));
+  expect(rows.filter((line) => line[0] !== 0)).toEqual([]);
+  return Buffer.concat(rows.map((line) => line.subarray(1)));
+}
+
+/** The RGB of resvg drawing the whole card (its outlines: no fonts) in one go. */
+function wholeCardRgb(input: ShareCardInput): Buffer {
+  const rgba = new Resvg(composeShareCard(input).svg, { font: { loadSystemFonts: false }, logLevel: 'off' }).render().pixels;
+  const rgb = Buffer.alloc((rgba.length / 4) * 3);
+  let translucent = 0;
+  for (let i = 0, o = 0; i < rgba.length; i += 4, o += 3) {
+    if (rgba[i + 3] !== 255) translucent++;
+    rgb[o] = rgba[i];
+    rgb[o + 1] = rgba[i + 1];
+    rgb[o + 2] = rgba[i + 2];
+  }
+  expect(translucent).toBe(0);
+  return rgb;
+}
+
 const LOGO_CENTRE = [168, 168] as const;
 const base: ShareCardInput = { name: 'Ada Lovelace', company: 'Analytical Engines Ltd', logo: null };
 
@@ -44,6 +78,21 @@ describe('renderShareCard', () => {
     expect(png.readUInt32BE(16)).toBe(SHARE_CARD_WIDTH);
     expect(png.readUInt32BE(20)).toBe(SHARE_CARD_HEIGHT);
     expect([SHARE_CARD_WIDTH, SHARE_CARD_HEIGHT]).toEqual([1200, 630]);
+  });
+
+  const stacked = (marks: number) => `Z${'\u0301\u0302\u0303\u0304\u0306'.repeat(marks / 5)}algo`;
+  it.each([
+    ['a name and a company', base],
+    ['no company', { ...base, company: null }],
+    ['a name shrunk to fit', { ...base, name: 'Bartholomew Fitzgerald-Montgomery' }],
+    ['names cut with an ellipsis', { name: 'W'.repeat(80), company: 'M'.repeat(80), logo: null }],
+    ['marks stacked far above the text and the panel', { name: `${stacked(60)} ${stacked(60)}`, company: stacked(60), logo: null }],
+    // At 72 px the initial's marks rise above the card; at 80 px the name's reach only y = 158.
+    ['marks stacked above the panel, higher than the name', { name: stacked(15), company: null, logo: null }],
+    ['no text at all', { name: '   ', company: '', logo: null }],
+    ['a logo', { ...base, logo: { bytes: solidPng('#ff0000', 400, 40), mimeType: 'image/png' } }],
+  ])('draws the pixels of the whole card drawn at once, up to anti-aliasing: %s', (_label, input: ShareCardInput) => {
+    expectSameDrawing(rgbOf(renderShareCard(input)), wholeCardRgb(input));
   });
 
   it('draws the text with the bundled font: different names and companies give different images', () => {
