@@ -20,6 +20,7 @@ const { readdirSync, readFileSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { Client } = require('pg');
+const { serviceEnv: runnerServiceEnv } = require('./run/processes');
 const { eventBodies } = require('./run/requests');
 
 const ROOT = path.join(__dirname, '..');
@@ -42,24 +43,10 @@ function options(argv) {
   };
 }
 
-/** The service's environment, as bench/run.js gives it (every limit far above the load), with long database timeouts. */
+/** The runner's service environment (every limit far above the load), with long database timeouts. */
 function serviceEnv(manifest, opts, extra = {}) {
-  const huge = '100000000';
   return {
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: manifest.databaseUrl,
-    REDIS_URL: opts.redis,
-    CURSOR_SECRET: 'bench-cursor-secret-0123456789',
-    QUEUE_PREFIX: `ingest-profile-${process.pid}`,
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    TRANSCRIPT_DAILY_LIMIT: huge,
-    LINK_MUTATIONS_PER_MINUTE: '1000000',
-    LINK_CREATION_UNITS_PER_HOUR: huge,
-    LINK_CREATION_UNITS_PER_DAY: huge,
-    THUMBNAIL_RENDER_UNITS_PER_HOUR: huge,
-    THUMBNAIL_RENDER_UNITS_PER_DAY: huge,
+    ...runnerServiceEnv(manifest, opts, `ingest-profile-${process.pid}`),
     // A loaded machine must slow the run down, not fail it.
     DATABASE_STATEMENT_TIMEOUT_MS: '60000',
     DATABASE_LOCK_TIMEOUT_MS: '60000',
