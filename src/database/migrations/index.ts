@@ -19,10 +19,11 @@ import { Webhooks1765300000000 } from './1765300000000-Webhooks';
 import { SyncUpdatedAt1765400000000 } from './1765400000000-SyncUpdatedAt';
 import { LinkBotReasons1765500000000 } from './1765500000000-LinkBotReasons';
 import { Exports1765700000000 } from './1765700000000-Exports';
+import { CardImagesStoredAsIs1765850000000 } from './1765850000000-CardImagesStoredAsIs';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000, CampaignEngagementIndex1764300000000, Playbook1764400000000, SessionCounts1764500000000,
   CampaignEngagementRollup1764600000000, SessionListEmailKey1764700000000, SessionEmailSearch1764800000000,
   FixedThumbnailErrorMessages1764917000000, IdempotencyResponseText1764918000000, IdempotencyLeases1764950000000, RetryItemsOnce1764960000000,
   JobLeases1765001000000, TranscriptDailyReads1765200000000, Webhooks1765300000000, SyncUpdatedAt1765400000000, LinkBotReasons1765500000000,
-  Exports1765700000000];
+  Exports1765700000000, CardImagesStoredAsIs1765850000000];
