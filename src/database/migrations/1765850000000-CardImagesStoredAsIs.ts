@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Share-card PNGs are stored out of line without PostgreSQL's compression attempt: PNG data is
- * already deflated, and pglz ran over every card (about 75 KB) only to keep it as it was, an eighth
- * of the database's time while a job's cards were written. Takes effect for rows written from now on.
+ * already deflated, and pglz ran over every card (60-75 KB) only to keep it as it was, about 8% of
+ * PostgreSQL's CPU samples while a job's cards were written. Applies to rows written from now on.
  */
 export class CardImagesStoredAsIs1765850000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
