@@ -8,10 +8,10 @@ interface PgPool {
 const names = new Map<string, string>();
 
 /**
- * Runs a read as a named prepared statement on the pool's connections, so PostgreSQL plans it once
- * per connection instead of on every request (planning the sessions page cost more than running
- * it). Only for hot reads whose best plan does not depend on the parameter values: after a few
- * runs PostgreSQL may keep one generic plan for every value.
+ * Runs a statement as a named prepared statement on the pool's connections (outside any
+ * transaction), so PostgreSQL plans it once per connection instead of on every request (planning
+ * the sessions page cost more than running it). Only for hot statements whose best plan does not
+ * depend on the parameter values: after a few runs PostgreSQL may keep one generic plan for every value.
  */
 export async function preparedQuery<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
   let name = names.get(sql);

@@ -22,6 +22,7 @@ import { Exports1765700000000 } from './1765700000000-Exports';
 import { LinkRollupWrites1765800000000 } from './1765800000000-LinkRollupWrites';
 import { EngagementRowsCascade1765800000001 } from './1765800000001-EngagementRowsCascade';
 import { CampaignEngagementJoinOnce1765800000002 } from './1765800000002-CampaignEngagementJoinOnce';
+import { CardImagesStoredAsIs1765850000000 } from './1765850000000-CardImagesStoredAsIs';
 import { TenantEmailSearch1765900000000 } from './1765900000000-TenantEmailSearch';
 
 /** Every migration, oldest first. */
@@ -30,4 +31,4 @@ export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts176390
   FixedThumbnailErrorMessages1764917000000, IdempotencyResponseText1764918000000, IdempotencyLeases1764950000000, RetryItemsOnce1764960000000,
   JobLeases1765001000000, TranscriptDailyReads1765200000000, Webhooks1765300000000, SyncUpdatedAt1765400000000, LinkBotReasons1765500000000,
   Exports1765700000000, LinkRollupWrites1765800000000, EngagementRowsCascade1765800000001,
-  CampaignEngagementJoinOnce1765800000002, TenantEmailSearch1765900000000];
+  CampaignEngagementJoinOnce1765800000002, CardImagesStoredAsIs1765850000000, TenantEmailSearch1765900000000];

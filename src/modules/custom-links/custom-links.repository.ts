@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
+import { COMMIT_WITHOUT_FLUSH } from '../../database/commit-without-flush';
+import { preparedQuery } from '../../database/prepared-query';
 import { containsPattern, SqlConditions } from '../../database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
 import type { BotOpens, LinkFunnelCounts, LinkRollupDelta, LinkWindow, MilestoneTimes } from '../engagement';
@@ -131,11 +133,18 @@ export class CustomLinksRepository {
     return rows[0];
   }
 
-  /** The link marked processing if it still waits for the render (thumbnail_render_id); null when not. */
+  /**
+   * The link marked processing if it still waits for the render (thumbnail_render_id); null when not.
+   * Commits without waiting for the WAL flush, like the render's own writes: a crash that forgets it
+   * leaves the link queued until the render runs again.
+   */
   async markRenderProcessing(organizationId: string, id: string, renderId: string): Promise<CustomLinkRow | null> {
-    const [rows]: [CustomLinkRow[], number] = await this.db.query(
+    // Every render runs it: prepared once per connection.
+    const rows = await preparedQuery<CustomLinkRow>(
+      this.db,
       `UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
-        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING *`,
+         FROM ${COMMIT_WITHOUT_FLUSH}
+        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING custom_links.*`,
       [organizationId, id, renderId],
     );
     return rows[0] ?? null;
@@ -143,7 +152,8 @@ export class CustomLinksRepository {
 
   /**
    * A render's outcome, if the link still waits for that render: one more attempt, and the new card
-   * when the render stored one (a null URL keeps the link's card). False when a newer render took over.
+   * when the render stored one (a null URL keeps the link's card). Returns the link's attempts with
+   * this one, or null when a newer render took over.
    */
   async recordRenderOutcome(
     tx: EntityManager,
@@ -151,14 +161,14 @@ export class CustomLinksRepository {
     id: string,
     renderId: string,
     outcome: Pick<CustomLinkRow, 'thumbnail_status' | 'share_thumbnail_url' | 'thumbnail_error_code' | 'thumbnail_error_message'>,
-  ): Promise<boolean> {
-    const [, count]: [unknown[], number] = await tx.query(
+  ): Promise<number | null> {
+    const [rows]: [{ thumbnail_attempts: number }[], number] = await tx.query(
       `UPDATE custom_links SET thumbnail_status = $4, share_thumbnail_url = coalesce($5, share_thumbnail_url), thumbnail_attempts = thumbnail_attempts + 1,
               thumbnail_error_code = $6, thumbnail_error_message = $7, updated_at = now()
-        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3`,
+        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING thumbnail_attempts`,
       [organizationId, id, renderId, outcome.thumbnail_status, outcome.share_thumbnail_url, outcome.thumbnail_error_code, outcome.thumbnail_error_message],
     );
-    return count > 0;
+    return rows[0]?.thumbnail_attempts ?? null;
   }
 
   /** One statement for a bulk action; returns the ids of the organization's links it touched. */

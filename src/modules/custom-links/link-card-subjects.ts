@@ -32,7 +32,7 @@ export class LinkCardSubjects implements CardSubjects {
     return link ? toCardSubject(link) : null;
   }
 
-  recordOutcome(tx: EntityManager, organizationId: string, linkId: string, renderId: string, outcome: RenderOutcome): Promise<boolean> {
+  recordOutcome(tx: EntityManager, organizationId: string, linkId: string, renderId: string, outcome: RenderOutcome): Promise<number | null> {
     return this.links.recordRenderOutcome(tx, organizationId, linkId, renderId, {
       thumbnail_status: outcome.status,
       share_thumbnail_url: outcome.newCardUrl,

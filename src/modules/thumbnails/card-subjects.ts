@@ -30,8 +30,12 @@ export interface CardSubjects {
   markCancelled(tx: EntityManager, organizationId: string, subjectIds: string[]): Promise<void>;
   /** The subject as its render starts, marked processing if it still waits for that render; null when it is gone. */
   startRender(organizationId: string, subjectId: string, renderId: string): Promise<CardSubject | null>;
-  /** Inside the render's transaction: records the outcome if the subject still waits for that render; false when not. */
-  recordOutcome(tx: EntityManager, organizationId: string, subjectId: string, renderId: string, outcome: RenderOutcome): Promise<boolean>;
+  /**
+   * Inside the render's transaction: records the outcome if the subject still waits for that render.
+   * Returns how many renders recorded an outcome on the subject, this one included (1: its first);
+   * null when the subject waits for another.
+   */
+  recordOutcome(tx: EntityManager, organizationId: string, subjectId: string, renderId: string, outcome: RenderOutcome): Promise<number | null>;
   /** Whether the subject's card may be served on the public route (outside any transaction). */
   isPublic(organizationId: string, subjectId: string): Promise<boolean>;
   /** After the last pending render of a job settled (committed): lets the job settle in turn. */

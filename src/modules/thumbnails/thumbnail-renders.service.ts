@@ -120,12 +120,12 @@ export class ThumbnailRendersService {
     await this.db.transaction(async (tx) => {
       if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;
       const newCardUrl = card ? `${this.config.values.publicBaseUrl}/thumbnails/${subject.id}/${card.hash}.png` : null;
-      if (!(await this.subjects.get().recordOutcome(tx, organizationId, subject.id, renderId, { status: outcome.status, newCardUrl, error: outcome.error }))) return;
-      if (card) {
-        await this.store.put({ organizationId, linkId: subject.id, ...card }, tx);
-        // The cards of earlier renders are superseded: nothing points at them any more.
-        await this.store.prune({ organizationId, linkId: subject.id, keep: card.hash }, tx);
-      }
+      const recorded = await this.subjects.get().recordOutcome(tx, organizationId, subject.id, renderId, { status: outcome.status, newCardUrl, error: outcome.error });
+      if (recorded === null || !card) return;
+      await this.store.put({ organizationId, linkId: subject.id, ...card }, tx);
+      // The cards of earlier renders are superseded: nothing points at them any more. Only a render
+      // that recorded its outcome stores a card, so before the subject's first there is none.
+      if (recorded > 1) await this.store.prune({ organizationId, linkId: subject.id, keep: card.hash }, tx);
     });
     await this.settleJob(organizationId, render.job_id);
   }

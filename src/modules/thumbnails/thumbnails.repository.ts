@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
+import { COMMIT_WITHOUT_FLUSH } from '../../database/commit-without-flush';
+import { preparedQuery } from '../../database/prepared-query';
 
 export interface RenderRow {
   id: string;
@@ -11,7 +13,13 @@ export interface RenderRow {
   status: string;
 }
 
-/** thumbnail_renders and thumbnail_images; scoped by organization except the public image read. */
+/**
+ * thumbnail_renders and thumbnail_images; scoped by organization except the public image read. The
+ * statements every render runs outside a transaction are prepared once per connection (preparedQuery).
+ * A render's claim and its outcome commit without waiting for the WAL flush (COMMIT_WITHOUT_FLUSH):
+ * a render whose writes a PostgreSQL crash forgot is found unfinished once its lease lapses and drawn
+ * again, to the same card (drawing is deterministic: same bytes, same hash, same URL).
+ */
 @Injectable()
 export class ThumbnailsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -27,7 +35,8 @@ export class ThumbnailsRepository {
 
   /** Whether a render of the job is still queued or being drawn (thumbnail_renders_job_idx). */
   async unfinishedForJob(organizationId: string, jobId: string): Promise<boolean> {
-    const [row]: { unfinished: boolean }[] = await this.db.query(
+    const [row] = await preparedQuery<{ unfinished: boolean }>(
+      this.db,
       `SELECT EXISTS (SELECT 1 FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status IN ('queued', 'processing')) AS unfinished`,
       [organizationId, jobId],
     );
@@ -51,8 +60,10 @@ export class ThumbnailsRepository {
 
   /** queued → processing, leased to the worker that draws it; null when the render was superseded, cancelled or already done. */
   async claim(organizationId: string, renderId: string, lease: LeaseTerms): Promise<RenderRow | null> {
-    const [rows]: [RenderRow[], number] = await this.db.query(
+    const rows = await preparedQuery<RenderRow>(
+      this.db,
       `UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+         FROM ${COMMIT_WITHOUT_FLUSH}
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status`,
       [organizationId, renderId, lease.owner, lease.leaseMs],
     );
@@ -74,10 +85,11 @@ export class ThumbnailsRepository {
     return reclaimLapsedRows(this.db, 'thumbnail_renders', ['queued', 'processing'], lease, limit);
   }
 
-  /** processing → final; false when the render was superseded meanwhile (its result is dropped). */
+  /** processing → final, committing without the flush wait; false when the render was superseded meanwhile (its result is dropped). */
   async finish(tx: EntityManager, organizationId: string, renderId: string, status: 'generated' | 'fallback' | 'failed'): Promise<boolean> {
     const [, count]: [unknown[], number] = await tx.query(
-      `UPDATE thumbnail_renders SET status = $3, updated_at = now() WHERE organization_id = $1 AND id = $2 AND status = 'processing'`,
+      `UPDATE thumbnail_renders SET status = $3, updated_at = now() FROM ${COMMIT_WITHOUT_FLUSH}
+        WHERE organization_id = $1 AND id = $2 AND status = 'processing'`,
       [organizationId, renderId, status],
     );
     return count > 0;

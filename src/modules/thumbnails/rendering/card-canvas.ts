@@ -1,5 +1,5 @@
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { encodeRgbPng, rgbScanlineBytes } from './png-encoder';
+import { RgbPngEncoder, rgbScanlineBytes } from './png-encoder';
 
 /** A rectangle in image pixels. */
 export interface Box {
@@ -13,8 +13,8 @@ export interface Box {
  * Opaque images that differ from one fixed background only inside a few windows (share cards: the
  * text and the panel). resvg allocates, clears, rasterises and encodes every pixel of each image it
  * draws, which is most of a card's cost; here the background is drawn once, and each image draws only
- * its windows, all from one parse of its SVG cropped to each window in turn, then is encoded as PNG
- * here. Within a window resvg draws the whole SVG, so every pixel is the one a drawing of the whole
+ * its windows, all from one parse of its SVG cropped to each window in turn, and only the rows of
+ * its windows are deflated again (RgbPngEncoder). Within a window resvg draws the whole SVG, so every pixel is the one a drawing of the whole
  * image gives (but for edges anti-aliased one step apart: offset coordinates round differently), as
  * long as the windows cover everything that is not background.
  */
@@ -23,6 +23,7 @@ export class CardCanvas {
   /** PNG scanlines (filter type 0, RGB) of the background, and the image being drawn. */
   private readonly background: Buffer;
   private readonly scanlines: Buffer;
+  private readonly encoder: RgbPngEncoder;
 
   constructor(
     readonly width: number,
@@ -34,6 +35,7 @@ export class CardCanvas {
     this.background = Buffer.alloc(this.rowBytes * height);
     this.scanlines = Buffer.alloc(this.rowBytes * height);
     this.paste(new Resvg(backgroundSvg, options).render().pixels, { x: 0, y: 0, width, height }, this.background);
+    this.encoder = new RgbPngEncoder(width, height, this.background);
   }
 
   /** The PNG of `svg` (the canvas's size, opaque wherever it differs from the background), drawn only in `windows` (coveringWindow). */
@@ -50,7 +52,7 @@ export class CardCanvas {
         this.paste(resvg.render().pixels, window, this.scanlines);
       }
     }
-    return encodeRgbPng(this.scanlines, this.width, this.height);
+    return this.encoder.encode(this.scanlines, windows.map((window) => ({ top: window.y, bottom: window.y + window.height })));
   }
 
   /** Copies the RGB of opaque RGBA pixels (premultiplied or not, the same) into scanlines at `window`. */
@@ -67,14 +69,13 @@ export class CardCanvas {
   }
 }
 
-/** The smallest window of whole pixels inside `image` that covers every pixel the boxes touch; null when none. */
-export function coveringWindow(boxes: (Box | null)[], image: { width: number; height: number }): Box | null {
-  const present = boxes.filter((box): box is Box => box !== null);
-  if (present.length === 0) return null;
+/** The smallest window of whole pixels inside `image` covering every pixel the box touches; null when none. */
+export function coveringWindow(box: Box | null, image: { width: number; height: number }): Box | null {
+  if (box === null) return null;
   // One more pixel around the ink box: anti-aliasing may reach it.
-  const left = Math.max(0, Math.floor(Math.min(...present.map((box) => box.x))) - 1);
-  const top = Math.max(0, Math.floor(Math.min(...present.map((box) => box.y))) - 1);
-  const right = Math.min(image.width, Math.ceil(Math.max(...present.map((box) => box.x + box.width))) + 1);
-  const bottom = Math.min(image.height, Math.ceil(Math.max(...present.map((box) => box.y + box.height))) + 1);
+  const left = Math.max(0, Math.floor(box.x) - 1);
+  const top = Math.max(0, Math.floor(box.y) - 1);
+  const right = Math.min(image.width, Math.ceil(box.x + box.width) + 1);
+  const bottom = Math.min(image.height, Math.ceil(box.y + box.height) + 1);
   return right > left && bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : null;
 }

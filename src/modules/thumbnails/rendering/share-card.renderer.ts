@@ -70,13 +70,13 @@ export function renderShareCard(input: ShareCardInput): Buffer {
   return (canvas ??= new CardCanvas(SHARE_CARD_WIDTH, SHARE_CARD_HEIGHT, cardSvg(BACKGROUND), drawOptions)).draw(svg, windows);
 }
 
-/** The card as SVG, and the windows outside which it is its background: the panel's content and the text. */
+/** The card as SVG, and the windows outside which it is its background: the panel's content, the name and the company. */
 export function composeShareCard(input: ShareCardInput): { svg: string; windows: Box[] } {
   const logoHref = input.logo === null ? null : logoDataUri(input.logo.bytes);
   const name = fitText(cleanText(input.name), NAME, '#ffffff');
   const company = input.company === null ? NOTHING : fitText(cleanText(input.company), COMPANY, '#cbd5e1');
   const panel = logoHref === null ? monogram(name.text) : logoImage(logoHref);
-  const windows = [coveringWindow([panel.box], CARD), coveringWindow([name.box, company.box], CARD)].filter((window): window is Box => window !== null);
+  const windows = [panel, name, company].map((part) => coveringWindow(part.box, CARD)).filter((window): window is Box => window !== null);
   return { svg: cardSvg(BACKGROUND + panel.svg + name.svg + company.svg), windows };
 }
 
