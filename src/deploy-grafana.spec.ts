@@ -4,7 +4,7 @@ import { metricsRegistry } from './common/metrics/metrics-registry';
 import './common/metrics/app-metrics';
 import './common/metrics/database-pool-metrics';
 import './common/metrics/queue-metrics';
-import './modules/health/metrics';
+import './common/metrics/request-metrics';
 
 /**
  * The Grafana dashboard (deploy/grafana/engagement.json) and the worker HPA's external metric name
