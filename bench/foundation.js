@@ -23,7 +23,7 @@ async function main() {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${DB}`);
   try {
-    execFileSync('node', ['node_modules/typeorm/cli.js', 'migration:run', '-d', 'dist/ormconfig.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('node', ['node_modules/typeorm/cli.js', 'migration:run', '-d', 'dist/ormconfig.js', '-t', 'each'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     const org = cli('org:create', '--name', 'Bench');
     const { key } = cli('key:create', '--org', org.id, '--scopes', 'custom_links:read');
     const server = spawn('node', ['dist/src/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
