@@ -243,12 +243,16 @@ export class CustomLinksRepository {
     return this.db.query(`SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))`, [organizationId, ids, slugs]);
   }
 
-  /** Merges event batches' statistics into the links (docs/api.md §6.4), locked in id order first; returns each link's milestone times as they were before. */
+  /**
+   * Merges event batches' statistics into the links (docs/api.md §6.4), locked in id order first (the
+   * lock the UPDATE takes: writers of a link wait, foreign-key checks of its cards do not); returns each
+   * link's milestone times as they were before.
+   */
   async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>> {
     if (deltas.length === 0) return new Map();
     const before: { id: string; first_started_at: Date | null; first_engaged_at: Date | null; first_lead_submitted_at: Date | null; first_meeting_booked_at: Date | null }[] = await tx.query(
       `SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
-        WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [organizationId, deltas.map((d) => d.linkId)],
     );
     await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas)]);
