@@ -11,20 +11,11 @@
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
+const { compareColumns: compare, linkRollupColumns } = require('./data/verify-columns');
 
 const DIST = path.join(__dirname, '..', 'dist', 'src');
 const LINKS_PER_QUERY = 100;
 const MAX_REPORTED = 20;
-
-const same = (a, b) => (a instanceof Date || b instanceof Date ? a?.getTime?.() === b?.getTime?.() : a === b);
-const show = (value) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
-
-function compare(mismatches, what, expected, row) {
-  for (const [column, value] of Object.entries(expected)) {
-    const stored = typeof value === 'number' && row[column] !== null ? Number(row[column]) : row[column];
-    if (!same(value, stored)) mismatches.push(`${what}: ${column} stored ${show(stored)}, recount ${show(value)}`);
-  }
-}
 
 /** The distinct values and session references EventsService writes for these events taken as one batch. */
 async function writtenInOnePass(organizationId, events) {
@@ -50,10 +41,8 @@ async function writtenInOnePass(organizationId, events) {
 
 /** One chunk of links: rollup columns, distinct values and session references against the recount. */
 async function recountLinks(db, organizationId, linkIds, mismatches) {
-  const { statsOf, storedFormOf, stageOf, BOT_REASONS } = {
-    ...require(path.join(DIST, 'modules/engagement/rules/engagement-rollup')),
-    ...require(path.join(DIST, 'modules/engagement/rules/bot-detection')),
-  };
+  const rules = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
+  const { BOT_REASONS } = require(path.join(DIST, 'modules/engagement/rules/bot-detection'));
   const params = [organizationId, linkIds];
   // One snapshot for the four reads: a write landing between them would look like a mismatch.
   await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -70,17 +59,8 @@ async function recountLinks(db, organizationId, linkIds, mismatches) {
       visitorId: e.visitor_id, sessionId: e.session_id, bot: e.bot, botReason: e.bot_reason });
   }
   for (const row of links.rows) {
-    const stats = statsOf(eventsOf.get(row.id));
-    const stored = storedFormOf(stats);
-    compare(mismatches, `link ${row.id}`, {
-      open_observed: stored.openObserved, bot_open_count: stored.botOpenCount, load_count: stored.loadCount, page_view_count: stored.pageViewCount,
-      persistent_visitor_count: stored.persistentUniqueVisitorCount, ephemeral_page_view_count: stored.ephemeralPageViewCount,
-      session_count: stored.sessionCount, started_session_count: stored.startedSessionCount, engaged_session_count: stored.engagedSessionCount,
-      first_opened_at: stored.firstOpenedAt, last_opened_at: stored.lastOpenedAt, first_started_at: stored.firstStartedAt, first_engaged_at: stored.firstEngagedAt,
-      first_lead_submitted_at: stored.firstLeadSubmittedAt, first_meeting_clicked_at: stored.firstMeetingClickedAt, first_meeting_booked_at: stored.firstMeetingBookedAt,
-      last_activity_at: stored.lastActivityAt, last_activity_type: stored.lastActivityType, last_activity_event_id: stats.lastActivity?.eventId ?? null,
-      stage: stageOf(stored),
-    }, row);
+    const stats = rules.statsOf(eventsOf.get(row.id));
+    compare(mismatches, `link ${row.id}`, linkRollupColumns(stats, rules), row);
     compare(mismatches, `link ${row.id} bot opens`, Object.fromEntries(BOT_REASONS.map((r) => [r, stats.botOpens[r]])),
       Object.fromEntries(BOT_REASONS.map((r) => [r, row.bot_opens[r] ?? 0])));
   }

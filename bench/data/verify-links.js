@@ -3,7 +3,7 @@
 const path = require('node:path');
 const { DIST } = require('./constants');
 const { log } = require('./log');
-const { compareColumns } = require('./verify-columns');
+const { compareColumns, linkRollupColumns } = require('./verify-columns');
 
 const pairsParam = (pairs) => [pairs.map((p) => p.org), pairs.map((p) => p.id)];
 const IN_PAIRS = (orgColumn, idColumn) => `(${orgColumn}, ${idColumn}) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`;
@@ -72,7 +72,8 @@ async function whatEventsServiceWrites(org, events) {
 }
 
 async function verifyLinks(db, specs, failures) {
-  const { statsOf, storedFormOf, stageOf } = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
+  const rules = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
+  const { statsOf } = rules;
   const sample = await linkSample(db, specs);
   const params = pairsParam(sample.links);
   const query = async (sql) => db.query(sql, params);
@@ -88,17 +89,7 @@ async function verifyLinks(db, specs, failures) {
   }
   // Link columns against statsOf / storedFormOf / stageOf.
   for (const row of links.rows) {
-    const stats = statsOf(eventsOf.get(row.id));
-    const stored = storedFormOf(stats);
-    compareColumns(failures, `link ${row.id}`, {
-      open_observed: stored.openObserved, bot_open_count: stored.botOpenCount, load_count: stored.loadCount, page_view_count: stored.pageViewCount,
-      persistent_visitor_count: stored.persistentUniqueVisitorCount, ephemeral_page_view_count: stored.ephemeralPageViewCount,
-      session_count: stored.sessionCount, started_session_count: stored.startedSessionCount, engaged_session_count: stored.engagedSessionCount,
-      first_opened_at: stored.firstOpenedAt, last_opened_at: stored.lastOpenedAt, first_started_at: stored.firstStartedAt, first_engaged_at: stored.firstEngagedAt,
-      first_lead_submitted_at: stored.firstLeadSubmittedAt, first_meeting_clicked_at: stored.firstMeetingClickedAt, first_meeting_booked_at: stored.firstMeetingBookedAt,
-      last_activity_at: stored.lastActivityAt, last_activity_type: stored.lastActivityType, last_activity_event_id: stats.lastActivity?.eventId ?? null,
-      stage: stageOf(stored),
-    }, row);
+    compareColumns(failures, `link ${row.id}`, linkRollupColumns(statsOf(eventsOf.get(row.id)), rules), row);
   }
   if (links.rows.length !== sample.links.length) failures.push(`links: ${sample.links.length} sampled, ${links.rows.length} found`);
   // Distinct values and session references against what events.service would write, per organization.
