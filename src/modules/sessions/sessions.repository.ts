@@ -109,6 +109,12 @@ interface PersonSessionRow {
  * nearly empty and would take the grams index for `gmail` too.
  */
 const GRAM_LENGTH = 3;
+
+/** The most matches a search's page and count take through the grams index (EMAIL_SEARCH). */
+export interface EmailSearchLimits {
+  page: number;
+  count: number;
+}
 /** List index entries read for the cost of one heap page (36-70 entries a leaf page, by fill). */
 const COUNT_ENTRIES_PER_MATCH = 50;
 
@@ -341,11 +347,10 @@ export class SessionsRepository {
 
   /**
    * A page of an email substring search whose total is `total` (the service caches it): the page's
-   * ids come from `session_emails` by the organization's path for that many matches (EMAIL_SEARCH);
-   * only the page's rows are read from sessions.
+   * ids come from `session_emails` by the organization's path for that many matches (EMAIL_SEARCH,
+   * `limits` from emailSearchLimits); only the page's rows are read from sessions.
    */
-  async searchPage(organizationId: string, query: SessionSearchQuery, window: PageWindow, total: number): Promise<ListedSession[]> {
-    const limits = await this.gramLimits(organizationId, query.email);
+  async searchPage(organizationId: string, query: SessionSearchQuery, window: PageWindow, total: number, limits: EmailSearchLimits | null): Promise<ListedSession[]> {
     const where = this.searchFilters(organizationId, query, limits !== null && total <= limits.page);
     return this.db.query(
       `${this.pageSql(where, query, window, 'session_emails')}
@@ -361,8 +366,7 @@ export class SessionsRepository {
    * The exact total of an email substring search (EMAIL_SEARCH): counted through the grams index up
    * to the organization's limit, and past it on the list index (all the organization's entries).
    */
-  async searchCount(organizationId: string, query: SessionSearchQuery): Promise<number> {
-    const limits = await this.gramLimits(organizationId, query.email);
+  async searchCount(organizationId: string, query: SessionSearchQuery, limits: EmailSearchLimits | null): Promise<number> {
     if (limits !== null) {
       const where = this.searchFilters(organizationId, query, true);
       const [found]: { total: string }[] = await this.db.query(
@@ -380,7 +384,7 @@ export class SessionsRepository {
    * The most matches a page and a count take through the grams index, from the organization's
    * visible sessions N (per-month counts); null when the substring is shorter than a gram.
    */
-  private async gramLimits(organizationId: string, email: string): Promise<{ page: number; count: number } | null> {
+  async emailSearchLimits(organizationId: string, email: string): Promise<EmailSearchLimits | null> {
     if ([...email].length < GRAM_LENGTH) return null;
     const [row]: { sessions: string }[] = await this.db.query(`SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}`, [organizationId]);
     const sessions = Number(row.sessions);

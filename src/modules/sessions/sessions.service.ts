@@ -43,8 +43,9 @@ export class SessionsService {
    * (per-month counts).
    */
   private async search(organizationId: string, query: SessionSearchQuery, window: PageWindow): Promise<{ rows: ListedSession[]; total: number }> {
-    const total = await this.counts.count(SESSION_LIST, organizationId, query, () => this.sessions.searchCount(organizationId, query));
-    return { rows: await this.sessions.searchPage(organizationId, query, window, total), total };
+    const limits = await this.sessions.emailSearchLimits(organizationId, query.email);
+    const total = await this.counts.count(SESSION_LIST, organizationId, query, () => this.sessions.searchCount(organizationId, query, limits));
+    return { rows: await this.sessions.searchPage(organizationId, query, window, total, limits), total };
   }
 
   /** `tx`: the detail as that transaction sees it (a webhook payload written with the change). */
