@@ -8,7 +8,7 @@
 // round trips. A preload (gc-counts.js) counts each process's garbage collections.
 //
 // Usage (after `npm run build` in each tree, `npm run bench:data` here):
-//   node bench/cpu-side-by-side.js --trees DIR,DIR[,DIR] --scenario transcript|detail|links
+//   node bench/cpu-side-by-side.js --trees DIR,DIR[,DIR] --scenario transcript|detail|links|list
 //        (a tree may be `DIR#<node options>`: that build with extra Node options)
 //        [--rate 400] [--seconds 20] [--rounds 3] [--manifest bench/.dataset.json]
 // Prints one JSON line per build and round.
@@ -25,7 +25,7 @@ const GC_PRELOAD = path.join(__dirname, 'gc-counts.js');
 function options(argv) {
   const given = {};
   for (let i = 0; i < argv.length; i += 2) given[argv[i].replace(/^--/, '')] = argv[i + 1];
-  if (!given.trees || !given.scenario) throw new Error('usage: --trees DIR,DIR --scenario transcript|detail|links');
+  if (!given.trees || !given.scenario) throw new Error('usage: --trees DIR,DIR --scenario transcript|detail|links|list');
   return {
     trees: given.trees.split(',').map((spec) => path.resolve(spec.split('#')[0]) + (spec.includes('#') ? `#${spec.split('#')[1]}` : '')),
     scenario: given.scenario,
@@ -41,6 +41,7 @@ const SCENARIOS = {
   transcript: (sample) => () => `/api/v1/sessions/${pick(sample.transcriptSessionIds)}/transcript`,
   detail: (sample) => () => `/api/v1/sessions/${pick(sample.sessionIds)}`,
   links: () => () => '/api/v1/custom-links?sort=last_activity_at&order=desc',
+  list: () => () => '/api/v1/sessions',
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -32,12 +32,16 @@
 //   node bench/run.js [--seconds 10] [--warmup 3] [--connections 20] [--instances 1] [--only <name substring>]
 //                     [--manifest bench/.dataset.json] [--out bench/results/latest.json]
 //                     [--job-links 500] [--redis redis://127.0.0.1:6379/14] [--smoke] [--check]
+//                     [--api-tree DIR]
 //   --only    scenarios whose name holds the text (case-insensitive), plus those their relative
 //             targets need (the tenant's search needs the sessions list); `--only mixed` runs the mixed scenario.
 //   --smoke   the smoke manifest (bench/.dataset.engagement_bench_smoke.json), 1 s per scenario, no
 //             warm-up, 50-link jobs, results in bench/results/smoke.json; RESULTS.md is not touched
 //             and targets are printed, not enforced.
 //   --check   exit 1 when a target that ran is missed (with --only too).
+//   --api-tree the API processes run DIR's build (dist/ of another checkout, e.g. an earlier commit in
+//             a worktree) under this runner, raw baselines and worker: an A/B of builds with one
+//             runner. Use with --only and --out (RESULTS.md is never rewritten from it).
 // Results (latest.json, or --out): `scenarios[]` (name, rps, p50_ms, p99_ms, max_ms, baseline_rps,
 // ratio, and connections, instances, cpu_ms_per_request, baseline_cpu_ms_per_request, rps_one_instance,
 // scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
@@ -66,12 +70,12 @@ const MAIN = path.join(ROOT, 'dist/src/main.js');
 const RAW_SERVER = path.join(__dirname, 'raw-server.js');
 
 /** `count` processes of one kind on ports of their own, answering on `health`. */
-async function startProcesses(kind, script, count, env, health) {
+async function startProcesses(kind, script, count, env, health, cwd = ROOT) {
   const started = [];
   for (let i = 0; i < count; i++) {
     const port = await freePort();
     const label = count === 1 ? kind : `${kind}${i + 1}`;
-    started.push({ child: startChild(label, script, { ...env, PORT: String(port) }), url: `http://127.0.0.1:${port}` });
+    started.push({ child: startChild(label, script, { ...env, PORT: String(port) }, { cwd }), url: `http://127.0.0.1:${port}` });
   }
   await Promise.all(started.map(({ child, url }) => waitHealthy(child, url + health)));
   return { urls: started.map((p) => p.url), pids: started.map((p) => p.child.pid), children: started.map((p) => p.child) };
@@ -86,7 +90,9 @@ async function checkKeys(origin, manifest) {
 }
 
 async function bench(opts, manifest, startedAt) {
-  if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` first');
+  const apiTree = opts.apiTree ?? ROOT;
+  const apiMain = path.join(apiTree, 'dist/src/main.js');
+  if (!existsSync(MAIN) || !existsSync(apiMain)) throw new Error('dist/ is missing: run `npm run build` first');
   const runTag = `bench-${startedAt.getTime().toString(36)}-${process.pid}`;
   const env = serviceEnv(manifest, opts, runTag);
   await flushRedis(opts.redis);
@@ -106,7 +112,7 @@ async function bench(opts, manifest, startedAt) {
   try {
     // The jobs' organization is made while the servers start (each CLI call boots the app).
     const [api, raw, jobsOrgKey] = await Promise.all([
-      startProcesses('api', MAIN, opts.instances, apiEnv, '/healthz'),
+      startProcesses('api', apiMain, opts.instances, apiEnv, '/healthz', apiTree),
       scenarios.some((s) => s.baseline) ? startProcesses('raw', RAW_SERVER, opts.instances, { ...apiEnv, RAW_API_KEYS: rawKeys }, '/healthz') : null,
       jobs.length > 0 || mixed ? makeJobsOrganization() : null,
     ]);
@@ -174,7 +180,7 @@ async function main() {
   writeFileSync(opts.out, `${JSON.stringify(results, null, 2)}\n`);
   printSummary(results);
   log(`results written to ${path.relative(process.cwd(), opts.out)}`);
-  if (!opts.smoke && opts.only === null && results.failures.length === 0) {
+  if (!opts.smoke && opts.only === null && opts.apiTree === null && results.failures.length === 0) {
     updateResultsMd(markdownSection(results, opts));
     log('bench/RESULTS.md updated');
   } else if (!opts.smoke && opts.only === null) {

@@ -29,6 +29,7 @@ function parseArgs(argv) {
     else if (arg === '--manifest') given.manifest = path.resolve(value());
     else if (arg === '--out') given.out = path.resolve(value());
     else if (arg === '--redis') given.redis = value();
+    else if (arg === '--api-tree') given.apiTree = path.resolve(value());
     else if (arg === '--smoke') given.smoke = true;
     else if (arg === '--check') given.check = true;
     else throw new UsageError(`unknown option ${arg}`);
@@ -46,6 +47,7 @@ function parseArgs(argv) {
     manifest: given.manifest ?? path.join(BENCH, smoke ? '.dataset.engagement_bench_smoke.json' : '.dataset.json'),
     out: given.out ?? path.join(BENCH, 'results', smoke ? 'smoke.json' : 'latest.json'),
     redis: given.redis ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
+    apiTree: given.apiTree ?? null,
   };
 }
 

@@ -23,12 +23,12 @@ const CLOCK_TICKS = 100;
 const children = new Set();
 
 /**
- * Starts `node script` with this env (under `nice -n <nice>` when given, so that every thread it
- * starts inherits the priority); its output goes to our stderr, prefixed, and its tail is kept for errors.
+ * Starts `node script` with this env in `cwd` (under `nice -n <nice>` when given, so that every
+ * thread it starts inherits the priority); its output goes to our stderr, prefixed, and its tail is kept for errors.
  */
-function startChild(label, script, env, { nice = 0 } = {}) {
+function startChild(label, script, env, { nice = 0, cwd = ROOT } = {}) {
   const [command, args] = nice > 0 ? ['nice', ['-n', String(nice), process.execPath, script]] : [process.execPath, [script]];
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.label = label;
   child.tail = [];
   for (const stream of [child.stdout, child.stderr]) {
