@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -181,6 +182,20 @@ describe('sessions', () => {
   });
 
   describe('fields', () => {
+    it('timestamps keep their milliseconds in list and detail; PostgreSQL microseconds are truncated, never rounded', async () => {
+      const who = await t.createTenant();
+      const { id } = await seed(who, sessionBody({ startTime: '2026-11-20T10:00:00.123Z', endTime: '2026-11-20T10:30:00.999Z' }));
+      // updated_at comes from now(), with microseconds: set one whose rounding would differ from
+      // truncation, past the trigger that stamps it (replica role: no ordinary trigger fires).
+      await t.app.get(DataSource).transaction(async (tx) => {
+        await tx.query(`SET LOCAL session_replication_role = replica`);
+        await tx.query(`UPDATE sessions SET updated_at = '2026-11-21T08:09:10.987654Z' WHERE id = $1`, [id]);
+      });
+      const times = { startTime: '2026-11-20T10:00:00.123Z', endTime: '2026-11-20T10:30:00.999Z', updatedAt: '2026-11-21T08:09:10.987Z' };
+      expect((await listOk(who)).sessions[0]).toMatchObject({ id, ...times });
+      expect(await detailOk(who, id)).toMatchObject({ id, ...times });
+    });
+
     it('a list item holds every field of docs/api.md §2.1 with the ingested values and the person’s', async () => {
       const who = await t.createTenant();
       const body = sessionBody();

@@ -112,9 +112,13 @@ export class SortKey {
     return this.columns.map((c) => c.sql).join(', ');
   }
 
-  /** The SELECT expression of a row's keyset, as text (`keyset` in the row). */
+  /**
+   * The SELECT expression of a row's keyset, each value as text (`keyset` in the row). A JSON array
+   * rather than a text[]: pg hands json to the native JSON.parse, and a text[] to a parser written
+   * in JavaScript, which cost a page of 50 rows more than the rest of its mapping.
+   */
   select(alias?: string): string {
-    return `ARRAY[${this.columns.map((c) => `${this.named(c, alias)}::text`).join(', ')}] AS keyset`;
+    return `json_build_array(${this.columns.map((c) => `${this.named(c, alias)}::text`).join(', ')}) AS keyset`;
   }
 
   /**

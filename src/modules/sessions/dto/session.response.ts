@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PaginationResponse } from '../../../common/pagination/pagination.response';
-import { isoOrNull } from '../../../common/validation/timestamps';
 import type { SessionDetailRow, SessionRow } from '../sessions.repository';
 import type { Objection, SessionDetails, TimelineEvent, Topic, Tracking } from '../rules/session-record';
 import { ApiInteger } from '../../../common/http/api-integer';
@@ -123,8 +122,8 @@ export function toSessionResponse(row: SessionRow): SessionResponse {
   return {
     id: row.id,
     displayId: row.display_id,
-    startTime: row.start_time.toISOString(),
-    endTime: isoOrNull(row.end_time),
+    startTime: row.start_time,
+    endTime: row.end_time,
     sessionType: row.session_type,
     email: row.email,
     name: row.name,
@@ -143,12 +142,12 @@ export function toSessionResponse(row: SessionRow): SessionResponse {
     personId: row.person_id,
     qualificationRationale: row.qualification_rationale,
     qualificationSource: row.qualification_source,
-    qualificationAssessedAt: isoOrNull(row.qualification_assessed_at),
+    qualificationAssessedAt: row.qualification_assessed_at,
     qualificationRubricVersionId: row.qualification_rubric_version_id,
     overallIntent: row.overall_intent,
     intentScore: row.intent_score,
-    intentCalculatedAt: isoOrNull(row.intent_calculated_at),
-    updatedAt: row.updated_at.toISOString(),
+    intentCalculatedAt: row.intent_calculated_at,
+    updatedAt: row.updated_at,
   };
 }
 
