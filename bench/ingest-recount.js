@@ -11,33 +11,11 @@
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
-const { compareColumns: compare, linkRollupColumns } = require('./data/verify-columns');
+const { DIST } = require('./data/constants');
+const { compareColumns: compare, compareEngagementWrites, eventOfRow, linkRollupColumns, whatEventsServiceWrites } = require('./data/verify-columns');
 
-const DIST = path.join(__dirname, '..', 'dist', 'src');
 const LINKS_PER_QUERY = 100;
 const MAX_REPORTED = 20;
-
-/** The distinct values and session references EventsService writes for these events taken as one batch. */
-async function writtenInOnePass(organizationId, events) {
-  require('reflect-metadata');
-  const { EventsService } = require(path.join(DIST, 'modules/engagement/events.service'));
-  const written = { distinct: [], sessions: [] };
-  const repository = {
-    insertEvents: async (_tx, _org, batch) => new Set(batch.map((e) => e.eventId)),
-    insertDistinct: async (_tx, _org, values) => {
-      written.distinct.push(...values);
-      return new Map();
-    },
-    mergeSessions: async (_tx, _org, sessions) => {
-      written.sessions.push(...sessions);
-    },
-  };
-  // Link rollups, webhook messages and the link list's count cache are not what this reads.
-  const links = { get: () => ({ merge: async () => new Map(), changed: async () => {} }) };
-  const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, { record: async () => {} });
-  if (events.length > 0) await service.apply(organizationId, events);
-  return written;
-}
 
 /** One chunk of links: rollup columns, distinct values and session references against the recount. */
 async function recountLinks(db, organizationId, linkIds, mismatches) {
@@ -54,29 +32,16 @@ async function recountLinks(db, organizationId, linkIds, mismatches) {
   await db.query('COMMIT');
   if (links.rows.length !== linkIds.length) mismatches.push(`links: ${linkIds.length} given, ${links.rows.length} found`);
   const eventsOf = new Map(linkIds.map((id) => [id, []]));
-  for (const e of events.rows) {
-    eventsOf.get(e.custom_link_id).push({ linkId: e.custom_link_id, eventId: e.event_id, type: e.type, occurredAt: e.occurred_at, pageViewId: e.page_view_id,
-      visitorId: e.visitor_id, sessionId: e.session_id, bot: e.bot, botReason: e.bot_reason });
-  }
+  for (const e of events.rows) eventsOf.get(e.custom_link_id).push(eventOfRow(e));
   for (const row of links.rows) {
     const stats = rules.statsOf(eventsOf.get(row.id));
     compare(mismatches, `link ${row.id}`, linkRollupColumns(stats, rules), row);
     compare(mismatches, `link ${row.id} bot opens`, Object.fromEntries(BOT_REASONS.map((r) => [r, stats.botOpens[r]])),
       Object.fromEntries(BOT_REASONS.map((r) => [r, row.bot_opens[r] ?? 0])));
   }
-  const written = await writtenInOnePass(organizationId, [...eventsOf.values()].flat());
-  const want = new Set(written.distinct.map((v) => `${v.linkId}|${v.kind}|${v.value}`));
-  const have = new Set(distinct.rows.map((r) => `${r.custom_link_id}|${r.kind}|${r.value}`));
-  for (const value of want) if (!have.has(value)) mismatches.push(`link_distinct_values missing ${value}`);
-  for (const value of have) if (!want.has(value)) mismatches.push(`link_distinct_values extra ${value}`);
-  const stored = new Map(sessions.rows.map((r) => [`${r.custom_link_id}|${r.session_id}`, r]));
-  for (const s of written.sessions) {
-    const row = stored.get(`${s.linkId}|${s.sessionId}`);
-    if (!row) mismatches.push(`link_sessions missing ${s.linkId}|${s.sessionId}`);
-    else compare(mismatches, `link_sessions ${s.linkId}|${s.sessionId}`, { opened_at: s.openedAt, started_at: s.startedAt, engaged_at: s.engagedAt, ended_at: s.endedAt, first_seen_at: s.firstSeenAt }, row);
-  }
-  if (stored.size !== written.sessions.length) mismatches.push(`link_sessions: ${stored.size} stored, ${written.sessions.length} recounted`);
-  return { events: events.rows.length, distinct: want.size, sessions: written.sessions.length };
+  const written = await whatEventsServiceWrites(organizationId, [...eventsOf.values()].flat());
+  const expected = compareEngagementWrites(mismatches, `organization ${organizationId}`, written, distinct.rows, sessions.rows);
+  return { events: events.rows.length, ...expected };
 }
 
 /** docs/api.md §6.5: each campaign's figures over the links filed in it, against its campaign_engagement row. */

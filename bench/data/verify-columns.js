@@ -1,5 +1,8 @@
-// Verification: expected column values (from the service's rules) against a stored row.
+// Verification: expected column values (from the service's rules) against a stored row, and a
+// link's engagement writes (distinct values, session references) against what EventsService writes.
 'use strict';
+const path = require('node:path');
+const { DIST } = require('./constants');
 
 const same = (a, b) => (a instanceof Date || b instanceof Date ? a?.getTime?.() === b?.getTime?.() : a === b);
 const show = (value) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
@@ -29,4 +32,56 @@ function linkRollupColumns(stats, { storedFormOf, stageOf }) {
   };
 }
 
-module.exports = { compareColumns, linkRollupColumns };
+/** A link_events row (with bot_reason) as the event EventsService folds. */
+function eventOfRow(row) {
+  return {
+    linkId: row.custom_link_id, eventId: row.event_id, type: row.type, occurredAt: row.occurred_at, pageViewId: row.page_view_id,
+    visitorId: row.visitor_id, sessionId: row.session_id, bot: row.bot, botReason: row.bot_reason,
+  };
+}
+
+/**
+ * The distinct values and session references the compiled EventsService writes for these events of
+ * one organization taken as one batch, captured from a stand-in repository. The links' side
+ * (rollups merged on the link rows), webhook messages and Idempotency-Key answers are not read.
+ */
+async function whatEventsServiceWrites(organizationId, events) {
+  require('reflect-metadata');
+  const { EventsService } = require(path.join(DIST, 'modules/engagement/events.service'));
+  const written = { distinct: [], sessions: [] };
+  const repository = {
+    insertEvents: async (_tx, _org, batch) => new Set(batch.map((e) => e.eventId)),
+    insertDistinct: async (_tx, _org, values) => {
+      written.distinct.push(...values);
+      return new Map();
+    },
+    mergeSessions: async (_tx, _org, sessions) => {
+      written.sessions.push(...sessions);
+    },
+  };
+  const links = { get: () => ({ merge: async () => new Map(), changed: async () => {} }) };
+  const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, { record: async () => {} });
+  if (events.length > 0) await service.apply(organizationId, events);
+  return written;
+}
+
+/**
+ * One organization's stored link_distinct_values and link_sessions rows against what EventsService
+ * writes (`written`, from whatEventsServiceWrites); records every difference, returns the expected counts.
+ */
+function compareEngagementWrites(failures, what, written, distinctRows, sessionRows) {
+  const want = new Set(written.distinct.map((v) => `${v.linkId}|${v.kind}|${v.value}`));
+  const have = new Set(distinctRows.map((r) => `${r.custom_link_id}|${r.kind}|${r.value}`));
+  for (const value of want) if (!have.has(value)) failures.push(`link_distinct_values missing ${value}`);
+  for (const value of have) if (!want.has(value)) failures.push(`link_distinct_values extra ${value}`);
+  const stored = new Map(sessionRows.map((r) => [`${r.custom_link_id}|${r.session_id}`, r]));
+  for (const s of written.sessions) {
+    const row = stored.get(`${s.linkId}|${s.sessionId}`);
+    if (!row) failures.push(`link_sessions missing ${s.linkId}|${s.sessionId}`);
+    else compareColumns(failures, `link_sessions ${s.linkId}|${s.sessionId}`, { opened_at: s.openedAt, started_at: s.startedAt, engaged_at: s.engagedAt, ended_at: s.endedAt, first_seen_at: s.firstSeenAt }, row);
+  }
+  if (stored.size !== written.sessions.length) failures.push(`link_sessions of ${what}: ${stored.size} stored, ${written.sessions.length} expected`);
+  return { distinct: want.size, sessions: written.sessions.length };
+}
+
+module.exports = { compareColumns, linkRollupColumns, eventOfRow, whatEventsServiceWrites, compareEngagementWrites };
