@@ -96,17 +96,8 @@ function explainingManager(manager, backendPid, report) {
 
 /** The batch a body of the benchmark's generator is, resolved as EventsService.ingest resolves it. */
 function newEvents(body) {
-  return JSON.parse(body).events.map((e) => ({
-    linkId: e.customLinkId,
-    eventId: e.eventId,
-    type: e.type,
-    occurredAt: new Date(e.occurredAt),
-    pageViewId: e.pageViewId ?? null,
-    visitorId: e.visitorId ?? null,
-    sessionId: e.sessionId ?? null,
-    bot: false,
-    botReason: null,
-  }));
+  const { newEventOf } = require(path.join(DIST, 'modules/engagement/events.service'));
+  return JSON.parse(body).events.map((e) => newEventOf({ ...e, occurredAt: new Date(e.occurredAt) }, e.customLinkId));
 }
 
 /** CPU ms of `work` per call: the mean of `runs` calls after `warm` unmeasured ones. */

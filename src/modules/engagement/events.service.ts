@@ -39,6 +39,22 @@ function botReasonOfInput(input: EventInput): BotReason | null {
   return reason ?? (input.bot === true ? 'user_agent' : null);
 }
 
+/** A validated batch event as it is stored and rolled up, once its link is resolved. */
+export function newEventOf(input: EventInput, linkId: string): NewEvent {
+  const botReason = botReasonOfInput(input);
+  return {
+    linkId,
+    eventId: input.eventId,
+    type: input.type,
+    occurredAt: input.occurredAt,
+    pageViewId: input.pageViewId ?? null,
+    visitorId: input.visitorId ?? null,
+    sessionId: input.sessionId?.toLowerCase() ?? null,
+    bot: botReason !== null,
+    botReason,
+  };
+}
+
 /**
  * Event ingestion (docs/api.md §6.2): resolves links, stores each eventId once, and merges the new
  * events' statistics into their links in one transaction per group of concurrent batches (a handful
@@ -70,22 +86,8 @@ export class EventsService {
     const events: NewEvent[] = [];
     inputs.forEach((input, index) => {
       const linkId = input.customLinkId ? (byId.has(input.customLinkId.toLowerCase()) ? input.customLinkId.toLowerCase() : undefined) : bySlug.get(input.slug as string);
-      if (!linkId) {
-        rejected.push({ index, reason: 'unknown_link' });
-        return;
-      }
-      const botReason = botReasonOfInput(input);
-      events.push({
-        linkId,
-        eventId: input.eventId,
-        type: input.type,
-        occurredAt: input.occurredAt,
-        pageViewId: input.pageViewId ?? null,
-        visitorId: input.visitorId ?? null,
-        sessionId: input.sessionId?.toLowerCase() ?? null,
-        bot: botReason !== null,
-        botReason,
-      });
+      if (linkId) events.push(newEventOf(input, linkId));
+      else rejected.push({ index, reason: 'unknown_link' });
     });
     const answer = (accepted: number): EventsResponse => ({ accepted, duplicates: events.length - accepted, rejected });
     return answer(await this.apply(organizationId, events, answer));
