@@ -11,7 +11,7 @@
 //              BENCH_REDIS_URL [redis://127.0.0.1:6379/14]. Uses a scratch database, dropped at the end.
 'use strict';
 const { fork } = require('node:child_process');
-const { Client } = require('pg');
+const { sql: query } = require('./run/processes');
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -23,15 +23,6 @@ const ADMIN = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14';
 const DB = 'engagement_bench_export';
 
-async function query(url, sql, params = []) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** The child: a worker process until the export completes; reports its memory and timing. */
 async function worker(url, exportId) {
