@@ -355,6 +355,21 @@ describe('custom links', () => {
       expect(await listIds(who, '?q=nobody-matches-this')).toEqual([]);
     });
 
+    it('searches what a link says now: an edit is found by its new words only, its engagement changes nothing', async () => {
+      const org = await tenant();
+      const link = await createOne(org, { displayName: 'Astronomer', firstName: 'Mary', lastName: 'Somerville', company: 'Royal Society' });
+      expect(await listIds(org, '?q=somerville&company=royal')).toEqual([link.id]);
+      await patch(org, link.id, { lastName: 'Fairfax', company: 'Astronomical Society' }, unique('edit')).expect(200);
+      expect(await listIds(org, '?q=fairfax')).toEqual([link.id]);
+      expect(await listIds(org, '?q=somerville')).toEqual([]);
+      expect(await listIds(org, '?company=astronomical')).toEqual([link.id]);
+      expect(await listIds(org, '?company=royal')).toEqual([]);
+      await open(slugOf(link)).expect(302);
+      await eventually(async () => (await getLink(org, link.id)).engagement.lastActivityAt !== null);
+      expect(await listIds(org, '?q=fairfax&company=astronomical')).toEqual([link.id]);
+      expect(await listIds(who, '?q=fairfax')).toEqual([]);
+    });
+
     it('filters by creation date, both bounds inclusive, any ISO 8601 offset', async () => {
       expect(await listIds(who, `?created_from=${encodeURIComponent(grace.createdAt)}`)).toEqual([alan.id, grace.id]);
       expect(await listIds(who, `?created_to=${encodeURIComponent(grace.createdAt)}`)).toEqual([grace.id, ada.id]);

@@ -9,6 +9,7 @@ import { AgentEntity } from '../modules/playbook/entities/agent.entity';
 import { PublishJobEntity } from '../modules/agent/entities/publish-job.entity';
 import { ApiKeyEntity } from '../modules/api-keys/entities/api-key.entity';
 import { CampaignEntity } from '../modules/campaigns/entities/campaign.entity';
+import { CustomLinkSearchEntity } from '../modules/custom-links/entities/custom-link-search.entity';
 import { CustomLinkEntity } from '../modules/custom-links/entities/custom-link.entity';
 import { CampaignEngagementEntity } from '../modules/engagement/entities/campaign-engagement.entity';
 import { LinkDistinctValueEntity } from '../modules/engagement/entities/link-distinct-value.entity';
@@ -51,6 +52,7 @@ export const ENTITIES = [
   // Campaigns, Custom Links, their jobs, thumbnails and engagement.
   CampaignEntity,
   CustomLinkEntity,
+  CustomLinkSearchEntity,
   CustomLinkJobEntity,
   CustomLinkJobItemEntity,
   ThumbnailRenderEntity,

@@ -213,11 +213,11 @@ export class CustomLinksRepository {
       .addIf('stage = $?', query.stage)
       .addIf('external_id = $?', query.external_id)
       .addIf('lower(email) = lower($?)', query.email)
-      .addIf(`lower(company) LIKE $? ESCAPE '\\'`, query.company === undefined ? undefined : containsPattern(query.company))
+      .addIf(searched('company_key'), query.company === undefined ? undefined : containsPattern(query.company))
       .addIf('created_at >= $?', query.created_from)
       .addIf('created_at <= $?', query.created_to)
       .addIf('updated_at >= $?', query.updated_since)
-      .addIf(`search_text LIKE $? ESCAPE '\\'`, query.q === undefined ? undefined : containsPattern(query.q));
+      .addIf(searched('search_text'), query.q === undefined ? undefined : containsPattern(query.q));
   }
 
   /** Links filed per campaign, active ones apart (custom_links_campaign_idx). */
@@ -285,3 +285,7 @@ function linkSortKey(query: CustomLinkListQuery): SortKey {
   const descending = query.order !== 'asc';
   return query.sort === 'last_activity_at' ? linkKey('last_activity_at', descending, true) : linkKey('created_at', descending);
 }
+
+/** A condition on the listed link: its custom_link_search `column` matches a LIKE pattern (the trigram indexes there). */
+const searched = (column: 'search_text' | 'company_key') =>
+  `(organization_id, id) IN (SELECT s.organization_id, s.custom_link_id FROM custom_link_search s WHERE s.${column} LIKE $? ESCAPE '\\')`;

@@ -23,10 +23,6 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 // (organization_id, lower(email)): TypeORM cannot declare expression index keys.
 @Index('custom_links_email_idx', { synchronize: false })
 @Index('custom_links_job_idx', ['organizationId', 'jobId'])
-// USING gin (search_text gin_trgm_ops): TypeORM cannot declare an operator class.
-@Index('custom_links_search_trgm_idx', { synchronize: false })
-// USING gin (lower(company) gin_trgm_ops): TypeORM cannot declare expression keys or an operator class.
-@Index('custom_links_company_trgm_idx', { synchronize: false })
 // (organization_id, updated_at, id): updated_since lists (migration SyncUpdatedAt), declared there with the list's other indexes.
 @Index('custom_links_updated_idx', { synchronize: false })
 export class CustomLinkEntity {
@@ -113,7 +109,7 @@ export class CustomLinkEntity {
   lastActivityAt: Date | null;
 
   /**
-   * What GET /custom-links?search=… matches (custom_links_search_trgm_idx): GENERATED ALWAYS … STORED, the
+   * What GET /custom-links?q=… matches (copied to custom_link_search, which indexes it): GENERATED ALWAYS … STORED, the
    * migration's expression. TypeORM reads a generated column's expression from its typeorm_metadata table,
    * which our migrations do not create; migration-check.ts fills a temporary one, so this expression is
    * compared with the database's as PostgreSQL parses both.
