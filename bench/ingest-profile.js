@@ -13,6 +13,11 @@
 //     1,000 events (pg_stat_user_tables), and lock waits
 //     (pg_stat_activity sampled every 10 ms: the mean number of those backends waiting on a lock).
 //     API_NODE_OPTIONS adds to the API's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+//     --without links|rollups: the same load with the link merge, or every rollup (link merge,
+//     distinct values, session references), made a no-op in the API (bench/ingest-without.js), to
+//     measure what each part costs. When the server runs without autovacuum (this machine's CI
+//     configuration), the engagement tables are vacuumed first, so that earlier runs' dead rows do
+//     not weigh on this one.
 // Needs `npm run build`. Writes events to the manifest's organization (unique ids), like bench/run.js.
 'use strict';
 const { spawn } = require('node:child_process');
@@ -25,6 +30,8 @@ const { eventBodies } = require('./run/requests');
 
 const ROOT = path.join(__dirname, '..');
 const DIST = path.join(ROOT, 'dist/src');
+/** The tables event ingestion writes. */
+const ENGAGEMENT_TABLES = ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links', 'campaign_engagement'];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function options(argv) {
@@ -32,6 +39,7 @@ function options(argv) {
   const given = {};
   for (let i = 0; i < rest.length; i += 2) given[rest[i].replace(/^--/, '')] = rest[i + 1];
   if (!['explain', 'load'].includes(mode)) throw new Error('usage: node bench/ingest-profile.js explain|load [--manifest FILE] ...');
+  if (given.without !== undefined && !['links', 'rollups'].includes(given.without)) throw new Error('--without takes links or rollups');
   return {
     mode,
     manifest: path.resolve(given.manifest ?? path.join(__dirname, '.dataset.json')),
@@ -39,6 +47,7 @@ function options(argv) {
     seconds: Number(given.seconds ?? 20),
     warmup: Number(given.warmup ?? 3),
     connections: Number(given.connections ?? 6),
+    without: given.without ?? null,
     redis: given.redis ?? 'redis://127.0.0.1:6379/11',
   };
 }
@@ -218,7 +227,9 @@ const freePort = () =>
 async function startApi(manifest, opts) {
   const port = await freePort();
   const nodeOptions = `--max-old-space-size=1024 --max-semi-space-size=32 ${process.env.API_NODE_OPTIONS ?? ''}`.trim();
-  const env = serviceEnv(manifest, opts, { APP_ROLE: 'api', PORT: String(port), NODE_OPTIONS: nodeOptions });
+  const without = opts.without === null ? {} : { INGEST_WITHOUT: opts.without };
+  const preload = opts.without === null ? '' : ` --require ${path.join(__dirname, 'ingest-without.js')}`;
+  const env = serviceEnv(manifest, opts, { APP_ROLE: 'api', PORT: String(port), NODE_OPTIONS: nodeOptions + preload, ...without });
   const child = spawn(process.execPath, [path.join(DIST, 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -295,7 +306,8 @@ async function tableWrites(databaseUrl) {
   try {
     const { rows } = await db.query(
       `SELECT relname, n_tup_ins::int AS ins, n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
-        WHERE relname IN ('link_events', 'link_distinct_values', 'link_sessions', 'custom_links', 'campaign_engagement')`,
+        WHERE relname = ANY($1)`,
+      [ENGAGEMENT_TABLES],
     );
     const [wal] = (await db.query(`SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal`)).rows;
     const [checkpoints] = (await db.query(`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`)).rows;
@@ -307,7 +319,22 @@ async function tableWrites(databaseUrl) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** VACUUMs the engagement tables when the server's autovacuum is off; says whether it did. */
+async function vacuumWithoutAutovacuum(databaseUrl) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const [{ autovacuum }] = (await db.query(`SELECT current_setting('autovacuum') AS autovacuum`)).rows;
+    if (autovacuum === 'on') return false;
+    await db.query(`VACUUM ${ENGAGEMENT_TABLES.join(', ')}`);
+    return true;
+  } finally {
+    await db.end();
+  }
+}
+
 async function load(opts, manifest) {
+  const vacuumed = await vacuumWithoutAutovacuum(manifest.databaseUrl);
   const { child, origin } = await startApi(manifest, opts);
   try {
     const headers = { authorization: `Bearer ${manifest.apiKey}`, 'content-type': 'application/json' };
@@ -331,6 +358,8 @@ async function load(opts, manifest) {
     latencies.sort((a, b) => a - b);
     const perThousand = (ms) => Math.round((ms / events) * 1000 * 10) / 10;
     const result = {
+      without: opts.without,
+      vacuumed_before: vacuumed,
       batches: latencies.length,
       events,
       seconds: round(seconds),
