@@ -43,8 +43,8 @@
 //             a worktree) under this runner, raw baselines and worker: an A/B of builds with one
 //             runner. Use with --only and --out (RESULTS.md is never rewritten from it).
 // Results (latest.json, or --out): `scenarios[]` (name, rps, p50_ms, p99_ms, max_ms, baseline_rps,
-// ratio, and connections, instances, cpu_ms_per_request, baseline_cpu_ms_per_request, rps_one_instance,
-// scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
+// ratio, and connections, instances, cpu_ms_per_request, baseline_cpu_ms_per_request, baseline_p50_ms,
+// baseline_p99_ms, rps_one_instance, scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
 // the dataset, command, machine and every single run (`runs[]`).
 // RESULTS.md's latest section is rewritten only by a full run (no --smoke, no --only) without failures.
 // Exit status: 1 when a scenario answered a non-2xx or failed, a job did not complete, the run

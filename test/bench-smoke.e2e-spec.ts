@@ -47,6 +47,8 @@ interface Scenario {
   p99_ms: number;
   max_ms: number;
   baseline_rps: number | null;
+  baseline_p50_ms?: number | null;
+  baseline_p99_ms?: number | null;
   ratio: number | null;
 }
 interface Job {
@@ -164,6 +166,8 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
       expect({ name: scenario.name, ...figures }).toEqual({ name: scenario.name, rps: true, p50: 'number', p99: 'number', max: 'number' });
       if (hotReads.some((prefix) => named(prefix)(scenario.name))) {
         expect({ name: scenario.name, baseline: scenario.baseline_rps! > 0, ratio: typeof scenario.ratio }).toEqual({ name: scenario.name, baseline: true, ratio: 'number' });
+        const baselineTail = { p50: scenario.baseline_p50_ms! > 0, p99AtLeastP50: scenario.baseline_p99_ms! >= scenario.baseline_p50_ms! };
+        expect({ name: scenario.name, ...baselineTail }).toEqual({ name: scenario.name, p50: true, p99AtLeastP50: true });
         expect(results.targets).toContainEqual(expect.objectContaining({ name: scenario.name, target: 'p99 ≤ 2.5 × p50' }));
       } else {
         expect({ name: scenario.name, baseline_rps: scenario.baseline_rps, ratio: scenario.ratio }).toEqual({ name: scenario.name, baseline_rps: null, ratio: null });

@@ -103,6 +103,8 @@ async function runMixed(mixed, ctx, windowSeconds) {
     instances: opts.instances,
     cpu_ms_per_request: during.cpu_seconds === null || during.requests === 0 ? null : Math.round((during.cpu_seconds * 1e6) / during.requests) / 1000,
     baseline_cpu_ms_per_request: null,
+    baseline_p50_ms: null,
+    baseline_p99_ms: null,
     rps_alone: Math.round(alone.rps * 10) / 10,
     p50_alone_ms: alone.p50,
     p99_alone_ms: alone.p99,

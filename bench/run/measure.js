@@ -145,6 +145,10 @@ async function runScenario(scenario, targets, opts, context) {
     instances: opts.instances,
     cpu_ms_per_request: service.cpu_ms_per_request,
     baseline_cpu_ms_per_request: raw ? raw.cpu_ms_per_request : null,
+    // The baseline's own tail on the same machine in the same run: what the machine gives a server
+    // that does nothing but the work, against which the service's p99 / p50 reads.
+    baseline_p50_ms: raw ? raw.p50_ms : null,
+    baseline_p99_ms: raw ? raw.p99_ms : null,
     ...(one ? { rps_one_instance: one.rps, p99_ms_one_instance: one.p99_ms, scaling: one.rps > 0 ? round(service.rps / one.rps, 2) : null } : {}),
   };
   if (scenario.finish) Object.assign(row, await scenario.finish({ ...context, row, runs: all }));

@@ -17,6 +17,8 @@ const RAW_BASELINE =
   'It leaves out express and Nest’s request pipeline (routing, middleware, guards, pipes and validation, interceptors, the exception filter), helmet, request ids, logging and metrics. ' +
   '`ratio` = service req/s ÷ raw req/s, measured service, raw, raw, service in one run (each side the mean of its two runs).';
 
+/** p99 ÷ p50, or null when either is missing. */
+const tailRatio = (p99, p50) => (p99 === null || p99 === undefined || !p50 ? null : Math.round((p99 / p50) * 100) / 100);
 const fmt = (value, digits = 0) => (value === null || value === undefined ? '–' : Number(value).toLocaleString('en-US', { maximumFractionDigits: digits }));
 
 function printSummary(results) {
@@ -32,6 +34,7 @@ function printSummary(results) {
       ratio: s.ratio,
       'CPU ms/req': s.cpu_ms_per_request,
       'raw CPU ms/req': s.baseline_cpu_ms_per_request,
+      'raw p99 / p50': tailRatio(s.baseline_p99_ms, s.baseline_p50_ms),
       ...(results.instances > 1 ? { 'one instance req/s': s.rps_one_instance ?? null, scaling: s.scaling ?? null } : {}),
     })),
   );
@@ -67,12 +70,13 @@ function markdownSection(results, opts) {
     '',
     RAW_BASELINE,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | max ms | raw req/s | ratio | CPU ms/req (raw) | target (value) | met |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | req/s | p50 ms | p99 ms | max ms | raw req/s | ratio | CPU ms/req (raw) | raw p50 / p99 ms (p99 / p50) | target (value) | met |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.scenarios.map((s) => {
       const noted = s.connections !== opts.connections ? ` (${s.connections} connections)` : '';
       const cpu = s.cpu_ms_per_request === null || s.cpu_ms_per_request === undefined ? '–' : `${fmt(s.cpu_ms_per_request, 2)} (${fmt(s.baseline_cpu_ms_per_request, 2)})`;
-      return `| ${s.name}${noted} | ${fmt(s.rps)} | ${fmt(s.p50_ms, 1)} | ${fmt(s.p99_ms, 1)} | ${fmt(s.max_ms)} | ${fmt(s.baseline_rps)} | ${fmt(s.ratio, 2)} | ${cpu} ${targetCells(s.name)}`;
+      const rawTail = s.baseline_p99_ms === null || s.baseline_p99_ms === undefined ? '–' : `${fmt(s.baseline_p50_ms, 1)} / ${fmt(s.baseline_p99_ms, 1)} (${fmt(tailRatio(s.baseline_p99_ms, s.baseline_p50_ms), 2)})`;
+      return `| ${s.name}${noted} | ${fmt(s.rps)} | ${fmt(s.p50_ms, 1)} | ${fmt(s.p99_ms, 1)} | ${fmt(s.max_ms)} | ${fmt(s.baseline_rps)} | ${fmt(s.ratio, 2)} | ${cpu} | ${rawTail} ${targetCells(s.name)}`;
     }),
   ];
   if (instances > 1) {
