@@ -12,9 +12,10 @@
 'use strict';
 const { spawn } = require('node:child_process');
 const { readFileSync } = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
+const { freePort } = require('./run/processes');
 
 const HZ = 100; // clock ticks per second in /proc/<pid>/stat
 const ROUTE = '/api/v1/sessions/00000000-0000-4000-8000-000000000001';
@@ -42,16 +43,6 @@ function defaultBody() {
     questions: Array.from({ length: 8 }, (_, i) => ({ question: words(12), answeredAt: `2026-11-20T10:0${i}:00.000Z` })),
   };
 }
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 function cpuTicks(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
