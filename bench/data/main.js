@@ -107,7 +107,7 @@ async function build(admin, flags, scale, manifestFile) {
       };
       await Promise.all([
         vacuum(a, ['sessions', 'session_emails', 'session_transcripts', 'people', 'accounts', 'campaigns', 'custom_link_jobs', 'custom_link_job_items']),
-        vacuum(b, ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links']),
+        vacuum(b, ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links', 'custom_link_search']),
       ]);
     });
     await phase('verification (service rules, compiled)', () => verify(a, specs));

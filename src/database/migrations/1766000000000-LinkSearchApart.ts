@@ -32,6 +32,9 @@ export class LinkSearchApart1766000000000 implements MigrationInterface {
     await queryRunner.query(`INSERT INTO custom_link_search SELECT ${SEARCHED('l')} FROM custom_links l`);
     await queryRunner.query(`CREATE INDEX custom_link_search_text_trgm_idx ON custom_link_search USING gin (search_text gin_trgm_ops)`);
     await queryRunner.query(`CREATE INDEX custom_link_search_company_trgm_idx ON custom_link_search USING gin (company_key gin_trgm_ops)`);
+    // Statistics now, not at autovacuum's next pass: without them a search is planned as a bitmap AND
+    // of the organization's whole primary-key range with the trigram match (17-67 ms against 7-11).
+    await queryRunner.query(`ANALYZE custom_link_search`);
     await queryRunner.query(`
       CREATE FUNCTION custom_link_search_insert() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
