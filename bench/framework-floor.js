@@ -15,9 +15,8 @@ const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
-const { freePort } = require('./run/processes');
+const { cpuSeconds, freePort } = require('./run/processes');
 
-const HZ = 100; // clock ticks per second in /proc/<pid>/stat
 const ROUTE = '/api/v1/sessions/00000000-0000-4000-8000-000000000001';
 
 function options(argv) {
@@ -42,12 +41,6 @@ function defaultBody() {
     prospect: { email: 'someone@example.com', name: 'Some One', company: 'Example' },
     questions: Array.from({ length: 8 }, (_, i) => ({ question: words(12), answeredAt: `2026-11-20T10:0${i}:00.000Z` })),
   };
-}
-
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 /** The child's own code: `kind` is `raw` or `nest`; the body comes in BODY_JSON. */
@@ -113,11 +106,11 @@ function load(origin, rate, seconds) {
 
 async function measure(server, opts) {
   await load(server.origin, opts.rate, 3); // warm-up: JIT and connection setup
-  const before = cpuTicks(server.child.pid);
+  const before = cpuSeconds([server.child.pid]);
   const result = await load(server.origin, opts.rate, opts.seconds);
-  const ticks = cpuTicks(server.child.pid) - before;
+  const seconds = cpuSeconds([server.child.pid]) - before;
   const requests = result.requests.total;
-  return { server: server.kind, requests, non2xx: result.non2xx, cpu_us_per_request: Math.round(((ticks / HZ) * 1e6) / requests) };
+  return { server: server.kind, requests, non2xx: result.non2xx, cpu_us_per_request: Math.round((seconds * 1e6) / requests) };
 }
 
 async function main() {

@@ -25,7 +25,7 @@ const { readdirSync, readFileSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { Client } = require('pg');
-const { serviceEnv: runnerServiceEnv } = require('./run/processes');
+const { serviceEnv: runnerServiceEnv, sql } = require('./run/processes');
 const { eventBodies } = require('./run/requests');
 
 const ROOT = path.join(__dirname, '..');
@@ -321,16 +321,10 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 /** VACUUMs the engagement tables when the server's autovacuum is off; says whether it did. */
 async function vacuumWithoutAutovacuum(databaseUrl) {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const [{ autovacuum }] = (await db.query(`SELECT current_setting('autovacuum') AS autovacuum`)).rows;
-    if (autovacuum === 'on') return false;
-    await db.query(`VACUUM ${ENGAGEMENT_TABLES.join(', ')}`);
-    return true;
-  } finally {
-    await db.end();
-  }
+  const [{ autovacuum }] = await sql(databaseUrl, `SELECT current_setting('autovacuum') AS autovacuum`);
+  if (autovacuum === 'on') return false;
+  await sql(databaseUrl, `VACUUM ${ENGAGEMENT_TABLES.join(', ')}`);
+  return true;
 }
 
 async function load(opts, manifest) {
