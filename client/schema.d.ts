@@ -805,7 +805,168 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "custom_link.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_link.opened
+         * @description A human (not a bot) opened a Custom Link: one message per accepted open event. Sent as a POST to every active endpoint subscribed to `custom_link.opened`.
+         */
+        post: operations["webhook_custom_link_opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_link.session_started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_link.session_started
+         * @description A link's engagement first reached the started stage. Sent as a POST to every active endpoint subscribed to `custom_link.session_started`.
+         */
+        post: operations["webhook_custom_link_session_started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_link.engaged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_link.engaged
+         * @description A link's engagement first reached the engaged stage. Sent as a POST to every active endpoint subscribed to `custom_link.engaged`.
+         */
+        post: operations["webhook_custom_link_engaged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_link.lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_link.lead
+         * @description A lead was first submitted through a link. Sent as a POST to every active endpoint subscribed to `custom_link.lead`.
+         */
+        post: operations["webhook_custom_link_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_link.meeting_booked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_link.meeting_booked
+         * @description A meeting was first booked through a link. Sent as a POST to every active endpoint subscribed to `custom_link.meeting_booked`.
+         */
+        post: operations["webhook_custom_link_meeting_booked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_link_job.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_link_job.finished
+         * @description A Custom Link job reached a final status (completed, completed_with_errors, cancelled or failed). Sent as a POST to every active endpoint subscribed to `custom_link_job.finished`.
+         */
+        post: operations["webhook_custom_link_job_finished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent_publish_job.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * agent_publish_job.finished
+         * @description An agent publish job succeeded or failed. Sent as a POST to every active endpoint subscribed to `agent_publish_job.finished`.
+         */
+        post: operations["webhook_agent_publish_job_finished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.analyzed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * session.analyzed
+         * @description A session was ingested as analyzed (created, or changed to analyzed). Sent as a POST to every active endpoint subscribed to `session.analyzed`.
+         */
+        post: operations["webhook_session_analyzed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AccountListResponse: {
@@ -844,6 +1005,17 @@ export interface components {
         AgentLinksResponse: {
             staging: components["schemas"]["AgentLinkResponse"];
             production: components["schemas"]["AgentLinkResponse"];
+        };
+        /** @description An agent publish job succeeded or failed. */
+        AgentPublishJobFinishedWebhookEvent: {
+            /** @enum {string} */
+            type: "agent_publish_job.finished";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["PublishJobResponse"];
         };
         AgentResponse: {
             stagingVersion: number | null;
@@ -1037,6 +1209,39 @@ export interface components {
             eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
             description?: string | null;
         };
+        /** @description A link's engagement first reached the engaged stage. */
+        CustomLinkEngagedWebhookEvent: {
+            /** @enum {string} */
+            type: "custom_link.engaged";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["CustomLinkWebhookData"];
+        };
+        /** @description A Custom Link job reached a final status (completed, completed_with_errors, cancelled or failed). */
+        CustomLinkJobFinishedWebhookEvent: {
+            /** @enum {string} */
+            type: "custom_link_job.finished";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["JobResponse"];
+        };
+        /** @description A lead was first submitted through a link. */
+        CustomLinkLeadWebhookEvent: {
+            /** @enum {string} */
+            type: "custom_link.lead";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["CustomLinkWebhookData"];
+        };
         CustomLinkListResponse: {
             customLinks: components["schemas"]["CustomLinkResponse"][];
             total: number;
@@ -1044,6 +1249,28 @@ export interface components {
             offset: number;
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        /** @description A meeting was first booked through a link. */
+        CustomLinkMeetingBookedWebhookEvent: {
+            /** @enum {string} */
+            type: "custom_link.meeting_booked";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["CustomLinkWebhookData"];
+        };
+        /** @description A human (not a bot) opened a Custom Link: one message per accepted open event. */
+        CustomLinkOpenedWebhookEvent: {
+            /** @enum {string} */
+            type: "custom_link.opened";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["CustomLinkWebhookData"];
         };
         CustomLinkResponse: {
             /** Format: uuid */
@@ -1079,6 +1306,27 @@ export interface components {
             thumbnailAttempts: number;
             thumbnailError: components["schemas"]["ThumbnailErrorResponse"] | null;
         };
+        /** @description A link's engagement first reached the started stage. */
+        CustomLinkSessionStartedWebhookEvent: {
+            /** @enum {string} */
+            type: "custom_link.session_started";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["CustomLinkWebhookData"];
+        };
+        /** @description The link as GET /api/v1/custom-links/{link_id} returns it after the event, with the event that caused the message. */
+        CustomLinkWebhookData: components["schemas"]["CustomLinkResponse"] & {
+            /** @description The eventId of the triggering event (the first event to reach the milestone). */
+            eventId: string;
+            /**
+             * Format: date-time
+             * @description When the triggering event occurred.
+             */
+            occurredAt: string;
+        };
         EditInput: {
             changeId: string;
             content: string;
@@ -1098,7 +1346,6 @@ export interface components {
              */
             customLinkId?: string;
             slug?: string;
-            /** Format: date-time */
             occurredAt: string;
             pageViewId?: string;
             visitorId?: string;
@@ -1172,10 +1419,8 @@ export interface components {
         };
         IngestSessionRequest: {
             displayId?: string | null;
-            /** Format: date-time */
             startTime: string;
-            /** Format: date-time */
-            endTime?: string | null;
+            endTime?: (string) | null;
             sessionType?: string | null;
             email?: string | null;
             name?: string | null;
@@ -1187,8 +1432,7 @@ export interface components {
             qualificationRationale?: string | null;
             /** @enum {string|null} */
             qualificationSource?: "automatic" | "manual" | null;
-            /** Format: date-time */
-            qualificationAssessedAt?: string | null;
+            qualificationAssessedAt?: (string) | null;
             qualificationRubricVersionId?: string | null;
             qualificationStage?: string | null;
             /** @enum {string|null} */
@@ -1520,6 +1764,17 @@ export interface components {
             title: string;
             content: string;
         };
+        /** @description A session was ingested as analyzed (created, or changed to analyzed). */
+        SessionAnalyzedWebhookEvent: {
+            /** @enum {string} */
+            type: "session.analyzed";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["SessionDetailResponse"];
+        };
         SessionDetailResponse: {
             /** Format: uuid */
             id: string;
@@ -1749,8 +2004,7 @@ export interface components {
         TranscriptEntryInput: {
             speaker: string;
             text: string;
-            /** Format: date-time */
-            timestamp?: string | null;
+            timestamp?: (string) | null;
             sequenceNumber: number;
         };
         TranscriptEntryResponse: {
@@ -2067,6 +2321,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2485,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2612,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2520,6 +2792,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2557,7 +2835,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description Where to poll the job this request started. */
+                    /** @description The publish job: poll it for its outcome. */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -2697,6 +2975,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2878,6 +3162,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,6 +3310,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3459,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3337,6 +3639,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3527,6 +3835,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3722,6 +4036,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3879,6 +4199,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,8 +4220,8 @@ export interface operations {
                 offset?: number;
                 /** @description The previous page's nextCursor (opaque); not together with offset. */
                 cursor?: string;
-                /** @description Comma-separated: queued, processing, completed, completed_with_errors, cancelled, failed. */
-                status?: string[];
+                /** @description Statuses. One or more of queued, processing, completed, completed_with_errors, cancelled, failed: comma-separated, repeated, or both. */
+                status?: ("queued" | "processing" | "completed" | "completed_with_errors" | "cancelled" | "failed")[];
                 campaign_id?: string;
             };
             header?: never;
@@ -4025,6 +4351,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4206,6 +4538,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4397,6 +4735,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4559,6 +4903,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,7 +4944,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description Where to poll the job this request started. */
+                    /** @description The retry job: poll it for progress. */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -4753,6 +5103,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4917,6 +5273,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4954,7 +5316,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description Where to poll the job this request started. */
+                    /** @description The creation job: poll it for progress. */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -5113,6 +5475,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +5655,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5444,6 +5818,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,6 +6038,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,8 +6061,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Include bot events (each with its reason). */
                 include_bots?: boolean;
-                /** @description Comma-separated event types: open, page_view, session_started, session_engaged, session_ended, lead_submitted, meeting_clicked, meeting_booked. */
-                type?: string[];
+                /** @description Event types. One or more of open, page_view, session_started, session_engaged, session_ended, lead_submitted, meeting_clicked, meeting_booked: comma-separated, repeated, or both. */
+                type?: ("open" | "page_view" | "session_started" | "session_engaged" | "session_ended" | "lead_submitted" | "meeting_clicked" | "meeting_booked")[];
             };
             header?: never;
             path: {
@@ -5824,6 +6210,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5986,6 +6378,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6161,6 +6559,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6198,7 +6602,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description Where to poll the job this request started. */
+                    /** @description The export: poll it until it is completed, then download it. */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -6357,6 +6761,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +6948,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6697,6 +7113,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6874,6 +7296,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6891,10 +7319,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Case-insensitive substring of the email. */
                 email?: string;
-                /** @description Comma-separated: high, medium, low, none. */
-                buying_intent?: string[];
-                /** @description Comma-separated: qualified, unqualified. */
-                qualification_status?: string[];
+                /** @description Buying intents. One or more of high, medium, low, none: comma-separated, repeated, or both. */
+                buying_intent?: ("high" | "medium" | "low" | "none")[];
+                /** @description Qualification statuses. One or more of qualified, unqualified: comma-separated, repeated, or both. */
+                qualification_status?: ("qualified" | "unqualified")[];
                 /** @description lastSeenAt lower bound, inclusive. */
                 last_seen_from?: string;
                 /** @description lastSeenAt upper bound, inclusive. */
@@ -7029,6 +7457,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7186,6 +7620,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7307,6 +7747,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7482,6 +7928,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7625,6 +8077,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7799,6 +8257,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7956,6 +8420,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8151,6 +8621,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8347,6 +8823,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8366,12 +8848,12 @@ export interface operations {
                 start_time_from?: string;
                 /** @description startTime upper bound, inclusive. */
                 start_time_to?: string;
-                /** @description Comma-separated: qualified, unqualified (the person's effective qualification). */
-                qualification_status?: string[];
-                /** @description Comma-separated: high, medium, low, none. */
-                buying_intent?: string[];
-                /** @description Comma-separated: booked, not_booked. */
-                booked_status?: string[];
+                /** @description The person's effective qualification. One or more of qualified, unqualified: comma-separated, repeated, or both. */
+                qualification_status?: ("qualified" | "unqualified")[];
+                /** @description Buying intents. One or more of high, medium, low, none: comma-separated, repeated, or both. */
+                buying_intent?: ("high" | "medium" | "low" | "none")[];
+                /** @description Booked statuses. One or more of booked, not_booked: comma-separated, repeated, or both. */
+                booked_status?: ("booked" | "not_booked")[];
                 /** @description Case-insensitive substring of the email. */
                 email?: string;
                 /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
@@ -8505,6 +8987,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8662,6 +9150,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8820,6 +9314,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8924,6 +9424,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9067,6 +9573,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9104,7 +9616,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description Where to poll the job this request started. */
+                    /** @description The new webhook endpoint. */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -9244,6 +9756,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9401,6 +9919,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9591,6 +10115,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9786,6 +10316,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9801,8 +10337,8 @@ export interface operations {
                 offset?: number;
                 /** @description The previous page's nextCursor (opaque); not together with offset. */
                 cursor?: string;
-                /** @description Comma list of pending, succeeded, failed. */
-                status?: string;
+                /** @description Statuses. One or more of pending, succeeded, failed: comma-separated, repeated, or both. */
+                status?: ("pending" | "succeeded" | "failed")[];
             };
             header?: never;
             path: {
@@ -9950,6 +10486,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10143,6 +10685,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10335,6 +10883,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10403,6 +10957,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
+                    /** @description The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10464,6 +11020,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10658,6 +11227,251 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    webhook_custom_link_opened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomLinkOpenedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_custom_link_session_started: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomLinkSessionStartedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_custom_link_engaged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomLinkEngagedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_custom_link_lead: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomLinkLeadWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_custom_link_meeting_booked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomLinkMeetingBookedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_custom_link_job_finished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomLinkJobFinishedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_agent_publish_job_finished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentPublishJobFinishedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_session_analyzed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionAnalyzedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -7,6 +7,7 @@ import { answerNotModifiedOnlyWithETag } from './common/http/explicit-not-modifi
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { mountQueueBoard } from './common/http/queue-board';
 import { createOpenApiDocument } from './common/http/openapi-document';
+import { webhookDocumentation } from './modules/webhooks';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { recordRequestDuration } from './common/metrics/request-metrics';
 import { apiSecurityHeaders, corsOptions, docsSecurityHeaders } from './common/http/security-headers';
@@ -45,7 +46,7 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
 }
 
 function setUpDocs(app: NestExpressApplication, publicBaseUrl: string): void {
-  const document = createOpenApiDocument(app, publicBaseUrl);
+  const document = createOpenApiDocument(app, publicBaseUrl, webhookDocumentation());
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: 'api/v1/openapi.json', raw: ['json'] });
 }
 

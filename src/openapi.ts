@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { AppModule } from './app.module';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
 import { createOpenApiDocument } from './common/http/openapi-document';
+import { webhookDocumentation } from './modules/webhooks';
 import { loadConfig } from './config/environment';
 
 /**
@@ -24,7 +25,7 @@ export async function generateOpenApiJson(serverUrl?: string): Promise<string> {
   const config = loadConfig({ ...COMMITTED_ENV, ...(serverUrl ? { PUBLIC_BASE_URL: serverUrl } : {}) });
   const app = await NestFactory.create(AppModule.forRole(config), new LeanExpressAdapter(), { preview: true, logger: false, bodyParser: false, abortOnError: false });
   try {
-    return `${JSON.stringify(createOpenApiDocument(app, config.publicBaseUrl), null, 2)}\n`;
+    return `${JSON.stringify(createOpenApiDocument(app, config.publicBaseUrl, webhookDocumentation()), null, 2)}\n`;
   } finally {
     await app.close();
   }

@@ -24,7 +24,6 @@ export interface OpenApiSchema {
   type?: string | string[];
   format?: string;
   enum?: unknown[];
-  nullable?: boolean;
   properties?: Record<string, OpenApiSchema>;
   items?: OpenApiSchema;
   allOf?: OpenApiSchema[];
@@ -197,11 +196,16 @@ function resolve(schema: OpenApiSchema | undefined, doc: OpenApiDocument): OpenA
   let current = schema ?? {};
   for (let guard = 0; guard < 10; guard++) {
     if (current.$ref) current = doc.components?.schemas?.[current.$ref.split('/').pop() as string] ?? {};
-    else if (current.allOf?.length) current = { ...current, ...current.allOf.map((s) => resolve(s, doc)).reduce((a, b) => ({ ...a, ...b }), {}), allOf: undefined, nullable: current.nullable };
+    else if (current.allOf?.length) current = { ...current, ...current.allOf.map((s) => resolve(s, doc)).reduce((a, b) => ({ ...a, ...b }), {}), allOf: undefined };
     else if (current.oneOf?.length || current.anyOf?.length) current = (current.oneOf ?? current.anyOf ?? [])[0];
     else break;
   }
   return current;
+}
+
+/** OpenAPI 3.1: null is a type, of the schema or of one of its alternatives. */
+function admitsNull(schema: OpenApiSchema | undefined): boolean {
+  return Boolean(schema && ((Array.isArray(schema.type) && schema.type.includes('null')) || schema.anyOf?.some((s) => s.type === 'null')));
 }
 
 /** A bare `{"type":"object"}` is how the document shows a property declared `string | null` (no class behind it). */
@@ -244,7 +248,7 @@ export function shapedValue(schema: OpenApiSchema | undefined, doc: OpenApiDocum
   if (!hostile) return valid;
   // Mostly valid leaves, so that a good share of bodies passes validation and reaches the service and SQL.
   const alternatives = [{ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: text() as Arbitrary<unknown> }, { weight: 1, arbitrary: hostileJson() }];
-  return s.nullable ? fc.oneof(...alternatives, { weight: 1, arbitrary: fc.constant(null) }) : fc.oneof(...alternatives);
+  return admitsNull(schema) || admitsNull(s) ? fc.oneof(...alternatives, { weight: 1, arbitrary: fc.constant(null) }) : fc.oneof(...alternatives);
 }
 
 /** UTF-8 bytes of a string as percent-encoding (unpaired surrogates become U+FFFD, as any client would send them). */

@@ -1,4 +1,4 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -30,34 +30,30 @@ interface Document {
 }
 
 const DOCUMENT = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')) as Document;
-const ajv = new Ajv({ strict: false, allErrors: true, formats: { binary: true } });
+const ajv = new Ajv2020({ strict: false, allErrors: true, formats: { binary: true } });
 addFormats(ajv);
 ajv.addSchema({ $id: 'openapi', components: { schemas: Object.fromEntries(Object.entries(DOCUMENT.components.schemas).map(([name, schema]) => [name, toJsonSchema(schema)])) } });
 
 const violations: string[] = [];
+/** The headers of the API's own (docs/api.md §7, §8, §10): one sent on a status must be declared on it. */
+const API_HEADERS = ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'ETag', 'Idempotent-Replayed'];
 const compiled = new Map<Schema, ValidateFunction>();
 
-/** OpenAPI 3.0 schema to JSON Schema: `nullable` as a null type, refs into the document, and no undeclared field. */
+/**
+ * The document is OpenAPI 3.1, whose schemas are JSON Schema 2020-12 (null is a type): refs point
+ * into the document, and an object schema that lists its properties admits no other field.
+ */
 function toJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (!schema || typeof schema !== 'object') return schema;
-  const { nullable, example: _example, ...rest } = schema as Schema;
   const converted: Schema = {};
-  for (const [key, value] of Object.entries(rest)) {
+  for (const [key, value] of Object.entries(schema as Schema)) {
     if (key === '$ref' && typeof value === 'string') converted.$ref = value.replace(/^#/, 'openapi#');
     else if (key === 'properties' && value && typeof value === 'object') converted.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSchema(v)]));
-    else converted[key] = toJsonSchema(value);
+    else if (key !== 'example') converted[key] = toJsonSchema(value);
   }
   if (converted.properties && converted.additionalProperties === undefined) converted.additionalProperties = false;
-  if (nullable !== true) return converted;
-  // `nullable` beside a composition (Nest's nullable nested object: type object + allOf [$ref]) reads
-  // as "null or the composed schema", as openapi-typescript and most generators read it.
-  const composed = ['allOf', 'anyOf', 'oneOf', '$ref'].some((key) => key in converted);
-  if (typeof converted.type === 'string' && !composed) {
-    const enumeration = converted.enum as unknown[] | undefined;
-    return { ...converted, type: [converted.type, 'null'], ...(enumeration ? { enum: [...enumeration, null] } : {}) };
-  }
-  return { anyOf: [{ type: 'null' }, converted] };
+  return converted;
 }
 
 function validatorFor(schema: Schema): ValidateFunction {
@@ -82,6 +78,9 @@ function check(req: IncomingMessage & { route?: { path?: unknown } }, res: Serve
   const where = `${req.method} ${template(routePath)} ${res.statusCode}`;
   const declared = operation.responses[String(res.statusCode)] ?? operation.responses.default;
   if (!declared) return void violations.push(`${where}: status not declared`);
+  for (const name of API_HEADERS) {
+    if (res.getHeader(name) !== undefined && !Object.keys(declared.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase())) violations.push(`${where}: header ${name} sent but not declared`);
+  }
   for (const [name, header] of Object.entries(declared.headers ?? {})) {
     const raw = res.getHeader(name);
     if (raw === undefined) {

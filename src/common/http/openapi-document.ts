@@ -1,14 +1,21 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type OperationObject, type ResponseObject } from '@nestjs/swagger';
+import { ApiExtension, DocumentBuilder, SwaggerModule, type OpenAPIObject, type OperationObject, type PathItemObject, type ResponseObject, type SchemaObject } from '@nestjs/swagger';
 import { ErrorResponse } from './error-response.dto';
+import { toOpenApi31 } from './openapi-31';
 import { responseHeaders, type ResponseHeaderName } from './openapi-headers';
+
+/** What the API sends rather than serves (OpenAPI 3.1 `webhooks`), with the schemas they use. */
+export interface OutgoingMessages {
+  webhooks: Record<string, PathItemObject>;
+  schemas: Record<string, SchemaObject>;
+}
 
 const ERROR_SCHEMA = { $ref: `#/components/schemas/${ErrorResponse.name}` };
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const RATE_LIMIT: ResponseHeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
-/** Every operation that reads PostgreSQL or Redis answers 503 while they are down or too slow. */
 const TOO_LARGE: ResponseObject = { description: 'Request body too large (over 1 MiB; 5 MiB on link creation and events).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 const UNEXPECTED: ResponseObject = { description: 'Internal server error. (never a stack trace or SQL text)', content: { 'application/json': { schema: ERROR_SCHEMA } } };
+/** Every operation that reads PostgreSQL or Redis answers 503 while they are down or too slow. */
 const OUTAGE: ResponseObject = { description: 'The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow).', content: { 'application/json': { schema: ERROR_SCHEMA } } };
 
 /**
@@ -18,7 +25,7 @@ const OUTAGE: ResponseObject = { description: 'The workflow is disabled or tempo
  * rate-limit headers after authentication, the outage 503, the 413 of a body too large, replays of idempotent requests) is added
  * here, in one place, rather than repeated on each handler.
  */
-export function createOpenApiDocument(app: INestApplication, serverUrl: string): OpenAPIObject {
+export function createOpenApiDocument(app: INestApplication, serverUrl: string, outgoing: OutgoingMessages): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -36,13 +43,20 @@ export function createOpenApiDocument(app: INestApplication, serverUrl: string):
     { operationIdFactory: (controller, method) => `${lowerFirst(controller.replace(/Controller$/, ''))}_${method}`, extraModels: [ErrorResponse] },
   );
   for (const operation of operations(document)) addCommonResponses(operation);
-  return sortedDocument(document);
+  const schemas = { ...document.components?.schemas, ...outgoing.schemas };
+  return sortedDocument(toOpenApi31({ ...document, webhooks: outgoing.webhooks, components: { ...document.components, schemas } }));
 }
 
-function addCommonResponses(operation: OperationObject): void {
+/** Marks a route that reads neither PostgreSQL nor Redis: it never answers the outage 503. */
+const INDEPENDENT = 'x-needs-no-dependency';
+export const NeedsNoDependency = () => ApiExtension(INDEPENDENT, true);
+
+function addCommonResponses(operation: OperationObject & { [INDEPENDENT]?: boolean }): void {
   const authenticated = operation.security?.length !== 0;
+  const independent = operation[INDEPENDENT] === true;
+  delete operation[INDEPENDENT];
   const idempotent = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'header' && p.name === 'Idempotency-Key');
-  if (authenticated && !operation.responses['503']) operation.responses['503'] = { ...OUTAGE };
+  if (!independent && !operation.responses['503']) operation.responses['503'] = { ...OUTAGE };
   // The body limit is checked before routing reaches a handler: any request with a large body, even a GET.
   if (!operation.responses['413']) operation.responses['413'] = { ...TOO_LARGE };
   if (!operation.responses['500']) operation.responses['500'] = { ...UNEXPECTED };
@@ -53,7 +67,7 @@ function addCommonResponses(operation: OperationObject): void {
     if (code === 429) required.push('Retry-After', ...RATE_LIMIT);
     else if (code === 503) required.push('Retry-After');
     // The request-rate guard sets them once the key is known: a 401 has none, a later error may.
-    else if (authenticated && code !== 401) optional.push(...RATE_LIMIT);
+    if (authenticated && code !== 401 && code !== 429) optional.push(...RATE_LIMIT);
     // 429 and 5xx answers are not stored for replay (docs/api.md §10).
     if (idempotent && code < 500 && code !== 429) optional.push('Idempotent-Replayed');
     response.headers = { ...responseHeaders(required, optional), ...response.headers };

@@ -10,7 +10,7 @@ export const RESPONSE_HEADERS = {
   'X-RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the window resets.', schema: { type: 'integer', minimum: 0 } },
   'Retry-After': { description: 'Seconds to wait before trying again (or before the next poll of a job).', schema: { type: 'integer', minimum: 0 } },
-  Location: { description: 'Where to poll the job this request started.', schema: { type: 'string', format: 'uri-reference' } },
+  Location: { description: 'The URL of the resource this request created or started.', schema: { type: 'string', format: 'uri-reference' } },
   ETag: { description: 'The version of this representation; send it back as If-None-Match.', schema: { type: 'string' } },
   'Idempotent-Replayed': {
     description: 'Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key.',
@@ -20,10 +20,18 @@ export const RESPONSE_HEADERS = {
 
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
 
-/** A response's `headers` map: the required ones always sent, the optional ones sometimes. */
-export function responseHeaders(required: ResponseHeaderName[], optional: ResponseHeaderName[] = []): Record<string, HeaderObject> {
+/**
+ * A response's `headers` map: the required ones always sent, the optional ones sometimes;
+ * `described` words a header for this response (what its Location names).
+ */
+export function responseHeaders(
+  required: ResponseHeaderName[],
+  optional: ResponseHeaderName[] = [],
+  described: Partial<Record<ResponseHeaderName, string>> = {},
+): Record<string, HeaderObject> {
   const headers: Record<string, HeaderObject> = {};
-  for (const name of required) headers[name] = { ...RESPONSE_HEADERS[name], required: true };
-  for (const name of optional) headers[name] = { ...RESPONSE_HEADERS[name], required: false };
+  const header = (name: ResponseHeaderName) => ({ ...RESPONSE_HEADERS[name], ...(described[name] ? { description: described[name] } : {}) });
+  for (const name of required) headers[name] = { ...header(name), required: true };
+  for (const name of optional) headers[name] = { ...header(name), required: false };
   return headers;
 }

@@ -1,15 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
-import { IsTimestamp, ToTimestamp } from '../validation/timestamps';
+import { TimestampInput } from '../validation/timestamps';
 
 /**
  * `updated_since` of a syncable list: the records whose updatedAt is at or after it, in (updatedAt,
  * id) ascending order. A client passes its last seen updatedAt and follows nextCursor to the end.
  */
 export const UpdatedSince = () =>
-  function (target: object, key: string) {
-    ApiPropertyOptional({ format: 'date-time', description: 'Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync).' })(target, key);
-    IsOptional()(target, key);
-    ToTimestamp()(target, key);
-    IsTimestamp()(target, key);
-  };
+  TimestampInput({ description: 'Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync).' });

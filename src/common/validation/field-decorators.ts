@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { IsTimestamp, ToTimestamp } from './timestamps';
+import { TimestampInput } from './timestamps';
 import { ApiInteger } from '../http/api-integer';
 
 /**
@@ -19,8 +19,7 @@ export const OptionalText = (maxLength: number) =>
 export const OptionalChoice = (choices: readonly string[]) =>
   applyDecorators(ApiPropertyOptional({ enum: choices, nullable: true }), IsOptional(), IsIn(choices as string[]));
 
-export const OptionalTimestamp = () =>
-  applyDecorators(ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }), IsOptional(), ToTimestamp(), IsTimestamp());
+export const OptionalTimestamp = () => TimestampInput({ nullable: true });
 
 export const OptionalInteger = (minimum: number, maximum = 2_147_483_647) =>
   applyDecorators(ApiInteger({ required: false, minimum, maximum, nullable: true }), IsOptional(), IsInt(), Min(minimum), Max(maximum));

@@ -6,6 +6,7 @@ import { getMetadataStorage, validateSync, ValidationError } from 'class-validat
 import type { Request } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotency-key';
 import { fastParserOf } from './fast-parse.decorator';
+import { isListParameter } from './enum-list';
 import { bodyParseErrorOf, bodyTextFactsOf } from './json-body';
 import type { JsonTextFacts } from './json-bytes';
 import { issueForRule, toValidationIssues } from './pydantic-mapping';
@@ -88,7 +89,7 @@ export class RequestValidator {
           break;
         }
         case 'query': {
-          const raw = lastValues(req.query as Record<string, unknown>);
+          const raw = oneValueEach(rule.dto, req.query as Record<string, unknown>);
           const { value, issues: found } = validateDto(rule.dto, raw, 'query', QUERY_FACTS);
           issues.push(...found);
           Object.defineProperty(req, 'query', { value, configurable: true, enumerable: true, writable: true });
@@ -197,10 +198,18 @@ function fieldOrder(type: object): string[] {
   return order;
 }
 
-/** A repeated query parameter counts with its last value, as FastAPI reads scalars. */
-function lastValues(query: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A repeated multi-value filter (`a=x&a=y`) reads as its comma form (`a=x,y`), so both forms and any
+ * mix give the same list and the same 422; any other repeated parameter counts with its last value,
+ * as FastAPI reads scalars.
+ */
+function oneValueEach(dto: object, query: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query)) result[key] = Array.isArray(value) ? value[value.length - 1] : value;
+  for (const [key, value] of Object.entries(query)) {
+    if (!Array.isArray(value)) result[key] = value;
+    else if (isListParameter(dto, key) && value.every((item) => typeof item === 'string')) result[key] = value.join(',');
+    else result[key] = value[value.length - 1];
+  }
   return result;
 }
 

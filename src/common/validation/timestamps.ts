@@ -1,5 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type SchemaObject } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsDefined, IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
  * ISO 8601 timestamps as docs/api.md §1.1 accepts them: a date, or a date and time with an optional
@@ -51,3 +53,21 @@ export function IsTimestamp(options?: ValidationOptions): PropertyDecorator {
 export function isoOrNull(value: Date | null | undefined): string | null {
   return value ? value.toISOString() : null;
 }
+
+/** How a timestamp input is declared in the document: what parseTimestamp reads, a date or a date-time. */
+export const TIMESTAMP_INPUT_SCHEMA: SchemaObject & { type: 'string' } = {
+  type: 'string',
+  anyOf: [
+    { type: 'string', format: 'date-time' },
+    { type: 'string', format: 'date' },
+  ],
+};
+
+/** A timestamp query parameter or body field: declared as a date or a date-time, read as a Date. */
+export const TimestampInput = (options: { required?: boolean; nullable?: boolean; description?: string } = {}) =>
+  applyDecorators(
+    ApiProperty({ ...TIMESTAMP_INPUT_SCHEMA, required: options.required ?? false, nullable: options.nullable, description: options.description }),
+    options.required ? IsDefined() : IsOptional(),
+    ToTimestamp(),
+    IsTimestamp(),
+  );

@@ -47,7 +47,7 @@ export class AgentController {
   @HttpCode(202)
   @RequireScope('agent:publish')
   @Idempotent()
-  @ApiAcceptedResponse({ type: PublishJobResponse, description: 'The publish job; poll its Location.', headers: responseHeaders(['Location']) })
+  @ApiAcceptedResponse({ type: PublishJobResponse, description: 'The publish job; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The publish job: poll it for its outcome.' }) })
   @ApiErrorResponses(401, 403, 409, 422, 429)
   async publish(@Caller() caller: Principal, @Body() body: PublishRequest, @Res({ passthrough: true }) res: Response): Promise<PublishJobResponse> {
     const job = await this.agent.publish(caller.organizationId, body);

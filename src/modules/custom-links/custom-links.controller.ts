@@ -46,7 +46,7 @@ export class CustomLinksController {
   @RequireScope('custom_links:write')
   @Idempotent({ required: true })
   @JsonBodyLimit(CREATE_BODY_LIMIT_BYTES)
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.', headers: responseHeaders(['Location']) })
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The creation job: poll it for progress.' }) })
   @ApiErrorResponses(400, 401, 403, 409, 422, 429)
   async create(
     @Caller() caller: Principal,

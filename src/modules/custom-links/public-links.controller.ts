@@ -2,6 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
+import { responseHeaders } from '../../common/http/openapi-headers';
 import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
 import { PublicLinksService } from './public-links.service';
 
@@ -21,7 +22,7 @@ export class PublicLinksController {
     { name: 'link-opens:link', perMinute: 'linkOpensPerLinkPerMinute', per: { param: 'slug' } },
   )
   @ApiParam({ name: 'slug' })
-  @ApiResponse({ status: 302, description: 'To {EXPERIENCE_BASE_URL}?cl={slug}.' })
+  @ApiResponse({ status: 302, description: 'To {EXPERIENCE_BASE_URL}?cl={slug}.', headers: responseHeaders(['Location'], [], { Location: 'The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}.' }) })
   @ApiResponse({ status: 404, description: 'Unknown slug.' })
   @ApiResponse({ status: 410, description: 'The link is inactive.' })
   async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {

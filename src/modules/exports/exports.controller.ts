@@ -38,7 +38,7 @@ export class ExportsController {
   @HttpCode(202)
   @RequireScope(...READ_SCOPES)
   @Idempotent({ required: true })
-  @ApiAcceptedResponse({ type: ExportResponse, description: 'The export; poll its Location.', headers: responseHeaders(['Location']) })
+  @ApiAcceptedResponse({ type: ExportResponse, description: 'The export; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The export: poll it until it is completed, then download it.' }) })
   @ApiErrorResponses(400, 401, 403, 409, 422, 429)
   async create(
     @Caller() caller: Principal,

@@ -2,6 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
+import { NeedsNoDependency } from '../../common/http/openapi-document';
 import { Draining } from '../../common/shutdown/draining';
 import { ReadinessService, whileDraining, type Readiness } from './readiness';
 import { LivenessResponse, ReadinessResponse } from './health.responses';
@@ -28,6 +29,7 @@ export class HealthController {
   @Get('healthz')
   @ApiOperation({ summary: 'Liveness probe' })
   @ApiOkResponse({ type: LivenessResponse, description: 'The process is alive.' })
+  @NeedsNoDependency()
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }

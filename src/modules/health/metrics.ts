@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorators';
+import { NeedsNoDependency } from '../../common/http/openapi-document';
 import { metricsRegistry } from '../../common/metrics/metrics-registry';
 import { RecentResult } from './recent-result';
 
@@ -16,6 +17,7 @@ export class MetricsController {
   @Get('metrics')
   @ApiOperation({ summary: 'Prometheus metrics' })
   @ApiProduces('text/plain')
+  @NeedsNoDependency()
   @Header('Content-Type', metricsRegistry.contentType)
   metrics(): Promise<string> {
     return this.rendering.get();

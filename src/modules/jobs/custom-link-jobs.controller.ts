@@ -74,7 +74,7 @@ export class CustomLinkJobsController {
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The retry job; poll its Location.', headers: responseHeaders(['Location']) })
+  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The retry job; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The retry job: poll it for progress.' }) })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
   async retry(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Res({ passthrough: true }) res: Response): Promise<JobEnvelopeResponse> {
     const job = await this.jobs.retry(caller.organizationId, jobId);

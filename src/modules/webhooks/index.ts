@@ -3,3 +3,4 @@ export { WebhooksJobsModule } from './webhooks-jobs.module';
 export { WebhooksModule } from './webhooks.module';
 export { WebhookOutbox } from './webhook-outbox.service';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-types';
+export { webhookDocumentation } from './webhook-events.openapi';

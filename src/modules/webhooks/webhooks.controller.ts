@@ -37,7 +37,7 @@ export class WebhooksController {
   @HttpCode(201)
   @RequireScope('webhooks:write')
   @Idempotent()
-  @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint with its secret (shown only here and on rotation).', headers: responseHeaders(['Location']) })
+  @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint with its secret (shown only here and on rotation).', headers: responseHeaders(['Location'], [], { Location: 'The new webhook endpoint.' }) })
   @ApiErrorResponses(401, 403, 409, 422, 429)
   async create(@Caller() caller: Principal, @Body() body: CreateWebhookEndpointRequest, @Res({ passthrough: true }) res: Response): Promise<WebhookEndpointWithSecretResponse> {
     const endpoint = await this.endpoints.create(caller.organizationId, body);

@@ -3,7 +3,7 @@ import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validato
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
 import { UpdatedSince } from '../../../common/pagination/updated-since';
 import { ToBoolean } from '../../../common/validation/coercion';
-import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
+import { TimestampInput } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 
 export const LINK_STAGES = ['not_opened', 'opened', 'started', 'engaged'] as const;
@@ -38,17 +38,9 @@ export class CustomLinkListQuery extends PaginationQuery {
   @Text('Exact email, case-insensitive.') email?: string;
   @Text('Case-insensitive substring of the company.') company?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt lower bound, inclusive.' })
-  @IsOptional()
-  @ToTimestamp()
-  @IsTimestamp()
-  created_from?: Date;
+  @TimestampInput({ description: 'createdAt lower bound, inclusive.' }) created_from?: Date;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt upper bound, inclusive.' })
-  @IsOptional()
-  @ToTimestamp()
-  @IsTimestamp()
-  created_to?: Date;
+  @TimestampInput({ description: 'createdAt upper bound, inclusive.' }) created_to?: Date;
 
   @UpdatedSince() updated_since?: Date;
 

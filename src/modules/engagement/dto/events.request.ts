@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { FastParse } from '../../../common/validation/fast-parse.decorator';
-import { IsTimestamp, parseTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
+import { parseTimestamp, TimestampInput } from '../../../common/validation/timestamps';
 import { canonicalUuid } from '../../../common/validation/uuid-format';
 import { IsUuidString } from '../../../common/validation/validators';
 import { EVENT_TYPES, type EventType } from '../rules/engagement-rollup';
@@ -36,11 +36,7 @@ export class EventInput {
   @MaxLength(64)
   slug?: string;
 
-  @ApiProperty({ format: 'date-time' })
-  @IsDefined()
-  @ToTimestamp()
-  @IsTimestamp()
-  occurredAt: Date;
+  @TimestampInput({ required: true }) occurredAt: Date;
 
   @ApiPropertyOptional({ maxLength: 128 })
   @IsOptional()

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
 import { ToBoolean } from '../../../common/validation/coercion';
-import { IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
+import { EnumListFilter } from '../../../common/validation/enum-list';
 import { EVENT_TYPES, type EventType } from '../rules/engagement-rollup';
 
 /** GET /api/v1/custom-links/{link_id}/events filters (issue 20 point 4). */
@@ -13,9 +13,5 @@ export class LinkEventsQuery extends PaginationQuery {
   @IsBoolean()
   include_bots: boolean = false;
 
-  @ApiPropertyOptional({ description: `Comma-separated event types: ${EVENT_TYPES.join(', ')}.` })
-  @IsOptional()
-  @ToCommaList()
-  @IsEnumList(EVENT_TYPES)
-  type?: EventType[];
+  @EnumListFilter(EVENT_TYPES, 'Event types.') type?: EventType[];
 }

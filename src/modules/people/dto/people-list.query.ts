@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
-import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
+import { EnumListFilter } from '../../../common/validation/enum-list';
+import { TimestampInput } from '../../../common/validation/timestamps';
 import { PaginationQuery } from '../../../common/pagination/pagination.query';
 import { UpdatedSince } from '../../../common/pagination/updated-since';
 import { QUALIFICATION_STATUSES } from '../rules/qualification';
@@ -15,29 +15,13 @@ export class PeopleListQuery extends PaginationQuery {
   @MaxLength(255)
   email?: string;
 
-  @ApiPropertyOptional({ description: `Comma-separated: ${BUYING_INTENTS.join(', ')}.` })
-  @IsOptional()
-  @ToCommaList()
-  @IsEnumList(BUYING_INTENTS)
-  buying_intent?: string[];
+  @EnumListFilter(BUYING_INTENTS, 'Buying intents.') buying_intent?: string[];
 
-  @ApiPropertyOptional({ description: `Comma-separated: ${QUALIFICATION_STATUSES.join(', ')}.` })
-  @IsOptional()
-  @ToCommaList()
-  @IsEnumList(QUALIFICATION_STATUSES)
-  qualification_status?: string[];
+  @EnumListFilter(QUALIFICATION_STATUSES, 'Qualification statuses.') qualification_status?: string[];
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'lastSeenAt lower bound, inclusive.' })
-  @IsOptional()
-  @ToTimestamp()
-  @IsTimestamp()
-  last_seen_from?: Date;
+  @TimestampInput({ description: 'lastSeenAt lower bound, inclusive.' }) last_seen_from?: Date;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'lastSeenAt upper bound, inclusive.' })
-  @IsOptional()
-  @ToTimestamp()
-  @IsTimestamp()
-  last_seen_to?: Date;
+  @TimestampInput({ description: 'lastSeenAt upper bound, inclusive.' }) last_seen_to?: Date;
 
   @UpdatedSince() updated_since?: Date;
 }

@@ -14,7 +14,7 @@ import {
   OptionalTimestamp,
 } from '../../../common/validation/field-decorators';
 import { IsHttpUrl } from '../../../common/validation/http-url';
-import { IsTimestamp, ToTimestamp } from '../../../common/validation/timestamps';
+import { TimestampInput } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
 import { ApiInteger } from '../../../common/http/api-integer';
@@ -129,11 +129,7 @@ export class TranscriptInput {
 export class IngestSessionRequest {
   @OptionalText(SHORT) displayId?: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time' })
-  @IsDefined()
-  @ToTimestamp()
-  @IsTimestamp()
-  startTime: Date;
+  @TimestampInput({ required: true }) startTime: Date;
 
   @OptionalTimestamp() endTime?: Date | null;
   @OptionalText(SHORT) sessionType?: string | null;
