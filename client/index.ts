@@ -1,12 +1,29 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema';
 
-export type { components, operations, paths } from './schema';
+export type { $defs, components, operations, paths, webhooks } from './schema';
+export type {
+  AgentPublishJobFinishedWebhookEvent,
+  CustomLinkEngagedWebhookEvent,
+  CustomLinkJobFinishedWebhookEvent,
+  CustomLinkLeadWebhookEvent,
+  CustomLinkMeetingBookedWebhookEvent,
+  CustomLinkOpenedWebhookEvent,
+  CustomLinkSessionStartedWebhookEvent,
+  SessionAnalyzedWebhookEvent,
+  WebhookEvent,
+  WebhookEventOf,
+  WebhookEventType,
+} from './webhook-events';
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './verify-webhook';
+
+/** The typed client: `createApiClient(baseUrl, apiKey)` answers what `createClient<paths>` of openapi-fetch answers. */
+export type ApiClient = Client<paths>;
 
 /**
  * A typed client of the API, from openapi.json (`npm run openapi` regenerates schema.d.ts with
  * openapi-typescript): paths, parameters, bodies and answers are checked by the compiler.
  */
-export function createApiClient(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch): Client<paths> {
+export function createApiClient(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch): ApiClient {
   return createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` }, fetch: fetchImpl });
 }
