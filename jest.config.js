@@ -7,9 +7,6 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata'],
-  // Tests use the SDK's sources: client/package.json's "main" is its build (client/dist), which a
-  // test of the package (test/sdk-package.e2e-spec.ts) rewrites while others run.
-  moduleNameMapper: { '^\\.\\./client$': '<rootDir>/client/index.ts' },
 };
 module.exports = {
   projects: [

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createApiClient } from '../client';
+import { createApiClient } from '../client/index';
 import { createTestApp, type TestApp, type Tenant } from './support/test-app';
 
 /** The client generated from openapi.json (client/) against the running app: paths, bodies and answers typed by the document. */

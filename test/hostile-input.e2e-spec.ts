@@ -305,10 +305,12 @@ describe('hostile input (issue 17)', () => {
   });
 
   describe('query parameters that reach SQL', () => {
-    it('a repeated parameter counts with its last value', async () => {
-      await get(`${JOBS}?status=bogus&status=queued`).expect(200);
-      const res = await get(`${JOBS}?status=queued&status=bogus`).expect(422);
-      expect(detail(res)).toEqual([expect.objectContaining({ type: 'enum', loc: ['query', 'status'], input: 'bogus' })]);
+    it('a repeated multi-value filter reads as its comma list; any other repeated parameter counts with its last value', async () => {
+      const res = await get(`${JOBS}?status=bogus&status=queued`).expect(422);
+      expect(detail(res)).toEqual([expect.objectContaining({ type: 'enum', loc: ['query', 'status'], input: 'bogus,queued' })]);
+      await get(`${JOBS}?campaign_id=not-a-uuid&campaign_id=00000000-0000-7000-8000-000000000000`).expect(200);
+      const last = await get(`${JOBS}?campaign_id=00000000-0000-7000-8000-000000000000&campaign_id=not-a-uuid`).expect(422);
+      expect(detail(last)).toEqual([expect.objectContaining({ loc: ['query', 'campaign_id'], input: 'not-a-uuid' })]);
     });
 
     it('a backslash in a substring filter matches literally', async () => {
