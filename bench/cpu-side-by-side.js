@@ -95,7 +95,7 @@ async function startBuild(spec, index, manifest, pathOf) {
       CURSOR_SECRET: 'bench-cursor-secret-0123456789',
       TRANSCRIPT_DAILY_LIMIT: '100000000',
       // As bench/run.js starts the API, plus the GC counter.
-      NODE_OPTIONS: `--max-old-space-size=1024 --max-semi-space-size=32 --require ${GC_PRELOAD}`,
+      NODE_OPTIONS: `--max-old-space-size=512 --max-semi-space-size=32 --require ${GC_PRELOAD}`,
       GC_COUNTS_FILE: gcFile,
     },
   });

@@ -226,7 +226,7 @@ const freePort = () =>
 
 async function startApi(manifest, opts) {
   const port = await freePort();
-  const nodeOptions = `--max-old-space-size=1024 --max-semi-space-size=32 ${process.env.API_NODE_OPTIONS ?? ''}`.trim();
+  const nodeOptions = `--max-old-space-size=512 --max-semi-space-size=32 ${process.env.API_NODE_OPTIONS ?? ''}`.trim();
   const without = opts.without === null ? {} : { INGEST_WITHOUT: opts.without };
   const preload = opts.without === null ? '' : ` --require ${path.join(__dirname, 'ingest-without.js')}`;
   const env = serviceEnv(manifest, opts, { APP_ROLE: 'api', PORT: String(port), NODE_OPTIONS: nodeOptions + preload, ...without });

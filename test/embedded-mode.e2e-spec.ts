@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +108,8 @@ describe('embedded mode: no URLs, two commands', () => {
     expect(printed.match(new RegExp(`curl -s -H "Authorization: Bearer ${key}" http://localhost:\\d+/api/v1/`, 'g'))).toHaveLength(3);
     expect(postgresRunning()).toBe(true);
     expect(redisRunning()).toBe(true);
+    // The embedded PostgreSQL is the newest supported major (README "Run it": 15 to 18).
+    expect(readFileSync(join(folder, '.data', 'postgres', 'PG_VERSION'), 'utf8').trim()).toBe('18');
 
     const response = await sessions(key);
     expect(response.status).toBe(200);

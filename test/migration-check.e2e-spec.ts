@@ -43,6 +43,14 @@ describe('migration check', () => {
     for (const dataSource of dataSources) if (dataSource.isInitialized) await dataSource.destroy();
   });
 
+  it('runs on a supported PostgreSQL major (README "Run it": 15 to 18; 15 is the minimum, for UNIQUE NULLS NOT DISTINCT)', async () => {
+    const dataSource = await connect();
+    const [{ server_version_num: version }]: { server_version_num: string }[] = await dataSource.query('SHOW server_version_num');
+    const major = Math.floor(Number(version) / 10000);
+    expect(major).toBeGreaterThanOrEqual(15);
+    expect(major).toBeLessThanOrEqual(18);
+  });
+
   it('finds no difference between the entities and the migrated schema', async () => {
     const dataSource = await connect();
     expect(await schemaDiff(dataSource)).toEqual([]);

@@ -14,7 +14,7 @@ const ROOT = path.join(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/src/cli.js');
 const HUGE = '100000000';
 /** As API pods run (docker/compose.yaml, docs/DECISIONS.md "API memory"); the raw baselines get the same heap settings. */
-const API_NODE_OPTIONS = '--max-old-space-size=1024 --max-semi-space-size=32';
+const API_NODE_OPTIONS = '--max-old-space-size=512 --max-semi-space-size=32';
 /** The worker's CPU priority: below the API's, as separate worker pods would not take the API's cores. */
 const WORKER_NICE = 10;
 /** Kernel clock ticks per second (utime and stime in /proc/<pid>/stat): 100 on Linux. */
