@@ -207,6 +207,10 @@ describe('openapi.json through Prism (validating proxy)', () => {
     await s.send({ method: 'GET', path: `/l/no-such-slug-${runId}`, key: null, expect: 404 });
     await s.send({ method: 'GET', path: `/l/${slugOf(ada.url)}`, key: null, expect: 302 }, 'direct');
 
+    // Nullable request fields given as null: a job filed in no campaign, a link unfiled.
+    await s.send({ method: 'POST', path: LINKS, idempotencyKey: idem(), body: { links: [{ ...links[1], externalId: `prism-unfiled-${runId}` }], campaign: null }, expect: 202 });
+    await s.send({ method: 'PATCH', path: `${LINKS}/${graceId}`, idempotencyKey: idem(), body: { campaign: null }, expect: 200 });
+
     // A job whose campaign does not exist fails every item; its retry is a new job.
     const failing = (await s.must({ method: 'POST', path: LINKS, idempotencyKey: idem(), body: { links: [links[1]], campaign: { id: UNKNOWN_ID } }, expect: 202 })).body.job.id as string;
     await pollUntil(() => s.must({ method: 'GET', path: `${JOBS}/${failing}`, expect: 200 }), (res) => TERMINAL_JOB.includes(res.body.status));
@@ -241,7 +245,8 @@ describe('openapi.json through Prism (validating proxy)', () => {
     const bodies = [
       sessionBody({ buyingIntent: 'high', customLinkId: ada.id, transcript }),
       sessionBody({ buyingIntent: 'medium', email: 'grace@acme.com', name: 'Grace Hopper', qualificationStatus: 'unqualified', bookedStatus: 'not_booked' }),
-      sessionBody({ buyingIntent: 'low', email: 'alan@acme.com', name: 'Alan Turing' }),
+      // Nullable request objects given as null.
+      sessionBody({ buyingIntent: 'low', email: 'alan@acme.com', name: 'Alan Turing', tracking: null, transcript: null }),
     ];
     const ingested: { id: string; personId: string }[] = [];
     for (const body of bodies) {
