@@ -27,13 +27,6 @@ const OPENAPI_TYPESCRIPT_CLI = join(ROOT, 'node_modules/openapi-typescript/bin/c
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
 /**
- * TODO(issue 29 point 2): true once openapi.json has its `webhooks` section. Then the programs use a
- * payload type per event type and the document must declare each with the three webhook-* headers.
- * Until then the last test fails as soon as the document gains the section, to have this switched on.
- */
-const WEBHOOKS_IN_DOCUMENT = false;
-
-/**
  * openapi-typescript lints the document with the project's redocly.yaml first and prints its
  * warnings on stderr: these two are the ones redocly.yaml lists and justifies (src/openapi.spec.ts
  * expects exactly them). Any other line on stderr fails.
@@ -132,7 +125,7 @@ ${payloads.map((p) => `export const type${p.schema}: components['schemas'][${JSO
 
 describe('clients generated from openapi.json', () => {
   const document = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as Document;
-  const payloads = WEBHOOKS_IN_DOCUMENT ? webhookPayloads(document) : [];
+  const payloads = webhookPayloads(document);
   let dir: string;
   let heyApi: Run;
   let openapiTypescript: Run;
@@ -211,11 +204,6 @@ describe('clients generated from openapi.json', () => {
   });
 
   it('webhook payload types come from the document: one per event type, each with the webhook-* headers', () => {
-    if (!WEBHOOKS_IN_DOCUMENT) {
-      // Switch WEBHOOKS_IN_DOCUMENT on once the document has them.
-      expect(document.webhooks).toBeUndefined();
-      return;
-    }
     expect(payloads.map((p) => p.schema)).toContain('CustomLinkOpenedWebhookEvent');
     expect(payloads.map((p) => p.eventType).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
     for (const payload of payloads) expect({ schema: payload.schema, headers: [...payload.headers].sort() }).toEqual({ schema: payload.schema, headers: ['webhook-id', 'webhook-signature', 'webhook-timestamp'] });
