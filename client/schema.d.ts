@@ -2322,11 +2322,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2486,11 +2486,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2613,11 +2613,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,11 +2793,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2976,11 +2976,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,11 +3163,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3311,11 +3311,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3460,11 +3460,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,11 +3640,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3836,11 +3836,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4037,11 +4037,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,11 +4200,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,11 +4352,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4539,11 +4539,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4736,11 +4736,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,11 +4904,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5104,11 +5104,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5274,11 +5274,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5476,11 +5476,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5656,11 +5656,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5819,11 +5819,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6039,11 +6039,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6211,11 +6211,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6379,11 +6379,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6560,11 +6560,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6762,11 +6762,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6949,11 +6949,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7114,11 +7114,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7297,11 +7297,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7458,11 +7458,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7621,11 +7621,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7748,11 +7748,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7929,11 +7929,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8078,11 +8078,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8258,11 +8258,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8421,11 +8421,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8622,11 +8622,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8824,11 +8824,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,11 +8988,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9151,11 +9151,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9315,11 +9315,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9425,11 +9425,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9574,11 +9574,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9757,11 +9757,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9920,11 +9920,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10116,11 +10116,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10317,11 +10317,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10487,11 +10487,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10686,11 +10686,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10884,11 +10884,11 @@ export interface operations {
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
                     /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11033,6 +11033,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11235,6 +11241,12 @@ export interface operations {
                     "X-Request-ID": string;
                     /** @description Seconds to wait before trying again (or before the next poll of a job). */
                     "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -2,8 +2,9 @@ import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, ty
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
+import { AppConfigService } from '../../config/app-config';
 import { isDependencyFailure } from './dependency-failure';
-import { DomainError, UnavailableError } from './domain-errors';
+import { DomainError, rateLimitHeaders, UnavailableError } from './domain-errors';
 import { sendDomainError } from './error-response';
 
 interface RouterLayer {
@@ -14,6 +15,8 @@ interface RouterLayer {
 const CATCH_ALL = /^[{/]*\*/;
 /** What a client is told to wait when PostgreSQL or Redis is down or too slow. */
 const OUTAGE_RETRY_AFTER_SECONDS = 5;
+/** The request-rate window (docs/api.md §8.1). */
+const RATE_WINDOW_SECONDS = 60;
 
 /**
  * Renders every error as docs/api.md §7 says: DomainErrors with their status, text and headers;
@@ -25,7 +28,10 @@ const OUTAGE_RETRY_AFTER_SECONDS = 5;
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly config: AppConfigService,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
@@ -47,12 +53,25 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (isDependencyFailure(exception)) {
       const { code, name } = exception as Error & { code?: string };
       this.logger.warn({ code: code ?? name, requestId: req.id }, 'Dependency unavailable');
+      this.keepRateLimitFigures(res);
       return sendDomainError(res, new UnavailableError(OUTAGE_RETRY_AFTER_SECONDS));
     }
     // The `err` serializer (describeError) logs the type, code and frames, never the message: a
     // QueryFailedError carries the statement, its parameters and PostgreSQL's message quoting values.
     this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
     res.status(500).json({ detail: 'Internal server error.' });
+  }
+
+  /**
+   * SPEC §7 rule 2: a 503 carries X-RateLimit-*. The figures of this request's charge when the
+   * request-rate guard made it (PostgreSQL failed later); else, Redis down or the key not yet known,
+   * the configured limit with nothing remaining until a window from now.
+   */
+  private keepRateLimitFigures(res: Response): void {
+    if (res.getHeader('X-RateLimit-Limit') !== undefined) return;
+    const resetAt = Math.ceil(Date.now() / 1000) + RATE_WINDOW_SECONDS;
+    const figures = rateLimitHeaders({ limit: this.config.values.limits.requestsPerMinute, remaining: 0, resetAt, retryAfterSeconds: RATE_WINDOW_SECONDS });
+    for (const [header, value] of Object.entries(figures)) res.setHeader(header, value);
   }
 
   private sendRouteNotFound(req: Request, res: Response): void {

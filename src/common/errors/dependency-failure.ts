@@ -11,8 +11,9 @@ export function isDependencyFailure(error: unknown): boolean {
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof message !== 'string') return false;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
-  // ioredis: retries exhausted while disconnected, or a command unanswered within commandTimeout.
-  if (name === 'MaxRetriesPerRequestError' || message === 'Command timed out' || message === 'Connection is closed.') return true;
+  // ioredis: retries exhausted while disconnected, a command unanswered within commandTimeout, or
+  // refused at once while the shared connection is away (it queues nothing: redis.module.ts).
+  if (name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.has(message)) return true;
   // pg and pg-pool: their own timeouts and lost connections carry no code.
   return PG_MESSAGES.some((text) => message.startsWith(text));
 }
@@ -36,6 +37,8 @@ export async function within<T>(work: Promise<T>, ms: number, what: string): Pro
     clearTimeout(timer);
   }
 }
+
+const REDIS_MESSAGES = new Set(['Command timed out', 'Connection is closed.', "Stream isn't writeable and enableOfflineQueue options is false"]);
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
 

@@ -64,10 +64,11 @@ function addCommonResponses(operation: OperationObject & { [INDEPENDENT]?: boole
     const code = Number(status);
     const required: ResponseHeaderName[] = ['X-Request-ID'];
     const optional: ResponseHeaderName[] = [];
-    if (code === 429) required.push('Retry-After', ...RATE_LIMIT);
+    // SPEC §7 rule 2: a 429 and a 503 carry them (a 503 from the error filter, whatever the route).
+    if (code === 429 || (code === 503 && (authenticated || response.description === OUTAGE.description))) required.push('Retry-After', ...RATE_LIMIT);
     else if (code === 503) required.push('Retry-After');
     // The request-rate guard sets them once the key is known: a 401 has none, a later error may.
-    if (authenticated && code !== 401 && code !== 429) optional.push(...RATE_LIMIT);
+    else if (authenticated && code !== 401) optional.push(...RATE_LIMIT);
     // 429 and 5xx answers are not stored for replay (docs/api.md §10).
     if (idempotent && code < 500 && code !== 429) optional.push('Idempotent-Replayed');
     response.headers = { ...responseHeaders(required, optional), ...response.headers };

@@ -1,4 +1,4 @@
-import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import Redis, { type RedisOptions } from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
 import type { TimeoutsConfig } from '../../config/environment';
@@ -11,6 +11,36 @@ export const REDIS = Symbol('REDIS');
  */
 export function boundedRedisOptions(timeouts: TimeoutsConfig): RedisOptions {
   return { commandTimeout: timeouts.redisCommandMs, connectTimeout: timeouts.redisConnectMs, maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 100, 1000) };
+}
+
+/** How often the shared connection is probed, and how long a probe may go unanswered. */
+const PROBE_INTERVAL_MS = 250;
+const PROBE_TIMEOUT_MS = 500;
+
+/**
+ * Fails fast while Redis is away (issue 30 point 1). The shared connection queues nothing while it is
+ * not ready (`enableOfflineQueue: false`): a command during a reconnect fails at once instead of
+ * waiting for its timeout. A stalled connection (open, but nothing answers) stays "ready" in
+ * ioredis' eyes, so a probe that goes unanswered for PROBE_TIMEOUT_MS reconnects it; the new
+ * connection's ready check stalls and times out in turn, and commands keep failing at once until
+ * Redis answers again. Returns a function that stops probing.
+ */
+export function failFastWhileAway(connection: Redis): () => void {
+  let probing = false;
+  const probe = setInterval(() => {
+    if (probing || connection.status !== 'ready') return;
+    probing = true;
+    const stalled = setTimeout(() => connection.status === 'ready' && connection.disconnect(true), PROBE_TIMEOUT_MS);
+    connection
+      .ping()
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(stalled);
+        probing = false;
+      });
+  }, PROBE_INTERVAL_MS);
+  probe.unref();
+  return () => clearInterval(probe);
 }
 
 /** Logs a connection's errors once per outage, as JSON through the app logger (never an unhandled 'error' event). */
@@ -40,17 +70,45 @@ export function logConnectionErrors(connection: Redis, name: string): Redis {
         logConnectionErrors(
           // Auto-pipelining sends the commands of concurrent requests (one rate-limit charge each) in one
           // write: fewer syscalls on both ends, about a tenth of a small request's CPU here.
-          new Redis(config.values.redisUrl, { enableAutoPipelining: true, enableReadyCheck: true, lazyConnect: false, ...boundedRedisOptions(config.values.timeouts) }),
+          new Redis(config.values.redisUrl, {
+            enableAutoPipelining: true,
+            enableReadyCheck: true,
+            enableOfflineQueue: false,
+            lazyConnect: false,
+            ...boundedRedisOptions(config.values.timeouts),
+          }),
           'Redis',
         ),
     },
   ],
   exports: [REDIS],
 })
-export class RedisModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+export class RedisModule implements OnModuleInit, OnApplicationShutdown {
+  private readonly stopProbing: () => void;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly config: AppConfigService,
+  ) {
+    this.stopProbing = failFastWhileAway(redis);
+  }
+
+  /** Start-up waits for the first connection a little (nothing is queued before it); Redis down: the app starts and answers 503. */
+  async onModuleInit(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.config.values.timeouts.redisConnectMs * 2);
+      this.redis.once('ready', done);
+    });
+  }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopProbing();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
