@@ -13,30 +13,32 @@ export function boundedRedisOptions(timeouts: TimeoutsConfig): RedisOptions {
   return { commandTimeout: timeouts.redisCommandMs, connectTimeout: timeouts.redisConnectMs, maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 100, 1000) };
 }
 
-/** How often the shared connection is probed, and how long a probe may go unanswered. */
+/** How often the shared connection is probed. */
 const PROBE_INTERVAL_MS = 250;
-const PROBE_TIMEOUT_MS = 500;
 
 /**
  * Fails fast while Redis is away (issue 30 point 1). The shared connection queues nothing while it is
  * not ready (`enableOfflineQueue: false`): a command during a reconnect fails at once instead of
  * waiting for its timeout. A stalled connection (open, but nothing answers) stays "ready" in
- * ioredis' eyes, so a probe that goes unanswered for PROBE_TIMEOUT_MS reconnects it; the new
- * connection's ready check stalls and times out in turn, and commands keep failing at once until
- * Redis answers again. Returns a function that stops probing.
+ * ioredis' eyes, so a probe unanswered for half a command timeout reconnects it; the new connection's
+ * ready check stalls and times out in turn, and commands keep failing at once until Redis answers.
+ * A busy process is not a stalled Redis: the verdict waits for the poll phase (setImmediate runs
+ * after it), so a pong already received is read before the connection is judged. Returns a
+ * function that stops probing.
  */
-export function failFastWhileAway(connection: Redis): () => void {
-  let probing = false;
+export function failFastWhileAway(connection: Redis, commandTimeoutMs: number): () => void {
+  let answered = true;
   const probe = setInterval(() => {
-    if (probing || connection.status !== 'ready') return;
-    probing = true;
-    const stalled = setTimeout(() => connection.status === 'ready' && connection.disconnect(true), PROBE_TIMEOUT_MS);
+    if (!answered || connection.status !== 'ready') return;
+    answered = false;
+    // Half the command timeout: judged before the ping's own timeout would count it as answered.
+    const verdict = setTimeout(() => setImmediate(() => !answered && connection.status === 'ready' && connection.disconnect(true)), commandTimeoutMs / 2);
     connection
       .ping()
       .catch(() => undefined)
       .finally(() => {
-        clearTimeout(stalled);
-        probing = false;
+        clearTimeout(verdict);
+        answered = true;
       });
   }, PROBE_INTERVAL_MS);
   probe.unref();
@@ -90,7 +92,7 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly config: AppConfigService,
   ) {
-    this.stopProbing = failFastWhileAway(redis);
+    this.stopProbing = failFastWhileAway(redis, config.values.timeouts.redisCommandMs);
   }
 
   /** Start-up waits for the first connection a little (nothing is queued before it); Redis down: the app starts and answers 503. */
