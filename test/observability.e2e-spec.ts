@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { WebhookOutbox } from '../src/modules/webhooks';
 import { ingest, sessionBody } from './support/sessions';
 import { TcpProxy } from './support/tcp-proxy';
 import { createTestApp, eventually, readUntil, type TestApp } from './support/test-app';
 
 /**
  * Issue 19 point 4: the app's metrics on GET /metrics, /metrics when Redis does not answer, and who
- * may read /metrics, /docs and /admin/queues (docs/operations.md "Metrics and alerts").
+ * may read /metrics, /docs and /admin/queues (docs/operations.md "Metrics and alerts"). Issue 30
+ * point 6: the metrics of what users feel (webhook deliveries, exports, share cards, cache hit
+ * ratios) each move when their thing happens.
  * Metrics live in one registry per process, shared by the apps of this file: each case looks for a
  * change it caused, and /metrics renders at most once a second, hence the polling.
  */
@@ -82,6 +88,35 @@ describe('metrics', () => {
     await until('engagement_idempotency_conflicts_total', conflicts);
   });
 
+  it('counts principal cache hits and misses: a new key is looked up once, then answered from the cache', async () => {
+    const who = await t.createTenant();
+    const hits = 'engagement_cache_lookups_total{cache="principal",result="hit"}';
+    const misses = 'engagement_cache_lookups_total{cache="principal",result="miss"}';
+    const text0 = await metrics();
+    await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key).expect(200);
+    await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key).expect(200);
+    const text = await until(hits, sample(text0, hits) ?? 0);
+    expect(sample(text, misses)).toBeGreaterThan(sample(text0, misses) ?? 0);
+  });
+
+  it('counts count cache hits and misses: a list total is counted once, then read from the cache', async () => {
+    const who = await t.createTenant();
+    const hits = 'engagement_cache_lookups_total{cache="count",result="hit"}';
+    const misses = 'engagement_cache_lookups_total{cache="count",result="miss"}';
+    const text0 = await metrics();
+    const page = await request(t.server).get('/api/v1/people?limit=1').set('x-api-key', who.key).expect(200);
+    expect((page.body as { pagination: { total: number } }).pagination.total).toBe(0);
+    await request(t.server).get('/api/v1/people?limit=1').set('x-api-key', who.key).expect(200);
+    const text = await until(hits, sample(text0, hits) ?? 0);
+    expect(sample(text, misses)).toBeGreaterThan(sample(text0, misses) ?? 0);
+  });
+
+  it('request duration buckets reach 10 s (a stalled database answers after about 6 s)', async () => {
+    await request(t.server).get('/healthz').expect(200);
+    const text = await until('http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}', 0);
+    for (const le of ['2.5', '5', '7.5', '10', '+Inf']) expect(text).toContain(`http_request_duration_seconds_bucket{le="${le}",method="GET",route="/healthz",status="200"}`);
+  });
+
   it('observes ingestion lag (now minus the session end) once per change, not per re-send', async () => {
     const who = await t.createTenant();
     const series = 'engagement_ingestion_lag_seconds_count{kind="session"}';
@@ -102,11 +137,26 @@ describe('metrics', () => {
 describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
   let t: TestApp;
 
-  // A queue prefix of its own: no other app of the run takes this app's jobs.
+  let receiver: Server;
+  let hooks: string;
+
+  // A queue prefix of its own: no other app of the run takes this app's jobs. Webhooks go to a
+  // local receiver that answers 204 on /ok and 500 elsewhere.
   beforeAll(async () => {
-    t = await createTestApp({ APP_ROLE: 'all', QUEUE_PREFIX: `bull-metrics-${randomUUID()}` });
+    t = await createTestApp({
+      APP_ROLE: 'all', QUEUE_PREFIX: `bull-metrics-${randomUUID()}`, RATE_LIMIT_PER_MINUTE: '100000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '50', WEBHOOK_RETRY_BASE_MS: '60000',
+    });
+    receiver = createServer((req, res) => {
+      req.resume().on('end', () => res.writeHead(req.url === '/ok' ? 204 : 500).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
 
   const { metrics, until } = metricsOf(() => t);
 
@@ -126,6 +176,71 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
     expect(sample(text, series)).toBeGreaterThanOrEqual(1);
     const infinite = 'engagement_job_duration_seconds_bucket{le="+Inf",queue="custom-link-jobs",job="create-links",outcome="completed"}';
     expect(sample(text, infinite)).toBe(sample(text, series));
+  });
+
+  it('counts webhook attempts by outcome with their duration, and endpoints disabled, never by URL', async () => {
+    const who = await t.createTenant();
+    const endpoint = async (path: string) =>
+      ((await request(t.server).post('/api/v1/webhook-endpoints').set('x-api-key', who.key).send({ url: `${hooks}${path}`, eventTypes: ['custom_link.opened'] }).expect(201)).body as { id: string }).id;
+    const series = {
+      success: 'engagement_webhook_attempts_total{outcome="success"}',
+      httpError: 'engagement_webhook_attempts_total{outcome="http_error"}',
+      durations: 'engagement_webhook_attempt_duration_seconds_count{outcome="success"}',
+      disabled: 'engagement_webhook_endpoints_disabled_total',
+    };
+    const text0 = await metrics();
+    await endpoint('/ok');
+    const failing = await endpoint('/fail');
+    // Failing for six days: its next failure deactivates it (five days, retry-schedule.ts).
+    const db = t.app.get(DataSource);
+    await db.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '6 days' WHERE organization_id = $1 AND id = $2`, [who.organizationId, failing]);
+    await db.transaction((tx) => t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', { id: randomUUID() }));
+
+    await until(series.success, sample(text0, series.success) ?? 0);
+    await until(series.httpError, sample(text0, series.httpError) ?? 0);
+    await until(series.durations, sample(text0, series.durations) ?? 0);
+    const text = await until(series.disabled, sample(text0, series.disabled) ?? 0);
+    expect(text).not.toContain(hooks);
+    expect(text).not.toContain('127.0.0.1');
+    const endpoints = (await request(t.server).get(`/api/v1/webhook-endpoints/${failing}`).set('x-api-key', who.key).expect(200)).body as { active: boolean };
+    expect(endpoints.active).toBe(false);
+  });
+
+  it('counts the rows and bytes of a completed export and observes its duration', async () => {
+    const who = await t.createTenant();
+    await ingest(t.server, who.key, randomUUID(), sessionBody({ email: 'ada@export.example.com' })).expect((res) => expect([200, 201]).toContain(res.status));
+    const rows = 'engagement_export_rows_total{resource="people",format="ndjson"}';
+    const bytes = 'engagement_export_bytes_total{resource="people",format="ndjson"}';
+    const durations = 'engagement_export_duration_seconds_count{outcome="completed"}';
+    const text0 = await metrics();
+    const created = await request(t.server).post('/api/v1/exports').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ resource: 'people', format: 'ndjson', filters: {} }).expect(202);
+    const done = await readUntil(
+      async () => (await request(t.server).get(created.headers.location as string).set('x-api-key', who.key).expect(200)).body as { status: string; rowCount: number | null },
+      (e) => e.status !== 'queued' && e.status !== 'processing',
+    );
+    expect(done).toMatchObject({ status: 'completed', rowCount: 1 });
+    const text = await until(rows, sample(text0, rows) ?? 0);
+    expect(sample(text, rows)).toBeGreaterThanOrEqual((sample(text0, rows) ?? 0) + 1);
+    expect(sample(text, bytes)).toBeGreaterThan(sample(text0, bytes) ?? 0);
+    expect(sample(text, durations)).toBeGreaterThan(sample(text0, durations) ?? 0);
+  });
+
+  it('counts card renders by outcome and observes their duration', async () => {
+    const who = await t.createTenant();
+    const generated = 'engagement_card_renders_total{outcome="generated"}';
+    const durations = 'engagement_card_render_duration_seconds_count';
+    const text0 = await metrics();
+    const link = { firstName: 'Ada', lastName: 'Card', company: 'Co' };
+    const created = await request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links: [link] }).expect(202);
+    const jobId = (created.body as { job: { id: string } }).job.id;
+    const job = await readUntil(
+      async () => (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as { status: string; thumbnailGeneratedCount: number },
+      (j) => j.status !== 'queued' && j.status !== 'processing',
+      60_000,
+    );
+    expect(job).toMatchObject({ status: 'completed', thumbnailGeneratedCount: 1 });
+    const text = await until(generated, sample(text0, generated) ?? 0);
+    expect(sample(text, durations)).toBeGreaterThan(sample(text0, durations) ?? 0);
   });
 });
 

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from '../config/environment';
 import { describeError } from './errors/error-log';
+import { logTraceFields } from './tracing/trace-context';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /** Levels at which request logs (info) are written. */
@@ -46,6 +47,9 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
     level: config.logLevel,
     // "level":"info" rather than 30: log pipelines and people read the name.
     formatters: { level: (label: string) => ({ level: label }) },
+    // With tracing on, every line written while a request or job runs names its trace and span
+    // (trace_id, span_id): logs and traces join by id, not by time. Off, no line pays for it.
+    ...(config.operations.tracesExporter === null ? {} : { mixin: logTraceFields }),
     customAttributeKeys: { responseTime: 'durationMs' },
     customSuccessObject: (req: IncomingMessage, res: ServerResponse, line: Record<string, unknown>) => ({ ...line, ...requestFields(req as RoutedRequest, res) }),
     genReqId: (req: IncomingMessage) => (req as RoutedRequest).id,

@@ -2,6 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { UnauthenticatedError } from '../errors/domain-errors';
 import { clientAddressOf } from '../http/client-address';
+import { principalCacheLookups } from '../metrics/cache-metrics';
 import { extractApiKey, hashApiKey } from './api-key';
 import { AuthFailureLimit } from './auth-failure-limit';
 import { PUBLIC_ROUTE, type AuthenticatedRequest } from './auth.decorators';
@@ -44,10 +45,18 @@ export class ApiKeyGuard implements CanActivate {
   private async resolve(keyHash: string, req: AuthenticatedRequest): Promise<Principal | null> {
     let cached = this.cache.peek(keyHash);
     if (cached === undefined && !this.cache.isTrusted() && (await this.feed.renewLease())) cached = this.cache.peek(keyHash);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      principalCacheLookups.hit();
+      return cached;
+    }
     await this.failures.refuseIfSpent(clientAddressOf(req));
     // A concurrent request may have looked the key up meanwhile.
     cached = this.cache.peek(keyHash);
-    return cached !== undefined ? cached : this.cache.load(keyHash, (hash) => this.lookup.findActiveByHash(hash));
+    if (cached !== undefined) {
+      principalCacheLookups.hit();
+      return cached;
+    }
+    principalCacheLookups.miss();
+    return this.cache.load(keyHash, (hash) => this.lookup.findActiveByHash(hash));
   }
 }

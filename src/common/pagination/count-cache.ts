@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
+import { countCacheLookups } from '../metrics/cache-metrics';
 import { REDIS } from '../redis/redis.module';
 import type { PaginationQuery } from './pagination.query';
 
@@ -27,7 +28,11 @@ export class CountCache {
     const filterHash = createHash('sha1').update(JSON.stringify(filters)).digest('hex');
     const key = `count:${list}:${organizationId}:${version}:${filterHash}`;
     const cached = await this.redis.get(key);
-    if (cached !== null) return Number(cached);
+    if (cached !== null) {
+      countCacheLookups.hit();
+      return Number(cached);
+    }
+    countCacheLookups.miss();
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const counting = this.computeAndStore(key, compute).finally(() => this.inFlight.delete(key));

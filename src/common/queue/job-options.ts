@@ -1,5 +1,6 @@
 import type { Job, Queue } from 'bull';
 import { within } from '../errors/dependency-failure';
+import { withTraceContext } from '../tracing/trace-context';
 
 /**
  * Retries and cleanup of every Bull job, in one place. Callers add `jobId` (our own id), which makes
@@ -9,10 +10,11 @@ export const JOB_OPTIONS = { attempts: 5, backoff: { type: 'exponential', delay:
 
 /**
  * Adds a job under our own id (a second add is a no-op) within `timeoutMs`: a queue whose Redis does
- * not answer fails the caller with a dependency timeout (503) instead of holding it.
+ * not answer fails the caller with a dependency timeout (503) instead of holding it. With tracing on,
+ * the data also carries the active span's context (`trace`), which the job's span links to.
  */
 export function enqueue<T>(queue: Queue<T>, name: string, data: T, jobId: string, timeoutMs: number): Promise<Job<T>> {
-  return within(queue.add(name, data, { ...JOB_OPTIONS, jobId }), timeoutMs, 'The job queue');
+  return within(queue.add(name, withTraceContext(data), { ...JOB_OPTIONS, jobId }), timeoutMs, 'The job queue');
 }
 
 /**
@@ -46,6 +48,6 @@ async function requeueNow<T>(queue: Queue<T>, name: string, data: T, jobId: stri
   const state = existing ? await existing.getState() : 'absent';
   if (LIVE_STATES.has(state)) return 'live';
   await existing?.remove();
-  await queue.add(name, data, { ...JOB_OPTIONS, jobId });
+  await queue.add(name, withTraceContext(data), { ...JOB_OPTIONS, jobId });
   return state as RequeueFound;
 }

@@ -5,6 +5,7 @@ import type { Queue } from 'bull';
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
+import { observeCardRender } from '../../common/metrics/work-metrics';
 import { JobLeases } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
 import type { ReapableJobs } from '../../common/queue/job-reaper';
@@ -115,7 +116,9 @@ export class ThumbnailRendersService {
     const render = await this.renders.claim(organizationId, renderId, this.leases.terms());
     const subject = render ? await this.subjects.get().startRender(organizationId, render.custom_link_id, renderId) : null;
     if (!render || !subject) return this.settleJobOf(organizationId, renderId);
+    const started = Date.now();
     const outcome = await this.leases.hold((lease) => this.renders.renewLease(organizationId, renderId, lease), () => this.draw(subject));
+    observeCardRender(outcome.error?.code === 'render_timeout' ? 'timeout' : outcome.status, Date.now() - started);
     const card = outcome.png ? { png: outcome.png, hash: createHash('sha256').update(outcome.png).digest('hex') } : null;
     await this.db.transaction(async (tx) => {
       if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;

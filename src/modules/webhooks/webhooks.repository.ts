@@ -236,15 +236,18 @@ export class WebhooksRepository {
     return { delivery, body: message.body, endpoint };
   }
 
-  /** Records an attempt (once: only while it is pending), queues the next one, and moves the endpoint's failure streak. */
-  async recordAttempt(organizationId: string, delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  /**
+   * Records an attempt (once: only while it is pending), queues the next one, and moves the endpoint's
+   * failure streak. False when the attempt was recorded already (nothing changed).
+   */
+  async recordAttempt(organizationId: string, delivery: DeliveryRow, outcome: AttemptOutcome): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
       const [, updated]: [unknown[], number] = await tx.query(
         `UPDATE webhook_deliveries SET status = $3::text, response_status = $4, duration_ms = $5, error = $6, next_attempt_at = $7, lease_owner = NULL, lease_until = NULL
           WHERE organization_id = $1 AND id = $2 AND status = 'pending'`,
         [organizationId, delivery.id, outcome.succeeded ? 'succeeded' : 'failed', outcome.responseStatus, outcome.durationMs, outcome.error, outcome.nextAttemptAt],
       );
-      if (updated === 0) return;
+      if (updated === 0) return false;
       if (outcome.nextAttemptAt) {
         await tx.query(
           `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)`,
@@ -257,6 +260,7 @@ export class WebhooksRepository {
           WHERE organization_id = $1 AND id = $2`,
         [organizationId, delivery.endpoint_id, outcome.succeeded, outcome.deactivate],
       );
+      return true;
     });
   }
 }

@@ -14,6 +14,8 @@ export class ChunkedGzip {
   private pending: Buffer[] = [];
   private size = 0;
   private seq = 0;
+  /** Bytes handed to the store so far. */
+  stored = 0;
 
   constructor(
     private readonly chunkBytes: number,
@@ -42,6 +44,7 @@ export class ChunkedGzip {
     const data = Buffer.concat(this.pending);
     this.pending = [];
     this.size = 0;
+    this.stored += data.length;
     return this.store(this.seq++, data);
   }
 }

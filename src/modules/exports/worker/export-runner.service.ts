@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { v7 as uuidv7 } from 'uuid';
+import { observeExportCompleted, observeExportFailed, type ExportRun } from '../../../common/metrics/work-metrics';
 import { JobLeases } from '../../../common/queue/job-leases';
 import type { ReapableJobs } from '../../../common/queue/job-reaper';
 import { validateNestedQuery } from '../../../common/validation/request-validator';
@@ -22,6 +23,11 @@ const PAGE_ROWS = 1000;
 const CHUNK_BYTES = 1024 * 1024;
 const SWEEP_BATCH = 500;
 
+/** What a run came to; `superseded`: another run took the export over, and this one stopped. */
+type RunOutcome = { status: 'completed'; rows: number; bytes: number } | { status: 'failed' } | { status: 'superseded' };
+const FAILED: RunOutcome = { status: 'failed' };
+const SUPERSEDED: RunOutcome = { status: 'superseded' };
+
 /**
  * Writes export files on the workers. A run starts the file over (a run id of its own; the chunks
  * of runs before it are deleted), reads the list page by page through its cursor, and stores gzip
@@ -41,9 +47,13 @@ export class ExportRunner {
 
   async run(organizationId: string, exportId: string): Promise<void> {
     const runId = uuidv7();
+    const started = Date.now();
     const row = await this.exports.startRun(organizationId, exportId, runId, this.leases.terms());
     if (!row) return;
-    await this.leases.hold((lease) => this.exports.renewLease(organizationId, exportId, runId, lease), () => this.write(organizationId, row, runId));
+    const outcome = await this.leases.hold((lease) => this.exports.renewLease(organizationId, exportId, runId, lease), () => this.write(organizationId, row, runId));
+    const run: ExportRun = { resource: row.resource, format: row.format, durationMs: Date.now() - started };
+    if (outcome.status === 'completed') observeExportCompleted(run, outcome.rows, outcome.bytes);
+    else if (outcome.status === 'failed') observeExportFailed(run);
   }
 
   reapable(): ReapableJobs<RunExportPayload> {
@@ -66,36 +76,39 @@ export class ExportRunner {
     }
   }
 
-  private async write(organizationId: string, row: ExportRow, runId: string): Promise<void> {
+  private async write(organizationId: string, row: ExportRow, runId: string): Promise<RunOutcome> {
     const source = this.sources.get(row.resource as ExportResource);
     const { value: query, issues } = validateNestedQuery(source.filters, row.filters, ['body', 'filters']);
     if (issues.length > 0) {
       // Filters valid when the export was made and no longer (the list's rules changed): nothing to write.
       this.logger.warn({ exportId: row.id }, 'Export filters no longer validate; the export failed');
-      return this.exports.fail(organizationId, row.id, runId, EXPORT_TTL_MS);
+      await this.exports.fail(organizationId, row.id, runId, EXPORT_TTL_MS);
+      return FAILED;
     }
     try {
-      await this.writeFile(organizationId, row, runId, source, query);
+      return await this.writeFile(organizationId, row, runId, source, query);
     } catch (err) {
       // The list itself refuses (its link was deleted meanwhile): no attempt will do better.
       if (!(err instanceof NotFoundError)) throw err;
       await this.exports.fail(organizationId, row.id, runId, EXPORT_TTL_MS);
+      return FAILED;
     }
   }
 
-  private async writeFile(organizationId: string, row: ExportRow, runId: string, source: ExportSource, query: PaginationQuery): Promise<void> {
+  private async writeFile(organizationId: string, row: ExportRow, runId: string, source: ExportSource, query: PaginationQuery): Promise<RunOutcome> {
     const file = new ChunkedGzip(CHUNK_BYTES, (seq, data) => this.exports.appendChunk(organizationId, row.id, runId, seq, data));
     const columns = row.format === 'csv' ? columnsOf(source.item) : [];
-    if (row.format === 'csv' && !(await file.write(csvLine(columns)))) return;
+    if (row.format === 'csv' && !(await file.write(csvLine(columns)))) return SUPERSEDED;
     let rowCount = 0;
     let cursor: string | undefined;
     do {
       const page = await source.page(organizationId, Object.assign(query, { limit: PAGE_ROWS, offset: 0, cursor, offsetGiven: undefined }));
       const text = page.items.map((item) => (row.format === 'csv' ? csvRow(item, columns) : ndjsonRow(item))).join('');
-      if (!(await file.write(text))) return;
+      if (!(await file.write(text))) return SUPERSEDED;
       rowCount += page.items.length;
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
-    if (await file.end()) await this.exports.complete(organizationId, row.id, runId, rowCount, EXPORT_TTL_MS);
+    if (!(await file.end()) || !(await this.exports.complete(organizationId, row.id, runId, rowCount, EXPORT_TTL_MS))) return SUPERSEDED;
+    return { status: 'completed', rows: rowCount, bytes: file.stored };
   }
 }

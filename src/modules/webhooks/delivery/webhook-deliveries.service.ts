@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { countWebhookEndpointDisabled, observeWebhookAttempt } from '../../../common/metrics/work-metrics';
 import { JobLeases } from '../../../common/queue/job-leases';
 import { requeue } from '../../../common/queue/job-options';
 import { AppConfigService } from '../../../config/app-config';
@@ -56,11 +57,13 @@ export class WebhookDeliveriesService {
     const { allowPrivateUrls, retryBaseMs } = this.config.values.webhooks;
     const result = endpoint.active
       ? await sendWebhook(endpoint.url, this.headers(endpoint, delivery.message_id, body), body, allowPrivateUrls)
-      : { ok: false, status: null, durationMs: 0, error: 'the endpoint is inactive' };
+      : { ok: false, status: null, durationMs: 0, error: 'the endpoint is inactive', outcome: null };
+    // An inactive endpoint is not sent to: no attempt to count.
+    if (result.outcome !== null) observeWebhookAttempt(result.outcome, result.durationMs);
     const now = new Date();
     const deactivate = !result.ok && endpoint.active && shouldDeactivate(endpoint.failing_since, now);
     const delay = result.ok || deactivate || !endpoint.active || delivery.attempt >= MAX_ATTEMPTS ? null : retryDelayMs(delivery.attempt, retryBaseMs);
-    await this.webhooks.recordAttempt(organizationId, delivery, {
+    const recorded = await this.webhooks.recordAttempt(organizationId, delivery, {
       succeeded: result.ok,
       responseStatus: result.status,
       durationMs: result.durationMs,
@@ -68,7 +71,10 @@ export class WebhookDeliveriesService {
       nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay),
       deactivate,
     });
-    if (deactivate) this.logger.warn({ endpointId: endpoint.id }, 'Webhook endpoint deactivated after five days of failed deliveries');
+    if (recorded && deactivate) {
+      countWebhookEndpointDisabled();
+      this.logger.warn({ endpointId: endpoint.id }, 'Webhook endpoint deactivated after five days of failed deliveries');
+    }
   }
 
   private headers(endpoint: EndpointRow, messageId: string, body: string): Record<string, string> {

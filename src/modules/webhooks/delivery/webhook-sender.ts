@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { WebhookAttemptOutcome } from '../../../common/metrics/work-metrics';
 import { isPublicAddress } from '../../../common/network/address-policy';
 import { pinnedLookup, unbracket } from '../../../common/network/pinned-lookup';
 import { resolve } from '../endpoint-url';
@@ -15,6 +16,8 @@ export interface SendResult {
   durationMs: number;
   /** Why it failed, in our words (never the receiver's text or an address). */
   error: string | null;
+  /** What it came to, as the attempts metric counts it. */
+  outcome: WebhookAttemptOutcome;
 }
 
 /**
@@ -24,7 +27,13 @@ export interface SendResult {
  */
 export async function sendWebhook(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<SendResult> {
   const started = Date.now();
-  const done = (status: number | null, error: string | null): SendResult => ({ ok: error === null, status, durationMs: Date.now() - started, error });
+  const done = (status: number | null, error: string | null, failure: Exclude<WebhookAttemptOutcome, 'success'> = 'unreachable'): SendResult => ({
+    ok: error === null,
+    status,
+    durationMs: Date.now() - started,
+    error,
+    outcome: error === null ? 'success' : failure,
+  });
   const target = new URL(url);
   let lookup: ReturnType<typeof pinnedLookup> | undefined;
   if (!allowPrivate) {
@@ -48,13 +57,15 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
         const status = response.statusCode ?? 0;
         // The receiver's body is not kept; reading it lets the socket close.
         response.resume();
-        response.on('end', () => settle(done(status, status >= 200 && status <= 299 ? null : `the endpoint answered HTTP ${status}`)));
-        response.on('error', () => settle(done(status, 'the response was cut off')));
+        response.on('end', () => settle(done(status, status >= 200 && status <= 299 ? null : `the endpoint answered HTTP ${status}`, 'http_error')));
+        response.on('error', () => settle(done(status, 'the response was cut off', 'http_error')));
       },
     );
     const deadline = setTimeout(() => request.destroy(new Error('timeout')), DELIVERY_TIMEOUT_MS);
     request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', (err) => settle(done(null, err.message === 'timeout' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : 'the endpoint could not be reached')));
+    request.on('error', (err) =>
+      settle(err.message === 'timeout' ? done(null, `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`, 'timeout') : done(null, 'the endpoint could not be reached')),
+    );
     request.on('close', () => clearTimeout(deadline));
     request.end(body);
   });
