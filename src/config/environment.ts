@@ -66,6 +66,11 @@ export interface AppConfig {
 export interface WebhooksConfig {
   /** Development and tests only: endpoint URLs may be http and private addresses. */
   allowPrivateUrls: boolean;
+  /**
+   * The only ports an endpoint URL may name (443 and 80 by default): the ports the worker's egress
+   * NetworkPolicy opens (deploy/base/network-policies.yaml). Not applied with allowPrivateUrls.
+   */
+  allowedPorts: number[];
   /** The unit of the retry schedule (5 s, 5 min, ... are 1, 60, ... of it). */
   retryBaseMs: number;
   /** How often each worker takes the due deliveries nobody sends. */
@@ -210,6 +215,13 @@ const trustProxy: Parser<TrustProxy> = (raw) => {
   return entries;
 };
 
+/** A comma-separated list of TCP ports, at least one, in the order given (duplicates dropped). */
+const ports: Parser<number[]> = (raw) => {
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => !/^\d+$/.test(entry) || Number(entry) < 1 || Number(entry) > 65535)) throw new InvalidVariable('must be comma-separated port numbers between 1 and 65535');
+  return [...new Set(entries.map(Number))];
+};
+
 /** A shared secret an operator sends as a bearer token: long enough not to be guessed. */
 const token: Parser<string> = (raw) => {
   if (raw.length < 16 || /\s/.test(raw)) throw new InvalidVariable('must be at least 16 characters without spaces');
@@ -282,7 +294,8 @@ export const VARIABLES = {
   thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
   cursorSecret: variable('CURSOR_SECRET', '', optional(token), 'Signs list cursors (nextCursor) with HMAC-SHA256, so a client cannot edit one or use it for another organization or list (16+ characters). Required in production; unset elsewhere, a fixed development secret is used. Changing it invalidates cursors in flight (clients restart their walk).'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
-  webhookAllowPrivateUrls: variable('WEBHOOK_ALLOW_PRIVATE_URLS', 'false', boolean, 'Development and tests only: webhook endpoint URLs may use http and private or loopback addresses. Off: https and public addresses only.'),
+  webhookAllowPrivateUrls: variable('WEBHOOK_ALLOW_PRIVATE_URLS', 'false', boolean, 'Development and tests only: webhook endpoint URLs may use http, private or loopback addresses and any port. Off: https, public addresses and WEBHOOK_ALLOWED_PORTS only.'),
+  webhookAllowedPorts: variable('WEBHOOK_ALLOWED_PORTS', '443,80', ports, "The only ports a webhook endpoint URL may name (an https URL without a port is 443); others are refused with 422. Keep it equal to the ports the worker's egress NetworkPolicy opens (deploy/base/network-policies.yaml, engagement-worker-logo-fetches): deliveries to any other port would time out. Not applied with WEBHOOK_ALLOW_PRIVATE_URLS=true."),
   webhookRetryBaseMs: variable('WEBHOOK_RETRY_BASE_MS', '5000', integer(1, 3600000), 'Unit of the webhook retry schedule: attempts follow after about 1, 60, 360, 1440, 3600, 7200 and 7200 of it (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), with jitter.'),
   webhookDispatchIntervalMs: variable('WEBHOOK_DISPATCH_INTERVAL_MS', '1000', integer(50, 600000), 'How often each worker takes the webhook deliveries that are due and that nobody sends (new messages, retries, deliveries of a worker that died) and queues them.'),
   metricsEnabled: variable('METRICS_ENABLED', 'true', boolean, 'false: GET /metrics answers 404 (API and workers).'),
@@ -379,6 +392,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     playbookApplyEnabled: v.playbookApplyEnabled,
     webhooks: {
       allowPrivateUrls: v.webhookAllowPrivateUrls,
+      allowedPorts: v.webhookAllowedPorts,
       retryBaseMs: v.webhookRetryBaseMs,
       dispatchIntervalMs: v.webhookDispatchIntervalMs,
     },
