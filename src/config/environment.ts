@@ -80,6 +80,8 @@ export interface WebhooksConfig {
 /** Who may read the operator endpoints (docs/operations.md "Metrics and alerts"). */
 export interface OperationsConfig {
   metricsEnabled: boolean;
+  /** null: /metrics is served on PORT; else only on this port, by a listener of its own. */
+  metricsPort: number | null;
   /** null: /metrics needs no token. */
   metricsToken: string | null;
   /** /docs and /api/v1/openapi.json. */
@@ -299,6 +301,7 @@ export const VARIABLES = {
   webhookRetryBaseMs: variable('WEBHOOK_RETRY_BASE_MS', '5000', integer(1, 3600000), 'Unit of the webhook retry schedule: attempts follow after about 1, 60, 360, 1440, 3600, 7200 and 7200 of it (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), with jitter.'),
   webhookDispatchIntervalMs: variable('WEBHOOK_DISPATCH_INTERVAL_MS', '1000', integer(50, 600000), 'How often each worker takes the webhook deliveries that are due and that nobody sends (new messages, retries, deliveries of a worker that died) and queues them.'),
   metricsEnabled: variable('METRICS_ENABLED', 'true', boolean, 'false: GET /metrics answers 404 (API and workers).'),
+  metricsPort: variable('METRICS_PORT', '', optional(integer(1, 65535)), 'When set, GET /metrics is served only on this port (a listener of its own, API and workers) and answers 404 on PORT, so an ingress that routes PORT cannot expose it; the manifests set 9400. Must differ from PORT. Unset: /metrics is served on PORT.'),
   metricsToken: variable('METRICS_TOKEN', '', optional(token), 'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.'),
   docsEnabled: variable('DOCS_ENABLED', 'true', boolean, 'false: /docs (Swagger UI) and /api/v1/openapi.json answer 404.'),
   adminToken: variable('ADMIN_TOKEN', '', optional(token), 'When set (16+ characters), the queue board is served at /admin/queues to requests with Authorization: Bearer <token> or Basic with the token as password. Unset: /admin/queues answers 404.'),
@@ -337,6 +340,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (appRole !== 'worker' && drain !== undefined && timeout !== undefined && drain > 0 && drain >= timeout) {
     // The timeout counts from the signal: a drain as long would leave nothing to finish requests and jobs in.
     problems.push(`SHUTDOWN_DRAIN_DELAY_MS (${drain}) must be less than SHUTDOWN_TIMEOUT_MS (${timeout}), which counts the drain too.`);
+  }
+  if (values.metricsPort !== undefined && values.metricsPort !== null && values.metricsPort === values.port) {
+    problems.push(`METRICS_PORT (${values.metricsPort}) must differ from PORT: it is a listener of its own.`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const v = values as Parsed;
@@ -410,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     operations: {
       metricsEnabled: v.metricsEnabled,
+      metricsPort: v.metricsPort,
       metricsToken: v.metricsToken,
       docsEnabled: v.docsEnabled,
       adminToken: v.adminToken,
