@@ -1203,7 +1203,7 @@ export interface components {
         CreateWebhookEndpointRequest: {
             /**
              * Format: uri
-             * @description An absolute https URL on a public address.
+             * @description An absolute https URL on a public address, on a port the service allows (443 and 80 by default).
              */
             url: string;
             eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
@@ -2056,7 +2056,7 @@ export interface components {
         UpdateWebhookEndpointRequest: {
             /**
              * Format: uri
-             * @description An absolute https URL on a public address.
+             * @description An absolute https URL on a public address, on a port the service allows (443 and 80 by default).
              */
             url?: string;
             eventTypes?: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];

@@ -2,17 +2,19 @@
  * `npm run deploy:check`: renders every overlay of deploy/ with `kubectl kustomize`, validates each
  * object against the Kubernetes schemas (kubernetes-models, offline) and checks the manifests
  * against the built app (probe paths and ports, env names, shutdown time, commands), plus the image
- * build (docker/). Run by Node itself (type stripping); reads the app from dist/ (the npm script
+ * build (docker/). The production overlay must also be ready to apply: its git-ignored secrets.env
+ * present, no placeholder left (CHANGE_ME, example hosts and addresses, all-zero digests). deploy/base
+ * must hold no Secret. Run by Node itself (type stripping); reads the app from dist/ (the npm script
  * builds first). Arguments: overlay directories (default: all of deploy/overlays).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { DynamicModule } from '@nestjs/common';
 import { appFacts, type AppFacts, type Role } from './check/app-facts.ts';
 import { composeProblems, dockerfileProblems } from './check/image-build-rules.ts';
-import { manifestProblems } from './check/manifest-rules.ts';
-import { renderOverlay } from './check/render.ts';
+import { baseProblems, manifestProblems } from './check/manifest-rules.ts';
+import { missingGeneratorFiles, renderOverlay } from './check/render.ts';
 import { schemaProblems } from './check/schemas.ts';
 
 const root = process.cwd();
@@ -37,10 +39,17 @@ function builtAppFacts(): AppFacts {
 async function main(): Promise<number> {
   const facts = builtAppFacts();
   const overlays = process.argv.length > 2 ? process.argv.slice(2).map((dir) => resolve(dir)) : readdirSync(overlaysDir).map((name) => join(overlaysDir, name));
-  const problems: string[] = [];
+  const problems: string[] = baseProblems(renderOverlay(join(root, 'deploy', 'base'))).map((problem) => `deploy/base: ${problem}`);
   for (const overlay of overlays) {
+    const missing = missingGeneratorFiles(overlay);
+    if (missing.length > 0) {
+      problems.push(...missing.map((file) => `${relative(root, overlay)}: ${file} is missing (git-ignored: copy ${file}.example and fill it in, or use deploy/components/external-secret)`));
+      process.stdout.write(`${relative(root, overlay)}: not rendered, ${missing.length} problems\n`);
+      continue;
+    }
     const objects = renderOverlay(overlay);
-    const found = [...(await schemaProblems(objects)), ...manifestProblems(objects, facts)];
+    // The production overlay is what a release applies: no placeholder may remain in it.
+    const found = [...(await schemaProblems(objects)), ...manifestProblems(objects, facts, { release: basename(overlay) === 'production' })];
     problems.push(...found.map((problem) => `${relative(root, overlay)}: ${problem}`));
     process.stdout.write(`${relative(root, overlay)}: ${objects.length} objects, ${found.length} problems\n`);
   }

@@ -9,11 +9,11 @@ import './common/metrics/request-metrics';
 import './common/metrics/work-metrics';
 
 /**
- * The Grafana dashboard (deploy/grafana/engagement.json) and the worker HPA's external metric name
+ * The Grafana dashboard (deploy/grafana/engagement.json) and the workers' KEDA query name
  * only metrics this app registers: a renamed metric fails here, not on a blank panel in production.
  */
 const DASHBOARD = join(__dirname, '..', 'deploy', 'grafana', 'engagement.json');
-const WORKER_HPA = join(__dirname, '..', 'deploy', 'base', 'worker-hpa.yaml');
+const WORKER_SCALER = join(__dirname, '..', 'deploy', 'base', 'worker-scaledobject.yaml');
 
 /** PromQL words that are not metric names. */
 const PROMQL_WORDS = new Set(['sum', 'min', 'max', 'avg', 'count', 'rate', 'irate', 'increase', 'histogram_quantile', 'by', 'without', 'on', 'ignoring', 'and', 'or', 'unless', 'clamp_min', 'clamp_max', 'absent', 'le']);
@@ -37,7 +37,7 @@ function registered(): Set<string> {
   return names;
 }
 
-describe('Grafana dashboard and HPA metric names', () => {
+describe('Grafana dashboard and KEDA metric names', () => {
   const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
   const queried = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNamesOf(target.expr).map((name) => ({ panel: panel.title, name }))));
 
@@ -94,9 +94,9 @@ describe('Grafana dashboard and HPA metric names', () => {
     expect(clashes).toEqual([]);
   });
 
-  it("the worker HPA's external metric is the app's waiting-jobs gauge", () => {
-    const name = /external:\s*\n\s*metric:\s*\n\s*name:\s*(\S+)/.exec(readFileSync(WORKER_HPA, 'utf8'))?.[1];
-    expect(name).toBe('engagement_queue_waiting');
-    expect(registered().has(name as string)).toBe(true);
+  it("the workers' ScaledObject queries the app's waiting-jobs gauge", () => {
+    const query = /query:\s*(.+)/.exec(readFileSync(WORKER_SCALER, 'utf8'))?.[1] ?? '';
+    expect(metricNamesOf(query)).toEqual(['engagement_queue_waiting']);
+    expect(registered().has('engagement_queue_waiting')).toBe(true);
   });
 });

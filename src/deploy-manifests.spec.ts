@@ -1,24 +1,53 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { appFacts } from '../deploy/check/app-facts';
 import { composeProblems, dockerfileProblems } from '../deploy/check/image-build-rules';
 import type { K8sObject } from '../deploy/check/k8s';
-import { manifestProblems } from '../deploy/check/manifest-rules';
+import { baseProblems, manifestProblems } from '../deploy/check/manifest-rules';
 import { renderOverlay } from '../deploy/check/render';
 import { AppModule } from './app.module';
 import { loadConfig, VARIABLES } from './config/environment';
 
 /**
- * deploy/ (issue 19): every overlay renders with kubectl kustomize and agrees with the app read from
- * its sources; each rule of deploy/check is shown to fail on a manifest that breaks it; and
- * `npm run deploy:check` itself (schemas by kubernetes-models, the built app) passes, and fails
- * loudly on a broken overlay or without kubectl.
+ * deploy/ (issues 19 and 30): every overlay renders with kubectl kustomize and agrees with the app
+ * read from its sources; each rule of deploy/check is shown to fail on a manifest that breaks it; and
+ * `npm run deploy:check` itself (schemas by kubernetes-models, the built app) passes on a production
+ * overlay filled in for a release, and fails loudly on one that would apply placeholders, on a broken
+ * overlay, or without kubectl.
+ *
+ * The production overlay reads a git-ignored secrets.env: it is rendered from temporary copies of
+ * deploy/, filled in as a release would be (releaseCopy), never from the checkout.
  */
 const ROOT = join(__dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const OVERLAYS = ['development', 'production'];
+
+const GOOD_SECRETS = 'DATABASE_URL=postgres://engagement:Zx81-long-password@10.20.0.10:5432/engagement?sslmode=require\nREDIS_URL=rediss://:Zx81-redis-password@10.20.0.20:6380/0\nCURSOR_SECRET=7f3a9c1e5b2d4f6a8c0e2b4d6f8a0c2e\n';
+const GOOD_DIGEST = `sha256:${'ab12'.repeat(16)}`;
+const copies: string[] = [];
+
+/**
+ * A copy of deploy/ in a temporary folder with the production overlay's secrets.env written (from
+ * `secrets`), and its kustomization filled in as a release does (`fill`): real hosts, addresses and
+ * the pushed image's digest. Returns the copy's production overlay.
+ */
+function releaseCopy(secrets: string, fill: boolean): string {
+  const root = mkdtempSync(join(tmpdir(), 'deploy-release-'));
+  copies.push(root);
+  cpSync(join(ROOT, 'deploy'), join(root, 'deploy'), { recursive: true, filter: (source) => !source.endsWith('secrets.env') });
+  const overlay = join(root, 'deploy/overlays/production');
+  writeFileSync(join(overlay, 'secrets.env'), secrets);
+  if (fill) {
+    const kustomization = readFileSync(join(overlay, 'kustomization.yaml'), 'utf8');
+    writeFileSync(join(overlay, 'kustomization.yaml'), kustomization.replace(/sha256:0{64}/g, GOOD_DIGEST).replace(/example\.com/g, 'acme-engagement.io').replace(/192\.0\.2\./g, '10.20.0.'));
+  }
+  return overlay;
+}
+afterAll(() => copies.forEach((copy) => rmSync(copy, { recursive: true, force: true })));
+
+const overlayDir = (name: string) => (name === 'production' ? releaseCopy(GOOD_SECRETS, true) : join(ROOT, 'deploy/overlays', name));
 
 const facts = appFacts({
   variables: VARIABLES,
@@ -26,7 +55,8 @@ const facts = appFacts({
   moduleForRole: (role) => AppModule.forRole(loadConfig({ NODE_ENV: 'test', APP_ROLE: role })),
   scripts: (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts,
 });
-const rendered = Object.fromEntries(OVERLAYS.map((name) => [name, renderOverlay(join(ROOT, 'deploy/overlays', name))]));
+const rendered = Object.fromEntries(OVERLAYS.map((name) => [name, renderOverlay(overlayDir(name))]));
+const RELEASE = { release: true };
 
 type Pod = { spec: { terminationGracePeriodSeconds?: number; automountServiceAccountToken?: boolean; securityContext: Record<string, unknown>; containers: Container[] } };
 type Container = Record<string, unknown> & { env: { name: string; value?: string }[]; securityContext: Record<string, unknown>; resources: Record<string, Record<string, string>>; ports: { name: string; containerPort: number }[] };
@@ -49,16 +79,44 @@ describe('deploy/ overlays against the app', () => {
     expect(facts.commands).toEqual({ server: ['dist/src/main.js'], migrate: ['dist/src/cli.js', 'migration:run'] });
   });
 
+  const kindsOf = (name: string) => rendered[name].map((o) => `${o.kind}/${o.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`);
+
   it.each(OVERLAYS)('%s renders API and worker Deployments, the migration Job and their companions, with no problem', (name) => {
-    const kinds = rendered[name].map((o) => `${o.kind}/${o.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`);
-    expect(kinds).toEqual(expect.arrayContaining(['Deployment/engagement-api', 'Deployment/engagement-worker', 'Job/engagement-migrate', 'Service/engagement-api', 'Ingress/engagement-api', 'PodDisruptionBudget/engagement-api', 'PodDisruptionBudget/engagement-worker', 'NetworkPolicy/engagement-default-deny', 'ConfigMap/engagement-config', 'Secret/engagement-secrets']));
-    expect(manifestProblems(rendered[name], facts)).toEqual([]);
+    expect(kindsOf(name)).toEqual(
+      expect.arrayContaining(['Deployment/engagement-api', 'Deployment/engagement-worker', 'Job/engagement-migrate', 'Service/engagement-api', 'Ingress/engagement-api', 'PodDisruptionBudget/engagement-api', 'PodDisruptionBudget/engagement-worker', 'NetworkPolicy/engagement-default-deny', 'ConfigMap/engagement-config', 'PodMonitor/engagement', 'PrometheusRule/engagement']),
+    );
+    expect(manifestProblems(rendered[name], facts, { release: name === 'production' })).toEqual([]);
   });
 
-  it('scales API and workers apart in production: the API on CPU, workers on the external queue metric', () => {
-    const hpa = (name: string) => rendered.production.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === name)?.spec as { metrics: { type: string; external?: { metric: { name: string } } }[] };
-    expect(hpa('engagement-api').metrics.map((m) => m.type)).toEqual(['Resource']);
-    expect(hpa('engagement-worker').metrics.find((m) => m.type === 'External')?.external?.metric.name).toBe('engagement_queue_waiting');
+  it('keeps the Secret out of deploy/base: production generates it from secrets.env, development has an ExternalSecret make it', () => {
+    const base = renderOverlay(join(ROOT, 'deploy/base'));
+    expect(base.filter((o) => o.kind === 'Secret')).toEqual([]);
+    expect(baseProblems(base)).toEqual([]);
+    expect(kindsOf('production')).toContain('Secret/engagement-secrets');
+    expect(kindsOf('development')).toEqual(expect.arrayContaining(['ExternalSecret/engagement-secrets']));
+    expect(kindsOf('development')).not.toContain('Secret/engagement-secrets');
+    expect(read('.gitignore')).toMatch(/^deploy\/overlays\/\*\/secrets\.env$/m);
+  });
+
+  it('refuses a Secret in deploy/base', () => {
+    expect(baseProblems([{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'engagement-secrets' }, stringData: { DATABASE_URL: 'postgres://x' } }])).toEqual([expect.stringContaining('Secret/engagement-secrets: no Secret in deploy/base')]);
+  });
+
+  it('scales API and workers apart in production: the API on CPU (HPA), workers on the queue metric (KEDA ScaledObject, no dangling External metric)', () => {
+    const hpa = rendered.production.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'engagement-api')?.spec as { metrics: { type: string }[] };
+    expect(hpa.metrics.map((m) => m.type)).toEqual(['Resource']);
+    expect(rendered.production.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => o.metadata.name)).toEqual(['engagement-api']);
+    const scaled = rendered.production.find((o) => o.kind === 'ScaledObject')?.spec as { scaleTargetRef: { name: string }; minReplicaCount: number; maxReplicaCount: number; triggers: { type: string; metadata: Record<string, string> }[] };
+    expect(scaled).toMatchObject({ scaleTargetRef: { name: 'engagement-worker' }, minReplicaCount: 2, maxReplicaCount: 20 });
+    expect(scaled.triggers.map((t) => t.type)).toEqual(['prometheus', 'cpu']);
+    expect(scaled.triggers[0].metadata).toMatchObject({ query: 'sum(max by (queue) (engagement_queue_waiting))', threshold: '100' });
+  });
+
+  it('serves /metrics on METRICS_PORT (a port no Service routes) and no docs behind the public Ingress', () => {
+    const config = rendered.production.find((o) => o.kind === 'ConfigMap')?.data ?? {};
+    expect(config).toMatchObject({ METRICS_PORT: '9400', DOCS_ENABLED: 'false', WEBHOOK_ALLOWED_PORTS: '443,80' });
+    const service = rendered.production.find((o) => o.kind === 'Service')?.spec as { ports: { targetPort: string }[] };
+    expect(service.ports.map((p) => p.targetPort)).toEqual(['http']);
   });
 
   const API = 'engagement-api';
@@ -87,15 +145,36 @@ describe('deploy/ overlays against the app', () => {
     ['a migration Job reverting', () => productionWith('Job', 'engagement-migrate', (j) => (apiContainer(j).command = ['node', 'dist/src/cli.js', 'migration:revert'])), 'expected node dist/src/cli.js migration:run'],
     ['a Deployment in the migration phase', () => productionWith('Deployment', API, (d) => (d.metadata.labels = { ...d.metadata.labels, 'deploy-phase': 'migration' })), 'only the migration Job is in phase migration'],
     ['an object in no phase', () => productionWith('Service', API, (s) => delete s.metadata.labels?.['deploy-phase']), 'label deploy-phase must be one of'],
-    ['a Secret the Job needs, applied after it', () => productionWith('Secret', 'engagement-secrets', (s) => (s.metadata.labels = { 'deploy-phase': 'rollout' })), 'Job/engagement-migrate needs Secret/engagement-secrets, which must be in phase prerequisites'],
-    ['a real-looking secret', () => productionWith('Secret', 'engagement-secrets', (s) => (s.stringData = { ...s.stringData, REDIS_URL: 'redis://:hunter2@redis:6379/0' })), 'REDIS_URL is not a placeholder'],
+    ['a Secret the Job needs, applied after it', () => productionWith('Secret', /^engagement-secrets/, (s) => (s.metadata.labels = { 'deploy-phase': 'rollout' })), 'needs Secret/engagement-secrets'],
+    ['a placeholder secret', () => productionWith('Secret', /^engagement-secrets/, (s) => (s.stringData = { REDIS_URL: 'redis://:CHANGE_ME@10.20.0.20:6379/0' })), 'REDIS_URL is a placeholder (CHANGE_ME): fill in secrets.env'],
+    ['an example host in a secret', () => productionWith('Secret', /^engagement-secrets/, (s) => (s.stringData = { DATABASE_URL: 'postgres://u:Zx81-long-password@postgres.example.internal:5432/e' })), 'DATABASE_URL names the example host postgres.example.internal'],
+    ['an example public URL', () => productionWith('ConfigMap', /^engagement-config/, (c) => ((c as unknown as { data: Record<string, string> }).data.PUBLIC_BASE_URL = 'https://links.example.com')), 'PUBLIC_BASE_URL names the example host links.example.com'],
+    ['the all-zero image digest', () => productionWith('Deployment', API, (d) => (apiContainer(d).image = `registry.acme-engagement.io/engagement-api:1.0.0@sha256:${'0'.repeat(64)}`)), 'has the all-zero placeholder digest'],
+    ['a documentation address for PostgreSQL', () => productionWith('NetworkPolicy', 'engagement-egress-dependencies', (n) => ((n.spec as unknown as { egress: { to: { ipBlock: { cidr: string } }[] }[] }).egress[1].to[0].ipBlock.cidr = '192.0.2.10/32')), '192.0.2.10/32 is a documentation address'],
+    ['an example Ingress host', () => productionWith('Ingress', API, (i) => ((i.spec as unknown as { rules: { host: string }[] }).rules[0].host = 'links.example.com')), 'host links.example.com is an example'],
+    ['/metrics on the port the Ingress routes', () => productionWith('ConfigMap', /^engagement-config/, (c) => delete (c as unknown as { data: Record<string, string> }).data.METRICS_PORT), 'Ingress/engagement-api routes Deployment/engagement-api port 3000, which serves /metrics to the public'],
+    ['/docs behind the Ingress', () => productionWith('ConfigMap', /^engagement-config/, (c) => ((c as unknown as { data: Record<string, string> }).data.DOCS_ENABLED = 'true')), 'which serves /docs and the OpenAPI JSON to the public'],
+    ['a metrics container port unlike METRICS_PORT', () => productionWith('Deployment', 'engagement-worker', (d) => (apiContainer(d).ports[1].containerPort = 9401)), 'port "metrics" is 9401, the app serves /metrics on METRICS_PORT=9400'],
+    ['workers nobody scrapes', () => productionWith('PodMonitor', 'engagement', (m) => ((m.spec as unknown as { selector: { matchExpressions: { values: string[] }[] } }).selector.matchExpressions[1].values = ['api'])), 'Deployment/engagement-worker container app: no PodMonitor scrapes /metrics on port 9400'],
+    ['webhook ports the egress does not open', () => productionWith('ConfigMap', /^engagement-config/, (c) => ((c as unknown as { data: Record<string, string> }).data.WEBHOOK_ALLOWED_PORTS = '443,8443')), 'WEBHOOK_ALLOWED_PORTS=443,8443 but the egress to public addresses opens 443,80'],
+    ['an egress port the API refuses for webhooks', () => productionWith('NetworkPolicy', 'engagement-worker-logo-fetches', (n) => (n.spec as unknown as { egress: { ports: { port: number }[] }[] }).egress[0].ports.pop()), 'WEBHOOK_ALLOWED_PORTS=443,80 but the egress to public addresses opens 443'],
+    ['no ephemeral-storage limit', () => productionWith('Job', 'engagement-migrate', (j) => delete apiContainer(j).resources.limits['ephemeral-storage']), 'resources.limits.ephemeral-storage is not set'],
+    ['no zone spread', () => productionWith('Deployment', API, (d) => ((d.spec.template.spec as unknown as { topologySpreadConstraints: unknown[] }).topologySpreadConstraints.splice(0, 1))), 'topologySpreadConstraints must spread its own pods by topology.kubernetes.io/zone'],
+    ['a ScaledObject of a missing Deployment', () => productionWith('ScaledObject', 'engagement-worker', (o) => ((o.spec as unknown as { scaleTargetRef: { name: string } }).scaleTargetRef.name = 'engagement-workers')), 'ScaledObject/engagement-worker: scaleTargetRef Deployment/engagement-workers is not rendered'],
+    ['a second scaler of the workers', () => productionWith('HorizontalPodAutoscaler', API, (h) => ((h.spec as unknown as { scaleTargetRef: { name: string } }).scaleTargetRef.name = 'engagement-worker')), 'ScaledObject/engagement-worker: HorizontalPodAutoscaler/engagement-api also scales Deployment/engagement-worker'],
+    ['an HPA on an External metric beside the ScaledObject', () => productionWith('HorizontalPodAutoscaler', API, (h) => Object.assign(h.spec as object, { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'engagement-worker' }, metrics: [{ type: 'External', external: { metric: { name: 'engagement_queue_waiting' }, target: { type: 'AverageValue', averageValue: '100' } } }] })), 'an External metric needs a metrics adapter'],
     ['an envFrom source the overlay lacks', () => productionWith('Deployment', API, (d) => (apiContainer(d).envFrom = [{ secretRef: { name: 'engagement-secret' } }])), 'envFrom names Secret/engagement-secret'],
     ['a Service targeting no container port', () => productionWith('Service', API, (s) => ((s.spec as unknown as { ports: { targetPort: string }[] }).ports[0].targetPort = 'web')), 'targetPort "web" is not a port of the selected pods'],
     ['an Ingress to an unknown Service port', () => productionWith('Ingress', API, (i) => ((i.spec as unknown as { rules: { http: { paths: { backend: { service: { port: { name: string } } } }[] } }[] }).rules[0].http.paths[0].backend.service.port.name = 'https')), 'backend engagement-api:https is not a rendered Service port'],
-    ['an HPA of a missing Deployment', () => productionWith('HorizontalPodAutoscaler', 'engagement-worker', (h) => ((h.spec as unknown as { scaleTargetRef: { name: string } }).scaleTargetRef.name = 'engagement-workers')), 'scaleTargetRef Deployment/engagement-workers is not rendered'],
+    ['an HPA of a missing Deployment', () => productionWith('HorizontalPodAutoscaler', API, (h) => ((h.spec as unknown as { scaleTargetRef: { name: string } }).scaleTargetRef.name = 'engagement-apis')), 'scaleTargetRef Deployment/engagement-apis is not rendered'],
     ['a PDB selecting nothing', () => productionWith('PodDisruptionBudget', API, (p) => ((p.spec as unknown as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels['app.kubernetes.io/component'] = 'web')), 'PodDisruptionBudget/engagement-api: selects no pods'],
   ])('refuses %s', (_case, objects, expected) => {
-    expect(manifestProblems(objects(), facts).join('\n')).toContain(expected);
+    expect(manifestProblems(objects(), facts, RELEASE).join('\n')).toContain(expected);
+  });
+
+  it('accepts placeholders outside a release overlay (the development overlay is an example)', () => {
+    const objects = productionWith('ConfigMap', /^engagement-config/, (c) => ((c as unknown as { data: Record<string, string> }).data.PUBLIC_BASE_URL = 'https://links.example.com'));
+    expect(manifestProblems(objects, facts)).toEqual([]);
   });
 });
 
@@ -125,34 +204,72 @@ describe('docker/ against the app', () => {
 describe('npm run deploy:check (deploy/check.ts on the built app)', () => {
   const check = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
     spawnSync(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'deploy/check.ts', ...args], { cwd: ROOT, encoding: 'utf8', env, timeout: 120_000 });
+  let good: string;
   let broken: string;
 
   beforeAll(() => {
     if (!existsSync(join(ROOT, 'dist/src/app.module.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this spec');
-    // An overlay of production with a schema error and a rule error; kustomize wants relative paths.
+    good = releaseCopy(GOOD_SECRETS, true);
+    // An overlay of a filled-in production with a schema error and a rule error; kustomize wants relative paths.
     broken = mkdtempSync(join(tmpdir(), 'deploy-check-'));
+    copies.push(broken);
     const patch = (path: string, value: unknown) => `      - op: replace\n        path: ${path}\n        value: ${JSON.stringify(value)}\n`;
     writeFileSync(
       join(broken, 'kustomization.yaml'),
-      `resources:\n  - ${relative(broken, join(ROOT, 'deploy/overlays/production'))}\npatches:\n  - target: {kind: Deployment, name: engagement-api}\n    patch: |-\n` +
+      `resources:\n  - ${relative(broken, good)}\npatches:\n  - target: {kind: Deployment, name: engagement-api}\n    patch: |-\n` +
         patch('/spec/revisionHistoryLimit', 'five') +
         patch('/spec/template/spec/containers/0/readinessProbe/httpGet/path', '/ready'),
     );
   });
-  afterAll(() => rmSync(broken, { recursive: true, force: true }));
 
-  it('passes on every overlay: schemas valid, manifests agreeing with the built app', () => {
-    const run = check([]);
+  it('passes on the development overlay and on a production overlay filled in for a release: schemas valid (CRDs included), manifests agreeing with the built app', () => {
+    const run = check(['deploy/overlays/development', good]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/deploy\/overlays\/development: \d+ objects, 0 problems/);
     expect(run.stdout).toMatch(/deploy\/overlays\/production: \d+ objects, 0 problems/);
     expect(run.status).toBe(0);
   }, 120_000);
 
+  it('fails on a production overlay that would apply placeholders: secrets.env as the example, hosts, addresses and digests as committed', () => {
+    const run = check([releaseCopy(read('deploy/overlays/production/secrets.env.example'), false)]);
+    for (const expected of [
+      'DATABASE_URL is a placeholder (CHANGE_ME): fill in secrets.env',
+      'CURSOR_SECRET is a placeholder (CHANGE_ME)',
+      'PUBLIC_BASE_URL names the example host links.example.com',
+      'Ingress/engagement-api: host links.example.com is an example',
+      '192.0.2.10/32 is a documentation address',
+      'Deployment/engagement-api container app: image registry.example.com/engagement-api:1.0.0@sha256:0000000000000000000000000000000000000000000000000000000000000000 has the all-zero placeholder digest',
+    ]) {
+      expect(run.stderr).toContain(expected);
+    }
+    expect(run.stdout).toContain('deploy:check failed');
+    expect(run.status).toBe(1);
+  }, 120_000);
+
+  it('fails on the checkout as committed: the production secrets.env is git-ignored and absent', () => {
+    const run = check([]);
+    expect(run.stdout).toMatch(/deploy\/overlays\/development: \d+ objects, 0 problems/);
+    expect(run.stderr).toContain('deploy/overlays/production: secrets.env is missing (git-ignored: copy secrets.env.example and fill it in');
+    expect(run.status).toBe(1);
+  }, 120_000);
+
   it('fails on a schema error and a rule error, naming both', () => {
     const run = check([broken]);
     expect(run.stderr).toContain('Deployment/engagement-api: data/spec/revisionHistoryLimit must be integer');
     expect(run.stderr).toContain('readinessProbe path /ready is not a GET route');
+    expect(run.status).toBe(1);
+  }, 120_000);
+
+  it('validates the custom resources against their schemas (KEDA, prometheus-operator, External Secrets)', () => {
+    const wrong = mkdtempSync(join(tmpdir(), 'deploy-check-'));
+    copies.push(wrong);
+    writeFileSync(
+      join(wrong, 'kustomization.yaml'),
+      `resources:\n  - ${relative(wrong, join(ROOT, 'deploy/overlays/development'))}\npatches:\n  - target: {kind: PodMonitor, name: engagement}\n    patch: |-\n      - op: replace\n        path: /spec/podMetricsEndpoints\n        value: metrics\n`,
+    );
+    const run = check([wrong]);
+    expect(run.stderr).toContain('PodMonitor/engagement: data/spec/podMetricsEndpoints must be array');
+    expect(run.stderr).not.toContain('has no schema');
     expect(run.status).toBe(1);
   }, 120_000);
 

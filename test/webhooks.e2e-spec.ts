@@ -154,6 +154,32 @@ describe('webhooks', () => {
       expect((tooMany.body as { detail: unknown[] }).detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body'] })]);
       expect(((await request(strict.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200)).body as { total: number }).total).toBe(20);
     });
+
+    it("refuses a port the workers' egress does not open (WEBHOOK_ALLOWED_PORTS, 443 and 80 by default) with 422, on create and update", async () => {
+      const who = await strict.createTenant();
+      const refused = await post(strict, who, { url: 'https://93.184.215.14:8443/hook', eventTypes: ['custom_link.opened'] }).expect(422);
+      expect(refused.body).toEqual({
+        detail: [{ type: 'value_error', loc: ['body', 'url'], msg: "Value error, the URL's port must be one of 443, 80", input: 'https://93.184.215.14:8443/hook', ctx: { error: "the URL's port must be one of 443, 80" } }],
+      });
+      await post(strict, who, { url: 'https://93.184.215.14:80/hook', eventTypes: ['custom_link.opened'] }).expect(201);
+      const { id } = await createEndpointOn(strict, who);
+      const patched = await request(strict.server).patch(`${ENDPOINTS}/${id}`).set('x-api-key', who.key).send({ url: 'https://93.184.215.14:9000/' }).expect(422);
+      expect((patched.body as { detail: { msg: string; loc: unknown[] }[] }).detail).toEqual([expect.objectContaining({ loc: ['body', 'url'], msg: "Value error, the URL's port must be one of 443, 80" })]);
+      // The receivers of these tests listen on random ports: WEBHOOK_ALLOW_PRIVATE_URLS admits any port.
+      await post(t, await t.createTenant(), { url: 'http://127.0.0.1:1/hooks', eventTypes: ['custom_link.opened'] }).expect(201);
+    });
+
+    it('takes the allowed ports from WEBHOOK_ALLOWED_PORTS', async () => {
+      const custom = await createTestApp({ APP_ROLE: 'api', WEBHOOK_ALLOWED_PORTS: '8443', ...FAST });
+      try {
+        const who = await custom.createTenant();
+        await post(custom, who, { url: 'https://93.184.215.14:8443/hook', eventTypes: ['custom_link.opened'] }).expect(201);
+        const refused = await post(custom, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened'] }).expect(422);
+        expect((refused.body as { detail: { msg: string }[] }).detail[0].msg).toBe("Value error, the URL's port must be one of 8443");
+      } finally {
+        await custom.close();
+      }
+    });
   });
 
   const createEndpointOn = async (app: TestApp, who: Tenant) => (await post(app, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened'] }).expect(201)).body as { id: string };

@@ -53,23 +53,42 @@ export function selects(selector: ILabelSelector | undefined, labels: Record<str
   return byLabels && byExpressions;
 }
 
-/** A Secret's or ConfigMap's values as text (a Secret's `data` is base64). */
+/** A Secret's or ConfigMap's values as text (a Secret's `data` is base64); none for an ExternalSecret. */
 export function valuesOf(object: K8sObject): Record<string, string> {
+  if (object.kind === 'ExternalSecret') return {};
   const decoded = object.kind === 'Secret' ? Object.fromEntries(Object.entries(object.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) : (object.data ?? {});
   return { ...decoded, ...(object.stringData ?? {}) };
 }
 
-/** The objects a container's envFrom names, or the names that are missing. */
+/** An ExternalSecret's Secret name (its target, else its own name) and the keys it writes. */
+export function externalSecretOf(object: K8sObject): { secretName: string; keys: string[] } {
+  const spec = (object.spec ?? {}) as { target?: { name?: string }; data?: { secretKey?: string }[] };
+  return { secretName: spec.target?.name ?? object.metadata.name, keys: (spec.data ?? []).flatMap((d) => (d.secretKey ? [d.secretKey] : [])) };
+}
+
+/** The ExternalSecret that makes Secret `name` in the cluster, if the overlay renders one. */
+const externalSecretFor = (objects: K8sObject[], name: string) => objects.find((o) => o.kind === 'ExternalSecret' && externalSecretOf(o).secretName === name);
+
+/**
+ * The objects a container's envFrom names, or the names that are missing. A Secret made in the
+ * cluster by an ExternalSecret counts as found: the ExternalSecret stands for it (its keys known,
+ * its values not).
+ */
 export function envSources(container: IContainer, objects: K8sObject[]): { found: K8sObject[]; missing: string[] } {
   const found: K8sObject[] = [];
   const missing: string[] = [];
   for (const source of container.envFrom ?? []) {
     const [kind, name] = source.configMapRef ? ['ConfigMap', source.configMapRef.name] : ['Secret', source.secretRef?.name];
-    const object = name ? find(objects, kind, name) : undefined;
+    const object = name ? (find(objects, kind, name) ?? (kind === 'Secret' ? externalSecretFor(objects, name) : undefined)) : undefined;
     if (object) found.push(object);
     else missing.push(`${kind}/${name}`);
   }
   return { found, missing };
+}
+
+/** Names whose values come from an ExternalSecret: set in the cluster, unknown offline. */
+export function externallySetNames(container: IContainer, objects: K8sObject[]): string[] {
+  return envSources(container, objects).found.filter((o) => o.kind === 'ExternalSecret').flatMap((o) => externalSecretOf(o).keys);
 }
 
 /**
@@ -85,6 +104,6 @@ export function effectiveEnv(container: IContainer, objects: K8sObject[], defaul
 
 /** Names a container sets: `env` entries and every key of its envFrom sources. */
 export function envNames(container: IContainer, objects: K8sObject[]): string[] {
-  const fromSources = envSources(container, objects).found.flatMap((source) => Object.keys(valuesOf(source)));
+  const fromSources = envSources(container, objects).found.flatMap((source) => (source.kind === 'ExternalSecret' ? externalSecretOf(source).keys : Object.keys(valuesOf(source))));
   return [...new Set([...fromSources, ...(container.env ?? []).map((v) => v.name)])];
 }

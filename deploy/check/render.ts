@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { parseAllDocuments } from 'yaml';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
 import type { K8sObject } from './k8s.ts';
 
 /**
@@ -24,4 +26,16 @@ export function parseObjects(text: string, source: string): K8sObject[] {
     }
     return [object];
   });
+}
+
+/**
+ * The files an overlay's own secretGenerator reads that do not exist (secrets.env is git-ignored):
+ * kustomize would fail on them with a path error, the check names the file to make instead.
+ */
+export function missingGeneratorFiles(directory: string): string[] {
+  const path = join(directory, 'kustomization.yaml');
+  if (!existsSync(path)) return [];
+  const kustomization = parse(readFileSync(path, 'utf8')) as { secretGenerator?: { envs?: string[]; files?: string[] }[] } | null;
+  const files = (kustomization?.secretGenerator ?? []).flatMap((g) => [...(g.envs ?? []), ...(g.files ?? []).map((f) => f.split('=').pop() as string)]);
+  return files.filter((file) => !existsSync(join(directory, file)));
 }

@@ -48,6 +48,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ THUMBNAIL_RENDER_TIMEOUT_MS: '50' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_TIMEOUT_MS="50": must be an integer between 100 and 600000.');
   });
 
+  it('serves /metrics on PORT unless METRICS_PORT names another port', () => {
+    expect(loadConfig({}).operations.metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '9400' }).operations.metricsPort).toBe(9400);
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(new ConfigError(['METRICS_PORT (3000) must differ from PORT: it is a listener of its own.']));
+    expect(() => loadConfig({ METRICS_PORT: '0' })).toThrow('Invalid environment variable METRICS_PORT="0"');
+  });
+
   it('drains 5 s within a 25 s shutdown by default (workers do not drain); the drain must leave time inside the timeout', () => {
     expect(loadConfig({})).toMatchObject({ shutdownDrainDelayMs: 5000, shutdownTimeoutMs: 25000 });
     expect(loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' })).toMatchObject({ shutdownDrainDelayMs: 0, shutdownTimeoutMs: 0 });

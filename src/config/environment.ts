@@ -66,6 +66,11 @@ export interface AppConfig {
 export interface WebhooksConfig {
   /** Development and tests only: endpoint URLs may be http and private addresses. */
   allowPrivateUrls: boolean;
+  /**
+   * The only ports an endpoint URL may name (443 and 80 by default): the ports the worker's egress
+   * NetworkPolicy opens (deploy/base/network-policies.yaml). Not applied with allowPrivateUrls.
+   */
+  allowedPorts: number[];
   /** The unit of the retry schedule (5 s, 5 min, ... are 1, 60, ... of it). */
   retryBaseMs: number;
   /** How often each worker takes the due deliveries nobody sends. */
@@ -75,6 +80,8 @@ export interface WebhooksConfig {
 /** Who may read the operator endpoints (docs/operations.md "Metrics and alerts"). */
 export interface OperationsConfig {
   metricsEnabled: boolean;
+  /** null: /metrics is served on PORT; else only on this port, by a listener of its own. */
+  metricsPort: number | null;
   /** null: /metrics needs no token. */
   metricsToken: string | null;
   /** /docs and /api/v1/openapi.json. */
@@ -210,6 +217,13 @@ const trustProxy: Parser<TrustProxy> = (raw) => {
   return entries;
 };
 
+/** A comma-separated list of TCP ports, at least one, in the order given (duplicates dropped). */
+const ports: Parser<number[]> = (raw) => {
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => !/^\d+$/.test(entry) || Number(entry) < 1 || Number(entry) > 65535)) throw new InvalidVariable('must be comma-separated port numbers between 1 and 65535');
+  return [...new Set(entries.map(Number))];
+};
+
 /** A shared secret an operator sends as a bearer token: long enough not to be guessed. */
 const token: Parser<string> = (raw) => {
   if (raw.length < 16 || /\s/.test(raw)) throw new InvalidVariable('must be at least 16 characters without spaces');
@@ -282,10 +296,12 @@ export const VARIABLES = {
   thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
   cursorSecret: variable('CURSOR_SECRET', '', optional(token), 'Signs list cursors (nextCursor) with HMAC-SHA256, so a client cannot edit one or use it for another organization or list (16+ characters). Required in production; unset elsewhere, a fixed development secret is used. Changing it invalidates cursors in flight (clients restart their walk).'),
   playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
-  webhookAllowPrivateUrls: variable('WEBHOOK_ALLOW_PRIVATE_URLS', 'false', boolean, 'Development and tests only: webhook endpoint URLs may use http and private or loopback addresses. Off: https and public addresses only.'),
+  webhookAllowPrivateUrls: variable('WEBHOOK_ALLOW_PRIVATE_URLS', 'false', boolean, 'Development and tests only: webhook endpoint URLs may use http, private or loopback addresses and any port. Off: https, public addresses and WEBHOOK_ALLOWED_PORTS only.'),
+  webhookAllowedPorts: variable('WEBHOOK_ALLOWED_PORTS', '443,80', ports, "The only ports a webhook endpoint URL may name (an https URL without a port is 443); others are refused with 422. Keep it equal to the ports the worker's egress NetworkPolicy opens (deploy/base/network-policies.yaml, engagement-worker-logo-fetches): deliveries to any other port would time out. Not applied with WEBHOOK_ALLOW_PRIVATE_URLS=true."),
   webhookRetryBaseMs: variable('WEBHOOK_RETRY_BASE_MS', '5000', integer(1, 3600000), 'Unit of the webhook retry schedule: attempts follow after about 1, 60, 360, 1440, 3600, 7200 and 7200 of it (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), with jitter.'),
   webhookDispatchIntervalMs: variable('WEBHOOK_DISPATCH_INTERVAL_MS', '1000', integer(50, 600000), 'How often each worker takes the webhook deliveries that are due and that nobody sends (new messages, retries, deliveries of a worker that died) and queues them.'),
   metricsEnabled: variable('METRICS_ENABLED', 'true', boolean, 'false: GET /metrics answers 404 (API and workers).'),
+  metricsPort: variable('METRICS_PORT', '', optional(integer(1, 65535)), 'When set, GET /metrics is served only on this port (a listener of its own, API and workers) and answers 404 on PORT, so an ingress that routes PORT cannot expose it; the manifests set 9400. Must differ from PORT. Unset: /metrics is served on PORT.'),
   metricsToken: variable('METRICS_TOKEN', '', optional(token), 'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.'),
   docsEnabled: variable('DOCS_ENABLED', 'true', boolean, 'false: /docs (Swagger UI) and /api/v1/openapi.json answer 404.'),
   adminToken: variable('ADMIN_TOKEN', '', optional(token), 'When set (16+ characters), the queue board is served at /admin/queues to requests with Authorization: Bearer <token> or Basic with the token as password. Unset: /admin/queues answers 404.'),
@@ -324,6 +340,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (appRole !== 'worker' && drain !== undefined && timeout !== undefined && drain > 0 && drain >= timeout) {
     // The timeout counts from the signal: a drain as long would leave nothing to finish requests and jobs in.
     problems.push(`SHUTDOWN_DRAIN_DELAY_MS (${drain}) must be less than SHUTDOWN_TIMEOUT_MS (${timeout}), which counts the drain too.`);
+  }
+  if (values.metricsPort !== undefined && values.metricsPort !== null && values.metricsPort === values.port) {
+    problems.push(`METRICS_PORT (${values.metricsPort}) must differ from PORT: it is a listener of its own.`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const v = values as Parsed;
@@ -379,6 +398,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     playbookApplyEnabled: v.playbookApplyEnabled,
     webhooks: {
       allowPrivateUrls: v.webhookAllowPrivateUrls,
+      allowedPorts: v.webhookAllowedPorts,
       retryBaseMs: v.webhookRetryBaseMs,
       dispatchIntervalMs: v.webhookDispatchIntervalMs,
     },
@@ -396,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     operations: {
       metricsEnabled: v.metricsEnabled,
+      metricsPort: v.metricsPort,
       metricsToken: v.metricsToken,
       docsEnabled: v.docsEnabled,
       adminToken: v.adminToken,

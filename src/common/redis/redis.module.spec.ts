@@ -4,10 +4,10 @@ import { failFastWhileAway } from './redis.module';
 /** A connection whose pings are answered when the test says so. */
 function fakeConnection() {
   const pending: (() => void)[] = [];
-  const connection = {
+  const connection: { status: string; ping: jest.Mock<Promise<string>>; disconnect: jest.Mock<void, [boolean]> } = {
     status: 'ready',
     ping: jest.fn(() => new Promise<string>((resolve) => pending.push(() => resolve('PONG')))),
-    disconnect: jest.fn(() => (connection.status = 'reconnecting')),
+    disconnect: jest.fn((_reconnect: boolean) => void (connection.status = 'reconnecting')),
   };
   return { connection, answer: () => pending.splice(0).forEach((resolve) => resolve()) };
 }

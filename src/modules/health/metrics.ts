@@ -6,7 +6,7 @@ import { metricsRegistry } from '../../common/metrics/metrics-registry';
 import { RecentResult } from './recent-result';
 
 /** How long a rendering of the metrics is reused: scrapers poll every few seconds, a flood costs one rendering a second. */
-const METRICS_REUSE_MS = 1000;
+export const METRICS_REUSE_MS = 1000;
 
 @ApiTags('Operations')
 @Public()

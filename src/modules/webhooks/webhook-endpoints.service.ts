@@ -134,7 +134,7 @@ export class WebhookEndpointsService {
   }
 
   private async checkUrl(url: string): Promise<void> {
-    const problem = await endpointUrlProblem(url, this.config.values.webhooks.allowPrivateUrls);
+    const problem = await endpointUrlProblem(url, this.config.values.webhooks);
     if (problem) throw new RequestValidationError([valueError(['body', 'url'], url, problem)]);
   }
 }

@@ -7,7 +7,7 @@ import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
 
 const Url = (required: boolean) =>
   applyDecorators(
-    (required ? ApiProperty : ApiPropertyOptional)({ type: String, format: 'uri', maxLength: 2083, description: 'An absolute https URL on a public address.' }),
+    (required ? ApiProperty : ApiPropertyOptional)({ type: String, format: 'uri', maxLength: 2083, description: 'An absolute https URL on a public address, on a port the service allows (443 and 80 by default).' }),
     required ? IsDefined() : IsOptional(),
     IsString(),
     MaxLength(2083),
