@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { answerNotModifiedOnlyWithETag } from './common/http/explicit-not-modified';
 import { LeanExpressAdapter } from './common/http/lean-express-adapter';
+import { lingerOnClose } from './common/http/lingering-close';
 import { mountQueueBoard } from './common/http/queue-board';
 import { createOpenApiDocument } from './common/http/openapi-document';
 import { webhookDocumentation } from './modules/webhooks';
@@ -27,6 +28,9 @@ const DOCS_PATH = 'docs';
 export function configureHttpApp(app: NestExpressApplication): INestApplication {
   const config = app.get(AppConfigService).values;
   app.disable('x-powered-by');
+  // A refused request's client may still be sending: read up to the largest route's body (link
+  // creation and events take 5 MiB) for at most 2 s before closing, so the answer reaches it.
+  lingerOnClose(app.getHttpServer(), { maxMs: 2000, maxBytes: 5 * 1024 * 1024 });
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);
