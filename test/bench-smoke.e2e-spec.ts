@@ -3,6 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { checkoutDataState } from './support/checkout-data';
 import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './support/test-env';
 import { assertBuilt } from './support/worker-process';
 
@@ -121,9 +122,11 @@ async function dropDatabase(): Promise<void> {
 describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
   let results: Results;
   let manifest: { counts: Record<string, number> };
+  let dataBefore: ReturnType<typeof checkoutDataState>;
 
   beforeAll(async () => {
     assertBuilt();
+    dataBefore = checkoutDataState();
     succeeded('bench/data.js', await run('bench/data.js', [...TINY, '--database', DATABASE, '--manifest', MANIFEST], 120_000));
     manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { counts: Record<string, number> };
     succeeded('bench/run.js --smoke', await run('bench/run.js', ['--smoke', '--manifest', MANIFEST, '--out', OUT], 300_000));
@@ -135,6 +138,10 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
     rmSync(MANIFEST, { force: true });
     rmSync(OUT, { force: true });
   }, 60_000);
+
+  it("never starts or touches the checkout's ./.data (a developer's embedded services and their data)", () => {
+    expect(checkoutDataState()).toEqual(dataBefore);
+  });
 
   it('writes the documented shape, with the dataset, command, start time and machine', () => {
     expect(results).toEqual(

@@ -49,7 +49,9 @@ async function runMigrations(url) {
 
 /** The project CLI (dist/src/cli.js); each command prints one JSON object. */
 async function cli(url, ...args) {
-  const { stdout } = await execFileAsync(process.execPath, ['dist/src/cli.js', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' } });
+  // A Redis of its own too: without REDIS_URL the CLI would start the checkout's embedded one (./.data).
+  const env = { ...process.env, DATABASE_URL: url, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14', LOG_LEVEL: 'error' };
+  const { stdout } = await execFileAsync(process.execPath, ['dist/src/cli.js', ...args], { cwd: ROOT, env });
   return JSON.parse(stdout);
 }
 

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres, joinServers, leaveServers, LocalRedis, redisAnswers } from '../../src/local-services';
@@ -6,11 +7,12 @@ import { prepareDataDir } from '../../src/local-services/embedded-postgres';
 /**
  * The services of a test run, in this order: the ones the environment names (TEST_ADMIN_DATABASE_URL,
  * TEST_REDIS_URL), the ones answering at the usual local addresses, otherwise embedded ones under
- * .data/ (started here, stopped by the teardown when no other run uses them).
+ * $TMPDIR/engagement-test-services (started here, stopped by the teardown when no other run uses them).
  */
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOCAL_REDIS = 'redis://127.0.0.1:6379/13';
-const DATA_DIR = join(__dirname, '..', '..', '.data');
+// Outside the checkout: tests never start or touch a developer's ./.data (issue 30 point 7).
+const DATA_DIR = join(tmpdir(), 'engagement-test-services');
 const embeddedPostgres = () => new EmbeddedPostgres(join(DATA_DIR, 'test-postgres'), Number(process.env.TEST_EMBEDDED_POSTGRES_PORT ?? 54339));
 const embeddedRedis = () => new LocalRedis(join(DATA_DIR, 'test-redis'), Number(process.env.TEST_EMBEDDED_REDIS_PORT ?? 63799));
 
