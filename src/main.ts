@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from './config/environment';
+import { logUnhandledErrors, writeJsonLine } from './process-output';
 
 /**
  * Entry point of the image and of `npm start`. Tracing, when OTEL_TRACES_EXPORTER asks for it, must
@@ -7,6 +8,7 @@ import { loadConfigOrExit } from './config/environment';
  * only after it. Without it neither the SDK nor any instrumentation is loaded.
  */
 async function main(): Promise<void> {
+  logUnhandledErrors();
   const config = loadConfigOrExit();
   const stopTracing = config.operations.tracesExporter === null ? undefined : (await import('./tracing.ts')).startTracing();
   const { bootstrap } = await import('./server.ts');
@@ -14,6 +16,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Startup failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  writeJsonLine('fatal', 'Startup failed', { reason: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 });

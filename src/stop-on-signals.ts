@@ -1,8 +1,10 @@
 import { Logger, type INestApplication } from '@nestjs/common';
+import { describeError } from './common/errors/error-log';
 import { Draining } from './common/shutdown/draining';
 import { QueueIntake } from './common/shutdown/queue-intake';
 import type { AppConfig } from './config/environment';
 import type { LocalServices } from './local-services';
+import { writeJsonLine } from './process-output';
 
 /**
  * SIGTERM/SIGINT (docs/operations.md, "SIGTERM (rollout)"):
@@ -15,6 +17,9 @@ import type { LocalServices } from './local-services';
  * still active is resumed by another worker once its lock expires, as after a crash.
  * A repeated SIGTERM changes nothing; a second SIGINT (Ctrl-C twice) ends the drain delay early.
  */
+/** How long before SHUTDOWN_TIMEOUT_MS a shutdown held only by an absent Redis ends with exit 0. */
+const REDIS_AWAY_MARGIN_MS = 1000;
+
 export function stopOnSignals(app: INestApplication, config: AppConfig, services: LocalServices): void {
   const logger = new Logger('Shutdown');
   let endDrain: (() => void) | undefined;
@@ -29,6 +34,14 @@ export function stopOnSignals(app: INestApplication, config: AppConfig, services
       logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'Shutdown timed out; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
+    // With Redis away, Bull's close of the queues waits for an answer that may never come: requests
+    // are done by then and no job could be recorded as done anyway (an unfinished one resumes on
+    // another worker), so the process exits 0 just before the timeout instead of failing it.
+    setTimeout(() => {
+      if (!app.get(QueueIntake).redisWasAway()) return;
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'Redis is away: exiting without closing the queues');
+      process.exit(0);
+    }, Math.max(0, config.shutdownTimeoutMs - REDIS_AWAY_MARGIN_MS)).unref();
     const drainDelayMs = config.shutdownDrainDelayMs;
     logger.log({ signal, drainDelayMs }, 'Draining before shutdown');
     if (config.nodeEnv === 'development' && drainDelayMs > 0) process.stdout.write(`Stopping in ${drainDelayMs / 1000} s (draining; Ctrl-C again to stop now)\n`);
@@ -47,7 +60,7 @@ export function stopOnSignals(app: INestApplication, config: AppConfig, services
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          process.stderr.write(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          writeJsonLine('error', 'Shutdown failed', { err: describeError(error) });
           process.exit(1);
         },
       );

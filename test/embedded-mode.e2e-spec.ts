@@ -170,7 +170,10 @@ describe('embedded mode: no URLs, two commands', () => {
   it('production never falls back: each missing URL is named', async () => {
     const server = start({ NODE_ENV: 'production' });
     expect(await server.exited).toBe(1);
-    expect(server.stderr().trim().split('\n')).toEqual([
+    // As JSON lines: in production every line the process writes is JSON (issue 30 point 2).
+    const lines = server.stderr().trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string; problem: string });
+    expect(lines.map((line) => [line.level, line.msg])).toEqual(lines.map(() => ['fatal', 'Invalid configuration']));
+    expect(lines.map((line) => line.problem)).toEqual([
       'Missing environment variable DATABASE_URL: required when NODE_ENV=production.',
       'Missing environment variable REDIS_URL: required when NODE_ENV=production.',
       'Missing environment variable CURSOR_SECRET: required when NODE_ENV=production.',

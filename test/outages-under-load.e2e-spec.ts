@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TcpProxy } from './support/tcp-proxy';
@@ -90,9 +91,13 @@ describe('outages under a steady load of 20 requests a second', () => {
     await readUntil(() => request(t.server).get('/readyz'), (res) => res.status === 200, 15_000);
   });
 
+  /** Answer times per outage, for docs/operations.md (reports/outages-under-load.json). */
+  const figures: Record<string, { requests: number; unavailable: number; p50Ms: number; maxMs: number }> = {};
   afterAll(async () => {
     await t.close();
     await Promise.all([database.stop(), redis.stop()]);
+    mkdirSync('reports', { recursive: true });
+    writeFileSync('reports/outages-under-load.json', `${JSON.stringify(figures, null, 2)}\n`);
   });
 
   const cases = [
@@ -110,6 +115,8 @@ describe('outages under a steady load of 20 requests a second', () => {
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
       proxy().set('open');
       const answers = await outage;
+      const times = answers.map((a) => a.ms).sort((a, b) => a - b);
+      figures[`${name} ${mode}`] = { requests: answers.length, unavailable: answers.filter((a) => a.status === 503).length, p50Ms: times[Math.floor(times.length / 2)], maxMs: times[times.length - 1] };
       const problems = answers.map((answer) => problemOf(answer, boundMs)).filter((problem): problem is string => problem !== null);
       expect(problems).toEqual([]);
       expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);

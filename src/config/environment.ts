@@ -437,7 +437,8 @@ export function loadConfigOrExit(): AppConfig {
     return loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const line of error.problems) process.stderr.write(`${line}\n`);
+    // One JSON line per problem, as the logger writes (the logger needs a configuration to start).
+    for (const problem of error.problems) process.stderr.write(`${JSON.stringify({ level: 'fatal', time: Date.now(), pid: process.pid, msg: 'Invalid configuration', problem })}\n`);
     process.exit(1);
   }
 }

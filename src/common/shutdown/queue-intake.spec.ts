@@ -1,16 +1,24 @@
 import type { DiscoveryService } from '@nestjs/core';
 import Queue from 'bull';
+import type Redis from 'ioredis';
 import { QueueIntake } from './queue-intake';
 
 describe('QueueIntake', () => {
   /** A Bull queue as far as `instanceof` can tell, without a Redis connection. */
   const queueWithPause = (pause: jest.Mock) => Object.assign(Object.create(Queue.prototype) as Queue.Queue, { pause });
+  const redis = { status: 'ready' };
+  const intake = (discovery: object) => new QueueIntake(discovery as unknown as DiscoveryService, redis as unknown as Redis);
+  afterEach(() => {
+    jest.clearAllTimers();
+    redis.status = 'ready';
+    jest.useRealTimers();
+  });
 
   it('pauses every Bull queue locally without waiting for active jobs, and nothing else', () => {
     const pauses = [jest.fn().mockResolvedValue(undefined), jest.fn().mockResolvedValue(undefined)];
     const other = { pause: jest.fn() };
     const discovery = { getProviders: () => [{ instance: queueWithPause(pauses[0]) }, { instance: other }, { instance: undefined }, { instance: queueWithPause(pauses[1]) }] };
-    new QueueIntake(discovery as unknown as DiscoveryService).stop();
+    intake(discovery).stop();
     for (const pause of pauses) expect(pause).toHaveBeenCalledWith(true, true);
     expect(other.pause).not.toHaveBeenCalled();
   });
@@ -18,7 +26,30 @@ describe('QueueIntake', () => {
   it('handles a queue that cannot pause (its Redis is down) instead of leaving the rejection unhandled', () => {
     const paused = { catch: jest.fn() };
     const discovery = { getProviders: () => [{ instance: queueWithPause(jest.fn().mockReturnValue(paused)) }] };
-    new QueueIntake(discovery as unknown as DiscoveryService).stop();
+    intake(discovery).stop();
     expect(paused.catch).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells whether Redis was away since stop: the shared connection reconnecting, or a closing queue not answering a ping', async () => {
+    jest.useFakeTimers();
+    const answering = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), { client: { ping: jest.fn().mockResolvedValue('PONG') }, closing: Promise.resolve() });
+    const first = intake({ getProviders: () => [{ instance: answering }] });
+    first.stop();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(first.redisWasAway()).toBe(false);
+    redis.status = 'reconnecting';
+    await jest.advanceTimersByTimeAsync(100);
+    redis.status = 'end';
+    await jest.advanceTimersByTimeAsync(100);
+    expect(first.redisWasAway()).toBe(true);
+
+    redis.status = 'ready';
+    const stalled = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), { client: { ping: jest.fn(() => new Promise(() => undefined)) }, closing: Promise.resolve() });
+    const second = intake({ getProviders: () => [{ instance: stalled }] });
+    second.stop();
+    await jest.advanceTimersByTimeAsync(300);
+    expect(second.redisWasAway()).toBe(false);
+    await jest.advanceTimersByTimeAsync(600);
+    expect(second.redisWasAway()).toBe(true);
   });
 });
