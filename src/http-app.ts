@@ -29,8 +29,9 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   const config = app.get(AppConfigService).values;
   app.disable('x-powered-by');
   // A refused request's client may still be sending: read up to the largest route's body (link
-  // creation and events take 5 MiB) for at most 2 s before closing, so the answer reaches it.
-  lingerOnClose(app.getHttpServer(), { maxMs: 2000, maxBytes: 5 * 1024 * 1024 });
+  // creation and events take 5 MiB) for at most 2 s, or until it is silent for 100 ms, before
+  // closing, so the answer reaches it.
+  lingerOnClose(app.getHttpServer(), { maxMs: 2000, maxBytes: 5 * 1024 * 1024, idleMs: 100 });
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);

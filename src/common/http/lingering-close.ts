@@ -5,6 +5,8 @@ import type { Socket } from 'node:net';
 export interface Lingering {
   maxMs: number;
   maxBytes: number;
+  /** A client silent this long is done (or stuck): the connection closes without waiting for maxMs. */
+  idleMs: number;
 }
 
 /**
@@ -13,8 +15,9 @@ export interface Lingering {
  * written; a client still sending its body then meets a reset, and a reset makes its TCP stack drop
  * the answer it had received but not yet read: a Node client sees EPIPE, curl "connection reset".
  * Here a closing connection first half-closes (the answer and a FIN go out), then reads and
- * discards what the client still sends, until the client is done, `maxBytes` more arrived or
- * `maxMs` passed, and only then is destroyed. A connection with nothing left to read closes as before.
+ * discards what the client still sends, until the client is done or silent for `idleMs`, `maxBytes`
+ * more arrived or `maxMs` passed, and only then is destroyed. A connection with nothing left to read
+ * closes as before.
  */
 export function lingerOnClose(server: Server, lingering: Lingering): void {
   server.on('connection', (socket: Socket) => {
@@ -22,7 +25,7 @@ export function lingerOnClose(server: Server, lingering: Lingering): void {
   });
 }
 
-function linger(socket: Socket, { maxMs, maxBytes }: Lingering): void {
+function linger(socket: Socket, { maxMs, maxBytes, idleMs }: Lingering): void {
   if (socket.destroyed) return;
   socket.end();
   if (socket.readableEnded) return void socket.once('finish', () => socket.destroy());
@@ -33,6 +36,7 @@ function linger(socket: Socket, { maxMs, maxBytes }: Lingering): void {
   };
   const timer = setTimeout(done, maxMs);
   timer.unref();
+  socket.setTimeout(idleMs, done);
   socket.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > maxBytes) done();
