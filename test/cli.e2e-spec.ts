@@ -223,6 +223,16 @@ describe('admin CLI (node dist/src/cli.js)', () => {
   }, 30_000);
 });
 
+/** The problems of an invalid configuration: one JSON line each on stderr (`msg` "Invalid configuration"). */
+function problemsOf(stderr: string): string[] {
+  const lines = stderr
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { level: string; msg: string; problem: string });
+  expect(lines.map((line) => [line.level, line.msg])).toEqual(lines.map(() => ['fatal', 'Invalid configuration']));
+  return lines.map((line) => line.problem);
+}
+
 describe('configuration check at start', () => {
   it('node dist/src/main.js exits non-zero with one line per bad variable, naming each', async () => {
     const result = await run(MAIN, [], { PORT: 'abc', RATE_LIMIT_PER_MINUTE: '0' });
@@ -230,7 +240,7 @@ describe('configuration check at start', () => {
     expect(result.code).not.toBe(0);
     expect(result.code).not.toBeNull();
     expect(result.stdout).toBe('');
-    const lines = result.stderr.trimEnd().split('\n');
+    const lines = problemsOf(result.stderr);
     expect(lines).toHaveLength(2);
     expect(lines.find((line) => line.includes('PORT='))).toMatch(/PORT="abc".*integer/);
     expect(lines.find((line) => line.includes('RATE_LIMIT_PER_MINUTE='))).toMatch(/RATE_LIMIT_PER_MINUTE="0".*between 1 and/);
@@ -241,7 +251,7 @@ describe('configuration check at start', () => {
 
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe('');
-    const lines = result.stderr.trimEnd().split('\n');
+    const lines = problemsOf(result.stderr);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain('DATABASE_URL="mysql://db/engagement"');
     expect(lines[1]).toContain('LOG_LEVEL="loud"');
