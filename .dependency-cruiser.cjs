@@ -37,7 +37,9 @@ module.exports = {
       severity: 'error',
       comment: 'The jobs module runs kinds of work that other modules register; it imports none of them.',
       from: { path: '^src/modules/jobs/' },
-      to: { path: '^src/modules/(custom-links|thumbnails|engagement|sessions|people|accounts|campaigns|playbook|agent)/' },
+      to: {
+        path: '^src/modules/(custom-links|thumbnails|engagement|sessions|people|accounts|campaigns|playbook|agent)/',
+      },
     },
     {
       name: 'no-test-code-in-src',

@@ -4,7 +4,21 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'jest.config.js', 'eslint.config.mjs', '.dependency-cruiser.cjs', 'bench/**/*.js', '.ci/*.js', 'test/support/*.cjs', 'client/schema.d.ts', 'client/dist/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'jest.config.js',
+      'eslint.config.mjs',
+      '.dependency-cruiser.cjs',
+      'bench/**/*.js',
+      '.ci/*.js',
+      'test/support/*.cjs',
+      'client/schema.d.ts',
+      'client/dist/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

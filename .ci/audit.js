@@ -22,7 +22,16 @@ function onlineFindings() {
   }
   if (!report.vulnerabilities) return null;
   return Object.values(report.vulnerabilities).flatMap((v) =>
-    v.via.filter((via) => typeof via === 'object').flatMap((via) => v.nodes.map((path) => ({ id: via.url?.split('/').pop() ?? via.source, path, title: via.title, severity: via.severity }))),
+    v.via
+      .filter((via) => typeof via === 'object')
+      .flatMap((via) =>
+        v.nodes.map((path) => ({
+          id: via.url?.split('/').pop() ?? via.source,
+          path,
+          title: via.title,
+          severity: via.severity,
+        })),
+      ),
   );
 }
 
@@ -40,7 +49,11 @@ function offlineFindings() {
 
 const online = onlineFindings();
 const findings = online ?? offlineFindings();
-console.log(online ? 'audit: npm audit --omit=dev' : `audit: the registry has no audit endpoint; offline list of ${known.length} advisories (updated ${updated})`);
+console.log(
+  online
+    ? 'audit: npm audit --omit=dev'
+    : `audit: the registry has no audit endpoint; offline list of ${known.length} advisories (updated ${updated})`,
+);
 let failed = 0;
 for (const f of findings) {
   const ok = isAccepted(f.id, f.path);

@@ -52,7 +52,16 @@ async function main() {
     for (const tree of opts.trees) {
       const { cpu, wall, bytes } = await round(tree, opts.cards);
       const per = (total) => Math.round((total / opts.cards) * 100) / 100;
-      console.log(JSON.stringify({ tree, round: r, cards: opts.cards, cpu_ms_per_card: per(cpu), wall_ms_per_card: per(wall), png_bytes: Math.round(bytes / opts.cards) }));
+      console.log(
+        JSON.stringify({
+          tree,
+          round: r,
+          cards: opts.cards,
+          cpu_ms_per_card: per(cpu),
+          wall_ms_per_card: per(wall),
+          png_bytes: Math.round(bytes / opts.cards),
+        }),
+      );
     }
   }
 }

@@ -25,9 +25,12 @@ const GC_PRELOAD = path.join(__dirname, 'gc-counts.js');
 function options(argv) {
   const given = {};
   for (let i = 0; i < argv.length; i += 2) given[argv[i].replace(/^--/, '')] = argv[i + 1];
-  if (!given.trees || !given.scenario) throw new Error('usage: --trees DIR,DIR --scenario transcript|detail|links|list');
+  if (!given.trees || !given.scenario)
+    throw new Error('usage: --trees DIR,DIR --scenario transcript|detail|links|list');
   return {
-    trees: given.trees.split(',').map((spec) => path.resolve(spec.split('#')[0]) + (spec.includes('#') ? `#${spec.split('#')[1]}` : '')),
+    trees: given.trees
+      .split(',')
+      .map((spec) => path.resolve(spec.split('#')[0]) + (spec.includes('#') ? `#${spec.split('#')[1]}` : '')),
     scenario: given.scenario,
     rate: Number(given.rate ?? 400),
     seconds: Number(given.seconds ?? 20),
@@ -74,48 +77,72 @@ async function startBuild(spec, index, manifest, pathOf) {
   // `DIR#--flag --flag`: that build with extra Node options (e.g. a GC setting against the same tree).
   const [tree, extraNodeOptions = ''] = spec.split('#');
   const redisPort = await freePort();
-  const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const gcFile = path.join(require('node:os').tmpdir(), `cpu-side-by-side-${process.pid}-${index}.jsonl`);
   writeFileSync(gcFile, '');
   const port = await freePort();
   // Passed as arguments: some V8 flags are not allowed in NODE_OPTIONS.
-  const api = spawn(process.execPath, [...extraNodeOptions.split(' ').filter(Boolean), path.join(tree, 'dist/src/main.js')], {
-    cwd: tree,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      APP_ROLE: 'api',
-      PORT: String(port),
-      DATABASE_URL: manifest.databaseUrl,
-      REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
-      QUEUE_PREFIX: `cpu-side-by-side-${process.pid}-${index}`,
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      CURSOR_SECRET: 'bench-cursor-secret-0123456789',
-      TRANSCRIPT_DAILY_LIMIT: '100000000',
-      // As bench/run.js starts the API, plus the GC counter.
-      NODE_OPTIONS: `--max-old-space-size=512 --max-semi-space-size=32 --require ${GC_PRELOAD}`,
-      GC_COUNTS_FILE: gcFile,
+  const api = spawn(
+    process.execPath,
+    [...extraNodeOptions.split(' ').filter(Boolean), path.join(tree, 'dist/src/main.js')],
+    {
+      cwd: tree,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        APP_ROLE: 'api',
+        PORT: String(port),
+        DATABASE_URL: manifest.databaseUrl,
+        REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
+        QUEUE_PREFIX: `cpu-side-by-side-${process.pid}-${index}`,
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        CURSOR_SECRET: 'bench-cursor-secret-0123456789',
+        TRANSCRIPT_DAILY_LIMIT: '100000000',
+        // As bench/run.js starts the API, plus the GC counter.
+        NODE_OPTIONS: `--max-old-space-size=512 --max-semi-space-size=32 --require ${GC_PRELOAD}`,
+        GC_COUNTS_FILE: gcFile,
+      },
     },
-  });
+  );
   const origin = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${manifest.apiKey}` };
   for (let attempt = 0; ; attempt++) {
-    const ok = await fetch(`${origin}/healthz`).then((res) => res.ok, () => false);
+    const ok = await fetch(`${origin}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) break;
     if (attempt > 300) throw new Error(`${tree}: the API did not start`);
     await sleep(100);
   }
   const probe = await fetch(`${origin}${pathOf()}`, { headers });
   if (probe.status !== 200) throw new Error(`${tree}: ${probe.status} for ${pathOf()}`);
-  return { name: `${path.basename(tree)}${extraNodeOptions ? ` ${extraNodeOptions}` : ''}`, api, redis, origin, headers, gcFile };
+  return {
+    name: `${path.basename(tree)}${extraNodeOptions ? ` ${extraNodeOptions}` : ''}`,
+    api,
+    redis,
+    origin,
+    headers,
+    gcFile,
+  };
 }
 
 function load(build, pathOf, rate, seconds) {
   return new Promise((resolve, reject) =>
     autocannon(
-      { url: build.origin, connections: 10, overallRate: rate, duration: seconds, requests: [{ setupRequest: (req) => ({ ...req, path: pathOf(), headers: build.headers }) }] },
+      {
+        url: build.origin,
+        connections: 10,
+        overallRate: rate,
+        duration: seconds,
+        requests: [{ setupRequest: (req) => ({ ...req, path: pathOf(), headers: build.headers }) }],
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   );
@@ -123,8 +150,17 @@ function load(build, pathOf, rate, seconds) {
 
 /** The GC counts the preload appended on the last two SIGUSR2. */
 function gcDelta(file) {
-  const [first, last] = readFileSync(file, 'utf8').trim().split('\n').slice(-2).map((line) => JSON.parse(line));
-  return Object.fromEntries(['minor', 'major'].map((kind) => [kind, { count: last[kind].count - first[kind].count, ms: last[kind].ms - first[kind].ms }]));
+  const [first, last] = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(-2)
+    .map((line) => JSON.parse(line));
+  return Object.fromEntries(
+    ['minor', 'major'].map((kind) => [
+      kind,
+      { count: last[kind].count - first[kind].count, ms: last[kind].ms - first[kind].ms },
+    ]),
+  );
 }
 
 async function main() {
@@ -144,7 +180,11 @@ async function main() {
       builds.forEach((build, i) => {
         const requests = results[i].requests.total;
         const usPerRequest = (ticks) => Math.round(((ticks / HZ) * 1e6) / requests);
-        const threads = Object.fromEntries(Object.keys(after[i]).map((name) => [name, usPerRequest(after[i][name] - (before[i][name] ?? 0))]).filter(([, us]) => us > 0));
+        const threads = Object.fromEntries(
+          Object.keys(after[i])
+            .map((name) => [name, usPerRequest(after[i][name] - (before[i][name] ?? 0))])
+            .filter(([, us]) => us > 0),
+        );
         const gc = gcDelta(build.gcFile);
         const per10k = (count) => Math.round((count / requests) * 1e5) / 10;
         console.log(

@@ -24,7 +24,9 @@ async function serviceStatements(db, organizationId, email) {
   require('reflect-metadata');
   const { SessionsRepository } = require(path.join(DIST, 'modules/sessions/sessions.repository'));
   const sent = [];
-  const recording = { query: async (text, values) => (sent.push({ text, values }), (await db.query(text, values)).rows) };
+  const recording = {
+    query: async (text, values) => (sent.push({ text, values }), (await db.query(text, values)).rows),
+  };
   const repository = new SessionsRepository(recording, undefined);
   const query = { email, limit: 50, offset: 0 };
   const total = await repository.searchCount(organizationId, query);
@@ -43,7 +45,11 @@ function summarize(plans) {
   };
   for (const plan of plans) walk(plan.Plan);
   const sum = (f) => plans.reduce((total, plan) => total + f(plan), 0);
-  return { ms: sum((p) => p['Execution Time']), buffers: sum((p) => p.Plan['Shared Hit Blocks'] + p.Plan['Shared Read Blocks']), indexes: [...indexes] };
+  return {
+    ms: sum((p) => p['Execution Time']),
+    buffers: sum((p) => p.Plan['Shared Hit Blocks'] + p.Plan['Shared Read Blocks']),
+    indexes: [...indexes],
+  };
 }
 
 async function explain(db, { text, values }) {
@@ -55,20 +61,28 @@ async function explain(db, { text, values }) {
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function main() {
-  const { values: opts } = parseArgs({ options: { manifest: { type: 'string' }, plans: { type: 'boolean' }, each: { type: 'boolean' } } });
+  const { values: opts } = parseArgs({
+    options: { manifest: { type: 'string' }, plans: { type: 'boolean' }, each: { type: 'boolean' } },
+  });
   const manifest = JSON.parse(readFileSync(opts.manifest ?? path.join(__dirname, '.dataset.json'), 'utf8'));
   const db = new Client({ connectionString: manifest.databaseUrl });
   await db.connect();
   try {
     await db.query(`SET jit = off`);
-    const { rows: indexes } = await db.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'session_emails' ORDER BY 1`);
+    const { rows: indexes } = await db.query(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'session_emails' ORDER BY 1`,
+    );
     console.log(`session_emails indexes: ${indexes.map((r) => r.indexname).join(', ')}`);
     const organizations = [
-      ...(manifest.tenant ? [{ label: 'tenant', id: manifest.tenant.organizationId, substrings: manifest.tenant.sample.emailSubstrings }] : []),
+      ...(manifest.tenant
+        ? [{ label: 'tenant', id: manifest.tenant.organizationId, substrings: manifest.tenant.sample.emailSubstrings }]
+        : []),
       { label: 'main', id: manifest.organizationId, substrings: manifest.sample.emailSubstrings },
     ];
     for (const org of organizations) {
-      const { rows: [{ n }] } = await db.query(`SELECT count(*)::int AS n FROM session_emails WHERE organization_id = $1`, [org.id]);
+      const {
+        rows: [{ n }],
+      } = await db.query(`SELECT count(*)::int AS n FROM session_emails WHERE organization_id = $1`, [org.id]);
       const results = { page: [], count: [] };
       for (const [i, substring] of org.substrings.entries()) {
         const statements = await serviceStatements(db, org.id, substring);
@@ -90,12 +104,20 @@ async function main() {
         const buffers = list.map((r) => r.buffers).sort((x, y) => x - y);
         const used = new Map();
         for (const r of list) for (const index of r.indexes) used.set(index, (used.get(index) ?? 0) + 1);
-        console.log(`  ${kind.padEnd(5)} buffers p50 ${quantile(buffers, 0.5)}, p90 ${quantile(buffers, 0.9)}, max ${buffers[buffers.length - 1]}, sum ${buffers.reduce((a, b) => a + b, 0)}; ` +
-          `ms p50 ${quantile(ms, 0.5).toFixed(2)}, p90 ${quantile(ms, 0.9).toFixed(2)}, max ${ms[ms.length - 1].toFixed(2)}; ` +
-          `${[...used].map(([index, count]) => `${index} ×${count}`).join(', ')}`);
-        if (opts.each) for (const r of list) console.log(`        "${r.substring}" (${r.total}) ${r.buffers} buffers, ${r.ms.toFixed(2)} ms, ${r.indexes.join(' + ')}`);
+        console.log(
+          `  ${kind.padEnd(5)} buffers p50 ${quantile(buffers, 0.5)}, p90 ${quantile(buffers, 0.9)}, max ${buffers[buffers.length - 1]}, sum ${buffers.reduce((a, b) => a + b, 0)}; ` +
+            `ms p50 ${quantile(ms, 0.5).toFixed(2)}, p90 ${quantile(ms, 0.9).toFixed(2)}, max ${ms[ms.length - 1].toFixed(2)}; ` +
+            `${[...used].map(([index, count]) => `${index} ×${count}`).join(', ')}`,
+        );
+        if (opts.each)
+          for (const r of list)
+            console.log(
+              `        "${r.substring}" (${r.total}) ${r.buffers} buffers, ${r.ms.toFixed(2)} ms, ${r.indexes.join(' + ')}`,
+            );
         const worst = [...list].sort((x, y) => y.buffers - x.buffers).slice(0, 3);
-        console.log(`        most buffers: ${worst.map((r) => `"${r.substring}" ${r.buffers} (${r.ms.toFixed(1)} ms)`).join(', ')}`);
+        console.log(
+          `        most buffers: ${worst.map((r) => `"${r.substring}" ${r.buffers} (${r.ms.toFixed(1)} ms)`).join(', ')}`,
+        );
       }
     }
   } finally {

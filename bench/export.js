@@ -23,7 +23,6 @@ const ADMIN = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14';
 const DB = 'engagement_bench_export';
 
-
 /** The child: a worker process until the export completes; reports its memory and timing. */
 async function worker(url, exportId) {
   const { loadConfig } = require('../dist/src/config/environment');
@@ -50,7 +49,13 @@ async function worker(url, exportId) {
   }
   const seconds = (Date.now() - started) / 1000;
   await app.close();
-  process.send({ status: row.status, rows: row.row_count, seconds, idleRssMb, peakRssMb: process.resourceUsage().maxRSS / 1024 });
+  process.send({
+    status: row.status,
+    rows: row.row_count,
+    seconds,
+    idleRssMb,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  });
 }
 
 async function main() {
@@ -64,7 +69,10 @@ async function main() {
   await db.initialize();
   await db.runMigrations({ transaction: 'each' });
   await db.destroy();
-  const [org] = await query(url.toString(), `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`);
+  const [org] = await query(
+    url.toString(),
+    `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`,
+  );
   const loading = Date.now();
   await query(
     url.toString(),
@@ -90,24 +98,32 @@ async function main() {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));
   });
-  const [{ chunks, bytes }] = await query(url.toString(), `SELECT count(*)::int AS chunks, coalesce(sum(length(data)), 0)::bigint AS bytes FROM export_chunks WHERE export_id = $1`, [exp.id]);
-  console.log(JSON.stringify({
-    sessions: SESSIONS,
-    format: FORMAT,
-    ...result,
-    seconds: Number(result.seconds.toFixed(1)),
-    rowsPerSecond: Math.round(result.rows / result.seconds),
-    idleRssMb: Math.round(result.idleRssMb),
-    peakRssMb: Math.round(result.peakRssMb),
-    gzipMb: Number((Number(bytes) / 2 ** 20).toFixed(1)),
-    chunks,
-  }));
+  const [{ chunks, bytes }] = await query(
+    url.toString(),
+    `SELECT count(*)::int AS chunks, coalesce(sum(length(data)), 0)::bigint AS bytes FROM export_chunks WHERE export_id = $1`,
+    [exp.id],
+  );
+  console.log(
+    JSON.stringify({
+      sessions: SESSIONS,
+      format: FORMAT,
+      ...result,
+      seconds: Number(result.seconds.toFixed(1)),
+      rowsPerSecond: Math.round(result.rows / result.seconds),
+      idleRssMb: Math.round(result.idleRssMb),
+      peakRssMb: Math.round(result.peakRssMb),
+      gzipMb: Number((Number(bytes) / 2 ** 20).toFixed(1)),
+      chunks,
+    }),
+  );
   await new Promise((resolve) => child.once('exit', resolve));
   await query(ADMIN, `DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
 }
 
 const child = process.argv.indexOf('--child');
-(child === -1 ? main() : worker(process.argv[child + 1], process.argv[child + 2]).then(() => process.exit(0))).catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+(child === -1 ? main() : worker(process.argv[child + 1], process.argv[child + 2]).then(() => process.exit(0))).catch(
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -37,9 +37,16 @@ function defaultBody() {
     id: '00000000-0000-4000-8000-000000000001',
     status: 'analyzed',
     startedAt: '2026-11-20T10:00:00.000Z',
-    analysis: { summary: words(120), buyingIntent: 'high', topics: Array.from({ length: 12 }, (_, i) => ({ name: `topic ${i}`, score: i / 12 })) },
+    analysis: {
+      summary: words(120),
+      buyingIntent: 'high',
+      topics: Array.from({ length: 12 }, (_, i) => ({ name: `topic ${i}`, score: i / 12 })),
+    },
     prospect: { email: 'someone@example.com', name: 'Some One', company: 'Example' },
-    questions: Array.from({ length: 8 }, (_, i) => ({ question: words(12), answeredAt: `2026-11-20T10:0${i}:00.000Z` })),
+    questions: Array.from({ length: 8 }, (_, i) => ({
+      question: words(12),
+      answeredAt: `2026-11-20T10:0${i}:00.000Z`,
+    })),
   };
 }
 
@@ -72,7 +79,11 @@ function serve() {
   }
   Controller('api/v1/sessions')(SessionsController);
   Param('id')(SessionsController.prototype, 'detail', 0);
-  Get(':id')(SessionsController.prototype, 'detail', Object.getOwnPropertyDescriptor(SessionsController.prototype, 'detail'));
+  Get(':id')(
+    SessionsController.prototype,
+    'detail',
+    Object.getOwnPropertyDescriptor(SessionsController.prototype, 'detail'),
+  );
   class FloorModule {}
   Module({ controllers: [SessionsController] })(FloorModule);
   void NestFactory.create(FloorModule, new LeanExpressAdapter(), { bodyParser: false, logger: false }).then((app) => {
@@ -86,11 +97,20 @@ async function start(kind, body) {
   const port = await freePort();
   const child = spawn(process.execPath, ['--max-semi-space-size=32', __filename, '--serve'], {
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, FLOOR_SERVER: kind, PORT: String(port), BODY_JSON: JSON.stringify(body), NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      FLOOR_SERVER: kind,
+      PORT: String(port),
+      BODY_JSON: JSON.stringify(body),
+      NODE_ENV: 'production',
+    },
   });
   const origin = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
-    const ok = await fetch(`${origin}${ROUTE}`).then((res) => res.status === 200, () => false);
+    const ok = await fetch(`${origin}${ROUTE}`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (attempt > 200) throw new Error(`${kind}: the server did not start`);
     await sleep(100);
@@ -100,7 +120,9 @@ async function start(kind, body) {
 
 function load(origin, rate, seconds) {
   return new Promise((resolve, reject) =>
-    autocannon({ url: `${origin}${ROUTE}`, connections: 10, overallRate: rate, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result))),
+    autocannon({ url: `${origin}${ROUTE}`, connections: 10, overallRate: rate, duration: seconds }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    ),
   );
 }
 
@@ -110,7 +132,12 @@ async function measure(server, opts) {
   const result = await load(server.origin, opts.rate, opts.seconds);
   const seconds = cpuSeconds([server.child.pid]) - before;
   const requests = result.requests.total;
-  return { server: server.kind, requests, non2xx: result.non2xx, cpu_us_per_request: Math.round((seconds * 1e6) / requests) };
+  return {
+    server: server.kind,
+    requests,
+    non2xx: result.non2xx,
+    cpu_us_per_request: Math.round((seconds * 1e6) / requests),
+  };
 }
 
 async function main() {
@@ -132,7 +159,11 @@ async function main() {
     for (const { child } of servers) child.kill('SIGTERM');
   }
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-  const floor = { body_bytes: Buffer.byteLength(JSON.stringify(body)), raw_us: Math.round(mean(costs.raw)), nest_us: Math.round(mean(costs.nest)) };
+  const floor = {
+    body_bytes: Buffer.byteLength(JSON.stringify(body)),
+    raw_us: Math.round(mean(costs.raw)),
+    nest_us: Math.round(mean(costs.nest)),
+  };
   console.log(JSON.stringify({ ...floor, floor_us_per_request: floor.nest_us - floor.raw_us }));
 }
 

@@ -31,15 +31,23 @@ const { eventBodies } = require('./run/requests');
 const ROOT = path.join(__dirname, '..');
 const DIST = path.join(ROOT, 'dist/src');
 /** The tables event ingestion writes. */
-const ENGAGEMENT_TABLES = ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links', 'campaign_engagement'];
+const ENGAGEMENT_TABLES = [
+  'link_events',
+  'link_distinct_values',
+  'link_sessions',
+  'custom_links',
+  'campaign_engagement',
+];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function options(argv) {
   const [mode, ...rest] = argv;
   const given = {};
   for (let i = 0; i < rest.length; i += 2) given[rest[i].replace(/^--/, '')] = rest[i + 1];
-  if (!['explain', 'load'].includes(mode)) throw new Error('usage: node bench/ingest-profile.js explain|load [--manifest FILE] ...');
-  if (given.without !== undefined && !['links', 'rollups'].includes(given.without)) throw new Error('--without takes links or rollups');
+  if (!['explain', 'load'].includes(mode))
+    throw new Error('usage: node bench/ingest-profile.js explain|load [--manifest FILE] ...');
+  if (given.without !== undefined && !['links', 'rollups'].includes(given.without))
+    throw new Error('--without takes links or rollups');
   return {
     mode,
     manifest: path.resolve(given.manifest ?? path.join(__dirname, '.dataset.json')),
@@ -76,7 +84,12 @@ function summarize(plan) {
   sum.dirtied = top['Shared Dirtied Blocks'] ?? 0;
   sum.written = top['Shared Written Blocks'] ?? 0;
   const triggers = (plan.Triggers ?? []).map((t) => `${t['Trigger Name']} ×${t.Calls}`);
-  return { rows: top['Actual Rows'], buffers: sum, wal: { records: top['WAL Records'] ?? 0, fpi: top['WAL FPI'] ?? 0, kb: Math.round((top['WAL Bytes'] ?? 0) / 1024) }, triggers };
+  return {
+    rows: top['Actual Rows'],
+    buffers: sum,
+    wal: { records: top['WAL Records'] ?? 0, fpi: top['WAL FPI'] ?? 0, kb: Math.round((top['WAL Bytes'] ?? 0) / 1024) },
+    triggers,
+  };
 }
 
 /**
@@ -91,12 +104,21 @@ function explainingManager(manager, backendPid, report) {
       return async (sql, params) => {
         await target.query('SAVEPOINT explained');
         const first = cpuMs(backendPid);
-        const [{ 'QUERY PLAN': [plan] }] = await target.query(`EXPLAIN (ANALYZE, BUFFERS, WAL, TIMING OFF, FORMAT JSON) ${sql}`, params);
+        const [
+          {
+            'QUERY PLAN': [plan],
+          },
+        ] = await target.query(`EXPLAIN (ANALYZE, BUFFERS, WAL, TIMING OFF, FORMAT JSON) ${sql}`, params);
         const explainedCpu = cpuMs(backendPid) - first;
         await target.query('ROLLBACK TO SAVEPOINT explained');
         const before = cpuMs(backendPid);
         const result = await target.query(sql, params);
-        report.push({ sql: sql.replace(/\s+/g, ' ').trim().slice(0, 90), explainedCpu, cpu: cpuMs(backendPid) - before, ...summarize(plan) });
+        report.push({
+          sql: sql.replace(/\s+/g, ' ').trim().slice(0, 90),
+          explainedCpu,
+          cpu: cpuMs(backendPid) - before,
+          ...summarize(plan),
+        });
         return result;
       };
     },
@@ -135,12 +157,22 @@ function validationCost(bodies) {
   const { EventsRequest } = require(path.join(DIST, 'modules/engagement/dto/events.request'));
   const validator = new RequestValidator();
   const handler = EngagementController.prototype.ingest;
-  const contextOf = (req) => ({ getType: () => 'http', getHandler: () => handler, getClass: () => EngagementController, switchToHttp: () => ({ getRequest: () => req }) });
+  const contextOf = (req) => ({
+    getType: () => 'http',
+    getHandler: () => handler,
+    getClass: () => EngagementController,
+    switchToHttp: () => ({ getRequest: () => req }),
+  });
   const parseMs = cpuPerCall((i) => JSON.parse(bodies[i % bodies.length]));
   const fast = fastParserOf(EventsRequest);
   return {
     parseMs,
-    validateMs: cpuPerCall((i) => validator.validate(contextOf({ body: JSON.parse(bodies[i % bodies.length]), params: {}, query: {}, headers: {} }))) - parseMs,
+    validateMs:
+      cpuPerCall((i) =>
+        validator.validate(
+          contextOf({ body: JSON.parse(bodies[i % bodies.length]), params: {}, query: {}, headers: {} }),
+        ),
+      ) - parseMs,
     fastMs: fast ? cpuPerCall((i) => fast(JSON.parse(bodies[i % bodies.length]))) - parseMs : null,
   };
 }
@@ -153,11 +185,17 @@ async function explain(opts, manifest) {
   const { AppModule } = require(path.join(DIST, 'app.module'));
   const { EventsService } = require(path.join(DIST, 'modules/engagement/events.service'));
   const { DataSource } = require('typeorm');
-  const app = await NestFactory.createApplicationContext(AppModule.forRole(loadConfig()), { logger: ['error', 'warn'] });
+  const app = await NestFactory.createApplicationContext(AppModule.forRole(loadConfig()), {
+    logger: ['error', 'warn'],
+  });
   try {
     const service = app.get(EventsService);
     const db = app.get(DataSource);
-    const generate = eventBodies({ linkIds: manifest.sample.linkIds, tag: `explain-${Date.now().toString(36)}`, batch: opts.batch });
+    const generate = eventBodies({
+      linkIds: manifest.sample.linkIds,
+      tag: `explain-${Date.now().toString(36)}`,
+      batch: opts.batch,
+    });
     const bodies = Array.from({ length: 10 }, generate);
     const events = newEvents(bodies[0]);
     const runner = db.createQueryRunner();
@@ -176,24 +214,34 @@ async function explain(opts, manifest) {
       }
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       await runner.rollbackTransaction();
-      console.log(`one batch of ${events.length} events, ${report.length} statements (each run twice: explained, then for real), wall ${round(wallMs)} ms`);
-      console.log('backend CPU ms: explained run (first touch) | real run (pages in shared buffers) | rows | shared buffers hit/read/dirtied | WAL records/full-page images/KiB (explained run) | statement\n');
+      console.log(
+        `one batch of ${events.length} events, ${report.length} statements (each run twice: explained, then for real), wall ${round(wallMs)} ms`,
+      );
+      console.log(
+        'backend CPU ms: explained run (first touch) | real run (pages in shared buffers) | rows | shared buffers hit/read/dirtied | WAL records/full-page images/KiB (explained run) | statement\n',
+      );
       let explained = 0;
       let cpu = 0;
       for (const s of report) {
         explained += s.explainedCpu;
         cpu += s.cpu;
-        console.log(`${round(s.explainedCpu).toString().padStart(7)} | ${round(s.cpu).toString().padStart(7)} | ${String(s.rows).padStart(4)} | ${s.buffers.hit}/${s.buffers.read}/${s.buffers.dirtied} | ${s.wal.records}/${s.wal.fpi}/${s.wal.kb} | ${s.sql}`);
+        console.log(
+          `${round(s.explainedCpu).toString().padStart(7)} | ${round(s.cpu).toString().padStart(7)} | ${String(s.rows).padStart(4)} | ${s.buffers.hit}/${s.buffers.read}/${s.buffers.dirtied} | ${s.wal.records}/${s.wal.fpi}/${s.wal.kb} | ${s.sql}`,
+        );
         for (const t of s.triggers) console.log(`          trigger ${t}`);
       }
-      console.log(`${round(explained).toString().padStart(7)} | ${round(cpu).toString().padStart(7)} | all statements (triggers included)\n`);
+      console.log(
+        `${round(explained).toString().padStart(7)} | ${round(cpu).toString().padStart(7)} | all statements (triggers included)\n`,
+      );
     } finally {
       await runner.release();
     }
     if (opts.batch > 1000) return; // the route takes 1,000 events at most
     const { parseMs, validateMs, fastMs } = validationCost(bodies);
-    console.log(`request body of ${opts.batch} events (${Math.round(bodies[0].length / 1024)} KiB), CPU ms: JSON.parse ${round(parseMs)}, ` +
-      `class-validator ${round(validateMs)}, fast parser ${fastMs === null ? '–' : round(fastMs)}`);
+    console.log(
+      `request body of ${opts.batch} events (${Math.round(bodies[0].length / 1024)} KiB), CPU ms: JSON.parse ${round(parseMs)}, ` +
+        `class-validator ${round(validateMs)}, fast parser ${fastMs === null ? '–' : round(fastMs)}`,
+    );
   } finally {
     await app.close();
   }
@@ -208,7 +256,8 @@ async function explain(opts, manifest) {
 function cpuMs(pid) {
   try {
     let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
     return ns / 1e6;
   } catch {
     return null;
@@ -229,13 +278,28 @@ async function startApi(manifest, opts) {
   const nodeOptions = `--max-old-space-size=512 --max-semi-space-size=32 ${process.env.API_NODE_OPTIONS ?? ''}`.trim();
   const without = opts.without === null ? {} : { INGEST_WITHOUT: opts.without };
   const preload = opts.without === null ? '' : ` --require ${path.join(__dirname, 'ingest-without.js')}`;
-  const env = serviceEnv(manifest, opts, { APP_ROLE: 'api', PORT: String(port), NODE_OPTIONS: nodeOptions + preload, ...without });
-  const child = spawn(process.execPath, [path.join(DIST, 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const env = serviceEnv(manifest, opts, {
+    APP_ROLE: 'api',
+    PORT: String(port),
+    NODE_OPTIONS: nodeOptions + preload,
+    ...without,
+  });
+  const child = spawn(process.execPath, [path.join(DIST, 'main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode})`);
-    if (await fetch(`${origin}/healthz`).then((r) => r.ok, () => false)) return { child, origin };
+    if (
+      await fetch(`${origin}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, origin };
     await sleep(100);
   }
   child.kill('SIGKILL');
@@ -309,8 +373,14 @@ async function tableWrites(databaseUrl) {
         WHERE relname = ANY($1)`,
       [ENGAGEMENT_TABLES],
     );
-    const [wal] = (await db.query(`SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal`)).rows;
-    const [checkpoints] = (await db.query(`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`)).rows;
+    const [wal] = (
+      await db.query(
+        `SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal`,
+      )
+    ).rows;
+    const [checkpoints] = (
+      await db.query(`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`)
+    ).rows;
     return { ...Object.fromEntries(rows.map((r) => [r.relname, r])), wal, checkpoints: checkpoints.n };
   } finally {
     await db.end();
@@ -332,7 +402,11 @@ async function load(opts, manifest) {
   const { child, origin } = await startApi(manifest, opts);
   try {
     const headers = { authorization: `Bearer ${manifest.apiKey}`, 'content-type': 'application/json' };
-    const generate = eventBodies({ linkIds: manifest.sample.linkIds, tag: `profile-${Date.now().toString(36)}-${process.pid}`, batch: opts.batch });
+    const generate = eventBodies({
+      linkIds: manifest.sample.linkIds,
+      tag: `profile-${Date.now().toString(36)}-${process.pid}`,
+      batch: opts.batch,
+    });
     const warmEnd = Date.now() + opts.warmup * 1000;
     await post(origin, headers, generate, opts.connections, () => Date.now() >= warmEnd);
     await sleep(1500);
@@ -348,7 +422,8 @@ async function load(opts, manifest) {
     await sleep(1500);
     const writesAfter = await tableWrites(manifest.databaseUrl);
     const events = latencies.length * opts.batch;
-    const rowsPer1000 = (table, kind) => Math.round(((writesAfter[table][kind] - writesBefore[table][kind]) / events) * 1000);
+    const rowsPer1000 = (table, kind) =>
+      Math.round(((writesAfter[table][kind] - writesBefore[table][kind]) / events) * 1000);
     latencies.sort((a, b) => a - b);
     const perThousand = (ms) => Math.round((ms / events) * 1000 * 10) / 10;
     const result = {
@@ -368,7 +443,7 @@ async function load(opts, manifest) {
       lock_waits_by_event: pg.waits,
       // The server's whole WAL (other databases' writes included, if any ran meanwhile).
       wal_per_1000_events: {
-        mb: Math.round(((writesAfter.wal.bytes - writesBefore.wal.bytes) / events) * 1000 / 1e4) / 100,
+        mb: Math.round((((writesAfter.wal.bytes - writesBefore.wal.bytes) / events) * 1000) / 1e4) / 100,
         full_page_images: Math.round(((writesAfter.wal.fpi - writesBefore.wal.fpi) / events) * 1000),
         records: Math.round(((writesAfter.wal.records - writesBefore.wal.records) / events) * 1000),
       },

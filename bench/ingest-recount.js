@@ -12,7 +12,13 @@ const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
 const { DIST } = require('./data/constants');
-const { compareColumns: compare, compareEngagementWrites, eventOfRow, linkRollupColumns, whatEventsServiceWrites } = require('./data/verify-columns');
+const {
+  compareColumns: compare,
+  compareEngagementWrites,
+  eventOfRow,
+  linkRollupColumns,
+  whatEventsServiceWrites,
+} = require('./data/verify-columns');
 
 const LINKS_PER_QUERY = 100;
 const MAX_REPORTED = 20;
@@ -24,23 +30,46 @@ async function recountLinks(db, organizationId, linkIds, mismatches) {
   const params = [organizationId, linkIds];
   // One snapshot for the four reads: a write landing between them would look like a mismatch.
   await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  const links = await db.query('SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])', params);
-  const events = await db.query(`SELECT custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason FROM link_events
-                                  WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])`, params);
-  const distinct = await db.query('SELECT custom_link_id, kind, value FROM link_distinct_values WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])', params);
-  const sessions = await db.query('SELECT * FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])', params);
+  const links = await db.query(
+    'SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])',
+    params,
+  );
+  const events = await db.query(
+    `SELECT custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason FROM link_events
+                                  WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])`,
+    params,
+  );
+  const distinct = await db.query(
+    'SELECT custom_link_id, kind, value FROM link_distinct_values WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])',
+    params,
+  );
+  const sessions = await db.query(
+    'SELECT * FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])',
+    params,
+  );
   await db.query('COMMIT');
-  if (links.rows.length !== linkIds.length) mismatches.push(`links: ${linkIds.length} given, ${links.rows.length} found`);
+  if (links.rows.length !== linkIds.length)
+    mismatches.push(`links: ${linkIds.length} given, ${links.rows.length} found`);
   const eventsOf = new Map(linkIds.map((id) => [id, []]));
   for (const e of events.rows) eventsOf.get(e.custom_link_id).push(eventOfRow(e));
   for (const row of links.rows) {
     const stats = rules.statsOf(eventsOf.get(row.id));
     compare(mismatches, `link ${row.id}`, linkRollupColumns(stats, rules), row);
-    compare(mismatches, `link ${row.id} bot opens`, Object.fromEntries(BOT_REASONS.map((r) => [r, stats.botOpens[r]])),
-      Object.fromEntries(BOT_REASONS.map((r) => [r, row.bot_opens[r] ?? 0])));
+    compare(
+      mismatches,
+      `link ${row.id} bot opens`,
+      Object.fromEntries(BOT_REASONS.map((r) => [r, stats.botOpens[r]])),
+      Object.fromEntries(BOT_REASONS.map((r) => [r, row.bot_opens[r] ?? 0])),
+    );
   }
   const written = await whatEventsServiceWrites(organizationId, [...eventsOf.values()].flat());
-  const expected = compareEngagementWrites(mismatches, `organization ${organizationId}`, written, distinct.rows, sessions.rows);
+  const expected = compareEngagementWrites(
+    mismatches,
+    `organization ${organizationId}`,
+    written,
+    distinct.rows,
+    sessions.rows,
+  );
   return { events: events.rows.length, ...expected };
 }
 
@@ -65,7 +94,13 @@ async function recountCampaigns(db, organizationId, linkIds, mismatches) {
   );
   for (const { recount, stored } of rows) {
     if (!stored) mismatches.push(`campaign ${recount.campaign_id}: no campaign_engagement row`);
-    else compare(mismatches, `campaign ${recount.campaign_id}`, Object.fromEntries(Object.entries(recount).filter(([k]) => k !== 'campaign_id')), stored);
+    else
+      compare(
+        mismatches,
+        `campaign ${recount.campaign_id}`,
+        Object.fromEntries(Object.entries(recount).filter(([k]) => k !== 'campaign_id')),
+        stored,
+      );
   }
   return rows.length;
 }
@@ -86,14 +121,21 @@ async function recountRollups(databaseUrl, organizationId, linkIds) {
   } finally {
     await db.end();
   }
-  return { ...totals, seconds: Math.round((Date.now() - started) / 100) / 10, mismatchCount: mismatches.length, mismatches: mismatches.slice(0, MAX_REPORTED) };
+  return {
+    ...totals,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    mismatchCount: mismatches.length,
+    mismatches: mismatches.slice(0, MAX_REPORTED),
+  };
 }
 
 module.exports = { recountRollups };
 
 if (require.main === module) {
   const at = process.argv.indexOf('--manifest');
-  const manifest = JSON.parse(readFileSync(at > 0 ? process.argv[at + 1] : path.join(__dirname, '.dataset.json'), 'utf8'));
+  const manifest = JSON.parse(
+    readFileSync(at > 0 ? process.argv[at + 1] : path.join(__dirname, '.dataset.json'), 'utf8'),
+  );
   recountRollups(manifest.databaseUrl, manifest.organizationId, manifest.sample.linkIds).then(
     (result) => {
       console.log(JSON.stringify(result, null, 2));

@@ -57,7 +57,11 @@ function queryOf(Dto, params) {
   const query = new Dto();
   for (const [name, value] of params) {
     if (INTEGERS.has(name)) query[name] = Number(value);
-    else if (COMMA_LISTS.has(name)) query[name] = value.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+    else if (COMMA_LISTS.has(name))
+      query[name] = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0);
     else query[name] = value;
   }
   if (params.has('offset')) query.offsetGiven = true;
@@ -67,15 +71,41 @@ function queryOf(Dto, params) {
 /** path pattern → the scopes the route accepts and the service call its controller makes. */
 function routes(app) {
   const service = (type) => app.get(type, { strict: false });
-  const [sessions, people, accounts, links, engagement] = [SessionsService, PeopleService, AccountsService, CustomLinksService, EngagementService].map(service);
+  const [sessions, people, accounts, links, engagement] = [
+    SessionsService,
+    PeopleService,
+    AccountsService,
+    CustomLinksService,
+    EngagementService,
+  ].map(service);
   return [
-    [/^\/api\/v1\/sessions$/, ['sessions:read'], (org, params) => sessions.list(org, queryOf(SessionListQuery, params))],
+    [
+      /^\/api\/v1\/sessions$/,
+      ['sessions:read'],
+      (org, params) => sessions.list(org, queryOf(SessionListQuery, params)),
+    ],
     [/^\/api\/v1\/sessions\/([^/]+)$/, ['sessions:read'], (org, _, [id]) => sessions.get(org, id)],
-    [/^\/api\/v1\/sessions\/([^/]+)\/transcript$/, ['transcripts:read'], (org, _, [id]) => sessions.transcript(org, id)],
+    [
+      /^\/api\/v1\/sessions\/([^/]+)\/transcript$/,
+      ['transcripts:read'],
+      (org, _, [id]) => sessions.transcript(org, id),
+    ],
     [/^\/api\/v1\/people$/, ['people:read'], (org, params) => people.list(org, queryOf(PeopleListQuery, params))],
-    [/^\/api\/v1\/accounts\/([^/]+)$/, ['accounts:read'], (org, _, [domain]) => accounts.get(org, decodeURIComponent(domain))],
-    [/^\/api\/v1\/custom-links$/, ['custom_links:read', 'custom_links:write'], (org, params) => links.list(org, queryOf(CustomLinkListQuery, params))],
-    [/^\/api\/v1\/custom-link-campaigns\/([^/]+)\/engagement$/, ['custom_links:read', 'custom_links:write'], (org, _, [id]) => engagement.campaign(org, id)],
+    [
+      /^\/api\/v1\/accounts\/([^/]+)$/,
+      ['accounts:read'],
+      (org, _, [domain]) => accounts.get(org, decodeURIComponent(domain)),
+    ],
+    [
+      /^\/api\/v1\/custom-links$/,
+      ['custom_links:read', 'custom_links:write'],
+      (org, params) => links.list(org, queryOf(CustomLinkListQuery, params)),
+    ],
+    [
+      /^\/api\/v1\/custom-link-campaigns\/([^/]+)\/engagement$/,
+      ['custom_links:read', 'custom_links:write'],
+      (org, _, [id]) => engagement.campaign(org, id),
+    ],
   ];
 }
 
@@ -95,7 +125,13 @@ async function loadPrincipals(app, keys) {
 /** As express's res.json sends a body: JSON text with its length. */
 function send(res, status, body, headers = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers }).end(text);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    })
+    .end(text);
 }
 
 async function main() {
@@ -115,7 +151,8 @@ async function main() {
     const route = table.find(([pattern]) => pattern.test(url.pathname));
     if (!route) return send(res, 404, { detail: 'Not found.' });
     const [pattern, scopes, call] = route;
-    if (!grantsAny(principal.scopes, scopes)) return send(res, 403, { detail: 'API key does not include the required scope.' });
+    if (!grantsAny(principal.scopes, scopes))
+      return send(res, 403, { detail: 'API key does not include the required scope.' });
     const record = await storage.increment(`rate:raw-baseline:${principal.keyId}`, RATE_WINDOW_MS, requestsPerMinute);
     const state = limitState({ limit: requestsPerMinute, endsAt: record.endsAt }, record.totalHits, Date.now());
     if (record.isBlocked) throw new LimitExceededError(state);

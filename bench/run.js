@@ -61,7 +61,19 @@ const { jobsOrganization, runJobs } = require('./run/jobs');
 const { log } = require('./run/log');
 const { headersOf, runScenario } = require('./run/measure');
 const { UsageError, parseArgs, readManifest } = require('./run/options');
-const { API_NODE_OPTIONS, flushRedis, freePort, killChildrenNow, serviceEnv, sql, startChild, stopChild, stopChildren, waitHealthy, watchRss } = require('./run/processes');
+const {
+  API_NODE_OPTIONS,
+  flushRedis,
+  freePort,
+  killChildrenNow,
+  serviceEnv,
+  sql,
+  startChild,
+  stopChild,
+  stopChildren,
+  waitHealthy,
+  watchRss,
+} = require('./run/processes');
 const { commandLine, markdownSection, printSummary, updateResultsMd } = require('./run/report');
 const { atMost, evaluate, jobScenarios, loadScenarios, mixedScenario, selectScenarios } = require('./run/scenarios');
 
@@ -75,17 +87,27 @@ async function startProcesses(kind, script, count, env, health, cwd = ROOT) {
   for (let i = 0; i < count; i++) {
     const port = await freePort();
     const label = count === 1 ? kind : `${kind}${i + 1}`;
-    started.push({ child: startChild(label, script, { ...env, PORT: String(port) }, { cwd }), url: `http://127.0.0.1:${port}` });
+    started.push({
+      child: startChild(label, script, { ...env, PORT: String(port) }, { cwd }),
+      url: `http://127.0.0.1:${port}`,
+    });
   }
   await Promise.all(started.map(({ child, url }) => waitHealthy(child, url + health)));
-  return { urls: started.map((p) => p.url), pids: started.map((p) => p.child.pid), children: started.map((p) => p.child) };
+  return {
+    urls: started.map((p) => p.url),
+    pids: started.map((p) => p.child.pid),
+    children: started.map((p) => p.child),
+  };
 }
 
 /** A refused manifest key means the database was rebuilt (or replaced) after the manifest was read. */
 async function checkKeys(origin, manifest) {
   for (const apiKey of [manifest.apiKey, manifest.tenant?.apiKey].filter(Boolean)) {
     const res = await fetch(`${origin}/api/v1/sessions?limit=1`, { headers: headersOf(apiKey) });
-    if (res.status === 401) throw new Error(`the API refuses a manifest key: is the manifest (built ${manifest.builtAt}) the one of database ${manifest.database}?`);
+    if (res.status === 401)
+      throw new Error(
+        `the API refuses a manifest key: is the manifest (built ${manifest.builtAt}) the one of database ${manifest.database}?`,
+      );
   }
 }
 
@@ -97,7 +119,10 @@ async function bench(opts, manifest, startedAt) {
   const env = serviceEnv(manifest, opts, runTag);
   await flushRedis(opts.redis);
   const named = (name) => opts.only === null || name.toLowerCase().includes(opts.only);
-  const scenarios = selectScenarios(loadScenarios(manifest, runTag), opts.only).map((s) => ({ ...s, apiKey: s.apiKey ?? manifest.apiKey }));
+  const scenarios = selectScenarios(loadScenarios(manifest, runTag), opts.only).map((s) => ({
+    ...s,
+    apiKey: s.apiKey ?? manifest.apiKey,
+  }));
   const jobs = jobScenarios(opts.jobLinks).filter((job) => named(job.name));
   const mixed = named(mixedScenario(opts.jobLinks).name) ? mixedScenario(opts.jobLinks) : null;
 
@@ -113,7 +138,9 @@ async function bench(opts, manifest, startedAt) {
     // The jobs' organization is made while the servers start (each CLI call boots the app).
     const [api, raw, jobsOrgKey] = await Promise.all([
       startProcesses('api', apiMain, opts.instances, apiEnv, '/healthz', apiTree),
-      scenarios.some((s) => s.baseline) ? startProcesses('raw', RAW_SERVER, opts.instances, { ...apiEnv, RAW_API_KEYS: rawKeys }, '/healthz') : null,
+      scenarios.some((s) => s.baseline)
+        ? startProcesses('raw', RAW_SERVER, opts.instances, { ...apiEnv, RAW_API_KEYS: rawKeys }, '/healthz')
+        : null,
       jobs.length > 0 || mixed ? makeJobsOrganization() : null,
     ]);
     await checkKeys(api.urls[0], manifest);
@@ -126,13 +153,18 @@ async function bench(opts, manifest, startedAt) {
     return { outcomes, jobs: jobResults, memory: rss.stop() };
   } finally {
     await stopChildren();
-    if (jobsOrg) await sql(manifest.databaseUrl, 'DELETE FROM organizations WHERE id = $1', [jobsOrg]).catch((e) => log(`could not delete the jobs organization ${jobsOrg}: ${e.message}`));
+    if (jobsOrg)
+      await sql(manifest.databaseUrl, 'DELETE FROM organizations WHERE id = $1', [jobsOrg]).catch((e) =>
+        log(`could not delete the jobs organization ${jobsOrg}: ${e.message}`),
+      );
   }
 }
 
 function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory }) {
   const rowByKey = new Map(outcomes.map((o) => [o.scenario.key, o.row]));
-  const loadTargets = outcomes.flatMap((o) => evaluate(o.row.name, o.scenario.targets, o.row, (key) => rowByKey.get(key)));
+  const loadTargets = outcomes.flatMap((o) =>
+    evaluate(o.row.name, o.scenario.targets, o.row, (key) => rowByKey.get(key)),
+  );
   const rssTarget = evaluate('API peak RSS', [atMost('peak_rss_mb', 300, ' MB')], memory);
   const runs = [...outcomes.flatMap((o) => o.runs), ...jobs.runs];
   const ingestion = outcomes.find((o) => o.scenario.key === 'event ingestion')?.row;
@@ -142,7 +174,9 @@ function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory 
     targets: [...loadTargets, ...jobs.targets, ...(opts.only === null ? rssTarget : [])],
     jobs: jobs.jobs,
     mixed: jobs.mixed,
-    events: ingestion ? { events_per_s: ingestion.events_per_s, batch_size: ingestion.batch_size, connections: ingestion.connections } : null,
+    events: ingestion
+      ? { events_per_s: ingestion.events_per_s, batch_size: ingestion.batch_size, connections: ingestion.connections }
+      : null,
     peak_rss_mb: memory.peak_rss_mb,
     instances: opts.instances,
     dataset: {
@@ -157,13 +191,22 @@ function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory 
     started_at: startedAt.toISOString(),
     machine: { cpus: os.cpus().length, node: process.version, postgres },
     smoke: opts.smoke,
-    settings: { seconds: opts.seconds, warmup: opts.warmup, connections: opts.connections, instances: opts.instances, job_links: opts.jobLinks, only: opts.only },
+    settings: {
+      seconds: opts.seconds,
+      warmup: opts.warmup,
+      connections: opts.connections,
+      instances: opts.instances,
+      job_links: opts.jobLinks,
+      only: opts.only,
+    },
     rss: memory,
     runs,
     failures: [
       ...runs.filter((r) => r.failure).map((r) => ({ name: r.name, server: r.server, failure: r.failure })),
       ...jobs.failures,
-      ...jobs.jobs.filter((j) => !['completed', 'error'].includes(j.status)).map((j) => ({ name: j.name, server: 'worker', failure: `job ended ${j.status}` })),
+      ...jobs.jobs
+        .filter((j) => !['completed', 'error'].includes(j.status))
+        .map((j) => ({ name: j.name, server: 'worker', failure: `job ended ${j.status}` })),
     ],
   };
 }
@@ -172,7 +215,9 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const manifest = readManifest(opts.manifest);
   const startedAt = new Date();
-  log(`dataset ${manifest.database} (${opts.manifest}): ${JSON.stringify(manifest.counts)}${manifest.tenant ? `, tenant ${JSON.stringify(manifest.tenant.counts)}` : ''}`);
+  log(
+    `dataset ${manifest.database} (${opts.manifest}): ${JSON.stringify(manifest.counts)}${manifest.tenant ? `, tenant ${JSON.stringify(manifest.tenant.counts)}` : ''}`,
+  );
   const [{ server_version: postgres }] = await sql(manifest.databaseUrl, 'SHOW server_version');
   const results = assemble(opts, manifest, startedAt, postgres, await bench(opts, manifest, startedAt));
 

@@ -17,7 +17,10 @@ const VISIBLE = `s.environment = 'production' AND s.analysis_status = 'analyzed'
 
 const SEED = [
   `INSERT INTO organizations (id, name) VALUES ('${BIG}', 'big'), ('${SMALL}', 'small')`,
-  ...[[BIG, 400000], [SMALL, 100000]].flatMap(([org, n]) => [
+  ...[
+    [BIG, 400000],
+    [SMALL, 100000],
+  ].flatMap(([org, n]) => [
     `INSERT INTO sessions (organization_id, id, environment, analysis_status, start_time, qualification_status, effective_qualification_status,
        buying_intent, booked_status, tracking, details, fingerprint, email_key)
      SELECT '${org}', gen_random_uuid(), CASE WHEN g % 23 = 0 THEN 'staging' ELSE 'production' END, CASE WHEN g % 29 = 0 THEN 'pending' ELSE 'analyzed' END,
@@ -44,7 +47,10 @@ const SEED = [
    SELECT '${BIG}', gen_random_uuid(), '${ENDPOINT}', '${MESSAGE}', 1, CASE WHEN g % 50 = 0 THEN 'failed' ELSE 'succeeded' END, timestamptz '2025-01-01' + g * interval '2 seconds'
      FROM generate_series(1, 300000) g`,
   // Changes after the load: 5% of each synced table moves its updated_at (the trigger), the rest stays at load time.
-  ...['sessions', 'people', 'accounts', 'custom_links'].map((t) => `UPDATE ${t} SET created_at = created_at - interval '1 microsecond' WHERE ('x' || substr(md5(id::text), 1, 8))::bit(32)::int % 20 = 0`),
+  ...['sessions', 'people', 'accounts', 'custom_links'].map(
+    (t) =>
+      `UPDATE ${t} SET created_at = created_at - interval '1 microsecond' WHERE ('x' || substr(md5(id::text), 1, 8))::bit(32)::int % 20 = 0`,
+  ),
   'VACUUM ANALYZE',
 ];
 
@@ -52,17 +58,34 @@ const SEED = [
 async function probes(db) {
   const q = async (sql) => (await db.query(sql)).rows[0];
   return {
-    account: await q(`SELECT last_seen_at::text AS t, id FROM accounts WHERE organization_id = '${BIG}' ORDER BY last_seen_at DESC, id DESC OFFSET 100000 LIMIT 1`),
+    account: await q(
+      `SELECT last_seen_at::text AS t, id FROM accounts WHERE organization_id = '${BIG}' ORDER BY last_seen_at DESC, id DESC OFFSET 100000 LIMIT 1`,
+    ),
     // The instant after which the last 3% of each table changed.
     since: Object.fromEntries(
       await Promise.all(
-        ['sessions', 'people', 'accounts', 'custom_links'].map(async (t) => [t, (await q(`SELECT percentile_disc(0.97) WITHIN GROUP (ORDER BY updated_at)::text AS t FROM ${t} WHERE organization_id = '${BIG}'`)).t]),
+        ['sessions', 'people', 'accounts', 'custom_links'].map(async (t) => [
+          t,
+          (
+            await q(
+              `SELECT percentile_disc(0.97) WITHIN GROUP (ORDER BY updated_at)::text AS t FROM ${t} WHERE organization_id = '${BIG}'`,
+            )
+          ).t,
+        ]),
       ),
     ),
-    campaign: await q(`SELECT created_at::text AS t, id FROM campaigns WHERE organization_id = '${BIG}' ORDER BY created_at DESC, id DESC OFFSET 10000 LIMIT 1`),
-    delivery: await q(`SELECT created_at::text AS t, id FROM webhook_deliveries ORDER BY created_at DESC, id DESC OFFSET 150000 LIMIT 1`),
-    event: await q(`SELECT occurred_at::text AS t, event_id AS id FROM link_events ORDER BY occurred_at DESC, event_id DESC OFFSET 150000 LIMIT 1`),
-    updated: await q(`SELECT updated_at::text AS t, id FROM sessions s WHERE organization_id = '${BIG}' AND ${VISIBLE} ORDER BY updated_at DESC, id DESC OFFSET 3000 LIMIT 1`),
+    campaign: await q(
+      `SELECT created_at::text AS t, id FROM campaigns WHERE organization_id = '${BIG}' ORDER BY created_at DESC, id DESC OFFSET 10000 LIMIT 1`,
+    ),
+    delivery: await q(
+      `SELECT created_at::text AS t, id FROM webhook_deliveries ORDER BY created_at DESC, id DESC OFFSET 150000 LIMIT 1`,
+    ),
+    event: await q(
+      `SELECT occurred_at::text AS t, event_id AS id FROM link_events ORDER BY occurred_at DESC, event_id DESC OFFSET 150000 LIMIT 1`,
+    ),
+    updated: await q(
+      `SELECT updated_at::text AS t, id FROM sessions s WHERE organization_id = '${BIG}' AND ${VISIBLE} ORDER BY updated_at DESC, id DESC OFFSET 3000 LIMIT 1`,
+    ),
   };
 }
 

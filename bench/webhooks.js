@@ -86,7 +86,14 @@ async function main() {
   const ended = await finished;
   const seconds = (ended - started) / 1000;
   const [{ count }] = await db.query(`SELECT count(*) FROM webhook_deliveries WHERE status = 'succeeded'`);
-  console.log(JSON.stringify({ messages: MESSAGES, seconds: Number(seconds.toFixed(2)), messagesPerSecond: Math.round(MESSAGES / seconds), succeededRows: Number(count) }));
+  console.log(
+    JSON.stringify({
+      messages: MESSAGES,
+      seconds: Number(seconds.toFixed(2)),
+      messagesPerSecond: Math.round(MESSAGES / seconds),
+      succeededRows: Number(count),
+    }),
+  );
   await app.close();
   receiver.close();
   await db.destroy();

@@ -14,6 +14,7 @@ describe('client/package.json', () => {
 
   it('depends on the exact versions the repository builds and tests it with', () => {
     expect(Object.keys(client.dependencies).sort()).toEqual(['openapi-fetch', 'standardwebhooks']);
-    for (const [name, version] of Object.entries(client.dependencies)) expect([name, version]).toEqual([name, root.devDependencies[name]]);
+    for (const [name, version] of Object.entries(client.dependencies))
+      expect([name, version]).toEqual([name, root.devDependencies[name]]);
   });
 });

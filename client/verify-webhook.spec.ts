@@ -3,7 +3,11 @@ import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from './in
 
 /** verifyWebhook against deliveries signed as the service signs them (its own secrets and signing rule). */
 describe('verifyWebhook', () => {
-  const body = JSON.stringify({ type: 'custom_link_job.finished', timestamp: '2026-11-28T12:00:00.000Z', data: { id: 'j-1' } });
+  const body = JSON.stringify({
+    type: 'custom_link_job.finished',
+    timestamp: '2026-11-28T12:00:00.000Z',
+    data: { id: 'j-1' },
+  });
   const id = '0193c1a2-0000-7000-8000-000000000001';
   const now = () => Math.floor(Date.now() / 1000);
   const delivery = (secrets: string[], timestamp = now(), signed = body) => ({
@@ -26,7 +30,13 @@ describe('verifyWebhook', () => {
     expect(verifyWebhook(Buffer.from(body), headers, secret).type).toBe('custom_link_job.finished');
     const upper = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
     expect(verifyWebhook(body, upper, secret).type).toBe('custom_link_job.finished');
-    expect(verifyWebhook(body, { ...headers, 'webhook-signature': ['v1,AAAA', headers['webhook-signature']], 'content-type': undefined }, secret).type).toBe('custom_link_job.finished');
+    expect(
+      verifyWebhook(
+        body,
+        { ...headers, 'webhook-signature': ['v1,AAAA', headers['webhook-signature']], 'content-type': undefined },
+        secret,
+      ).type,
+    ).toBe('custom_link_job.finished');
     expect(verifyWebhook(body, new Headers(headers), secret).type).toBe('custom_link_job.finished');
   });
 
@@ -40,7 +50,8 @@ describe('verifyWebhook', () => {
   it('throws WebhookVerificationError on a tampered body, another secret, an old or future timestamp, a missing or doubled header', () => {
     const secret = newSecret();
     const headers = delivery([secret]);
-    const refused = (payload: string, h: Record<string, string | string[] | undefined>, key = secret) => expect(() => verifyWebhook(payload, h, key)).toThrow(WebhookVerificationError);
+    const refused = (payload: string, h: Record<string, string | string[] | undefined>, key = secret) =>
+      expect(() => verifyWebhook(payload, h, key)).toThrow(WebhookVerificationError);
     refused(body.replace('j-1', 'j-2'), headers);
     refused(body, headers, newSecret());
     refused(body, delivery([secret], now() - 6 * 60));

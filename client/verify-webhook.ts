@@ -18,7 +18,8 @@ export type WebhookHeaders = Record<string, string | string[] | undefined> | Hea
  */
 export function verifyWebhook(payload: string | Buffer, headers: WebhookHeaders, secret: string): WebhookEvent {
   const event = new Webhook(secret).verify(payload, signatureHeaders(headers));
-  if (!isEvent(event)) throw new WebhookVerificationError('The signed body is not a webhook event ({type, timestamp, data})');
+  if (!isEvent(event))
+    throw new WebhookVerificationError('The signed body is not a webhook event ({type, timestamp, data})');
   return event;
 }
 
@@ -45,7 +46,9 @@ function isFetchHeaders(headers: WebhookHeaders): headers is Headers {
   return typeof (headers as Headers).get === 'function' && typeof (headers as Headers).forEach === 'function';
 }
 
-function caseInsensitive(headers: Record<string, string | string[] | undefined>): (name: string) => string | string[] | undefined {
+function caseInsensitive(
+  headers: Record<string, string | string[] | undefined>,
+): (name: string) => string | string[] | undefined {
   const lower = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   return (name) => lower.get(name);
 }

@@ -23,7 +23,8 @@ const overlaysDir = join(root, 'deploy', 'overlays');
 /** The facts of the app as built: what the image runs. */
 function builtAppFacts(): AppFacts {
   const built = (path: string) => join(root, 'dist', 'src', path);
-  if (!existsSync(built('app.module.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run deploy:check does)');
+  if (!existsSync(built('app.module.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (npm run deploy:check does)');
   const load = createRequire(join(root, 'package.json'));
   load('reflect-metadata');
   const { VARIABLES, loadConfig } = load(built('config/environment.js'));
@@ -38,25 +39,43 @@ function builtAppFacts(): AppFacts {
 
 async function main(): Promise<number> {
   const facts = builtAppFacts();
-  const overlays = process.argv.length > 2 ? process.argv.slice(2).map((dir) => resolve(dir)) : readdirSync(overlaysDir).map((name) => join(overlaysDir, name));
-  const problems: string[] = baseProblems(renderOverlay(join(root, 'deploy', 'base'))).map((problem) => `deploy/base: ${problem}`);
+  const overlays =
+    process.argv.length > 2
+      ? process.argv.slice(2).map((dir) => resolve(dir))
+      : readdirSync(overlaysDir).map((name) => join(overlaysDir, name));
+  const problems: string[] = baseProblems(renderOverlay(join(root, 'deploy', 'base'))).map(
+    (problem) => `deploy/base: ${problem}`,
+  );
   for (const overlay of overlays) {
     const missing = missingGeneratorFiles(overlay);
     if (missing.length > 0) {
-      problems.push(...missing.map((file) => `${relative(root, overlay)}: ${file} is missing (git-ignored: copy ${file}.example and fill it in, or use deploy/components/external-secret)`));
+      problems.push(
+        ...missing.map(
+          (file) =>
+            `${relative(root, overlay)}: ${file} is missing (git-ignored: copy ${file}.example and fill it in, or use deploy/components/external-secret)`,
+        ),
+      );
       process.stdout.write(`${relative(root, overlay)}: not rendered, ${missing.length} problems\n`);
       continue;
     }
     const objects = renderOverlay(overlay);
     // The production overlay is what a release applies: no placeholder may remain in it.
-    const found = [...(await schemaProblems(objects)), ...manifestProblems(objects, facts, { release: basename(overlay) === 'production' })];
+    const found = [
+      ...(await schemaProblems(objects)),
+      ...manifestProblems(objects, facts, { release: basename(overlay) === 'production' }),
+    ];
     problems.push(...found.map((problem) => `${relative(root, overlay)}: ${problem}`));
     process.stdout.write(`${relative(root, overlay)}: ${objects.length} objects, ${found.length} problems\n`);
   }
   const read = (path: string) => readFileSync(join(root, path), 'utf8');
-  problems.push(...dockerfileProblems(read('docker/Dockerfile'), read('.nvmrc').trim()), ...composeProblems(read('docker/compose.yaml'), facts.defaults));
+  problems.push(
+    ...dockerfileProblems(read('docker/Dockerfile'), read('.nvmrc').trim()),
+    ...composeProblems(read('docker/compose.yaml'), facts.defaults),
+  );
   for (const problem of problems) process.stderr.write(`${problem}\n`);
-  process.stdout.write(problems.length === 0 ? 'deploy:check passed\n' : `deploy:check failed: ${problems.length} problems\n`);
+  process.stdout.write(
+    problems.length === 0 ? 'deploy:check passed\n' : `deploy:check failed: ${problems.length} problems\n`,
+  );
   return problems.length === 0 ? 0 : 1;
 }
 

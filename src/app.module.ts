@@ -49,7 +49,15 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
     AppConfigModule.forRoot(config),
     LoggerModule.forRoot(loggerParams(config, options.logDestination)),
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize, config.timeouts)),
-    BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix, settings: { lockDuration: config.queueLockDurationMs, stalledInterval: config.queueStalledIntervalMs, maxStalledCount: MAX_STALLED_COUNT } }),
+    BullModule.forRoot({
+      redis: bullRedisOptions(config.redisUrl, config.timeouts),
+      prefix: config.queuePrefix,
+      settings: {
+        lockDuration: config.queueLockDurationMs,
+        stalledInterval: config.queueStalledIntervalMs,
+        maxStalledCount: MAX_STALLED_COUNT,
+      },
+    }),
     QueueFailureLogModule,
     MetricsModule,
     RedisModule,
@@ -81,7 +89,17 @@ const apiModules = (config: AppConfig) => [
 ];
 
 /** Queue processors, only where APP_ROLE runs workers (SessionsModule registers the sessions people are rolled up from). */
-const WORKER_MODULES = [MaintenanceModule, SessionsModule, PeopleJobsModule, CustomLinksJobsModule, ThumbnailsJobsModule, EngagementJobsModule, AgentJobsModule, WebhooksJobsModule, ExportsJobsModule];
+const WORKER_MODULES = [
+  MaintenanceModule,
+  SessionsModule,
+  PeopleJobsModule,
+  CustomLinksJobsModule,
+  ThumbnailsJobsModule,
+  EngagementJobsModule,
+  AgentJobsModule,
+  WebhooksJobsModule,
+  ExportsJobsModule,
+];
 
 /**
  * One image, three roles (APP_ROLE): `api` serves HTTP, `worker` runs queue processors,

@@ -47,7 +47,15 @@ const USAGE = `usage:
   cli migration:revert
 scopes: ${SCOPES.join(', ')}`;
 
-const COMMANDS = ['org:create', 'key:create', 'key:list', 'key:revoke', 'demo:seed', 'migration:run', 'migration:revert'];
+const COMMANDS = [
+  'org:create',
+  'key:create',
+  'key:list',
+  'key:revoke',
+  'demo:seed',
+  'migration:run',
+  'migration:revert',
+];
 
 /** Commands that use keys, and so Redis: key creations and revocations are announced to the API instances' key caches. */
 const KEY_COMMANDS = ['key:create', 'key:list', 'key:revoke', 'demo:seed'];
@@ -67,9 +75,13 @@ function requiredUuid(values: Record<string, string | undefined>, name: string):
 }
 
 function parseScopes(raw: string): Scope[] {
-  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !isScope(s));
-  if (scopes.length === 0 || unknown.length > 0) throw new UsageError(`unknown scopes: ${unknown.join(', ') || '(none given)'}`);
+  if (scopes.length === 0 || unknown.length > 0)
+    throw new UsageError(`unknown scopes: ${unknown.join(', ') || '(none given)'}`);
   return scopes as Scope[];
 }
 
@@ -85,9 +97,14 @@ async function run(argv: string[]): Promise<unknown> {
   const config = loadConfigOrExit();
   // Without DATABASE_URL / REDIS_URL the CLI reaches the embedded services the server uses,
   // starting them (and migrating) when no server runs; org:create and migrations need no Redis.
-  const services = await startLocalServices(config, { migrate: !command.startsWith('migration:'), redis: KEY_COMMANDS.includes(command) });
+  const services = await startLocalServices(config, {
+    migrate: !command.startsWith('migration:'),
+    redis: KEY_COMMANDS.includes(command),
+  });
   try {
-    return command.startsWith('migration:') ? await migrations(config, command) : await adminCommand(config, command, values);
+    return command.startsWith('migration:')
+      ? await migrations(config, command)
+      : await adminCommand(config, command, values);
   } finally {
     await services.release();
   }
@@ -98,8 +115,11 @@ async function migrations(config: AppConfig, command: string): Promise<unknown> 
   const dataSource = new DataSource(dataSourceOptions(config.databaseUrl, 1));
   await dataSource.initialize();
   try {
-    if (command === 'migration:run') return { applied: (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name) };
-    const [last] = await dataSource.query<{ name: string }[]>('SELECT name FROM typeorm_migrations ORDER BY timestamp DESC LIMIT 1').catch(() => []);
+    if (command === 'migration:run')
+      return { applied: (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name) };
+    const [last] = await dataSource
+      .query<{ name: string }[]>('SELECT name FROM typeorm_migrations ORDER BY timestamp DESC LIMIT 1')
+      .catch(() => []);
     // TypeORM's revert opens a transaction even for a migration that declares `transaction = false`
     // (an index dropped or built CONCURRENTLY cannot run in one): such a migration is reverted without.
     const ownTransaction = dataSource.migrations.find((migration) => migration.name === last?.name)?.transaction;
@@ -110,10 +130,17 @@ async function migrations(config: AppConfig, command: string): Promise<unknown> 
   }
 }
 
-async function adminCommand(config: AppConfig, command: string, values: Record<string, string | undefined>): Promise<unknown> {
+async function adminCommand(
+  config: AppConfig,
+  command: string,
+  values: Record<string, string | undefined>,
+): Promise<unknown> {
   // demo:seed needs the ingestion stack (Redis, limits, rollups); the key commands stay light.
   const demo = command === 'demo:seed' ? await import('./modules/demo/demo-cli.module.js') : null;
-  const modules = [...(KEY_COMMANDS.includes(command) ? [RedisModule, ApiKeysModule] : []), ...(demo ? [demo.DemoCliModule.forRoot(config)] : [])];
+  const modules = [
+    ...(KEY_COMMANDS.includes(command) ? [RedisModule, ApiKeysModule] : []),
+    ...(demo ? [demo.DemoCliModule.forRoot(config)] : []),
+  ];
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, modules), { logger: ['error'] });
   try {
     const organizations = app.get(OrganizationsService);

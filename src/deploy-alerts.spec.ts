@@ -28,7 +28,8 @@ function registered(): Set<string> {
   const names = new Set<string>();
   for (const metric of metricsRegistry.getMetricsAsArray()) {
     names.add(metric.name);
-    if (metric.constructor.name === 'Histogram') for (const suffix of HISTOGRAM_SUFFIXES) names.add(`${metric.name}${suffix}`);
+    if (metric.constructor.name === 'Histogram')
+      for (const suffix of HISTOGRAM_SUFFIXES) names.add(`${metric.name}${suffix}`);
   }
   return names;
 }
@@ -37,11 +38,20 @@ function registered(): Set<string> {
 function documentedAlerts(): { name: string; expr: string; for: string }[] {
   const doc = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
   const table = doc.slice(doc.indexOf('| Alert | Expression | For | Why |'));
-  const rows = table.split('\n').slice(2).filter((line) => line.startsWith('|'));
-  const end = table.split('\n').slice(2).findIndex((line) => !line.startsWith('|'));
+  const rows = table
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.startsWith('|'));
+  const end = table
+    .split('\n')
+    .slice(2)
+    .findIndex((line) => !line.startsWith('|'));
   return rows.slice(0, end < 0 ? rows.length : end).map((row) => {
     // Cells split on pipes outside backticks (an expression may hold `|` in a regex).
-    const cells = row.split(/\|(?=(?:[^`]*`[^`]*`)*[^`]*$)/).slice(1, -1).map((cell) => cell.trim());
+    const cells = row
+      .split(/\|(?=(?:[^`]*`[^`]*`)*[^`]*$)/)
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     return { name: cells[0], expr: cells[1].replace(/^`|`$/g, ''), for: cells[2] };
   });
 }
@@ -77,7 +87,10 @@ describe('alerts (deploy/base/prometheus-rule.yaml)', () => {
       const file = join(dir, `rules-${Math.random().toString(36).slice(2)}.yaml`);
       writeFileSync(file, rules);
       const run = spawnSync('promtool', ['check', 'rules', file], { encoding: 'utf8', timeout: 60_000 });
-      if (run.error) throw new Error(`promtool could not run (${run.error.message}): apt-get install -y prometheus (Debian), or PROMTOOL_UNAVAILABLE=1 to skip this check knowingly`);
+      if (run.error)
+        throw new Error(
+          `promtool could not run (${run.error.message}): apt-get install -y prometheus (Debian), or PROMTOOL_UNAVAILABLE=1 to skip this check knowingly`,
+        );
       return run;
     };
 
@@ -90,7 +103,10 @@ describe('alerts (deploy/base/prometheus-rule.yaml)', () => {
     });
 
     promtoolIt('refuses a broken expression (the check can fail)', () => {
-      const broken = rulesFile(objects).replace('sum(max by (queue) (engagement_queue_waiting)) > 1000', 'sum(max by (queue) (engagement_queue_waiting) > 1000');
+      const broken = rulesFile(objects).replace(
+        'sum(max by (queue) (engagement_queue_waiting)) > 1000',
+        'sum(max by (queue) (engagement_queue_waiting) > 1000',
+      );
       const run = promtool(broken);
       expect(run.status).not.toBe(0);
       expect(`${run.stdout}${run.stderr}`).toMatch(/FAILED|parse error/);

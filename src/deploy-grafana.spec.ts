@@ -16,7 +16,28 @@ const DASHBOARD = join(__dirname, '..', 'deploy', 'grafana', 'engagement.json');
 const WORKER_SCALER = join(__dirname, '..', 'deploy', 'base', 'worker-scaledobject.yaml');
 
 /** PromQL words that are not metric names. */
-const PROMQL_WORDS = new Set(['sum', 'min', 'max', 'avg', 'count', 'rate', 'irate', 'increase', 'histogram_quantile', 'by', 'without', 'on', 'ignoring', 'and', 'or', 'unless', 'clamp_min', 'clamp_max', 'absent', 'le']);
+const PROMQL_WORDS = new Set([
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'rate',
+  'irate',
+  'increase',
+  'histogram_quantile',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'and',
+  'or',
+  'unless',
+  'clamp_min',
+  'clamp_max',
+  'absent',
+  'le',
+]);
 const HISTOGRAM_SUFFIXES = ['_bucket', '_sum', '_count'];
 
 /** The metric names an expression reads: label matchers, grouping clauses, ranges and numbers removed. */
@@ -32,17 +53,26 @@ function registered(): Set<string> {
   const names = new Set<string>();
   for (const metric of metricsRegistry.getMetricsAsArray()) {
     names.add(metric.name);
-    if (metric.constructor.name === 'Histogram') for (const suffix of HISTOGRAM_SUFFIXES) names.add(`${metric.name}${suffix}`);
+    if (metric.constructor.name === 'Histogram')
+      for (const suffix of HISTOGRAM_SUFFIXES) names.add(`${metric.name}${suffix}`);
   }
   return names;
 }
 
 describe('Grafana dashboard and KEDA metric names', () => {
-  const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
-  const queried = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNamesOf(target.expr).map((name) => ({ panel: panel.title, name }))));
+  const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+    panels: { title: string; targets: { expr: string }[] }[];
+  };
+  const queried = dashboard.panels.flatMap((panel) =>
+    panel.targets.flatMap((target) => metricNamesOf(target.expr).map((name) => ({ panel: panel.title, name }))),
+  );
 
   it('reads metric names out of PromQL (the check below can fail)', () => {
-    expect(metricNamesOf('histogram_quantile(0.95, sum by (le, queue) (rate(engagement_job_duration_seconds_bucket{outcome="failed"}[5m])))')).toEqual(['engagement_job_duration_seconds_bucket']);
+    expect(
+      metricNamesOf(
+        'histogram_quantile(0.95, sum by (le, queue) (rate(engagement_job_duration_seconds_bucket{outcome="failed"}[5m])))',
+      ),
+    ).toEqual(['engagement_job_duration_seconds_bucket']);
     expect(metricNamesOf('sum(a_total) / max by (pod) (b)')).toEqual(['a_total', 'b']);
     expect(registered().has('engagement_not_a_metric')).toBe(false);
   });
@@ -55,7 +85,10 @@ describe('Grafana dashboard and KEDA metric names', () => {
 
   it('every app metric appears on the dashboard', () => {
     const shown = new Set(queried.map(({ name }) => name.replace(/_(bucket|sum|count)$/, '')));
-    const appMetrics = metricsRegistry.getMetricsAsArray().map((m) => m.name).filter((name) => name.startsWith('engagement_') || name.startsWith('http_'));
+    const appMetrics = metricsRegistry
+      .getMetricsAsArray()
+      .map((m) => m.name)
+      .filter((name) => name.startsWith('engagement_') || name.startsWith('http_'));
     expect(appMetrics.filter((name) => !shown.has(name))).toEqual([]);
   });
 
@@ -84,13 +117,25 @@ describe('Grafana dashboard and KEDA metric names', () => {
 
   it('the cache hit ratio divides hits by all lookups, per cache', () => {
     const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
-    expect(exprs).toContain('sum by (cache) (rate(engagement_cache_lookups_total{result="hit"}[5m])) / sum by (cache) (rate(engagement_cache_lookups_total[5m]))');
+    expect(exprs).toContain(
+      'sum by (cache) (rate(engagement_cache_lookups_total{result="hit"}[5m])) / sum by (cache) (rate(engagement_cache_lookups_total[5m]))',
+    );
   });
 
   it('no two panels overlap on the grid', () => {
-    const boxes = (JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { title: string; gridPos: { x: number; y: number; w: number; h: number } }[] }).panels;
-    const overlaps = (a: (typeof boxes)[0]['gridPos'], b: (typeof boxes)[0]['gridPos']) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-    const clashes = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => overlaps(a.gridPos, b.gridPos)).map((b) => `${a.title} / ${b.title}`));
+    const boxes = (
+      JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+        panels: { title: string; gridPos: { x: number; y: number; w: number; h: number } }[];
+      }
+    ).panels;
+    const overlaps = (a: (typeof boxes)[0]['gridPos'], b: (typeof boxes)[0]['gridPos']) =>
+      a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    const clashes = boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter((b) => overlaps(a.gridPos, b.gridPos))
+        .map((b) => `${a.title} / ${b.title}`),
+    );
     expect(clashes).toEqual([]);
   });
 

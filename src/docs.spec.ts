@@ -47,7 +47,9 @@ function firstCells(markdown: string): string[] {
 
 /** `METHOD /path` of every operation of an OpenAPI document. */
 function operations(document: OpenApiDocument): string[] {
-  return Object.entries(document.paths).flatMap(([path, item]) => METHODS.filter((method) => method in item).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => method in item).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 }
 
 describe('docs/api.md against openapi.json', () => {
@@ -65,7 +67,7 @@ describe('docs/api.md against openapi.json', () => {
     expect(endpointRows.filter((operation) => !all.has(operation))).toEqual([]);
   });
 
-  it('describes every webhook event type in §16.1, and every entry of the document\'s webhooks section in §16', () => {
+  it("describes every webhook event type in §16.1, and every entry of the document's webhooks section in §16", () => {
     const types = firstCells(section(API_MD, '### 16.1'));
     expect(WEBHOOK_EVENT_TYPES.filter((type) => !types.includes(type))).toEqual([]);
     expect(types.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type))).toEqual([]);
@@ -134,7 +136,11 @@ function brokenLinks(file: string): string[] {
       broken.push(`${file}: ${target} (no file ${relative(ROOT, resolved)})`);
       continue;
     }
-    if (fragment !== undefined && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(fragment).toLowerCase())) {
+    if (
+      fragment !== undefined &&
+      resolved.endsWith('.md') &&
+      !anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(fragment).toLowerCase())
+    ) {
       broken.push(`${file}: ${target} (no heading #${fragment})`);
     }
   }
@@ -143,7 +149,9 @@ function brokenLinks(file: string): string[] {
 
 describe('links in the Markdown files', () => {
   it('finds the README and the docs', () => {
-    expect(markdownFiles()).toEqual(expect.arrayContaining(['README.md', 'docs/api.md', 'docs/DECISIONS.md', 'deploy/README.md']));
+    expect(markdownFiles()).toEqual(
+      expect.arrayContaining(['README.md', 'docs/api.md', 'docs/DECISIONS.md', 'deploy/README.md']),
+    );
   });
 
   it('resolve: every relative link names an existing file, and its #fragment a heading of it', () => {
@@ -151,7 +159,11 @@ describe('links in the Markdown files', () => {
   });
 
   it('computes anchors as GitHub does', () => {
-    expect([...anchors('# 4. Endpoints\n## Sync and webhooks\n### 6.1 Link opens: GET /l/{slug}\n## `npm run` and more\n## Sync and webhooks\n')]).toEqual([
+    expect([
+      ...anchors(
+        '# 4. Endpoints\n## Sync and webhooks\n### 6.1 Link opens: GET /l/{slug}\n## `npm run` and more\n## Sync and webhooks\n',
+      ),
+    ]).toEqual([
       '4-endpoints',
       'sync-and-webhooks',
       '61-link-opens-get-lslug',
@@ -163,7 +175,11 @@ describe('links in the Markdown files', () => {
 
 /** Where `text` names a place of `markdown`: a heading, a table row's first cell or a bold lead that starts with it. */
 function names(markdown: string, text: string): boolean {
-  return markdown.split('\n').some((line) => [/^#{1,6} /, /^\| /, /^(- )?\*\*/].some((start) => start.test(line) && line.replace(start, '').startsWith(text)));
+  return markdown
+    .split('\n')
+    .some((line) =>
+      [/^#{1,6} /, /^\| /, /^(- )?\*\*/].some((start) => start.test(line) && line.replace(start, '').startsWith(text)),
+    );
 }
 
 describe('sections named in prose and comments', () => {
@@ -171,7 +187,12 @@ describe('sections named in prose and comments', () => {
   const pointer = /\b(README|[\w./-]+\.md),? "([^"\n]+)"/g;
   const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
-    .filter((file) => /(\.(md|ts|js|cjs|mjs|ya?ml|json)|Dockerfile)$/.test(file) && !/(^|\/)(package-lock\.json|openapi\.json)$/.test(file) && existsSync(join(ROOT, file)));
+    .filter(
+      (file) =>
+        /(\.(md|ts|js|cjs|mjs|ya?ml|json)|Dockerfile)$/.test(file) &&
+        !/(^|\/)(package-lock\.json|openapi\.json)$/.test(file) &&
+        existsSync(join(ROOT, file)),
+    );
 
   it('exist: the file, and in it a heading, table row or bold lead that starts with the name', () => {
     const missing: string[] = [];
@@ -186,10 +207,11 @@ describe('sections named in prose and comments', () => {
   });
 });
 
-
 describe('README against the repository', () => {
   it('names every module of src/modules in the architecture table', () => {
-    const modules = readdirSync(join(ROOT, 'src/modules')).filter((name) => statSync(join(ROOT, 'src/modules', name)).isDirectory());
+    const modules = readdirSync(join(ROOT, 'src/modules')).filter((name) =>
+      statSync(join(ROOT, 'src/modules', name)).isDirectory(),
+    );
     const table = section(README, '## Architecture')
       .split('\n')
       .filter((line) => line.startsWith('| `'))
@@ -199,7 +221,8 @@ describe('README against the repository', () => {
 
   it('has every npm script that runs the built tree build it first, so it works on a fresh clone', () => {
     const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
-    const builds = (command: string | undefined) => command !== undefined && /^npm run (-s )?build(:clean)?( &&|$)/.test(command);
+    const builds = (command: string | undefined) =>
+      command !== undefined && /^npm run (-s )?build(:clean)?( &&|$)/.test(command);
     const unbuilt = Object.entries(scripts)
       .filter(([name, command]) => !name.startsWith('pre') && /\bdist\//.test(command))
       .filter(([name, command]) => !builds(command) && !builds(scripts[`pre${name}`]))

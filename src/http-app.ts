@@ -56,7 +56,10 @@ function setUpDocs(app: NestExpressApplication, publicBaseUrl: string): void {
 }
 
 export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), new LeanExpressAdapter(), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(config), new LeanExpressAdapter(), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   configureHttpApp(app);
   return app;
 }

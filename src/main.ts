@@ -10,7 +10,8 @@ import { logUnhandledErrors, writeJsonLine } from './process-output';
 async function main(): Promise<void> {
   logUnhandledErrors();
   const config = loadConfigOrExit();
-  const stopTracing = config.operations.tracesExporter === null ? undefined : (await import('./tracing.ts')).startTracing();
+  const stopTracing =
+    config.operations.tracesExporter === null ? undefined : (await import('./tracing.ts')).startTracing();
   const { bootstrap } = await import('./server.ts');
   await bootstrap(config, stopTracing);
 }

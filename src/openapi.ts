@@ -23,7 +23,12 @@ const COMMITTED_ENV = { APP_ROLE: 'api', NODE_ENV: 'test', LOG_LEVEL: 'silent' }
  */
 export async function generateOpenApiJson(serverUrl?: string): Promise<string> {
   const config = loadConfig({ ...COMMITTED_ENV, ...(serverUrl ? { PUBLIC_BASE_URL: serverUrl } : {}) });
-  const app = await NestFactory.create(AppModule.forRole(config), new LeanExpressAdapter(), { preview: true, logger: false, bodyParser: false, abortOnError: false });
+  const app = await NestFactory.create(AppModule.forRole(config), new LeanExpressAdapter(), {
+    preview: true,
+    logger: false,
+    bodyParser: false,
+    abortOnError: false,
+  });
   try {
     return `${JSON.stringify(createOpenApiDocument(app, config.publicBaseUrl, webhookDocumentation()), null, 2)}\n`;
   } finally {
@@ -33,7 +38,9 @@ export async function generateOpenApiJson(serverUrl?: string): Promise<string> {
 
 /** `npm run openapi [-- --out file] [--server https://api.example.com]`: writes openapi.json at the repository root. */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: 'openapi.json' }, server: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { out: { type: 'string', default: 'openapi.json' }, server: { type: 'string' } },
+  });
   const out = resolve(values.out);
   writeFileSync(out, await generateOpenApiJson(values.server));
   process.stdout.write(`${out}\n`);

@@ -17,7 +17,9 @@ import { createWorkerApp } from './worker';
 export async function bootstrap(config: AppConfig, stopTracing?: () => Promise<void>): Promise<void> {
   const started = await startLocalServices(config, { migrate: true, redis: true });
   // Spans still buffered are sent once the app has stopped, before the process exits.
-  const services = stopTracing ? { ...started, release: () => started.release().finally(() => stopTracing().catch(() => undefined)) } : started;
+  const services = stopTracing
+    ? { ...started, release: () => started.release().finally(() => stopTracing().catch(() => undefined)) }
+    : started;
   let app: INestApplication | undefined;
   try {
     app = config.appRole === 'worker' ? await createWorkerApp(config) : await createHttpApp(config);
@@ -33,5 +35,6 @@ export async function bootstrap(config: AppConfig, stopTracing?: () => Promise<v
     const seed = await seedDemoOnFirstRun(app);
     if (seed) process.stdout.write(`${firstRunBanner(seed, `http://localhost:${config.port}`)}\n`);
   }
-  if (config.nodeEnv === 'development') process.stdout.write(`Ready: ${config.appRole === 'worker' ? 'workers' : `http://localhost:${config.port}`}\n`);
+  if (config.nodeEnv === 'development')
+    process.stdout.write(`Ready: ${config.appRole === 'worker' ? 'workers' : `http://localhost:${config.port}`}\n`);
 }

@@ -37,14 +37,18 @@ export function stopOnSignals(app: INestApplication, config: AppConfig, services
     // With Redis away, Bull's close of the queues waits for an answer that may never come: requests
     // are done by then and no job could be recorded as done anyway (an unfinished one resumes on
     // another worker), so the process exits 0 just before the timeout instead of failing it.
-    setTimeout(() => {
-      if (!app.get(QueueIntake).redisWasAway()) return;
-      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'Redis is away: exiting without closing the queues');
-      process.exit(0);
-    }, Math.max(0, config.shutdownTimeoutMs - REDIS_AWAY_MARGIN_MS)).unref();
+    setTimeout(
+      () => {
+        if (!app.get(QueueIntake).redisWasAway()) return;
+        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'Redis is away: exiting without closing the queues');
+        process.exit(0);
+      },
+      Math.max(0, config.shutdownTimeoutMs - REDIS_AWAY_MARGIN_MS),
+    ).unref();
     const drainDelayMs = config.shutdownDrainDelayMs;
     logger.log({ signal, drainDelayMs }, 'Draining before shutdown');
-    if (config.nodeEnv === 'development' && drainDelayMs > 0) process.stdout.write(`Stopping in ${drainDelayMs / 1000} s (draining; Ctrl-C again to stop now)\n`);
+    if (config.nodeEnv === 'development' && drainDelayMs > 0)
+      process.stdout.write(`Stopping in ${drainDelayMs / 1000} s (draining; Ctrl-C again to stop now)\n`);
     app.get(Draining).begin();
     app.get(QueueIntake).stop();
     new Promise<void>((resolve) => {

@@ -29,7 +29,9 @@ type SetHandler = (this: Bull.Queue, name: string, handler: unknown) => void;
 export function startTracing(): () => Promise<void> {
   const sdk = new NodeSDK({
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]),
+      }),
       new ExpressInstrumentation(),
       new PgInstrumentation(),
       new IORedisInstrumentation(),
@@ -56,18 +58,29 @@ function traceBullJobs(): void {
 export function traceJobRuns(queue: string, run: Handler): Handler {
   const tracer = trace.getTracer('engagement-api/bull');
   return function (this: unknown, job: Bull.Job) {
-    const attributes = { 'messaging.system': 'bull', 'messaging.destination.name': queue, 'messaging.operation.type': 'process', 'bull.job.name': job.name, 'bull.job.attempt': job.attemptsMade + 1 };
-    return tracer.startActiveSpan(`process ${queue}`, { kind: SpanKind.CONSUMER, attributes, links: linkToQueuer(job.data) }, ROOT_CONTEXT, async (span) => {
-      rememberRunContext(job, context.active());
-      try {
-        return await run.call(this, job);
-      } catch (error) {
-        // The type only: an error's message may quote the job's data.
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'Error' });
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
+    const attributes = {
+      'messaging.system': 'bull',
+      'messaging.destination.name': queue,
+      'messaging.operation.type': 'process',
+      'bull.job.name': job.name,
+      'bull.job.attempt': job.attemptsMade + 1,
+    };
+    return tracer.startActiveSpan(
+      `process ${queue}`,
+      { kind: SpanKind.CONSUMER, attributes, links: linkToQueuer(job.data) },
+      ROOT_CONTEXT,
+      async (span) => {
+        rememberRunContext(job, context.active());
+        try {
+          return await run.call(this, job);
+        } catch (error) {
+          // The type only: an error's message may quote the job's data.
+          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'Error' });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
   };
 }

@@ -69,20 +69,74 @@ describe('accounts', () => {
   const tenant = () => t.createTenant();
   const put = async (who: Tenant, id: string, body: Record<string, unknown>) =>
     (await ingest(t.server, who.key, id, body).expect(200)).body as { id: string; personId: string | null };
-  const get = (who: Tenant, domain: string) => request(t.server).get(`${ACCOUNTS}/${domain}`).set('Authorization', `Bearer ${who.key}`);
-  const getOk = async (who: Tenant, domain: string): Promise<Account> => (await get(who, domain).expect(200)).body as Account;
+  const get = (who: Tenant, domain: string) =>
+    request(t.server).get(`${ACCOUNTS}/${domain}`).set('Authorization', `Bearer ${who.key}`);
+  const getOk = async (who: Tenant, domain: string): Promise<Account> =>
+    (await get(who, domain).expect(200)).body as Account;
   const people = async (who: Tenant): Promise<Person[]> =>
-    ((await request(t.server).get('/api/v1/people').set('Authorization', `Bearer ${who.key}`).expect(200)).body as { people: Person[] }).people;
+    (
+      (await request(t.server).get('/api/v1/people').set('Authorization', `Bearer ${who.key}`).expect(200)).body as {
+        people: Person[];
+      }
+    ).people;
 
   describe('rollup', () => {
     it('rolls up the people of a registrable domain across its subdomains (every field of docs/api.md §2.5)', async () => {
       const who = await tenant();
-      await put(who, newSessionId(), visit('a@acme.com', 3, 30, { bookedStatus: 'booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme Inc', summaryMarkdown: 'a-1' }));
-      await put(who, newSessionId(), visit('A@acme.com', 1, 20, { bookedStatus: 'not_booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme Inc', summaryMarkdown: 'a-2' }));
-      await put(who, newSessionId(), visit('b@eu.acme.com', 2, 10, { bookedStatus: 'booked', buyingIntent: 'low', qualificationStatus: 'unqualified', business: 'Acme Europe', summaryMarkdown: null }));
-      await put(who, newSessionId(), visit('c@Sales.ACME.com', 4, 5, { bookedStatus: 'not_booked', buyingIntent: 'none', business: 'Acme Inc', summaryMarkdown: 'c-1', ...NO_QUALIFICATION }));
-      await put(who, newSessionId(), visit('other@other.com', 0.5, 60, { bookedStatus: 'booked', buyingIntent: 'high', business: 'Other' }));
-      await put(who, newSessionId(), visit('joe@gmail.com', 0.5, 60, { bookedStatus: 'booked', buyingIntent: 'high', business: 'Acme Inc' }));
+      await put(
+        who,
+        newSessionId(),
+        visit('a@acme.com', 3, 30, {
+          bookedStatus: 'booked',
+          buyingIntent: 'high',
+          qualificationStatus: 'qualified',
+          business: 'Acme Inc',
+          summaryMarkdown: 'a-1',
+        }),
+      );
+      await put(
+        who,
+        newSessionId(),
+        visit('A@acme.com', 1, 20, {
+          bookedStatus: 'not_booked',
+          buyingIntent: 'high',
+          qualificationStatus: 'qualified',
+          business: 'Acme Inc',
+          summaryMarkdown: 'a-2',
+        }),
+      );
+      await put(
+        who,
+        newSessionId(),
+        visit('b@eu.acme.com', 2, 10, {
+          bookedStatus: 'booked',
+          buyingIntent: 'low',
+          qualificationStatus: 'unqualified',
+          business: 'Acme Europe',
+          summaryMarkdown: null,
+        }),
+      );
+      await put(
+        who,
+        newSessionId(),
+        visit('c@Sales.ACME.com', 4, 5, {
+          bookedStatus: 'not_booked',
+          buyingIntent: 'none',
+          business: 'Acme Inc',
+          summaryMarkdown: 'c-1',
+          ...NO_QUALIFICATION,
+        }),
+      );
+      await put(
+        who,
+        newSessionId(),
+        visit('other@other.com', 0.5, 60, { bookedStatus: 'booked', buyingIntent: 'high', business: 'Other' }),
+      );
+      await put(
+        who,
+        newSessionId(),
+        visit('joe@gmail.com', 0.5, 60, { bookedStatus: 'booked', buyingIntent: 'high', business: 'Acme Inc' }),
+      );
 
       const account = await getOk(who, 'acme.com');
       expect(account).toEqual({
@@ -104,44 +158,76 @@ describe('accounts', () => {
       const members = (await people(who)).filter((p) => p.accountDomain === 'acme.com');
       expect(members.map((p) => p.email).sort()).toEqual(['a@acme.com', 'b@eu.acme.com', 'c@sales.acme.com']);
       expect(members.filter((p) => p.overallIntent === 'high').map((p) => p.email)).toEqual(['a@acme.com']);
-      expect(await getOk(who, 'other.com')).toMatchObject({ accountDomain: 'other.com', totalUsers: 1, companyName: 'Other' });
+      expect(await getOk(who, 'other.com')).toMatchObject({
+        accountDomain: 'other.com',
+        totalUsers: 1,
+        companyName: 'Other',
+      });
     });
 
     it('names the company by the most frequent business, ties going to the most recently seen person', async () => {
       const who = await tenant();
       await put(who, newSessionId(), visit('p1@acme.com', 3, 10, { business: 'Acme Inc', summaryMarkdown: 's1' }));
-      await put(who, newSessionId(), visit('p2@acme.com', 2, 10, { business: 'Acme Corporation', summaryMarkdown: 's2' }));
-      expect(await getOk(who, 'acme.com')).toMatchObject({ companyName: 'Acme Corporation', summaryMarkdown: 's2', totalUsers: 2 });
+      await put(
+        who,
+        newSessionId(),
+        visit('p2@acme.com', 2, 10, { business: 'Acme Corporation', summaryMarkdown: 's2' }),
+      );
+      expect(await getOk(who, 'acme.com')).toMatchObject({
+        companyName: 'Acme Corporation',
+        summaryMarkdown: 's2',
+        totalUsers: 2,
+      });
 
       // The most recently seen person has no business and no summary: neither counts.
       await put(who, newSessionId(), visit('p3@acme.com', 1, 10, { business: null, summaryMarkdown: null }));
-      expect(await getOk(who, 'acme.com')).toMatchObject({ companyName: 'Acme Corporation', summaryMarkdown: 's2', totalUsers: 3 });
+      expect(await getOk(who, 'acme.com')).toMatchObject({
+        companyName: 'Acme Corporation',
+        summaryMarkdown: 's2',
+        totalUsers: 3,
+      });
 
       await put(who, newSessionId(), visit('p4@acme.com', 4, 10, { business: 'Acme Inc' }));
-      expect(await getOk(who, 'acme.com')).toMatchObject({ companyName: 'Acme Inc', summaryMarkdown: 's2', totalUsers: 4 });
+      expect(await getOk(who, 'acme.com')).toMatchObject({
+        companyName: 'Acme Inc',
+        summaryMarkdown: 's2',
+        totalUsers: 4,
+      });
     });
 
     it('has a null companyName and summary when no person has one', async () => {
       const who = await tenant();
       await put(who, newSessionId(), visit('x@nameless.io', 1, 10, { business: null, summaryMarkdown: null }));
-      expect(await getOk(who, 'nameless.io')).toMatchObject({ companyName: null, summaryMarkdown: null, totalUsers: 1, totalSessions: 1 });
+      expect(await getOk(who, 'nameless.io')).toMatchObject({
+        companyName: null,
+        summaryMarkdown: null,
+        totalUsers: 1,
+        totalSessions: 1,
+      });
     });
   });
 
   describe('domain in the path', () => {
-    it.each(['acme.com', 'ACME.com.', 'Acme.Com', 'eu.acme.com', 'www.EU.acme.com.', 'ACME.COM%2E'])('finds acme.com as %s', async (domain) => {
-      const who = await tenant();
-      await put(who, newSessionId(), visit('a@acme.com', 1, 10));
-      const { id } = await getOk(who, 'acme.com');
-      expect(await getOk(who, domain)).toMatchObject({ id, accountDomain: 'acme.com', totalUsers: 1 });
-    });
+    it.each(['acme.com', 'ACME.com.', 'Acme.Com', 'eu.acme.com', 'www.EU.acme.com.', 'ACME.COM%2E'])(
+      'finds acme.com as %s',
+      async (domain) => {
+        const who = await tenant();
+        await put(who, newSessionId(), visit('a@acme.com', 1, 10));
+        const { id } = await getOk(who, 'acme.com');
+        expect(await getOk(who, domain)).toMatchObject({ id, accountDomain: 'acme.com', totalUsers: 1 });
+      },
+    );
 
     it('reduces to the registrable domain under a multi-label public suffix', async () => {
       const who = await tenant();
       await put(who, newSessionId(), visit('bob@mail.acme.co.uk', 1, 10));
       await put(who, newSessionId(), visit('amy@Acme.CO.UK', 2, 10));
       for (const domain of ['acme.co.uk', 'mail.acme.co.uk', 'ACME.co.uk.']) {
-        expect(await getOk(who, domain)).toMatchObject({ accountDomain: 'acme.co.uk', totalUsers: 2, totalSessions: 2 });
+        expect(await getOk(who, domain)).toMatchObject({
+          accountDomain: 'acme.co.uk',
+          totalUsers: 2,
+          totalSessions: 2,
+        });
       }
     });
 
@@ -160,7 +246,12 @@ describe('accounts', () => {
       const res = await get(who, path).expect(422);
       const { detail } = res.body as { detail: Record<string, unknown>[] };
       expect(detail).toHaveLength(1);
-      expect(detail[0]).toMatchObject({ type: 'value_error', loc: ['path', 'domain'], msg: `Value error, ${reason}`, input });
+      expect(detail[0]).toMatchObject({
+        type: 'value_error',
+        loc: ['path', 'domain'],
+        msg: `Value error, ${reason}`,
+        input,
+      });
     });
 
     it('answers 404 for free-mail domains and domains without people', async () => {
@@ -190,8 +281,14 @@ describe('accounts', () => {
       const noScope = await t.createKey(who.organizationId, ['people:read', 'sessions:read']);
       const onlyAccounts = await t.createKey(who.organizationId, ['accounts:read']);
 
-      await request(t.server).get(`${ACCOUNTS}/acme.com`).set('Authorization', `Bearer ${noScope}`).expect(403, FORBIDDEN);
-      await request(t.server).get(`${ACCOUNTS}/a%40acme.com`).set('Authorization', `Bearer ${noScope}`).expect(403, FORBIDDEN);
+      await request(t.server)
+        .get(`${ACCOUNTS}/acme.com`)
+        .set('Authorization', `Bearer ${noScope}`)
+        .expect(403, FORBIDDEN);
+      await request(t.server)
+        .get(`${ACCOUNTS}/a%40acme.com`)
+        .set('Authorization', `Bearer ${noScope}`)
+        .expect(403, FORBIDDEN);
       await request(t.server).get(`${ACCOUNTS}/acme.com`).expect(401, UNAUTHORIZED);
       await request(t.server).get(`${ACCOUNTS}/a%40acme.com`).expect(401, UNAUTHORIZED);
       const res = await request(t.server).get(`${ACCOUNTS}/acme.com`).set('x-api-key', onlyAccounts).expect(200);
@@ -203,12 +300,47 @@ describe('accounts', () => {
     it('moves counts with a session that moves to another domain, and deletes an account left without people', async () => {
       const who = await tenant();
       const [s1, s2] = [newSessionId(), newSessionId()];
-      await put(who, s1, visit('a@acme.com', 3, 30, { bookedStatus: 'booked', buyingIntent: 'low', qualificationStatus: 'unqualified', business: 'Acme' }));
-      await put(who, s2, visit('b@acme.com', 2, 10, { bookedStatus: 'booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Acme' }));
+      await put(
+        who,
+        s1,
+        visit('a@acme.com', 3, 30, {
+          bookedStatus: 'booked',
+          buyingIntent: 'low',
+          qualificationStatus: 'unqualified',
+          business: 'Acme',
+        }),
+      );
+      await put(
+        who,
+        s2,
+        visit('b@acme.com', 2, 10, {
+          bookedStatus: 'booked',
+          buyingIntent: 'high',
+          qualificationStatus: 'qualified',
+          business: 'Acme',
+        }),
+      );
       const before = await getOk(who, 'acme.com');
-      expect(before).toMatchObject({ totalUsers: 2, totalSessions: 2, bookedSessions: 2, highIntentUsers: 1, qualifiedUsers: 1, totalTimeSpentSeconds: 2400, lastSeenAt: ago(2, 10) });
+      expect(before).toMatchObject({
+        totalUsers: 2,
+        totalSessions: 2,
+        bookedSessions: 2,
+        highIntentUsers: 1,
+        qualifiedUsers: 1,
+        totalTimeSpentSeconds: 2400,
+        lastSeenAt: ago(2, 10),
+      });
 
-      await put(who, s2, visit('b@other.com', 2, 10, { bookedStatus: 'booked', buyingIntent: 'high', qualificationStatus: 'qualified', business: 'Other' }));
+      await put(
+        who,
+        s2,
+        visit('b@other.com', 2, 10, {
+          bookedStatus: 'booked',
+          buyingIntent: 'high',
+          qualificationStatus: 'qualified',
+          business: 'Other',
+        }),
+      );
       expect(await getOk(who, 'acme.com')).toEqual({
         ...before,
         totalUsers: 1,
@@ -220,7 +352,13 @@ describe('accounts', () => {
         lastSeenAt: ago(3, 30),
         updatedAt: expect.stringMatching(ISO_MS_Z),
       });
-      expect(await getOk(who, 'other.com')).toMatchObject({ totalUsers: 1, totalSessions: 1, highIntentUsers: 1, qualifiedUsers: 1, companyName: 'Other' });
+      expect(await getOk(who, 'other.com')).toMatchObject({
+        totalUsers: 1,
+        totalSessions: 1,
+        highIntentUsers: 1,
+        qualifiedUsers: 1,
+        companyName: 'Other',
+      });
 
       await put(who, s1, visit('a@gmail.com', 3, 30, { bookedStatus: 'booked' }));
       await get(who, 'acme.com').expect(404, NOT_FOUND);
@@ -238,13 +376,31 @@ describe('accounts', () => {
       await put(who, s1, visit('a@acme.com', 3, 30, { bookedStatus: 'booked' }));
       await put(who, s2, visit('a@acme.com', 2, 10, { bookedStatus: 'booked' }));
       await put(who, s3, visit('b@eu.acme.com', 1, 5, { bookedStatus: 'not_booked' }));
-      expect(await getOk(who, 'acme.com')).toMatchObject({ totalUsers: 2, totalSessions: 3, bookedSessions: 2, totalTimeSpentSeconds: 2700, lastSeenAt: ago(1, 5) });
+      expect(await getOk(who, 'acme.com')).toMatchObject({
+        totalUsers: 2,
+        totalSessions: 3,
+        bookedSessions: 2,
+        totalTimeSpentSeconds: 2700,
+        lastSeenAt: ago(1, 5),
+      });
 
       await put(who, s3, visit('b@eu.acme.com', 1, 5, { environment: 'staging' }));
-      expect(await getOk(who, 'acme.com')).toMatchObject({ totalUsers: 1, totalSessions: 2, bookedSessions: 2, totalTimeSpentSeconds: 2400, lastSeenAt: ago(2, 10) });
+      expect(await getOk(who, 'acme.com')).toMatchObject({
+        totalUsers: 1,
+        totalSessions: 2,
+        bookedSessions: 2,
+        totalTimeSpentSeconds: 2400,
+        lastSeenAt: ago(2, 10),
+      });
 
       await put(who, s2, visit('a@acme.com', 2, 10, { bookedStatus: 'booked', analysisStatus: 'pending' }));
-      expect(await getOk(who, 'acme.com')).toMatchObject({ totalUsers: 1, totalSessions: 1, bookedSessions: 1, totalTimeSpentSeconds: 1800, lastSeenAt: ago(3, 30) });
+      expect(await getOk(who, 'acme.com')).toMatchObject({
+        totalUsers: 1,
+        totalSessions: 1,
+        bookedSessions: 1,
+        totalTimeSpentSeconds: 1800,
+        lastSeenAt: ago(3, 30),
+      });
 
       await put(who, s1, visit('a@acme.com', 3, 30, { environment: 'staging' }));
       await get(who, 'acme.com').expect(404, NOT_FOUND);

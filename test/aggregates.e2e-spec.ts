@@ -58,7 +58,11 @@ function prng(seed: number) {
     x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
+  };
 }
 
 const SEED = Number(process.env.AGGREGATES_SEED ?? 20260301);
@@ -120,7 +124,11 @@ const RANGES: SessionFilters[] = [
   { start_time_from: '1900-01-01T00:00:00Z', start_time_to: '1999-12-31T23:59:59.999Z' },
 ];
 /** Facet sets each range is also combined with. */
-const RANGE_FACETS: SessionFilters[] = [{}, { qualification_status: 'qualified' }, { buying_intent: 'high,medium', booked_status: 'booked' }];
+const RANGE_FACETS: SessionFilters[] = [
+  {},
+  { qualification_status: 'qualified' },
+  { buying_intent: 'high,medium', booked_status: 'booked' },
+];
 
 /** Sessions exactly on UTC month boundaries, 1 ms either side, with microseconds, and one in 1925. */
 const PRECISE = [
@@ -176,7 +184,8 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
   });
 
   const list = async (who: Tenant, query: Query): Promise<SessionPage> =>
-    (await request(t.server).get(SESSIONS).set('Authorization', `Bearer ${who.key}`).query(query).expect(200)).body as SessionPage;
+    (await request(t.server).get(SESSIONS).set('Authorization', `Bearer ${who.key}`).query(query).expect(200))
+      .body as SessionPage;
   const put = async (app: TestApp, who: Tenant, id: string, body: Record<string, unknown>) => {
     await ingest(app.server, who.key, id, body).expect(200);
     ingested.set(id, body);
@@ -185,17 +194,27 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
   /** Every filter case for A; for B (whose rows must never reach A's totals, nor its own be lost) the enum filters and bare ranges. */
   const totalCases = (): [string, Tenant, SessionFilters][] => {
     const ranges = [...RANGES, ...exactRanges];
-    const ofA = [...FACET_FILTERS, ...ranges.flatMap((range) => RANGE_FACETS.map((facets) => ({ ...range, ...facets })))];
+    const ofA = [
+      ...FACET_FILTERS,
+      ...ranges.flatMap((range) => RANGE_FACETS.map((facets) => ({ ...range, ...facets }))),
+    ];
     const ofB = [...FACET_FILTERS, ...ranges];
-    return [...ofA.map((q): [string, Tenant, SessionFilters] => ['A', a, q]), ...ofB.map((q): [string, Tenant, SessionFilters] => ['B', b, q])];
+    return [
+      ...ofA.map((q): [string, Tenant, SessionFilters] => ['A', a, q]),
+      ...ofB.map((q): [string, Tenant, SessionFilters] => ['B', b, q]),
+    ];
   };
 
   /** pagination.total of GET /sessions against count(*) for every filter case of both organizations. */
   async function expectTotals(): Promise<void> {
     const mismatches: string[] = [];
     await inChunks(totalCases(), 12, async ([name, who, q]) => {
-      const [page, expected] = await Promise.all([list(who, { ...q, limit: 1 } as Query), oracleSessionCount(pool, who.organizationId, q)]);
-      if (page.pagination.total !== expected) mismatches.push(`org ${name} ${JSON.stringify(q)}: api ${page.pagination.total}, oracle ${expected}`);
+      const [page, expected] = await Promise.all([
+        list(who, { ...q, limit: 1 } as Query),
+        oracleSessionCount(pool, who.organizationId, q),
+      ]);
+      if (page.pagination.total !== expected)
+        mismatches.push(`org ${name} ${JSON.stringify(q)}: api ${page.pagination.total}, oracle ${expected}`);
     });
     expect(mismatches).toEqual([]);
   }
@@ -207,20 +226,40 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     for (const q of DEEP_FILTERS) {
       const total = await oracleSessionCount(pool, who.organizationId, q);
       const pages: [offset: number, limit: number][] = [
-        [9_999, 3], [10_000, 50], [10_001, 7], [12_345, 200], [total - 200, 200], [total - 7, 10], [total - 1, 5], [total, 5], [total + 1, 5],
-        [total + 5_000, 50], [1_000_000, 200],
+        [9_999, 3],
+        [10_000, 50],
+        [10_001, 7],
+        [12_345, 200],
+        [total - 200, 200],
+        [total - 7, 10],
+        [total - 1, 5],
+        [total, 5],
+        [total + 1, 5],
+        [total + 5_000, 50],
+        [1_000_000, 200],
       ];
       for (const start of monthStarts) {
         const newer = await oracleCountFrom(pool, who.organizationId, q, start);
         // A page that straddles the month edge, and one that starts at the older month's first row.
         pages.push([newer - 3, 7], [newer, 4]);
       }
-      await inChunks(pages.filter(([offset]) => offset >= 9_999 && offset <= 1_000_000), 4, async ([offset, limit]) => {
-        const [page, ids] = await Promise.all([list(who, { ...q, offset, limit } as Query), oracleSessionPage(pool, who.organizationId, q, offset, limit)]);
-        const got = page.sessions.map((s) => s.id);
-        if (JSON.stringify(got) !== JSON.stringify(ids)) mismatches.push(`${JSON.stringify(q)} offset ${offset} limit ${limit}: api [${got.length}] ${got.slice(0, 3).join(',')}…, oracle [${ids.length}] ${ids.slice(0, 3).join(',')}…`);
-        if (page.pagination.total !== total) mismatches.push(`${JSON.stringify(q)} offset ${offset}: total ${page.pagination.total}, oracle ${total}`);
-      });
+      await inChunks(
+        pages.filter(([offset]) => offset >= 9_999 && offset <= 1_000_000),
+        4,
+        async ([offset, limit]) => {
+          const [page, ids] = await Promise.all([
+            list(who, { ...q, offset, limit } as Query),
+            oracleSessionPage(pool, who.organizationId, q, offset, limit),
+          ]);
+          const got = page.sessions.map((s) => s.id);
+          if (JSON.stringify(got) !== JSON.stringify(ids))
+            mismatches.push(
+              `${JSON.stringify(q)} offset ${offset} limit ${limit}: api [${got.length}] ${got.slice(0, 3).join(',')}…, oracle [${ids.length}] ${ids.slice(0, 3).join(',')}…`,
+            );
+          if (page.pagination.total !== total)
+            mismatches.push(`${JSON.stringify(q)} offset ${offset}: total ${page.pagination.total}, oracle ${total}`);
+        },
+      );
     }
     expect(mismatches).toEqual([]);
   }
@@ -239,9 +278,11 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
   async function expectEmailPages(): Promise<void> {
     const mismatches: string[] = [];
     const cases: [Tenant, SessionFilters][] = [a, b].flatMap((who) =>
-      EMAIL_FILTERS.flatMap((email) => [{ email }, ...RANGE_FACETS.slice(1).map((facets) => ({ ...facets, email })), { ...RANGES[1], email }]).map(
-        (q): [Tenant, SessionFilters] => [who, q],
-      ),
+      EMAIL_FILTERS.flatMap((email) => [
+        { email },
+        ...RANGE_FACETS.slice(1).map((facets) => ({ ...facets, email })),
+        { ...RANGES[1], email },
+      ]).map((q): [Tenant, SessionFilters] => [who, q]),
     );
     await inChunks(cases, 8, async ([who, q]) => {
       const [page, ids, total] = await Promise.all([
@@ -250,8 +291,12 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
         oracleSessionCount(pool, who.organizationId, q),
       ]);
       const got = page.sessions.map((s) => s.id);
-      if (JSON.stringify(got) !== JSON.stringify(ids)) mismatches.push(`${JSON.stringify(q)}: api [${got.length}] ${got.slice(0, 3).join(',')}…, oracle [${ids.length}] ${ids.slice(0, 3).join(',')}…`);
-      if (page.pagination.total !== total) mismatches.push(`${JSON.stringify(q)}: total api ${page.pagination.total}, oracle ${total}`);
+      if (JSON.stringify(got) !== JSON.stringify(ids))
+        mismatches.push(
+          `${JSON.stringify(q)}: api [${got.length}] ${got.slice(0, 3).join(',')}…, oracle [${ids.length}] ${ids.slice(0, 3).join(',')}…`,
+        );
+      if (page.pagination.total !== total)
+        mismatches.push(`${JSON.stringify(q)}: total api ${page.pagination.total}, oracle ${total}`);
     });
     expect(mismatches).toEqual([]);
   }
@@ -260,8 +305,18 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     const release = await holdCompactions(pool, a.organizationId);
     try {
       await Promise.all([
-        insertSessions(pool, a.organizationId, { count: 20_000, first: '2025-01-01T00:00:00Z', stepSeconds: 6_280, seed: 1 }),
-        insertSessions(pool, b.organizationId, { count: 4_000, first: '2025-03-10T00:00:00Z', stepSeconds: 20_000, seed: 4 }),
+        insertSessions(pool, a.organizationId, {
+          count: 20_000,
+          first: '2025-01-01T00:00:00Z',
+          stepSeconds: 6_280,
+          seed: 1,
+        }),
+        insertSessions(pool, b.organizationId, {
+          count: 4_000,
+          first: '2025-03-10T00:00:00Z',
+          stepSeconds: 20_000,
+          seed: 4,
+        }),
         insertPreciseSessions(pool, a.organizationId, PRECISE),
         insertPreciseSessions(pool, b.organizationId, PRECISE.slice(0, 6)),
       ]);
@@ -272,7 +327,12 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
         [a.organizationId],
       );
       const exact = rows[0].at.toISOString();
-      exactRanges = [{ start_time_to: exact }, { start_time_from: exact }, { start_time_from: '2025-08-15T00:00:00Z', start_time_to: exact }, { start_time_from: exact, start_time_to: exact }];
+      exactRanges = [
+        { start_time_to: exact },
+        { start_time_from: exact },
+        { start_time_from: '2025-08-15T00:00:00Z', start_time_to: exact },
+        { start_time_from: exact, start_time_to: exact },
+      ];
 
       // The hold works: a compaction now waits (here, until its statement timeout).
       const probe = await pool.connect();
@@ -289,7 +349,16 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
       expect(state.compacted).toBe(0);
       expect(state.rows).toBeGreaterThan(100);
       expect(await oracleSessionCount(pool, a.organizationId, {})).toBeGreaterThan(18_000);
-      expect(new Set((await pool.query(`SELECT date_trunc('month', start_time AT TIME ZONE 'UTC') FROM sessions WHERE organization_id = $1`, [a.organizationId])).rows.map((r) => String(Object.values(r)[0]))).size).toBeGreaterThanOrEqual(14);
+      expect(
+        new Set(
+          (
+            await pool.query(
+              `SELECT date_trunc('month', start_time AT TIME ZONE 'UTC') FROM sessions WHERE organization_id = $1`,
+              [a.organizationId],
+            )
+          ).rows.map((r) => String(Object.values(r)[0])),
+        ).size,
+      ).toBeGreaterThanOrEqual(14);
 
       await expectTotals();
       await expectDeepPages(a);
@@ -322,8 +391,12 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
       { start_time_from: '9999-12-15T00:00:00Z' },
       { start_time_from: '9999-11-15T00:00:00Z', start_time_to: '9999-12-31T23:59:59.999Z' },
     ] as SessionFilters[]) {
-      const [page, expected] = await Promise.all([list(a, { ...q, limit: 1 } as Query), oracleSessionCount(pool, a.organizationId, q)]);
-      if (page.pagination.total !== expected) mismatches.push(`${JSON.stringify(q)}: api ${page.pagination.total}, oracle ${expected}`);
+      const [page, expected] = await Promise.all([
+        list(a, { ...q, limit: 1 } as Query),
+        oracleSessionCount(pool, a.organizationId, q),
+      ]);
+      if (page.pagination.total !== expected)
+        mismatches.push(`${JSON.stringify(q)}: api ${page.pagination.total}, oracle ${expected}`);
     }
     expect(mismatches).toEqual([]);
   });
@@ -335,9 +408,22 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
   /** Random new sessions across months (some exactly on a boundary), facets with NULLs, some hidden; some share bulk emails. */
   function randomBodies(n: number, seed: number): { id: string; body: Record<string, unknown> }[] {
     const rnd = prng(seed);
-    const days = ['2025-02-14', '2025-05-20', '2025-07-01', '2025-10-31', '2026-01-01', '2026-02-28', '2026-03-01', '2026-04-15', '2024-12-31'];
+    const days = [
+      '2025-02-14',
+      '2025-05-20',
+      '2025-07-01',
+      '2025-10-31',
+      '2026-01-01',
+      '2026-02-28',
+      '2026-03-01',
+      '2026-04-15',
+      '2024-12-31',
+    ];
     return Array.from({ length: n }, (_, i) => {
-      const time = i % 5 === 0 ? '00:00:00.000' : `${String(rnd.int(24)).padStart(2, '0')}:${String(rnd.int(60)).padStart(2, '0')}:${String(rnd.int(60)).padStart(2, '0')}.${String(rnd.int(1000)).padStart(3, '0')}`;
+      const time =
+        i % 5 === 0
+          ? '00:00:00.000'
+          : `${String(rnd.int(24)).padStart(2, '0')}:${String(rnd.int(60)).padStart(2, '0')}:${String(rnd.int(60)).padStart(2, '0')}.${String(rnd.int(1000)).padStart(3, '0')}`;
       return {
         id: newSessionId(),
         body: bodyAt(`${rnd.pick(days)}T${time}Z`, {
@@ -358,19 +444,62 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     await inChunks(randomBodies(30, SEED), 6, ({ id, body }) => put(t, a, id, body));
     const [edge, facets, staged, hidden, moved] = Array.from({ length: 5 }, () => newSessionId());
     await put(t, a, edge, bodyAt('2026-02-28T23:59:59.999Z', { email: 'edge@agg-api.test' }));
-    await put(t, a, facets, bodyAt('2025-09-09T09:00:00.000Z', { email: 'facets@agg-api.test', buyingIntent: 'high', bookedStatus: 'booked' }));
-    await put(t, a, staged, bodyAt('2025-11-11T11:00:00.000Z', { email: 'staged@agg-api.test', environment: 'staging' }));
+    await put(
+      t,
+      a,
+      facets,
+      bodyAt('2025-09-09T09:00:00.000Z', {
+        email: 'facets@agg-api.test',
+        buyingIntent: 'high',
+        bookedStatus: 'booked',
+      }),
+    );
+    await put(
+      t,
+      a,
+      staged,
+      bodyAt('2025-11-11T11:00:00.000Z', { email: 'staged@agg-api.test', environment: 'staging' }),
+    );
     await put(t, a, hidden, bodyAt('2025-12-12T12:00:00.000Z', { email: 'hidden@agg-api.test' }));
-    await put(t, a, moved, bodyAt('2025-04-04T04:00:00.000Z', { email: 'moved@agg-api.test', qualificationStatus: null }));
+    await put(
+      t,
+      a,
+      moved,
+      bodyAt('2025-04-04T04:00:00.000Z', { email: 'moved@agg-api.test', qualificationStatus: null }),
+    );
     await compactSessionCounts(pool);
 
     const release = await holdCompactions(pool, a.organizationId);
     try {
       await put(t, a, edge, bodyAt('2026-03-01T00:00:00.000Z', { email: 'edge@agg-api.test' }));
-      await put(t, a, facets, bodyAt('2025-09-09T09:00:00.000Z', { email: 'facets@agg-api.test', buyingIntent: 'low', bookedStatus: 'not_booked' }));
-      await put(t, a, staged, bodyAt('2025-11-11T11:00:00.000Z', { email: 'staged@agg-api.test', environment: 'production' }));
-      await put(t, a, hidden, bodyAt('2025-12-12T12:00:00.000Z', { email: 'hidden@agg-api.test', analysisStatus: 'pending' }));
-      await put(t, a, moved, bodyAt('2026-04-20T04:00:00.000Z', { email: 'moved@agg-api.test', qualificationStatus: 'qualified' }));
+      await put(
+        t,
+        a,
+        facets,
+        bodyAt('2025-09-09T09:00:00.000Z', {
+          email: 'facets@agg-api.test',
+          buyingIntent: 'low',
+          bookedStatus: 'not_booked',
+        }),
+      );
+      await put(
+        t,
+        a,
+        staged,
+        bodyAt('2025-11-11T11:00:00.000Z', { email: 'staged@agg-api.test', environment: 'production' }),
+      );
+      await put(
+        t,
+        a,
+        hidden,
+        bodyAt('2025-12-12T12:00:00.000Z', { email: 'hidden@agg-api.test', analysisStatus: 'pending' }),
+      );
+      await put(
+        t,
+        a,
+        moved,
+        bodyAt('2026-04-20T04:00:00.000Z', { email: 'moved@agg-api.test', qualificationStatus: 'qualified' }),
+      );
       await inChunks(randomBodies(20, SEED + 1), 5, ({ id, body }) => put(t, a, id, body));
       const state = await pendingDeltas(pool, a.organizationId);
       expect(state.rows).toBeGreaterThan(0);
@@ -392,8 +521,14 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     try {
       const org = a.organizationId;
       // Across month edges, both ways.
-      await pool.query(`UPDATE sessions SET start_time = start_time + interval '20 days' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 61 = 5`, [org]);
-      await pool.query(`UPDATE sessions SET start_time = start_time - interval '9 days 1 millisecond' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 67 = 6`, [org]);
+      await pool.query(
+        `UPDATE sessions SET start_time = start_time + interval '20 days' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 61 = 5`,
+        [org],
+      );
+      await pool.query(
+        `UPDATE sessions SET start_time = start_time - interval '9 days 1 millisecond' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 67 = 6`,
+        [org],
+      );
       // Facets, including to and from NULL.
       await pool.query(
         `UPDATE sessions SET buying_intent = CASE WHEN buying_intent IS NULL THEN 'high' WHEN buying_intent = 'none' THEN NULL ELSE 'none' END,
@@ -403,12 +538,27 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
         [org],
       );
       // Hidden (staging / pending), shown again (pending → analyzed), deleted.
-      await pool.query(`UPDATE sessions SET environment = 'staging' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 97 = 8`, [org]);
-      await pool.query(`UPDATE sessions SET analysis_status = 'pending' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 89 = 9`, [org]);
-      await pool.query(`UPDATE sessions SET analysis_status = 'analyzed' WHERE organization_id = $1 AND analysis_status = 'pending' AND (substr(md5(id::text), 1, 1)) < '8'`, [org]);
-      await pool.query(`DELETE FROM sessions WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 53 = 10`, [org]);
+      await pool.query(
+        `UPDATE sessions SET environment = 'staging' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 97 = 8`,
+        [org],
+      );
+      await pool.query(
+        `UPDATE sessions SET analysis_status = 'pending' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 89 = 9`,
+        [org],
+      );
+      await pool.query(
+        `UPDATE sessions SET analysis_status = 'analyzed' WHERE organization_id = $1 AND analysis_status = 'pending' AND (substr(md5(id::text), 1, 1)) < '8'`,
+        [org],
+      );
+      await pool.query(
+        `DELETE FROM sessions WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 53 = 10`,
+        [org],
+      );
       // The boundary sessions go as well.
-      await pool.query(`DELETE FROM sessions WHERE organization_id = $1 AND start_time = '2026-03-01T00:00:00Z' AND effective_qualification_status = 'unqualified'`, [org]);
+      await pool.query(
+        `DELETE FROM sessions WHERE organization_id = $1 AND start_time = '2026-03-01T00:00:00Z' AND effective_qualification_status = 'unqualified'`,
+        [org],
+      );
       // One statement that both deletes a month's rows' worth and moves others: a multi-row UPDATE changing month and visibility at once.
       await pool.query(
         `UPDATE sessions SET start_time = start_time + interval '1 month', environment = CASE WHEN environment = 'production' THEN 'staging' ELSE 'production' END
@@ -439,14 +589,25 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     const fresh = randomBodies(100, SEED + 2);
     // A fifth re-ingest sessions already stored, moving them to another month and facets.
     const earlier = [...ingested.keys()].slice(0, 20);
-    const again = earlier.map((id, i) => ({ id, body: bodyAt(`2025-${String(1 + (i % 12)).padStart(2, '0')}-01T00:00:00.000Z`, { email: `again${i}@agg-api.test`, buyingIntent: 'medium', bookedStatus: i % 2 ? 'booked' : null }) }));
+    const again = earlier.map((id, i) => ({
+      id,
+      body: bodyAt(`2025-${String(1 + (i % 12)).padStart(2, '0')}-01T00:00:00.000Z`, {
+        email: `again${i}@agg-api.test`,
+        buyingIntent: 'medium',
+        bookedStatus: i % 2 ? 'booked' : null,
+      }),
+    }));
     const writes = [...fresh, ...again];
     const results = await Promise.all([
-      ...writes.map(({ id, body }, i) => ingest((i % 2 === 0 ? t : t2).server, a.key, id, body).then((res) => ({ id, body, status: res.status }))),
+      ...writes.map(({ id, body }, i) =>
+        ingest((i % 2 === 0 ? t : t2).server, a.key, id, body).then((res) => ({ id, body, status: res.status })),
+      ),
       compactSessionCounts(pool).then(() => null),
       compactSessionCounts(pool).then(() => null),
     ]);
-    const statuses = results.filter((r): r is { id: string; body: Record<string, unknown>; status: number } => r !== null).map((r) => r.status);
+    const statuses = results
+      .filter((r): r is { id: string; body: Record<string, unknown>; status: number } => r !== null)
+      .map((r) => r.status);
     expect(statuses).toEqual(writes.map(() => 200));
     await expectNoDrift();
     await expectTotals();
@@ -472,7 +633,22 @@ interface Ev {
   bot?: boolean;
 }
 
-const EVENT_TYPES = ['open', 'open', 'open', 'page_view', 'page_view', 'page_view', 'page_view', 'session_started', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'];
+const EVENT_TYPES = [
+  'open',
+  'open',
+  'open',
+  'page_view',
+  'page_view',
+  'page_view',
+  'page_view',
+  'session_started',
+  'session_started',
+  'session_engaged',
+  'session_ended',
+  'lead_submitted',
+  'meeting_clicked',
+  'meeting_booked',
+];
 const SESSION_POOL = Array.from({ length: 6 }, () => randomUUID());
 
 /** Random events over `links`: human and bot opens, loads with and without visitorId, session events, conversions; some repeated. */
@@ -522,37 +698,71 @@ describe('campaign engagement (campaign_engagement)', () => {
 
   const get = (who: Tenant, path: string) => request(t.server).get(path).set('x-api-key', who.key);
   const engagement = (who: Tenant, id: string) => get(who, `${CAMPAIGNS}/${id}/engagement`);
-  const createCampaign = async (who: Tenant, name: string) => ((await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name }).expect(201)).body as { id: string }).id;
-  const patch = (id: string, body: Record<string, unknown>) => request(t.server).patch(`${LINKS}/${id}`).set('x-api-key', c.key).send(body).expect(200);
-  const bulk = (body: Record<string, unknown>) => request(t.server).post(`${LINKS}/actions`).set('x-api-key', c.key).send(body).expect(200);
+  const createCampaign = async (who: Tenant, name: string) =>
+    (
+      (await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name }).expect(201)).body as {
+        id: string;
+      }
+    ).id;
+  const patch = (id: string, body: Record<string, unknown>) =>
+    request(t.server).patch(`${LINKS}/${id}`).set('x-api-key', c.key).send(body).expect(200);
+  const bulk = (body: Record<string, unknown>) =>
+    request(t.server).post(`${LINKS}/actions`).set('x-api-key', c.key).send(body).expect(200);
   const send = async (who: Tenant, events: Ev[]) => {
     const res = await request(t.server).post(EVENTS).set('x-api-key', who.key).send({ events });
     expect(res.status).toBe(202);
     expect((res.body as { rejected: unknown[] }).rejected).toEqual([]);
   };
-  const campaignOf = async (linkId: string) => ((await get(c, `${LINKS}/${linkId}`).expect(200)).body as { campaignId: string | null }).campaignId;
+  const campaignOf = async (linkId: string) =>
+    ((await get(c, `${LINKS}/${linkId}`).expect(200)).body as { campaignId: string | null }).campaignId;
 
   /** Creates links through POST /custom-links (a job on the app's worker); returns their ids. */
   async function createLinks(who: Tenant, n: number, campaign?: { id?: string; name?: string }): Promise<string[]> {
-    const input = Array.from({ length: n }, (_, i) => ({ firstName: `P${i}`, company: 'Agg', shareThumbnailUrl: 'https://cdn.example.com/card.png' }));
-    const res = await request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send(campaign ? { links: input, campaign } : { links: input }).expect(202);
+    const input = Array.from({ length: n }, (_, i) => ({
+      firstName: `P${i}`,
+      company: 'Agg',
+      shareThumbnailUrl: 'https://cdn.example.com/card.png',
+    }));
+    const res = await request(t.server)
+      .post(LINKS)
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send(campaign ? { links: input, campaign } : { links: input })
+      .expect(202);
     const jobId = (res.body as { job: { id: string } }).job.id;
-    await eventually(async () => ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status === 'completed', 30_000);
-    return ((await get(who, `/api/v1/custom-link-jobs/${jobId}/items?limit=200`).expect(200)).body as { items: { customLinkId: string }[] }).items.map((i) => i.customLinkId);
+    await eventually(
+      async () =>
+        ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status ===
+        'completed',
+      30_000,
+    );
+    return (
+      (await get(who, `/api/v1/custom-link-jobs/${jobId}/items?limit=200`).expect(200)).body as {
+        items: { customLinkId: string }[];
+      }
+    ).items.map((i) => i.customLinkId);
   }
 
   /** Every live campaign of both organizations equals the oracle; deleted ones are 404 with no rollup row. */
   async function expectCampaigns(): Promise<void> {
-    const live: [Tenant, string, string][] = [...[...campaigns].map(([label, id]): [Tenant, string, string] => [c, label, id]), [d, 'other org', other]];
+    const live: [Tenant, string, string][] = [
+      ...[...campaigns].map(([label, id]): [Tenant, string, string] => [c, label, id]),
+      [d, 'other org', other],
+    ];
     const mismatches: string[] = [];
     await Promise.all(
       live.map(async ([who, label, id]) => {
-        const [res, expected] = await Promise.all([engagement(who, id), oracleCampaignEngagement(pool, who.organizationId, id)]);
+        const [res, expected] = await Promise.all([
+          engagement(who, id),
+          oracleCampaignEngagement(pool, who.organizationId, id),
+        ]);
         if (res.status !== 200) mismatches.push(`${label}: status ${res.status}`);
         else {
           const got = res.body as Record<string, unknown>;
           const keys = [...new Set([...Object.keys(got), ...Object.keys(expected)])].sort();
-          const diff = keys.filter((k) => JSON.stringify(got[k]) !== JSON.stringify(expected[k])).map((k) => `${k}: api ${JSON.stringify(got[k])}, oracle ${JSON.stringify(expected[k])}`);
+          const diff = keys
+            .filter((k) => JSON.stringify(got[k]) !== JSON.stringify(expected[k]))
+            .map((k) => `${k}: api ${JSON.stringify(got[k])}, oracle ${JSON.stringify(expected[k])}`);
           if (diff.length > 0) mismatches.push(`${label}: ${diff.join('; ')}`);
         }
       }),
@@ -569,7 +779,8 @@ describe('campaign engagement (campaign_engagement)', () => {
   const filed = (...labels: string[]) => labels.flatMap((l) => links.get(l) ?? []);
 
   it('links created through the API and in bulk, and an empty campaign (zeros, nulls)', async () => {
-    for (const label of ['one', 'two', 'three', 'empty', 'solo', 'pair']) campaigns.set(label, await createCampaign(c, `Agg ${label} ${SEED}`));
+    for (const label of ['one', 'two', 'three', 'empty', 'solo', 'pair'])
+      campaigns.set(label, await createCampaign(c, `Agg ${label} ${SEED}`));
     other = await createCampaign(d, `Agg other ${SEED}`);
     links.set('one', await createLinks(c, 4, { id: campaigns.get('one') }));
     links.set('two', await createLinks(c, 4, { name: `agg TWO ${SEED}` })); // reused by name, case-insensitively
@@ -581,15 +792,45 @@ describe('campaign engagement (campaign_engagement)', () => {
     await createLinks(d, 2, { id: other });
     expect(await campaignOf(filed('two')[0])).toBe(campaigns.get('two'));
     const bulkPlan = Array.from({ length: 36 }, (_, i) => ({ label: ['one', 'two', 'three', 'none'][i % 4], i }));
-    const bulkIds = await insertLinks(pool, c.organizationId, bulkPlan.map(({ label, i }) => ({ campaignId: campaigns.get(label) ?? null, i })));
+    const bulkIds = await insertLinks(
+      pool,
+      c.organizationId,
+      bulkPlan.map(({ label, i }) => ({ campaignId: campaigns.get(label) ?? null, i })),
+    );
     bulkPlan.forEach(({ label }, n) => links.set(label, [...(links.get(label) ?? []), bulkIds[n]]));
-    await insertLinks(pool, d.organizationId, Array.from({ length: 6 }, (_, i) => ({ campaignId: other, i: i + 1 })));
+    await insertLinks(
+      pool,
+      d.organizationId,
+      Array.from({ length: 6 }, (_, i) => ({ campaignId: other, i: i + 1 })),
+    );
     // solo: two links never opened; pair: three links (two get opened later).
-    links.set('solo', await insertLinks(pool, c.organizationId, [4, 8].map((i) => ({ campaignId: campaigns.get('solo') as string, i }))));
-    links.set('pair', await insertLinks(pool, c.organizationId, [12, 16, 20].map((i) => ({ campaignId: campaigns.get('pair') as string, i }))));
+    links.set(
+      'solo',
+      await insertLinks(
+        pool,
+        c.organizationId,
+        [4, 8].map((i) => ({ campaignId: campaigns.get('solo') as string, i })),
+      ),
+    );
+    links.set(
+      'pair',
+      await insertLinks(
+        pool,
+        c.organizationId,
+        [12, 16, 20].map((i) => ({ campaignId: campaigns.get('pair') as string, i })),
+      ),
+    );
 
     const empty = (await engagement(c, campaigns.get('empty') as string).expect(200)).body as Record<string, unknown>;
-    expect(empty).toMatchObject({ generatedLinkCount: 0, pageViewCount: 0, loadsPerUniqueVisitor: null, visitorCountMode: 'identified', firstOpenedAt: null, lastOpenedAt: null, lastActivityAt: null });
+    expect(empty).toMatchObject({
+      generatedLinkCount: 0,
+      pageViewCount: 0,
+      loadsPerUniqueVisitor: null,
+      visitorCountMode: 'identified',
+      firstOpenedAt: null,
+      lastOpenedAt: null,
+      lastActivityAt: null,
+    });
     await expectCampaigns();
   });
 
@@ -600,8 +841,17 @@ describe('campaign engagement (campaign_engagement)', () => {
       await expectCampaigns();
     }
     // The other organization's links get events too; they must stay out of c's campaigns.
-    const { rows } = await pool.query<{ id: string }>(`SELECT id FROM custom_links WHERE organization_id = $1`, [d.organizationId]);
-    await send(d, randomEvents(rnd, rows.map((r) => r.id), 40));
+    const { rows } = await pool.query<{ id: string }>(`SELECT id FROM custom_links WHERE organization_id = $1`, [
+      d.organizationId,
+    ]);
+    await send(
+      d,
+      randomEvents(
+        rnd,
+        rows.map((r) => r.id),
+        40,
+      ),
+    );
     await expectCampaigns();
   });
 
@@ -618,47 +868,93 @@ describe('campaign engagement (campaign_engagement)', () => {
     await expectCampaigns();
     await patch(three[0], { campaign: { id: campaigns.get('one') }, active: false });
     await expectCampaigns();
-    await bulk({ action: 'move', customLinkIds: [one[2], one[3], three[1], three[2], none[0], two[1]], campaignId: campaigns.get('two') });
+    await bulk({
+      action: 'move',
+      customLinkIds: [one[2], one[3], three[1], three[2], none[0], two[1]],
+      campaignId: campaigns.get('two'),
+    });
     await expectCampaigns();
     await bulk({ action: 'move', customLinkIds: [two[2], two[3], one[0]], campaignId: null });
     await expectCampaigns();
-    await bulk({ action: 'move', customLinkIds: [...three.slice(3, 7), ...none.slice(1, 3)], campaignId: campaigns.get('four') });
+    await bulk({
+      action: 'move',
+      customLinkIds: [...three.slice(3, 7), ...none.slice(1, 3)],
+      campaignId: campaigns.get('four'),
+    });
     await expectCampaigns();
     await bulk({ action: 'deactivate', customLinkIds: [...one.slice(4, 8), ...two.slice(4, 6), three[0]] });
     await expectCampaigns();
     await bulk({ action: 'activate', customLinkIds: [...one.slice(5, 7), three[0]] });
     await expectCampaigns();
     // A PATCH that also queues a thumbnail render: the worker's later updates of the link touch no campaign figure.
-    const res = await request(t.server).patch(`${LINKS}/${two[4]}`).set('x-api-key', c.key).set('Idempotency-Key', randomUUID())
-      .send({ company: 'Rendered Co', shareThumbnailUrl: null, campaign: { id: campaigns.get('four') } }).expect(200);
+    const res = await request(t.server)
+      .patch(`${LINKS}/${two[4]}`)
+      .set('x-api-key', c.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ company: 'Rendered Co', shareThumbnailUrl: null, campaign: { id: campaigns.get('four') } })
+      .expect(200);
     const jobId = (res.body as { job: { id: string } | null }).job?.id;
     expect(jobId).toBeDefined();
-    await eventually(async () => ['completed', 'completed_with_errors', 'failed'].includes(((await get(c, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status), 30_000);
+    await eventually(
+      async () =>
+        ['completed', 'completed_with_errors', 'failed'].includes(
+          ((await get(c, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status,
+        ),
+      30_000,
+    );
     await expectCampaigns();
     // Events after the moves land in the links' current campaigns.
     await send(c, randomEvents(rnd, [...one, ...two, ...three, ...none], 80));
     await expectCampaigns();
   });
 
-  it('a campaign whose only opened link moves away reads null times; one losing its earliest and latest link reads the others\' times', async () => {
+  it("a campaign whose only opened link moves away reads null times; one losing its earliest and latest link reads the others' times", async () => {
     const [solo0, solo1] = links.get('solo') as string[];
     const [pair0, pair1, pair2] = links.get('pair') as string[];
     await send(c, [
       { eventId: `agg-${randomUUID()}`, type: 'open', customLinkId: solo0, occurredAt: '2026-03-02T09:00:00.000Z' },
-      { eventId: `agg-${randomUUID()}`, type: 'open', customLinkId: solo1, occurredAt: '2026-03-02T09:05:00.000Z', bot: true },
+      {
+        eventId: `agg-${randomUUID()}`,
+        type: 'open',
+        customLinkId: solo1,
+        occurredAt: '2026-03-02T09:05:00.000Z',
+        bot: true,
+      },
       // pair0 holds the earliest first open and the latest activity, pair1 the latest open.
       { eventId: `agg-${randomUUID()}`, type: 'open', customLinkId: pair0, occurredAt: '2025-12-01T08:00:00.000Z' },
-      { eventId: `agg-${randomUUID()}`, type: 'session_ended', customLinkId: pair0, occurredAt: '2026-06-01T08:00:00.000Z', sessionId: SESSION_POOL[0] },
-      { eventId: `agg-${randomUUID()}`, type: 'page_view', customLinkId: pair1, occurredAt: '2026-05-01T08:00:00.000Z', pageViewId: 'pv-late' },
+      {
+        eventId: `agg-${randomUUID()}`,
+        type: 'session_ended',
+        customLinkId: pair0,
+        occurredAt: '2026-06-01T08:00:00.000Z',
+        sessionId: SESSION_POOL[0],
+      },
+      {
+        eventId: `agg-${randomUUID()}`,
+        type: 'page_view',
+        customLinkId: pair1,
+        occurredAt: '2026-05-01T08:00:00.000Z',
+        pageViewId: 'pv-late',
+      },
       { eventId: `agg-${randomUUID()}`, type: 'open', customLinkId: pair2, occurredAt: '2026-02-10T08:00:00.000Z' },
     ]);
     await expectCampaigns();
     const before = (await engagement(c, campaigns.get('pair') as string).expect(200)).body as Record<string, unknown>;
-    expect(before).toMatchObject({ firstOpenedAt: '2025-12-01T08:00:00.000Z', lastOpenedAt: '2026-05-01T08:00:00.000Z', lastActivityAt: '2026-06-01T08:00:00.000Z' });
+    expect(before).toMatchObject({
+      firstOpenedAt: '2025-12-01T08:00:00.000Z',
+      lastOpenedAt: '2026-05-01T08:00:00.000Z',
+      lastActivityAt: '2026-06-01T08:00:00.000Z',
+    });
 
     await patch(solo0, { campaign: { id: campaigns.get('empty') } });
     const solo = (await engagement(c, campaigns.get('solo') as string).expect(200)).body as Record<string, unknown>;
-    expect(solo).toMatchObject({ generatedLinkCount: 1, openedLinkCount: 0, firstOpenedAt: null, lastOpenedAt: null, lastActivityAt: null });
+    expect(solo).toMatchObject({
+      generatedLinkCount: 1,
+      openedLinkCount: 0,
+      firstOpenedAt: null,
+      lastOpenedAt: null,
+      lastActivityAt: null,
+    });
     await expectCampaigns();
 
     await bulk({ action: 'move', customLinkIds: [pair0], campaignId: campaigns.get('one') });
@@ -667,7 +963,12 @@ describe('campaign engagement (campaign_engagement)', () => {
     await expectCampaigns();
     await bulk({ action: 'move', customLinkIds: [pair2], campaignId: null });
     const pair = (await engagement(c, campaigns.get('pair') as string).expect(200)).body as Record<string, unknown>;
-    expect(pair).toMatchObject({ generatedLinkCount: 0, firstOpenedAt: null, lastOpenedAt: null, lastActivityAt: null });
+    expect(pair).toMatchObject({
+      generatedLinkCount: 0,
+      firstOpenedAt: null,
+      lastOpenedAt: null,
+      lastActivityAt: null,
+    });
     await expectCampaigns();
     // Back in: the times return.
     await bulk({ action: 'move', customLinkIds: [pair0, pair1, pair2, solo0], campaignId: campaigns.get('pair') });
@@ -676,7 +977,10 @@ describe('campaign engagement (campaign_engagement)', () => {
 
   it('deleting a campaign: 404, no campaign_engagement row, its links unfiled and the other campaigns unchanged', async () => {
     const id = campaigns.get('three') as string;
-    const { rows } = await pool.query<{ id: string }>(`SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2`, [c.organizationId, id]);
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2`,
+      [c.organizationId, id],
+    );
     expect(rows.length).toBeGreaterThan(0);
     await request(t.server).delete(`${CAMPAIGNS}/${id}`).set('x-api-key', c.key).expect(204);
     campaigns.delete('three');
@@ -701,31 +1005,67 @@ describe('campaign engagement (campaign_engagement)', () => {
 
   it('links deleted with SQL leave their campaigns (counts and recomputed times)', async () => {
     const victims = [...filed('one').slice(-3), (links.get('pair') as string[])[0]];
-    await pool.query(`DELETE FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [c.organizationId, victims]);
+    await pool.query(`DELETE FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+      c.organizationId,
+      victims,
+    ]);
     for (const l of links.values()) for (const v of victims) if (l.includes(v)) l.splice(l.indexOf(v), 1);
     await expectCampaigns();
   });
 
   it('8 concurrent event batches over overlapping links in two campaigns', async () => {
     const [one, two] = [campaigns.get('one'), campaigns.get('two')];
-    const { rows } = await pool.query<{ id: string }>(`SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) ORDER BY id`, [c.organizationId, [one, two]]);
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) ORDER BY id`,
+      [c.organizationId, [one, two]],
+    );
     const ids = rows.map((r) => r.id);
     expect(ids.length).toBeGreaterThan(12);
-    const batches = Array.from({ length: 8 }, (_, i) => randomEvents(rnd, ids.filter((_, n) => (n + i) % 3 !== 0), 70));
-    const statuses = await Promise.all(batches.map(async (events) => (await request(t.server).post(EVENTS).set('x-api-key', c.key).send({ events })).status));
+    const batches = Array.from({ length: 8 }, (_, i) =>
+      randomEvents(
+        rnd,
+        ids.filter((_, n) => (n + i) % 3 !== 0),
+        70,
+      ),
+    );
+    const statuses = await Promise.all(
+      batches.map(
+        async (events) => (await request(t.server).post(EVENTS).set('x-api-key', c.key).send({ events })).status,
+      ),
+    );
     expect(statuses).toEqual(batches.map(() => 202));
     await expectCampaigns();
   });
 
   it('concurrent event batches while links move between the same campaigns', async () => {
     const [one, two] = [campaigns.get('one') as string, campaigns.get('two') as string];
-    const { rows } = await pool.query<{ id: string }>(`SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) ORDER BY id`, [c.organizationId, [one, two]]);
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) ORDER BY id`,
+      [c.organizationId, [one, two]],
+    );
     const ids = rows.map((r) => r.id);
     const movers = ids.filter((_, n) => n % 4 === 0);
     const work: Promise<number>[] = [
       // Events on links that stay and on links that move.
-      ...Array.from({ length: 6 }, async () => (await request(t.server).post(EVENTS).set('x-api-key', c.key).send({ events: randomEvents(rnd, ids, 50) })).status),
-      ...movers.map(async (id, n) => (await request(t.server).post(`${LINKS}/actions`).set('x-api-key', c.key).send({ action: 'move', customLinkIds: [id], campaignId: n % 2 ? one : two })).status),
+      ...Array.from(
+        { length: 6 },
+        async () =>
+          (
+            await request(t.server)
+              .post(EVENTS)
+              .set('x-api-key', c.key)
+              .send({ events: randomEvents(rnd, ids, 50) })
+          ).status,
+      ),
+      ...movers.map(
+        async (id, n) =>
+          (
+            await request(t.server)
+              .post(`${LINKS}/actions`)
+              .set('x-api-key', c.key)
+              .send({ action: 'move', customLinkIds: [id], campaignId: n % 2 ? one : two })
+          ).status,
+      ),
     ];
     const statuses = await Promise.all(work);
     expect(statuses).toEqual([...Array.from({ length: 6 }, () => 202), ...movers.map(() => 200)]);

@@ -27,12 +27,21 @@ describe('generated API client', () => {
   });
 
   it('gives typed errors: a 404 detail and a 422 with its locations', async () => {
-    const missing = await client.GET('/api/v1/custom-links/{link_id}', { params: { path: { link_id: '00000000-0000-7000-8000-000000000000' } } });
-    expect([missing.response.status, missing.error?.detail]).toEqual([404, "Custom Link not found for the key's organization."]);
+    const missing = await client.GET('/api/v1/custom-links/{link_id}', {
+      params: { path: { link_id: '00000000-0000-7000-8000-000000000000' } },
+    });
+    expect([missing.response.status, missing.error?.detail]).toEqual([
+      404,
+      "Custom Link not found for the key's organization.",
+    ]);
 
-    const invalid = await client.PATCH('/api/v1/custom-link-campaigns/{campaign_id}', { params: { path: { campaign_id: 'not-a-uuid' } }, body: { name: 'x' } });
+    const invalid = await client.PATCH('/api/v1/custom-link-campaigns/{campaign_id}', {
+      params: { path: { campaign_id: 'not-a-uuid' } },
+      body: { name: 'x' },
+    });
     expect(invalid.response.status).toBe(422);
-    const issues = invalid.error && 'detail' in invalid.error && Array.isArray(invalid.error.detail) ? invalid.error.detail : [];
+    const issues =
+      invalid.error && 'detail' in invalid.error && Array.isArray(invalid.error.detail) ? invalid.error.detail : [];
     expect(issues.map((issue) => issue.loc)).toEqual([['path', 'campaign_id']]);
   });
 });

@@ -67,7 +67,8 @@ describe('API keys across instances', () => {
     await b.close();
   });
 
-  const list = (t: TestApp, key: string, from = clientAddress()) => request(t.server).get(CAMPAIGNS).set('x-api-key', key).set('X-Forwarded-For', from);
+  const list = (t: TestApp, key: string, from = clientAddress()) =>
+    request(t.server).get(CAMPAIGNS).set('x-api-key', key).set('X-Forwarded-For', from);
   /** Counts this instance's database lookups of keys (the repository's one query). */
   const lookupsOn = (t: TestApp) => jest.spyOn(t.app.get(ApiKeysRepository), 'touchActiveByHash');
 
@@ -148,7 +149,9 @@ describe('API keys across instances', () => {
 
       // The next key generated is that one.
       jest.mocked(generateApiKey).mockReturnValueOnce(key);
-      const created = await a.app.get(ApiKeysService).create(tenant.organizationId, ['custom_links:read'], 'presented early');
+      const created = await a.app
+        .get(ApiKeysService)
+        .create(tenant.organizationId, ['custom_links:read'], 'presented early');
       expect(created.key).toBe(key);
       for (const t of [a, b]) {
         const elapsed = await timeUntil(async () => (await list(t, key)).status === 200, PROPAGATION_MS);
@@ -173,14 +176,17 @@ describe('API keys across instances', () => {
     it('answers 401 up to the limit, counted across instances, then 429 without looking keys up', async () => {
       const from = clientAddress();
       const lookups = [lookupsOn(a), lookupsOn(b)];
-      for (let i = 0; i < FAILURE_LIMIT; i++) await list(i % 2 ? a : b, unknownKey(), from).expect(401, UNAUTHENTICATED);
+      for (let i = 0; i < FAILURE_LIMIT; i++)
+        await list(i % 2 ? a : b, unknownKey(), from).expect(401, UNAUTHENTICATED);
       expect(lookups[0].mock.calls.length + lookups[1].mock.calls.length).toBe(FAILURE_LIMIT);
 
       // A flood of random keys: refused, and no more database work on either instance.
       for (let i = 0; i < 10; i++) expectLimited(await list(i % 2 ? a : b, unknownKey(), from));
       // Missing and malformed keys count as failures and are refused too.
       expectLimited(await request(a.server).get(CAMPAIGNS).set('X-Forwarded-For', from));
-      expectLimited(await request(b.server).get(CAMPAIGNS).set('X-Forwarded-For', from).set('Authorization', 'Bearer nope'));
+      expectLimited(
+        await request(b.server).get(CAMPAIGNS).set('X-Forwarded-For', from).set('Authorization', 'Bearer nope'),
+      );
       expect(lookups[0].mock.calls.length + lookups[1].mock.calls.length).toBe(FAILURE_LIMIT);
 
       // Another client is not affected.
@@ -239,7 +245,9 @@ describe('API keys across instances', () => {
         await subscriber.subscribe(API_KEY_CHANGES_CHANNEL);
         subscriber.on('message', (_channel: string, message: string) => messages.push(message));
         const tenant = await a.createTenant(['custom_links:read']);
-        const created = await a.app.get(ApiKeysService).create(tenant.organizationId, ['custom_links:read'], 'inspected');
+        const created = await a.app
+          .get(ApiKeysService)
+          .create(tenant.organizationId, ['custom_links:read'], 'inspected');
         const unknown = unknownKey();
         await list(a, tenant.key).expect(200);
         await list(a, created.key).expect(200);
@@ -274,7 +282,14 @@ describe('API keys across instances', () => {
       const unknown = unknownKey();
       const server = startService(
         port,
-        { APP_ROLE: 'api', DEMO_SEED: 'false', LOG_LEVEL: 'trace', TRUST_PROXY: 'loopback', AUTH_FAILURES_PER_CLIENT_PER_MINUTE: '3', SHUTDOWN_DRAIN_DELAY_MS: '0' },
+        {
+          APP_ROLE: 'api',
+          DEMO_SEED: 'false',
+          LOG_LEVEL: 'trace',
+          TRUST_PROXY: 'loopback',
+          AUTH_FAILURES_PER_CLIENT_PER_MINUTE: '3',
+          SHUTDOWN_DRAIN_DELAY_MS: '0',
+        },
         { output: 'pipe' },
       ) as ChildProcessWithoutNullStreams;
       let output = '';
@@ -285,7 +300,8 @@ describe('API keys across instances', () => {
         const base = `http://127.0.0.1:${port}`;
         await eventually(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok === true, 30_000, 100);
         // Each request from an address of its own, unless it says otherwise (127.0.0.1's budget is every spec's).
-        const call = (headers: Record<string, string>, path = CAMPAIGNS) => fetch(`${base}${path}`, { headers: { 'x-forwarded-for': clientAddress(), ...headers } });
+        const call = (headers: Record<string, string>, path = CAMPAIGNS) =>
+          fetch(`${base}${path}`, { headers: { 'x-forwarded-for': clientAddress(), ...headers } });
         expect((await call({ authorization: `Bearer ${tenant.key}` })).status).toBe(200);
         expect((await call({ 'x-api-key': tenant.key })).status).toBe(200);
         expect((await call({ 'x-api-key': revoked.key })).status).toBe(200);
@@ -295,7 +311,8 @@ describe('API keys across instances', () => {
         await eventually(async () => (await call({ 'x-api-key': revoked.key })).status === 401, PROPAGATION_MS, 10);
         const from = clientAddress();
         const statuses: number[] = [];
-        for (const key of [unknown, unknown, unknownKey(), unknown]) statuses.push((await call({ 'x-api-key': key, 'x-forwarded-for': from })).status);
+        for (const key of [unknown, unknown, unknownKey(), unknown])
+          statuses.push((await call({ 'x-api-key': key, 'x-forwarded-for': from })).status);
         expect(statuses).toEqual([401, 401, 401, 429]);
       } finally {
         server.kill('SIGTERM');

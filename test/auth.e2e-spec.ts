@@ -50,7 +50,9 @@ describe('authentication and authorization', () => {
     });
 
     it('without any key', async () => {
-      const res = await list().expect(401).expect('Content-Type', /application\/json/);
+      const res = await list()
+        .expect(401)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual(UNAUTHENTICATED);
     });
 
@@ -113,12 +115,22 @@ describe('authentication and authorization', () => {
 
     it.each([
       ['Authorization: Bearer <key>', 'Authorization', (key: string) => `Bearer ${key}`],
-      ['Authorization: bearer <key> (the scheme is case-insensitive)', 'Authorization', (key: string) => `bearer ${key}`],
+      [
+        'Authorization: bearer <key> (the scheme is case-insensitive)',
+        'Authorization',
+        (key: string) => `bearer ${key}`,
+      ],
       ['Authorization: BEARER <key>', 'Authorization', (key: string) => `BEARER ${key}`],
       ['x-api-key: <key>', 'x-api-key', (key: string) => key],
     ])('authenticates with %s', async (_label, header, value) => {
       const res = await list().set(header, value(who.key)).expect(200);
-      expect(res.body).toEqual({ campaigns: [expect.objectContaining({ id: mine.id, name: mine.name })], total: 1, limit: 50, offset: 0, nextCursor: null });
+      expect(res.body).toEqual({
+        campaigns: [expect.objectContaining({ id: mine.id, name: mine.name })],
+        total: 1,
+        limit: 50,
+        offset: 0,
+        nextCursor: null,
+      });
     });
   });
 
@@ -136,7 +148,13 @@ describe('authentication and authorization', () => {
       const created = await service.create(organizationId, ['custom_links:read'], 'to be revoked');
       const call = () => request(short.server).get(CAMPAIGNS).set('x-api-key', created.key);
       // Used once, so the principal sits in the cache when the key is revoked.
-      expect((await call().expect(200)).body).toEqual({ campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
+      expect((await call().expect(200)).body).toEqual({
+        campaigns: [],
+        total: 0,
+        limit: 50,
+        offset: 0,
+        nextCursor: null,
+      });
 
       const revoked = await service.revoke(created.id);
       expect(revoked?.revokedAt).toEqual(expect.any(String));
@@ -153,7 +171,10 @@ describe('authentication and authorization', () => {
   describe('403 missing scope', () => {
     it('refuses a key whose scopes do not cover the route', async () => {
       const sessionsOnly = await tenant(['sessions:read']);
-      const res = await list().set('x-api-key', sessionsOnly.key).expect(403).expect('Content-Type', /application\/json/);
+      const res = await list()
+        .set('x-api-key', sessionsOnly.key)
+        .expect(403)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual(FORBIDDEN);
     });
 
@@ -162,7 +183,10 @@ describe('authentication and authorization', () => {
       const id = '0190b3b0-7a1c-7cc0-8000-000000000001';
       for (const res of [
         await list().set('x-api-key', none.key),
-        await request(t.server).post(CAMPAIGNS).set('x-api-key', none.key).send({ name: uniqueName('None') }),
+        await request(t.server)
+          .post(CAMPAIGNS)
+          .set('x-api-key', none.key)
+          .send({ name: uniqueName('None') }),
         await request(t.server).patch(`${CAMPAIGNS}/${id}`).set('x-api-key', none.key).send({ name: 'x' }),
         await request(t.server).delete(`${CAMPAIGNS}/${id}`).set('x-api-key', none.key),
       ]) {
@@ -173,15 +197,28 @@ describe('authentication and authorization', () => {
 
     it('custom_links:read does not allow writes, and nothing was written', async () => {
       const reader = await tenant(['custom_links:read']);
-      const writer: Tenant = { organizationId: reader.organizationId, key: await t.createKey(reader.organizationId, ['custom_links:write']) };
+      const writer: Tenant = {
+        organizationId: reader.organizationId,
+        key: await t.createKey(reader.organizationId, ['custom_links:write']),
+      };
       const existing = await createCampaign(writer);
       const name = uniqueName('Refused');
 
-      expect((await request(t.server).post(CAMPAIGNS).set('x-api-key', reader.key).send({ name }).expect(403)).body).toEqual(FORBIDDEN);
       expect(
-        (await request(t.server).patch(`${CAMPAIGNS}/${existing.id}`).set('x-api-key', reader.key).send({ name }).expect(403)).body,
+        (await request(t.server).post(CAMPAIGNS).set('x-api-key', reader.key).send({ name }).expect(403)).body,
       ).toEqual(FORBIDDEN);
-      expect((await request(t.server).delete(`${CAMPAIGNS}/${existing.id}`).set('x-api-key', reader.key).expect(403)).body).toEqual(FORBIDDEN);
+      expect(
+        (
+          await request(t.server)
+            .patch(`${CAMPAIGNS}/${existing.id}`)
+            .set('x-api-key', reader.key)
+            .send({ name })
+            .expect(403)
+        ).body,
+      ).toEqual(FORBIDDEN);
+      expect(
+        (await request(t.server).delete(`${CAMPAIGNS}/${existing.id}`).set('x-api-key', reader.key).expect(403)).body,
+      ).toEqual(FORBIDDEN);
 
       expect((await listCampaigns(reader)).map((c) => [c.id, c.name])).toEqual([[existing.id, existing.name]]);
     });
@@ -191,7 +228,10 @@ describe('authentication and authorization', () => {
       const created = await createCampaign(writer);
       expect((await listCampaigns(writer)).map((c) => c.id)).toEqual([created.id]);
 
-      const reader: Tenant = { organizationId: writer.organizationId, key: await t.createKey(writer.organizationId, ['custom_links:read']) };
+      const reader: Tenant = {
+        organizationId: writer.organizationId,
+        key: await t.createKey(writer.organizationId, ['custom_links:read']),
+      };
       expect((await listCampaigns(reader)).map((c) => c.id)).toEqual([created.id]);
     });
 
@@ -215,7 +255,10 @@ describe('authentication and authorization', () => {
         // Concurrent first uses of a key share one lookup; both headers hit the same entry.
         await Promise.all(
           Array.from({ length: 6 }, (_, i) =>
-            (i % 2 === 0 ? list().set('x-api-key', second.key) : list().set('Authorization', `Bearer ${second.key}`)).expect(200),
+            (i % 2 === 0
+              ? list().set('x-api-key', second.key)
+              : list().set('Authorization', `Bearer ${second.key}`)
+            ).expect(200),
           ),
         );
         expect(lookup).toHaveBeenCalledTimes(2);
@@ -262,7 +305,11 @@ describe('authentication and authorization', () => {
       const b = await tenant();
       const ofB = await createCampaign(b);
 
-      const renamed = await request(t.server).patch(`${CAMPAIGNS}/${ofB.id}`).set('x-api-key', a.key).send({ name: uniqueName('Hijack') }).expect(404);
+      const renamed = await request(t.server)
+        .patch(`${CAMPAIGNS}/${ofB.id}`)
+        .set('x-api-key', a.key)
+        .send({ name: uniqueName('Hijack') })
+        .expect(404);
       expect(renamed.body).toEqual(CAMPAIGN_NOT_FOUND);
       const deleted = await request(t.server).delete(`${CAMPAIGNS}/${ofB.id}`).set('x-api-key', a.key).expect(404);
       expect(deleted.body).toEqual(CAMPAIGN_NOT_FOUND);
@@ -274,7 +321,10 @@ describe('authentication and authorization', () => {
     it('a second key of the same organization sees the same campaigns', async () => {
       const a = await tenant();
       const ofA = await createCampaign(a);
-      const other: Tenant = { organizationId: a.organizationId, key: await t.createKey(a.organizationId, ['custom_links:read']) };
+      const other: Tenant = {
+        organizationId: a.organizationId,
+        key: await t.createKey(a.organizationId, ['custom_links:read']),
+      };
       expect((await listCampaigns(other)).map((c) => c.id)).toEqual([ofA.id]);
     });
   });

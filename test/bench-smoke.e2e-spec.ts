@@ -18,9 +18,31 @@ const ROOT = join(__dirname, '..');
 const DATABASE = `engagement_bench_smoke_${process.pid}`;
 const MANIFEST = join(tmpdir(), `${DATABASE}.dataset.json`);
 const OUT = join(tmpdir(), `${DATABASE}.results.json`);
-const TINY = ['--sessions', '2000', '--people', '600', '--accounts', '100', '--links', '400', '--campaigns', '3', '--large-campaign', '200', '--events', '5000', '--small-orgs', '2', '--small-sessions', '50', '--tenant-sessions', '300'];
+const TINY = [
+  '--sessions',
+  '2000',
+  '--people',
+  '600',
+  '--accounts',
+  '100',
+  '--links',
+  '400',
+  '--campaigns',
+  '3',
+  '--large-campaign',
+  '200',
+  '--events',
+  '5000',
+  '--small-orgs',
+  '2',
+  '--small-sessions',
+  '50',
+  '--tenant-sessions',
+  '300',
+];
 // The runner flushes its Redis database: never the one the other e2e tests share (TEST_REDIS_URL).
-const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? Object.assign(new URL(TEST_REDIS_URL), { pathname: '/15' }).toString();
+const BENCH_REDIS_URL =
+  process.env.BENCH_REDIS_URL ?? Object.assign(new URL(TEST_REDIS_URL), { pathname: '/15' }).toString();
 
 // Names, or prefixes ending in a space or "(" (the rest depends on the dataset).
 const HOT_READS = [
@@ -39,7 +61,8 @@ const OTHER_SCENARIOS = ['event ingestion (', 'mixed: '];
 const TENANT_SEARCH = 'sessions of the ';
 const SCENARIO_FIELDS = ['name', 'rps', 'p50_ms', 'p99_ms', 'max_ms', 'baseline_rps', 'ratio'];
 
-const named = (prefix: string) => (name: string) => (prefix.endsWith(' ') || prefix.endsWith('(') ? name.startsWith(prefix) : name === prefix);
+const named = (prefix: string) => (name: string) =>
+  prefix.endsWith(' ') || prefix.endsWith('(') ? name.startsWith(prefix) : name === prefix;
 
 interface Scenario {
   name: string;
@@ -62,11 +85,21 @@ interface Job {
 interface Results {
   scenarios: Scenario[];
   jobs: Job[];
-  mixed: { p99_alone_ms: number; p99_during_ms: number; window_seconds: number; window_inside_job: boolean; job_status: string };
+  mixed: {
+    p99_alone_ms: number;
+    p99_during_ms: number;
+    window_seconds: number;
+    window_inside_job: boolean;
+    job_status: string;
+  };
   events: { events_per_s: number; batch_size: number; connections: number };
   peak_rss_mb: number;
   targets: { name: string; target: string; value: number | null; met: boolean }[];
-  dataset: { counts: Record<string, number>; flags: Record<string, unknown>; tenant?: { counts: { sessions: number } } };
+  dataset: {
+    counts: Record<string, number>;
+    flags: Record<string, unknown>;
+    tenant?: { counts: { sessions: number } };
+  };
   command: string;
   started_at: string;
   machine: { cpus: number; node: string; postgres: string };
@@ -127,9 +160,15 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
   beforeAll(async () => {
     assertBuilt();
     dataBefore = checkoutDataState();
-    succeeded('bench/data.js', await run('bench/data.js', [...TINY, '--database', DATABASE, '--manifest', MANIFEST], 120_000));
+    succeeded(
+      'bench/data.js',
+      await run('bench/data.js', [...TINY, '--database', DATABASE, '--manifest', MANIFEST], 120_000),
+    );
     manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { counts: Record<string, number> };
-    succeeded('bench/run.js --smoke', await run('bench/run.js', ['--smoke', '--manifest', MANIFEST, '--out', OUT], 300_000));
+    succeeded(
+      'bench/run.js --smoke',
+      await run('bench/run.js', ['--smoke', '--manifest', MANIFEST, '--out', OUT], 300_000),
+    );
     results = JSON.parse(readFileSync(OUT, 'utf8')) as Results;
   }, 450_000);
 
@@ -158,33 +197,73 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
       }),
     );
     for (const target of results.targets) {
-      expect(target).toEqual({ name: expect.any(String), target: expect.any(String), value: target.value === null ? null : expect.any(Number), met: expect.any(Boolean) });
+      expect(target).toEqual({
+        name: expect.any(String),
+        target: expect.any(String),
+        value: target.value === null ? null : expect.any(Number),
+        met: expect.any(Boolean),
+      });
     }
   });
 
   it('ran every scenario: requests per second and latencies, and a raw baseline with a ratio and a steady-tail target for every hot read', () => {
     const names = results.scenarios.map((s) => s.name);
     const expected = [...HOT_READS, ...OTHER_SCENARIOS, ...(results.dataset.tenant ? [TENANT_SEARCH] : [])];
-    for (const prefix of expected) expect({ prefix, found: names.filter(named(prefix)).length }).toEqual({ prefix, found: 1 });
+    for (const prefix of expected)
+      expect({ prefix, found: names.filter(named(prefix)).length }).toEqual({ prefix, found: 1 });
     const hotReads = [...HOT_READS, TENANT_SEARCH];
     for (const scenario of results.scenarios) {
       expect(Object.keys(scenario)).toEqual(expect.arrayContaining(SCENARIO_FIELDS));
-      const figures = { rps: scenario.rps > 0, p50: typeof scenario.p50_ms, p99: typeof scenario.p99_ms, max: typeof scenario.max_ms };
-      expect({ name: scenario.name, ...figures }).toEqual({ name: scenario.name, rps: true, p50: 'number', p99: 'number', max: 'number' });
+      const figures = {
+        rps: scenario.rps > 0,
+        p50: typeof scenario.p50_ms,
+        p99: typeof scenario.p99_ms,
+        max: typeof scenario.max_ms,
+      };
+      expect({ name: scenario.name, ...figures }).toEqual({
+        name: scenario.name,
+        rps: true,
+        p50: 'number',
+        p99: 'number',
+        max: 'number',
+      });
       if (hotReads.some((prefix) => named(prefix)(scenario.name))) {
-        expect({ name: scenario.name, baseline: scenario.baseline_rps! > 0, ratio: typeof scenario.ratio }).toEqual({ name: scenario.name, baseline: true, ratio: 'number' });
-        const baselineTail = { p50: scenario.baseline_p50_ms! > 0, p99AtLeastP50: scenario.baseline_p99_ms! >= scenario.baseline_p50_ms! };
-        expect({ name: scenario.name, ...baselineTail }).toEqual({ name: scenario.name, p50: true, p99AtLeastP50: true });
-        expect(results.targets).toContainEqual(expect.objectContaining({ name: scenario.name, target: 'p99 ≤ 2.5 × p50' }));
+        expect({ name: scenario.name, baseline: scenario.baseline_rps! > 0, ratio: typeof scenario.ratio }).toEqual({
+          name: scenario.name,
+          baseline: true,
+          ratio: 'number',
+        });
+        const baselineTail = {
+          p50: scenario.baseline_p50_ms! > 0,
+          p99AtLeastP50: scenario.baseline_p99_ms! >= scenario.baseline_p50_ms!,
+        };
+        expect({ name: scenario.name, ...baselineTail }).toEqual({
+          name: scenario.name,
+          p50: true,
+          p99AtLeastP50: true,
+        });
+        expect(results.targets).toContainEqual(
+          expect.objectContaining({ name: scenario.name, target: 'p99 ≤ 2.5 × p50' }),
+        );
       } else {
-        expect({ name: scenario.name, baseline_rps: scenario.baseline_rps, ratio: scenario.ratio }).toEqual({ name: scenario.name, baseline_rps: null, ratio: null });
+        expect({ name: scenario.name, baseline_rps: scenario.baseline_rps, ratio: scenario.ratio }).toEqual({
+          name: scenario.name,
+          baseline_rps: null,
+          ratio: null,
+        });
       }
     }
   });
 
   it('measured the sessions list alone and while a job rendered its cards', () => {
     expect(results.mixed).toEqual(
-      expect.objectContaining({ p99_alone_ms: expect.any(Number), p99_during_ms: expect.any(Number), window_seconds: expect.any(Number), window_inside_job: expect.any(Boolean), job_status: 'completed' }),
+      expect.objectContaining({
+        p99_alone_ms: expect.any(Number),
+        p99_during_ms: expect.any(Number),
+        window_seconds: expect.any(Number),
+        window_inside_job: expect.any(Boolean),
+        job_status: 'completed',
+      }),
     );
   });
 
@@ -192,7 +271,13 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
     expect(results.jobs).toHaveLength(2);
     const [provided, rendered] = results.jobs;
     for (const job of results.jobs) {
-      expect(job).toEqual({ name: expect.any(String), seconds: expect.any(Number), status: 'completed', links: expect.any(Number), thumbnails_rendered: expect.any(Number) });
+      expect(job).toEqual({
+        name: expect.any(String),
+        seconds: expect.any(Number),
+        status: 'completed',
+        links: expect.any(Number),
+        thumbnails_rendered: expect.any(Number),
+      });
       expect(job.links).toBeGreaterThan(0);
     }
     expect(provided.thumbnails_rendered).toBe(0);

@@ -33,22 +33,27 @@ describe('custom link campaigns', () => {
 
   // Each test gets its own organization: the link-mutation limit (10 / min) is per organization.
   const tenant = () => t.createTenant(['custom_links:read', 'custom_links:write']);
-  const create = (who: Tenant, name: unknown) => request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name });
-  const rename = (who: Tenant, id: string, name: unknown) => request(t.server).patch(`${CAMPAIGNS}/${id}`).set('x-api-key', who.key).send({ name });
+  const create = (who: Tenant, name: unknown) =>
+    request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name });
+  const rename = (who: Tenant, id: string, name: unknown) =>
+    request(t.server).patch(`${CAMPAIGNS}/${id}`).set('x-api-key', who.key).send({ name });
   const remove = (who: Tenant, id: string) => request(t.server).delete(`${CAMPAIGNS}/${id}`).set('x-api-key', who.key);
   const list = async (who: Tenant): Promise<Campaign[]> => {
     const res = await request(t.server).get(CAMPAIGNS).set('Authorization', `Bearer ${who.key}`).expect(200);
     expect(Object.keys(res.body as object)).toEqual(['campaigns', 'total', 'limit', 'offset', 'nextCursor']);
     return (res.body as { campaigns: Campaign[] }).campaigns;
   };
-  const createOk = async (who: Tenant, name: string): Promise<Campaign> => (await create(who, name).expect(201)).body as Campaign;
+  const createOk = async (who: Tenant, name: string): Promise<Campaign> =>
+    (await create(who, name).expect(201)).body as Campaign;
 
   describe('create', () => {
     it('answers 201 with every field of docs/api.md §2.9, the name trimmed', async () => {
       const who = await tenant();
       const name = uniqueName('Launch');
       const before = Date.now();
-      const res = await create(who, `  ${name}\t `).expect(201).expect('Content-Type', /application\/json/);
+      const res = await create(who, `  ${name}\t `)
+        .expect(201)
+        .expect('Content-Type', /application\/json/);
       const after = Date.now();
       const body = res.body as Campaign;
 

@@ -28,10 +28,15 @@ interface Run {
 /** Runs a built script with exactly `env` (plus PATH), from a directory without a .env file. */
 function run(script: string, args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [script, ...args],
+      { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -54,10 +59,12 @@ describe('admin CLI (node dist/src/cli.js)', () => {
   let t: TestApp;
   let db: DataSource;
   // Key commands announce key changes to the API instances through Redis.
-  const cli = (...args: string[]) => run(CLI, args, { DATABASE_URL: process.env.DATABASE_URL ?? '', REDIS_URL: process.env.REDIS_URL ?? '' });
+  const cli = (...args: string[]) =>
+    run(CLI, args, { DATABASE_URL: process.env.DATABASE_URL ?? '', REDIS_URL: process.env.REDIS_URL ?? '' });
 
   beforeAll(async () => {
-    if (!existsSync(CLI) || !existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+    if (!existsSync(CLI) || !existsSync(MAIN))
+      throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
     // The default key cache (10 s): a revoked key is refused at once only because the CLI announces it.
     t = await createTestApp();
     db = t.app.get(DataSource);
@@ -70,7 +77,9 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     return org as { id: string; name: string };
   };
   const createKey = async (orgId: string, scopes: string, name?: string) => {
-    const created = output(await cli('key:create', '--org', orgId, '--scopes', scopes, ...(name ? ['--name', name] : [])));
+    const created = output(
+      await cli('key:create', '--org', orgId, '--scopes', scopes, ...(name ? ['--name', name] : [])),
+    );
     return created as { id: string; key: string; scopes: string[] };
   };
 
@@ -85,11 +94,21 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     const label = uniqueName('ci key');
     const created = await createKey(org.id, 'custom_links:read,sessions:read', label);
 
-    expect(created).toEqual({ id: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: ['custom_links:read', 'sessions:read'] });
-    const rows = await db.query<{ organization_id: string; name: string; prefix: string; key_hash: string; scopes: string[]; revoked_at: Date | null }[]>(
-      `SELECT organization_id, name, prefix, key_hash, scopes, revoked_at FROM api_keys WHERE id = $1`,
-      [created.id],
-    );
+    expect(created).toEqual({
+      id: expect.stringMatching(UUID),
+      key: expect.stringMatching(API_KEY),
+      scopes: ['custom_links:read', 'sessions:read'],
+    });
+    const rows = await db.query<
+      {
+        organization_id: string;
+        name: string;
+        prefix: string;
+        key_hash: string;
+        scopes: string[];
+        revoked_at: Date | null;
+      }[]
+    >(`SELECT organization_id, name, prefix, key_hash, scopes, revoked_at FROM api_keys WHERE id = $1`, [created.id]);
     expect(rows).toEqual([
       {
         organization_id: org.id,
@@ -102,8 +121,14 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     ]);
 
     // The key authenticates as the organization it was made for, with the scopes it was given.
-    await request(t.server).get('/api/v1/custom-link-campaigns').set('Authorization', `Bearer ${created.key}`).expect(200, { campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
-    await request(t.server).post('/api/v1/custom-link-campaigns').set('x-api-key', created.key).send({ name: uniqueName('No write') })
+    await request(t.server)
+      .get('/api/v1/custom-link-campaigns')
+      .set('Authorization', `Bearer ${created.key}`)
+      .expect(200, { campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
+    await request(t.server)
+      .post('/api/v1/custom-link-campaigns')
+      .set('x-api-key', created.key)
+      .send({ name: uniqueName('No write') })
       .expect(403, { detail: 'API key does not include the required scope.' });
   });
 
@@ -118,8 +143,24 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     expect(listed).toEqual({
       organizationId: org.id,
       keys: [
-        { id: first.id, name: expect.any(String), prefix: first.key.slice(0, 12), scopes: ['people:read'], createdAt: expect.stringMatching(ISO_MS_Z), lastUsedAt: expect.stringMatching(ISO_MS_Z), revokedAt: null },
-        { id: second.id, name: null, prefix: second.key.slice(0, 12), scopes: ['agent:publish'], createdAt: expect.stringMatching(ISO_MS_Z), lastUsedAt: null, revokedAt: null },
+        {
+          id: first.id,
+          name: expect.any(String),
+          prefix: first.key.slice(0, 12),
+          scopes: ['people:read'],
+          createdAt: expect.stringMatching(ISO_MS_Z),
+          lastUsedAt: expect.stringMatching(ISO_MS_Z),
+          revokedAt: null,
+        },
+        {
+          id: second.id,
+          name: null,
+          prefix: second.key.slice(0, 12),
+          scopes: ['agent:publish'],
+          createdAt: expect.stringMatching(ISO_MS_Z),
+          lastUsedAt: null,
+          revokedAt: null,
+        },
       ],
     });
     for (const { key } of [first, second]) {
@@ -138,7 +179,11 @@ describe('admin CLI (node dist/src/cli.js)', () => {
 
     const revoked = output(await cli('key:revoke', '--id', created.id));
     const exited = Date.now();
-    expect(revoked).toMatchObject({ id: created.id, prefix: created.key.slice(0, 12), revokedAt: expect.stringMatching(ISO_MS_Z) });
+    expect(revoked).toMatchObject({
+      id: created.id,
+      prefix: created.key.slice(0, 12),
+      revokedAt: expect.stringMatching(ISO_MS_Z),
+    });
     expect(JSON.stringify(revoked)).not.toContain(created.key);
     await eventually(async () => (await call()).status === 401, 1000, 10);
     expect(Date.now() - exited).toBeLessThan(1000);
@@ -146,7 +191,9 @@ describe('admin CLI (node dist/src/cli.js)', () => {
 
     const again = output(await cli('key:revoke', '--id', created.id));
     expect(again.revokedAt).toBe(revoked.revokedAt);
-    const listed = output(await cli('key:list', '--org', org.id)) as { keys: { id: string; revokedAt: string | null }[] };
+    const listed = output(await cli('key:list', '--org', org.id)) as {
+      keys: { id: string; revokedAt: string | null }[];
+    };
     expect(listed.keys).toEqual([expect.objectContaining({ id: created.id, revokedAt: revoked.revokedAt })]);
   });
 
@@ -168,7 +215,11 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     ['a missing option', ['org:create'], '--name'],
     ['an unknown option', ['org:create', '--name', 'x', '--colour', 'red'], 'colour'],
     ['an organization id that is not a UUID', ['key:list', '--org', 'acme'], '--org'],
-    ['an unknown organization', ['key:create', '--org', '0190a000-0000-7000-8000-000000000000', '--scopes', 'people:read'], 'not found'],
+    [
+      'an unknown organization',
+      ['key:create', '--org', '0190a000-0000-7000-8000-000000000000', '--scopes', 'people:read'],
+      'not found',
+    ],
     ['an unknown key', ['key:revoke', '--id', '0190a000-0000-7000-8000-000000000000'], 'not found'],
   ])('answers %s with exit code 2 and {"error"} on stderr', async (_case, args, mention) => {
     const result = await cli(...args);
@@ -180,12 +231,27 @@ describe('admin CLI (node dist/src/cli.js)', () => {
   });
 
   it('demo:seed fills a new organization with sessions, people, accounts, transcripts and Custom Links, and reseeding adds nothing', async () => {
-    const env = { DATABASE_URL: process.env.DATABASE_URL ?? '', REDIS_URL: process.env.REDIS_URL ?? '', QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? '' };
+    const env = {
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+      QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? '',
+    };
     const seeded = output(await run(CLI, ['demo:seed'], env));
-    expect(seeded).toEqual({ organizationId: expect.stringMatching(UUID), key: expect.stringMatching(API_KEY), scopes: expect.any(Array), sessions: expect.any(Number), people: expect.any(Number), customLinks: expect.any(Number), events: expect.any(Number) });
+    expect(seeded).toEqual({
+      organizationId: expect.stringMatching(UUID),
+      key: expect.stringMatching(API_KEY),
+      scopes: expect.any(Array),
+      sessions: expect.any(Number),
+      people: expect.any(Number),
+      customLinks: expect.any(Number),
+      events: expect.any(Number),
+    });
     const auth = { Authorization: `Bearer ${seeded.key as string}` };
     const sessions = await request(t.server).get('/api/v1/sessions?limit=200').set(auth).expect(200);
-    const list = sessions.body as { sessions: { id: string; email: string; personId: string; qualificationStatus: string; bookedStatus: string }[]; pagination: { total: number } };
+    const list = sessions.body as {
+      sessions: { id: string; email: string; personId: string; qualificationStatus: string; bookedStatus: string }[];
+      pagination: { total: number };
+    };
     expect(list.pagination.total).toBe(seeded.sessions);
     expect(new Set(list.sessions.map((s) => s.qualificationStatus))).toEqual(new Set(['qualified', 'unqualified']));
     expect(list.sessions.some((s) => s.bookedStatus === 'booked')).toBe(true);
@@ -196,28 +262,52 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     const domains = persons.map((p) => p.accountDomain).filter((d): d is string => d !== null);
     const account = await request(t.server).get(`/api/v1/accounts/${domains[0]}`).set(auth).expect(200);
     expect((account.body as { totalUsers: number }).totalUsers).toBe(domains.filter((d) => d === domains[0]).length);
-    const withTranscript = await Promise.all(list.sessions.map((s) => request(t.server).get(`/api/v1/sessions/${s.id}/transcript`).set(auth)));
+    const withTranscript = await Promise.all(
+      list.sessions.map((s) => request(t.server).get(`/api/v1/sessions/${s.id}/transcript`).set(auth)),
+    );
     expect(withTranscript.some((r) => r.status === 200 && (r.body as { total: number }).total > 0)).toBe(true);
 
-    const links = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as { total: number; customLinks: { campaignId: string | null }[] };
+    const links = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as {
+      total: number;
+      customLinks: { campaignId: string | null }[];
+    };
     expect(links.total).toBe(seeded.customLinks);
     expect(links.total).toBeGreaterThan(0);
-    const campaigns = (await request(t.server).get('/api/v1/custom-link-campaigns').set(auth).expect(200)).body as { campaigns: { name: string; customLinkCount: number }[] };
-    expect(campaigns.campaigns).toEqual([expect.objectContaining({ name: 'Demo outreach', customLinkCount: seeded.customLinks })]);
-    const engagement = (await request(t.server).get(`/api/v1/custom-link-campaigns/${(campaigns.campaigns[0] as unknown as { id: string }).id}/engagement`).set(auth).expect(200)).body as Record<string, number>;
+    const campaigns = (await request(t.server).get('/api/v1/custom-link-campaigns').set(auth).expect(200)).body as {
+      campaigns: { name: string; customLinkCount: number }[];
+    };
+    expect(campaigns.campaigns).toEqual([
+      expect.objectContaining({ name: 'Demo outreach', customLinkCount: seeded.customLinks }),
+    ]);
+    const engagement = (
+      await request(t.server)
+        .get(`/api/v1/custom-link-campaigns/${(campaigns.campaigns[0] as unknown as { id: string }).id}/engagement`)
+        .set(auth)
+        .expect(200)
+    ).body as Record<string, number>;
     expect(engagement.openedLinkCount).toBeGreaterThan(0);
     expect(engagement.engagedLinkCount).toBeGreaterThan(0);
     expect(engagement.botScannedOnlyLinkCount).toBeGreaterThan(0);
-    const playbook = (await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as { version: number; sections: unknown[] };
+    const playbook = (await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as {
+      version: number;
+      sections: unknown[];
+    };
     expect(playbook.version).toBe(1);
     expect(playbook.sections).toHaveLength(3);
-    expect(((await request(t.server).get('/api/v1/playbook/suggestions').set(auth).expect(200)).body as { total: number }).total).toBe(1);
+    expect(
+      ((await request(t.server).get('/api/v1/playbook/suggestions').set(auth).expect(200)).body as { total: number })
+        .total,
+    ).toBe(1);
 
     const again = output(await run(CLI, ['demo:seed', '--org', seeded.organizationId as string], env));
     expect(again.sessions).toBe(seeded.sessions);
     expect(again.customLinks).toBe(seeded.customLinks);
-    expect(((await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as { version: number }).version).toBe(1);
-    expect(((await request(t.server).get('/api/v1/custom-links').set(auth).expect(200)).body as { total: number }).total).toBe(seeded.customLinks);
+    expect(
+      ((await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as { version: number }).version,
+    ).toBe(1);
+    expect(
+      ((await request(t.server).get('/api/v1/custom-links').set(auth).expect(200)).body as { total: number }).total,
+    ).toBe(seeded.customLinks);
     const after = await request(t.server).get('/api/v1/sessions').set(auth).expect(200);
     expect((after.body as { pagination: { total: number } }).pagination.total).toBe(seeded.sessions);
   }, 30_000);
@@ -243,11 +333,16 @@ describe('configuration check at start', () => {
     const lines = problemsOf(result.stderr);
     expect(lines).toHaveLength(2);
     expect(lines.find((line) => line.includes('PORT='))).toMatch(/PORT="abc".*integer/);
-    expect(lines.find((line) => line.includes('RATE_LIMIT_PER_MINUTE='))).toMatch(/RATE_LIMIT_PER_MINUTE="0".*between 1 and/);
+    expect(lines.find((line) => line.includes('RATE_LIMIT_PER_MINUTE='))).toMatch(
+      /RATE_LIMIT_PER_MINUTE="0".*between 1 and/,
+    );
   });
 
   it('the CLI checks its configuration the same way', async () => {
-    const result = await run(CLI, ['org:create', '--name', 'x'], { DATABASE_URL: 'mysql://db/engagement', LOG_LEVEL: 'loud' });
+    const result = await run(CLI, ['org:create', '--name', 'x'], {
+      DATABASE_URL: 'mysql://db/engagement',
+      LOG_LEVEL: 'loud',
+    });
 
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe('');

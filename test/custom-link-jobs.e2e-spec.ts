@@ -26,12 +26,35 @@ const PROVIDED = 'https://cdn.example.com/card.png';
 // Jobs and renders run on the app's workers; the e2e project's testTimeout is not applied per project.
 jest.setTimeout(120_000);
 
-const FAST_APP = { APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL };
+const FAST_APP = {
+  APP_ROLE: 'all',
+  RATE_LIMIT_PER_MINUTE: '100000',
+  LINK_MUTATIONS_PER_MINUTE: '100000',
+  PUBLIC_BASE_URL,
+};
 
 const JOB_KEYS = [
-  'id', 'type', 'status', 'totalItems', 'createdAt', 'updatedAt', 'startedAt', 'completedAt', 'campaignId', 'parentJobId',
-  'createdCount', 'failedCount', 'thumbnailQueuedCount', 'thumbnailProcessingCount', 'thumbnailGeneratedCount',
-  'thumbnailProvidedCount', 'thumbnailFallbackCount', 'thumbnailFailedCount', 'progress', 'pollAfterSeconds', 'cancelRequested',
+  'id',
+  'type',
+  'status',
+  'totalItems',
+  'createdAt',
+  'updatedAt',
+  'startedAt',
+  'completedAt',
+  'campaignId',
+  'parentJobId',
+  'createdCount',
+  'failedCount',
+  'thumbnailQueuedCount',
+  'thumbnailProcessingCount',
+  'thumbnailGeneratedCount',
+  'thumbnailProvidedCount',
+  'thumbnailFallbackCount',
+  'thumbnailFailedCount',
+  'progress',
+  'pollAfterSeconds',
+  'cancelRequested',
 ].sort();
 
 interface Job {
@@ -88,7 +111,13 @@ interface Campaign {
 
 /** `n` links with a provided thumbnail (no render), numbered external ids. */
 const provided = (n: number, prefix = 'ext') =>
-  Array.from({ length: n }, (_, i) => ({ firstName: `P${i}`, lastName: 'Person', company: 'Co', externalId: `${prefix}-${i}`, shareThumbnailUrl: PROVIDED }));
+  Array.from({ length: n }, (_, i) => ({
+    firstName: `P${i}`,
+    lastName: 'Person',
+    company: 'Co',
+    externalId: `${prefix}-${i}`,
+    shareThumbnailUrl: PROVIDED,
+  }));
 
 /** Helpers bound to one app. */
 function clientFor(app: () => TestApp) {
@@ -97,17 +126,38 @@ function clientFor(app: () => TestApp) {
     const req = request(app().server).post(LINKS).set('x-api-key', who.key);
     return (idempotencyKey === null ? req : req.set('Idempotency-Key', idempotencyKey)).send(body as object);
   };
-  const start = async (who: Tenant, body: unknown): Promise<Job> => ((await post(who, body).expect(202)).body as { job: Job }).job;
-  const getJob = async (who: Tenant, id: string): Promise<Job> => (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
-  const waitForJob = (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> => readUntil(() => getJob(who, id), (job) => TERMINAL.includes(job.status), timeoutMs);
+  const start = async (who: Tenant, body: unknown): Promise<Job> =>
+    ((await post(who, body).expect(202)).body as { job: Job }).job;
+  const getJob = async (who: Tenant, id: string): Promise<Job> =>
+    (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
+  const waitForJob = (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> =>
+    readUntil(
+      () => getJob(who, id),
+      (job) => TERMINAL.includes(job.status),
+      timeoutMs,
+    );
   const itemsOf = async (who: Tenant, id: string, query = '?limit=200') =>
-    (await get(who, `${JOBS}/${id}/items${query}`).expect(200)).body as { items: Item[]; total: number; limit: number; offset: number };
-  const getLink = async (who: Tenant, id: string): Promise<Link> => (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
-  const cancel = (who: Tenant, id: string) => request(app().server).post(`${JOBS}/${id}/cancel`).set('x-api-key', who.key);
-  const retry = (who: Tenant, id: string) => request(app().server).post(`${JOBS}/${id}/retry`).set('x-api-key', who.key);
-  const campaigns = async (who: Tenant): Promise<Campaign[]> => ((await get(who, CAMPAIGNS).expect(200)).body as { campaigns: Campaign[] }).campaigns;
+    (await get(who, `${JOBS}/${id}/items${query}`).expect(200)).body as {
+      items: Item[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
+  const getLink = async (who: Tenant, id: string): Promise<Link> =>
+    (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
+  const cancel = (who: Tenant, id: string) =>
+    request(app().server).post(`${JOBS}/${id}/cancel`).set('x-api-key', who.key);
+  const retry = (who: Tenant, id: string) =>
+    request(app().server).post(`${JOBS}/${id}/retry`).set('x-api-key', who.key);
+  const campaigns = async (who: Tenant): Promise<Campaign[]> =>
+    ((await get(who, CAMPAIGNS).expect(200)).body as { campaigns: Campaign[] }).campaigns;
   const listJobs = async (who: Tenant, query = '') =>
-    (await get(who, `${JOBS}${query}`).expect(200)).body as { jobs: Job[]; total: number; limit: number; offset: number };
+    (await get(who, `${JOBS}${query}`).expect(200)).body as {
+      jobs: Job[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
   return { get, post, start, getJob, waitForJob, itemsOf, getLink, cancel, retry, campaigns, listJobs };
 }
 
@@ -180,13 +230,15 @@ describe('custom link jobs', () => {
 
       const items = await c.itemsOf(who, job.id);
       expect(items).toMatchObject({ total: 3, limit: 200, offset: 0 });
-      expect(items.items).toEqual([0, 1, 2].map((index) => ({
-        index,
-        status: 'created',
-        customLinkId: expect.stringMatching(UUID),
-        externalId: `ext-${index}`,
-        error: null,
-      })));
+      expect(items.items).toEqual(
+        [0, 1, 2].map((index) => ({
+          index,
+          status: 'created',
+          customLinkId: expect.stringMatching(UUID),
+          externalId: `ext-${index}`,
+          error: null,
+        })),
+      );
       const links = await Promise.all(items.items.map((i) => c.getLink(who, i.customLinkId as string)));
       expect(links.map((l) => l.externalId)).toEqual(['ext-0', 'ext-1', 'ext-2']);
       expect(links.map((l) => l.jobId)).toEqual([job.id, job.id, job.id]);
@@ -220,13 +272,23 @@ describe('custom link jobs', () => {
         links: [
           { firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical Engines', shareThumbnailUrl: PROVIDED },
           { email: 'grace@navy.mil', shareThumbnailUrl: PROVIDED },
-          { displayName: 'Alan at Bletchley', firstName: 'Alan', lastName: 'Turing', company: 'GC&CS', shareThumbnailUrl: PROVIDED },
+          {
+            displayName: 'Alan at Bletchley',
+            firstName: 'Alan',
+            lastName: 'Turing',
+            company: 'GC&CS',
+            shareThumbnailUrl: PROVIDED,
+          },
         ],
       });
       expect((await c.waitForJob(who, job.id)).status).toBe('completed');
       const { items } = await c.itemsOf(who, job.id);
       const links = await Promise.all(items.map((i) => c.getLink(who, i.customLinkId as string)));
-      expect(links.map((l) => l.displayName)).toEqual(['Ada Lovelace, Analytical Engines', 'grace@navy.mil', 'Alan at Bletchley']);
+      expect(links.map((l) => l.displayName)).toEqual([
+        'Ada Lovelace, Analytical Engines',
+        'grace@navy.mil',
+        'Alan at Bletchley',
+      ]);
       expect(links.map((l) => l.externalId)).toEqual([null, null, null]);
       expect(items.map((i) => i.externalId)).toEqual([null, null, null]);
     });
@@ -253,16 +315,26 @@ describe('custom link jobs', () => {
         progress: 1,
       });
       const { items } = await c.itemsOf(who, job.id);
-      const [generated, fallback, given] = await Promise.all(items.map((i) => c.getLink(who, i.customLinkId as string)));
+      const [generated, fallback, given] = await Promise.all(
+        items.map((i) => c.getLink(who, i.customLinkId as string)),
+      );
       expect(generated.thumbnailStatus).toBe('generated');
       expect(generated.thumbnailError).toBeNull();
-      expect(generated.shareThumbnailUrl).toMatch(new RegExp(`^${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/thumbnails/${generated.id}/[0-9a-f]{64}\\.png$`));
+      expect(generated.shareThumbnailUrl).toMatch(
+        new RegExp(`^${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/thumbnails/${generated.id}/[0-9a-f]{64}\\.png$`),
+      );
       expect(fallback.thumbnailStatus).toBe('fallback');
-      expect(fallback.thumbnailError).toEqual({ code: 'logo_fetch_failed', message: 'The prospect logo could not be fetched.' });
+      expect(fallback.thumbnailError).toEqual({
+        code: 'logo_fetch_failed',
+        message: 'The prospect logo could not be fetched.',
+      });
       expect(fallback.shareThumbnailUrl).toMatch(new RegExp(`/thumbnails/${fallback.id}/[0-9a-f]{64}\\.png$`));
       expect(given).toMatchObject({ thumbnailStatus: 'provided', shareThumbnailUrl: PROVIDED, thumbnailError: null });
 
-      const png = await request(t.server).get(new URL(generated.shareThumbnailUrl as string).pathname).buffer(true).expect(200);
+      const png = await request(t.server)
+        .get(new URL(generated.shareThumbnailUrl as string).pathname)
+        .buffer(true)
+        .expect(200);
       expect(png.headers['content-type']).toMatch(/^image\/png/);
       expect(png.headers['cache-control']).toBe('public, max-age=300');
     });
@@ -296,13 +368,15 @@ describe('custom link jobs', () => {
     it('validates the body: 0 and 501 links, no links, field bounds at their index, campaign and header', async () => {
       const who = await tenant();
       const empty = await c.post(who, { links: [] }).expect(422);
-      expect(detailOf(empty)).toEqual([{
-        type: 'too_short',
-        loc: ['body', 'links'],
-        msg: 'List should have at least 1 item after validation, not 0',
-        input: [],
-        ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
-      }]);
+      expect(detailOf(empty)).toEqual([
+        {
+          type: 'too_short',
+          loc: ['body', 'links'],
+          msg: 'List should have at least 1 item after validation, not 0',
+          input: [],
+          ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
+        },
+      ]);
 
       const many = await c.post(who, { links: provided(501) }).expect(422);
       expect(detailOf(many)).toHaveLength(1);
@@ -314,17 +388,39 @@ describe('custom link jobs', () => {
       });
 
       const missing = await c.post(who, { campaign: { name: 'X' } }).expect(422);
-      expect(detailOf(missing)).toEqual([{ type: 'missing', loc: ['body', 'links'], msg: 'Field required', input: { campaign: { name: 'X' } } }]);
+      expect(detailOf(missing)).toEqual([
+        { type: 'missing', loc: ['body', 'links'], msg: 'Field required', input: { campaign: { name: 'X' } } },
+      ]);
 
       const links = provided(3);
-      const bad = await c.post(who, { links: [links[0], { ...links[1], externalId: 'x'.repeat(256) }, { ...links[2], phone: '5'.repeat(51) }] }).expect(422);
+      const bad = await c
+        .post(who, {
+          links: [links[0], { ...links[1], externalId: 'x'.repeat(256) }, { ...links[2], phone: '5'.repeat(51) }],
+        })
+        .expect(422);
       expect(detailOf(bad)).toEqual([
-        { type: 'string_too_long', loc: ['body', 'links', 1, 'externalId'], msg: 'String should have at most 255 characters', input: 'x'.repeat(256), ctx: { max_length: 255 } },
-        { type: 'string_too_long', loc: ['body', 'links', 2, 'phone'], msg: 'String should have at most 50 characters', input: '5'.repeat(51), ctx: { max_length: 50 } },
+        {
+          type: 'string_too_long',
+          loc: ['body', 'links', 1, 'externalId'],
+          msg: 'String should have at most 255 characters',
+          input: 'x'.repeat(256),
+          ctx: { max_length: 255 },
+        },
+        {
+          type: 'string_too_long',
+          loc: ['body', 'links', 2, 'phone'],
+          msg: 'String should have at most 50 characters',
+          input: '5'.repeat(51),
+          ctx: { max_length: 50 },
+        },
       ]);
 
       const badCampaign = await c.post(who, { links: provided(1), campaign: { name: '' } }).expect(422);
-      expect(detailOf(badCampaign)[0]).toMatchObject({ type: 'string_too_short', loc: ['body', 'campaign', 'name'], ctx: { min_length: 1 } });
+      expect(detailOf(badCampaign)[0]).toMatchObject({
+        type: 'string_too_short',
+        loc: ['body', 'campaign', 'name'],
+        ctx: { min_length: 1 },
+      });
 
       const header = await c.post(who, { links: provided(1) }, 'k'.repeat(256)).expect(422);
       expect(detailOf(header)[0]).toMatchObject({ type: 'string_too_long', loc: ['header', 'idempotency-key'] });
@@ -363,21 +459,36 @@ describe('custom link jobs', () => {
 
     it('a job filed in an unknown campaign fails every item with campaign_not_found and ends failed', async () => {
       const [who, other] = [await tenant(), await tenant()];
-      const foreign = (await request(t.server).post(CAMPAIGNS).set('x-api-key', other.key).send({ name: unique('Foreign') }).expect(201)).body as Campaign;
+      const foreign = (
+        await request(t.server)
+          .post(CAMPAIGNS)
+          .set('x-api-key', other.key)
+          .send({ name: unique('Foreign') })
+          .expect(201)
+      ).body as Campaign;
 
       for (const id of [UNKNOWN_ID, foreign.id]) {
         const job = await c.start(who, { links: provided(2), campaign: { id } });
         const done = await c.waitForJob(who, job.id);
-        expect(done).toMatchObject({ status: 'failed', createdCount: 0, failedCount: 2, totalItems: 2, pollAfterSeconds: null, progress: 1 });
+        expect(done).toMatchObject({
+          status: 'failed',
+          createdCount: 0,
+          failedCount: 2,
+          totalItems: 2,
+          pollAfterSeconds: null,
+          progress: 1,
+        });
         expect(done.completedAt).toMatch(ISO_MS_Z);
         const { items } = await c.itemsOf(who, job.id);
-        expect(items).toEqual([0, 1].map((index) => ({
-          index,
-          status: 'failed',
-          customLinkId: null,
-          externalId: `ext-${index}`,
-          error: { code: 'campaign_not_found', message: expect.any(String) },
-        })));
+        expect(items).toEqual(
+          [0, 1].map((index) => ({
+            index,
+            status: 'failed',
+            customLinkId: null,
+            externalId: `ext-${index}`,
+            error: { code: 'campaign_not_found', message: expect.any(String) },
+          })),
+        );
       }
       expect(((await c.get(who, LINKS).expect(200)).body as { total: number }).total).toBe(0);
       expect((await c.campaigns(other))[0].customLinkCount).toBe(0);
@@ -386,7 +497,9 @@ describe('custom link jobs', () => {
     it('needs custom_links:write to create', async () => {
       const who = await tenant();
       const reader = { ...who, key: await t.createKey(who.organizationId, ['custom_links:read']) };
-      await c.post(reader, { links: provided(1) }).expect(403, { detail: 'API key does not include the required scope.' });
+      await c
+        .post(reader, { links: provided(1) })
+        .expect(403, { detail: 'API key does not include the required scope.' });
       expect((await c.listJobs(who)).total).toBe(0);
     });
   });
@@ -395,7 +508,11 @@ describe('custom link jobs', () => {
     it('while not terminal: Retry-After and pollAfterSeconds; ETag with If-None-Match → 304; then cancel ends it cancelled', async () => {
       const who = await tenant();
       // Rendered cards keep the job busy for a while.
-      const links = Array.from({ length: 200 }, (_, i) => ({ firstName: `Busy${i}`, company: 'Slow Co', externalId: `busy-${i}` }));
+      const links = Array.from({ length: 200 }, (_, i) => ({
+        firstName: `Busy${i}`,
+        company: 'Slow Co',
+        externalId: `busy-${i}`,
+      }));
       const job = await c.start(who, { links });
 
       const running = await c.get(who, `${JOBS}/${job.id}`).expect(200);
@@ -436,10 +553,14 @@ describe('custom link jobs', () => {
       expect(rest.every((i) => i.status === 'cancelled' && i.customLinkId === null)).toBe(true);
       expect(created.length).toBe(done.createdCount);
       expect(done.failedCount).toBe(0);
-      const listed = (await c.get(who, `${LINKS}?limit=200`).expect(200)).body as { total: number; customLinks: Link[] };
+      const listed = (await c.get(who, `${LINKS}?limit=200`).expect(200)).body as {
+        total: number;
+        customLinks: Link[];
+      };
       expect(listed.total).toBe(created.length);
       expect(listed.customLinks.map((l) => l.id).sort()).toEqual(created.map((i) => i.customLinkId).sort());
-      for (const link of listed.customLinks) expect(['generated', 'fallback', 'failed', 'cancelled']).toContain(link.thumbnailStatus);
+      for (const link of listed.customLinks)
+        expect(['generated', 'fallback', 'failed', 'cancelled']).toContain(link.thumbnailStatus);
       expect(done.thumbnailQueuedCount + done.thumbnailProcessingCount).toBe(0);
 
       // Terminal: cancel is a 409.
@@ -476,7 +597,10 @@ describe('custom link jobs', () => {
       await c.waitForJob(who, job.id);
       const page = await c.itemsOf(who, job.id, '?limit=2&offset=1');
       expect(page).toMatchObject({ total: 5, limit: 2, offset: 1 });
-      expect(page.items.map((i) => [i.index, i.externalId])).toEqual([[1, 'ext-1'], [2, 'ext-2']]);
+      expect(page.items.map((i) => [i.index, i.externalId])).toEqual([
+        [1, 'ext-1'],
+        [2, 'ext-2'],
+      ]);
       const defaults = await c.itemsOf(who, job.id, '');
       expect(defaults).toMatchObject({ total: 5, limit: 50, offset: 0 });
       expect(defaults.items.map((i) => i.index)).toEqual([0, 1, 2, 3, 4]);
@@ -503,9 +627,15 @@ describe('custom link jobs', () => {
 
       expect((await c.listJobs(who, '?status=completed')).jobs.map((j) => j.id)).toEqual([plain.id, filed.id]);
       expect((await c.listJobs(who, '?status=failed')).jobs.map((j) => j.id)).toEqual([failed.id]);
-      expect((await c.listJobs(who, '?status=failed,completed')).jobs.map((j) => j.id)).toEqual([plain.id, failed.id, filed.id]);
+      expect((await c.listJobs(who, '?status=failed,completed')).jobs.map((j) => j.id)).toEqual([
+        plain.id,
+        failed.id,
+        filed.id,
+      ]);
       expect((await c.listJobs(who, '?status=queued,processing,cancelled')).total).toBe(0);
-      expect((await c.listJobs(who, `?campaign_id=${filedDone.campaignId as string}`)).jobs.map((j) => j.id)).toEqual([filed.id]);
+      expect((await c.listJobs(who, `?campaign_id=${filedDone.campaignId as string}`)).jobs.map((j) => j.id)).toEqual([
+        filed.id,
+      ]);
       expect((await c.listJobs(who, `?campaign_id=${filedDone.campaignId as string}&status=failed`)).total).toBe(0);
       const page = await c.listJobs(who, '?limit=1&offset=1');
       expect(page).toMatchObject({ total: 3, limit: 1, offset: 1 });
@@ -612,7 +742,8 @@ describe('link-mutation limit (docs/api.md §8.3)', () => {
 
   it('counts creations, PATCHes, bulk actions and retries; the next cancel, retry, PATCH, action or creation is 429', async () => {
     const who = await t.createTenant(['custom_links:read', 'custom_links:write']);
-    const patch = (id: string, body: object) => request(t.server).patch(`${LINKS}/${id}`).set('x-api-key', who.key).send(body);
+    const patch = (id: string, body: object) =>
+      request(t.server).patch(`${LINKS}/${id}`).set('x-api-key', who.key).send(body);
     const action = (body: object) => request(t.server).post(`${LINKS}/actions`).set('x-api-key', who.key).send(body);
 
     const created = await c.start(who, { links: provided(1) }); // 1

@@ -21,7 +21,8 @@ const LINK_NOT_FOUND = { detail: "Custom Link not found for the key's organizati
 const KEY_REQUIRED = { detail: 'The operation requires an Idempotency-Key header.' };
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
 const TERMINAL = ['completed', 'completed_with_errors', 'cancelled', 'failed'];
-const HUMAN_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const HUMAN_UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 /** A provided thumbnail: no render is queued, so creation jobs settle quickly. */
 const PROVIDED = 'https://cdn.example.com/card.png';
 
@@ -29,15 +30,59 @@ const PROVIDED = 'https://cdn.example.com/card.png';
 jest.setTimeout(120_000);
 
 const LINK_KEYS = [
-  'id', 'displayName', 'active', 'url', 'thumbnailStatus', 'createdAt', 'updatedAt', 'engagement', 'externalId',
-  'firstName', 'lastName', 'email', 'phone', 'role', 'company', 'context', 'shareTitle', 'shareDescription',
-  'shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain', 'campaignId', 'jobId', 'thumbnailAttempts', 'thumbnailError',
+  'id',
+  'displayName',
+  'active',
+  'url',
+  'thumbnailStatus',
+  'createdAt',
+  'updatedAt',
+  'engagement',
+  'externalId',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'role',
+  'company',
+  'context',
+  'shareTitle',
+  'shareDescription',
+  'shareThumbnailUrl',
+  'prospectLogoUrl',
+  'prospectDomain',
+  'campaignId',
+  'jobId',
+  'thumbnailAttempts',
+  'thumbnailError',
 ].sort();
 const ENGAGEMENT_KEYS = [
-  'stage', 'openObserved', 'botScannedOnly', 'botOpens', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
-  'ephemeralPageViewCount', 'loadsPerUniqueVisitor', 'visitorCountMode', 'firstOpenedAt', 'lastOpenedAt', 'sessionCount',
-  'startedSessionCount', 'engagedSessionCount', 'leadSubmitted', 'meetingClicked', 'meetingBooked', 'lastActivityAt',
-  'lastActivityType', 'firstStartedAt', 'firstEngagedAt', 'firstLeadSubmittedAt', 'firstMeetingClickedAt', 'firstMeetingBookedAt',
+  'stage',
+  'openObserved',
+  'botScannedOnly',
+  'botOpens',
+  'pageViewCount',
+  'loadCount',
+  'uniqueVisitorCount',
+  'persistentUniqueVisitorCount',
+  'ephemeralPageViewCount',
+  'loadsPerUniqueVisitor',
+  'visitorCountMode',
+  'firstOpenedAt',
+  'lastOpenedAt',
+  'sessionCount',
+  'startedSessionCount',
+  'engagedSessionCount',
+  'leadSubmitted',
+  'meetingClicked',
+  'meetingBooked',
+  'lastActivityAt',
+  'lastActivityType',
+  'firstStartedAt',
+  'firstEngagedAt',
+  'firstLeadSubmittedAt',
+  'firstMeetingClickedAt',
+  'firstMeetingBookedAt',
 ].sort();
 
 interface Engagement {
@@ -129,9 +174,16 @@ describe('custom links', () => {
   const tenant = () => t.createTenant(['custom_links:read', 'custom_links:write']);
   const get = (who: Tenant, path: string) => request(t.server).get(path).set('x-api-key', who.key);
 
-  const getJob = async (who: Tenant, id: string): Promise<Job> => (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
-  const waitForJob = (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> => readUntil(() => getJob(who, id), (job) => TERMINAL.includes(job.status), timeoutMs);
-  const getLink = async (who: Tenant, id: string): Promise<Link> => (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
+  const getJob = async (who: Tenant, id: string): Promise<Job> =>
+    (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
+  const waitForJob = (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> =>
+    readUntil(
+      () => getJob(who, id),
+      (job) => TERMINAL.includes(job.status),
+      timeoutMs,
+    );
+  const getLink = async (who: Tenant, id: string): Promise<Link> =>
+    (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
 
   /** Creates links through a creation job, waits until it is terminal and returns them in input order. */
   const createLinks = async (who: Tenant, links: Record<string, unknown>[], campaign?: unknown): Promise<Link[]> => {
@@ -149,19 +201,33 @@ describe('custom links', () => {
     return Promise.all(items.items.map((i) => getLink(who, i.customLinkId as string)));
   };
   const createOne = async (who: Tenant, fields: Record<string, unknown> = {}, campaign?: unknown): Promise<Link> =>
-    (await createLinks(who, [{ firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical', shareThumbnailUrl: PROVIDED, ...fields }], campaign))[0];
+    (
+      await createLinks(
+        who,
+        [{ firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical', shareThumbnailUrl: PROVIDED, ...fields }],
+        campaign,
+      )
+    )[0];
 
   const patch = (who: Tenant, id: string, body: unknown, idempotencyKey?: string) => {
     const req = request(t.server).patch(`${LINKS}/${id}`).set('x-api-key', who.key);
     return (idempotencyKey === undefined ? req : req.set('Idempotency-Key', idempotencyKey)).send(body as object);
   };
-  const action = (who: Tenant, body: unknown) => request(t.server).post(`${LINKS}/actions`).set('x-api-key', who.key).send(body as object);
-  const list = async (who: Tenant, query = ''): Promise<{ customLinks: Link[]; total: number; limit: number; offset: number }> => {
+  const action = (who: Tenant, body: unknown) =>
+    request(t.server)
+      .post(`${LINKS}/actions`)
+      .set('x-api-key', who.key)
+      .send(body as object);
+  const list = async (
+    who: Tenant,
+    query = '',
+  ): Promise<{ customLinks: Link[]; total: number; limit: number; offset: number }> => {
     const res = await get(who, `${LINKS}${query}`).expect(200);
     return res.body as { customLinks: Link[]; total: number; limit: number; offset: number };
   };
   const listIds = async (who: Tenant, query: string) => ids((await list(who, query)).customLinks);
-  const campaigns = async (who: Tenant): Promise<Campaign[]> => ((await get(who, CAMPAIGNS).expect(200)).body as { campaigns: Campaign[] }).campaigns;
+  const campaigns = async (who: Tenant): Promise<Campaign[]> =>
+    ((await get(who, CAMPAIGNS).expect(200)).body as { campaigns: Campaign[] }).campaigns;
   const createCampaign = async (who: Tenant, name: string): Promise<Campaign> =>
     (await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name }).expect(201)).body as Campaign;
   const open = (slug: string) => request(t.server).get(`/l/${slug}`).set('User-Agent', HUMAN_UA).redirects(0);
@@ -253,11 +319,26 @@ describe('custom links', () => {
     beforeAll(async () => {
       who = await tenant();
       campaign = await createCampaign(who, unique('Navy'));
-      ada = await createOne(who, { displayName: 'Countess of Computing', email: 'Ada@Example.com', company: 'Analytical Engines', externalId: 'crm-1' });
+      ada = await createOne(who, {
+        displayName: 'Countess of Computing',
+        email: 'Ada@Example.com',
+        company: 'Analytical Engines',
+        externalId: 'crm-1',
+      });
       await clockPast(ada.createdAt);
-      grace = await createOne(who, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.mil', company: 'US Navy', externalId: 'crm-2' }, { id: campaign.id });
+      grace = await createOne(
+        who,
+        { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.mil', company: 'US Navy', externalId: 'crm-2' },
+        { id: campaign.id },
+      );
       await clockPast(grace.createdAt);
-      alan = await createOne(who, { firstName: 'Alan', lastName: 'Turing', email: 'alan@bletchley.uk', company: '100% Pure_Co', externalId: 'crm-3' });
+      alan = await createOne(who, {
+        firstName: 'Alan',
+        lastName: 'Turing',
+        email: 'alan@bletchley.uk',
+        company: '100% Pure_Co',
+        externalId: 'crm-3',
+      });
       await action(who, { action: 'deactivate', customLinkIds: [alan.id] }).expect(200);
     });
 
@@ -293,7 +374,9 @@ describe('custom links', () => {
     it('sorts by last_activity_at, links without activity last in either direction', async () => {
       await openGraceThenAda();
       const [a, g, t3] = [await getLink(who, ada.id), await getLink(who, grace.id), await getLink(who, alan.id)];
-      expect(Date.parse(a.engagement.lastActivityAt as string)).toBeGreaterThan(Date.parse(g.engagement.lastActivityAt as string));
+      expect(Date.parse(a.engagement.lastActivityAt as string)).toBeGreaterThan(
+        Date.parse(g.engagement.lastActivityAt as string),
+      );
       expect(t3.engagement.lastActivityAt).toBeNull();
 
       expect(await listIds(who, '?sort=last_activity_at')).toEqual([ada.id, grace.id, alan.id]);
@@ -357,7 +440,12 @@ describe('custom links', () => {
 
     it('searches what a link says now: an edit is found by its new words only, its engagement changes nothing', async () => {
       const org = await tenant();
-      const link = await createOne(org, { displayName: 'Astronomer', firstName: 'Mary', lastName: 'Somerville', company: 'Royal Society' });
+      const link = await createOne(org, {
+        displayName: 'Astronomer',
+        firstName: 'Mary',
+        lastName: 'Somerville',
+        company: 'Royal Society',
+      });
       expect(await listIds(org, '?q=somerville&company=royal')).toEqual([link.id]);
       await patch(org, link.id, { lastName: 'Fairfax', company: 'Astronomical Society' }, unique('edit')).expect(200);
       expect(await listIds(org, '?q=fairfax')).toEqual([link.id]);
@@ -373,10 +461,21 @@ describe('custom links', () => {
     it('filters by creation date, both bounds inclusive, any ISO 8601 offset', async () => {
       expect(await listIds(who, `?created_from=${encodeURIComponent(grace.createdAt)}`)).toEqual([alan.id, grace.id]);
       expect(await listIds(who, `?created_to=${encodeURIComponent(grace.createdAt)}`)).toEqual([grace.id, ada.id]);
-      expect(await listIds(who, `?created_from=${encodeURIComponent(grace.createdAt)}&created_to=${encodeURIComponent(grace.createdAt)}`)).toEqual([grace.id]);
-      expect(await listIds(who, `?created_from=${encodeURIComponent(withOffset(grace.createdAt))}`)).toEqual([alan.id, grace.id]);
+      expect(
+        await listIds(
+          who,
+          `?created_from=${encodeURIComponent(grace.createdAt)}&created_to=${encodeURIComponent(grace.createdAt)}`,
+        ),
+      ).toEqual([grace.id]);
+      expect(await listIds(who, `?created_from=${encodeURIComponent(withOffset(grace.createdAt))}`)).toEqual([
+        alan.id,
+        grace.id,
+      ]);
       // Without an offset the timestamp is UTC.
-      expect(await listIds(who, `?created_to=${encodeURIComponent(grace.createdAt.slice(0, 23))}`)).toEqual([grace.id, ada.id]);
+      expect(await listIds(who, `?created_to=${encodeURIComponent(grace.createdAt.slice(0, 23))}`)).toEqual([
+        grace.id,
+        ada.id,
+      ]);
     });
 
     it('combines filters and sort', async () => {
@@ -425,13 +524,22 @@ describe('custom links', () => {
       const link = await createOne(who, { email: 'ada@example.com', context: 'old', phone: '+1 555' });
       await clockPast(link.updatedAt);
 
-      const res = await patch(who, link.id, { context: 'new context', email: 'ada@lovelace.org', shareDescription: 'Hello' }).expect(200);
+      const res = await patch(who, link.id, {
+        context: 'new context',
+        email: 'ada@lovelace.org',
+        shareDescription: 'Hello',
+      }).expect(200);
       const body = res.body as { customLink: Link; job: Job | null };
       expect(Object.keys(body).sort()).toEqual(['customLink', 'job']);
       expect(body.job).toBeNull();
       const { updatedAt, ...rest } = body.customLink;
       const { updatedAt: before, ...unchanged } = link;
-      expect(rest).toEqual({ ...unchanged, context: 'new context', email: 'ada@lovelace.org', shareDescription: 'Hello' });
+      expect(rest).toEqual({
+        ...unchanged,
+        context: 'new context',
+        email: 'ada@lovelace.org',
+        shareDescription: 'Hello',
+      });
       expect(Date.parse(updatedAt)).toBeGreaterThan(Date.parse(before));
       expect(await getLink(who, link.id)).toEqual(body.customLink);
     });
@@ -440,7 +548,10 @@ describe('custom links', () => {
       const who = await tenant();
       const link = await createOne(who);
       const res = await patch(who, link.id, {}).expect(200);
-      expect((res.body as { customLink: Link }).customLink).toMatchObject({ ...link, updatedAt: expect.stringMatching(ISO_MS_Z) });
+      expect((res.body as { customLink: Link }).customLink).toMatchObject({
+        ...link,
+        updatedAt: expect.stringMatching(ISO_MS_Z),
+      });
       expect((res.body as { job: unknown }).job).toBeNull();
     });
 
@@ -457,7 +568,9 @@ describe('custom links', () => {
       const [link] = await createLinks(who, [{ firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical' }]);
       expect(link.thumbnailStatus).toBe('generated');
       const firstCard = link.shareThumbnailUrl as string;
-      expect(firstCard).toMatch(new RegExp(`^${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/thumbnails/${link.id}/[0-9a-f]{64}\\.png$`));
+      expect(firstCard).toMatch(
+        new RegExp(`^${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/thumbnails/${link.id}/[0-9a-f]{64}\\.png$`),
+      );
 
       // Missing key: 400, nothing changes.
       await patch(who, link.id, { displayName: 'Ada L.' }).expect(400, KEY_REQUIRED);
@@ -495,9 +608,15 @@ describe('custom links', () => {
       const who = await tenant();
       const link = await createOne(who, { role: 'CTO', shareTitle: 'T', prospectDomain: 'example.com' });
       const changes: Record<string, unknown>[] = [
-        { displayName: 'Other name' }, { firstName: 'Augusta' }, { lastName: 'King' }, { company: 'Other Co' }, { role: 'CEO' },
-        { shareTitle: 'New title' }, { shareThumbnailUrl: 'https://cdn.example.com/other.png' },
-        { prospectLogoUrl: 'https://cdn.example.com/logo.png' }, { prospectDomain: 'other.example' },
+        { displayName: 'Other name' },
+        { firstName: 'Augusta' },
+        { lastName: 'King' },
+        { company: 'Other Co' },
+        { role: 'CEO' },
+        { shareTitle: 'New title' },
+        { shareThumbnailUrl: 'https://cdn.example.com/other.png' },
+        { prospectLogoUrl: 'https://cdn.example.com/logo.png' },
+        { prospectDomain: 'other.example' },
       ];
       for (const change of changes) await patch(who, link.id, change).expect(400, KEY_REQUIRED);
       expect(await getLink(who, link.id)).toEqual(link);
@@ -505,8 +624,16 @@ describe('custom links', () => {
 
     it('setting a thumbnail-affecting field to its current value is not a change: no key needed, job null', async () => {
       const who = await tenant();
-      const [link] = await createLinks(who, [{ firstName: 'Grace', lastName: 'Hopper', company: 'Navy', role: 'Admiral' }]);
-      const res = await patch(who, link.id, { firstName: 'Grace', company: 'Navy', role: 'Admiral', displayName: link.displayName, context: 'c' }).expect(200);
+      const [link] = await createLinks(who, [
+        { firstName: 'Grace', lastName: 'Hopper', company: 'Navy', role: 'Admiral' },
+      ]);
+      const res = await patch(who, link.id, {
+        firstName: 'Grace',
+        company: 'Navy',
+        role: 'Admiral',
+        displayName: link.displayName,
+        context: 'c',
+      }).expect(200);
       const body = res.body as { customLink: Link; job: Job | null };
       expect(body.job).toBeNull();
       expect(body.customLink.context).toBe('c');
@@ -533,14 +660,21 @@ describe('custom links', () => {
       expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
       expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
 
-      await request(t.server).get(`/thumbnails/${link.id}/${'0'.repeat(64)}.png`).expect(404);
+      await request(t.server)
+        .get(`/thumbnails/${link.id}/${'0'.repeat(64)}.png`)
+        .expect(404);
     });
 
     it('a logo that cannot be fetched ends in fallback with logo_fetch_failed', async () => {
       const who = await tenant();
-      const [link] = await createLinks(who, [{ firstName: 'Ada', company: 'Analytical', prospectLogoUrl: 'http://127.0.0.1:1/logo.png' }]);
+      const [link] = await createLinks(who, [
+        { firstName: 'Ada', company: 'Analytical', prospectLogoUrl: 'http://127.0.0.1:1/logo.png' },
+      ]);
       expect(link.thumbnailStatus).toBe('fallback');
-      expect(link.thumbnailError).toEqual({ code: 'logo_fetch_failed', message: 'The prospect logo could not be fetched.' });
+      expect(link.thumbnailError).toEqual({
+        code: 'logo_fetch_failed',
+        message: 'The prospect logo could not be fetched.',
+      });
       expect(link.shareThumbnailUrl).toMatch(new RegExp(`/thumbnails/${link.id}/[0-9a-f]{64}\\.png$`));
     });
 
@@ -566,11 +700,21 @@ describe('custom links', () => {
       };
       const res = await patch(who, link.id, body, randomUUID()).expect(422);
       const long = (field: string, max: number, input: string) => ({
-        type: 'string_too_long', loc: ['body', field], msg: `String should have at most ${max} characters`, input, ctx: { max_length: max },
+        type: 'string_too_long',
+        loc: ['body', field],
+        msg: `String should have at most ${max} characters`,
+        input,
+        ctx: { max_length: max },
       });
       const detail = detailOf(res);
       expect(detail.slice(0, 14)).toEqual([
-        { type: 'string_too_short', loc: ['body', 'displayName'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } },
+        {
+          type: 'string_too_short',
+          loc: ['body', 'displayName'],
+          msg: 'String should have at least 1 character',
+          input: '',
+          ctx: { min_length: 1 },
+        },
         long('firstName', 255, body.firstName),
         long('lastName', 255, body.lastName),
         long('email', 255, body.email),
@@ -580,7 +724,13 @@ describe('custom links', () => {
         long('context', 10000, body.context),
         long('shareTitle', 255, body.shareTitle),
         long('shareDescription', 500, body.shareDescription),
-        { type: 'string_too_short', loc: ['body', 'shareThumbnailUrl'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } },
+        {
+          type: 'string_too_short',
+          loc: ['body', 'shareThumbnailUrl'],
+          msg: 'String should have at least 1 character',
+          input: '',
+          ctx: { min_length: 1 },
+        },
         long('prospectLogoUrl', 2083, body.prospectLogoUrl),
         long('prospectDomain', 255, body.prospectDomain),
         { type: 'bool_type', loc: ['body', 'active'], msg: 'Input should be a valid boolean', input: {} },
@@ -595,8 +745,12 @@ describe('custom links', () => {
       const who = await tenant();
       const link = await createOne(who);
       const body = {
-        displayName: 'd', email: 'e'.repeat(255), phone: '5'.repeat(50), context: 'c'.repeat(10000),
-        shareDescription: 's'.repeat(500), prospectLogoUrl: `https://cdn.example.com/${'u'.repeat(2083 - 24)}`,
+        displayName: 'd',
+        email: 'e'.repeat(255),
+        phone: '5'.repeat(50),
+        context: 'c'.repeat(10000),
+        shareDescription: 's'.repeat(500),
+        prospectLogoUrl: `https://cdn.example.com/${'u'.repeat(2083 - 24)}`,
       };
       expect(body.prospectLogoUrl).toHaveLength(2083);
       const res = await patch(who, link.id, body, randomUUID()).expect(200);
@@ -607,15 +761,26 @@ describe('custom links', () => {
       const who = await tenant();
       const link = await createOne(who);
       const res = await patch(who, link.id, { displayName: 123 }, randomUUID()).expect(422);
-      expect(detailOf(res)).toEqual([{ type: 'string_type', loc: ['body', 'displayName'], msg: 'Input should be a valid string', input: 123 }]);
+      expect(detailOf(res)).toEqual([
+        { type: 'string_type', loc: ['body', 'displayName'], msg: 'Input should be a valid string', input: 123 },
+      ]);
 
       const campaign = await patch(who, link.id, { campaign: 'Q4' }).expect(422);
       expect(detailOf(campaign)).toEqual([
-        { type: 'model_attributes_type', loc: ['body', 'campaign'], msg: 'Input should be a valid dictionary or object to extract fields from', input: 'Q4' },
+        {
+          type: 'model_attributes_type',
+          loc: ['body', 'campaign'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: 'Q4',
+        },
       ]);
 
       const header = await patch(who, link.id, { displayName: 'X' }, 'k'.repeat(256)).expect(422);
-      expect(detailOf(header)[0]).toMatchObject({ type: 'string_too_long', loc: ['header', 'idempotency-key'], ctx: { max_length: 255 } });
+      expect(detailOf(header)[0]).toMatchObject({
+        type: 'string_too_long',
+        loc: ['header', 'idempotency-key'],
+        ctx: { max_length: 255 },
+      });
       expect(await getLink(who, link.id)).toEqual(link);
     });
 
@@ -669,7 +834,10 @@ describe('custom links', () => {
       const who = await tenant();
       const link = await createOne(who);
       const off = await patch(who, link.id, { active: false }).expect(200);
-      expect((off.body as { customLink: Link; job: unknown })).toMatchObject({ customLink: { active: false }, job: null });
+      expect(off.body as { customLink: Link; job: unknown }).toMatchObject({
+        customLink: { active: false },
+        job: null,
+      });
       await open(slugOf(link)).expect(410);
       await patch(who, link.id, { active: true }).expect(200);
       await open(slugOf(link)).expect(302);
@@ -679,10 +847,16 @@ describe('custom links', () => {
   describe('bulk actions', () => {
     it('deactivate and activate: duplicates collapse, foreign and unknown ids are ignored', async () => {
       const [who, other] = [await tenant(), await tenant()];
-      const [a, b, c] = await createLinks(who, ['A', 'B', 'C'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })));
+      const [a, b, c] = await createLinks(
+        who,
+        ['A', 'B', 'C'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })),
+      );
       const theirs = await createOne(other);
 
-      const res = await action(who, { action: 'deactivate', customLinkIds: [a.id, b.id, a.id, theirs.id, UNKNOWN_ID, b.id] }).expect(200);
+      const res = await action(who, {
+        action: 'deactivate',
+        customLinkIds: [a.id, b.id, a.id, theirs.id, UNKNOWN_ID, b.id],
+      }).expect(200);
       const body = res.body as { action: string; affectedCount: number; customLinkIds: string[] };
       expect(Object.keys(body).sort()).toEqual(['action', 'affectedCount', 'customLinkIds']);
       expect(body.action).toBe('deactivate');
@@ -706,11 +880,18 @@ describe('custom links', () => {
 
     it("move files links in a campaign, null unfiles; another organization's campaign is a 422 value_error", async () => {
       const [who, other] = [await tenant(), await tenant()];
-      const [a, b] = await createLinks(who, ['A', 'B'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })));
+      const [a, b] = await createLinks(
+        who,
+        ['A', 'B'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })),
+      );
       const mine = await createCampaign(who, unique('Mine'));
       const theirs = await createCampaign(other, unique('Theirs'));
 
-      const moved = await action(who, { action: 'move', customLinkIds: [a.id, b.id, a.id], campaignId: mine.id }).expect(200);
+      const moved = await action(who, {
+        action: 'move',
+        customLinkIds: [a.id, b.id, a.id],
+        campaignId: mine.id,
+      }).expect(200);
       expect((moved.body as { affectedCount: number }).affectedCount).toBe(2);
       expect((moved.body as { action: string }).action).toBe('move');
       expect((await getLink(who, a.id)).campaignId).toBe(mine.id);
@@ -736,7 +917,9 @@ describe('custom links', () => {
 
       const missingBody = { action: 'move', customLinkIds: [link.id] };
       const missing = await action(who, missingBody).expect(422);
-      expect(detailOf(missing)).toEqual([{ type: 'missing', loc: ['body', 'campaignId'], msg: 'Field required', input: missingBody }]);
+      expect(detailOf(missing)).toEqual([
+        { type: 'missing', loc: ['body', 'campaignId'], msg: 'Field required', input: missingBody },
+      ]);
 
       const unknownAction = await action(who, { action: 'archive', customLinkIds: [link.id] }).expect(422);
       expect(detailOf(unknownAction)).toHaveLength(1);
@@ -765,15 +948,25 @@ describe('custom links', () => {
         ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
       });
 
-      const badId = await action(who, { action: 'deactivate', customLinkIds: [link.id, link.id, link.id, 'nope'] }).expect(422);
+      const badId = await action(who, {
+        action: 'deactivate',
+        customLinkIds: [link.id, link.id, link.id, 'nope'],
+      }).expect(422);
       expect(detailOf(badId)).toHaveLength(1);
-      expect(detailOf(badId)[0]).toMatchObject({ type: 'uuid_parsing', loc: ['body', 'customLinkIds', 3], input: 'nope' });
+      expect(detailOf(badId)[0]).toMatchObject({
+        type: 'uuid_parsing',
+        loc: ['body', 'customLinkIds', 3],
+        input: 'nope',
+      });
 
       // Nothing was applied by any refused request.
       expect((await getLink(who, link.id)).active).toBe(true);
 
       // 500 ids is allowed.
-      const max = await action(who, { action: 'deactivate', customLinkIds: [link.id, ...tooMany.slice(0, 499)] }).expect(200);
+      const max = await action(who, {
+        action: 'deactivate',
+        customLinkIds: [link.id, ...tooMany.slice(0, 499)],
+      }).expect(200);
       expect(max.body).toEqual({ action: 'deactivate', affectedCount: 1, customLinkIds: [link.id] });
     });
   });
@@ -792,7 +985,11 @@ describe('custom links', () => {
         return { spring: pick(spring.id), autumn: pick(autumn.id) };
       };
 
-      const [a, b, c] = await createLinks(who, ['A', 'B', 'C'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })), { id: spring.id });
+      const [a, b, c] = await createLinks(
+        who,
+        ['A', 'B', 'C'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })),
+        { id: spring.id },
+      );
       expect([a.campaignId, b.campaignId, c.campaignId]).toEqual([spring.id, spring.id, spring.id]);
       expect(await counts()).toEqual({ spring: [3, 3], autumn: [0, 0] });
 
@@ -818,7 +1015,11 @@ describe('custom links', () => {
     it('deleting a campaign keeps its links, with campaignId null', async () => {
       const who = await tenant();
       const doomed = await createCampaign(who, unique('Doomed'));
-      const [a, b] = await createLinks(who, ['A', 'B'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })), { id: doomed.id });
+      const [a, b] = await createLinks(
+        who,
+        ['A', 'B'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })),
+        { id: doomed.id },
+      );
 
       await request(t.server).delete(`${CAMPAIGNS}/${doomed.id}`).set('x-api-key', who.key).expect(204);
       const after = [await getLink(who, a.id), await getLink(who, b.id)];
@@ -832,7 +1033,10 @@ describe('custom links', () => {
   describe('GET /l/{slug}', () => {
     it('redirects an active link to EXPERIENCE_BASE_URL?cl={slug} without a key and sets no cookie', async () => {
       const who = await tenant();
-      const [a, b] = await createLinks(who, ['A', 'B'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })));
+      const [a, b] = await createLinks(
+        who,
+        ['A', 'B'].map((firstName) => ({ firstName, shareThumbnailUrl: PROVIDED })),
+      );
       expect(slugOf(a)).not.toBe(slugOf(b));
 
       const res = await open(slugOf(a)).expect(302);

@@ -62,10 +62,18 @@ describe('early refusals close the connection', () => {
   }
 
   const post = (headers: string[]) =>
-    [`POST ${CAMPAIGNS} HTTP/1.1`, 'Host: api.test', 'Connection: keep-alive', 'Content-Type: application/json', `Content-Length: ${5 * MIB}`, ...headers].join('\r\n');
+    [
+      `POST ${CAMPAIGNS} HTTP/1.1`,
+      'Host: api.test',
+      'Connection: keep-alive',
+      'Content-Type: application/json',
+      `Content-Length: ${5 * MIB}`,
+      ...headers,
+    ].join('\r\n');
 
   const statusLine = (received: string) => received.split('\r\n')[0];
-  const headerOf = (received: string, name: string) => new RegExp(`\\r\\n${name}: ([^\\r]*)\\r\\n`, 'i').exec(received)?.[1];
+  const headerOf = (received: string, name: string) =>
+    new RegExp(`\\r\\n${name}: ([^\\r]*)\\r\\n`, 'i').exec(received)?.[1];
   const bodyOf = (received: string) => received.slice(received.indexOf('\r\n\r\n') + 4);
 
   it('401: a request without a key declaring 5 MiB and sending a few bytes gets its answer at once, and the socket closes', async () => {
@@ -104,13 +112,15 @@ describe('early refusals close the connection', () => {
       const request = `GET ${CAMPAIGNS} HTTP/1.1\r\nHost: api.test\r\nConnection: keep-alive\r\n\r\n`;
       socket.write(request);
       const deadline = Date.now() + PROMPT_MS;
-      while (!received.includes('API key required') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (!received.includes('API key required') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(statusLine(received)).toBe('HTTP/1.1 401 Unauthorized');
       expect(headerOf(received, 'Connection')).toBe('keep-alive');
       // A second request on the same connection is answered.
       received = '';
       socket.write(request);
-      while (!received.includes('API key required') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (!received.includes('API key required') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(statusLine(received)).toBe('HTTP/1.1 401 Unauthorized');
     } finally {
       socket.destroy();
@@ -123,12 +133,22 @@ describe('early refusals close the connection', () => {
     it('a Node http client writing 5 MiB without a key reads the 401', async () => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const req = http.request({ host: '127.0.0.1', port, path: CAMPAIGNS, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-          });
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              path: CAMPAIGNS,
+              method: 'POST',
+              agent: false,
+              headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+            },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+            },
+          );
           req.on('error', reject);
           // Still sending well after the answer: 80 chunks of 64 KiB, 10 ms apart.
           void (async () => {
@@ -147,7 +167,20 @@ describe('early refusals close the connection', () => {
       const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
         execFile(
           'curl',
-          ['-sS', '-o', '-', '-w', '\n%{http_code}', '-H', 'Content-Type: application/json', '-H', 'Expect:', '--data-binary', '@-', `http://127.0.0.1:${port}${CAMPAIGNS}`],
+          [
+            '-sS',
+            '-o',
+            '-',
+            '-w',
+            '\n%{http_code}',
+            '-H',
+            'Content-Type: application/json',
+            '-H',
+            'Expect:',
+            '--data-binary',
+            '@-',
+            `http://127.0.0.1:${port}${CAMPAIGNS}`,
+          ],
           { encoding: 'utf8' },
           (error, out, err) => (error ? reject(new Error(`${error.message} ${err}`)) : resolve({ stdout: out })),
         ).stdin!.end(body),

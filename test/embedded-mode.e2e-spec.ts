@@ -57,7 +57,11 @@ describe('embedded mode: no URLs, two commands', () => {
   });
 
   function start(extraEnv: Record<string, string> = {}): Server {
-    const child = spawn(process.execPath, [MAIN], { cwd: folder, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN], {
+      cwd: folder,
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -80,15 +84,24 @@ describe('embedded mode: no URLs, two commands', () => {
     return server.exited;
   }
 
-  function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  function cli(
+    args: string[],
+    extraEnv: Record<string, string> = {},
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [CLI, ...args], { cwd: folder, env: { ...env, ...extraEnv }, timeout: 120_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [CLI, ...args],
+        { cwd: folder, env: { ...env, ...extraEnv }, timeout: 120_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+        },
+      );
     });
   }
 
-  const sessions = (key: string) => fetch(`${baseUrl}/api/v1/sessions`, { headers: { authorization: `Bearer ${key}` } });
+  const sessions = (key: string) =>
+    fetch(`${baseUrl}/api/v1/sessions`, { headers: { authorization: `Bearer ${key}` } });
   const postgresRunning = () => existsSync(join(folder, '.data', 'postgres', 'postmaster.pid'));
   const redisRunning = () => existsSync(join(folder, '.data', 'redis', 'redis.pid'));
 
@@ -105,7 +118,9 @@ describe('embedded mode: no URLs, two commands', () => {
     organizationId = /Demo organization ([0-9a-f-]{36})/.exec(printed)?.[1] ?? '';
     expect(key).toMatch(KEY);
     // Three ready-to-run requests with the key.
-    expect(printed.match(new RegExp(`curl -s -H "Authorization: Bearer ${key}" http://localhost:\\d+/api/v1/`, 'g'))).toHaveLength(3);
+    expect(
+      printed.match(new RegExp(`curl -s -H "Authorization: Bearer ${key}" http://localhost:\\d+/api/v1/`, 'g')),
+    ).toHaveLength(3);
     expect(postgresRunning()).toBe(true);
     expect(redisRunning()).toBe(true);
     // The embedded PostgreSQL is the newest supported major (README "Run it": 15 to 18).
@@ -140,10 +155,16 @@ describe('embedded mode: no URLs, two commands', () => {
   });
 
   it('the CLI without a server starts the database itself, shares it between concurrent commands and stops it', async () => {
-    const [first, second] = await Promise.all([cli(['org:create', '--name', 'First']), cli(['org:create', '--name', 'Second'])]);
+    const [first, second] = await Promise.all([
+      cli(['org:create', '--name', 'First']),
+      cli(['org:create', '--name', 'Second']),
+    ]);
     expect([first.code, second.code]).toEqual([0, 0]);
     const listed = await cli(['key:list', '--org', (JSON.parse(first.stdout) as { id: string }).id]);
-    expect(JSON.parse(listed.stdout)).toEqual({ organizationId: (JSON.parse(first.stdout) as { id: string }).id, keys: [] });
+    expect(JSON.parse(listed.stdout)).toEqual({
+      organizationId: (JSON.parse(first.stdout) as { id: string }).id,
+      keys: [],
+    });
     expect(postgresRunning()).toBe(false);
   });
 
@@ -171,7 +192,11 @@ describe('embedded mode: no URLs, two commands', () => {
     const server = start({ NODE_ENV: 'production' });
     expect(await server.exited).toBe(1);
     // As JSON lines: in production every line the process writes is JSON (issue 30 point 2).
-    const lines = server.stderr().trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string; problem: string });
+    const lines = server
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: string; msg: string; problem: string });
     expect(lines.map((line) => [line.level, line.msg])).toEqual(lines.map(() => ['fatal', 'Invalid configuration']));
     expect(lines.map((line) => line.problem)).toEqual([
       'Missing environment variable DATABASE_URL: required when NODE_ENV=production.',

@@ -15,24 +15,79 @@ const JOBS = '/api/v1/custom-link-jobs';
 const EVENTS = '/api/v1/events';
 const PROVIDED = 'https://cdn.example.com/card.png';
 const PUBLIC_BASE_URL = 'https://go.engagement.test';
-const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
 const ENGAGEMENT_KEYS = [
-  'stage', 'openObserved', 'botScannedOnly', 'botOpens', 'pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount',
-  'ephemeralPageViewCount', 'loadsPerUniqueVisitor', 'visitorCountMode', 'firstOpenedAt', 'lastOpenedAt', 'sessionCount',
-  'startedSessionCount', 'engagedSessionCount', 'leadSubmitted', 'meetingClicked', 'meetingBooked', 'lastActivityAt',
-  'lastActivityType', 'firstStartedAt', 'firstEngagedAt', 'firstLeadSubmittedAt', 'firstMeetingClickedAt', 'firstMeetingBookedAt',
+  'stage',
+  'openObserved',
+  'botScannedOnly',
+  'botOpens',
+  'pageViewCount',
+  'loadCount',
+  'uniqueVisitorCount',
+  'persistentUniqueVisitorCount',
+  'ephemeralPageViewCount',
+  'loadsPerUniqueVisitor',
+  'visitorCountMode',
+  'firstOpenedAt',
+  'lastOpenedAt',
+  'sessionCount',
+  'startedSessionCount',
+  'engagedSessionCount',
+  'leadSubmitted',
+  'meetingClicked',
+  'meetingBooked',
+  'lastActivityAt',
+  'lastActivityType',
+  'firstStartedAt',
+  'firstEngagedAt',
+  'firstLeadSubmittedAt',
+  'firstMeetingClickedAt',
+  'firstMeetingBookedAt',
 ].sort();
 const CAMPAIGN_KEYS = [
-  'campaignId', 'generatedLinkCount', 'activeLinkCount', 'openedLinkCount', 'startedLinkCount', 'engagedLinkCount',
-  'leadSubmittedLinkCount', 'meetingClickedLinkCount', 'meetingBookedLinkCount', 'botScannedOnlyLinkCount', 'pageViewCount',
-  'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount', 'ephemeralPageViewCount', 'sessionCount', 'startedSessionCount',
-  'engagedSessionCount', 'loadsPerUniqueVisitor', 'visitorCountMode', 'firstOpenedAt', 'lastOpenedAt', 'lastActivityAt',
+  'campaignId',
+  'generatedLinkCount',
+  'activeLinkCount',
+  'openedLinkCount',
+  'startedLinkCount',
+  'engagedLinkCount',
+  'leadSubmittedLinkCount',
+  'meetingClickedLinkCount',
+  'meetingBookedLinkCount',
+  'botScannedOnlyLinkCount',
+  'pageViewCount',
+  'loadCount',
+  'uniqueVisitorCount',
+  'persistentUniqueVisitorCount',
+  'ephemeralPageViewCount',
+  'sessionCount',
+  'startedSessionCount',
+  'engagedSessionCount',
+  'loadsPerUniqueVisitor',
+  'visitorCountMode',
+  'firstOpenedAt',
+  'lastOpenedAt',
+  'lastActivityAt',
 ].sort();
-const REFERENCE_KEYS = ['sessionId', 'stage', 'openedAt', 'startedAt', 'engagedAt', 'endedAt', 'analysisAvailable'].sort();
+const REFERENCE_KEYS = [
+  'sessionId',
+  'stage',
+  'openedAt',
+  'startedAt',
+  'engagedAt',
+  'endedAt',
+  'analysisAvailable',
+].sort();
 
-type Engagement = Record<string, unknown> & { stage: string; openObserved: boolean; botScannedOnly: boolean; lastActivityAt: string | null };
+type Engagement = Record<string, unknown> & {
+  stage: string;
+  openObserved: boolean;
+  botScannedOnly: boolean;
+  lastActivityAt: string | null;
+};
 interface Link {
   id: string;
   url: string;
@@ -60,20 +115,43 @@ const eid = () => `evt-${Date.now().toString(36)}-${++seq}`;
 describe('engagement tracking', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+      PUBLIC_BASE_URL,
+    });
   });
   afterAll(() => t.close());
 
-  const get = (who: Tenant | string, path: string) => request(t.server).get(path).set('x-api-key', typeof who === 'string' ? who : who.key);
-  const post = (who: Tenant | string, events: unknown[]) => request(t.server).post(EVENTS).set('x-api-key', typeof who === 'string' ? who : who.key).send({ events });
-  const send = async (who: Tenant, events: Ev[]) => (await post(who, events).expect(202)).body as { accepted: number; duplicates: number; rejected: { index: number; reason: string }[] };
-  const link = async (who: Tenant, id: string): Promise<Link> => (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
+  const get = (who: Tenant | string, path: string) =>
+    request(t.server)
+      .get(path)
+      .set('x-api-key', typeof who === 'string' ? who : who.key);
+  const post = (who: Tenant | string, events: unknown[]) =>
+    request(t.server)
+      .post(EVENTS)
+      .set('x-api-key', typeof who === 'string' ? who : who.key)
+      .send({ events });
+  const send = async (who: Tenant, events: Ev[]) =>
+    (await post(who, events).expect(202)).body as {
+      accepted: number;
+      duplicates: number;
+      rejected: { index: number; reason: string }[];
+    };
+  const link = async (who: Tenant, id: string): Promise<Link> =>
+    (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
   const engagement = async (who: Tenant, id: string) => (await link(who, id)).engagement;
   const slugOf = (l: Link) => l.url.slice(`${PUBLIC_BASE_URL}/l/`.length);
 
   /** Creates `n` links (optionally in a campaign by name) and waits for the job; returns them in order. */
   async function createLinks(who: Tenant, n: number, campaign?: string): Promise<Link[]> {
-    const links = Array.from({ length: n }, (_, i) => ({ firstName: `P${i}`, company: 'Co', externalId: `x-${i}`, shareThumbnailUrl: PROVIDED }));
+    const links = Array.from({ length: n }, (_, i) => ({
+      firstName: `P${i}`,
+      company: 'Co',
+      externalId: `x-${i}`,
+      shareThumbnailUrl: PROVIDED,
+    }));
     const res = await request(t.server)
       .post(LINKS)
       .set('x-api-key', who.key)
@@ -81,8 +159,16 @@ describe('engagement tracking', () => {
       .send(campaign ? { links, campaign: { name: campaign } } : { links })
       .expect(202);
     const jobId = (res.body as { job: { id: string } }).job.id;
-    await eventually(async () => ['completed', 'completed_with_errors', 'failed'].includes(((await get(who, `${JOBS}/${jobId}`).expect(200)).body as { status: string }).status), 30000);
-    const items = ((await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as { items: { customLinkId: string }[] }).items;
+    await eventually(
+      async () =>
+        ['completed', 'completed_with_errors', 'failed'].includes(
+          ((await get(who, `${JOBS}/${jobId}`).expect(200)).body as { status: string }).status,
+        ),
+      30000,
+    );
+    const items = (
+      (await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as { items: { customLinkId: string }[] }
+    ).items;
     return Promise.all(items.map((i) => link(who, i.customLinkId)));
   }
 
@@ -96,10 +182,16 @@ describe('engagement tracking', () => {
 
     it('401 without a key, 403 without events:write, 202 with only events:write', async () => {
       const event = { eventId: eid(), type: 'open', customLinkId: links[0].id, occurredAt: at(1) };
-      const noKey = await request(t.server).post(EVENTS).send({ events: [event] });
+      const noKey = await request(t.server)
+        .post(EVENTS)
+        .send({ events: [event] });
       expect(noKey.status).toBe(401);
       expect(noKey.body).toEqual({ detail: 'API key required or invalid.' });
-      const readOnly = await t.createKey(who.organizationId, ['custom_links:read', 'custom_links:write', 'analytics:read'] as Scope[]);
+      const readOnly = await t.createKey(who.organizationId, [
+        'custom_links:read',
+        'custom_links:write',
+        'analytics:read',
+      ] as Scope[]);
       const forbidden = await post(readOnly, [event]);
       expect(forbidden.status).toBe(403);
       expect(forbidden.body).toEqual({ detail: 'API key does not include the required scope.' });
@@ -112,7 +204,13 @@ describe('engagement tracking', () => {
     });
 
     describe('422 for a structurally invalid event, and nothing is stored', () => {
-      const valid = () => ({ eventId: eid(), type: 'page_view', customLinkId: links[1].id, occurredAt: at(2), pageViewId: 'pv' });
+      const valid = () => ({
+        eventId: eid(),
+        type: 'page_view',
+        customLinkId: links[1].id,
+        occurredAt: at(2),
+        pageViewId: 'pv',
+      });
       it.each([
         ['missing type', { type: undefined }, 'type'],
         ['an unknown type', { type: 'click' }, 'type'],
@@ -139,19 +237,33 @@ describe('engagement tracking', () => {
       });
 
       it('an eventId of exactly 128 characters is accepted', async () => {
-        expect(await send(who, [{ ...valid(), eventId: `${eid()}-`.padEnd(128, 'x') }])).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+        expect(await send(who, [{ ...valid(), eventId: `${eid()}-`.padEnd(128, 'x') }])).toEqual({
+          accepted: 1,
+          duplicates: 0,
+          rejected: [],
+        });
       });
 
       it('0 events and 1001 events are 422; 1000 events are accepted', async () => {
         expect((await post(who, [])).status).toBe(422);
         expect((await request(t.server).post(EVENTS).set('x-api-key', who.key).send({})).status).toBe(422);
-        const many = (n: number) => Array.from({ length: n }, (_, i) => ({ eventId: `${eid()}-${i}`, type: 'session_ended', customLinkId: links[2].id, occurredAt: at(3) }));
+        const many = (n: number) =>
+          Array.from({ length: n }, (_, i) => ({
+            eventId: `${eid()}-${i}`,
+            type: 'session_ended',
+            customLinkId: links[2].id,
+            occurredAt: at(3),
+          }));
         const before = await engagement(who, links[2].id);
         const tooMany = await post(who, many(1001));
         expect(tooMany.status).toBe(422);
         expect(await engagement(who, links[2].id)).toEqual(before);
         expect(await send(who, many(1000))).toEqual({ accepted: 1000, duplicates: 0, rejected: [] });
-        expect(await engagement(who, links[2].id)).toMatchObject({ lastActivityType: 'session_ended', lastActivityAt: at(3), stage: 'not_opened' });
+        expect(await engagement(who, links[2].id)).toMatchObject({
+          lastActivityType: 'session_ended',
+          lastActivityAt: at(3),
+          stage: 'not_opened',
+        });
       });
     });
 
@@ -160,36 +272,98 @@ describe('engagement tracking', () => {
       const [foreign] = await createLinks(other, 1);
       const mine = (await createLinks(who, 1))[0];
       const res = await send(who, [
-        { eventId: eid(), type: 'page_view', customLinkId: mine.id.toUpperCase(), occurredAt: at(1), pageViewId: 'a', visitorId: 'v' },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: mine.id.toUpperCase(),
+          occurredAt: at(1),
+          pageViewId: 'a',
+          visitorId: 'v',
+        },
         { eventId: eid(), type: 'page_view', customLinkId: foreign.id, occurredAt: at(1) },
         { eventId: eid(), type: 'page_view', slug: slugOf(mine), occurredAt: at(2), pageViewId: 'b', visitorId: 'v' },
         { eventId: eid(), type: 'page_view', slug: slugOf(foreign), occurredAt: at(1) },
         { eventId: eid(), type: 'page_view', customLinkId: UNKNOWN_ID, occurredAt: at(1) },
         { eventId: eid(), type: 'page_view', slug: 'no-such-slug', occurredAt: at(1) },
       ]);
-      expect(res).toEqual({ accepted: 2, duplicates: 0, rejected: [{ index: 1, reason: 'unknown_link' }, { index: 3, reason: 'unknown_link' }, { index: 4, reason: 'unknown_link' }, { index: 5, reason: 'unknown_link' }] });
-      expect(await engagement(who, mine.id)).toMatchObject({ loadCount: 2, pageViewCount: 2, persistentUniqueVisitorCount: 1, firstOpenedAt: at(1), lastOpenedAt: at(2) });
-      expect(await engagement(other, foreign.id)).toMatchObject({ stage: 'not_opened', loadCount: 0, openObserved: false });
+      expect(res).toEqual({
+        accepted: 2,
+        duplicates: 0,
+        rejected: [
+          { index: 1, reason: 'unknown_link' },
+          { index: 3, reason: 'unknown_link' },
+          { index: 4, reason: 'unknown_link' },
+          { index: 5, reason: 'unknown_link' },
+        ],
+      });
+      expect(await engagement(who, mine.id)).toMatchObject({
+        loadCount: 2,
+        pageViewCount: 2,
+        persistentUniqueVisitorCount: 1,
+        firstOpenedAt: at(1),
+        lastOpenedAt: at(2),
+      });
+      expect(await engagement(other, foreign.id)).toMatchObject({
+        stage: 'not_opened',
+        loadCount: 0,
+        openObserved: false,
+      });
     });
 
     it('counts repeated eventIds as duplicates, across and within batches, and they change nothing', async () => {
       const [l] = await createLinks(who, 1);
-      const a = { eventId: eid(), type: 'page_view', customLinkId: l.id, occurredAt: at(5), pageViewId: 'p1', visitorId: 'v1' };
-      const b = { eventId: eid(), type: 'page_view', customLinkId: l.id, occurredAt: at(6), pageViewId: 'p2', visitorId: 'v2' };
+      const a = {
+        eventId: eid(),
+        type: 'page_view',
+        customLinkId: l.id,
+        occurredAt: at(5),
+        pageViewId: 'p1',
+        visitorId: 'v1',
+      };
+      const b = {
+        eventId: eid(),
+        type: 'page_view',
+        customLinkId: l.id,
+        occurredAt: at(6),
+        pageViewId: 'p2',
+        visitorId: 'v2',
+      };
       expect(await send(who, [a, a, b])).toEqual({ accepted: 2, duplicates: 1, rejected: [] });
       // The same eventId with other content, by slug, is still a duplicate.
-      expect(await send(who, [a, { ...b, customLinkId: undefined, slug: slugOf(l), occurredAt: at(1), pageViewId: 'p3' }])).toEqual({ accepted: 0, duplicates: 2, rejected: [] });
+      expect(
+        await send(who, [a, { ...b, customLinkId: undefined, slug: slugOf(l), occurredAt: at(1), pageViewId: 'p3' }]),
+      ).toEqual({ accepted: 0, duplicates: 2, rejected: [] });
       const c = { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(9) };
-      expect(await send(who, [c, { ...c, type: 'lead_submitted' }, a])).toEqual({ accepted: 1, duplicates: 2, rejected: [] });
-      expect(await engagement(who, l.id)).toMatchObject({ loadCount: 2, pageViewCount: 2, persistentUniqueVisitorCount: 2, firstOpenedAt: at(5), lastOpenedAt: at(9), leadSubmitted: false, lastActivityType: 'open' });
+      expect(await send(who, [c, { ...c, type: 'lead_submitted' }, a])).toEqual({
+        accepted: 1,
+        duplicates: 2,
+        rejected: [],
+      });
+      expect(await engagement(who, l.id)).toMatchObject({
+        loadCount: 2,
+        pageViewCount: 2,
+        persistentUniqueVisitorCount: 2,
+        firstOpenedAt: at(5),
+        lastOpenedAt: at(9),
+        leadSubmitted: false,
+        lastActivityType: 'open',
+      });
     });
 
     it('an eventId is unique per organization: another organization may reuse it', async () => {
       const other = await t.createTenant();
       const [theirs] = await createLinks(other, 1);
       const id = eid();
-      expect(await send(who, [{ eventId: id, type: 'open', customLinkId: links[2].id, occurredAt: at(4) }])).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
-      expect(await send(other, [{ eventId: id, type: 'open', customLinkId: theirs.id, occurredAt: at(4) }])).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(await send(who, [{ eventId: id, type: 'open', customLinkId: links[2].id, occurredAt: at(4) }])).toEqual({
+        accepted: 1,
+        duplicates: 0,
+        rejected: [],
+      });
+      expect(await send(other, [{ eventId: id, type: 'open', customLinkId: theirs.id, occurredAt: at(4) }])).toEqual({
+        accepted: 1,
+        duplicates: 0,
+        rejected: [],
+      });
       expect((await engagement(other, theirs.id)).stage).toBe('opened');
     });
   });
@@ -204,12 +378,52 @@ describe('engagement tracking', () => {
       const res = await send(who, [
         { eventId: eid(), type: 'open', customLinkId: id, occurredAt: at(0), userAgent: GOOGLEBOT },
         { eventId: eid(), type: 'open', customLinkId: id, occurredAt: at(1), userAgent: CHROME },
-        { eventId: eid(), type: 'page_view', customLinkId: id, occurredAt: at(2), pageViewId: 'p1', visitorId: 'v1', sessionId: s1 },
-        { eventId: eid(), type: 'page_view', customLinkId: id, occurredAt: at(3), pageViewId: 'p1', visitorId: 'v1', sessionId: s1 },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: id,
+          occurredAt: at(2),
+          pageViewId: 'p1',
+          visitorId: 'v1',
+          sessionId: s1,
+        },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: id,
+          occurredAt: at(3),
+          pageViewId: 'p1',
+          visitorId: 'v1',
+          sessionId: s1,
+        },
         { eventId: eid(), type: 'page_view', slug: slugOf(l), occurredAt: at(4), pageViewId: 'p2', sessionId: s2 },
-        { eventId: eid(), type: 'page_view', customLinkId: id, occurredAt: at(5), pageViewId: 'p3', visitorId: 'v2', sessionId: s2 },
-        { eventId: eid(), type: 'page_view', customLinkId: id, occurredAt: at(50), pageViewId: 'p9', visitorId: 'v9', bot: true },
-        { eventId: eid(), type: 'page_view', customLinkId: id, occurredAt: at(51), pageViewId: 'p8', visitorId: 'v8', userAgent: GOOGLEBOT },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: id,
+          occurredAt: at(5),
+          pageViewId: 'p3',
+          visitorId: 'v2',
+          sessionId: s2,
+        },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: id,
+          occurredAt: at(50),
+          pageViewId: 'p9',
+          visitorId: 'v9',
+          bot: true,
+        },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: id,
+          occurredAt: at(51),
+          pageViewId: 'p8',
+          visitorId: 'v8',
+          userAgent: GOOGLEBOT,
+        },
         { eventId: eid(), type: 'session_started', customLinkId: id, occurredAt: at(6), sessionId: s1 },
         { eventId: eid(), type: 'session_started', customLinkId: id, occurredAt: at(7), sessionId: s2 },
         { eventId: eid(), type: 'session_engaged', customLinkId: id, occurredAt: at(8), sessionId: s2 },
@@ -254,15 +468,48 @@ describe('engagement tracking', () => {
       const who = await t.createTenant();
       const [a, b] = await createLinks(who, 2);
       await send(who, [{ eventId: eid(), type: 'meeting_booked', customLinkId: a.id, occurredAt: at(20) }]);
-      expect(await engagement(who, a.id)).toMatchObject({ stage: 'engaged', openObserved: false, botScannedOnly: false, firstOpenedAt: at(20), lastOpenedAt: null, firstStartedAt: at(20), firstEngagedAt: at(20), meetingBooked: true, firstMeetingBookedAt: at(20), lastActivityType: 'meeting_booked' });
+      expect(await engagement(who, a.id)).toMatchObject({
+        stage: 'engaged',
+        openObserved: false,
+        botScannedOnly: false,
+        firstOpenedAt: at(20),
+        lastOpenedAt: null,
+        firstStartedAt: at(20),
+        firstEngagedAt: at(20),
+        meetingBooked: true,
+        firstMeetingBookedAt: at(20),
+        lastActivityType: 'meeting_booked',
+      });
       // A later batch with earlier observed events moves the times back; an earlier lead moves them further.
-      await send(who, [{ eventId: eid(), type: 'open', customLinkId: a.id, occurredAt: at(10) }, { eventId: eid(), type: 'session_started', customLinkId: a.id, occurredAt: at(25) }]);
-      expect(await engagement(who, a.id)).toMatchObject({ stage: 'engaged', openObserved: true, firstOpenedAt: at(10), lastOpenedAt: at(10), firstStartedAt: at(20), firstEngagedAt: at(20), lastActivityAt: at(25), lastActivityType: 'session_started' });
+      await send(who, [
+        { eventId: eid(), type: 'open', customLinkId: a.id, occurredAt: at(10) },
+        { eventId: eid(), type: 'session_started', customLinkId: a.id, occurredAt: at(25) },
+      ]);
+      expect(await engagement(who, a.id)).toMatchObject({
+        stage: 'engaged',
+        openObserved: true,
+        firstOpenedAt: at(10),
+        lastOpenedAt: at(10),
+        firstStartedAt: at(20),
+        firstEngagedAt: at(20),
+        lastActivityAt: at(25),
+        lastActivityType: 'session_started',
+      });
       await send(who, [{ eventId: eid(), type: 'lead_submitted', customLinkId: a.id, occurredAt: at(15) }]);
-      expect(await engagement(who, a.id)).toMatchObject({ firstOpenedAt: at(10), firstStartedAt: at(15), firstEngagedAt: at(15), leadSubmitted: true, firstLeadSubmittedAt: at(15), lastActivityType: 'session_started' });
+      expect(await engagement(who, a.id)).toMatchObject({
+        firstOpenedAt: at(10),
+        firstStartedAt: at(15),
+        firstEngagedAt: at(15),
+        leadSubmitted: true,
+        firstLeadSubmittedAt: at(15),
+        lastActivityType: 'session_started',
+      });
       // The same events in the other order give the same rollup.
       await send(who, [{ eventId: eid(), type: 'lead_submitted', customLinkId: b.id, occurredAt: at(15) }]);
-      await send(who, [{ eventId: eid(), type: 'open', customLinkId: b.id, occurredAt: at(10) }, { eventId: eid(), type: 'session_started', customLinkId: b.id, occurredAt: at(25) }]);
+      await send(who, [
+        { eventId: eid(), type: 'open', customLinkId: b.id, occurredAt: at(10) },
+        { eventId: eid(), type: 'session_started', customLinkId: b.id, occurredAt: at(25) },
+      ]);
       await send(who, [{ eventId: eid(), type: 'meeting_booked', customLinkId: b.id, occurredAt: at(20) }]);
       expect(await engagement(who, b.id)).toEqual(await engagement(who, a.id));
     });
@@ -284,7 +531,8 @@ describe('engagement tracking', () => {
       const [p, q] = forLink(three.id, '3');
       await send(who, [p]);
       await send(who, [q]);
-      for (const l of [one, two, three]) expect(await engagement(who, l.id)).toMatchObject({ lastActivityAt: at(30), lastActivityType: 'open' });
+      for (const l of [one, two, three])
+        expect(await engagement(who, l.id)).toMatchObject({ lastActivityAt: at(30), lastActivityType: 'open' });
     });
 
     it('lastActivityType tie-break agrees between one batch and separate batches for ids beyond the BMP', async () => {
@@ -310,14 +558,27 @@ describe('engagement tracking', () => {
       const who = await t.createTenant();
       const [l] = await createLinks(who, 1);
       const updatedAt = async () => (await get(who, `${LINKS}/${l.id}`).expect(200)).body.updatedAt as string;
-      await send(who, [{ eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(10) }, { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(20) }]);
+      await send(who, [
+        { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(10) },
+        { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(20) },
+      ]);
       const opened = await updatedAt();
       // An open between the first and the last changes no figure; a bot page view counts nothing.
-      expect(await send(who, [{ eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(15) }, { eventId: eid(), type: 'page_view', customLinkId: l.id, occurredAt: at(12), bot: true }])).toMatchObject({ accepted: 2 });
+      expect(
+        await send(who, [
+          { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(15) },
+          { eventId: eid(), type: 'page_view', customLinkId: l.id, occurredAt: at(12), bot: true },
+        ]),
+      ).toMatchObject({ accepted: 2 });
       expect(await updatedAt()).toBe(opened);
       await send(who, [{ eventId: eid(), type: 'page_view', customLinkId: l.id, occurredAt: at(5) }]);
       expect((await updatedAt()) > opened).toBe(true);
-      expect(await engagement(who, l.id)).toMatchObject({ loadCount: 1, firstOpenedAt: at(5), lastOpenedAt: at(20), lastActivityAt: at(20) });
+      expect(await engagement(who, l.id)).toMatchObject({
+        loadCount: 1,
+        firstOpenedAt: at(5),
+        lastOpenedAt: at(20),
+        lastActivityAt: at(20),
+      });
     });
   });
 
@@ -331,7 +592,10 @@ describe('engagement tracking', () => {
         { eventId: eid(), type: 'lead_submitted', customLinkId: e.id, occurredAt: at(2) },
         { eventId: eid(), type: 'open', customLinkId: b.id, occurredAt: at(4), bot: true },
       ]);
-      const ids = async (query: string) => ((await get(who, `${LINKS}?${query}`).expect(200)).body as { customLinks: Link[]; total: number }).customLinks.map((l) => l.id);
+      const ids = async (query: string) =>
+        (
+          (await get(who, `${LINKS}?${query}`).expect(200)).body as { customLinks: Link[]; total: number }
+        ).customLinks.map((l) => l.id);
       expect(await ids('stage=not_opened')).toEqual(expect.arrayContaining([n.id, b.id]));
       expect((await ids('stage=not_opened')).sort()).toEqual([n.id, b.id].sort());
       expect(await ids('stage=opened')).toEqual([o.id]);
@@ -359,14 +623,24 @@ describe('engagement tracking', () => {
 
     it('a browser open is recorded as opened by the worker', async () => {
       const before = Date.now();
-      await request(t.server).get(`/l/${slugOf(links[0])}`).set('User-Agent', CHROME).redirects(0).expect(302);
+      await request(t.server)
+        .get(`/l/${slugOf(links[0])}`)
+        .set('User-Agent', CHROME)
+        .redirects(0)
+        .expect(302);
       const after = Date.now();
       let e: Engagement | undefined;
       await eventually(async () => {
         e = await engagement(who, links[0].id);
         return e.stage === 'opened';
       });
-      expect(e).toMatchObject({ stage: 'opened', openObserved: true, botScannedOnly: false, loadCount: 0, lastActivityType: 'open' });
+      expect(e).toMatchObject({
+        stage: 'opened',
+        openObserved: true,
+        botScannedOnly: false,
+        loadCount: 0,
+        lastActivityType: 'open',
+      });
       const opened = Date.parse(e?.firstOpenedAt as string);
       expect(opened).toBeGreaterThanOrEqual(before - 1000);
       expect(opened).toBeLessThanOrEqual(after + 1000);
@@ -376,11 +650,16 @@ describe('engagement tracking', () => {
 
     it.each([
       ['a bot User-Agent', (slug: string) => request(t.server).get(`/l/${slug}`).set('User-Agent', GOOGLEBOT)],
-      ['a mail scanner User-Agent', (slug: string) => request(t.server).get(`/l/${slug}`).set('User-Agent', `${CHROME} Proofpoint`)],
+      [
+        'a mail scanner User-Agent',
+        (slug: string) => request(t.server).get(`/l/${slug}`).set('User-Agent', `${CHROME} Proofpoint`),
+      ],
       ['HEAD', (slug: string) => request(t.server).head(`/l/${slug}`).set('User-Agent', CHROME)],
       ['no User-Agent', (slug: string) => request(t.server).get(`/l/${slug}`).unset('User-Agent')],
     ])('%s counts only as a bot open (botScannedOnly)', async (label, open) => {
-      const index = { 'a bot User-Agent': 1, 'a mail scanner User-Agent': 2, HEAD: 3, 'no User-Agent': 4 }[label] as number;
+      const index = { 'a bot User-Agent': 1, 'a mail scanner User-Agent': 2, HEAD: 3, 'no User-Agent': 4 }[
+        label
+      ] as number;
       const l = links[index];
       const res = await open(slugOf(l)).redirects(0);
       expect(res.status).toBe(302);
@@ -389,9 +668,22 @@ describe('engagement tracking', () => {
         e = await engagement(who, l.id);
         return e.botScannedOnly;
       });
-      expect(e).toMatchObject({ stage: 'not_opened', openObserved: false, botScannedOnly: true, firstOpenedAt: null, lastOpenedAt: null, lastActivityAt: null, lastActivityType: null, loadCount: 0 });
+      expect(e).toMatchObject({
+        stage: 'not_opened',
+        openObserved: false,
+        botScannedOnly: true,
+        firstOpenedAt: null,
+        lastOpenedAt: null,
+        lastActivityAt: null,
+        lastActivityType: null,
+        loadCount: 0,
+      });
       // A human open afterwards clears botScannedOnly.
-      await request(t.server).get(`/l/${slugOf(l)}`).set('User-Agent', CHROME).redirects(0).expect(302);
+      await request(t.server)
+        .get(`/l/${slugOf(l)}`)
+        .set('User-Agent', CHROME)
+        .redirects(0)
+        .expect(302);
       await eventually(async () => (await engagement(who, l.id)).stage === 'opened');
       expect(await engagement(who, l.id)).toMatchObject({ openObserved: true, botScannedOnly: false });
     });
@@ -410,8 +702,24 @@ describe('engagement tracking', () => {
       const sA = s();
       await send(who, [
         // c1: opened via loads, persistent visitors only.
-        { eventId: eid(), type: 'page_view', customLinkId: c1.id, occurredAt: at(2), pageViewId: 'a1', visitorId: 'va', sessionId: sA },
-        { eventId: eid(), type: 'page_view', customLinkId: c1.id, occurredAt: at(3), pageViewId: 'a2', visitorId: 'va', sessionId: sA },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: c1.id,
+          occurredAt: at(2),
+          pageViewId: 'a1',
+          visitorId: 'va',
+          sessionId: sA,
+        },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: c1.id,
+          occurredAt: at(3),
+          pageViewId: 'a2',
+          visitorId: 'va',
+          sessionId: sA,
+        },
         { eventId: eid(), type: 'session_started', customLinkId: c1.id, occurredAt: at(4), sessionId: sA },
         // c2: ephemeral view, engaged, lead and booked meeting.
         { eventId: eid(), type: 'page_view', customLinkId: c2.id, occurredAt: at(1), pageViewId: 'b1' },
@@ -424,7 +732,14 @@ describe('engagement tracking', () => {
         // c4 (inactive): a human open.
         { eventId: eid(), type: 'open', customLinkId: c4.id, occurredAt: at(12) },
         // outside the campaign: never counted.
-        { eventId: eid(), type: 'page_view', customLinkId: outside.id, occurredAt: at(0), pageViewId: 'z', visitorId: 'vz' },
+        {
+          eventId: eid(),
+          type: 'page_view',
+          customLinkId: outside.id,
+          occurredAt: at(0),
+          pageViewId: 'z',
+          visitorId: 'vz',
+        },
         { eventId: eid(), type: 'meeting_booked', customLinkId: outside.id, occurredAt: at(59) },
       ]);
       const res = await get(who, `/api/v1/custom-link-campaigns/${campaignId}/engagement`).expect(200);
@@ -455,9 +770,23 @@ describe('engagement tracking', () => {
         lastActivityAt: at(12),
       });
       // Moving a link out of the campaign removes it from the aggregate.
-      await request(t.server).post(`${LINKS}/actions`).set('x-api-key', who.key).send({ action: 'move', customLinkIds: [c2.id], campaignId: null }).expect(200);
-      const after = (await get(who, `/api/v1/custom-link-campaigns/${campaignId}/engagement`).expect(200)).body as Record<string, unknown>;
-      expect(after).toMatchObject({ generatedLinkCount: 3, engagedLinkCount: 0, leadSubmittedLinkCount: 0, meetingBookedLinkCount: 0, ephemeralPageViewCount: 0, visitorCountMode: 'identified', loadsPerUniqueVisitor: 2, firstOpenedAt: at(2) });
+      await request(t.server)
+        .post(`${LINKS}/actions`)
+        .set('x-api-key', who.key)
+        .send({ action: 'move', customLinkIds: [c2.id], campaignId: null })
+        .expect(200);
+      const after = (await get(who, `/api/v1/custom-link-campaigns/${campaignId}/engagement`).expect(200))
+        .body as Record<string, unknown>;
+      expect(after).toMatchObject({
+        generatedLinkCount: 3,
+        engagedLinkCount: 0,
+        leadSubmittedLinkCount: 0,
+        meetingBookedLinkCount: 0,
+        ephemeralPageViewCount: 0,
+        visitorCountMode: 'identified',
+        loadsPerUniqueVisitor: 2,
+        firstOpenedAt: at(2),
+      });
 
       const other = await t.createTenant();
       const foreign = await get(other, `/api/v1/custom-link-campaigns/${campaignId}/engagement`);
@@ -469,10 +798,27 @@ describe('engagement tracking', () => {
 
     it('an empty campaign has zero counts, null loadsPerUniqueVisitor and identified mode', async () => {
       const who = await t.createTenant();
-      const created = await request(t.server).post('/api/v1/custom-link-campaigns').set('x-api-key', who.key).send({ name: `Empty ${eid()}` }).expect(201);
+      const created = await request(t.server)
+        .post('/api/v1/custom-link-campaigns')
+        .set('x-api-key', who.key)
+        .send({ name: `Empty ${eid()}` })
+        .expect(201);
       const id = (created.body as { id: string }).id;
-      const res = (await get(who, `/api/v1/custom-link-campaigns/${id}/engagement`).expect(200)).body as Record<string, unknown>;
-      expect(res).toMatchObject({ campaignId: id, generatedLinkCount: 0, openedLinkCount: 0, loadCount: 0, uniqueVisitorCount: 0, loadsPerUniqueVisitor: null, visitorCountMode: 'identified', firstOpenedAt: null, lastActivityAt: null });
+      const res = (await get(who, `/api/v1/custom-link-campaigns/${id}/engagement`).expect(200)).body as Record<
+        string,
+        unknown
+      >;
+      expect(res).toMatchObject({
+        campaignId: id,
+        generatedLinkCount: 0,
+        openedLinkCount: 0,
+        loadCount: 0,
+        uniqueVisitorCount: 0,
+        loadsPerUniqueVisitor: null,
+        visitorCountMode: 'identified',
+        firstOpenedAt: null,
+        lastActivityAt: null,
+      });
     });
   });
 
@@ -499,25 +845,62 @@ describe('engagement tracking', () => {
         { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(20), sessionId: s3 },
         { eventId: eid(), type: 'session_started', customLinkId: l.id, occurredAt: at(21), sessionId: sBot, bot: true },
       ]);
-      const list = async () => (await get(who, `${LINKS}/${l.id}/sessions`).expect(200)).body as { sessions: Record<string, unknown>[]; total: number; limit: number; offset: number };
+      const list = async () =>
+        (await get(who, `${LINKS}/${l.id}/sessions`).expect(200)).body as {
+          sessions: Record<string, unknown>[];
+          total: number;
+          limit: number;
+          offset: number;
+        };
       const res = await list();
       expect(Object.keys(res).sort()).toEqual(['limit', 'offset', 'sessions', 'total']);
       expect(res).toMatchObject({ total: 3, limit: 50, offset: 0 });
       for (const ref of res.sessions) expect(Object.keys(ref).sort()).toEqual(REFERENCE_KEYS);
       const byId = new Map(res.sessions.map((r) => [r.sessionId, r]));
-      expect(byId.get(s1)).toEqual({ sessionId: s1, stage: 'engaged', openedAt: at(2), startedAt: at(4), engagedAt: at(6), endedAt: at(8), analysisAvailable: false });
-      expect(byId.get(s2)).toEqual({ sessionId: s2, stage: 'engaged', openedAt: at(10), startedAt: at(12), engagedAt: at(12), endedAt: null, analysisAvailable: false });
-      expect(byId.get(s3)).toEqual({ sessionId: s3, stage: 'opened', openedAt: at(20), startedAt: null, engagedAt: null, endedAt: null, analysisAvailable: false });
+      expect(byId.get(s1)).toEqual({
+        sessionId: s1,
+        stage: 'engaged',
+        openedAt: at(2),
+        startedAt: at(4),
+        engagedAt: at(6),
+        endedAt: at(8),
+        analysisAvailable: false,
+      });
+      expect(byId.get(s2)).toEqual({
+        sessionId: s2,
+        stage: 'engaged',
+        openedAt: at(10),
+        startedAt: at(12),
+        engagedAt: at(12),
+        endedAt: null,
+        analysisAvailable: false,
+      });
+      expect(byId.get(s3)).toEqual({
+        sessionId: s3,
+        stage: 'opened',
+        openedAt: at(20),
+        startedAt: null,
+        engagedAt: null,
+        endedAt: null,
+        analysisAvailable: false,
+      });
       expect(byId.has(sBot)).toBe(false);
-      const paged = (await get(who, `${LINKS}/${l.id}/sessions?limit=2&offset=2`).expect(200)).body as { sessions: unknown[]; total: number };
+      const paged = (await get(who, `${LINKS}/${l.id}/sessions?limit=2&offset=2`).expect(200)).body as {
+        sessions: unknown[];
+        total: number;
+      };
       expect(paged.total).toBe(3);
       expect(paged.sessions).toHaveLength(1);
-      expect(((await get(who, `${LINKS}/${otherLink.id}/sessions`).expect(200)).body as { total: number }).total).toBe(0);
+      expect(((await get(who, `${LINKS}/${otherLink.id}/sessions`).expect(200)).body as { total: number }).total).toBe(
+        0,
+      );
 
       // analysisAvailable: production + analyzed only.
       await ingest(t.server, who.key, s1, sessionBody({ email: 'one@acme.com' })).expect(200);
       await ingest(t.server, who.key, s2, sessionBody({ email: 'two@acme.com', environment: 'staging' })).expect(200);
-      await ingest(t.server, who.key, s3, sessionBody({ email: 'three@acme.com', analysisStatus: 'pending' })).expect(200);
+      await ingest(t.server, who.key, s3, sessionBody({ email: 'three@acme.com', analysisStatus: 'pending' })).expect(
+        200,
+      );
       const flags = new Map((await list()).sessions.map((r) => [r.sessionId, r.analysisAvailable]));
       expect(Object.fromEntries(flags)).toEqual({ [s1]: true, [s2]: false, [s3]: false });
       await ingest(t.server, who.key, s3, sessionBody({ email: 'three@acme.com' })).expect(200);
@@ -559,7 +942,13 @@ describe('engagement tracking', () => {
       await ingest(t.server, who.key, sPlain, sessionBody({ email: 'plain@acme.com' })).expect(200);
       const lead = (await get(who, `/api/v1/sessions/${sLead}`).expect(200)).body as Record<string, unknown>;
       expect(lead).toMatchObject({ customLinkId: l.id, customLinkCampaignId: null });
-      expect(lead.lifecycle).toEqual({ stage: 'engaged', events: [{ eventType: 'lead_submitted', observedAt: at(15) }, { eventType: 'meeting_booked', observedAt: at(17) }] });
+      expect(lead.lifecycle).toEqual({
+        stage: 'engaged',
+        events: [
+          { eventType: 'lead_submitted', observedAt: at(15) },
+          { eventType: 'meeting_booked', observedAt: at(17) },
+        ],
+      });
       const plain = (await get(who, `/api/v1/sessions/${sPlain}`).expect(200)).body as Record<string, unknown>;
       expect(plain).toMatchObject({ customLinkId: null, customLinkCampaignId: null, lifecycle: null });
     });
@@ -589,14 +978,37 @@ describe('engagement tracking', () => {
       ]);
       // Sessions: 0 qualified+booked+high; 1 unqualified/not booked/low; 2 staging (never counted); 3 qualified/not booked/high; 4 ingested with customLinkId only.
       await ingest(t.server, who.key, sess[0], sessionBody({ email: 'f0@acme.com' })).expect(200);
-      await ingest(t.server, who.key, sess[1], sessionBody({ email: 'f1@acme.com', qualificationStatus: 'unqualified', bookedStatus: 'not_booked', buyingIntent: 'low' })).expect(200);
-      await ingest(t.server, who.key, sess[2], sessionBody({ email: 'f2@acme.com', environment: 'staging' })).expect(200);
-      await ingest(t.server, who.key, sess[3], sessionBody({ email: 'f3@acme.com', bookedStatus: 'not_booked' })).expect(200);
-      await ingest(t.server, who.key, sess[4], sessionBody({ email: 'f4@acme.com', qualificationStatus: 'unqualified', buyingIntent: 'none' })).expect(200);
+      await ingest(
+        t.server,
+        who.key,
+        sess[1],
+        sessionBody({
+          email: 'f1@acme.com',
+          qualificationStatus: 'unqualified',
+          bookedStatus: 'not_booked',
+          buyingIntent: 'low',
+        }),
+      ).expect(200);
+      await ingest(t.server, who.key, sess[2], sessionBody({ email: 'f2@acme.com', environment: 'staging' })).expect(
+        200,
+      );
+      await ingest(
+        t.server,
+        who.key,
+        sess[3],
+        sessionBody({ email: 'f3@acme.com', bookedStatus: 'not_booked' }),
+      ).expect(200);
+      await ingest(
+        t.server,
+        who.key,
+        sess[4],
+        sessionBody({ email: 'f4@acme.com', qualificationStatus: 'unqualified', buyingIntent: 'none' }),
+      ).expect(200);
       const unlinked = newSessionId();
       await ingest(t.server, who.key, unlinked, sessionBody({ email: 'f5@acme.com' })).expect(200);
 
-      const funnel = async (query = '') => (await get(who, `/api/v1/analytics/funnel${query}`).expect(200)).body as Record<string, unknown>;
+      const funnel = async (query = '') =>
+        (await get(who, `/api/v1/analytics/funnel${query}`).expect(200)).body as Record<string, unknown>;
       const all = await funnel();
       expect(all).toEqual({
         generatedLinkCount: 6,
@@ -629,7 +1041,11 @@ describe('engagement tracking', () => {
         rates: { opened: 0.5, started: 0, engaged: 0, leadSubmitted: 0, meetingBooked: 0 },
         sessions: { total: 1, qualified: 1, booked: 1, highIntent: 1 },
       });
-      expect(await funnel(`?from=${encodeURIComponent(cutoff)}`)).toMatchObject({ generatedLinkCount: 4, openedLinkCount: 4, sessions: { total: 3, qualified: 1, booked: 1, highIntent: 1 } });
+      expect(await funnel(`?from=${encodeURIComponent(cutoff)}`)).toMatchObject({
+        generatedLinkCount: 4,
+        openedLinkCount: 4,
+        sessions: { total: 3, qualified: 1, booked: 1, highIntent: 1 },
+      });
       expect(await funnel(`?from=2030-01-01T00:00:00Z`)).toEqual({
         generatedLinkCount: 0,
         openedLinkCount: 0,
@@ -652,7 +1068,10 @@ describe('engagement tracking', () => {
       expect((await get(analyst, '/api/v1/analytics/funnel').expect(200)).body).toEqual(all);
 
       const other = await t.createTenant();
-      expect(((await get(other, '/api/v1/analytics/funnel').expect(200)).body as { generatedLinkCount: number }).generatedLinkCount).toBe(0);
+      expect(
+        ((await get(other, '/api/v1/analytics/funnel').expect(200)).body as { generatedLinkCount: number })
+          .generatedLinkCount,
+      ).toBe(0);
     });
   });
 });

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
 import { botReasonOf } from '../src/modules/engagement/rules/bot-detection';
-import { engagementOf, statsOf, storedFormOf, type EngagementEvent, type EventType } from '../src/modules/engagement/rules/engagement-rollup';
+import {
+  engagementOf,
+  statsOf,
+  storedFormOf,
+  type EngagementEvent,
+  type EventType,
+} from '../src/modules/engagement/rules/engagement-rollup';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -15,13 +21,43 @@ jest.setTimeout(600_000);
 
 const RUNS = Number(process.env.ENGAGEMENT_RUNS ?? 20);
 const PUBLIC_BASE_URL = 'https://go.engprop.test';
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-const TYPES: EventType[] = ['open', 'page_view', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'];
-const SESSION_POOL = ['0190b000-0000-7000-8000-00000000000a', '0190b000-0000-7000-8000-00000000000b', '0190b000-0000-7000-8000-00000000000c'];
+const TYPES: EventType[] = [
+  'open',
+  'page_view',
+  'session_started',
+  'session_engaged',
+  'session_ended',
+  'lead_submitted',
+  'meeting_clicked',
+  'meeting_booked',
+];
+const SESSION_POOL = [
+  '0190b000-0000-7000-8000-00000000000a',
+  '0190b000-0000-7000-8000-00000000000b',
+  '0190b000-0000-7000-8000-00000000000c',
+];
 const RANK: Record<string, number> = { not_opened: 0, opened: 1, started: 2, engaged: 3 };
-const COUNTS = ['pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount', 'ephemeralPageViewCount', 'sessionCount', 'startedSessionCount', 'engagedSessionCount'];
-const FIRSTS = ['firstOpenedAt', 'firstStartedAt', 'firstEngagedAt', 'firstLeadSubmittedAt', 'firstMeetingClickedAt', 'firstMeetingBookedAt'];
+const COUNTS = [
+  'pageViewCount',
+  'loadCount',
+  'uniqueVisitorCount',
+  'persistentUniqueVisitorCount',
+  'ephemeralPageViewCount',
+  'sessionCount',
+  'startedSessionCount',
+  'engagedSessionCount',
+];
+const FIRSTS = [
+  'firstOpenedAt',
+  'firstStartedAt',
+  'firstEngagedAt',
+  'firstLeadSubmittedAt',
+  'firstMeetingClickedAt',
+  'firstMeetingBookedAt',
+];
 const FLAGS = ['openObserved', 'leadSubmitted', 'meetingClicked', 'meetingBooked'];
 
 type Engagement = Record<string, unknown>;
@@ -52,9 +88,20 @@ const draft = fc.record({
 
 /** A scenario: 2-3 links, events (with identical duplicates), a shuffled order, batch cuts and which rounds run in parallel. */
 const scenario = fc
-  .record({ linkCount: fc.integer({ min: 2, max: 3 }), drafts: fc.array(draft, { minLength: 1, maxLength: 40 }), dupes: fc.array(fc.nat(), { maxLength: 8 }) })
+  .record({
+    linkCount: fc.integer({ min: 2, max: 3 }),
+    drafts: fc.array(draft, { minLength: 1, maxLength: 40 }),
+    dupes: fc.array(fc.nat(), { maxLength: 8 }),
+  })
   .chain(({ linkCount, drafts, dupes }) => {
-    const withDupes = [...drafts.map((d, i) => ({ ...d, link: d.link % linkCount, id: i })), ...dupes.map((n) => ({ ...drafts[n % drafts.length], link: drafts[n % drafts.length].link % linkCount, id: n % drafts.length }))];
+    const withDupes = [
+      ...drafts.map((d, i) => ({ ...d, link: d.link % linkCount, id: i })),
+      ...dupes.map((n) => ({
+        ...drafts[n % drafts.length],
+        link: drafts[n % drafts.length].link % linkCount,
+        id: n % drafts.length,
+      })),
+    ];
     return fc.record({
       linkCount: fc.constant(linkCount),
       events: fc.shuffledSubarray(withDupes, { minLength: withDupes.length, maxLength: withDupes.length }),
@@ -65,41 +112,85 @@ const scenario = fc
 
 /** A batch event's bot verdict (docs/api.md §6.3): its User-Agent's reason, else `bot: true` is the tracker's User-Agent verdict. */
 function botOf(d: { bot: boolean | null; userAgent: string | null }): Pick<EngagementEvent, 'bot' | 'botReason'> {
-  const botReason = (d.userAgent !== null ? botReasonOf({ userAgent: d.userAgent }) : null) ?? (d.bot === true ? 'user_agent' : null);
+  const botReason =
+    (d.userAgent !== null ? botReasonOf({ userAgent: d.userAgent }) : null) ?? (d.bot === true ? 'user_agent' : null);
   return { bot: botReason !== null, botReason };
 }
 
 describe('engagement rollups (property, through HTTP)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+      PUBLIC_BASE_URL,
+    });
   });
   afterAll(() => t.close());
 
   const get = (who: Tenant, path: string) => request(t.server).get(path).set('x-api-key', who.key);
 
   async function createLinks(who: Tenant, n: number): Promise<{ id: string; slug: string }[]> {
-    const links = Array.from({ length: n }, (_, i) => ({ firstName: `P${i}`, company: 'Co', shareThumbnailUrl: 'https://cdn.example.com/c.png' }));
-    const res = await request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links }).expect(202);
+    const links = Array.from({ length: n }, (_, i) => ({
+      firstName: `P${i}`,
+      company: 'Co',
+      shareThumbnailUrl: 'https://cdn.example.com/c.png',
+    }));
+    const res = await request(t.server)
+      .post('/api/v1/custom-links')
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links })
+      .expect(202);
     const jobId = (res.body as { job: { id: string } }).job.id;
-    await eventually(async () => ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status === 'completed', 30000);
-    const items = ((await get(who, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as { items: { customLinkId: string }[] }).items;
+    await eventually(
+      async () =>
+        ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status ===
+        'completed',
+      30000,
+    );
+    const items = (
+      (await get(who, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as {
+        items: { customLinkId: string }[];
+      }
+    ).items;
     return Promise.all(
       items.map(async (i) => {
-        const link = (await get(who, `/api/v1/custom-links/${i.customLinkId}`).expect(200)).body as { id: string; url: string };
+        const link = (await get(who, `/api/v1/custom-links/${i.customLinkId}`).expect(200)).body as {
+          id: string;
+          url: string;
+        };
         return { id: link.id, slug: link.url.slice(`${PUBLIC_BASE_URL}/l/`.length) };
       }),
     );
   }
 
   function assertNoRegression(before: Engagement, after: Engagement, context: string): void {
-    for (const key of COUNTS) expect({ context, key, ok: (after[key] as number) >= (before[key] as number) }).toEqual({ context, key, ok: true });
-    expect({ context, stage: RANK[after.stage as string] >= RANK[before.stage as string] }).toEqual({ context, stage: true });
+    for (const key of COUNTS)
+      expect({ context, key, ok: (after[key] as number) >= (before[key] as number) }).toEqual({
+        context,
+        key,
+        ok: true,
+      });
+    expect({ context, stage: RANK[after.stage as string] >= RANK[before.stage as string] }).toEqual({
+      context,
+      stage: true,
+    });
     for (const key of FIRSTS) {
-      if (before[key] !== null) expect({ context, key, ok: after[key] !== null && Date.parse(after[key] as string) <= Date.parse(before[key] as string) }).toEqual({ context, key, ok: true });
+      if (before[key] !== null)
+        expect({
+          context,
+          key,
+          ok: after[key] !== null && Date.parse(after[key] as string) <= Date.parse(before[key] as string),
+        }).toEqual({ context, key, ok: true });
     }
-    for (const key of FLAGS) if (before[key] === true) expect({ context, key, value: after[key] }).toEqual({ context, key, value: true });
-    if (before.lastActivityAt !== null) expect(Date.parse(after.lastActivityAt as string)).toBeGreaterThanOrEqual(Date.parse(before.lastActivityAt as string));
+    for (const key of FLAGS)
+      if (before[key] === true) expect({ context, key, value: after[key] }).toEqual({ context, key, value: true });
+    if (before.lastActivityAt !== null)
+      expect(Date.parse(after.lastActivityAt as string)).toBeGreaterThanOrEqual(
+        Date.parse(before.lastActivityAt as string),
+      );
   }
 
   it(`equals the pure rollup for every link after random batches (${RUNS} runs), never moving backwards`, async () => {
@@ -147,14 +238,24 @@ describe('engagement rollups (property, through HTTP)', () => {
           else rounds.push([batch]);
         });
 
-        const snapshot = async () => Promise.all(links.map(async (l) => ((await get(who, `/api/v1/custom-links/${l.id}`).expect(200)).body as { engagement: Engagement }).engagement));
+        const snapshot = async () =>
+          Promise.all(
+            links.map(
+              async (l) =>
+                ((await get(who, `/api/v1/custom-links/${l.id}`).expect(200)).body as { engagement: Engagement })
+                  .engagement,
+            ),
+          );
         let previous = await snapshot();
         let accepted = 0;
         let duplicates = 0;
         for (const [r, round] of rounds.entries()) {
           const replies = await Promise.all(
             round.map(async (batch) => {
-              const res = await request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events: batch.map(body) });
+              const res = await request(t.server)
+                .post('/api/v1/events')
+                .set('x-api-key', who.key)
+                .send({ events: batch.map(body) });
               expect(res.status).toBe(202);
               return res.body as { accepted: number; duplicates: number; rejected: unknown[] };
             }),

@@ -76,7 +76,10 @@ describe('error model', () => {
 
   beforeAll(async () => {
     // Limits are other specs' subject: keep them out of the way of the many requests made here.
-    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' }, { controllers: [ErrorProbeController] });
+    t = await createTestApp(
+      { RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' },
+      { controllers: [ErrorProbeController] },
+    );
     who = await t.createTenant(['custom_links:read', 'custom_links:write']);
     outsider = await t.createTenant(['sessions:read']);
   });
@@ -89,7 +92,8 @@ describe('error model', () => {
     if (typeof body === 'string') return req.set('Content-Type', 'application/json').send(body);
     return body === undefined ? req : req.send(body);
   };
-  const patch = (id: string, body: object, key: string | null = who.key) => authed(request(t.server).patch(`${CAMPAIGNS}/${id}`), key).send(body);
+  const patch = (id: string, body: object, key: string | null = who.key) =>
+    authed(request(t.server).patch(`${CAMPAIGNS}/${id}`), key).send(body);
   const issues = (res: request.Response) => (res.body as { detail: unknown[] }).detail;
 
   describe('routing', () => {
@@ -99,7 +103,10 @@ describe('error model', () => {
       ['a path below a known route', 'get', `${CAMPAIGNS}/${SOME_ID}/nothing-here`],
       ['an unknown path, any method', 'post', '/api/v1/nope'],
     ] as const)('answers 404 Not Found for %s, without a key', async (_label, method, path) => {
-      const res = await request(t.server)[method](path).expect(404).expect('Content-Type', /application\/json/);
+      const agent = request(t.server);
+      const res = await agent[method](path)
+        .expect(404)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual({ detail: 'Not Found' });
     });
 
@@ -137,7 +144,14 @@ describe('error model', () => {
       [403, (id) => withId(request(t.server).get(CAMPAIGNS).set('x-api-key', outsider.key), id)],
       [404, (id) => withId(request(t.server).get('/nope'), id)],
       [405, (id) => withId(request(t.server).put(CAMPAIGNS), id)],
-      [413, (id) => withId(request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).set('Content-Type', 'application/json'), id).send(big)],
+      [
+        413,
+        (id) =>
+          withId(
+            request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).set('Content-Type', 'application/json'),
+            id,
+          ).send(big),
+      ],
       [422, (id) => withId(request(t.server).post(CAMPAIGNS).set('x-api-key', who.key), id).send({})],
       [500, (id) => withId(request(t.server).get('/probe/boom').set('x-api-key', who.key), id)],
     ];
@@ -151,13 +165,16 @@ describe('error model', () => {
       expect(res.headers['x-request-id']).toBe(id);
     });
 
-    it.each(cases)('a %i response without an incoming id carries a new UUID, different each time', async (status, send) => {
-      const first = await send().expect(status);
-      const second = await send().expect(status);
-      expect(first.headers['x-request-id']).toMatch(UUID);
-      expect(second.headers['x-request-id']).toMatch(UUID);
-      expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
-    });
+    it.each(cases)(
+      'a %i response without an incoming id carries a new UUID, different each time',
+      async (status, send) => {
+        const first = await send().expect(status);
+        const second = await send().expect(status);
+        expect(first.headers['x-request-id']).toMatch(UUID);
+        expect(second.headers['x-request-id']).toMatch(UUID);
+        expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+      },
+    );
 
     it.each(cases)('a %i response replaces an invalid incoming id with a new UUID', async (status, send) => {
       for (const invalid of ['r'.repeat(129), 'has space', 'tab\there', 'caf\u00e9']) {
@@ -176,7 +193,9 @@ describe('error model', () => {
 
   describe('413 request body too large', () => {
     it('refuses a JSON body over 1 MiB on POST campaigns', async () => {
-      const res = await post(bodyOfSize(MIB + 1)).expect(413).expect('Content-Type', /application\/json/);
+      const res = await post(bodyOfSize(MIB + 1))
+        .expect(413)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual({ detail: 'Request body too large.' });
     });
 
@@ -188,10 +207,12 @@ describe('error model', () => {
     });
 
     it('refuses an oversized body sent without Content-Length (chunked)', async () => {
-      const { status, body } = await rawPost(t, CAMPAIGNS, { 'x-api-key': who.key, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, [
-        bodyOfSize(MIB + 10).slice(0, MIB / 2),
-        bodyOfSize(MIB + 10).slice(MIB / 2),
-      ]);
+      const { status, body } = await rawPost(
+        t,
+        CAMPAIGNS,
+        { 'x-api-key': who.key, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        [bodyOfSize(MIB + 10).slice(0, MIB / 2), bodyOfSize(MIB + 10).slice(MIB / 2)],
+      );
       expect(status).toBe(413);
       expect(JSON.parse(body)).toEqual({ detail: 'Request body too large.' });
     });
@@ -199,20 +220,27 @@ describe('error model', () => {
     it.each([
       ['link creation', '/api/v1/custom-links', 'links'],
       ['event ingestion', '/api/v1/events', 'events'],
-    ])('%s reads up to 5 MiB (its @JsonBodyLimit), then validates; beyond that it is 413', async (_label, path, field) => {
-      const { key } = await t.createTenant();
-      const send = (body: string) => request(t.server).post(path).set('x-api-key', key).set('Content-Type', 'application/json').send(body);
-      for (const size of [MIB + 1, 5 * MIB]) {
-        const res = await send(bodyOfSize(size)).expect(422);
-        expect(issues(res)).toEqual([expect.objectContaining({ type: 'missing', loc: ['body', field] })]);
-      }
-      expect((await send(bodyOfSize(5 * MIB + 1)).expect(413)).body).toEqual({ detail: 'Request body too large.' });
-    });
+    ])(
+      '%s reads up to 5 MiB (its @JsonBodyLimit), then validates; beyond that it is 413',
+      async (_label, path, field) => {
+        const { key } = await t.createTenant();
+        const send = (body: string) =>
+          request(t.server).post(path).set('x-api-key', key).set('Content-Type', 'application/json').send(body);
+        for (const size of [MIB + 1, 5 * MIB]) {
+          const res = await send(bodyOfSize(size)).expect(422);
+          expect(issues(res)).toEqual([expect.objectContaining({ type: 'missing', loc: ['body', field] })]);
+        }
+        expect((await send(bodyOfSize(5 * MIB + 1)).expect(413)).body).toEqual({ detail: 'Request body too large.' });
+      },
+    );
 
     it('a public route reads its body under the standard limit', async () => {
-      const echo = (body: string) => request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(body);
+      const echo = (body: string) =>
+        request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(body);
       expect((await echo('{"name":"x"}').expect(201)).body).toEqual({ name: 'x' });
-      expect(issues(await echo('{name: 1}').expect(422))).toEqual([expect.objectContaining({ type: 'json_invalid', loc: ['body', 1] })]);
+      expect(issues(await echo('{name: 1}').expect(422))).toEqual([
+        expect.objectContaining({ type: 'json_invalid', loc: ['body', 1] }),
+      ]);
       expect((await echo(bodyOfSize(MIB + 1)).expect(413)).body).toEqual({ detail: 'Request body too large.' });
     });
   });
@@ -231,7 +259,10 @@ describe('error model', () => {
 
     it('an unauthenticated POST over every body limit is a 401, not a 413', async () => {
       for (const path of [CAMPAIGNS, '/api/v1/custom-links', '/api/v1/events']) {
-        const res = await request(t.server).post(path).set('Content-Type', 'application/json').send(bodyOfSize(5 * MIB + 1));
+        const res = await request(t.server)
+          .post(path)
+          .set('Content-Type', 'application/json')
+          .send(bodyOfSize(5 * MIB + 1));
         expect([path, res.status, res.body]).toEqual([path, 401, UNAUTHENTICATED]);
       }
     });
@@ -251,7 +282,9 @@ describe('error model', () => {
 
   describe('422 shapes (docs/api.md §7.3)', () => {
     it('body absent', async () => {
-      const res = await post().expect(422).expect('Content-Type', /application\/json/);
+      const res = await post()
+        .expect(422)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
     });
 
@@ -261,9 +294,16 @@ describe('error model', () => {
     });
 
     it('body empty and chunked is absent too', async () => {
-      const { status, body } = await rawPost(t, CAMPAIGNS, { 'x-api-key': who.key, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, []);
+      const { status, body } = await rawPost(
+        t,
+        CAMPAIGNS,
+        { 'x-api-key': who.key, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        [],
+      );
       expect(status).toBe(422);
-      expect(JSON.parse(body)).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+      expect(JSON.parse(body)).toEqual({
+        detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }],
+      });
     });
 
     // Expected offsets and reasons are what Python's json.loads reports (FastAPI's loc and ctx).
@@ -282,7 +322,11 @@ describe('error model', () => {
       ['{"name":01}', 9, "Expecting ',' delimiter"],
     ])('malformed JSON %j: json_invalid at its character offset', async (text, offset, reason) => {
       const res = await post(text).expect(422);
-      expect(res.body).toEqual({ detail: [{ type: 'json_invalid', loc: ['body', offset], msg: 'JSON decode error', input: {}, ctx: { error: reason } }] });
+      expect(res.body).toEqual({
+        detail: [
+          { type: 'json_invalid', loc: ['body', offset], msg: 'JSON decode error', input: {}, ctx: { error: reason } },
+        ],
+      });
     });
 
     it.each([
@@ -292,21 +336,42 @@ describe('error model', () => {
     ])('body that is %s: model_attributes_type with the body as input', async (_label, value) => {
       const res = await post(JSON.stringify(value)).expect(422);
       expect(res.body).toEqual({
-        detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: value }],
+        detail: [
+          {
+            type: 'model_attributes_type',
+            loc: ['body'],
+            msg: 'Input should be a valid dictionary or object to extract fields from',
+            input: value,
+          },
+        ],
       });
     });
 
     it('missing field: input is the enclosing object as sent', async () => {
-      expect((await post({}).expect(422)).body).toEqual({ detail: [{ type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: {} }] });
+      expect((await post({}).expect(422)).body).toEqual({
+        detail: [{ type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: {} }],
+      });
       expect((await post({ title: 'x', n: 1 }).expect(422)).body).toEqual({
         detail: [{ type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: { title: 'x', n: 1 } }],
       });
     });
 
     it.each([
-      ['empty', '', { type: 'string_too_short', msg: 'String should have at least 1 character', ctx: { min_length: 1 } }],
-      ['whitespace only (trimmed first)', ' \t  ', { type: 'string_too_short', msg: 'String should have at least 1 character', ctx: { min_length: 1 } }],
-      ['256 characters', 'n'.repeat(256), { type: 'string_too_long', msg: 'String should have at most 255 characters', ctx: { max_length: 255 } }],
+      [
+        'empty',
+        '',
+        { type: 'string_too_short', msg: 'String should have at least 1 character', ctx: { min_length: 1 } },
+      ],
+      [
+        'whitespace only (trimmed first)',
+        ' \t  ',
+        { type: 'string_too_short', msg: 'String should have at least 1 character', ctx: { min_length: 1 } },
+      ],
+      [
+        '256 characters',
+        'n'.repeat(256),
+        { type: 'string_too_long', msg: 'String should have at most 255 characters', ctx: { max_length: 255 } },
+      ],
       ['a number', 5, { type: 'string_type', msg: 'Input should be a valid string' }],
       ['null', null, { type: 'string_type', msg: 'Input should be a valid string' }],
       ['a list', ['a'], { type: 'string_type', msg: 'Input should be a valid string' }],
@@ -330,38 +395,86 @@ describe('error model', () => {
     });
 
     it('invalid path uuid: uuid_parsing at ["path","campaign_id"] with the raw string', async () => {
-      const error = 'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1';
+      const error =
+        'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1';
       const res = await patch('not-a-uuid', { name: 'ok' }).expect(422);
       expect(res.body).toEqual({
-        detail: [{ type: 'uuid_parsing', loc: ['path', 'campaign_id'], msg: `Input should be a valid UUID, ${error}`, input: 'not-a-uuid', ctx: { error } }],
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['path', 'campaign_id'],
+            msg: `Input should be a valid UUID, ${error}`,
+            input: 'not-a-uuid',
+            ctx: { error },
+          },
+        ],
       });
 
       const short = `${SOME_ID.slice(0, -1)}`;
       const lengthError = 'invalid group length in group 4: expected 12, found 11';
       const del = await request(t.server).delete(`${CAMPAIGNS}/${short}`).set('x-api-key', who.key).expect(422);
       expect(del.body).toEqual({
-        detail: [{ type: 'uuid_parsing', loc: ['path', 'campaign_id'], msg: `Input should be a valid UUID, ${lengthError}`, input: short, ctx: { error: lengthError } }],
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['path', 'campaign_id'],
+            msg: `Input should be a valid UUID, ${lengthError}`,
+            input: short,
+            ctx: { error: lengthError },
+          },
+        ],
       });
     });
 
     it('Idempotency-Key of 256 characters: string_too_long at ["header","idempotency-key"]', async () => {
       const key = 'k'.repeat(256);
-      const res = await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).set('Idempotency-Key', key).send({ name: uniqueName('Idem') }).expect(422);
+      const res = await request(t.server)
+        .post(CAMPAIGNS)
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', key)
+        .send({ name: uniqueName('Idem') })
+        .expect(422);
       expect(res.body).toEqual({
-        detail: [{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'String should have at most 255 characters', input: key, ctx: { max_length: 255 } }],
+        detail: [
+          {
+            type: 'string_too_long',
+            loc: ['header', 'idempotency-key'],
+            msg: 'String should have at most 255 characters',
+            input: key,
+            ctx: { max_length: 255 },
+          },
+        ],
       });
     });
 
     it('Idempotency-Key empty: string_too_short', async () => {
-      const res = await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).set('Idempotency-Key', '').send({ name: uniqueName('Idem') }).expect(422);
+      const res = await request(t.server)
+        .post(CAMPAIGNS)
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', '')
+        .send({ name: uniqueName('Idem') })
+        .expect(422);
       expect(res.body).toEqual({
-        detail: [{ type: 'string_too_short', loc: ['header', 'idempotency-key'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } }],
+        detail: [
+          {
+            type: 'string_too_short',
+            loc: ['header', 'idempotency-key'],
+            msg: 'String should have at least 1 character',
+            input: '',
+            ctx: { min_length: 1 },
+          },
+        ],
       });
     });
 
     it('one 422 lists path, then header, then body issues', async () => {
       const key = 'k'.repeat(256);
-      const res = await request(t.server).patch(`${CAMPAIGNS}/not-a-uuid`).set('x-api-key', who.key).set('Idempotency-Key', key).send({ name: '' }).expect(422);
+      const res = await request(t.server)
+        .patch(`${CAMPAIGNS}/not-a-uuid`)
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', key)
+        .send({ name: '' })
+        .expect(422);
       expect(issues(res)).toEqual([
         expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'campaign_id'], input: 'not-a-uuid' }),
         expect.objectContaining({ type: 'string_too_long', loc: ['header', 'idempotency-key'], input: key }),
@@ -387,7 +500,11 @@ describe('error model', () => {
 
     it('coerces query strings to numbers', async () => {
       expect((await page('?limit=5&offset=10').expect(200)).body).toEqual({ limit: 5, offset: 10, offsetGiven: true });
-      expect((await page('?limit=200&offset=1000000').expect(200)).body).toEqual({ limit: 200, offset: 1000000, offsetGiven: true });
+      expect((await page('?limit=200&offset=1000000').expect(200)).body).toEqual({
+        limit: 200,
+        offset: 1000000,
+        offsetGiven: true,
+      });
       expect((await page('?limit=1').expect(200)).body).toEqual({ limit: 1, offset: 0 });
     });
 
@@ -396,15 +513,64 @@ describe('error model', () => {
     });
 
     it.each([
-      ['limit=0', { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }],
-      ['limit=201', { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 200', input: '201', ctx: { le: 200 } }],
-      ['offset=-1', { type: 'greater_than_equal', loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } }],
+      [
+        'limit=0',
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be greater than or equal to 1',
+          input: '0',
+          ctx: { ge: 1 },
+        },
+      ],
+      [
+        'limit=201',
+        {
+          type: 'less_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be less than or equal to 200',
+          input: '201',
+          ctx: { le: 200 },
+        },
+      ],
+      [
+        'offset=-1',
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'offset'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+      ],
       [
         'offset=1000001',
-        { type: 'less_than_equal', loc: ['query', 'offset'], msg: 'Input should be less than or equal to 1000000', input: '1000001', ctx: { le: 1000000 } },
+        {
+          type: 'less_than_equal',
+          loc: ['query', 'offset'],
+          msg: 'Input should be less than or equal to 1000000',
+          input: '1000001',
+          ctx: { le: 1000000 },
+        },
       ],
-      ['limit=abc', { type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'abc' }],
-      ['limit=1.5', { type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: '1.5' }],
+      [
+        'limit=abc',
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'abc',
+        },
+      ],
+      [
+        'limit=1.5',
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: '1.5',
+        },
+      ],
     ])('%s', async (query, issue) => {
       expect((await page(`?${query}`).expect(422)).body).toEqual({ detail: [issue] });
     });
@@ -420,7 +586,11 @@ describe('error model', () => {
 
   describe('500 internal server error', () => {
     it('hides the cause of a thrown Error', async () => {
-      const res = await request(t.server).get('/probe/boom').set('x-api-key', who.key).expect(500).expect('Content-Type', /application\/json/);
+      const res = await request(t.server)
+        .get('/probe/boom')
+        .set('x-api-key', who.key)
+        .expect(500)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual(INTERNAL);
       expect(res.text).not.toMatch(/SELECT|api_keys|secret|Error|at .*\.ts/);
     });
@@ -471,14 +641,21 @@ describe('error model', () => {
       const other = await t.createTenant(['custom_links:write']);
       const theirs = (await post({ name: uniqueName('Theirs') }, other.key).expect(201)).body as { id: string };
       expect((await patch(theirs.id, { name: uniqueName('Mine') }).expect(404)).body).toEqual(CAMPAIGN_NOT_FOUND);
-      expect((await request(t.server).delete(`${CAMPAIGNS}/${theirs.id}`).set('x-api-key', who.key).expect(404)).body).toEqual(CAMPAIGN_NOT_FOUND);
+      expect(
+        (await request(t.server).delete(`${CAMPAIGNS}/${theirs.id}`).set('x-api-key', who.key).expect(404)).body,
+      ).toEqual(CAMPAIGN_NOT_FOUND);
       expect((await patch(SOME_ID, { name: uniqueName('Nobody') }).expect(404)).body).toEqual(CAMPAIGN_NOT_FOUND);
     });
   });
 });
 
 /** A POST through node:http, for framings supertest does not produce (chunked, empty chunked). */
-function rawPost(t: TestApp, path: string, headers: Record<string, string>, chunks: string[]): Promise<{ status: number; body: string }> {
+function rawPost(
+  t: TestApp,
+  path: string,
+  headers: Record<string, string>,
+  chunks: string[],
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const server = t.server.listen(0, () => {
       const { port } = server.address() as AddressInfo;

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import request from 'supertest';
-import { engagementOf, statsOf, storedFormOf, type EngagementEvent, type EventType } from '../src/modules/engagement/rules/engagement-rollup';
+import {
+  engagementOf,
+  statsOf,
+  storedFormOf,
+  type EngagementEvent,
+  type EventType,
+} from '../src/modules/engagement/rules/engagement-rollup';
 import { insertLinks, oracleCampaignEngagement } from './support/aggregates';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -13,16 +19,40 @@ import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 jest.setTimeout(120_000);
 
 const EVENTS = '/api/v1/events';
-const TYPES: EventType[] = ['open', 'page_view', 'page_view', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'];
+const TYPES: EventType[] = [
+  'open',
+  'page_view',
+  'page_view',
+  'session_started',
+  'session_engaged',
+  'session_ended',
+  'lead_submitted',
+  'meeting_clicked',
+  'meeting_booked',
+];
 const SESSIONS = Array.from({ length: 6 }, () => randomUUID());
 
 type Answer = { accepted: number; duplicates: number; rejected: unknown[] };
-type Event = { eventId: string; type: EventType; customLinkId: string; occurredAt: string; pageViewId?: string; visitorId?: string; sessionId?: string; bot?: boolean };
+type Event = {
+  eventId: string;
+  type: EventType;
+  customLinkId: string;
+  occurredAt: string;
+  pageViewId?: string;
+  visitorId?: string;
+  sessionId?: string;
+  bot?: boolean;
+};
 
 /** A pool of events over the links: every one of a fixed content, so a repeat is an identical duplicate. */
 function eventPool(linkIds: string[], size: number, tag: string): Event[] {
   return Array.from({ length: size }, (_, i) => {
-    const event: Event = { eventId: `${tag}-${i}`, type: TYPES[i % TYPES.length], customLinkId: linkIds[i % linkIds.length], occurredAt: new Date(Date.UTC(2026, 4, 1, 9, i % 50, i % 7)).toISOString() };
+    const event: Event = {
+      eventId: `${tag}-${i}`,
+      type: TYPES[i % TYPES.length],
+      customLinkId: linkIds[i % linkIds.length],
+      occurredAt: new Date(Date.UTC(2026, 4, 1, 9, i % 50, i % 7)).toISOString(),
+    };
     if (event.type === 'page_view') event.pageViewId = `pv-${i % 17}`;
     if (i % 3 === 0) event.visitorId = `v-${i % 5}`;
     if (i % 4 !== 0) event.sessionId = SESSIONS[i % SESSIONS.length];
@@ -32,7 +62,10 @@ function eventPool(linkIds: string[], size: number, tag: string): Event[] {
 }
 
 /** `count` batches of `size` events drawn from the pool, so batches share ids. */
-const batchesOf = (pool: Event[], count: number, size: number) => Array.from({ length: count }, (_, b) => Array.from({ length: size }, (_, i) => pool[(b * 37 + i * 13) % pool.length]));
+const batchesOf = (pool: Event[], count: number, size: number) =>
+  Array.from({ length: count }, (_, b) =>
+    Array.from({ length: size }, (_, i) => pool[(b * 37 + i * 13) % pool.length]),
+  );
 
 const asEngagementEvent = (e: Event): EngagementEvent => ({
   eventId: e.eventId,
@@ -61,14 +94,27 @@ describe('event batches committed together', () => {
     const req = request(t.server).post(EVENTS).set('x-api-key', who.key);
     return (key ? req.set('Idempotency-Key', key) : req).send({ events });
   };
-  const engagement = async (who: Tenant, id: string) => ((await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as { engagement: unknown }).engagement;
+  const engagement = async (who: Tenant, id: string) =>
+    (
+      (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as {
+        engagement: unknown;
+      }
+    ).engagement;
 
   /** Fresh links (no engagement yet) in a new campaign. */
   async function linksInCampaign(who: Tenant, n: number): Promise<{ campaignId: string; linkIds: string[] }> {
     const campaignId = randomUUID();
-    await db.query(`INSERT INTO campaigns (organization_id, id, name) VALUES ($1, $2, $3)`, [who.organizationId, campaignId, `c ${campaignId}`]);
+    await db.query(`INSERT INTO campaigns (organization_id, id, name) VALUES ($1, $2, $3)`, [
+      who.organizationId,
+      campaignId,
+      `c ${campaignId}`,
+    ]);
     // insertLinks gives i % 4 = 0 (and i % 5 <> 0) no engagement at all.
-    const linkIds = await insertLinks(db, who.organizationId, Array.from({ length: n }, (_, k) => ({ campaignId, i: 4 + 4 * (k + Math.floor(k / 4)) })));
+    const linkIds = await insertLinks(
+      db,
+      who.organizationId,
+      Array.from({ length: n }, (_, k) => ({ campaignId, i: 4 + 4 * (k + Math.floor(k / 4)) })),
+    );
     return { campaignId, linkIds };
   }
 
@@ -78,7 +124,9 @@ describe('event batches committed together', () => {
     const pool = eventPool(linkIds, 120, `g-${randomUUID()}`);
     const batches = batchesOf(pool, 12, 40);
 
-    const answers = (await Promise.all(batches.map((batch) => post(who, batch).expect(202)))).map((res) => res.body as Answer);
+    const answers = (await Promise.all(batches.map((batch) => post(who, batch).expect(202)))).map(
+      (res) => res.body as Answer,
+    );
 
     const distinct = new Set(batches.flat().map((e) => e.eventId));
     expect(answers.reduce((sum, a) => sum + a.accepted, 0)).toBe(distinct.size);
@@ -87,9 +135,16 @@ describe('event batches committed together', () => {
     expect(((await post(who, batches[0]).expect(202)).body as Answer).accepted).toBe(0);
     const stored = pool.filter((e) => distinct.has(e.eventId));
     for (const id of linkIds) {
-      expect(await engagement(who, id)).toEqual(engagementOf(storedFormOf(statsOf(stored.filter((e) => e.customLinkId === id).map(asEngagementEvent)))));
+      expect(await engagement(who, id)).toEqual(
+        engagementOf(storedFormOf(statsOf(stored.filter((e) => e.customLinkId === id).map(asEngagementEvent)))),
+      );
     }
-    const campaign = (await request(t.server).get(`/api/v1/custom-link-campaigns/${campaignId}/engagement`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+    const campaign = (
+      await request(t.server)
+        .get(`/api/v1/custom-link-campaigns/${campaignId}/engagement`)
+        .set('x-api-key', who.key)
+        .expect(200)
+    ).body as Record<string, unknown>;
     expect(campaign).toEqual(await oracleCampaignEngagement(db, who.organizationId, campaignId));
     expect(campaign.loadCount).toBe(stored.filter((e) => e.type === 'page_view' && e.bot !== true).length);
   });
@@ -105,7 +160,9 @@ describe('event batches committed together', () => {
       expect(res.headers['idempotent-replayed']).toBe('true');
       expect(res.body).toEqual(first[i].body);
     });
-    expect(first.reduce((sum, res) => sum + (res.body as Answer).accepted, 0)).toBe(new Set(batches.flat().map((e) => e.eventId)).size);
+    expect(first.reduce((sum, res) => sum + (res.body as Answer).accepted, 0)).toBe(
+      new Set(batches.flat().map((e) => e.eventId)).size,
+    );
   });
 
   it("an organization's events, distinct values and session references are deleted with it", async () => {

@@ -30,7 +30,12 @@ interface Job {
 }
 
 const links = (n: number, prefix: string) =>
-  Array.from({ length: n }, (_, i) => ({ firstName: `P${i}`, company: 'Co', externalId: `${prefix}-${i}`, shareThumbnailUrl: 'https://cdn.example.com/card.png' }));
+  Array.from({ length: n }, (_, i) => ({
+    firstName: `P${i}`,
+    company: 'Co',
+    externalId: `${prefix}-${i}`,
+    shareThumbnailUrl: 'https://cdn.example.com/card.png',
+  }));
 
 describe('exactly once', () => {
   let t: TestApp;
@@ -38,7 +43,12 @@ describe('exactly once', () => {
   let queue: Queue;
 
   beforeAll(async () => {
-    t = await createTestApp({ APP_ROLE: 'all', QUEUE_PREFIX: `bull-once-${randomUUID()}`, RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      QUEUE_PREFIX: `bull-once-${randomUUID()}`,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+    });
     await t.app.listen(0);
     db = t.app.get(DataSource);
     queue = t.app.get<Queue>(getQueueToken(JOBS_QUEUE));
@@ -49,12 +59,25 @@ describe('exactly once', () => {
   });
 
   const tenant = () => t.createTenant(['custom_links:read', 'custom_links:write']);
-  const create = (who: Tenant, body: object, key: string = randomUUID()) => request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', key).send(body);
+  const create = (who: Tenant, body: object, key: string = randomUUID()) =>
+    request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', key).send(body);
   const retry = (who: Tenant, id: string) => request(t.server).post(`${JOBS}/${id}/retry`).set('x-api-key', who.key);
   const cancel = (who: Tenant, id: string) => request(t.server).post(`${JOBS}/${id}/cancel`).set('x-api-key', who.key);
-  const getJob = async (who: Tenant, id: string): Promise<Job> => (await request(t.server).get(`${JOBS}/${id}`).set('x-api-key', who.key).expect(200)).body as Job;
-  const settled = (who: Tenant, id: string) => readUntil(() => getJob(who, id), (job) => TERMINAL.includes(job.status));
-  const jobCount = async (who: Tenant) => Number(((await db.query(`SELECT count(*) AS n FROM custom_link_jobs WHERE organization_id = $1`, [who.organizationId])) as { n: string }[])[0].n);
+  const getJob = async (who: Tenant, id: string): Promise<Job> =>
+    (await request(t.server).get(`${JOBS}/${id}`).set('x-api-key', who.key).expect(200)).body as Job;
+  const settled = (who: Tenant, id: string) =>
+    readUntil(
+      () => getJob(who, id),
+      (job) => TERMINAL.includes(job.status),
+    );
+  const jobCount = async (who: Tenant) =>
+    Number(
+      (
+        (await db.query(`SELECT count(*) AS n FROM custom_link_jobs WHERE organization_id = $1`, [
+          who.organizationId,
+        ])) as { n: string }[]
+      )[0].n,
+    );
   /** Links per external id, straight from the table. */
   const linksByExternalId = async (who: Tenant): Promise<Record<string, number>> => {
     const rows: { external_id: string; n: string }[] = await db.query(
@@ -63,7 +86,8 @@ describe('exactly once', () => {
     );
     return Object.fromEntries(rows.map((r) => [r.external_id, Number(r.n)]));
   };
-  const once = (prefix: string, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}-${i}`, 1]).sort());
+  const once = (prefix: string, n: number) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}-${i}`, 1]).sort());
 
   it('20 parallel creations with one Idempotency-Key make one job and its links once; each answers 202 (original or replay) or 409', async () => {
     const who = await tenant();
@@ -127,14 +151,20 @@ describe('exactly once', () => {
     expect(await linksByExternalId(who)).toEqual(once('chain', 5));
 
     // Each item names the item it re-runs, and the database refuses a second re-run of one.
-    const retried: { job_id: string; index: number; retry_of_job_id: string; retry_of_index: number }[] = await db.query(
-      `SELECT job_id, index, retry_of_job_id, retry_of_index FROM custom_link_job_items
+    const retried: { job_id: string; index: number; retry_of_job_id: string; retry_of_index: number }[] =
+      await db.query(
+        `SELECT job_id, index, retry_of_job_id, retry_of_index FROM custom_link_job_items
         WHERE organization_id = $1 AND retry_of_job_id IS NOT NULL ORDER BY retry_of_job_id = $2 DESC, index`,
-      [who.organizationId, parent.id],
-    );
+        [who.organizationId, parent.id],
+      );
     expect(retried).toEqual([
       ...[0, 1, 2, 3, 4].map((i) => ({ job_id: child.id, index: i, retry_of_job_id: parent.id, retry_of_index: i })),
-      ...[0, 1, 2, 3, 4].map((i) => ({ job_id: grandchild.id, index: i, retry_of_job_id: child.id, retry_of_index: i })),
+      ...[0, 1, 2, 3, 4].map((i) => ({
+        job_id: grandchild.id,
+        index: i,
+        retry_of_job_id: child.id,
+        retry_of_index: i,
+      })),
     ]);
     await expect(
       db.query(
@@ -149,11 +179,23 @@ describe('exactly once', () => {
     const who = await tenant();
     const job = ((await create(who, { links: links(1, 'patch') }).expect(202)).body as { job: Job }).job;
     await settled(who, job.id);
-    const [{ id: linkId }]: { id: string }[] = await db.query(`SELECT id FROM custom_links WHERE organization_id = $1`, [who.organizationId]);
+    const [{ id: linkId }]: { id: string }[] = await db.query(
+      `SELECT id FROM custom_links WHERE organization_id = $1`,
+      [who.organizationId],
+    );
     const key = randomUUID();
     const body = { firstName: 'Renamed', shareThumbnailUrl: 'https://cdn.example.com/other.png' };
-    const patch = () => request(t.server).patch(`${LINKS}/${linkId}`).set('x-api-key', who.key).set('Idempotency-Key', key).send(body);
-    const thumbnailJobs = async () => Number(((await db.query(`SELECT count(*) AS n FROM custom_link_jobs WHERE organization_id = $1 AND type = 'thumbnail'`, [who.organizationId])) as { n: string }[])[0].n);
+    const patch = () =>
+      request(t.server).patch(`${LINKS}/${linkId}`).set('x-api-key', who.key).set('Idempotency-Key', key).send(body);
+    const thumbnailJobs = async () =>
+      Number(
+        (
+          (await db.query(
+            `SELECT count(*) AS n FROM custom_link_jobs WHERE organization_id = $1 AND type = 'thumbnail'`,
+            [who.organizationId],
+          )) as { n: string }[]
+        )[0].n,
+      );
 
     // The link list's count-cache version is bumped after the commit; a non-integer there makes that step fail.
     const redis = new Redis(t.config.redisUrl);
@@ -165,7 +207,10 @@ describe('exactly once', () => {
       await redis.del(version);
 
       const replay = await patch().expect(200).expect('Idempotent-Replayed', 'true');
-      expect(replay.body).toMatchObject({ customLink: { id: linkId, firstName: 'Renamed', thumbnailStatus: 'provided' }, job: { type: 'thumbnail', totalItems: 1 } });
+      expect(replay.body).toMatchObject({
+        customLink: { id: linkId, firstName: 'Renamed', thumbnailStatus: 'provided' },
+        job: { type: 'thumbnail', totalItems: 1 },
+      });
       expect(await thumbnailJobs()).toBe(1);
     } finally {
       await redis.del(version);

@@ -39,61 +39,65 @@ describe('exit after an outage', () => {
     (['refuse', 'stall'] as const).flatMap((mode) => [true, false].map((healed) => ({ dependency, mode, healed }))),
   );
 
-  it.each(cases)('$dependency $mode (healed: $healed): SIGTERM drains and exits 0 in time, every line JSON, no unhandled error', async ({ dependency, mode, healed }) => {
-    const db = await TcpProxy.for(process.env.DATABASE_URL!);
-    const cache = await TcpProxy.for(process.env.REDIS_URL!);
-    proxies.push(db.proxy, cache.proxy);
-    const port = await freePort();
-    const child: ChildProcess = startService(
-      port,
-      {
-        APP_ROLE: 'all',
-        NODE_ENV: 'production',
-        CURSOR_SECRET: 'exit-after-outage-cursor-secret-0123456789',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: db.url,
-        REDIS_URL: cache.url,
-        SHUTDOWN_DRAIN_DELAY_MS: '300',
-        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-      },
-      { output: 'pipe' },
-    );
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    try {
-      await eventually(async () => (await status(port, '/readyz')) === 200, 30_000);
-      const proxy = dependency === 'Redis' ? cache.proxy : db.proxy;
-      proxy.set(mode);
-      // Requests and workers meet the outage until readiness sees it.
-      await eventually(async () => {
-        await Promise.all([status(port, '/api/v1/sessions'), status(port, '/l/nope')]);
-        return (await status(port, '/readyz')) === 503;
-      }, 15_000);
-      if (healed) {
-        proxy.set('open');
-        await eventually(async () => (await status(port, '/readyz')) === 200, 15_000);
-      }
-      const signalledAt = Date.now();
-      child.kill('SIGTERM');
-      const code = await exitCodeOf(child);
-      const tookMs = Date.now() - signalledAt;
-      figures.push({ dependency, mode, healed, code, exitMs: tookMs });
-      const lines = output.split('\n').filter((line) => line.trim().length > 0);
-      const notJson = lines.filter((line) => {
-        try {
-          return typeof JSON.parse(line) !== 'object';
-        } catch {
-          return true;
+  it.each(cases)(
+    '$dependency $mode (healed: $healed): SIGTERM drains and exits 0 in time, every line JSON, no unhandled error',
+    async ({ dependency, mode, healed }) => {
+      const db = await TcpProxy.for(process.env.DATABASE_URL!);
+      const cache = await TcpProxy.for(process.env.REDIS_URL!);
+      proxies.push(db.proxy, cache.proxy);
+      const port = await freePort();
+      const child: ChildProcess = startService(
+        port,
+        {
+          APP_ROLE: 'all',
+          NODE_ENV: 'production',
+          CURSOR_SECRET: 'exit-after-outage-cursor-secret-0123456789',
+          LOG_LEVEL: 'info',
+          DATABASE_URL: db.url,
+          REDIS_URL: cache.url,
+          SHUTDOWN_DRAIN_DELAY_MS: '300',
+          SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+        },
+        { output: 'pipe' },
+      );
+      let output = '';
+      child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      try {
+        await eventually(async () => (await status(port, '/readyz')) === 200, 30_000);
+        const proxy = dependency === 'Redis' ? cache.proxy : db.proxy;
+        proxy.set(mode);
+        // Requests and workers meet the outage until readiness sees it.
+        await eventually(async () => {
+          await Promise.all([status(port, '/api/v1/sessions'), status(port, '/l/nope')]);
+          return (await status(port, '/readyz')) === 503;
+        }, 15_000);
+        if (healed) {
+          proxy.set('open');
+          await eventually(async () => (await status(port, '/readyz')) === 200, 15_000);
         }
-      });
-      const unhandled = lines.filter((line) => /unhandled|uncaught/i.test(line));
-      expect({ code, notJson, unhandled }).toEqual({ code: 0, notJson: [], unhandled: [] });
-      expect(tookMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      db.proxy.set('open');
-      cache.proxy.set('open');
-    }
-  }, 90_000);
+        const signalledAt = Date.now();
+        child.kill('SIGTERM');
+        const code = await exitCodeOf(child);
+        const tookMs = Date.now() - signalledAt;
+        figures.push({ dependency, mode, healed, code, exitMs: tookMs });
+        const lines = output.split('\n').filter((line) => line.trim().length > 0);
+        const notJson = lines.filter((line) => {
+          try {
+            return typeof JSON.parse(line) !== 'object';
+          } catch {
+            return true;
+          }
+        });
+        const unhandled = lines.filter((line) => /unhandled|uncaught/i.test(line));
+        expect({ code, notJson, unhandled }).toEqual({ code: 0, notJson: [], unhandled: [] });
+        expect(tookMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        db.proxy.set('open');
+        cache.proxy.set('open');
+      }
+    },
+    90_000,
+  );
 });

@@ -50,29 +50,49 @@ async function exported(who: Tenant, body: object): Promise<ExportBody> {
   const res = await create(who, body).expect(202);
   expect(res.headers.location).toBe(`${EXPORTS}/${res.body.id}`);
   return readUntil(
-    async () => (await request(t.server).get(res.headers.location as string).set(auth(who)).expect(200)).body as ExportBody,
+    async () =>
+      (
+        await request(t.server)
+          .get(res.headers.location as string)
+          .set(auth(who))
+          .expect(200)
+      ).body as ExportBody,
     (e) => e.status === 'completed' || e.status === 'failed',
   );
 }
 
 /** The file, asking for plain text. */
 async function download(who: Tenant, url: string): Promise<string> {
-  const res = await request(t.server).get(url).set(auth(who)).set('Accept-Encoding', 'identity').buffer(true).parse((r, done) => {
-    const chunks: Buffer[] = [];
-    r.on('data', (c: Buffer) => chunks.push(c));
-    r.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  const res = await request(t.server)
+    .get(url)
+    .set(auth(who))
+    .set('Accept-Encoding', 'identity')
+    .buffer(true)
+    .parse((r, done) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => done(null, Buffer.concat(chunks)));
+    });
   expect(res.status).toBe(200);
   expect(res.headers['content-encoding']).toBeUndefined();
   return (res.body as Buffer).toString('utf8');
 }
 
 /** Every item of a list, through its cursor pages. */
-async function listAll(who: Tenant, path: string, query: Record<string, string>, key: 'sessions' | 'customLinks' | 'people' | 'accounts' | 'events'): Promise<Record<string, unknown>[]> {
+async function listAll(
+  who: Tenant,
+  path: string,
+  query: Record<string, string>,
+  key: 'sessions' | 'customLinks' | 'people' | 'accounts' | 'events',
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let cursor: string | null = null;
   do {
-    const res = await request(t.server).get(path).query({ ...query, limit: 200, ...(cursor ? { cursor } : {}) }).set(auth(who)).expect(200);
+    const res = await request(t.server)
+      .get(path)
+      .query({ ...query, limit: 200, ...(cursor ? { cursor } : {}) })
+      .set(auth(who))
+      .expect(200);
     items.push(...(res.body[key] as Record<string, unknown>[]));
     cursor = (res.body.pagination ?? res.body).nextCursor as string | null;
   } while (cursor !== null);
@@ -120,7 +140,13 @@ describe('session exports', () => {
     const bodies = [
       sessionBody({ name: '=HYPERLINK("http://evil.example","x")', business: 'Acme, "Inc"', email: 'q1@acme.com' }),
       sessionBody({ name: '+cmd', business: 'Line\nbreak', email: 'q2@acme.com' }),
-      sessionBody({ name: '-2+3', business: '@SUM(1)', email: 'q3@acme.com', startTime: '2026-11-21T10:00:00.000Z', endTime: '2026-11-21T10:30:00.000Z' }),
+      sessionBody({
+        name: '-2+3',
+        business: '@SUM(1)',
+        email: 'q3@acme.com',
+        startTime: '2026-11-21T10:00:00.000Z',
+        endTime: '2026-11-21T10:30:00.000Z',
+      }),
       sessionBody({ qualificationStatus: 'unqualified', email: 'u1@acme.com' }),
     ];
     for (const body of bodies) {
@@ -134,10 +160,14 @@ describe('session exports', () => {
     const filters = { qualification_status: 'qualified' };
     const done = await exported(tenant, { resource: 'sessions', format: 'ndjson', filters });
     expect(done).toMatchObject({ status: 'completed', rowCount: 3, downloadUrl: `${EXPORTS}/${done.id}/download` });
-    expect(new Date(done.expiresAt as string).getTime() - new Date(done.completedAt as string).getTime()).toBe(24 * 3600 * 1000);
+    expect(new Date(done.expiresAt as string).getTime() - new Date(done.completedAt as string).getTime()).toBe(
+      24 * 3600 * 1000,
+    );
     const lines = (await download(tenant, done.downloadUrl as string)).split('\n');
     expect(lines.pop()).toBe('');
-    expect(lines.map((line) => JSON.parse(line))).toEqual(await listAll(tenant, '/api/v1/sessions', filters, 'sessions'));
+    expect(lines.map((line) => JSON.parse(line))).toEqual(
+      await listAll(tenant, '/api/v1/sessions', filters, 'sessions'),
+    );
     expect(lines.join('\n')).toContain('"name":"=HYPERLINK(');
   });
 
@@ -161,16 +191,30 @@ describe('session exports', () => {
     if (!t.server.listening) await new Promise<void>((resolve) => t.server.listen(0, '127.0.0.1', resolve));
     const { port } = t.server.address() as AddressInfo;
     const res = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: done.downloadUrl as string, headers: { ...auth(tenant), 'Accept-Encoding': 'gzip' } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-      }).on('error', reject);
+      http
+        .get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: done.downloadUrl as string,
+            headers: { ...auth(tenant), 'Accept-Encoding': 'gzip' },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (c: Buffer) => chunks.push(c));
+            response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          },
+        )
+        .on('error', reject);
     });
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(res.headers['content-type']).toContain('application/x-ndjson');
     expect(res.body.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
-    const ids = gunzipSync(res.body).toString('utf8').trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+    const ids = gunzipSync(res.body)
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
     expect(ids).toEqual((await listAll(tenant, '/api/v1/sessions', {}, 'sessions')).map((s) => s.id));
     expect(ids).toHaveLength(4);
   });
@@ -180,7 +224,10 @@ describe('session exports', () => {
     const first = await request(t.server).get(`${EXPORTS}/${done.id}`).set(auth(tenant)).expect(200);
     expect(first.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(first.headers['retry-after']).toBeUndefined();
-    const again = await request(t.server).get(`${EXPORTS}/${done.id}`).set(auth(tenant)).set('If-None-Match', first.headers.etag as string);
+    const again = await request(t.server)
+      .get(`${EXPORTS}/${done.id}`)
+      .set(auth(tenant))
+      .set('If-None-Match', first.headers.etag as string);
     expect(again.status).toBe(304);
     expect(again.text ?? '').toBe('');
   });
@@ -189,8 +236,15 @@ describe('session exports', () => {
 describe('custom link exports', () => {
   it('pages through a list longer than a read page, filtered, in the list order', async () => {
     const who = await t.createTenant();
-    await insertLinks(pool, who.organizationId, Array.from({ length: 2300 }, (_, i) => ({ campaignId: null, i })));
-    await pool.query(`UPDATE custom_links SET display_name = '=1+2' WHERE organization_id = $1 AND display_name = 'Bulk 1'`, [who.organizationId]);
+    await insertLinks(
+      pool,
+      who.organizationId,
+      Array.from({ length: 2300 }, (_, i) => ({ campaignId: null, i })),
+    );
+    await pool.query(
+      `UPDATE custom_links SET display_name = '=1+2' WHERE organization_id = $1 AND display_name = 'Bulk 1'`,
+      [who.organizationId],
+    );
     const filters = { active: 'true', order: 'asc' };
     const done = await exported(who, { resource: 'custom_links', format: 'csv', filters });
     const listed = await listAll(who, '/api/v1/custom-links', filters, 'customLinks');
@@ -199,7 +253,9 @@ describe('custom link exports', () => {
     const [header, ...rows] = parseCsv(await download(who, done.downloadUrl as string));
     expect(header).toContain('engagement.stage');
     expect(rows.map((r) => r[header.indexOf('id')])).toEqual(listed.map((l) => l.id));
-    expect(rows.map((r) => r[header.indexOf('engagement.stage')])).toEqual(listed.map((l) => (l.engagement as { stage: string }).stage));
+    expect(rows.map((r) => r[header.indexOf('engagement.stage')])).toEqual(
+      listed.map((l) => (l.engagement as { stage: string }).stage),
+    );
     expect(rows.map((r) => r[header.indexOf('displayName')])).toContain(`'=1+2`);
   });
 });
@@ -207,11 +263,19 @@ describe('custom link exports', () => {
 describe('people, accounts and link events', () => {
   it('exports people and accounts as their lists hold them', async () => {
     const who = await t.createTenant();
-    for (const email of ['ada@acme.com', 'bob@acme.com', 'eve@globex.com']) await ingest(t.server, who.key, newSessionId(), sessionBody({ email })).expect((res) => expect([200, 201]).toContain(res.status));
+    for (const email of ['ada@acme.com', 'bob@acme.com', 'eve@globex.com'])
+      await ingest(t.server, who.key, newSessionId(), sessionBody({ email })).expect((res) =>
+        expect([200, 201]).toContain(res.status),
+      );
     const people = await listAll(who, '/api/v1/people', {}, 'people');
     expect(people.length).toBeGreaterThan(0);
     const peopleFile = await exported(who, { resource: 'people', format: 'ndjson', filters: {} });
-    expect((await download(who, peopleFile.downloadUrl as string)).trim().split('\n').map((line) => JSON.parse(line))).toEqual(people);
+    expect(
+      (await download(who, peopleFile.downloadUrl as string))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(people);
     const accounts = await listAll(who, '/api/v1/accounts', {}, 'accounts');
     expect(accounts.length).toBe(2);
     const accountFile = await exported(who, { resource: 'accounts', format: 'csv', filters: {} });
@@ -225,21 +289,44 @@ describe('people, accounts and link events', () => {
     const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
     const events = [
       { eventId: 'e-1', type: 'open', customLinkId: linkId, occurredAt: at(1) },
-      { eventId: 'e-2', type: 'page_view', customLinkId: linkId, occurredAt: at(2), pageViewId: 'pv-1', visitorId: 'v-1' },
+      {
+        eventId: 'e-2',
+        type: 'page_view',
+        customLinkId: linkId,
+        occurredAt: at(2),
+        pageViewId: 'pv-1',
+        visitorId: 'v-1',
+      },
       { eventId: 'e-3', type: 'open', customLinkId: linkId, occurredAt: at(3), bot: true },
       { eventId: 'e-4', type: 'open', customLinkId: linkId, occurredAt: at(4) },
     ];
     await request(t.server).post('/api/v1/events').set(auth(who)).send({ events }).expect(202);
     const filters = { link_id: linkId, include_bots: 'true', type: 'open' };
     const query = { include_bots: 'true', type: 'open' };
-    const listed = await readUntil(() => listAll(who, `/api/v1/custom-links/${linkId}/events`, query, 'events'), (items) => items.length === 3);
+    const listed = await readUntil(
+      () => listAll(who, `/api/v1/custom-links/${linkId}/events`, query, 'events'),
+      (items) => items.length === 3,
+    );
     const done = await exported(who, { resource: 'link_events', format: 'csv', filters });
     const [header, ...rows] = parseCsv(await download(who, done.downloadUrl as string));
-    expect(header).toEqual(['eventId', 'type', 'occurredAt', 'visitorId', 'sessionId', 'pageViewId', 'bot.isBot', 'bot.reason']);
+    expect(header).toEqual([
+      'eventId',
+      'type',
+      'occurredAt',
+      'visitorId',
+      'sessionId',
+      'pageViewId',
+      'bot.isBot',
+      'bot.reason',
+    ]);
     expect(rows.map((r) => r[0])).toEqual(listed.map((e) => e.eventId));
     const missing = await create(who, { resource: 'link_events', format: 'csv', filters: {} }).expect(422);
     expect(missing.body.detail[0].loc).toEqual(['body', 'filters', 'link_id']);
-    const elsewhere = await create(tenant, { resource: 'link_events', format: 'csv', filters: { link_id: linkId } }).expect(422);
+    const elsewhere = await create(tenant, {
+      resource: 'link_events',
+      format: 'csv',
+      filters: { link_id: linkId },
+    }).expect(422);
     expect(elsewhere.body.detail[0].loc).toEqual(['body', 'filters', 'link_id']);
   });
 });
@@ -255,12 +342,23 @@ describe('the rules of POST /api/v1/exports', () => {
   });
 
   it("validates filters as the list validates its query, at ['body','filters',name]", async () => {
-    const res = await create(tenant, { resource: 'sessions', format: 'csv', filters: { qualification_status: 'maybe', limit: '10' } }).expect(422);
+    const res = await create(tenant, {
+      resource: 'sessions',
+      format: 'csv',
+      filters: { qualification_status: 'maybe', limit: '10' },
+    }).expect(422);
     expect(res.body.detail.map((issue: { loc: unknown[] }) => issue.loc)).toEqual([['body', 'filters', 'limit']]);
-    const bad = await create(tenant, { resource: 'sessions', format: 'csv', filters: { qualification_status: 'maybe' } }).expect(422);
+    const bad = await create(tenant, {
+      resource: 'sessions',
+      format: 'csv',
+      filters: { qualification_status: 'maybe' },
+    }).expect(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'filters', 'qualification_status']);
     const unknown = await create(tenant, { resource: 'everything', format: 'xlsx' }).expect(422);
-    expect(unknown.body.detail.map((issue: { loc: unknown[] }) => issue.loc)).toEqual([['body', 'resource'], ['body', 'format']]);
+    expect(unknown.body.detail.map((issue: { loc: unknown[] }) => issue.loc)).toEqual([
+      ['body', 'resource'],
+      ['body', 'format'],
+    ]);
   });
 
   it("needs the exported list's read scope", async () => {
@@ -271,7 +369,7 @@ describe('the rules of POST /api/v1/exports', () => {
 });
 
 describe('a run started over', () => {
-  it("deletes the partial chunks of the run before it, and the superseded run can neither write nor complete", async () => {
+  it('deletes the partial chunks of the run before it, and the superseded run can neither write nor complete', async () => {
     const repo = t.app.get(ExportsRepository);
     const who = await t.createTenant();
     const id = randomUUID();
@@ -292,7 +390,7 @@ describe('a run started over', () => {
 });
 
 describe('tenancy', () => {
-  it("answers another organization 404 and no key 401, on the export and its file", async () => {
+  it('answers another organization 404 and no key 401, on the export and its file', async () => {
     const done = await exported(tenant, { resource: 'sessions', format: 'csv', filters: {} });
     const other = await t.createTenant();
     for (const path of [`${EXPORTS}/${done.id}`, done.downloadUrl as string]) {
@@ -306,9 +404,15 @@ describe('tenancy', () => {
     const done = await exported(tenant, { resource: 'sessions', format: 'csv', filters: {} });
     await pool.query(`UPDATE exports SET expires_at = now() - interval '1 second' WHERE id = $1`, [done.id]);
     await request(t.server).get(`${EXPORTS}/${done.id}`).set(auth(tenant)).expect(404);
-    await request(t.server).get(done.downloadUrl as string).set(auth(tenant)).expect(404);
+    await request(t.server)
+      .get(done.downloadUrl as string)
+      .set(auth(tenant))
+      .expect(404);
     expect(await t.app.get(ExportsRepository).deleteExpired(500)).toBeGreaterThanOrEqual(1);
-    const left = await pool.query(`SELECT (SELECT count(*) FROM exports WHERE id = $1)::int AS exports, (SELECT count(*) FROM export_chunks WHERE export_id = $1)::int AS chunks`, [done.id]);
+    const left = await pool.query(
+      `SELECT (SELECT count(*) FROM exports WHERE id = $1)::int AS exports, (SELECT count(*) FROM export_chunks WHERE export_id = $1)::int AS chunks`,
+      [done.id],
+    );
     expect(left.rows[0]).toEqual({ exports: 0, chunks: 0 });
   });
 });

@@ -5,7 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { DemoModule } from '../src/modules/demo/demo.module';
 import { DemoSeedService } from '../src/modules/demo/demo-seed.service';
-import { headerValue, pathSegment, queryString, requestBody, type Fixtures, type FuzzBody, type OpenApiDocument } from './support/hostile-input';
+import {
+  headerValue,
+  pathSegment,
+  queryString,
+  requestBody,
+  type Fixtures,
+  type FuzzBody,
+  type OpenApiDocument,
+} from './support/hostile-input';
 import { describeRoute, registeredRoutes, type Route } from './support/router-routes';
 import { tenantSnapshot, type TenantSnapshot } from './support/tenant-snapshot';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -38,7 +46,10 @@ interface FuzzCase {
   route: Route;
   method: string;
   path: string;
-  auth: { kind: 'key'; header: 'x-api-key' | 'authorization' } | { kind: 'none' } | { kind: 'bogus'; header: string; value: string };
+  auth:
+    | { kind: 'key'; header: 'x-api-key' | 'authorization' }
+    | { kind: 'none' }
+    | { kind: 'bogus'; header: string; value: string };
   headers: Record<string, string>;
   body: FuzzBody;
 }
@@ -88,7 +99,11 @@ describe('fuzz: hostile input on every route (issue 17)', () => {
     await new Promise<void>((resolve) => t.server.listen(0, '127.0.0.1', resolve));
     port = (t.server.address() as AddressInfo).port;
     agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    doc = JSON.parse((await send(port, agent, { method: 'GET', path: '/api/v1/openapi.json', headers: {}, body: undefined })).body.toString('utf8')) as OpenApiDocument;
+    doc = JSON.parse(
+      (
+        await send(port, agent, { method: 'GET', path: '/api/v1/openapi.json', headers: {}, body: undefined })
+      ).body.toString('utf8'),
+    ) as OpenApiDocument;
   });
   afterAll(async () => {
     agent?.destroy();
@@ -97,8 +112,27 @@ describe('fuzz: hostile input on every route (issue 17)', () => {
 
   it('the walk sees the API (it is not vacuous) and the snapshot covers the tenant tables', () => {
     expect(routes.length).toBeGreaterThanOrEqual(40);
-    expect(routes.map(describeRoute)).toEqual(expect.arrayContaining(['GET /l/:slug', 'PATCH /api/v1/custom-links/:link_id', 'PUT /api/v1/ingest/sessions/:session_id', 'POST /api/v1/events']));
-    expect(snapshots.tables).toEqual(expect.arrayContaining(['organizations', 'custom_links', 'sessions', 'session_transcripts', 'people', 'accounts', 'campaigns', 'link_events', 'suggestion_groups']));
+    expect(routes.map(describeRoute)).toEqual(
+      expect.arrayContaining([
+        'GET /l/:slug',
+        'PATCH /api/v1/custom-links/:link_id',
+        'PUT /api/v1/ingest/sessions/:session_id',
+        'POST /api/v1/events',
+      ]),
+    );
+    expect(snapshots.tables).toEqual(
+      expect.arrayContaining([
+        'organizations',
+        'custom_links',
+        'sessions',
+        'session_transcripts',
+        'people',
+        'accounts',
+        'campaigns',
+        'link_events',
+        'suggestion_groups',
+      ]),
+    );
     expect(fixtures.ids.length).toBeGreaterThan(10);
   });
 
@@ -133,12 +167,18 @@ describe('fuzz: hostile input on every route (issue 17)', () => {
 
     expect(await snapshots.take(other.organizationId)).toBe(otherBefore);
     const fiveHundreds = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
-    const histogram = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
-    process.stdout.write(`fuzz: ${routes.length} routes, ${cases} cases, ${fiveHundreds} 5xx (seed ${SEED}; statuses ${histogram})\n`);
+    const histogram = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
+    process.stdout.write(
+      `fuzz: ${routes.length} routes, ${cases} cases, ${fiveHundreds} 5xx (seed ${SEED}; statuses ${histogram})\n`,
+    );
 
     // Most cases reach the routes' own checks: limits do not hide them, and every route is exercised.
     expect(statuses.get(429) ?? 0).toBeLessThan(cases * 0.02);
-    if (RUNS >= routes.length * 20) expect(routes.filter((route) => !perRoute.has(describeRoute(route))).map(describeRoute)).toEqual([]);
+    if (RUNS >= routes.length * 20)
+      expect(routes.filter((route) => !perRoute.has(describeRoute(route))).map(describeRoute)).toEqual([]);
   });
 });
 
@@ -155,18 +195,42 @@ function caseFor(route: Route, doc: OpenApiDocument, fixtures: Fixtures): fc.Arb
   const queryParameters = (operation?.parameters ?? []).filter((p) => p.in === 'query');
   return fc.record({
     route: fc.constant(route),
-    method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
-    path: fc.tuple(fc.tuple(...names.map((name) => pathSegment(name, fixtures))), queryString(queryParameters, doc, fixtures)).map(([segments, query]) => {
-      let index = 0;
-      return `${route.path.replace(/:\w+/g, () => segments[index++])}${query}`;
-    }),
+    method: fc.oneof(
+      { weight: 9, arbitrary: fc.constant(route.method.toUpperCase()) },
+      { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+    ),
+    path: fc
+      .tuple(fc.tuple(...names.map((name) => pathSegment(name, fixtures))), queryString(queryParameters, doc, fixtures))
+      .map(([segments, query]) => {
+        let index = 0;
+        return `${route.path.replace(/:\w+/g, () => segments[index++])}${query}`;
+      }),
     auth: fc.oneof(
-      { weight: 8, arbitrary: fc.constantFrom<FuzzCase['auth']>({ kind: 'key', header: 'x-api-key' }, { kind: 'key', header: 'authorization' }) },
+      {
+        weight: 8,
+        arbitrary: fc.constantFrom<FuzzCase['auth']>(
+          { kind: 'key', header: 'x-api-key' },
+          { kind: 'key', header: 'authorization' },
+        ),
+      },
       { weight: 1, arbitrary: fc.constant<FuzzCase['auth']>({ kind: 'none' }) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('bogus' as const), header: fc.constantFrom('x-api-key', 'authorization'), value: headerValue() }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          kind: fc.constant('bogus' as const),
+          header: fc.constantFrom('x-api-key', 'authorization'),
+          value: headerValue(),
+        }),
+      },
     ),
     headers: fc.record(
-      { 'idempotency-key': headerValue(), 'if-none-match': headerValue(), 'x-request-id': headerValue(), 'user-agent': headerValue(), accept: headerValue() },
+      {
+        'idempotency-key': headerValue(),
+        'if-none-match': headerValue(),
+        'x-request-id': headerValue(),
+        'user-agent': headerValue(),
+        accept: headerValue(),
+      },
       { requiredKeys: [] },
     ),
     body: requestBody(schema, doc, fixtures),
@@ -201,13 +265,20 @@ function contractIssues(body: { detail: unknown }): string[] {
   if (!Array.isArray(body.detail) || body.detail.length === 0) return ['detail is not a non-empty list'];
   for (const [index, issue] of (body.detail as Record<string, unknown>[]).entries()) {
     const keys = Object.keys(issue).sort();
-    if (keys.join() !== 'input,loc,msg,type' && keys.join() !== 'ctx,input,loc,msg,type') problems.push(`${index}: keys ${keys.join()}`);
-    if (typeof issue.type !== 'string' || typeof issue.msg !== 'string') problems.push(`${index}: type/msg not strings`);
+    if (keys.join() !== 'input,loc,msg,type' && keys.join() !== 'ctx,input,loc,msg,type')
+      problems.push(`${index}: keys ${keys.join()}`);
+    if (typeof issue.type !== 'string' || typeof issue.msg !== 'string')
+      problems.push(`${index}: type/msg not strings`);
     const loc = issue.loc as unknown[];
-    if (!Array.isArray(loc) || !ISSUE_LOCATIONS.includes(loc[0] as string) || !loc.every((part) => typeof part === 'string' || Number.isInteger(part))) {
+    if (
+      !Array.isArray(loc) ||
+      !ISSUE_LOCATIONS.includes(loc[0] as string) ||
+      !loc.every((part) => typeof part === 'string' || Number.isInteger(part))
+    ) {
       problems.push(`${index}: loc ${JSON.stringify(loc)}`);
     }
-    if ('ctx' in issue && (issue.ctx === null || typeof issue.ctx !== 'object' || Array.isArray(issue.ctx))) problems.push(`${index}: ctx not an object`);
+    if ('ctx' in issue && (issue.ctx === null || typeof issue.ctx !== 'object' || Array.isArray(issue.ctx)))
+      problems.push(`${index}: ctx not an object`);
   }
   return problems;
 }
@@ -217,7 +288,9 @@ async function fixturesOf(db: DataSource, organizationId: string): Promise<Fixtu
   const column = async (sql: string) => ((await db.query(sql, [organizationId])) as { v: string }[]).map((r) => r.v);
   const ids = (
     await Promise.all(
-      ['custom_links', 'sessions', 'campaigns', 'custom_link_jobs', 'suggestion_groups', 'people', 'publish_jobs'].map((table) => column(`SELECT id::text AS v FROM ${table} WHERE organization_id = $1 LIMIT 20`)),
+      ['custom_links', 'sessions', 'campaigns', 'custom_link_jobs', 'suggestion_groups', 'people', 'publish_jobs'].map(
+        (table) => column(`SELECT id::text AS v FROM ${table} WHERE organization_id = $1 LIMIT 20`),
+      ),
     )
   ).flat();
   return {
@@ -225,11 +298,27 @@ async function fixturesOf(db: DataSource, organizationId: string): Promise<Fixtu
     slugs: await column('SELECT slug AS v FROM custom_links WHERE organization_id = $1 LIMIT 20'),
     domains: await column('SELECT account_domain AS v FROM accounts WHERE organization_id = $1 LIMIT 20'),
     cardFiles: [`${randomBytes(32).toString('hex')}.png`],
-    words: [...(await column('SELECT email AS v FROM custom_links WHERE organization_id = $1 AND email IS NOT NULL LIMIT 10')), 'Demo outreach', 'qualified', 'high', 'created_at', 'asc', 'move', 'intro'],
+    words: [
+      ...(await column(
+        'SELECT email AS v FROM custom_links WHERE organization_id = $1 AND email IS NOT NULL LIMIT 10',
+      )),
+      'Demo outreach',
+      'qualified',
+      'high',
+      'created_at',
+      'asc',
+      'move',
+      'intro',
+    ],
   };
 }
 
-type Outgoing = { method: string; path: string; headers: Record<string, string>; body: { bytes: Buffer; contentType: string | null } | undefined };
+type Outgoing = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: { bytes: Buffer; contentType: string | null } | undefined;
+};
 
 /**
  * One request through node:http: the path goes out byte for byte, as generated. A kept-alive
@@ -249,19 +338,30 @@ function sendOnce(port: number, agent: http.Agent, request: Outgoing): Promise<A
     const headers: Record<string, string | number> = { ...request.headers };
     // Node answers a head over its limit with 431 and closes the socket at once: a body still being
     // written would turn that answer into ECONNRESET. Such a request goes without its body.
-    const head = Buffer.byteLength(`${request.method} ${request.path} HTTP/1.1\r\n`) + Object.entries(headers).reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`, 'latin1'), 0);
+    const head =
+      Buffer.byteLength(`${request.method} ${request.path} HTTP/1.1\r\n`) +
+      Object.entries(headers).reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`, 'latin1'), 0);
     if (request.body && head < http.maxHeaderSize - 512) {
       headers['content-length'] = request.body.bytes.length;
       if (request.body.contentType !== null) headers['content-type'] = request.body.contentType;
     }
-    const req = http.request({ host: '127.0.0.1', port, method: request.method, path: request.path, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.setTimeout(60_000, () => req.destroy(new Error(`no answer within 60 s: ${request.method} ${request.path.slice(0, 200)}`)));
-    req.on('error', (error: NodeJS.ErrnoException) => reject(Object.assign(error, { reusedSocket: req.reusedSocket && error.code === 'ECONNRESET' })));
+    const req = http.request(
+      { host: '127.0.0.1', port, method: request.method, path: request.path, headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(60_000, () =>
+      req.destroy(new Error(`no answer within 60 s: ${request.method} ${request.path.slice(0, 200)}`)),
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      reject(Object.assign(error, { reusedSocket: req.reusedSocket && error.code === 'ECONNRESET' })),
+    );
     req.end(head < http.maxHeaderSize - 512 ? request.body?.bytes : undefined);
   });
 }

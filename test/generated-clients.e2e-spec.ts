@@ -42,7 +42,11 @@ interface Run {
 /** Runs a Node CLI with the tests' own Node and no colours. */
 function run(script: string, args: string[], cwd: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -63,15 +67,28 @@ interface WebhookPayload {
 type Schema = { $ref?: string; properties?: Record<string, { const?: string; enum?: string[] }> };
 interface Document {
   components: { schemas: Record<string, Schema> };
-  webhooks?: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  webhooks?: Record<
+    string,
+    Record<
+      string,
+      { parameters?: { in: string; name: string }[]; requestBody?: { content: Record<string, { schema: Schema }> } }
+    >
+  >;
 }
 
 function webhookPayloads(document: Document): WebhookPayload[] {
   return Object.values(document.webhooks ?? {}).flatMap((item) =>
     Object.values(item).map((operation) => {
-      const schema = (operation.requestBody?.content['application/json']?.schema.$ref ?? '').replace('#/components/schemas/', '');
+      const schema = (operation.requestBody?.content['application/json']?.schema.$ref ?? '').replace(
+        '#/components/schemas/',
+        '',
+      );
       const type = document.components.schemas[schema]?.properties?.type;
-      return { schema, eventType: type?.const ?? type?.enum?.[0], headers: (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()) };
+      return {
+        schema,
+        eventType: type?.const ?? type?.enum?.[0],
+        headers: (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()),
+      };
     }),
   );
 }
@@ -159,7 +176,17 @@ describe('clients generated from openapi.json', () => {
     mkdirSync(join(dir, 'openapi-typescript'));
     [heyApi, openapiTypescript] = await Promise.all([
       run(HEY_API_CLI, ['--input', OPENAPI_PATH, '--output', join(dir, 'hey-api'), '--no-log-file'], dir),
-      run(OPENAPI_TYPESCRIPT_CLI, [OPENAPI_PATH, '--output', join(dir, 'openapi-typescript', 'schema.d.ts'), '--redocly', join(ROOT, 'redocly.yaml')], dir),
+      run(
+        OPENAPI_TYPESCRIPT_CLI,
+        [
+          OPENAPI_PATH,
+          '--output',
+          join(dir, 'openapi-typescript', 'schema.d.ts'),
+          '--redocly',
+          join(ROOT, 'redocly.yaml'),
+        ],
+        dir,
+      ),
     ]);
     writeFileSync(join(dir, 'program.ts'), heyApiProgram(payloads));
     writeFileSync(join(dir, 'openapi-typescript-types.ts'), openapiTypescriptProgram(payloads));
@@ -168,7 +195,8 @@ describe('clients generated from openapi.json', () => {
     t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
     await t.app.listen(0, '127.0.0.1');
     tenant = await t.createTenant();
-    for (const buyingIntent of ['high', 'medium', 'low']) await ingest(t.server, tenant.key, randomUUID(), sessionBody({ buyingIntent })).expect(200);
+    for (const buyingIntent of ['high', 'medium', 'low'])
+      await ingest(t.server, tenant.key, randomUUID(), sessionBody({ buyingIntent })).expect(200);
     bareSession = randomUUID();
     await ingest(t.server, tenant.key, bareSession, { startTime: '2026-11-21T09:00:00Z' }).expect(200);
   });
@@ -182,7 +210,10 @@ describe('clients generated from openapi.json', () => {
     expect(heyApi).toMatchObject({ code: 0, stderr: '' });
     expect(heyApi.stdout).not.toMatch(/warn|error/i);
     expect(openapiTypescript.code).toBe(0);
-    const lines = openapiTypescript.stderr.split('\n').map((line) => line.trim()).filter(Boolean);
+    const lines = openapiTypescript.stderr
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     expect(lines.filter((line) => !ACCEPTED_LINT_WARNINGS.some((accepted) => line.endsWith(accepted)))).toEqual([]);
     expect(openapiTypescript.stdout).not.toMatch(/error/i);
   });
@@ -193,10 +224,17 @@ describe('clients generated from openapi.json', () => {
   });
 
   it("the hey-api client's multi-value filter selects what the comma form selects, and a missing lifecycle is null", async () => {
-    const program = await run(join(dir, 'dist', 'program.js'), [`http://127.0.0.1:${(t.server.address() as AddressInfo).port}`, tenant.key, bareSession], dir);
+    const program = await run(
+      join(dir, 'dist', 'program.js'),
+      [`http://127.0.0.1:${(t.server.address() as AddressInfo).port}`, tenant.key, bareSession],
+      dir,
+    );
     expect(program).toMatchObject({ code: 0, stderr: '' });
     const result = JSON.parse(program.stdout) as { url: string; ids: string[]; lifecycleStage: string | null };
-    const comma = await request(t.server).get('/api/v1/sessions?buying_intent=high,medium&limit=200').set('x-api-key', tenant.key).expect(200);
+    const comma = await request(t.server)
+      .get('/api/v1/sessions?buying_intent=high,medium&limit=200')
+      .set('x-api-key', tenant.key)
+      .expect(200);
     const commaIds = (comma.body as { sessions: { id: string }[] }).sessions.map((session) => session.id).sort();
     expect(commaIds).toHaveLength(2);
     expect({ url: result.url, ids: result.ids }).toEqual({ url: result.url, ids: commaIds });
@@ -206,6 +244,10 @@ describe('clients generated from openapi.json', () => {
   it('webhook payload types come from the document: one per event type, each with the webhook-* headers', () => {
     expect(payloads.map((p) => p.schema)).toContain('CustomLinkOpenedWebhookEvent');
     expect(payloads.map((p) => p.eventType).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
-    for (const payload of payloads) expect({ schema: payload.schema, headers: [...payload.headers].sort() }).toEqual({ schema: payload.schema, headers: ['webhook-id', 'webhook-signature', 'webhook-timestamp'] });
+    for (const payload of payloads)
+      expect({ schema: payload.schema, headers: [...payload.headers].sort() }).toEqual({
+        schema: payload.schema,
+        headers: ['webhook-id', 'webhook-signature', 'webhook-timestamp'],
+      });
   });
 });

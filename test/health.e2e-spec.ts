@@ -14,11 +14,15 @@ describe('health and metrics', () => {
   afterAll(() => t.close());
 
   const expectNoRateHeaders = (res: request.Response) => {
-    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(res.headers[name]).toBeUndefined();
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+      expect(res.headers[name]).toBeUndefined();
   };
 
   it('GET /healthz answers 200 {"status":"ok"} without a key and without rate headers', async () => {
-    const res = await request(t.server).get('/healthz').expect(200).expect('Content-Type', /application\/json/);
+    const res = await request(t.server)
+      .get('/healthz')
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
     expect(res.body).toEqual({ status: 'ok' });
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
     expectNoRateHeaders(res);
@@ -43,10 +47,15 @@ describe('health and metrics', () => {
     const id = '0190a000-0000-7000-8000-00000000beef';
     await request(t.server).delete(`/api/v1/custom-link-campaigns/${id}`).set('x-api-key', key).expect(404);
 
-    const res = await request(t.server).get('/metrics').expect(200).expect('Content-Type', /^text\/plain; version=0\.0\.4/);
+    const res = await request(t.server)
+      .get('/metrics')
+      .expect(200)
+      .expect('Content-Type', /^text\/plain; version=0\.0\.4/);
     expectNoRateHeaders(res);
     expect(res.text).toContain('# TYPE http_request_duration_seconds histogram');
-    expect(res.text).toMatch(/^http_request_duration_seconds_count\{method="DELETE",route="\/api\/v1\/custom-link-campaigns\/:campaign_id",status="404"\} [1-9]\d*$/m);
+    expect(res.text).toMatch(
+      /^http_request_duration_seconds_count\{method="DELETE",route="\/api\/v1\/custom-link-campaigns\/:campaign_id",status="404"\} [1-9]\d*$/m,
+    );
     expect(res.text).not.toContain(id);
     // Default process metrics are there too.
     expect(res.text).toMatch(/^process_cpu_user_seconds_total \d/m);

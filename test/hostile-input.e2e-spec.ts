@@ -21,8 +21,20 @@ const NUL_REASON = 'text must not contain the NUL character (U+0000)';
 const SURROGATE_REASON = 'text must not contain an unpaired surrogate (U+D800 to U+DFFF)';
 const PROVIDED = 'https://cdn.example.com/card.png';
 
-const valueError = (loc: (string | number)[], input: unknown, reason: string) => ({ type: 'value_error', loc, msg: `Value error, ${reason}`, input, ctx: { error: reason } });
-const jsonInvalid = (position: number, reason: string) => ({ type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: reason } });
+const valueError = (loc: (string | number)[], input: unknown, reason: string) => ({
+  type: 'value_error',
+  loc,
+  msg: `Value error, ${reason}`,
+  input,
+  ctx: { error: reason },
+});
+const jsonInvalid = (position: number, reason: string) => ({
+  type: 'json_invalid',
+  loc: ['body', position],
+  msg: 'JSON decode error',
+  input: {},
+  ctx: { error: reason },
+});
 
 interface Link {
   id: string;
@@ -38,28 +50,56 @@ describe('hostile input (issue 17)', () => {
   let slug: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL: 'https://go.hostile.test' });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+      PUBLIC_BASE_URL: 'https://go.hostile.test',
+    });
     who = await t.createTenant();
-    [link] = await createLinks([{ firstName: 'Ada', company: 'Back\\slash', context: 'original', shareThumbnailUrl: PROVIDED }, { firstName: 'Bob', company: 'Backslash', shareThumbnailUrl: PROVIDED }]);
+    [link] = await createLinks([
+      { firstName: 'Ada', company: 'Back\\slash', context: 'original', shareThumbnailUrl: PROVIDED },
+      { firstName: 'Bob', company: 'Backslash', shareThumbnailUrl: PROVIDED },
+    ]);
     slug = link.url.slice('https://go.hostile.test/l/'.length);
   });
   afterAll(() => t.close());
 
   const get = (path: string) => request(t.server).get(path).set('x-api-key', who.key);
-  const postJson = (path: string, body: string, contentType = 'application/json') => request(t.server).post(path).set('x-api-key', who.key).set('Content-Type', contentType).send(body);
+  const postJson = (path: string, body: string, contentType = 'application/json') =>
+    request(t.server).post(path).set('x-api-key', who.key).set('Content-Type', contentType).send(body);
   /** Bytes as they are (supertest would turn a Buffer into JSON). */
   const postBytes = async (path: string, bytes: Buffer, contentType = 'application/json') => {
-    const { status, body } = await rawRequest(t, Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${who.key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`), bytes]));
+    const { status, body } = await rawRequest(
+      t,
+      Buffer.concat([
+        Buffer.from(
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${who.key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
+        ),
+        bytes,
+      ]),
+    );
     return { status, body: JSON.parse(body) as unknown };
   };
   const detail = (res: request.Response) => (res.body as { detail: unknown }).detail;
 
   async function createLinks(links: Record<string, unknown>[]): Promise<Link[]> {
-    const res = await request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links }).expect(202);
+    const res = await request(t.server)
+      .post(LINKS)
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links })
+      .expect(202);
     const jobId = (res.body as { job: { id: string } }).job.id;
-    await readUntil(async () => ((await get(`${JOBS}/${jobId}`).expect(200)).body as { status: string }).status, (status) => status === 'completed');
-    const items = ((await get(`${JOBS}/${jobId}/items`).expect(200)).body as { items: { customLinkId: string }[] }).items;
-    return Promise.all(items.map(async (item) => (await get(`${LINKS}/${item.customLinkId}`).expect(200)).body as Link));
+    await readUntil(
+      async () => ((await get(`${JOBS}/${jobId}`).expect(200)).body as { status: string }).status,
+      (status) => status === 'completed',
+    );
+    const items = ((await get(`${JOBS}/${jobId}/items`).expect(200)).body as { items: { customLinkId: string }[] })
+      .items;
+    return Promise.all(
+      items.map(async (item) => (await get(`${LINKS}/${item.customLinkId}`).expect(200)).body as Link),
+    );
   }
 
   describe('GET /l/{slug} with any bytes is a 404', () => {
@@ -87,7 +127,11 @@ describe('hostile input (issue 17)', () => {
 
     it('a path that does not decode is a 404 on every route, with or without a key', async () => {
       for (const path of [`${LINKS}/%FF`, `${CAMPAIGNS}/%E0%A4%A`, '/api/v1/accounts/%', '/nope/%C0%AF']) {
-        for (const res of [await request(t.server).get(path), await get(path), await request(t.server).patch(path).set('x-api-key', who.key).send({})]) {
+        for (const res of [
+          await request(t.server).get(path),
+          await get(path),
+          await request(t.server).patch(path).set('x-api-key', who.key).send({}),
+        ]) {
           expect([path, res.status, res.body]).toEqual([path, 404, NOT_FOUND]);
         }
       }
@@ -114,7 +158,13 @@ describe('hostile input (issue 17)', () => {
   describe('UUIDs reach SQL in canonical form', () => {
     it('GET a link by urn:uuid:, braced, simple and upper-case forms finds the same link', async () => {
       const simple = link.id.replaceAll('-', '');
-      for (const form of [`urn:uuid:${link.id}`, `%7B${link.id}%7D`, simple, simple.toUpperCase(), link.id.toUpperCase()]) {
+      for (const form of [
+        `urn:uuid:${link.id}`,
+        `%7B${link.id}%7D`,
+        simple,
+        simple.toUpperCase(),
+        link.id.toUpperCase(),
+      ]) {
         const res = await get(`${LINKS}/${form}`);
         expect([form, res.status, (res.body as Link).id]).toEqual([form, 200, link.id]);
       }
@@ -131,23 +181,45 @@ describe('hostile input (issue 17)', () => {
       const groupCount = 'invalid group count: expected 5, found 1';
       const res = await get(`${LINKS}/urn:uuid:${simple}`).expect(422);
       expect(detail(res)).toEqual([
-        { type: 'uuid_parsing', loc: ['path', 'link_id'], msg: `Input should be a valid UUID, ${groupCount}`, input: `urn:uuid:${simple}`, ctx: { error: groupCount } },
+        {
+          type: 'uuid_parsing',
+          loc: ['path', 'link_id'],
+          msg: `Input should be a valid UUID, ${groupCount}`,
+          input: `urn:uuid:${simple}`,
+          ctx: { error: groupCount },
+        },
       ]);
       const nul = await get(`${LINKS}/%00`).expect(422);
-      expect(detail(nul)).toEqual([expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'link_id'], input: '\u0000' })]);
+      expect(detail(nul)).toEqual([
+        expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'link_id'], input: '\u0000' }),
+      ]);
     });
 
     it('query and body UUIDs in other forms are canonicalized too', async () => {
-      const campaign = (await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name: `Forms ${randomUUID()}` }).expect(201)).body as { id: string };
+      const campaign = (
+        await request(t.server)
+          .post(CAMPAIGNS)
+          .set('x-api-key', who.key)
+          .send({ name: `Forms ${randomUUID()}` })
+          .expect(201)
+      ).body as { id: string };
       const moved = await request(t.server)
         .post(`${LINKS}/actions`)
         .set('x-api-key', who.key)
-        .send({ action: 'move', customLinkIds: [`urn:uuid:${link.id}`, `{${link.id.toUpperCase()}}`], campaignId: campaign.id.replaceAll('-', '') })
+        .send({
+          action: 'move',
+          customLinkIds: [`urn:uuid:${link.id}`, `{${link.id.toUpperCase()}}`],
+          campaignId: campaign.id.replaceAll('-', ''),
+        })
         .expect(200);
       expect(moved.body).toEqual({ action: 'move', affectedCount: 1, customLinkIds: [link.id] });
       const listed = await get(`${LINKS}?campaign_id=urn:uuid:${campaign.id}`).expect(200);
       expect((listed.body as { customLinks: Link[] }).customLinks.map((l) => l.id)).toEqual([link.id]);
-      await request(t.server).post(`${LINKS}/actions`).set('x-api-key', who.key).send({ action: 'move', customLinkIds: [link.id], campaignId: null }).expect(200);
+      await request(t.server)
+        .post(`${LINKS}/actions`)
+        .set('x-api-key', who.key)
+        .send({ action: 'move', customLinkIds: [link.id], campaignId: null })
+        .expect(200);
     });
   });
 
@@ -165,17 +237,32 @@ describe('hostile input (issue 17)', () => {
         [`${LINKS}?external_id=%00`, 'external_id'],
       ]) {
         const res = await get(path);
-        expect([path, res.status, detail(res)]).toEqual([path, 422, [expect.objectContaining({ type: 'value_error', loc: ['query', name], ctx: { error: NUL_REASON } })]]);
+        expect([path, res.status, detail(res)]).toEqual([
+          path,
+          422,
+          [expect.objectContaining({ type: 'value_error', loc: ['query', name], ctx: { error: NUL_REASON } })],
+        ]);
       }
     });
 
     it('PATCH a link with "context":"a\\u0000b", with and without an Idempotency-Key (the 422 is stored and replayed)', async () => {
       const body = '{"context":"a\\u0000b"}';
-      const plain = await request(t.server).patch(`${LINKS}/${link.id}`).set('x-api-key', who.key).set('Content-Type', 'application/json').send(body).expect(422);
+      const plain = await request(t.server)
+        .patch(`${LINKS}/${link.id}`)
+        .set('x-api-key', who.key)
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(422);
       expect(detail(plain)).toEqual([valueError(['body', 'context'], 'a\u0000b', NUL_REASON)]);
 
       const key = randomUUID();
-      const send = () => request(t.server).patch(`${LINKS}/${link.id}`).set('x-api-key', who.key).set('Idempotency-Key', key).set('Content-Type', 'application/json').send(body);
+      const send = () =>
+        request(t.server)
+          .patch(`${LINKS}/${link.id}`)
+          .set('x-api-key', who.key)
+          .set('Idempotency-Key', key)
+          .set('Content-Type', 'application/json')
+          .send(body);
       const first = await send().expect(422);
       expect(detail(first)).toEqual([valueError(['body', 'context'], 'a\u0000b', NUL_REASON)]);
       const replay = await send().expect(422);
@@ -186,7 +273,12 @@ describe('hostile input (issue 17)', () => {
     });
 
     it('an unpaired surrogate in a link field', async () => {
-      const res = await request(t.server).patch(`${LINKS}/${link.id}`).set('x-api-key', who.key).set('Content-Type', 'application/json').send('{"context":"x\\ud800y"}').expect(422);
+      const res = await request(t.server)
+        .patch(`${LINKS}/${link.id}`)
+        .set('x-api-key', who.key)
+        .set('Content-Type', 'application/json')
+        .send('{"context":"x\\ud800y"}')
+        .expect(422);
       expect(detail(res)).toEqual([valueError(['body', 'context'], 'x\ud800y', SURROGATE_REASON)]);
     });
 
@@ -196,15 +288,34 @@ describe('hostile input (issue 17)', () => {
         ['{"name":"Q4\\u0000"}', 'Q4\u0000', NUL_REASON],
         ['{"name":"\\udc00Q4"}', '\udc00Q4', SURROGATE_REASON],
       ]) {
-        const res = await request(t.server).post(CAMPAIGNS).set('x-api-key', fresh.key).set('Content-Type', 'application/json').send(text).expect(422);
+        const res = await request(t.server)
+          .post(CAMPAIGNS)
+          .set('x-api-key', fresh.key)
+          .set('Content-Type', 'application/json')
+          .send(text)
+          .expect(422);
         expect(detail(res)).toEqual([valueError(['body', 'name'], name, reason)]);
       }
-      expect((await request(t.server).get(CAMPAIGNS).set('x-api-key', fresh.key).expect(200)).body).toEqual({ campaigns: [], total: 0, limit: 50, offset: 0, nextCursor: null });
+      expect((await request(t.server).get(CAMPAIGNS).set('x-api-key', fresh.key).expect(200)).body).toEqual({
+        campaigns: [],
+        total: 0,
+        limit: 50,
+        offset: 0,
+        nextCursor: null,
+      });
     });
 
     it('in link creation items, at each item, in field order with the other issues', async () => {
-      const body = JSON.stringify({ links: [{ firstName: 'ok' }, { firstName: 'x\u0000', lastName: 5, company: 'c\ud800' }] });
-      const res = await request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/json').send(body).expect(422);
+      const body = JSON.stringify({
+        links: [{ firstName: 'ok' }, { firstName: 'x\u0000', lastName: 5, company: 'c\ud800' }],
+      });
+      const res = await request(t.server)
+        .post(LINKS)
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', randomUUID())
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(422);
       expect(detail(res)).toEqual([
         valueError(['body', 'links', 1, 'firstName'], 'x\u0000', NUL_REASON),
         expect.objectContaining({ type: 'string_type', loc: ['body', 'links', 1, 'lastName'] }),
@@ -217,7 +328,12 @@ describe('hostile input (issue 17)', () => {
       const body = sessionBody({
         nextSteps: ['fine', 'bad\u0000'],
         tracking: { utmSource: '\ud83d' },
-        transcript: { entries: [{ speaker: 'ai', text: 'hi', sequenceNumber: 0 }, { speaker: 'prospect', text: 'he\u0000llo', sequenceNumber: 1 }] },
+        transcript: {
+          entries: [
+            { speaker: 'ai', text: 'hi', sequenceNumber: 0 },
+            { speaker: 'prospect', text: 'he\u0000llo', sequenceNumber: 1 },
+          ],
+        },
       });
       const res = await ingest(t.server, who.key, id, body).expect(422);
       expect(detail(res)).toEqual(
@@ -241,12 +357,22 @@ describe('hostile input (issue 17)', () => {
     });
 
     it('a field that already breaks a rule reports that rule only', async () => {
-      const res = await request(t.server).patch(`${LINKS}/${link.id}`).set('x-api-key', who.key).send({ phone: `${'9'.repeat(60)}\u0000` }).expect(422);
+      const res = await request(t.server)
+        .patch(`${LINKS}/${link.id}`)
+        .set('x-api-key', who.key)
+        .send({ phone: `${'9'.repeat(60)}\u0000` })
+        .expect(422);
       expect(detail(res)).toEqual([expect.objectContaining({ type: 'string_too_long', loc: ['body', 'phone'] })]);
     });
 
     it('an Idempotency-Key holding U+0000 never reaches the service (Node refuses the header: 400)', async () => {
-      const { status } = await rawRequest(t, Buffer.from(`PATCH ${LINKS}/${link.id} HTTP/1.1\r\nHost: x\r\nx-api-key: ${who.key}\r\nIdempotency-Key: a\u0000b\r\nContent-Length: 2\r\n\r\n{}`, 'latin1'));
+      const { status } = await rawRequest(
+        t,
+        Buffer.from(
+          `PATCH ${LINKS}/${link.id} HTTP/1.1\r\nHost: x\r\nx-api-key: ${who.key}\r\nIdempotency-Key: a\u0000b\r\nContent-Length: 2\r\n\r\n{}`,
+          'latin1',
+        ),
+      );
       expect(status).toBe(400);
     });
   });
@@ -267,7 +393,9 @@ describe('hostile input (issue 17)', () => {
       let nested: unknown = 'x';
       for (let i = 0; i < 31; i++) nested = { a: [nested] };
       const res = await postJson(CAMPAIGNS, JSON.stringify({ name: nested })).expect(422);
-      expect(res.body).toEqual({ detail: [{ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: nested }] });
+      expect(res.body).toEqual({
+        detail: [{ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: nested }],
+      });
     });
 
     it('a malformed deep body reports its first syntax error', async () => {
@@ -278,14 +406,24 @@ describe('hostile input (issue 17)', () => {
     it('bytes that are not UTF-8 are a 422 json_invalid at their character offset', async () => {
       for (const bad of [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe0, 0xa4]]) {
         const body = Buffer.concat([Buffer.from('{"name":"é'), Buffer.from(bad), Buffer.from('"}')]);
-        expect([bad, await postBytes(CAMPAIGNS, body)]).toEqual([bad, { status: 422, body: { detail: [jsonInvalid(10, 'Invalid UTF-8 byte sequence')] } }]);
+        expect([bad, await postBytes(CAMPAIGNS, body)]).toEqual([
+          bad,
+          { status: 422, body: { detail: [jsonInvalid(10, 'Invalid UTF-8 byte sequence')] } },
+        ]);
       }
     });
 
     it('a charset other than UTF-8 is a 422 json_invalid', async () => {
       for (const charset of ['utf-16le', 'latin1']) {
-        const answer = await postBytes(CAMPAIGNS, Buffer.from('{"name":"x"}', charset === 'latin1' ? 'latin1' : 'utf16le'), `application/json; charset=${charset}`);
-        expect([charset, answer]).toEqual([charset, { status: 422, body: { detail: [jsonInvalid(0, 'JSON bodies must be encoded in UTF-8')] } }]);
+        const answer = await postBytes(
+          CAMPAIGNS,
+          Buffer.from('{"name":"x"}', charset === 'latin1' ? 'latin1' : 'utf16le'),
+          `application/json; charset=${charset}`,
+        );
+        expect([charset, answer]).toEqual([
+          charset,
+          { status: 422, body: { detail: [jsonInvalid(0, 'JSON bodies must be encoded in UTF-8')] } },
+        ]);
       }
       const name = `UTF-8 ${randomUUID()}`;
       await postJson(CAMPAIGNS, JSON.stringify({ name }), 'application/json; charset=UTF-8').expect(201);
@@ -296,10 +434,20 @@ describe('hostile input (issue 17)', () => {
     // Found by the fuzz suite: class-transformer took a nested own `constructor` for a class and threw (500).
     it('constructor and __proto__ keys are unknown fields, ignored at any depth', async () => {
       const name = `Proto ${randomUUID()}`;
-      const created = await postJson(CAMPAIGNS, `{"name":"${name}","extra":{"constructor":{}},"constructor":{"a":{"constructor":[]}},"__proto__":{"name":5}}`).expect(201);
+      const created = await postJson(
+        CAMPAIGNS,
+        `{"name":"${name}","extra":{"constructor":{}},"constructor":{"a":{"constructor":[]}},"__proto__":{"name":5}}`,
+      ).expect(201);
       expect(created.body).toMatchObject({ name });
       const res = await postJson(CAMPAIGNS, '{"name":{"constructor":{}}}').expect(422);
-      expect(detail(res)).toEqual([{ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: { constructor: {} } }]);
+      expect(detail(res)).toEqual([
+        {
+          type: 'string_type',
+          loc: ['body', 'name'],
+          msg: 'Input should be a valid string',
+          input: { constructor: {} },
+        },
+      ]);
       await get(`${LINKS}?constructor=x&__proto__=y`).expect(200);
     });
   });
@@ -307,14 +455,21 @@ describe('hostile input (issue 17)', () => {
   describe('query parameters that reach SQL', () => {
     it('a repeated multi-value filter reads as its comma list; any other repeated parameter counts with its last value', async () => {
       const res = await get(`${JOBS}?status=bogus&status=queued`).expect(422);
-      expect(detail(res)).toEqual([expect.objectContaining({ type: 'enum', loc: ['query', 'status'], input: 'bogus,queued' })]);
+      expect(detail(res)).toEqual([
+        expect.objectContaining({ type: 'enum', loc: ['query', 'status'], input: 'bogus,queued' }),
+      ]);
       await get(`${JOBS}?campaign_id=not-a-uuid&campaign_id=00000000-0000-7000-8000-000000000000`).expect(200);
-      const last = await get(`${JOBS}?campaign_id=00000000-0000-7000-8000-000000000000&campaign_id=not-a-uuid`).expect(422);
+      const last = await get(`${JOBS}?campaign_id=00000000-0000-7000-8000-000000000000&campaign_id=not-a-uuid`).expect(
+        422,
+      );
       expect(detail(last)).toEqual([expect.objectContaining({ loc: ['query', 'campaign_id'], input: 'not-a-uuid' })]);
     });
 
     it('a backslash in a substring filter matches literally', async () => {
-      const companies = async (query: string) => ((await get(`${LINKS}?company=${encodeURIComponent(query)}`).expect(200)).body as { customLinks: Link[] }).customLinks.map((l) => l.company);
+      const companies = async (query: string) =>
+        (
+          (await get(`${LINKS}?company=${encodeURIComponent(query)}`).expect(200)).body as { customLinks: Link[] }
+        ).customLinks.map((l) => l.company);
       expect(await companies('k\\s')).toEqual(['Back\\slash']);
       expect(await companies('\\')).toEqual(['Back\\slash']);
       expect(await companies('backs')).toEqual(['Backslash']);
@@ -334,7 +489,10 @@ function rawRequest(t: TestApp, raw: Buffer): Promise<{ status: number; body: st
       socket.on('close', () =>
         server.close(() => {
           const answer = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0), body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
+          resolve({
+            status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0),
+            body: answer.slice(answer.indexOf('\r\n\r\n') + 4),
+          });
         }),
       );
       socket.on('error', (error) => server.close(() => reject(error)));

@@ -36,7 +36,13 @@ interface RecordRow {
   now: Date;
 }
 
-const links = (n: number) => Array.from({ length: n }, (_, i) => ({ firstName: `L${i}`, company: 'Co', externalId: `lease-${i}`, shareThumbnailUrl: 'https://cdn.example.com/card.png' }));
+const links = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    firstName: `L${i}`,
+    company: 'Co',
+    externalId: `lease-${i}`,
+    shareThumbnailUrl: 'https://cdn.example.com/card.png',
+  }));
 
 describe('Idempotency-Key leases', () => {
   let t: TestApp;
@@ -44,22 +50,31 @@ describe('Idempotency-Key leases', () => {
 
   beforeAll(async () => {
     // Slow requests here wait on a row the test holds for many lease durations: no lock timeout cuts them short.
-    t = await createTestApp({ IDEMPOTENCY_LEASE_MS: String(LEASE_MS), QUEUE_PREFIX, RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', DATABASE_LOCK_TIMEOUT_MS: '600000' });
+    t = await createTestApp({
+      IDEMPOTENCY_LEASE_MS: String(LEASE_MS),
+      QUEUE_PREFIX,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+      DATABASE_LOCK_TIMEOUT_MS: '600000',
+    });
     await t.app.listen(0);
     db = t.app.get(DataSource);
   });
   afterAll(() => t.close());
 
   const tenant = () => t.createTenant(['custom_links:read', 'custom_links:write']);
-  const post = (who: Tenant, body: object, key: string) => request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', key).send(body);
+  const post = (who: Tenant, body: object, key: string) =>
+    request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', key).send(body);
   /** Sends the request now (supertest sends on `then`) and returns its pending response. */
   const start = (who: Tenant, body: object, key: string): Promise<Response> => post(who, body, key).then((res) => res);
   const record = async (who: Tenant, key: string): Promise<RecordRow | undefined> =>
-    ((await db.query(
-      `SELECT state, lease_token, response_status, created_at, lease_expires_at, now() AS now FROM idempotency_records
+    (
+      (await db.query(
+        `SELECT state, lease_token, response_status, created_at, lease_expires_at, now() AS now FROM idempotency_records
         WHERE organization_id = $1 AND idempotency_key = $2`,
-      [who.organizationId, key],
-    )) as RecordRow[])[0];
+        [who.organizationId, key],
+      )) as RecordRow[]
+    )[0];
   const jobsOf = async (who: Tenant): Promise<{ id: string; total_items: number }[]> =>
     db.query(`SELECT id, total_items FROM custom_link_jobs WHERE organization_id = $1`, [who.organizationId]);
 
@@ -72,7 +87,10 @@ describe('Idempotency-Key leases', () => {
     const blocker: QueryRunner = db.createQueryRunner();
     await blocker.connect();
     await blocker.startTransaction();
-    await blocker.query(`INSERT INTO campaigns (organization_id, id, name) VALUES ($1, gen_random_uuid(), $2)`, [who.organizationId, name]);
+    await blocker.query(`INSERT INTO campaigns (organization_id, id, name) VALUES ($1, gen_random_uuid(), $2)`, [
+      who.organizationId,
+      name,
+    ]);
     return {
       release: async () => {
         await blocker.rollbackTransaction();
@@ -89,7 +107,10 @@ describe('Idempotency-Key leases', () => {
     const hold = await holdCampaignName(who, name);
 
     const slow = start(who, body, key);
-    const claimed = await readUntil(() => record(who, key), (r) => r !== undefined);
+    const claimed = await readUntil(
+      () => record(who, key),
+      (r) => r !== undefined,
+    );
     expect(claimed).toMatchObject({ state: 'in_flight', response_status: null });
     // Without renewals the lease would have lapsed twice over by now.
     const held = await readUntil(
@@ -97,7 +118,11 @@ describe('Idempotency-Key leases', () => {
       (r) => r !== undefined && r.now.getTime() - r.created_at.getTime() > 3 * LEASE_MS,
       20_000,
     );
-    expect(held).toMatchObject({ state: 'in_flight', lease_token: claimed?.lease_token, created_at: claimed?.created_at });
+    expect(held).toMatchObject({
+      state: 'in_flight',
+      lease_token: claimed?.lease_token,
+      created_at: claimed?.created_at,
+    });
     expect(held?.lease_expires_at.getTime()).toBeGreaterThan(held?.now.getTime() ?? Infinity);
     await post(who, body, key).expect(409, CONFLICT);
 
@@ -120,7 +145,10 @@ describe('Idempotency-Key leases', () => {
     const body = { links: links(3), campaign: { name } };
     const hold = await holdCampaignName(who, name);
     const first = start(who, body, key);
-    await readUntil(() => record(who, key), (r) => r !== undefined);
+    await readUntil(
+      () => record(who, key),
+      (r) => r !== undefined,
+    );
 
     // The first request stalls past its lease and another claim takes the key (its renewals no
     // longer match): the thief's lease runs two more seconds and is never renewed.
@@ -137,10 +165,17 @@ describe('Idempotency-Key leases', () => {
     expect(lost.status).toBe(409);
     expect(lost.body).toEqual(CONFLICT);
     expect(await jobsOf(who)).toEqual([]);
-    expect(await record(who, key)).toMatchObject({ state: 'in_flight', lease_token: stolen.lease_token, response_status: null });
+    expect(await record(who, key)).toMatchObject({
+      state: 'in_flight',
+      lease_token: stolen.lease_token,
+      response_status: null,
+    });
 
     // Once the lease lapsed, the same request takes the key over; a different one never does.
-    await readUntil(() => record(who, key), (r) => r !== undefined && r.now.getTime() > stolen.lease_expires_at.getTime());
+    await readUntil(
+      () => record(who, key),
+      (r) => r !== undefined && r.now.getTime() > stolen.lease_expires_at.getTime(),
+    );
     await post(who, { ...body, links: links(4) }, key).expect(409, CONFLICT);
     const retried = await post(who, body, key).expect(202);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
@@ -193,7 +228,10 @@ describe('Idempotency-Key leases', () => {
     )) as [{ lease_token: string; lease_expires_at: Date }[], number];
 
     await post(who, body, key).expect(409, CONFLICT);
-    await readUntil(() => record(who, key), (r) => r !== undefined && r.now.getTime() > committed.lease_expires_at.getTime());
+    await readUntil(
+      () => record(who, key),
+      (r) => r !== undefined && r.now.getTime() > committed.lease_expires_at.getTime(),
+    );
     await post(who, body, key).expect(202, original.body).expect('Idempotent-Replayed', 'true');
     // Replayed, not taken over: the job exists once.
     expect(await record(who, key)).toMatchObject({ state: 'committed', lease_token: committed.lease_token });

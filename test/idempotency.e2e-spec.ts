@@ -35,7 +35,8 @@ describe('Idempotency-Key', () => {
     return (key === undefined ? req : req.set('Idempotency-Key', key)).send(body);
   };
   const list = async (who: Tenant): Promise<Campaign[]> =>
-    ((await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key).expect(200)).body as { campaigns: Campaign[] }).campaigns;
+    ((await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key).expect(200)).body as { campaigns: Campaign[] })
+      .campaigns;
   const storedRecords = async (who: Tenant, key: string) =>
     db.query<{ method: string; route: string; state: string; response_status: number }[]>(
       `SELECT method, route, state, response_status FROM idempotency_records WHERE organization_id = $1 AND idempotency_key = $2`,
@@ -60,7 +61,9 @@ describe('Idempotency-Key', () => {
       expect(replay.headers['x-ratelimit-limit']).toBe(String(t.config.limits.requestsPerMinute));
     }
     expect((await list(who)).map((c) => c.id)).toEqual([(first.body as Campaign).id]);
-    expect(await storedRecords(who, key)).toEqual([{ method: 'POST', route: `${CAMPAIGNS}`, state: 'completed', response_status: 201 }]);
+    expect(await storedRecords(who, key)).toEqual([
+      { method: 'POST', route: `${CAMPAIGNS}`, state: 'completed', response_status: 201 },
+    ]);
   });
 
   it('does not charge the link-mutation budget for replays', async () => {
@@ -93,7 +96,9 @@ describe('Idempotency-Key', () => {
     await post(who, { name: uniqueName('First') }, key).expect(201);
 
     await post(who, { name: 42 }, key).expect(409, CONFLICT);
-    expect(await storedRecords(who, key)).toEqual([{ method: 'POST', route: CAMPAIGNS, state: 'completed', response_status: 201 }]);
+    expect(await storedRecords(who, key)).toEqual([
+      { method: 'POST', route: CAMPAIGNS, state: 'completed', response_status: 201 },
+    ]);
   });
 
   it('stores a 422 like any other 4xx and replays it for the same key and body', async () => {
@@ -106,7 +111,9 @@ describe('Idempotency-Key', () => {
     const replay = await post(who, invalid, key).expect(422);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
-    expect(await storedRecords(who, key)).toEqual([{ method: 'POST', route: CAMPAIGNS, state: 'completed', response_status: 422 }]);
+    expect(await storedRecords(who, key)).toEqual([
+      { method: 'POST', route: CAMPAIGNS, state: 'completed', response_status: 422 },
+    ]);
     // Without a key the same body is validated (and refused) every time, and nothing is stored.
     await post(who, invalid).expect(422);
     expect(await list(who)).toEqual([]);
@@ -119,16 +126,29 @@ describe('Idempotency-Key', () => {
     const created = (await post(who, body, key).expect(201)).body as Campaign;
 
     // Same key and even the same body, on another method and route: a new request, not a replay or a 409.
-    const renamed = await request(t.server).patch(`${CAMPAIGNS}/${created.id}`).set('x-api-key', who.key).set('Idempotency-Key', key).send(body).expect(200);
+    const renamed = await request(t.server)
+      .patch(`${CAMPAIGNS}/${created.id}`)
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', key)
+      .send(body)
+      .expect(200);
     expect(renamed.headers['idempotent-replayed']).toBeUndefined();
     expect(renamed.body).toMatchObject({ id: created.id, name: body.name });
 
-    const deleted = await request(t.server).delete(`${CAMPAIGNS}/${created.id}`).set('x-api-key', who.key).set('Idempotency-Key', key).expect(204);
+    const deleted = await request(t.server)
+      .delete(`${CAMPAIGNS}/${created.id}`)
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', key)
+      .expect(204);
     expect(deleted.headers['idempotent-replayed']).toBeUndefined();
     expect(await list(who)).toEqual([]);
 
     // The DELETE's own 204 is replayed (with no body), and nothing runs: no 404 for the gone campaign.
-    const replayedDelete = await request(t.server).delete(`${CAMPAIGNS}/${created.id}`).set('x-api-key', who.key).set('Idempotency-Key', key).expect(204);
+    const replayedDelete = await request(t.server)
+      .delete(`${CAMPAIGNS}/${created.id}`)
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', key)
+      .expect(204);
     expect(replayedDelete.headers['idempotent-replayed']).toBe('true');
     expect(replayedDelete.text).toBe('');
     // And the POST's record is still the POST's: replayed, not re-run.

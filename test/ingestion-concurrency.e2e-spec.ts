@@ -31,11 +31,15 @@ describe('concurrent ingestion', () => {
         bookedStatus: i % 3 === 0 ? 'booked' : 'not_booked',
       }),
     }));
-    const responses = await Promise.all(bodies.map(({ id, body }, i) => ingest((i % 2 === 0 ? first : second).server, key, id, body)));
+    const responses = await Promise.all(
+      bodies.map(({ id, body }, i) => ingest((i % 2 === 0 ? first : second).server, key, id, body)),
+    );
     expect(responses.map((r) => r.status)).toEqual(bodies.map(() => 200));
 
     const auth = { Authorization: `Bearer ${key}` };
-    const people = (await request(first.server).get('/api/v1/people').set(auth).expect(200)).body as { people: { email: string; totalSessions: number; totalTimeSpentSeconds: number }[] };
+    const people = (await request(first.server).get('/api/v1/people').set(auth).expect(200)).body as {
+      people: { email: string; totalSessions: number; totalTimeSpentSeconds: number }[];
+    };
     const byEmail = Object.fromEntries(people.people.map((p) => [p.email, p]));
     expect(Object.keys(byEmail).sort()).toEqual(['ada@race.io', 'alan@eu.race.io', 'grace@race.io']);
     expect(byEmail['ada@race.io'].totalSessions).toBe(12);
@@ -43,8 +47,16 @@ describe('concurrent ingestion', () => {
     expect(byEmail['alan@eu.race.io'].totalSessions).toBe(6);
     expect(byEmail['ada@race.io'].totalTimeSpentSeconds).toBe(12 * 600);
 
-    const account = (await request(second.server).get('/api/v1/accounts/race.io').set(auth).expect(200)).body as Record<string, unknown>;
-    expect(account).toMatchObject({ totalUsers: 3, totalSessions: 24, bookedSessions: 8, totalTimeSpentSeconds: 24 * 600 });
+    const account = (await request(second.server).get('/api/v1/accounts/race.io').set(auth).expect(200)).body as Record<
+      string,
+      unknown
+    >;
+    expect(account).toMatchObject({
+      totalUsers: 3,
+      totalSessions: 24,
+      bookedSessions: 8,
+      totalTimeSpentSeconds: 24 * 600,
+    });
     const ids = new Set(responses.filter((_, i) => i % 4 < 2).map((r) => (r.body as { personId: string }).personId));
     expect(ids.size).toBe(1);
   });
@@ -52,7 +64,10 @@ describe('concurrent ingestion', () => {
   it('lets exactly one organization own a session id when two organizations race for it', async () => {
     const [a, b] = await Promise.all([first.createTenant(), second.createTenant()]);
     const id = newSessionId();
-    const [ra, rb] = await Promise.all([ingest(first.server, a.key, id, sessionBody()), ingest(second.server, b.key, id, sessionBody())]);
+    const [ra, rb] = await Promise.all([
+      ingest(first.server, a.key, id, sessionBody()),
+      ingest(second.server, b.key, id, sessionBody()),
+    ]);
     expect([ra.status, rb.status].sort()).toEqual([200, 409]);
   });
 });

@@ -67,9 +67,11 @@ describe('worker role: daily intent recomputation', () => {
   const put = async (who: Tenant, id: string, body: Record<string, unknown>) =>
     (await ingest(t.server, who.key, id, body).expect(200)).body as { id: string; personId: string };
   const getPerson = async (who: Tenant, id: string): Promise<Person> =>
-    (await request(t.server).get(`/api/v1/people/${id}`).set('Authorization', `Bearer ${who.key}`).expect(200)).body as Person;
+    (await request(t.server).get(`/api/v1/people/${id}`).set('Authorization', `Bearer ${who.key}`).expect(200))
+      .body as Person;
   const getAccount = async (who: Tenant, domain: string) =>
-    (await request(t.server).get(`/api/v1/accounts/${domain}`).set('Authorization', `Bearer ${who.key}`).expect(200)).body as { highIntentUsers: number };
+    (await request(t.server).get(`/api/v1/accounts/${domain}`).set('Authorization', `Bearer ${who.key}`).expect(200))
+      .body as { highIntentUsers: number };
   /** Ingests one 10-minute session per visit for `email`; returns the person id and the session ids. */
   const seed = async (who: Tenant, email: string, visits: Visit[]) => {
     const sessionIds: string[] = [];
@@ -77,7 +79,13 @@ describe('worker role: daily intent recomputation', () => {
     for (const v of visits) {
       const id = newSessionId();
       sessionIds.push(id);
-      personId = (await put(who, id, sessionBody({ ...v, email, endTime: new Date(Date.parse(v.startTime) + 600_000).toISOString() }))).personId;
+      personId = (
+        await put(
+          who,
+          id,
+          sessionBody({ ...v, email, endTime: new Date(Date.parse(v.startTime) + 600_000).toISOString() }),
+        )
+      ).personId;
     }
     return { personId, sessionIds };
   };
@@ -126,8 +134,15 @@ describe('worker role: daily intent recomputation', () => {
 
     expect(await getAccount(who, 'acme.com')).toMatchObject({ highIntentUsers: 1 });
     // Sessions show their person's intent (docs/api.md §13.3).
-    const session = await request(t.server).get(`/api/v1/sessions/${decay.sessionIds[0]}`).set('Authorization', `Bearer ${who.key}`).expect(200);
-    expect(session.body).toMatchObject({ personId: decay.personId, overallIntent: 'medium', intentCalculatedAt: asOf.toISOString() });
+    const session = await request(t.server)
+      .get(`/api/v1/sessions/${decay.sessionIds[0]}`)
+      .set('Authorization', `Bearer ${who.key}`)
+      .expect(200);
+    expect(session.body).toMatchObject({
+      personId: decay.personId,
+      overallIntent: 'medium',
+      intentCalculatedAt: asOf.toISOString(),
+    });
     expect((session.body as Person).intentScore).toBeCloseTo(after.intentScore, 9);
     // Another organization is not touched.
     expect(await getPerson(bystander, other.personId)).toEqual(bystanderBefore);
@@ -148,11 +163,21 @@ describe('worker role: daily intent recomputation', () => {
 
     await queue.add(JOB, { asOf, organizationId: who.organizationId });
 
-    await eventually(async () => (await getPerson(who, personId)).intentCalculatedAt !== before.intentCalculatedAt, 15000, 100);
+    await eventually(
+      async () => (await getPerson(who, personId)).intentCalculatedAt !== before.intentCalculatedAt,
+      15000,
+      100,
+    );
     const after = await getPerson(who, personId);
     expect(after.intentCalculatedAt).toBe(asOf);
     expect(after.intentScore).toBeCloseTo(
-      expectedIntentScore([{ startTime: ago(2), buyingIntent: 'high' }, { startTime: ago(9), buyingIntent: 'low' }], asOf),
+      expectedIntentScore(
+        [
+          { startTime: ago(2), buyingIntent: 'high' },
+          { startTime: ago(9), buyingIntent: 'low' },
+        ],
+        asOf,
+      ),
       6,
     );
     expect(after.overallIntent).toBe('high');

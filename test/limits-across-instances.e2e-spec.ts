@@ -40,7 +40,11 @@ async function burst(count: number, send: (i: number) => request.Test): Promise<
   return { responses, span: { sentAt, receivedAt: Date.now() } };
 }
 
-const statusCounts = (responses: Response[]) => responses.reduce<Record<number, number>>((counts, res) => ({ ...counts, [res.status]: (counts[res.status] ?? 0) + 1 }), {});
+const statusCounts = (responses: Response[]) =>
+  responses.reduce<Record<number, number>>(
+    (counts, res) => ({ ...counts, [res.status]: (counts[res.status] ?? 0) + 1 }),
+    {},
+  );
 
 /**
  * A 429 with the figures of the limit that refused it: Reset is exactly `resetAt`, and Retry-After
@@ -90,7 +94,9 @@ describe('limits across two instances', () => {
 
   it('request rate: 300 parallel requests with one key at 120/min → exactly 120 × 200 and 180 × 429, and Redis counts 120', async () => {
     const { key } = await a.createTenant(['custom_links:read']);
-    const [{ id: keyId }] = await db.query<{ id: string }[]>(`SELECT id FROM api_keys WHERE key_hash = $1`, [hashApiKey(key)]);
+    const [{ id: keyId }] = await db.query<{ id: string }[]>(`SELECT id FROM api_keys WHERE key_hash = $1`, [
+      hashApiKey(key),
+    ]);
 
     const { responses, span } = await burst(300, (i) => request(instance(i)).get(CAMPAIGNS).set('x-api-key', key));
     expect(statusCounts(responses)).toEqual({ 200: 120, 429: 180 });
@@ -103,7 +109,9 @@ describe('limits across two instances', () => {
     // Opened by the burst's first request: 60 s after it, rounded down to the second.
     expect(resetAt).toBeGreaterThanOrEqual(Math.floor((span.sentAt + 60_000) / 1000));
     expect(resetAt).toBeLessThanOrEqual(Math.floor((span.receivedAt + 60_000) / 1000));
-    const remaining = responses.filter((res) => res.status === 200).map((res) => Number(res.headers['x-ratelimit-remaining']));
+    const remaining = responses
+      .filter((res) => res.status === 200)
+      .map((res) => Number(res.headers['x-ratelimit-remaining']));
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 120 }, (_, i) => i));
     for (const res of responses.filter((r) => r.status === 429)) expectRefusal(res, 120, resetAt, span);
   });
@@ -149,11 +157,21 @@ describe('limits across two instances', () => {
     it('transcript reads: 100 parallel reads at 25/day → exactly 25 × 200 and 75 × 429 resetting at the next UTC midnight; PostgreSQL counts 25', async () => {
       const who = await fast.a.createTenant();
       const sessionId = newSessionId();
-      await ingest(fast.a.server, who.key, sessionId, sessionBody({ transcript: { entries: [{ speaker: 'agent', text: 'Hello.', sequenceNumber: 1 }] } })).expect(200);
+      await ingest(
+        fast.a.server,
+        who.key,
+        sessionId,
+        sessionBody({ transcript: { entries: [{ speaker: 'agent', text: 'Hello.', sequenceNumber: 1 }] } }),
+      ).expect(200);
 
-      const { responses, span } = await burst(100, (i) => request(on(i)).get(`/api/v1/sessions/${sessionId}/transcript`).set('x-api-key', who.key));
+      const { responses, span } = await burst(100, (i) =>
+        request(on(i)).get(`/api/v1/sessions/${sessionId}/transcript`).set('x-api-key', who.key),
+      );
       expect(statusCounts(responses)).toEqual({ 200: 25, 429: 75 });
-      const [{ reads }] = await db.query<{ reads: number }[]>(`SELECT reads FROM transcript_daily_reads WHERE organization_id = $1`, [who.organizationId]);
+      const [{ reads }] = await db.query<{ reads: number }[]>(
+        `SELECT reads FROM transcript_daily_reads WHERE organization_id = $1`,
+        [who.organizationId],
+      );
       expect(reads).toBe(25);
 
       // The next 00:00:00 UTC, to the second (should the burst straddle a midnight, the later one).
@@ -167,12 +185,25 @@ describe('limits across two instances', () => {
         links: [
           { firstName: 'Ada', lastName: 'One', company: 'Co', externalId: `${tag}-1` },
           { firstName: 'Bob', lastName: 'Two', company: 'Co', externalId: `${tag}-2` },
-          { firstName: 'Cy', lastName: 'Three', company: 'Co', externalId: `${tag}-3`, shareThumbnailUrl: 'https://cdn.example.com/card.png' },
+          {
+            firstName: 'Cy',
+            lastName: 'Three',
+            company: 'Co',
+            externalId: `${tag}-3`,
+            shareThumbnailUrl: 'https://cdn.example.com/card.png',
+          },
         ],
       });
-      const create = (i: number, who: Tenant, tag: string) => request(on(i)).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send(threeLinks(`${tag}-${i}`));
+      const create = (i: number, who: Tenant, tag: string) =>
+        request(on(i))
+          .post(LINKS)
+          .set('x-api-key', who.key)
+          .set('Idempotency-Key', randomUUID())
+          .send(threeLinks(`${tag}-${i}`));
       const unitsOf = async (organizationId: string) => {
-        const keys = ['link-creation:hour', 'link-creation:day', 'thumbnail-render:hour', 'thumbnail-render:day'].map((kind) => `limit:${kind}:${organizationId}`);
+        const keys = ['link-creation:hour', 'link-creation:day', 'thumbnail-render:hour', 'thumbnail-render:day'].map(
+          (kind) => `limit:${kind}:${organizationId}`,
+        );
         const [creationHour, creationDay, renderHour, renderDay] = await redis.mget(...keys);
         return { creationHour, creationDay, renderHour, renderDay };
       };
@@ -188,7 +219,12 @@ describe('limits across two instances', () => {
         expect(statusCounts(first.responses)).toEqual({ 202: 15, 429: 15 });
         // 15 × 3 creation units and 15 × 2 render units. Requests refused by the render window after
         // their creation units were charged gave those back.
-        expect(await unitsOf(who.organizationId)).toEqual({ creationHour: '45', creationDay: '45', renderHour: '30', renderDay: '30' });
+        expect(await unitsOf(who.organizationId)).toEqual({
+          creationHour: '45',
+          creationDay: '45',
+          renderHour: '30',
+          renderDay: '30',
+        });
         const jobs = await jobsOf(who);
         expect(jobs.map((job) => job.status)).toEqual(Array(15).fill('queued'));
         for (const res of first.responses.filter((r) => r.status === 429)) {
@@ -198,14 +234,26 @@ describe('limits across two instances', () => {
         }
 
         // Cancelling 5 queued jobs, in parallel on both instances, gives back 5 × 3 and 5 × 2 units.
-        const cancels = await burst(5, (i) => request(on(i)).post(`${JOBS}/${jobs[i].id}/cancel`).set('x-api-key', who.key));
+        const cancels = await burst(5, (i) =>
+          request(on(i)).post(`${JOBS}/${jobs[i].id}/cancel`).set('x-api-key', who.key),
+        );
         expect(statusCounts(cancels.responses)).toEqual({ 200: 5 });
-        expect(await unitsOf(who.organizationId)).toEqual({ creationHour: '30', creationDay: '30', renderHour: '20', renderDay: '20' });
+        expect(await unitsOf(who.organizationId)).toEqual({
+          creationHour: '30',
+          creationDay: '30',
+          renderHour: '20',
+          renderDay: '20',
+        });
 
         // What was given back is exactly what can be reserved again: 10 render units, so 5 requests.
         const second = await burst(20, (i) => create(i, who, 'second'));
         expect(statusCounts(second.responses)).toEqual({ 202: 5, 429: 15 });
-        expect(await unitsOf(who.organizationId)).toEqual({ creationHour: '45', creationDay: '45', renderHour: '30', renderDay: '30' });
+        expect(await unitsOf(who.organizationId)).toEqual({
+          creationHour: '45',
+          creationDay: '45',
+          renderHour: '30',
+          renderDay: '30',
+        });
         expect(await jobsOf(who)).toHaveLength(20);
       });
     });
@@ -230,7 +278,14 @@ describe('limits across two instances', () => {
       const now = Date.now();
       await counter().charge([tight], 2, now);
       const refused = await counter().charge([roomy, tight], 1, now + 10);
-      expect(refused).toEqual({ allowed: false, refusedBy: 1, windows: [{ count: 0, endsAt: endOfWindowOpenedAt(now + 10, 60_000) }, { count: 2, endsAt: endOfWindowOpenedAt(now, 60_000) }] });
+      expect(refused).toEqual({
+        allowed: false,
+        refusedBy: 1,
+        windows: [
+          { count: 0, endsAt: endOfWindowOpenedAt(now + 10, 60_000) },
+          { count: 2, endsAt: endOfWindowOpenedAt(now, 60_000) },
+        ],
+      });
       expect(await redis.exists(roomy.key)).toBe(0);
       expect(await redis.get(tight.key)).toBe('2');
     });

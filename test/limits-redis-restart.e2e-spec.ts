@@ -42,8 +42,14 @@ describe('limits across a Redis restart', () => {
   it('keeps the daily transcript quota (PostgreSQL) while the request-rate window starts again', async () => {
     const who = await a.createTenant();
     const sessionId = newSessionId();
-    await ingest(a.server, who.key, sessionId, sessionBody({ transcript: { entries: [{ speaker: 'agent', text: 'Hello.', sequenceNumber: 1 }] } })).expect(200);
-    const read = (app: TestApp) => request(app.server).get(`/api/v1/sessions/${sessionId}/transcript`).set('x-api-key', who.key);
+    await ingest(
+      a.server,
+      who.key,
+      sessionId,
+      sessionBody({ transcript: { entries: [{ speaker: 'agent', text: 'Hello.', sequenceNumber: 1 }] } }),
+    ).expect(200);
+    const read = (app: TestApp) =>
+      request(app.server).get(`/api/v1/sessions/${sessionId}/transcript`).set('x-api-key', who.key);
 
     // 7 of the 10 reads, on both instances; with the ingestion, 8 requests of the key's 50 a minute.
     for (let i = 0; i < 6; i++) await read(i % 2 ? b : a).expect(200);
@@ -58,7 +64,12 @@ describe('limits across a Redis restart', () => {
       fresh.disconnect();
     }
     // Both instances reconnect by themselves.
-    for (const app of [a, b]) await readUntil(() => request(app.server).get('/readyz'), (res) => res.status === 200, 15_000);
+    for (const app of [a, b])
+      await readUntil(
+        () => request(app.server).get('/readyz'),
+        (res) => res.status === 200,
+        15_000,
+      );
 
     // The request rate lost its window: the next request opens a new one.
     const after = await read(b).expect(200);
@@ -74,7 +85,11 @@ describe('limits across a Redis restart', () => {
       expect({ status: res.status, body: res.body as unknown }).toEqual({ status: 429, body: LIMITED });
       expect(res.headers['x-ratelimit-limit']).toBe(String(LIMIT));
     }
-    const [{ reads }] = await a.app.get(DataSource).query<{ reads: number }[]>(`SELECT reads FROM transcript_daily_reads WHERE organization_id = $1`, [who.organizationId]);
+    const [{ reads }] = await a.app
+      .get(DataSource)
+      .query<{ reads: number }[]>(`SELECT reads FROM transcript_daily_reads WHERE organization_id = $1`, [
+        who.organizationId,
+      ]);
     expect(reads).toBe(LIMIT);
   });
 });

@@ -12,7 +12,8 @@ jest.setTimeout(120_000);
 
 const LINKS = '/api/v1/custom-links';
 const PUBLIC_BASE_URL = 'https://go.events.test';
-const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const LINK_NOT_FOUND = { detail: "Custom Link not found for the key's organization." };
 
@@ -46,14 +47,21 @@ describe('link event timeline', () => {
   let who: Tenant;
 
   beforeAll(async () => {
-    t = await createTestApp({ APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+      PUBLIC_BASE_URL,
+    });
     who = await t.createTenant();
   });
   afterAll(() => t.close());
 
   const get = (key: string, path: string) => request(t.server).get(path).set('x-api-key', key);
-  const list = async (linkId: string, query = '', key = who.key) => (await get(key, `${LINKS}/${linkId}/events${query}`).expect(200)).body as EventList;
-  const send = (events: unknown[]) => request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+  const list = async (linkId: string, query = '', key = who.key) =>
+    (await get(key, `${LINKS}/${linkId}/events${query}`).expect(200)).body as EventList;
+  const send = (events: unknown[]) =>
+    request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
   const linkOf = async (id: string) => (await get(who.key, `${LINKS}/${id}`).expect(200)).body as Link;
 
   async function createLink(owner: Tenant = who): Promise<Link> {
@@ -66,7 +74,9 @@ describe('link event timeline', () => {
     const jobId = (res.body as { job: { id: string } }).job.id;
     let linkId = '';
     await eventually(async () => {
-      const items = (await get(owner.key, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as { items: { customLinkId: string | null }[] };
+      const items = (await get(owner.key, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as {
+        items: { customLinkId: string | null }[];
+      };
       linkId = items.items[0]?.customLinkId ?? '';
       return linkId !== '';
     }, 30_000);
@@ -79,11 +89,28 @@ describe('link event timeline', () => {
       ['a browser', null, (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', CHROME)],
       ['a bot User-Agent', 'user_agent', (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', GOOGLEBOT)],
       ['no User-Agent', 'user_agent', (slug) => request(t.server).get(`/l/${slug}`).unset('User-Agent')],
-      ['Sec-Purpose: prefetch', 'prefetch', (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', CHROME).set('Sec-Purpose', 'prefetch;prerender')],
-      ['Purpose: prefetch', 'prefetch', (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', CHROME).set('Purpose', 'prefetch')],
-      ['X-Moz: prefetch', 'prefetch', (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', CHROME).set('X-Moz', 'prefetch')],
+      [
+        'Sec-Purpose: prefetch',
+        'prefetch',
+        (slug) =>
+          request(t.server).get(`/l/${slug}`).set('User-Agent', CHROME).set('Sec-Purpose', 'prefetch;prerender'),
+      ],
+      [
+        'Purpose: prefetch',
+        'prefetch',
+        (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', CHROME).set('Purpose', 'prefetch'),
+      ],
+      [
+        'X-Moz: prefetch',
+        'prefetch',
+        (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', CHROME).set('X-Moz', 'prefetch'),
+      ],
       ['HEAD', 'head_request', (slug) => request(t.server).head(`/l/${slug}`).set('User-Agent', CHROME)],
-      ['a link scanner', 'scanner', (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', 'Mimecast URL Protect')],
+      [
+        'a link scanner',
+        'scanner',
+        (slug) => request(t.server).get(`/l/${slug}`).set('User-Agent', 'Mimecast URL Protect'),
+      ],
     ];
 
     beforeAll(async () => {
@@ -103,7 +130,17 @@ describe('link event timeline', () => {
     it('without include_bots only the human open is listed', async () => {
       const page = await list(link.id);
       expect(page.total).toBe(1);
-      expect(page.events).toEqual([{ eventId: expect.stringMatching(/^open-/), type: 'open', occurredAt: expect.any(String), visitorId: null, sessionId: null, pageViewId: null, bot: { isBot: false, reason: null } }]);
+      expect(page.events).toEqual([
+        {
+          eventId: expect.stringMatching(/^open-/),
+          type: 'open',
+          occurredAt: expect.any(String),
+          visitorId: null,
+          sessionId: null,
+          pageViewId: null,
+          bot: { isBot: false, reason: null },
+        },
+      ]);
       expect((await list(link.id, '?include_bots=false')).total).toBe(1);
     });
 
@@ -121,15 +158,36 @@ describe('link event timeline', () => {
     beforeAll(async () => {
       link = await createLink();
       await send([
-        { eventId: 'h-1', type: 'page_view', customLinkId: link.id, occurredAt: at(1), pageViewId: 'pv-1', visitorId: 'v-1', userAgent: CHROME },
+        {
+          eventId: 'h-1',
+          type: 'page_view',
+          customLinkId: link.id,
+          occurredAt: at(1),
+          pageViewId: 'pv-1',
+          visitorId: 'v-1',
+          userAgent: CHROME,
+        },
         { eventId: 'h-2', type: 'session_started', customLinkId: link.id, occurredAt: at(2), sessionId },
         { eventId: 'h-3', type: 'open', customLinkId: link.id, occurredAt: at(3) },
         { eventId: 'h-4b', type: 'lead_submitted', customLinkId: link.id, occurredAt: at(4), sessionId },
         { eventId: 'h-4a', type: 'meeting_clicked', customLinkId: link.id, occurredAt: at(4), sessionId },
         { eventId: 'b-ua', type: 'open', customLinkId: link.id, occurredAt: at(5), userAgent: GOOGLEBOT },
         { eventId: 'b-flag', type: 'open', customLinkId: link.id, occurredAt: at(6), bot: true },
-        { eventId: 'b-scan', type: 'open', customLinkId: link.id, occurredAt: at(7), userAgent: `${CHROME} Proofpoint` },
-        { eventId: 'b-load', type: 'page_view', customLinkId: link.id, occurredAt: at(8), pageViewId: 'pv-b', userAgent: GOOGLEBOT },
+        {
+          eventId: 'b-scan',
+          type: 'open',
+          customLinkId: link.id,
+          occurredAt: at(7),
+          userAgent: `${CHROME} Proofpoint`,
+        },
+        {
+          eventId: 'b-load',
+          type: 'page_view',
+          customLinkId: link.id,
+          occurredAt: at(8),
+          pageViewId: 'pv-b',
+          userAgent: GOOGLEBOT,
+        },
       ]);
     });
 
@@ -137,11 +195,51 @@ describe('link event timeline', () => {
       const page = await list(link.id);
       expect(page).toMatchObject({ total: 5, limit: 50, offset: 0, nextCursor: null });
       expect(page.events).toEqual([
-        { eventId: 'h-4b', type: 'lead_submitted', occurredAt: at(4), visitorId: null, sessionId, pageViewId: null, bot: { isBot: false, reason: null } },
-        { eventId: 'h-4a', type: 'meeting_clicked', occurredAt: at(4), visitorId: null, sessionId, pageViewId: null, bot: { isBot: false, reason: null } },
-        { eventId: 'h-3', type: 'open', occurredAt: at(3), visitorId: null, sessionId: null, pageViewId: null, bot: { isBot: false, reason: null } },
-        { eventId: 'h-2', type: 'session_started', occurredAt: at(2), visitorId: null, sessionId, pageViewId: null, bot: { isBot: false, reason: null } },
-        { eventId: 'h-1', type: 'page_view', occurredAt: at(1), visitorId: 'v-1', sessionId: null, pageViewId: 'pv-1', bot: { isBot: false, reason: null } },
+        {
+          eventId: 'h-4b',
+          type: 'lead_submitted',
+          occurredAt: at(4),
+          visitorId: null,
+          sessionId,
+          pageViewId: null,
+          bot: { isBot: false, reason: null },
+        },
+        {
+          eventId: 'h-4a',
+          type: 'meeting_clicked',
+          occurredAt: at(4),
+          visitorId: null,
+          sessionId,
+          pageViewId: null,
+          bot: { isBot: false, reason: null },
+        },
+        {
+          eventId: 'h-3',
+          type: 'open',
+          occurredAt: at(3),
+          visitorId: null,
+          sessionId: null,
+          pageViewId: null,
+          bot: { isBot: false, reason: null },
+        },
+        {
+          eventId: 'h-2',
+          type: 'session_started',
+          occurredAt: at(2),
+          visitorId: null,
+          sessionId,
+          pageViewId: null,
+          bot: { isBot: false, reason: null },
+        },
+        {
+          eventId: 'h-1',
+          type: 'page_view',
+          occurredAt: at(1),
+          visitorId: 'v-1',
+          sessionId: null,
+          pageViewId: 'pv-1',
+          bot: { isBot: false, reason: null },
+        },
       ]);
     });
 
@@ -154,7 +252,12 @@ describe('link event timeline', () => {
         ['b-ua', 'user_agent'],
       ]);
       // Only opens count as bot opens.
-      expect((await linkOf(link.id)).engagement.botOpens).toEqual({ user_agent: 2, prefetch: 0, head_request: 0, scanner: 1 });
+      expect((await linkOf(link.id)).engagement.botOpens).toEqual({
+        user_agent: 2,
+        prefetch: 0,
+        head_request: 0,
+        scanner: 1,
+      });
     });
 
     it('pages with limit and offset; nextCursor is null exactly on the last page', async () => {
@@ -172,15 +275,26 @@ describe('link event timeline', () => {
 
     it('filters by type (a comma list), with or without bots', async () => {
       expect((await list(link.id, '?type=open')).events.map((e) => e.eventId)).toEqual(['h-3']);
-      expect((await list(link.id, '?type=open,page_view&include_bots=true')).events.map((e) => e.eventId)).toEqual(['b-load', 'b-scan', 'b-flag', 'b-ua', 'h-3', 'h-1']);
+      expect((await list(link.id, '?type=open,page_view&include_bots=true')).events.map((e) => e.eventId)).toEqual([
+        'b-load',
+        'b-scan',
+        'b-flag',
+        'b-ua',
+        'h-3',
+        'h-1',
+      ]);
       expect((await list(link.id, '?type=session_ended')).total).toBe(0);
     });
 
     it('422 for an unknown type or a non-boolean include_bots, at the parameter', async () => {
       const type = await get(who.key, `${LINKS}/${link.id}/events?type=open,click`).expect(422);
-      expect((type.body as { detail: { loc: string[]; type: string }[] }).detail).toEqual([expect.objectContaining({ loc: ['query', 'type'], type: 'enum' })]);
+      expect((type.body as { detail: { loc: string[]; type: string }[] }).detail).toEqual([
+        expect.objectContaining({ loc: ['query', 'type'], type: 'enum' }),
+      ]);
       const bots = await get(who.key, `${LINKS}/${link.id}/events?include_bots=maybe`).expect(422);
-      expect((bots.body as { detail: { loc: string[]; type: string }[] }).detail).toEqual([expect.objectContaining({ loc: ['query', 'include_bots'], type: 'bool_parsing' })]);
+      expect((bots.body as { detail: { loc: string[]; type: string }[] }).detail).toEqual([
+        expect.objectContaining({ loc: ['query', 'include_bots'], type: 'bool_parsing' }),
+      ]);
     });
 
     it('custom_links:read or custom_links:write; any other scope 403, no key 401', async () => {
@@ -188,8 +302,12 @@ describe('link event timeline', () => {
         expect((await list(link.id, '', await t.createKey(who.organizationId, [scope]))).total).toBe(5);
       }
       const other = await t.createKey(who.organizationId, ['sessions:read', 'events:write', 'analytics:read']);
-      expect((await get(other, `${LINKS}/${link.id}/events`).expect(403)).body).toEqual({ detail: 'API key does not include the required scope.' });
-      expect((await request(t.server).get(`${LINKS}/${link.id}/events`).expect(401)).body).toEqual({ detail: 'API key required or invalid.' });
+      expect((await get(other, `${LINKS}/${link.id}/events`).expect(403)).body).toEqual({
+        detail: 'API key does not include the required scope.',
+      });
+      expect((await request(t.server).get(`${LINKS}/${link.id}/events`).expect(401)).body).toEqual({
+        detail: 'API key required or invalid.',
+      });
     });
 
     it("404 with CONTRACT's text for an unknown link and for another organization's", async () => {
@@ -198,8 +316,14 @@ describe('link event timeline', () => {
       expect((await get(who.key, `${LINKS}/${randomUUID()}/events`).expect(404)).body).toEqual(LINK_NOT_FOUND);
       // The same eventIds in another organization are its own events, never listed here.
       const theirs = await createLink(stranger);
-      await request(t.server).post('/api/v1/events').set('x-api-key', stranger.key).send({ events: [{ eventId: 'h-1', type: 'open', customLinkId: theirs.id, occurredAt: at(30) }] }).expect(202);
-      expect((await list(theirs.id, '', stranger.key)).events.map((e) => [e.eventId, e.occurredAt])).toEqual([['h-1', at(30)]]);
+      await request(t.server)
+        .post('/api/v1/events')
+        .set('x-api-key', stranger.key)
+        .send({ events: [{ eventId: 'h-1', type: 'open', customLinkId: theirs.id, occurredAt: at(30) }] })
+        .expect(202);
+      expect((await list(theirs.id, '', stranger.key)).events.map((e) => [e.eventId, e.occurredAt])).toEqual([
+        ['h-1', at(30)],
+      ]);
       expect((await list(link.id)).events.find((e) => e.eventId === 'h-1')?.occurredAt).toBe(at(1));
     });
   });

@@ -96,10 +96,19 @@ describe('logs hold no personal data and no secrets', () => {
     assertBuilt();
     // The first app of this file owns the logger (nestjs-pino keeps one per process).
     t = await createTestApp(
-      { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL: 'https://go.logs.test' },
+      {
+        LOG_LEVEL: 'trace',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        LINK_MUTATIONS_PER_MINUTE: '100000',
+        PUBLIC_BASE_URL: 'https://go.logs.test',
+      },
       { controllers: [DatabaseErrorProbeController], logDestination: { write: (line: string) => apiLines.push(line) } },
     );
-    worker = startWorker(43_000 + Math.floor(Math.random() * 1000), { LOG_LEVEL: 'trace', PUBLIC_BASE_URL: 'https://go.logs.test' }, { output: 'pipe' });
+    worker = startWorker(
+      43_000 + Math.floor(Math.random() * 1000),
+      { LOG_LEVEL: 'trace', PUBLIC_BASE_URL: 'https://go.logs.test' },
+      { output: 'pipe' },
+    );
     worker.stdout?.setEncoding('utf8').on('data', (chunk: string) => (workerOutput += chunk));
     worker.stderr?.setEncoding('utf8').on('data', (chunk: string) => (workerOutput += chunk));
     who = await t.createTenant();
@@ -112,46 +121,92 @@ describe('logs hold no personal data and no secrets', () => {
 
   const auth = (req: request.Test, key = who.key) => req.set('Authorization', `Bearer ${key}`);
   const api = () => request(t.server);
-  const entries = (lines: string[]) => lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Entry);
+  const entries = (lines: string[]) =>
+    lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Entry);
   const workerLines = () => workerOutput.split('\n').filter(Boolean);
 
   it('runs the scenario on the API and a worker, and no marker reaches a log line', async () => {
     // Ingestion with a transcript, then the reads that return it.
     const sessionId = newSessionId();
-    const transcript = { entries: [{ speaker: 'prospect', text: M.transcript, timestamp: '2026-11-20T10:00:05.000Z', sequenceNumber: 1 }] };
-    await ingest(t.server, who.key, sessionId, sessionBody({ email: M.sessionEmail, name: M.sessionName, transcript })).expect(200);
-    expect((await auth(api().get(`/api/v1/sessions/${sessionId}/transcript`)).expect(200)).body).toMatchObject({ entries: [{ text: M.transcript }] });
+    const transcript = {
+      entries: [{ speaker: 'prospect', text: M.transcript, timestamp: '2026-11-20T10:00:05.000Z', sequenceNumber: 1 }],
+    };
+    await ingest(
+      t.server,
+      who.key,
+      sessionId,
+      sessionBody({ email: M.sessionEmail, name: M.sessionName, transcript }),
+    ).expect(200);
+    expect((await auth(api().get(`/api/v1/sessions/${sessionId}/transcript`)).expect(200)).body).toMatchObject({
+      entries: [{ text: M.transcript }],
+    });
     await auth(api().get(`/api/v1/sessions?email=${encodeURIComponent(M.sessionEmail)}`)).expect(200);
     await auth(api().get(`/api/v1/people?email=${encodeURIComponent(M.queryEmail)}`)).expect(200);
 
     // A link created and its card rendered by the worker, then updated and opened.
-    const link = { firstName: M.linkFirstName, lastName: M.linkLastName, email: M.linkEmail, company: M.linkCompany, context: M.linkContext };
-    const created = await auth(api().post('/api/v1/custom-links')).set('Idempotency-Key', randomUUID()).send({ links: [link] }).expect(202);
+    const link = {
+      firstName: M.linkFirstName,
+      lastName: M.linkLastName,
+      email: M.linkEmail,
+      company: M.linkCompany,
+      context: M.linkContext,
+    };
+    const created = await auth(api().post('/api/v1/custom-links'))
+      .set('Idempotency-Key', randomUUID())
+      .send({ links: [link] })
+      .expect(202);
     const jobId = (created.body as { job: { id: string } }).job.id;
     const job = await readUntil(
-      async () => (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}`)).expect(200)).body as { status: string; thumbnailGeneratedCount: number },
+      async () =>
+        (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}`)).expect(200)).body as {
+          status: string;
+          thumbnailGeneratedCount: number;
+        },
       (j) => j.status === 'completed',
       60_000,
     );
     expect(job.thumbnailGeneratedCount).toBe(1);
-    const items = (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}/items`)).expect(200)).body as { items: { customLinkId: string }[] };
+    const items = (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}/items`)).expect(200)).body as {
+      items: { customLinkId: string }[];
+    };
     const linkId = items.items[0].customLinkId;
-    await auth(api().patch(`/api/v1/custom-links/${linkId}`)).send({ context: M.patchedContext }).expect(200);
+    await auth(api().patch(`/api/v1/custom-links/${linkId}`))
+      .send({ context: M.patchedContext })
+      .expect(200);
     const { url } = (await auth(api().get(`/api/v1/custom-links/${linkId}`)).expect(200)).body as { url: string };
     await api().get(new URL(url).pathname).set('User-Agent', M.userAgent).redirects(0).expect(302);
     await readUntil(
-      async () => ((await auth(api().get(`/api/v1/custom-links/${linkId}`)).expect(200)).body as { engagement: { stage: string } }).engagement.stage,
+      async () =>
+        (
+          (await auth(api().get(`/api/v1/custom-links/${linkId}`)).expect(200)).body as {
+            engagement: { stage: string };
+          }
+        ).engagement.stage,
       (stage) => stage === 'opened',
       30_000,
     );
-    const event = { eventId: `evt-${RUN}`, type: 'page_view', customLinkId: linkId, occurredAt: '2026-11-20T10:00:00.000Z', visitorId: M.visitorId, userAgent: M.userAgent };
-    await auth(api().post('/api/v1/events')).send({ events: [event] }).expect(202);
+    const event = {
+      eventId: `evt-${RUN}`,
+      type: 'page_view',
+      customLinkId: linkId,
+      occurredAt: '2026-11-20T10:00:00.000Z',
+      visitorId: M.visitorId,
+      userAgent: M.userAgent,
+    };
+    await auth(api().post('/api/v1/events'))
+      .send({ events: [event] })
+      .expect(202);
 
     // Refusals: wrong keys, 422s with markers in the body and the query, 404s with markers in the path.
     await auth(api().get('/api/v1/sessions'), M.wrongKey).expect(401);
     await api().get('/api/v1/sessions').set('x-api-key', M.wrongApiKeyHeader).expect(401);
-    await auth(api().get(`/api/v1/people?email=${encodeURIComponent(M.queryEmail)}&limit=${M.invalidQuery}`)).expect(422);
-    await auth(api().post('/api/v1/custom-links')).set('Idempotency-Key', randomUUID()).send({ links: [{ firstName: 42, context: M.invalidBody }] }).expect(422);
+    await auth(api().get(`/api/v1/people?email=${encodeURIComponent(M.queryEmail)}&limit=${M.invalidQuery}`)).expect(
+      422,
+    );
+    await auth(api().post('/api/v1/custom-links'))
+      .set('Idempotency-Key', randomUUID())
+      .send({ links: [{ firstName: 42, context: M.invalidBody }] })
+      .expect(422);
     await auth(api().get(`/api/v1/${M.notFoundPath}`)).expect(404);
     await auth(api().get(`/api/v1/accounts/${M.notFoundDomain}`)).expect(404);
     await api().get(`/l/${M.notFoundSlug}`).expect(404);
@@ -167,7 +222,11 @@ describe('logs hold no personal data and no secrets', () => {
     const queue = new Bull(JOBS_QUEUE, process.env.REDIS_URL ?? '', { prefix: process.env.QUEUE_PREFIX });
     const failingJobId = randomUUID();
     try {
-      await queue.add(RUN_JOB, { organizationId: M.workerOrganization, jobId: failingJobId }, { jobId: failingJobId, attempts: 1, removeOnFail: true });
+      await queue.add(
+        RUN_JOB,
+        { organizationId: M.workerOrganization, jobId: failingJobId },
+        { jobId: failingJobId, attempts: 1, removeOnFail: true },
+      );
     } finally {
       await queue.close();
     }
@@ -179,32 +238,70 @@ describe('logs hold no personal data and no secrets', () => {
 
     // The capture works: the lines this scenario must have produced are there.
     const logged = entries(apiLines);
-    const requestLine = (route: string) => logged.find((e) => e.msg === 'request completed' && (e.res as { route?: string }).route === route);
-    expect(requestLine('/api/v1/ingest/sessions/:session_id')).toMatchObject({ req: { method: 'PUT' }, res: { statusCode: 200, path: `/api/v1/ingest/sessions/${sessionId}` } });
+    const requestLine = (route: string) =>
+      logged.find((e) => e.msg === 'request completed' && (e.res as { route?: string }).route === route);
+    expect(requestLine('/api/v1/ingest/sessions/:session_id')).toMatchObject({
+      req: { method: 'PUT' },
+      res: { statusCode: 200, path: `/api/v1/ingest/sessions/${sessionId}` },
+    });
     // Top-level request fields: id, the caller's organization, route template, status, duration; string levels.
     expect(requestLine('/api/v1/ingest/sessions/:session_id')).toMatchObject({
-      level: 'info', requestId: expect.stringMatching(/./), organizationId: who.organizationId, route: '/api/v1/ingest/sessions/:session_id', status: 200, durationMs: expect.any(Number),
+      level: 'info',
+      requestId: expect.stringMatching(/./),
+      organizationId: who.organizationId,
+      route: '/api/v1/ingest/sessions/:session_id',
+      status: 200,
+      durationMs: expect.any(Number),
     });
     expect(requestLine('/l/:slug')).toMatchObject({ organizationId: null, route: '/l/:slug', status: 302 });
     expect(requestLine('/api/v1/sessions')).toMatchObject({ req: { method: 'GET', query: ['email'] } });
     expect(requestLine('/l/:slug')).toMatchObject({ res: { statusCode: 302, path: '/l/:slug' } });
     // A 500's request line says only that it failed; its cause is the filter's line, with the same request id.
-    const failedRequest = logged.find((e) => e.msg === 'request errored' && (e.res as { route?: string }).route === '/probe/invalid-uuid');
+    const failedRequest = logged.find(
+      (e) => e.msg === 'request errored' && (e.res as { route?: string }).route === '/probe/invalid-uuid',
+    );
     expect(failedRequest).toMatchObject({ level: 'info', res: { statusCode: 500 } });
     expect(failedRequest?.err).toBeUndefined();
-    expect(logged.filter((e) => e.msg === 'request completed' && (e.res as { statusCode: number }).statusCode === 404 && (e.res as { route: unknown }).route === null).length).toBeGreaterThan(0);
+    expect(
+      logged.filter(
+        (e) =>
+          e.msg === 'request completed' &&
+          (e.res as { statusCode: number }).statusCode === 404 &&
+          (e.res as { route: unknown }).route === null,
+      ).length,
+    ).toBeGreaterThan(0);
     const unhandled = logged.filter((e) => e.msg === 'Unhandled error').map((e) => e.err as Record<string, unknown>);
-    expect(unhandled).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 'QueryFailedError', code: '23505', constraint: 'probe_unique_pkey', table: 'probe_unique', message: 'Database query failed' }),
-      expect.objectContaining({ type: 'QueryFailedError', code: '22P02', message: 'Database query failed' }),
-      expect.objectContaining({ type: 'DatabaseError', code: '22P02', message: 'Database query failed' }),
-    ]));
+    expect(unhandled).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'QueryFailedError',
+          code: '23505',
+          constraint: 'probe_unique_pkey',
+          table: 'probe_unique',
+          message: 'Database query failed',
+        }),
+        expect.objectContaining({ type: 'QueryFailedError', code: '22P02', message: 'Database query failed' }),
+        expect.objectContaining({ type: 'DatabaseError', code: '22P02', message: 'Database query failed' }),
+      ]),
+    );
     const failed = entries(workerLines()).find((e) => e.jobId === failingJobId);
-    expect(failed).toMatchObject({ level: 'warn', msg: 'Job failed', queue: JOBS_QUEUE, job: RUN_JOB, attempt: 1, attempts: 1, err: { type: 'QueryFailedError', code: '22P02' } });
+    expect(failed).toMatchObject({
+      level: 'warn',
+      msg: 'Job failed',
+      queue: JOBS_QUEUE,
+      job: RUN_JOB,
+      attempt: 1,
+      attempts: 1,
+      err: { type: 'QueryFailedError', code: '22P02' },
+    });
     expect(workerLines().length).toBeGreaterThan(10);
 
     // No marker, no key: neither in the API's lines nor in anything the worker wrote.
-    const secrets: Record<string, string> = { ...M, validKey: who.key, validKeySecret: who.key.slice('sk_live_'.length) };
+    const secrets: Record<string, string> = {
+      ...M,
+      validKey: who.key,
+      validKeySecret: who.key.slice('sk_live_'.length),
+    };
     const leaks = (text: string) =>
       Object.entries(secrets)
         .filter(([, value]) => text.includes(value) || text.includes(encodeURIComponent(value)))

@@ -4,7 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { IdempotencyRepository } from '../src/common/idempotency/idempotency.repository';
 import { MaintenanceProcessor } from '../src/modules/maintenance/jobs/maintenance.processor';
-import { MAINTENANCE_QUEUE, PURGE_IDEMPOTENCY_RECORDS, PURGE_IDEMPOTENCY_RECORDS_CRON } from '../src/modules/maintenance/jobs/maintenance.queue';
+import {
+  MAINTENANCE_QUEUE,
+  PURGE_IDEMPOTENCY_RECORDS,
+  PURGE_IDEMPOTENCY_RECORDS_CRON,
+} from '../src/modules/maintenance/jobs/maintenance.queue';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 
 describe('worker role: maintenance', () => {
@@ -30,11 +34,17 @@ describe('worker role: maintenance', () => {
     const scope = { organizationId, method: 'POST', route: '/api/v1/custom-link-campaigns' };
     expect(await repository.claim({ ...scope, key: 'live' }, 'a'.repeat(64), randomUUID(), 30_000)).toBe(true);
     expect(await repository.claim({ ...scope, key: 'old' }, 'b'.repeat(64), randomUUID(), 30_000)).toBe(true);
-    await db.query(`UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE organization_id = $1 AND idempotency_key = 'old'`, [organizationId]);
+    await db.query(
+      `UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE organization_id = $1 AND idempotency_key = 'old'`,
+      [organizationId],
+    );
 
     await t.app.get(MaintenanceProcessor).purgeIdempotencyRecords();
 
-    const rows: { idempotency_key: string }[] = await db.query(`SELECT idempotency_key FROM idempotency_records WHERE organization_id = $1`, [organizationId]);
+    const rows: { idempotency_key: string }[] = await db.query(
+      `SELECT idempotency_key FROM idempotency_records WHERE organization_id = $1`,
+      [organizationId],
+    );
     expect(rows.map((r) => r.idempotency_key)).toEqual(['live']);
   });
 

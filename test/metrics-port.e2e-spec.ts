@@ -54,8 +54,14 @@ describe('METRICS_PORT', () => {
     try {
       const missing = await request(`http://127.0.0.1:${tokenPort}`).get('/metrics').expect(401);
       expect(missing.text).not.toContain('engagement_');
-      await request(`http://127.0.0.1:${tokenPort}`).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}x`).expect(401);
-      const res = await request(`http://127.0.0.1:${tokenPort}`).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
+      await request(`http://127.0.0.1:${tokenPort}`)
+        .get('/metrics')
+        .set('Authorization', `Bearer ${METRICS_TOKEN}x`)
+        .expect(401);
+      const res = await request(`http://127.0.0.1:${tokenPort}`)
+        .get('/metrics')
+        .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+        .expect(200);
       expect(res.text).toContain('engagement_queue_up');
     } finally {
       await secured.close();

@@ -37,7 +37,10 @@ describe('migration check', () => {
   }
 
   /** ENTITIES with `replaced` swapped for `by`. */
-  const replacing = (replaced: EntityClass, by: EntityClass) => [...ENTITIES.filter((entity) => entity !== replaced), by];
+  const replacing = (replaced: EntityClass, by: EntityClass) => [
+    ...ENTITIES.filter((entity) => entity !== replaced),
+    by,
+  ];
 
   afterAll(async () => {
     for (const dataSource of dataSources) if (dataSource.isInitialized) await dataSource.destroy();
@@ -45,7 +48,8 @@ describe('migration check', () => {
 
   it('runs on a supported PostgreSQL major (README "Run it": 15 to 18; 15 is the minimum, for UNIQUE NULLS NOT DISTINCT)', async () => {
     const dataSource = await connect();
-    const [{ server_version_num: version }]: { server_version_num: string }[] = await dataSource.query('SHOW server_version_num');
+    const [{ server_version_num: version }]: { server_version_num: string }[] =
+      await dataSource.query('SHOW server_version_num');
     const major = Math.floor(Number(version) / 10000);
     expect(major).toBeGreaterThanOrEqual(15);
     expect(major).toBeLessThanOrEqual(18);
@@ -76,10 +80,13 @@ describe('migration check', () => {
 
   it('reports a generated column whose expression differs', async () => {
     const dataSource = await connect();
-    dataSource.getMetadata(CustomLinkEntity).findColumnWithPropertyName('searchText')!.asExpression = `lower(coalesce(display_name, ''))`;
+    dataSource.getMetadata(CustomLinkEntity).findColumnWithPropertyName('searchText')!.asExpression =
+      `lower(coalesce(display_name, ''))`;
     const diff = await schemaDiff(dataSource);
     expect(diff).toContain('ALTER TABLE "custom_links" DROP COLUMN "search_text"');
-    expect(diff).toContain(`ALTER TABLE "custom_links" ADD "search_text" text GENERATED ALWAYS AS (lower(coalesce(display_name, ''))) STORED`);
+    expect(diff).toContain(
+      `ALTER TABLE "custom_links" ADD "search_text" text GENERATED ALWAYS AS (lower(coalesce(display_name, ''))) STORED`,
+    );
   });
 
   it('reports a table that no entity declares', async () => {
@@ -103,7 +110,8 @@ describe('migration check', () => {
         WHERE n.nspname = current_schema() AND p.prosrc LIKE '%analysis_status%'`,
     );
     expect(functions.map((f) => f.name).sort()).toEqual(['session_counts_track', 'session_emails_track']);
-    for (const { name, source } of functions) expect({ name, uses: source.includes(visibleSession()) }).toEqual({ name, uses: true });
+    for (const { name, source } of functions)
+      expect({ name, uses: source.includes(visibleSession()) }).toEqual({ name, uses: true });
     const indexes: { name: string; predicate: string }[] = await dataSource.query(
       `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
         WHERE i.indrelid = 'sessions'::regclass AND pg_get_expr(i.indpred, i.indrelid) LIKE '%analysis_status%'`,
@@ -111,6 +119,7 @@ describe('migration check', () => {
     expect(indexes.length).toBeGreaterThanOrEqual(2);
     // PostgreSQL stores a predicate with casts and parentheses: compare without them.
     const bare = (sql: string) => sql.replace(/::text|[()]/g, '');
-    for (const { name, predicate } of indexes) expect({ name, uses: bare(predicate).startsWith(visibleSession()) }).toEqual({ name, uses: true });
+    for (const { name, predicate } of indexes)
+      expect({ name, uses: bare(predicate).startsWith(visibleSession()) }).toEqual({ name, uses: true });
   });
 });

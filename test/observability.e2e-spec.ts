@@ -34,7 +34,7 @@ function metricsOf(app: () => TestApp) {
   const metrics = async () => (await request(app().server).get('/metrics').expect(200)).text;
   const until = async (series: string, above: number) => {
     let text = '';
-    await eventually(async () => ((sample((text = await metrics()), series) ?? 0) > above), 10_000, 200);
+    await eventually(async () => (sample((text = await metrics()), series) ?? 0) > above, 10_000, 200);
     return text;
   };
   return { metrics, until };
@@ -59,7 +59,8 @@ describe('metrics', () => {
 
   it('shows the PostgreSQL pool: connections in use, idle, waiting and the maximum', async () => {
     const text = await metrics();
-    for (const name of ['in_use', 'idle', 'waiting']) expect(sample(text, `engagement_db_pool_${name}`)).toBeGreaterThanOrEqual(0);
+    for (const name of ['in_use', 'idle', 'waiting'])
+      expect(sample(text, `engagement_db_pool_${name}`)).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'engagement_db_pool_max')).toBeGreaterThanOrEqual(t.config.databasePoolSize);
     expect(sample(text, 'engagement_db_pool_in_use')! + sample(text, 'engagement_db_pool_idle')!).toBeGreaterThan(0);
   });
@@ -68,7 +69,8 @@ describe('metrics', () => {
     const who = await t.createTenant();
     const before = sample(await metrics(), 'engagement_limit_rejections_total{limit="requests"}') ?? 0;
     let limited = 0;
-    for (let i = 0; i < 5; i++) if ((await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key)).status === 429) limited++;
+    for (let i = 0; i < 5; i++)
+      if ((await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key)).status === 429) limited++;
     expect(limited).toBeGreaterThan(0);
     const text = await until('engagement_limit_rejections_total{limit="requests"}', before + limited - 1);
     expect(text).not.toContain(who.organizationId);
@@ -80,7 +82,8 @@ describe('metrics', () => {
     const replays = sample(text0, 'engagement_idempotency_replays_total') ?? 0;
     const conflicts = sample(text0, 'engagement_idempotency_conflicts_total') ?? 0;
     const key = randomUUID();
-    const post = (name: string) => request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).set('Idempotency-Key', key).send({ name });
+    const post = (name: string) =>
+      request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).set('Idempotency-Key', key).send({ name });
     await post('Replayed').expect(201);
     expect((await post('Replayed').expect(201)).headers['idempotent-replayed']).toBe('true');
     await post('Another body').expect(409);
@@ -114,7 +117,10 @@ describe('metrics', () => {
   it('request duration buckets reach 10 s (a stalled database answers after about 6 s)', async () => {
     await request(t.server).get('/healthz').expect(200);
     const text = await until('http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}', 0);
-    for (const le of ['2.5', '5', '7.5', '10', '+Inf']) expect(text).toContain(`http_request_duration_seconds_bucket{le="${le}",method="GET",route="/healthz",status="200"}`);
+    for (const le of ['2.5', '5', '7.5', '10', '+Inf'])
+      expect(text).toContain(
+        `http_request_duration_seconds_bucket{le="${le}",method="GET",route="/healthz",status="200"}`,
+      );
   });
 
   it('observes ingestion lag (now minus the session end) once per change, not per re-send', async () => {
@@ -129,7 +135,8 @@ describe('metrics', () => {
     await ingest(t.server, who.key, id, body).expect(200);
     const text = await until(series, before);
     expect(sample(text, series)).toBe(before + 1);
-    const under = (le: string) => sample(text, `engagement_ingestion_lag_seconds_bucket{le="${le}",kind="session"}`) ?? 0;
+    const under = (le: string) =>
+      sample(text, `engagement_ingestion_lag_seconds_bucket{le="${le}",kind="session"}`) ?? 0;
     expect(under('900')).toBeLessThan(under('14400'));
   });
 });
@@ -144,8 +151,12 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
   // local receiver that answers 204 on /ok and 500 elsewhere.
   beforeAll(async () => {
     t = await createTestApp({
-      APP_ROLE: 'all', QUEUE_PREFIX: `bull-metrics-${randomUUID()}`, RATE_LIMIT_PER_MINUTE: '100000',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '50', WEBHOOK_RETRY_BASE_MS: '60000',
+      APP_ROLE: 'all',
+      QUEUE_PREFIX: `bull-metrics-${randomUUID()}`,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '50',
+      WEBHOOK_RETRY_BASE_MS: '60000',
     });
     receiver = createServer((req, res) => {
       req.resume().on('end', () => res.writeHead(req.url === '/ok' ? 204 : 500).end());
@@ -162,26 +173,48 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
 
   it('observes the duration of a completed link creation job under its queue and job type', async () => {
     const who = await t.createTenant(['custom_links:read', 'custom_links:write']);
-    const series = 'engagement_job_duration_seconds_count{queue="custom-link-jobs",job="create-links",outcome="completed"}';
+    const series =
+      'engagement_job_duration_seconds_count{queue="custom-link-jobs",job="create-links",outcome="completed"}';
     const before = sample(await metrics(), series) ?? 0;
-    const link = { firstName: 'Ada', lastName: 'Person', company: 'Co', shareThumbnailUrl: 'https://cdn.example.com/card.png' };
-    const created = await request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links: [link] }).expect(202);
+    const link = {
+      firstName: 'Ada',
+      lastName: 'Person',
+      company: 'Co',
+      shareThumbnailUrl: 'https://cdn.example.com/card.png',
+    };
+    const created = await request(t.server)
+      .post('/api/v1/custom-links')
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links: [link] })
+      .expect(202);
     const jobId = (created.body as { job: { id: string } }).job.id;
     const job = await readUntil(
-      async () => (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as { status: string },
+      async () =>
+        (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200))
+          .body as { status: string },
       (j) => j.status !== 'queued' && j.status !== 'processing',
     );
     expect(job.status).toBe('completed');
     const text = await until(series, before);
     expect(sample(text, series)).toBeGreaterThanOrEqual(1);
-    const infinite = 'engagement_job_duration_seconds_bucket{le="+Inf",queue="custom-link-jobs",job="create-links",outcome="completed"}';
+    const infinite =
+      'engagement_job_duration_seconds_bucket{le="+Inf",queue="custom-link-jobs",job="create-links",outcome="completed"}';
     expect(sample(text, infinite)).toBe(sample(text, series));
   });
 
   it('counts webhook attempts by outcome with their duration, and endpoints disabled, never by URL', async () => {
     const who = await t.createTenant();
     const endpoint = async (path: string) =>
-      ((await request(t.server).post('/api/v1/webhook-endpoints').set('x-api-key', who.key).send({ url: `${hooks}${path}`, eventTypes: ['custom_link.opened'] }).expect(201)).body as { id: string }).id;
+      (
+        (
+          await request(t.server)
+            .post('/api/v1/webhook-endpoints')
+            .set('x-api-key', who.key)
+            .send({ url: `${hooks}${path}`, eventTypes: ['custom_link.opened'] })
+            .expect(201)
+        ).body as { id: string }
+      ).id;
     const series = {
       success: 'engagement_webhook_attempts_total{outcome="success"}',
       httpError: 'engagement_webhook_attempts_total{outcome="http_error"}',
@@ -193,8 +226,13 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
     const failing = await endpoint('/fail');
     // Failing for six days: its next failure deactivates it (five days, retry-schedule.ts).
     const db = t.app.get(DataSource);
-    await db.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '6 days' WHERE organization_id = $1 AND id = $2`, [who.organizationId, failing]);
-    await db.transaction((tx) => t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', { id: randomUUID() }));
+    await db.query(
+      `UPDATE webhook_endpoints SET failing_since = now() - interval '6 days' WHERE organization_id = $1 AND id = $2`,
+      [who.organizationId, failing],
+    );
+    await db.transaction((tx) =>
+      t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', { id: randomUUID() }),
+    );
 
     await until(series.success, sample(text0, series.success) ?? 0);
     await until(series.httpError, sample(text0, series.httpError) ?? 0);
@@ -202,20 +240,35 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
     const text = await until(series.disabled, sample(text0, series.disabled) ?? 0);
     expect(text).not.toContain(hooks);
     expect(text).not.toContain('127.0.0.1');
-    const endpoints = (await request(t.server).get(`/api/v1/webhook-endpoints/${failing}`).set('x-api-key', who.key).expect(200)).body as { active: boolean };
+    const endpoints = (
+      await request(t.server).get(`/api/v1/webhook-endpoints/${failing}`).set('x-api-key', who.key).expect(200)
+    ).body as { active: boolean };
     expect(endpoints.active).toBe(false);
   });
 
   it('counts the rows and bytes of a completed export and observes its duration', async () => {
     const who = await t.createTenant();
-    await ingest(t.server, who.key, randomUUID(), sessionBody({ email: 'ada@export.example.com' })).expect((res) => expect([200, 201]).toContain(res.status));
+    await ingest(t.server, who.key, randomUUID(), sessionBody({ email: 'ada@export.example.com' })).expect((res) =>
+      expect([200, 201]).toContain(res.status),
+    );
     const rows = 'engagement_export_rows_total{resource="people",format="ndjson"}';
     const bytes = 'engagement_export_bytes_total{resource="people",format="ndjson"}';
     const durations = 'engagement_export_duration_seconds_count{outcome="completed"}';
     const text0 = await metrics();
-    const created = await request(t.server).post('/api/v1/exports').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ resource: 'people', format: 'ndjson', filters: {} }).expect(202);
+    const created = await request(t.server)
+      .post('/api/v1/exports')
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ resource: 'people', format: 'ndjson', filters: {} })
+      .expect(202);
     const done = await readUntil(
-      async () => (await request(t.server).get(created.headers.location as string).set('x-api-key', who.key).expect(200)).body as { status: string; rowCount: number | null },
+      async () =>
+        (
+          await request(t.server)
+            .get(created.headers.location as string)
+            .set('x-api-key', who.key)
+            .expect(200)
+        ).body as { status: string; rowCount: number | null },
       (e) => e.status !== 'queued' && e.status !== 'processing',
     );
     expect(done).toMatchObject({ status: 'completed', rowCount: 1 });
@@ -231,10 +284,17 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
     const durations = 'engagement_card_render_duration_seconds_count';
     const text0 = await metrics();
     const link = { firstName: 'Ada', lastName: 'Card', company: 'Co' };
-    const created = await request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links: [link] }).expect(202);
+    const created = await request(t.server)
+      .post('/api/v1/custom-links')
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links: [link] })
+      .expect(202);
     const jobId = (created.body as { job: { id: string } }).job.id;
     const job = await readUntil(
-      async () => (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as { status: string; thumbnailGeneratedCount: number },
+      async () =>
+        (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200))
+          .body as { status: string; thumbnailGeneratedCount: number },
       (j) => j.status !== 'queued' && j.status !== 'processing',
       60_000,
     );
@@ -251,12 +311,16 @@ describe('metrics while Redis does not answer', () => {
     try {
       cache.proxy.set('stall');
       let text = '';
-      await eventually(async () => {
-        const res = await request(t.server).get('/metrics').timeout(10_000);
-        expect(res.status).toBe(200);
-        text = res.text;
-        return sample(text, 'engagement_queue_up{queue="custom-link-jobs"}') === 0;
-      }, 15_000, 200);
+      await eventually(
+        async () => {
+          const res = await request(t.server).get('/metrics').timeout(10_000);
+          expect(res.status).toBe(200);
+          text = res.text;
+          return sample(text, 'engagement_queue_up{queue="custom-link-jobs"}') === 0;
+        },
+        15_000,
+        200,
+      );
       expect(text).not.toMatch(/^engagement_queue_waiting\{queue="custom-link-jobs"\}/m);
       // The rest of the metrics are there.
       expect(text).toMatch(/^engagement_db_pool_idle \d+$/m);
@@ -315,10 +379,16 @@ describe('operator endpoints', () => {
       await request(t.server).get('/admin/queues').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(401);
       await request(t.server).get('/admin/queues').auth('admin', 'wrong-password-0123456').expect(401);
       await request(t.server).get('/admin/queues/api/queues').expect(401);
-      const page = await request(t.server).get('/admin/queues').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(200);
+      const page = await request(t.server)
+        .get('/admin/queues')
+        .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+        .expect(200);
       expect(page.headers['content-type']).toMatch(/text\/html/);
       await request(t.server).get('/admin/queues').auth('anyone', ADMIN_TOKEN).expect(200);
-      const api = await request(t.server).get('/admin/queues/api/queues').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(200);
+      const api = await request(t.server)
+        .get('/admin/queues/api/queues')
+        .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+        .expect(200);
       expect((api.body as { queues: { name: string }[] }).queues.map((q) => q.name)).toContain('custom-link-jobs');
     });
   });

@@ -28,15 +28,31 @@ interface Answer {
 function send(port: number, key: string, deadlineMs: number): Promise<Answer> {
   const sentAt = Date.now();
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/v1/sessions?limit=5', headers: { 'x-api-key': key }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ sentAt, ms: Date.now() - sentAt, status: res.statusCode ?? null, error: null, body, headers: res.headers }));
-      res.on('error', (error) => resolve({ sentAt, ms: Date.now() - sentAt, status: null, error: error.message, body, headers: {} }));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/api/v1/sessions?limit=5', headers: { 'x-api-key': key }, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({
+            sentAt,
+            ms: Date.now() - sentAt,
+            status: res.statusCode ?? null,
+            error: null,
+            body,
+            headers: res.headers,
+          }),
+        );
+        res.on('error', (error) =>
+          resolve({ sentAt, ms: Date.now() - sentAt, status: null, error: error.message, body, headers: {} }),
+        );
+      },
+    );
     req.setTimeout(deadlineMs, () => req.destroy(new Error(`unanswered after ${deadlineMs} ms`)));
-    req.on('error', (error) => resolve({ sentAt, ms: Date.now() - sentAt, status: null, error: error.message, body: '', headers: {} }));
+    req.on('error', (error) =>
+      resolve({ sentAt, ms: Date.now() - sentAt, status: null, error: error.message, body: '', headers: {} }),
+    );
   });
 }
 
@@ -88,7 +104,11 @@ describe('outages under a steady load of 20 requests a second', () => {
   afterEach(async () => {
     database.set('open');
     redis.set('open');
-    await readUntil(() => request(t.server).get('/readyz'), (res) => res.status === 200, 15_000);
+    await readUntil(
+      () => request(t.server).get('/readyz'),
+      (res) => res.status === 200,
+      15_000,
+    );
   });
 
   /** Answer times per outage, for docs/operations.md (reports/outages-under-load.json). */
@@ -116,8 +136,15 @@ describe('outages under a steady load of 20 requests a second', () => {
       proxy().set('open');
       const answers = await outage;
       const times = answers.map((a) => a.ms).sort((a, b) => a - b);
-      figures[`${name} ${mode}`] = { requests: answers.length, unavailable: answers.filter((a) => a.status === 503).length, p50Ms: times[Math.floor(times.length / 2)], maxMs: times[times.length - 1] };
-      const problems = answers.map((answer) => problemOf(answer, boundMs)).filter((problem): problem is string => problem !== null);
+      figures[`${name} ${mode}`] = {
+        requests: answers.length,
+        unavailable: answers.filter((a) => a.status === 503).length,
+        p50Ms: times[Math.floor(times.length / 2)],
+        maxMs: times[times.length - 1],
+      };
+      const problems = answers
+        .map((answer) => problemOf(answer, boundMs))
+        .filter((problem): problem is string => problem !== null);
       expect(problems).toEqual([]);
       expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
       // Healed: the last second of the recovery answers 200.

@@ -28,7 +28,11 @@ describe('dependency outages', () => {
   afterEach(async () => {
     database.set('open');
     redis.set('open');
-    await readUntil(() => request(t.server).get('/readyz'), (res) => res.status === 200, 15_000);
+    await readUntil(
+      () => request(t.server).get('/readyz'),
+      (res) => res.status === 200,
+      15_000,
+    );
   });
 
   afterAll(async () => {
@@ -52,7 +56,9 @@ describe('dependency outages', () => {
 
   it('answers normally through the proxies', async () => {
     await sessions().expect(200);
-    await request(t.server).get('/readyz').expect(200, { status: 'ok', checks: { database: 'up', redis: 'up' } });
+    await request(t.server)
+      .get('/readyz')
+      .expect(200, { status: 'ok', checks: { database: 'up', redis: 'up' } });
   });
 
   /** Each dependency, its proxy, how soon an outage must be answered, and what readiness then says. */
@@ -70,7 +76,11 @@ describe('dependency outages', () => {
         expectUnavailable(res);
         expect(ms).toBeLessThan(answeredWithinMs);
         // Probes reuse a check for up to a second, and a check waits at most 2 s.
-        const ready = await readUntil(() => request(t.server).get('/readyz'), (r) => r.status === 503, 3500);
+        const ready = await readUntil(
+          () => request(t.server).get('/readyz'),
+          (r) => r.status === 503,
+          3500,
+        );
         expect(ready.body).toEqual({ status: 'unavailable', checks });
         await request(t.server).get('/healthz').expect(200, { status: 'ok' });
 

@@ -78,7 +78,12 @@ const NO_QUALIFICATION = {
  * `qualificationAssessedAt` is left out unless given (so the session's startTime orders it);
  * `tracking` fields override the base tracking.
  */
-function visit(start: string, minutes: number | null, over: Record<string, unknown> = {}, tracking: Record<string, unknown> = {}) {
+function visit(
+  start: string,
+  minutes: number | null,
+  over: Record<string, unknown> = {},
+  tracking: Record<string, unknown> = {},
+) {
   return sessionBody({
     startTime: start,
     endTime: minutes === null ? null : plusMinutes(start, minutes),
@@ -91,7 +96,10 @@ function visit(start: string, minutes: number | null, over: Record<string, unkno
 const INTENT_VALUE: Record<Intent, number> = { none: 0, low: 1, medium: 2, high: 3 };
 
 /** docs/api.md §13.4 and DECISIONS: the intent score of sessions as of `calculatedAt`. */
-function expectedIntentScore(sessions: { startTime: string; buyingIntent: Intent | null }[], calculatedAt: string): number {
+function expectedIntentScore(
+  sessions: { startTime: string; buyingIntent: Intent | null }[],
+  calculatedAt: string,
+): number {
   const reference = Date.parse(calculatedAt);
   let weights = 0;
   let weighted = 0;
@@ -120,7 +128,8 @@ describe('people', () => {
   const tenant = () => t.createTenant();
   const put = async (who: Tenant, id: string, body: Record<string, unknown>): Promise<Ingested> =>
     (await ingest(t.server, who.key, id, body).expect(200)).body as Ingested;
-  const get = (who: Tenant, id: string) => request(t.server).get(`${PEOPLE}/${id}`).set('Authorization', `Bearer ${who.key}`);
+  const get = (who: Tenant, id: string) =>
+    request(t.server).get(`${PEOPLE}/${id}`).set('Authorization', `Bearer ${who.key}`);
   const getOk = async (who: Tenant, id: string): Promise<Person> => (await get(who, id).expect(200)).body as Person;
   const list = (who: Tenant, query: Record<string, string | number> = {}) =>
     request(t.server).get(PEOPLE).query(query).set('Authorization', `Bearer ${who.key}`);
@@ -133,7 +142,8 @@ describe('people', () => {
   /** Ingests one session per [email, start] and returns the person of each email. */
   const seed = async (who: Tenant, rows: [string, Record<string, unknown>][]) => {
     const ids = new Map<string, string>();
-    for (const [email, body] of rows) ids.set(email.toLowerCase(), (await put(who, newSessionId(), { ...body, email })).personId!);
+    for (const [email, body] of rows)
+      ids.set(email.toLowerCase(), (await put(who, newSessionId(), { ...body, email })).personId!);
     return ids;
   };
 
@@ -167,14 +177,25 @@ describe('people', () => {
 
     it('makes no person for staging, pending or email-less sessions', async () => {
       const who = await tenant();
-      const staging = await put(who, newSessionId(), visit(ago(1), 10, { email: 'stage@acme.com', environment: 'staging' }));
-      const pending = await put(who, newSessionId(), visit(ago(1), 10, { email: 'pend@acme.com', analysisStatus: 'pending' }));
+      const staging = await put(
+        who,
+        newSessionId(),
+        visit(ago(1), 10, { email: 'stage@acme.com', environment: 'staging' }),
+      );
+      const pending = await put(
+        who,
+        newSessionId(),
+        visit(ago(1), 10, { email: 'pend@acme.com', analysisStatus: 'pending' }),
+      );
       const anonymous = await put(who, newSessionId(), visit(ago(1), 10, { email: null }));
 
       expect(staging).toEqual({ id: expect.stringMatching(UUID), personId: null, analysisStatus: 'analyzed' });
       expect(pending).toEqual({ id: expect.stringMatching(UUID), personId: null, analysisStatus: 'pending' });
       expect(anonymous).toEqual({ id: expect.stringMatching(UUID), personId: null, analysisStatus: 'analyzed' });
-      expect(await listOk(who)).toEqual({ people: [], pagination: { total: 0, limit: 50, offset: 0, nextCursor: null } });
+      expect(await listOk(who)).toEqual({
+        people: [],
+        pagination: { total: 0, limit: 50, offset: 0, nextCursor: null },
+      });
     });
   });
 
@@ -185,9 +206,17 @@ describe('people', () => {
         ago(10),
         30,
         {
-          email: 'Ada@Acme.com', name: 'Ada', phone: '+1 555 0100', business: 'Acme', buyingIntent: 'high',
-          qualificationStatus: 'qualified', qualificationSource: 'automatic', qualificationAssessedAt: ago(10, 31),
-          qualificationRationale: 'R-early', qualificationRubricVersionId: 'rubric-v1', summaryMarkdown: 'early summary',
+          email: 'Ada@Acme.com',
+          name: 'Ada',
+          phone: '+1 555 0100',
+          business: 'Acme',
+          buyingIntent: 'high',
+          qualificationStatus: 'qualified',
+          qualificationSource: 'automatic',
+          qualificationAssessedAt: ago(10, 31),
+          qualificationRationale: 'R-early',
+          qualificationRubricVersionId: 'rubric-v1',
+          summaryMarkdown: 'early summary',
         },
         { utmSource: 'google', geoCity: 'San Francisco', geoRegion: 'CA', geoCountry: 'US' },
       );
@@ -195,16 +224,32 @@ describe('people', () => {
         ago(5),
         45,
         {
-          email: 'ada@acme.com', name: 'Ada Lovelace', phone: null, business: 'Acme Corp', buyingIntent: 'medium',
-          qualificationStatus: 'unqualified', qualificationSource: 'manual', qualificationAssessedAt: ago(5, 50),
-          qualificationRationale: 'R-middle', qualificationRubricVersionId: 'rubric-v2', summaryMarkdown: 'middle summary',
+          email: 'ada@acme.com',
+          name: 'Ada Lovelace',
+          phone: null,
+          business: 'Acme Corp',
+          buyingIntent: 'medium',
+          qualificationStatus: 'unqualified',
+          qualificationSource: 'manual',
+          qualificationAssessedAt: ago(5, 50),
+          qualificationRationale: 'R-middle',
+          qualificationRubricVersionId: 'rubric-v2',
+          summaryMarkdown: 'middle summary',
         },
         { utmSource: 'newsletter', geoCity: 'Berlin', geoRegion: 'BE', geoCountry: 'DE' },
       );
       const latest = visit(
         ago(2),
         15,
-        { email: 'ADA@acme.com', name: '', phone: null, business: null, buyingIntent: 'low', summaryMarkdown: '', ...NO_QUALIFICATION },
+        {
+          email: 'ADA@acme.com',
+          name: '',
+          phone: null,
+          business: null,
+          buyingIntent: 'low',
+          summaryMarkdown: '',
+          ...NO_QUALIFICATION,
+        },
         { utmSource: 'partner', geoCity: null, geoRegion: null, geoCountry: null },
       );
 
@@ -240,7 +285,10 @@ describe('people', () => {
         intentCalculatedAt: expect.stringMatching(ISO_MS_Z),
         updatedAt: expect.stringMatching(ISO_MS_Z),
       });
-      const score = expectedIntentScore([early, middle, latest] as { startTime: string; buyingIntent: Intent }[], person.intentCalculatedAt);
+      const score = expectedIntentScore(
+        [early, middle, latest] as { startTime: string; buyingIntent: Intent }[],
+        person.intentCalculatedAt,
+      );
       expect(person.intentScore).toBeCloseTo(score, 6);
       expect(Date.parse(person.intentCalculatedAt)).toBeGreaterThanOrEqual(NOW);
       expect(Date.parse(person.intentCalculatedAt)).toBeLessThanOrEqual(Date.now() + 1000);
@@ -254,14 +302,26 @@ describe('people', () => {
       const open = visit(ago(1), null, { email: 'long@acme.com' });
       const { personId } = await put(who, newSessionId(), long);
       await put(who, newSessionId(), open);
-      expect(await getOk(who, personId!)).toMatchObject({ firstSeenAt: ago(1, -120), lastSeenAt: ago(1, 60), totalTimeSpentSeconds: 180 * 60 });
+      expect(await getOk(who, personId!)).toMatchObject({
+        firstSeenAt: ago(1, -120),
+        lastSeenAt: ago(1, 60),
+        totalTimeSpentSeconds: 180 * 60,
+      });
 
       const onlyOpen = await put(who, newSessionId(), visit(ago(3), null, { email: 'open@acme.com' }));
-      expect(await getOk(who, onlyOpen.personId!)).toMatchObject({ firstSeenAt: ago(3), lastSeenAt: ago(3), totalTimeSpentSeconds: 0 });
+      expect(await getOk(who, onlyOpen.personId!)).toMatchObject({
+        firstSeenAt: ago(3),
+        lastSeenAt: ago(3),
+        totalTimeSpentSeconds: 0,
+      });
 
       const later = await put(who, newSessionId(), visit(ago(0, -60), null, { email: 'open@acme.com' }));
       expect(later.personId).toBe(onlyOpen.personId);
-      expect(await getOk(who, onlyOpen.personId!)).toMatchObject({ firstSeenAt: ago(3), lastSeenAt: ago(0, -60), totalSessions: 2 });
+      expect(await getOk(who, onlyOpen.personId!)).toMatchObject({
+        firstSeenAt: ago(3),
+        lastSeenAt: ago(0, -60),
+        totalSessions: 2,
+      });
     });
 
     it('joins only the non-empty geo parts of the latest session that has any', async () => {
@@ -274,7 +334,11 @@ describe('people', () => {
       ];
       for (const { email, geo, expected } of cases) {
         const [geoCity, geoRegion, geoCountry] = geo;
-        const { personId } = await put(who, newSessionId(), visit(ago(2), 10, { email }, { geoCity, geoRegion, geoCountry }));
+        const { personId } = await put(
+          who,
+          newSessionId(),
+          visit(ago(2), 10, { email }, { geoCity, geoRegion, geoCountry }),
+        );
         expect((await getOk(who, personId!)).lastLocation).toBe(expected);
       }
     });
@@ -294,40 +358,92 @@ describe('people', () => {
   describe('qualification precedence', () => {
     const assessment = (start: string, status: string, source: string, assessedAt: string | null, rationale: string) =>
       visit(start, 20, {
-        email: 'q@acme.com', qualificationStatus: status, qualificationSource: source, qualificationAssessedAt: assessedAt,
-        qualificationRationale: rationale, qualificationRubricVersionId: `rubric-${rationale}`,
+        email: 'q@acme.com',
+        qualificationStatus: status,
+        qualificationSource: source,
+        qualificationAssessedAt: assessedAt,
+        qualificationRationale: rationale,
+        qualificationRubricVersionId: `rubric-${rationale}`,
       });
 
     it.each([
       {
         rule: 'a later automatic assessment overrides an earlier manual one',
-        sessions: [assessment(ago(5), 'unqualified', 'manual', ago(5, 30), 'manual'), assessment(ago(3), 'qualified', 'automatic', ago(3, 30), 'auto')],
-        wins: { qualificationStatus: 'qualified', qualificationSource: 'automatic', qualificationRationale: 'auto', qualificationAssessedAt: ago(3, 30) },
+        sessions: [
+          assessment(ago(5), 'unqualified', 'manual', ago(5, 30), 'manual'),
+          assessment(ago(3), 'qualified', 'automatic', ago(3, 30), 'auto'),
+        ],
+        wins: {
+          qualificationStatus: 'qualified',
+          qualificationSource: 'automatic',
+          qualificationRationale: 'auto',
+          qualificationAssessedAt: ago(3, 30),
+        },
       },
       {
         rule: 'an automatic assessment never overrides a later manual one, even of an earlier session',
-        sessions: [assessment(ago(2), 'qualified', 'automatic', ago(2, 30), 'auto'), assessment(ago(4), 'unqualified', 'manual', ago(1), 'manual')],
-        wins: { qualificationStatus: 'unqualified', qualificationSource: 'manual', qualificationRationale: 'manual', qualificationAssessedAt: ago(1) },
+        sessions: [
+          assessment(ago(2), 'qualified', 'automatic', ago(2, 30), 'auto'),
+          assessment(ago(4), 'unqualified', 'manual', ago(1), 'manual'),
+        ],
+        wins: {
+          qualificationStatus: 'unqualified',
+          qualificationSource: 'manual',
+          qualificationRationale: 'manual',
+          qualificationAssessedAt: ago(1),
+        },
       },
       {
         rule: 'an automatic assessment at the same instant as a manual one does not override it',
-        sessions: [assessment(ago(4), 'unqualified', 'manual', ago(1), 'manual'), assessment(ago(2), 'qualified', 'automatic', ago(1), 'auto')],
-        wins: { qualificationStatus: 'unqualified', qualificationSource: 'manual', qualificationRationale: 'manual', qualificationAssessedAt: ago(1) },
+        sessions: [
+          assessment(ago(4), 'unqualified', 'manual', ago(1), 'manual'),
+          assessment(ago(2), 'qualified', 'automatic', ago(1), 'auto'),
+        ],
+        wins: {
+          qualificationStatus: 'unqualified',
+          qualificationSource: 'manual',
+          qualificationRationale: 'manual',
+          qualificationAssessedAt: ago(1),
+        },
       },
       {
         rule: 'assessments order by qualificationAssessedAt, not by session start',
-        sessions: [assessment(ago(4), 'qualified', 'automatic', ago(1), 'older-session'), assessment(ago(2), 'unqualified', 'automatic', ago(2, 30), 'newer-session')],
-        wins: { qualificationStatus: 'qualified', qualificationSource: 'automatic', qualificationRationale: 'older-session', qualificationAssessedAt: ago(1) },
+        sessions: [
+          assessment(ago(4), 'qualified', 'automatic', ago(1), 'older-session'),
+          assessment(ago(2), 'unqualified', 'automatic', ago(2, 30), 'newer-session'),
+        ],
+        wins: {
+          qualificationStatus: 'qualified',
+          qualificationSource: 'automatic',
+          qualificationRationale: 'older-session',
+          qualificationAssessedAt: ago(1),
+        },
       },
       {
         rule: "without qualificationAssessedAt, the session's startTime orders",
-        sessions: [assessment(ago(2), 'unqualified', 'automatic', null, 'newer-session'), assessment(ago(4), 'qualified', 'automatic', null, 'older-session')],
-        wins: { qualificationStatus: 'unqualified', qualificationSource: 'automatic', qualificationRationale: 'newer-session', qualificationAssessedAt: null },
+        sessions: [
+          assessment(ago(2), 'unqualified', 'automatic', null, 'newer-session'),
+          assessment(ago(4), 'qualified', 'automatic', null, 'older-session'),
+        ],
+        wins: {
+          qualificationStatus: 'unqualified',
+          qualificationSource: 'automatic',
+          qualificationRationale: 'newer-session',
+          qualificationAssessedAt: null,
+        },
       },
       {
         rule: 'a session without qualification status is no assessment',
-        sessions: [assessment(ago(4), 'qualified', 'manual', ago(4, 30), 'manual'), visit(ago(1), 20, { email: 'q@acme.com', ...NO_QUALIFICATION })],
-        wins: { qualificationStatus: 'qualified', qualificationSource: 'manual', qualificationRationale: 'manual', qualificationAssessedAt: ago(4, 30) },
+        sessions: [
+          assessment(ago(4), 'qualified', 'manual', ago(4, 30), 'manual'),
+          visit(ago(1), 20, { email: 'q@acme.com', ...NO_QUALIFICATION }),
+        ],
+        wins: {
+          qualificationStatus: 'qualified',
+          qualificationSource: 'manual',
+          qualificationRationale: 'manual',
+          qualificationAssessedAt: ago(4, 30),
+        },
       },
     ])('$rule', async ({ sessions, wins }) => {
       const who = await tenant();
@@ -336,7 +452,9 @@ describe('people', () => {
       const person = await getOk(who, personId!);
       expect(person).toMatchObject({ ...wins, qualificationRubricVersionId: `rubric-${wins.qualificationRationale}` });
       // The effective qualification is what the list filter sees.
-      expect((await listOk(who, { qualification_status: wins.qualificationStatus })).people.map((p) => p.id)).toEqual([personId]);
+      expect((await listOk(who, { qualification_status: wins.qualificationStatus })).people.map((p) => p.id)).toEqual([
+        personId,
+      ]);
     });
   });
 
@@ -345,13 +463,42 @@ describe('people', () => {
     const cases: { label: string; visits: Visit[]; level: Level }[] = [
       { label: 'one session without intent', visits: [[null, 1]], level: 'low' },
       { label: 'one none', visits: [['none', 1]], level: 'low' },
-      { label: 'seven none (bonus capped at 0.5)', visits: [1, 2, 3, 4, 5, 6, 7].map((d): Visit => ['none', d]), level: 'low' },
+      {
+        label: 'seven none (bonus capped at 0.5)',
+        visits: [1, 2, 3, 4, 5, 6, 7].map((d): Visit => ['none', d]),
+        level: 'low',
+      },
       { label: 'one low (exactly 1)', visits: [['low', 1]], level: 'medium' },
-      { label: 'recent high, older none', visits: [['high', 1], ['none', 2]], level: 'medium' },
+      {
+        label: 'recent high, older none',
+        visits: [
+          ['high', 1],
+          ['none', 2],
+        ],
+        level: 'medium',
+      },
       { label: 'one medium (exactly 2)', visits: [['medium', 1]], level: 'high' },
-      { label: 'seven high (clamped to 3)', visits: [1, 2, 3, 4, 5, 6, 7].map((d): Visit => ['high', d]), level: 'high' },
-      { label: 'old high, recent none', visits: [['high', 40], ['none', 1]], level: 'low' },
-      { label: 'recent high, old none', visits: [['high', 1], ['none', 40]], level: 'high' },
+      {
+        label: 'seven high (clamped to 3)',
+        visits: [1, 2, 3, 4, 5, 6, 7].map((d): Visit => ['high', d]),
+        level: 'high',
+      },
+      {
+        label: 'old high, recent none',
+        visits: [
+          ['high', 40],
+          ['none', 1],
+        ],
+        level: 'low',
+      },
+      {
+        label: 'recent high, old none',
+        visits: [
+          ['high', 1],
+          ['none', 40],
+        ],
+        level: 'high',
+      },
     ];
 
     it('scores every person by the formula of docs/api.md §13.4 and maps the thresholds', async () => {
@@ -362,21 +509,37 @@ describe('people', () => {
         let personId: string | null = null;
         for (const body of bodies) personId = (await put(who, newSessionId(), body)).personId;
         const person = await getOk(who, personId!);
-        const score = expectedIntentScore(bodies as { startTime: string; buyingIntent: Intent | null }[], person.intentCalculatedAt);
-        expect({ label, score: person.intentScore, level: person.overallIntent }).toEqual({ label, score: expect.closeTo(score, 6), level });
+        const score = expectedIntentScore(
+          bodies as { startTime: string; buyingIntent: Intent | null }[],
+          person.intentCalculatedAt,
+        );
+        expect({ label, score: person.intentScore, level: person.overallIntent }).toEqual({
+          label,
+          score: expect.closeTo(score, 6),
+          level,
+        });
       }
     });
 
     it('weights by age, ignores sessions without intent in the mean and counts recent sessions for the bonus', async () => {
       const who = await tenant();
-      const bodies = ([['high', 1], [null, 3], ['none', 8], ['medium', 20], ['low', 45]] as Visit[]).map(([buyingIntent, days]) =>
-        visit(ago(days), 10, { email: 'mix@acme.com', buyingIntent }),
-      );
+      const bodies = (
+        [
+          ['high', 1],
+          [null, 3],
+          ['none', 8],
+          ['medium', 20],
+          ['low', 45],
+        ] as Visit[]
+      ).map(([buyingIntent, days]) => visit(ago(days), 10, { email: 'mix@acme.com', buyingIntent }));
       let personId: string | null = null;
       for (const body of bodies) personId = (await put(who, newSessionId(), body)).personId;
       const person = await getOk(who, personId!);
 
-      const score = expectedIntentScore(bodies as { startTime: string; buyingIntent: Intent | null }[], person.intentCalculatedAt);
+      const score = expectedIntentScore(
+        bodies as { startTime: string; buyingIntent: Intent | null }[],
+        person.intentCalculatedAt,
+      );
       expect(person.intentScore).toBeCloseTo(score, 6);
       // Mean ≈ 1.76 (the 3-day session has no intent; the 45-day one weighs little) plus 0.3 for
       // four sessions in the last 30 days ≈ 2.06.
@@ -397,12 +560,26 @@ describe('people', () => {
       const grace = moved.personId!;
       expect(moved).toEqual({ id: s2, personId: expect.stringMatching(UUID), analysisStatus: 'analyzed' });
       expect(grace).not.toBe(ada);
-      expect(await getOk(who, ada)).toMatchObject({ totalSessions: 1, lastSeenAt: ago(3, 30), totalTimeSpentSeconds: 1800 });
-      expect(await getOk(who, grace)).toMatchObject({ email: 'grace@acme.com', totalSessions: 1, firstSeenAt: ago(2), totalTimeSpentSeconds: 1200 });
+      expect(await getOk(who, ada)).toMatchObject({
+        totalSessions: 1,
+        lastSeenAt: ago(3, 30),
+        totalTimeSpentSeconds: 1800,
+      });
+      expect(await getOk(who, grace)).toMatchObject({
+        email: 'grace@acme.com',
+        totalSessions: 1,
+        firstSeenAt: ago(2),
+        totalTimeSpentSeconds: 1200,
+      });
 
       expect((await put(who, s1, visit(ago(3), 30, { email: 'Grace@acme.com' }))).personId).toBe(grace);
       await get(who, ada).expect(404, NOT_FOUND);
-      expect(await getOk(who, grace)).toMatchObject({ totalSessions: 2, firstSeenAt: ago(3), lastSeenAt: ago(2, 20), totalTimeSpentSeconds: 3000 });
+      expect(await getOk(who, grace)).toMatchObject({
+        totalSessions: 2,
+        firstSeenAt: ago(3),
+        lastSeenAt: ago(2, 20),
+        totalTimeSpentSeconds: 3000,
+      });
       expect((await listOk(who)).people.map((p) => p.id)).toEqual([grace]);
     });
 
@@ -412,9 +589,13 @@ describe('people', () => {
       const ada = (await put(who, s1, visit(ago(3), 30, { email: 'ada@acme.com' }))).personId!;
       await put(who, s2, visit(ago(2), 20, { email: 'ada@acme.com' }));
 
-      expect((await put(who, s2, visit(ago(2), 20, { email: 'ada@acme.com', environment: 'staging' }))).personId).toBeNull();
+      expect(
+        (await put(who, s2, visit(ago(2), 20, { email: 'ada@acme.com', environment: 'staging' }))).personId,
+      ).toBeNull();
       expect(await getOk(who, ada)).toMatchObject({ totalSessions: 1, lastSeenAt: ago(3, 30) });
-      expect((await put(who, s1, visit(ago(3), 30, { email: 'ada@acme.com', analysisStatus: 'pending' }))).personId).toBeNull();
+      expect(
+        (await put(who, s1, visit(ago(3), 30, { email: 'ada@acme.com', analysisStatus: 'pending' }))).personId,
+      ).toBeNull();
       await get(who, ada).expect(404, NOT_FOUND);
       expect((await listOk(who)).pagination.total).toBe(0);
     });
@@ -432,7 +613,9 @@ describe('people', () => {
         ['tie2@acme.com', visit(ago(1), 10)],
         ['tie3@acme.com', visit(ago(1, 5), 5)],
       ]);
-      const ties = ['tie1@acme.com', 'tie2@acme.com', 'tie3@acme.com'].sort((a, b) => (ids.get(a)! < ids.get(b)! ? 1 : -1));
+      const ties = ['tie1@acme.com', 'tie2@acme.com', 'tie3@acme.com'].sort((a, b) =>
+        ids.get(a)! < ids.get(b)! ? 1 : -1,
+      );
 
       const page = await listOk(who);
       expect(emailsOf(page)).toEqual([...ties, 'long@acme.com', 'short@acme.com', 'old@acme.com']);
@@ -441,7 +624,10 @@ describe('people', () => {
 
     it('pages with limit and offset over the whole ordered list', async () => {
       const who = await tenant();
-      await seed(who, [1, 2, 3, 4, 5].map((d): [string, Record<string, unknown>] => [`p${d}@acme.com`, visit(ago(d), 10)]));
+      await seed(
+        who,
+        [1, 2, 3, 4, 5].map((d): [string, Record<string, unknown>] => [`p${d}@acme.com`, visit(ago(d), 10)]),
+      );
 
       const cases: [Record<string, number>, string[]][] = [
         [{ limit: 2 }, ['p1@acme.com', 'p2@acme.com']],
@@ -454,7 +640,12 @@ describe('people', () => {
         expect({ query, emails: emailsOf(page), pagination: page.pagination }).toEqual({
           query,
           emails,
-          pagination: { total: 5, limit: query.limit ?? 50, offset: query.offset ?? 0, nextCursor: (query.offset ?? 0) + (query.limit ?? 50) < 5 ? expect.any(String) : null },
+          pagination: {
+            total: 5,
+            limit: query.limit ?? 50,
+            offset: query.offset ?? 0,
+            nextCursor: (query.offset ?? 0) + (query.limit ?? 50) < 5 ? expect.any(String) : null,
+          },
         });
       }
     });
@@ -480,7 +671,11 @@ describe('people', () => {
       ];
       for (const [email, expected] of cases) {
         const page = await listOk(who, { email });
-        expect({ email, found: emailsOf(page), total: page.pagination.total }).toEqual({ email, found: expected, total: expected.length });
+        expect({ email, found: emailsOf(page), total: page.pagination.total }).toEqual({
+          email,
+          found: expected,
+          total: expected.length,
+        });
       }
     });
 
@@ -504,7 +699,11 @@ describe('people', () => {
       ];
       for (const [query, expected] of cases) {
         const page = await listOk(who, query);
-        expect({ query, found: emailsOf(page), total: page.pagination.total }).toEqual({ query, found: expected, total: expected.length });
+        expect({ query, found: emailsOf(page), total: page.pagination.total }).toEqual({
+          query,
+          found: expected,
+          total: expected.length,
+        });
       }
     });
 
@@ -526,14 +725,21 @@ describe('people', () => {
       ];
       for (const [query, expected] of cases) {
         const page = await listOk(who, query);
-        expect({ query, found: emailsOf(page), total: page.pagination.total }).toEqual({ query, found: expected, total: expected.length });
+        expect({ query, found: emailsOf(page), total: page.pagination.total }).toEqual({
+          query,
+          found: expected,
+          total: expected.length,
+        });
       }
     });
 
     it('lists only the organization of the key', async () => {
       const [one, two] = [await tenant(), await tenant()];
       await seed(one, [['mine@acme.com', visit(ago(1), 10)]]);
-      await seed(two, [['theirs@acme.com', visit(ago(1), 10)], ['also-theirs@acme.com', visit(ago(2), 10)]]);
+      await seed(two, [
+        ['theirs@acme.com', visit(ago(1), 10)],
+        ['also-theirs@acme.com', visit(ago(2), 10)],
+      ]);
 
       expect(emailsOf(await listOk(one))).toEqual(['mine@acme.com']);
       expect((await listOk(one, { email: 'theirs' })).pagination.total).toBe(0);
@@ -575,9 +781,36 @@ describe('people', () => {
     });
 
     it.each([
-      [{ limit: '0' }, { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }],
-      [{ limit: '201' }, { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 200', input: '201', ctx: { le: 200 } }],
-      [{ offset: '-1' }, { type: 'greater_than_equal', loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } }],
+      [
+        { limit: '0' },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be greater than or equal to 1',
+          input: '0',
+          ctx: { ge: 1 },
+        },
+      ],
+      [
+        { limit: '201' },
+        {
+          type: 'less_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be less than or equal to 200',
+          input: '201',
+          ctx: { le: 200 },
+        },
+      ],
+      [
+        { offset: '-1' },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'offset'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+      ],
     ])('answers 422 for pagination %o', async (query, issue) => {
       const who = await tenant();
       await list(who, query).expect(422, { detail: [issue] });
@@ -607,11 +840,18 @@ describe('people', () => {
       const onlyPeople = await t.createKey(who.organizationId, ['people:read']);
 
       await request(t.server).get(PEOPLE).set('Authorization', `Bearer ${noScope}`).expect(403, FORBIDDEN);
-      await request(t.server).get(`${PEOPLE}/${personId}`).set('Authorization', `Bearer ${noScope}`).expect(403, FORBIDDEN);
+      await request(t.server)
+        .get(`${PEOPLE}/${personId}`)
+        .set('Authorization', `Bearer ${noScope}`)
+        .expect(403, FORBIDDEN);
       await request(t.server).get(PEOPLE).expect(401, UNAUTHORIZED);
       await request(t.server).get(`${PEOPLE}/${personId}`).expect(401, UNAUTHORIZED);
       // Authentication and scope come before validation.
-      await request(t.server).get(PEOPLE).query({ buying_intent: 'bogus' }).set('Authorization', `Bearer ${noScope}`).expect(403, FORBIDDEN);
+      await request(t.server)
+        .get(PEOPLE)
+        .query({ buying_intent: 'bogus' })
+        .set('Authorization', `Bearer ${noScope}`)
+        .expect(403, FORBIDDEN);
 
       const res = await request(t.server).get(PEOPLE).set('x-api-key', onlyPeople).expect(200);
       expect((res.body as PeoplePage).people.map((p) => p.id)).toEqual([personId]);

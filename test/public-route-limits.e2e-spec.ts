@@ -39,12 +39,15 @@ function expectRefusedBy(res: Response, limit: number): void {
   const retryAfter = Number(res.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
-  expect(Math.abs(Number(res.headers['x-ratelimit-reset']) - Math.floor(Date.now() / 1000) - retryAfter)).toBeLessThanOrEqual(1);
+  expect(
+    Math.abs(Number(res.headers['x-ratelimit-reset']) - Math.floor(Date.now() / 1000) - retryAfter),
+  ).toBeLessThanOrEqual(1);
   expect(res.headers.location).toBeUndefined();
 }
 
 const expectNoRateHeaders = (res: Response) => {
-  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) expect(res.headers[name]).toBeUndefined();
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+    expect(res.headers[name]).toBeUndefined();
 };
 
 describe('public routes under load', () => {
@@ -68,14 +71,32 @@ describe('public routes under load', () => {
   const authed = (path: string) => request(t.server).get(path).set('x-api-key', who.key);
   /** Creates links through a creation job and returns them once it is done. */
   const createLinks = async (links: Record<string, unknown>[]): Promise<Link[]> => {
-    const res = await request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links }).expect(202);
+    const res = await request(t.server)
+      .post('/api/v1/custom-links')
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links })
+      .expect(202);
     const jobId = (res.body as { job: { id: string } }).job.id;
-    const job = await readUntil(async () => (await authed(`/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }, (j) => TERMINAL.includes(j.status));
+    const job = await readUntil(
+      async () => (await authed(`/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string },
+      (j) => TERMINAL.includes(j.status),
+    );
     expect(job.status).toBe('completed');
-    const items = (await authed(`/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as { items: { customLinkId: string }[] };
-    return Promise.all(items.items.map(async (item) => (await authed(`/api/v1/custom-links/${item.customLinkId}`).expect(200)).body as Link));
+    const items = (await authed(`/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as {
+      items: { customLinkId: string }[];
+    };
+    return Promise.all(
+      items.items.map(
+        async (item) => (await authed(`/api/v1/custom-links/${item.customLinkId}`).expect(200)).body as Link,
+      ),
+    );
   };
-  const provided = (n: number) => Array.from({ length: n }, (_, i) => ({ firstName: `P${i}`, shareThumbnailUrl: 'https://cdn.example.com/card.png' }));
+  const provided = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      firstName: `P${i}`,
+      shareThumbnailUrl: 'https://cdn.example.com/card.png',
+    }));
   const open = (path: string, from: string) => request(t.server).get(path).set('X-Forwarded-For', from).redirects(0);
   const pathOf = (url: string) => new URL(url).pathname;
 
@@ -119,23 +140,38 @@ describe('public routes under load', () => {
   describe('GET /thumbnails/{link_id}/{file}', () => {
     it('serves a card cacheably (public max-age, ETag, 304 on If-None-Match), and limits each client address', async () => {
       const [link] = await createLinks([{ firstName: 'Grace', lastName: 'Hopper', company: 'Navy' }]);
-      const rendered = await readUntil(async () => (await authed(`/api/v1/custom-links/${link.id}`).expect(200)).body as Link, (l) => l.thumbnailStatus === 'generated');
+      const rendered = await readUntil(
+        async () => (await authed(`/api/v1/custom-links/${link.id}`).expect(200)).body as Link,
+        (l) => l.thumbnailStatus === 'generated',
+      );
       const path = pathOf(rendered.shareThumbnailUrl as string);
       const from = clientAddress();
 
-      const card = await request(t.server).get(path).set('X-Forwarded-For', from).buffer(true).expect(200).expect('Content-Type', 'image/png');
+      const card = await request(t.server)
+        .get(path)
+        .set('X-Forwarded-For', from)
+        .buffer(true)
+        .expect(200)
+        .expect('Content-Type', 'image/png');
       expect(card.headers['cache-control']).toBe('public, max-age=300');
       const etag = card.headers.etag;
       expect(etag).toBe(`"${/([0-9a-f]{64})\.png$/.exec(path)?.[1]}"`);
       expectNoRateHeaders(card);
 
-      const unchanged = await request(t.server).get(path).set('X-Forwarded-For', from).set('If-None-Match', etag).expect(304);
+      const unchanged = await request(t.server)
+        .get(path)
+        .set('X-Forwarded-For', from)
+        .set('If-None-Match', etag)
+        .expect(304);
       expect(unchanged.headers.etag).toBe(etag);
       expect(unchanged.headers['cache-control']).toBe('public, max-age=300');
       expect(unchanged.text ?? '').toBe('');
       await request(t.server).get(path).set('X-Forwarded-For', from).set('If-None-Match', '"other"').expect(200);
 
-      await request(t.server).get(`/thumbnails/${link.id}/${'0'.repeat(64)}.png`).set('X-Forwarded-For', from).expect(404);
+      await request(t.server)
+        .get(`/thumbnails/${link.id}/${'0'.repeat(64)}.png`)
+        .set('X-Forwarded-For', from)
+        .expect(404);
       expectRefusedBy(await request(t.server).get(path).set('X-Forwarded-For', from), CARDS_PER_CLIENT);
       await request(t.server).get(path).set('X-Forwarded-For', clientAddress()).expect(200);
     });
@@ -179,7 +215,9 @@ describe('public routes under load', () => {
         );
         renders.mockClear();
         const burst = await Promise.all(Array.from({ length: 30 }, () => request(t.server).get('/metrics')));
-        expect(burst.every((res) => res.status === 200 && res.text.includes('http_request_duration_seconds'))).toBe(true);
+        expect(burst.every((res) => res.status === 200 && res.text.includes('http_request_duration_seconds'))).toBe(
+          true,
+        );
         expect(renders.mock.calls.length).toBeLessThanOrEqual(1);
       } finally {
         renders.mockRestore();

@@ -27,11 +27,34 @@ describe('a worker killed while publishing', () => {
   it('leaves production unchanged, then the job succeeds on another worker', async () => {
     const { key, organizationId } = await t.createTenant();
     const auth = { Authorization: `Bearer ${key}` };
-    await request(t.server).put('/api/v1/playbook').set(auth).send({ sections: [{ key: 'intro', title: 'Intro', content: 'We help revenue teams.' }] }).expect(200);
-    await request(t.server).put('/api/v1/agent/conversation-tests').set(auth).send({ tests: [{ name: 'says what we do', mustContain: ['revenue'] }] }).expect(200);
-    const job = (await request(t.server).post('/api/v1/agent/publish-jobs').set(auth).send({ version: 1, confirm: 'publish-to-production' }).expect(202)).body as { jobId: string };
-    const poll = async () => (await request(t.server).get(`/api/v1/agent/publish-jobs/${job.jobId}`).set(auth).expect(200)).body as { status: string; productionLink: string | null };
-    const production = async () => ((await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as { productionVersion: number | null }).productionVersion;
+    await request(t.server)
+      .put('/api/v1/playbook')
+      .set(auth)
+      .send({ sections: [{ key: 'intro', title: 'Intro', content: 'We help revenue teams.' }] })
+      .expect(200);
+    await request(t.server)
+      .put('/api/v1/agent/conversation-tests')
+      .set(auth)
+      .send({ tests: [{ name: 'says what we do', mustContain: ['revenue'] }] })
+      .expect(200);
+    const job = (
+      await request(t.server)
+        .post('/api/v1/agent/publish-jobs')
+        .set(auth)
+        .send({ version: 1, confirm: 'publish-to-production' })
+        .expect(202)
+    ).body as { jobId: string };
+    const poll = async () =>
+      (await request(t.server).get(`/api/v1/agent/publish-jobs/${job.jobId}`).set(auth).expect(200)).body as {
+        status: string;
+        productionLink: string | null;
+      };
+    const production = async () =>
+      (
+        (await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as {
+          productionVersion: number | null;
+        }
+      ).productionVersion;
 
     const holder = new Client({ connectionString: process.env.DATABASE_URL });
     await holder.connect();

@@ -24,7 +24,13 @@ describe('multi-value query filters in both forms', () => {
       ['none', 'booked', 'unqualified'],
     ];
     for (const [i, [buyingIntent, bookedStatus, qualificationStatus]] of seeded.entries()) {
-      const body = sessionBody({ buyingIntent, bookedStatus, qualificationStatus, email: `forms${i}@forms.test`, startTime: `2026-10-0${i + 1}T10:00:00.000Z` });
+      const body = sessionBody({
+        buyingIntent,
+        bookedStatus,
+        qualificationStatus,
+        email: `forms${i}@forms.test`,
+        startTime: `2026-10-0${i + 1}T10:00:00.000Z`,
+      });
       expect((await ingest(t.server, tenant.key, newSessionId(), body)).status).toBe(200);
     }
   });
@@ -34,14 +40,21 @@ describe('multi-value query filters in both forms', () => {
     const comma = await get('/api/v1/sessions?buying_intent=high,medium');
     expect(comma.status).toBe(200);
     expect(comma.body.pagination.total).toBe(3);
-    for (const query of ['buying_intent=high&buying_intent=medium', 'buying_intent=medium&buying_intent=high', 'buying_intent=high&buying_intent=medium,high', 'buying_intent=high,&buying_intent=,medium']) {
+    for (const query of [
+      'buying_intent=high&buying_intent=medium',
+      'buying_intent=medium&buying_intent=high',
+      'buying_intent=high&buying_intent=medium,high',
+      'buying_intent=high,&buying_intent=,medium',
+    ]) {
       const res = await get(`/api/v1/sessions?${query}`);
       expect([query, res.status, res.body.pagination.total, ids(res)]).toEqual([query, 200, 3, ids(comma)]);
     }
   });
 
   it('combines repeated filters of several parameters', async () => {
-    const res = await get('/api/v1/sessions?buying_intent=high&buying_intent=low&booked_status=not_booked&qualification_status=qualified&qualification_status=unqualified');
+    const res = await get(
+      '/api/v1/sessions?buying_intent=high&buying_intent=low&booked_status=not_booked&qualification_status=qualified&qualification_status=unqualified',
+    );
     expect([res.status, res.body.pagination.total]).toEqual([200, 2]);
   });
 
@@ -65,7 +78,12 @@ describe('multi-value query filters in both forms', () => {
       const repeated = await get(`${path}?${name}=${a}&${name}=${b}`);
       expect([path, name, comma.status, repeated.status, repeated.body]).toEqual([path, name, 200, 200, comma.body]);
       const refused = await get(`${path}?${name}=${a}&${name}=nope`);
-      expect([path, name, refused.status, detailOf(refused).map((issue) => issue.loc)]).toEqual([path, name, 422, [['query', name]]]);
+      expect([path, name, refused.status, detailOf(refused).map((issue) => issue.loc)]).toEqual([
+        path,
+        name,
+        422,
+        [['query', name]],
+      ]);
     }
   });
 
@@ -78,7 +96,9 @@ describe('multi-value query filters in both forms', () => {
 
   it('accepts a date or a date-time in date filters', async () => {
     const byDate = await get('/api/v1/sessions?start_time_from=2026-10-02&start_time_to=2026-10-03');
-    const byTime = await get('/api/v1/sessions?start_time_from=2026-10-02T00:00:00Z&start_time_to=2026-10-03T00:00:00.000Z');
+    const byTime = await get(
+      '/api/v1/sessions?start_time_from=2026-10-02T00:00:00Z&start_time_to=2026-10-03T00:00:00.000Z',
+    );
     expect([byDate.status, byDate.body.pagination.total]).toEqual([200, 1]);
     expect(ids(byDate)).toEqual(ids(byTime));
   });

@@ -41,8 +41,12 @@ function expectRefused(res: Response, startedAtMs: number): void {
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   expect(Number(retryAfter)).toBeLessThanOrEqual(60);
   // Retry-After counts the whole seconds from the server's clock (read before now) to the window's reset.
-  expect(Number(res.headers['x-ratelimit-reset']) - Number(retryAfter)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
-  expect(Number(res.headers['x-ratelimit-reset']) - Number(retryAfter)).toBeGreaterThanOrEqual(Math.floor(startedAtMs / 1000));
+  expect(Number(res.headers['x-ratelimit-reset']) - Number(retryAfter)).toBeLessThanOrEqual(
+    Math.floor(Date.now() / 1000),
+  );
+  expect(Number(res.headers['x-ratelimit-reset']) - Number(retryAfter)).toBeGreaterThanOrEqual(
+    Math.floor(startedAtMs / 1000),
+  );
 }
 
 describe('request-rate limit', () => {
@@ -65,7 +69,9 @@ describe('request-rate limit', () => {
   });
 
   const keyIdOf = async (key: string): Promise<string> => {
-    const rows = await a.app.get(DataSource).query<{ id: string }[]>(`SELECT id FROM api_keys WHERE key_hash = $1`, [hashApiKey(key)]);
+    const rows = await a.app
+      .get(DataSource)
+      .query<{ id: string }[]>(`SELECT id FROM api_keys WHERE key_hash = $1`, [hashApiKey(key)]);
     expect(rows).toHaveLength(1);
     return rows[0].id;
   };
@@ -77,10 +83,16 @@ describe('request-rate limit', () => {
     // GET and POST, on both instances: one budget per key, not per route or per instance.
     const allowed = [
       await request(a.server).get(CAMPAIGNS).set('x-api-key', key),
-      await request(a.server).post(CAMPAIGNS).set('x-api-key', key).send({ name: uniqueName('Rate') }),
+      await request(a.server)
+        .post(CAMPAIGNS)
+        .set('x-api-key', key)
+        .send({ name: uniqueName('Rate') }),
       await request(a.server).get(CAMPAIGNS).set('Authorization', `Bearer ${key}`),
       await request(b.server).get(CAMPAIGNS).set('x-api-key', key),
-      await request(b.server).post(CAMPAIGNS).set('x-api-key', key).send({ name: uniqueName('Rate') }),
+      await request(b.server)
+        .post(CAMPAIGNS)
+        .set('x-api-key', key)
+        .send({ name: uniqueName('Rate') }),
     ];
     expect(allowed.map((res) => res.status)).toEqual([200, 201, 200, 200, 201]);
     expect(allowed.map((res) => expectRateHeaders(res, startedAt))).toEqual([4, 3, 2, 1, 0]);
@@ -88,7 +100,13 @@ describe('request-rate limit', () => {
     for (const server of [b.server, a.server, a.server, b.server]) {
       expectRefused(await request(server).get(CAMPAIGNS).set('x-api-key', key), startedAt);
     }
-    expectRefused(await request(a.server).post(CAMPAIGNS).set('x-api-key', key).send({ name: uniqueName('Refused') }), startedAt);
+    expectRefused(
+      await request(a.server)
+        .post(CAMPAIGNS)
+        .set('x-api-key', key)
+        .send({ name: uniqueName('Refused') }),
+      startedAt,
+    );
 
     // Refusals did not count: the window holds exactly the five allowed requests.
     expect(await counted(key)).toBe(String(LIMIT));
@@ -107,14 +125,30 @@ describe('request-rate limit', () => {
 
     const ok = await request(a.server).get(CAMPAIGNS).set('x-api-key', tenant.key).expect(200);
     expect(expectRateHeaders(ok, startedAt)).toBe(4);
-    const forbidden = await request(b.server).post(CAMPAIGNS).set('x-api-key', tenant.key).send({ name: uniqueName('No scope') }).expect(403);
+    const forbidden = await request(b.server)
+      .post(CAMPAIGNS)
+      .set('x-api-key', tenant.key)
+      .send({ name: uniqueName('No scope') })
+      .expect(403);
     expect(expectRateHeaders(forbidden, startedAt)).toBe(3);
 
-    const notFound = await request(a.server).patch(`${CAMPAIGNS}/${UNKNOWN_CAMPAIGN}`).set('x-api-key', writer).send({ name: uniqueName('Nope') }).expect(404);
+    const notFound = await request(a.server)
+      .patch(`${CAMPAIGNS}/${UNKNOWN_CAMPAIGN}`)
+      .set('x-api-key', writer)
+      .send({ name: uniqueName('Nope') })
+      .expect(404);
     expect(expectRateHeaders(notFound, startedAt)).toBe(4);
-    const invalid = await request(b.server).patch(`${CAMPAIGNS}/not-a-uuid`).set('x-api-key', writer).send({ name: '' }).expect(422);
+    const invalid = await request(b.server)
+      .patch(`${CAMPAIGNS}/not-a-uuid`)
+      .set('x-api-key', writer)
+      .send({ name: '' })
+      .expect(422);
     expect(expectRateHeaders(invalid, startedAt)).toBe(3);
-    const invalidBody = await request(a.server).post(CAMPAIGNS).set('x-api-key', writer).send({ name: 'x'.repeat(256) }).expect(422);
+    const invalidBody = await request(a.server)
+      .post(CAMPAIGNS)
+      .set('x-api-key', writer)
+      .send({ name: 'x'.repeat(256) })
+      .expect(422);
     expect(expectRateHeaders(invalidBody, startedAt)).toBe(2);
   });
 
@@ -122,7 +156,11 @@ describe('request-rate limit', () => {
     const tenant = await a.createTenant(['custom_links:read']);
     const second = await a.createKey(tenant.organizationId, ['custom_links:read']);
     const startedAt = Date.now();
-    for (let i = 0; i < LIMIT; i++) await request(i % 2 ? a.server : b.server).get(CAMPAIGNS).set('x-api-key', tenant.key).expect(200);
+    for (let i = 0; i < LIMIT; i++)
+      await request(i % 2 ? a.server : b.server)
+        .get(CAMPAIGNS)
+        .set('x-api-key', tenant.key)
+        .expect(200);
     expectRefused(await request(a.server).get(CAMPAIGNS).set('x-api-key', tenant.key), startedAt);
 
     const other = await request(b.server).get(CAMPAIGNS).set('x-api-key', second).expect(200);
@@ -146,7 +184,10 @@ describe('request-rate limit', () => {
     ];
     for (let round = 0; round < 2; round++) {
       for (const [header, value] of invalid) {
-        await request(round ? b.server : a.server).get(CAMPAIGNS).set(header, value).expect(401, { detail: 'API key required or invalid.' });
+        await request(round ? b.server : a.server)
+          .get(CAMPAIGNS)
+          .set(header, value)
+          .expect(401, { detail: 'API key required or invalid.' });
       }
       await request(a.server).get(CAMPAIGNS).expect(401);
     }
@@ -155,7 +196,10 @@ describe('request-rate limit', () => {
 
     // The valid key still has its whole budget.
     const remaining: number[] = [];
-    for (let i = 0; i < LIMIT; i++) remaining.push(expectRateHeaders(await request(b.server).get(CAMPAIGNS).set('x-api-key', tenant.key).expect(200), startedAt));
+    for (let i = 0; i < LIMIT; i++)
+      remaining.push(
+        expectRateHeaders(await request(b.server).get(CAMPAIGNS).set('x-api-key', tenant.key).expect(200), startedAt),
+      );
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
   });
 
@@ -163,7 +207,13 @@ describe('request-rate limit', () => {
     const { key } = await a.createTenant(['custom_links:read']);
     const startedAt = Date.now();
     for (let i = 0; i < LIMIT; i++) await request(a.server).get(CAMPAIGNS).set('x-api-key', key).expect(200);
-    for (let i = 0; i < 8; i++) expectRefused(await request(i % 2 ? a.server : b.server).get(CAMPAIGNS).set('x-api-key', key), startedAt);
+    for (let i = 0; i < 8; i++)
+      expectRefused(
+        await request(i % 2 ? a.server : b.server)
+          .get(CAMPAIGNS)
+          .set('x-api-key', key),
+        startedAt,
+      );
     expect(await counted(key)).toBe(String(LIMIT));
   });
 

@@ -82,10 +82,13 @@ class ReadinessBalancer {
 
   private probe(port: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/readyz', agent: this.probeAgent, timeout: 1000 }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
-      });
+      const req = http.get(
+        { host: '127.0.0.1', port, path: '/readyz', agent: this.probeAgent, timeout: 1000 },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode === 200);
+        },
+      );
       req.on('timeout', () => req.destroy());
       req.on('error', () => resolve(false));
     });
@@ -95,11 +98,14 @@ class ReadinessBalancer {
 function authenticatedGet(agent: http.Agent, port: number, key: string): Promise<Outcome> {
   return new Promise((resolve) => {
     http
-      .get({ host: '127.0.0.1', port, path: '/api/v1/sessions', agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ port, status: res.statusCode }));
-        res.on('error', (error: NodeJS.ErrnoException) => resolve({ port, error: error.code ?? error.message }));
-      })
+      .get(
+        { host: '127.0.0.1', port, path: '/api/v1/sessions', agent, headers: { authorization: `Bearer ${key}` } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ port, status: res.statusCode }));
+          res.on('error', (error: NodeJS.ErrnoException) => resolve({ port, error: error.code ?? error.message }));
+        },
+      )
       .on('error', (error: NodeJS.ErrnoException) => resolve({ port, error: error.code ?? error.message }));
   });
 }
@@ -119,7 +125,13 @@ describe('a rolling restart of two API instances under load', () => {
 
   async function startApi(): Promise<Instance> {
     const port = await freePort();
-    const env = { APP_ROLE: 'api', DEMO_SEED: 'false', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_DELAY_MS: String(DRAIN_MS), RATE_LIMIT_PER_MINUTE: '1000000' };
+    const env = {
+      APP_ROLE: 'api',
+      DEMO_SEED: 'false',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_DELAY_MS: String(DRAIN_MS),
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    };
     const child = startService(port, env);
     const instance = { port, child, exited: exitCodeOf(child) };
     started.push(instance);
@@ -150,7 +162,11 @@ describe('a rolling restart of two API instances under load', () => {
     });
 
     try {
-      await eventually(() => Promise.resolve(servedBy(a.port) >= SERVED_PER_STEP && servedBy(b.port) >= SERVED_PER_STEP), 30_000, 20);
+      await eventually(
+        () => Promise.resolve(servedBy(a.port) >= SERVED_PER_STEP && servedBy(b.port) >= SERVED_PER_STEP),
+        30_000,
+        20,
+      );
       const replace = async (old: Instance): Promise<Instance> => {
         old.child.kill('SIGTERM');
         const successor = await startApi();

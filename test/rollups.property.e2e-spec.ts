@@ -44,20 +44,57 @@ const START_POOL = [2 * 3600, 5 * DAY, 20 * DAY + 7, 40 * DAY];
 const ASSESSED_POOL = [3 * DAY, 25 * DAY];
 
 const PERSON_FIELDS = [
-  'id', 'email', 'name', 'phone', 'business', 'totalSessions', 'firstSeenAt', 'lastSeenAt', 'totalTimeSpentSeconds',
-  'firstSource', 'lastSource', 'lastLocation', 'qualificationStatus', 'buyingIntent', 'accountDomain', 'summaryMarkdown',
-  'qualificationRationale', 'qualificationSource', 'qualificationAssessedAt', 'qualificationRubricVersionId',
-  'overallIntent', 'intentScore', 'intentCalculatedAt',
+  'id',
+  'email',
+  'name',
+  'phone',
+  'business',
+  'totalSessions',
+  'firstSeenAt',
+  'lastSeenAt',
+  'totalTimeSpentSeconds',
+  'firstSource',
+  'lastSource',
+  'lastLocation',
+  'qualificationStatus',
+  'buyingIntent',
+  'accountDomain',
+  'summaryMarkdown',
+  'qualificationRationale',
+  'qualificationSource',
+  'qualificationAssessedAt',
+  'qualificationRubricVersionId',
+  'overallIntent',
+  'intentScore',
+  'intentCalculatedAt',
 ] as const;
 const QUALIFICATION_FIELDS = [
-  'qualificationStatus', 'qualificationRationale', 'qualificationSource', 'qualificationAssessedAt', 'qualificationRubricVersionId',
+  'qualificationStatus',
+  'qualificationRationale',
+  'qualificationSource',
+  'qualificationAssessedAt',
+  'qualificationRubricVersionId',
 ] as const;
 const ACCOUNT_FIELDS = [
-  'id', 'accountDomain', 'companyName', 'totalUsers', 'totalSessions', 'bookedSessions', 'highIntentUsers', 'qualifiedUsers',
-  'totalTimeSpentSeconds', 'lastSeenAt', 'summaryMarkdown',
+  'id',
+  'accountDomain',
+  'companyName',
+  'totalUsers',
+  'totalSessions',
+  'bookedSessions',
+  'highIntentUsers',
+  'qualifiedUsers',
+  'totalTimeSpentSeconds',
+  'lastSeenAt',
+  'summaryMarkdown',
 ] as const;
 
-type Person = { [K in (typeof PERSON_FIELDS)[number]]: unknown } & { id: string; email: string; lastSeenAt: string; intentCalculatedAt: string };
+type Person = { [K in (typeof PERSON_FIELDS)[number]]: unknown } & {
+  id: string;
+  email: string;
+  lastSeenAt: string;
+  intentCalculatedAt: string;
+};
 type Account = { [K in (typeof ACCOUNT_FIELDS)[number]]: unknown } & { id: string };
 
 // ---------------------------------------------------------------------------------------------------
@@ -100,9 +137,20 @@ type Command =
 
 /** What an edit starts from when its slot has never been ingested. */
 const BASE_DRAFT: Draft = {
-  email: 'ada@acme.com', start: DAY, duration: 600, environment: 'production', analysisStatus: 'analyzed',
-  name: 'Ada', phone: '+1 555 0100', business: 'Acme', qualification: null, buyingIntent: 'medium', bookedStatus: 'not_booked',
-  utm: { value: 'linkedin', at: 'tracking' }, geo: null, summary: 'Ada asked about SSO.',
+  email: 'ada@acme.com',
+  start: DAY,
+  duration: 600,
+  environment: 'production',
+  analysisStatus: 'analyzed',
+  name: 'Ada',
+  phone: '+1 555 0100',
+  business: 'Acme',
+  qualification: null,
+  buyingIntent: 'medium',
+  bookedStatus: 'not_booked',
+  utm: { value: 'linkedin', at: 'tracking' },
+  geo: null,
+  summary: 'Ada asked about SSO.',
 };
 
 function toBody(d: Draft, runStart: number): IngestBody {
@@ -125,7 +173,10 @@ function toBody(d: Draft, runStart: number): IngestBody {
     const q = d.qualification;
     body.qualificationStatus = q.status;
     set(body, 'qualificationSource', q.source);
-    if (q.assessedAt) body.qualificationAssessedAt = at('pool' in q.assessedAt ? runStart - ASSESSED_POOL[q.assessedAt.pool] : start + q.assessedAt.afterStart);
+    if (q.assessedAt)
+      body.qualificationAssessedAt = at(
+        'pool' in q.assessedAt ? runStart - ASSESSED_POOL[q.assessedAt.pool] : start + q.assessedAt.afterStart,
+      );
     set(body, 'qualificationRationale', q.rationale);
     set(body, 'qualificationRubricVersionId', q.rubric);
   }
@@ -146,16 +197,30 @@ function toBody(d: Draft, runStart: number): IngestBody {
 // Generators
 // ---------------------------------------------------------------------------------------------------
 
-const weighted = <T>(...options: [number, fc.Arbitrary<T>][]) => fc.oneof(...options.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+const weighted = <T>(...options: [number, fc.Arbitrary<T>][]) =>
+  fc.oneof(...options.map(([weight, arbitrary]) => ({ weight, arbitrary })));
 const maybe = <T>(arbitrary: fc.Arbitrary<T>, freq = 4) => fc.option(arbitrary, { freq });
 
-const emailArb = weighted<string | null>([12, fc.constantFrom(...EMAILS)], [1, fc.constant('')], [1, fc.constant(null)]);
+const emailArb = weighted<string | null>(
+  [12, fc.constantFrom(...EMAILS)],
+  [1, fc.constant('')],
+  [1, fc.constant(null)],
+);
 const startArb = weighted([1, fc.constantFrom(...START_POOL)], [2, fc.integer({ min: 60, max: 60 * DAY })]);
 const durationArb = maybe(fc.integer({ min: 0, max: 7200 }));
 // Mostly visible (absent means production / analyzed): invisibility comes more from edits that switch back and forth.
-const environmentArb = weighted<Draft['environment']>([6, fc.constant('production')], [1, fc.constant(null)], [1, fc.constant('staging')]);
-const analysisArb = weighted<Draft['analysisStatus']>([6, fc.constant('analyzed')], [1, fc.constant(null)], [1, fc.constant('pending')]);
-const textArb = (...values: string[]) => weighted<string | null>([4, fc.constantFrom(...values)], [1, fc.constant('')], [1, fc.constant(null)]);
+const environmentArb = weighted<Draft['environment']>(
+  [6, fc.constant('production')],
+  [1, fc.constant(null)],
+  [1, fc.constant('staging')],
+);
+const analysisArb = weighted<Draft['analysisStatus']>(
+  [6, fc.constant('analyzed')],
+  [1, fc.constant(null)],
+  [1, fc.constant('pending')],
+);
+const textArb = (...values: string[]) =>
+  weighted<string | null>([4, fc.constantFrom(...values)], [1, fc.constant('')], [1, fc.constant(null)]);
 const nameArb = textArb('Ada', 'Ada L.', 'Bob');
 const phoneArb = textArb('+1 555 0100', '+44 20 7946 0000');
 const businessArb = textArb('Acme', 'Acme Corp', 'Globex');
@@ -163,7 +228,11 @@ const summaryArb = textArb('**Ada** asked about SSO.', 'Pricing call booked.');
 const qualificationArb: fc.Arbitrary<Draft['qualification']> = maybe(
   fc.record({
     status: fc.constantFrom('qualified' as const, 'unqualified' as const),
-    source: weighted<'automatic' | 'manual' | null>([2, fc.constant('automatic')], [2, fc.constant('manual')], [1, fc.constant(null)]),
+    source: weighted<'automatic' | 'manual' | null>(
+      [2, fc.constant('automatic')],
+      [2, fc.constant('manual')],
+      [1, fc.constant(null)],
+    ),
     // Mostly a shared instant, so that a manual and an automatic assessment often tie.
     assessedAt: weighted<{ pool: number } | { afterStart: number } | null>(
       [4, fc.record({ pool: weighted([3, fc.constant(0)], [1, fc.constant(1)]) })],
@@ -177,7 +246,12 @@ const qualificationArb: fc.Arbitrary<Draft['qualification']> = maybe(
 );
 const intentArb = maybe(fc.constantFrom('high' as const, 'medium' as const, 'low' as const, 'none' as const));
 const bookedArb = maybe(fc.constantFrom('booked' as const, 'not_booked' as const));
-const utmArb = maybe(fc.record({ value: fc.constantFrom('linkedin', 'google', 'newsletter'), at: fc.constantFrom('tracking' as const, 'top' as const) }));
+const utmArb = maybe(
+  fc.record({
+    value: fc.constantFrom('linkedin', 'google', 'newsletter'),
+    at: fc.constantFrom('tracking' as const, 'top' as const),
+  }),
+);
 const geoArb = maybe(
   fc.record({
     city: maybe(fc.constantFrom('Berlin', 'London'), 3),
@@ -189,9 +263,20 @@ const geoArb = maybe(
 );
 
 const draftArb: fc.Arbitrary<Draft> = fc.record({
-  email: emailArb, start: startArb, duration: durationArb, environment: environmentArb, analysisStatus: analysisArb,
-  name: nameArb, phone: phoneArb, business: businessArb, qualification: qualificationArb, buyingIntent: intentArb,
-  bookedStatus: bookedArb, utm: utmArb, geo: geoArb, summary: summaryArb,
+  email: emailArb,
+  start: startArb,
+  duration: durationArb,
+  environment: environmentArb,
+  analysisStatus: analysisArb,
+  name: nameArb,
+  phone: phoneArb,
+  business: businessArb,
+  qualification: qualificationArb,
+  buyingIntent: intentArb,
+  bookedStatus: bookedArb,
+  utm: utmArb,
+  geo: geoArb,
+  summary: summaryArb,
 });
 
 /** Edits touch one to three fields: moves between people, visibility switches, time and analysis changes. */
@@ -229,8 +314,10 @@ const commandsArb = fc.array(commandArb, { minLength: 1, maxLength: 15, size: 'm
 const pick = <K extends string>(source: object, keys: readonly K[]): Record<K, unknown> =>
   Object.fromEntries(keys.map((k) => [k, (source as Record<string, unknown>)[k]])) as Record<K, unknown>;
 /** The candidate the actual value is (when it is one of them), else the first: a readable diff either way. */
-const choose = <T>(candidates: T[], actual: unknown): T => candidates.find((c) => isDeepStrictEqual(c, actual)) ?? candidates[0];
-const newestFirst = (a: Person, b: Person) => Date.parse(b.lastSeenAt) - Date.parse(a.lastSeenAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const choose = <T>(candidates: T[], actual: unknown): T =>
+  candidates.find((c) => isDeepStrictEqual(c, actual)) ?? candidates[0];
+const newestFirst = (a: Person, b: Person) =>
+  Date.parse(b.lastSeenAt) - Date.parse(a.lastSeenAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 interface Run {
   tenant: Tenant;
@@ -284,11 +371,15 @@ describe('person and account rollups (property-based, against a reference implem
       }
       body = previous;
     } else {
-      const draft = command.kind === 'put' ? command.draft : { ...(run.drafts[command.slot] ?? BASE_DRAFT), ...command.patch };
+      const draft =
+        command.kind === 'put' ? command.draft : { ...(run.drafts[command.slot] ?? BASE_DRAFT), ...command.patch };
       run.drafts[command.slot] = draft;
       body = toBody(draft, run.start);
     }
-    const res = await request(t.server).put(`/api/v1/ingest/sessions/${id}`).set('Authorization', `Bearer ${run.tenant.key}`).send(body);
+    const res = await request(t.server)
+      .put(`/api/v1/ingest/sessions/${id}`)
+      .set('Authorization', `Bearer ${run.tenant.key}`)
+      .send(body);
     run.log.push(`${step} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
 
     expect(res.status).toBe(200);
@@ -310,7 +401,12 @@ describe('person and account rollups (property-based, against a reference implem
     expect(Date.parse(person.intentCalculatedAt)).toBeGreaterThanOrEqual(run.start * 1000);
     expect(Date.parse(person.intentCalculatedAt)).toBeLessThanOrEqual(Date.now());
     const intent = expected.intent(person.intentCalculatedAt);
-    expect(pick(person, PERSON_FIELDS.filter((k) => k !== 'intentScore'))).toEqual({
+    expect(
+      pick(
+        person,
+        PERSON_FIELDS.filter((k) => k !== 'intentScore'),
+      ),
+    ).toEqual({
       id: expect.stringMatching(UUID),
       ...expected.fields,
       ...choose(expected.qualification, pick(person, QUALIFICATION_FIELDS)),
@@ -319,7 +415,10 @@ describe('person and account rollups (property-based, against a reference implem
     });
     expect(typeof person.intentScore).toBe('number');
     expect(person.intentScore).toBeCloseTo(intent.score, 6);
-    return { qualificationStatus: person.qualificationStatus as string | null, overallIntent: person.overallIntent as string | null };
+    return {
+      qualificationStatus: person.qualificationStatus as string | null,
+      overallIntent: person.overallIntent as string | null,
+    };
   }
 
   /** Everything the API says about the run's organization against the oracle; returns what it saw. */
@@ -334,7 +433,8 @@ describe('person and account rollups (property-based, against a reference implem
     expect(people.map((p) => p.email).sort()).toEqual([...oracle.keys()].sort());
     expect(people.map((p) => p.id)).toEqual([...people].sort(newestFirst).map((p) => p.id));
     const verdicts = new Map<string, PersonVerdict>();
-    for (const person of people) verdicts.set(person.email, checkPerson(run, person, oracle.get(person.email) as OraclePerson));
+    for (const person of people)
+      verdicts.set(person.email, checkPerson(run, person, oracle.get(person.email) as OraclePerson));
 
     // Sessions: visible ones link to the person of their email and show its qualification and intent.
     for (const id of run.ids) {
@@ -342,7 +442,11 @@ describe('person and account rollups (property-based, against a reference implem
       if (!body) continue;
       const detail = await get(run, `/api/v1/sessions/${id}`);
       if (!isVisible(body)) {
-        expect({ id, status: detail.status, body: detail.body as unknown }).toEqual({ id, status: 404, body: SESSION_NOT_FOUND });
+        expect({ id, status: detail.status, body: detail.body as unknown }).toEqual({
+          id,
+          status: 404,
+          body: SESSION_NOT_FOUND,
+        });
         continue;
       }
       expect({ id, status: detail.status }).toEqual({ id, status: 200 });
@@ -352,7 +456,16 @@ describe('person and account rollups (property-based, against a reference implem
         expect({ id, personId: (detail.body as { personId: unknown }).personId }).toEqual({ id, personId: null });
         continue;
       }
-      expect({ id, ...pick(detail.body as object, ['personId', 'qualificationStatus', 'overallIntent', 'intentScore', 'intentCalculatedAt']) }).toEqual({
+      expect({
+        id,
+        ...pick(detail.body as object, [
+          'personId',
+          'qualificationStatus',
+          'overallIntent',
+          'intentScore',
+          'intentCalculatedAt',
+        ]),
+      }).toEqual({
         id,
         personId: person.id,
         ...pick(person, ['qualificationStatus', 'overallIntent', 'intentScore', 'intentCalculatedAt']),
@@ -415,20 +528,30 @@ describe('person and account rollups (property-based, against a reference implem
   }, 200_000);
 
   describe('hand-picked sequences', () => {
-    const put = (slot: number, draft: Partial<Draft>): Command => ({ kind: 'put', slot, draft: { ...BASE_DRAFT, ...draft } });
+    const put = (slot: number, draft: Partial<Draft>): Command => ({
+      kind: 'put',
+      slot,
+      draft: { ...BASE_DRAFT, ...draft },
+    });
     const edit = (slot: number, patch: Partial<Draft>): Command => ({ kind: 'edit', slot, patch });
     const repeat = (slot: number): Command => ({ kind: 'repeat', slot });
     const accountOf = (seen: Observed, domain: string) => seen.accounts.get(domain);
 
     it('email case variants are one person keyed by the lower-cased email', async () => {
-      const seen = await scenario([put(0, { email: 'ADA@Acme.COM', start: 3 * DAY }), put(1, { email: 'ada@acme.com', start: DAY })]);
+      const seen = await scenario([
+        put(0, { email: 'ADA@Acme.COM', start: 3 * DAY }),
+        put(1, { email: 'ada@acme.com', start: DAY }),
+      ]);
       expect(seen.people.map((p) => pick(p, ['email', 'totalSessions', 'accountDomain']))).toEqual([
         { email: 'ada@acme.com', totalSessions: 2, accountDomain: 'acme.com' },
       ]);
-      expect(pick(accountOf(seen, 'acme.com')?.body ?? {}, ['totalUsers', 'totalSessions'])).toEqual({ totalUsers: 1, totalSessions: 2 });
+      expect(pick(accountOf(seen, 'acme.com')?.body ?? {}, ['totalUsers', 'totalSessions'])).toEqual({
+        totalUsers: 1,
+        totalSessions: 2,
+      });
     });
 
-    it('a subdomain shares the registrable domain\'s account, a multi-part suffix keeps its label, free mail has none', async () => {
+    it("a subdomain shares the registrable domain's account, a multi-part suffix keeps its label, free mail has none", async () => {
       const seen = await scenario([
         put(0, { email: 'ada@acme.com' }),
         put(1, { email: 'bob@eu.acme.com' }),
@@ -436,52 +559,92 @@ describe('person and account rollups (property-based, against a reference implem
         put(3, { email: 'dee@gmail.com' }),
       ]);
       expect(Object.fromEntries(seen.people.map((p) => [p.email, p.accountDomain]))).toEqual({
-        'ada@acme.com': 'acme.com', 'bob@eu.acme.com': 'acme.com', 'cy@acme.co.uk': 'acme.co.uk', 'dee@gmail.com': null,
+        'ada@acme.com': 'acme.com',
+        'bob@eu.acme.com': 'acme.com',
+        'cy@acme.co.uk': 'acme.co.uk',
+        'dee@gmail.com': null,
       });
-      expect(pick(accountOf(seen, 'acme.com')?.body ?? {}, ['accountDomain', 'totalUsers'])).toEqual({ accountDomain: 'acme.com', totalUsers: 2 });
+      expect(pick(accountOf(seen, 'acme.com')?.body ?? {}, ['accountDomain', 'totalUsers'])).toEqual({
+        accountDomain: 'acme.com',
+        totalUsers: 2,
+      });
       expect(accountOf(seen, 'eu.acme.com')?.body.id).toBe(accountOf(seen, 'acme.com')?.body.id);
-      expect(pick(accountOf(seen, 'acme.co.uk')?.body ?? {}, ['accountDomain', 'totalUsers'])).toEqual({ accountDomain: 'acme.co.uk', totalUsers: 1 });
+      expect(pick(accountOf(seen, 'acme.co.uk')?.body ?? {}, ['accountDomain', 'totalUsers'])).toEqual({
+        accountDomain: 'acme.co.uk',
+        totalUsers: 1,
+      });
       expect(accountOf(seen, 'gmail.com')?.status).toBe(404);
     });
 
-    it('changing a session\'s email moves it to the other person and deletes the emptied one', async () => {
+    it("changing a session's email moves it to the other person and deletes the emptied one", async () => {
       const seen = await scenario([
         put(0, { email: 'ada@acme.com', bookedStatus: 'booked' }),
         put(1, { email: 'cy@acme.co.uk' }),
         edit(0, { email: 'Bob@EU.Acme.com' }),
         edit(1, { email: 'ada@acme.com' }),
       ]);
-      expect(seen.people.map((p) => pick(p, ['email', 'totalSessions'])).sort((a, b) => String(a.email).localeCompare(String(b.email)))).toEqual([
+      expect(
+        seen.people
+          .map((p) => pick(p, ['email', 'totalSessions']))
+          .sort((a, b) => String(a.email).localeCompare(String(b.email))),
+      ).toEqual([
         { email: 'ada@acme.com', totalSessions: 1 },
         { email: 'bob@eu.acme.com', totalSessions: 1 },
       ]);
-      expect(pick(accountOf(seen, 'acme.com')?.body ?? {}, ['totalUsers', 'totalSessions', 'bookedSessions'])).toEqual({ totalUsers: 2, totalSessions: 2, bookedSessions: 1 });
+      expect(pick(accountOf(seen, 'acme.com')?.body ?? {}, ['totalUsers', 'totalSessions', 'bookedSessions'])).toEqual({
+        totalUsers: 2,
+        totalSessions: 2,
+        bookedSessions: 1,
+      });
       expect(accountOf(seen, 'acme.co.uk')?.status).toBe(404);
     });
 
     it('staging and pending sessions count for nobody; switching back to production and analyzed restores them', async () => {
-      await scenario([put(0, {}), put(1, { environment: 'staging' }), put(2, { analysisStatus: 'pending' })], async (run, seen) => {
-        expect(seen.people.map((p) => p.totalSessions)).toEqual([1]);
-        await apply(run, edit(0, { environment: 'staging' }));
-        const hidden = await verify(run);
-        expect(hidden.people).toEqual([]);
-        expect(hidden.accounts.get('acme.com')?.status).toBe(404);
-        await apply(run, edit(0, { environment: null }));
-        await apply(run, edit(2, { analysisStatus: 'analyzed' }));
-        const back = await verify(run);
-        expect(back.people.map((p) => p.totalSessions)).toEqual([2]);
-        expect(back.people[0].id).not.toBe(seen.people[0].id);
-      });
+      await scenario(
+        [put(0, {}), put(1, { environment: 'staging' }), put(2, { analysisStatus: 'pending' })],
+        async (run, seen) => {
+          expect(seen.people.map((p) => p.totalSessions)).toEqual([1]);
+          await apply(run, edit(0, { environment: 'staging' }));
+          const hidden = await verify(run);
+          expect(hidden.people).toEqual([]);
+          expect(hidden.accounts.get('acme.com')?.status).toBe(404);
+          await apply(run, edit(0, { environment: null }));
+          await apply(run, edit(2, { analysisStatus: 'analyzed' }));
+          const back = await verify(run);
+          expect(back.people.map((p) => p.totalSessions)).toEqual([2]);
+          expect(back.people[0].id).not.toBe(seen.people[0].id);
+        },
+      );
     });
 
     it('a manual assessment wins over an automatic one at the same instant, in either ingestion order; a later automatic one wins', async () => {
-      const manual = { status: 'unqualified' as const, source: 'manual' as const, assessedAt: { pool: 1 }, rationale: 'Manual review.', rubric: 'rubric-v1' };
-      const automatic = { status: 'qualified' as const, source: 'automatic' as const, assessedAt: { pool: 1 }, rationale: 'Scored.', rubric: 'rubric-v2' };
-      for (const order of [[0, 1], [1, 0]]) {
-        const commands = [put(0, { start: 30 * DAY, qualification: manual }), put(1, { start: 2 * DAY, qualification: automatic })];
+      const manual = {
+        status: 'unqualified' as const,
+        source: 'manual' as const,
+        assessedAt: { pool: 1 },
+        rationale: 'Manual review.',
+        rubric: 'rubric-v1',
+      };
+      const automatic = {
+        status: 'qualified' as const,
+        source: 'automatic' as const,
+        assessedAt: { pool: 1 },
+        rationale: 'Scored.',
+        rubric: 'rubric-v2',
+      };
+      for (const order of [
+        [0, 1],
+        [1, 0],
+      ]) {
+        const commands = [
+          put(0, { start: 30 * DAY, qualification: manual }),
+          put(1, { start: 2 * DAY, qualification: automatic }),
+        ];
         const seen = await scenario(order.map((i) => commands[i]));
         expect(pick(seen.people[0], ['qualificationStatus', 'qualificationSource', 'qualificationRationale'])).toEqual({
-          qualificationStatus: 'unqualified', qualificationSource: 'manual', qualificationRationale: 'Manual review.',
+          qualificationStatus: 'unqualified',
+          qualificationSource: 'manual',
+          qualificationRationale: 'Manual review.',
         });
         expect(accountOf(seen, 'acme.com')?.body.qualifiedUsers).toBe(0);
       }
@@ -489,18 +652,24 @@ describe('person and account rollups (property-based, against a reference implem
         put(0, { start: 30 * DAY, qualification: manual }),
         put(1, { start: 2 * DAY, qualification: { ...automatic, assessedAt: { afterStart: 60 } } }),
       ]);
-      expect(pick(seen.people[0], ['qualificationStatus', 'qualificationSource'])).toEqual({ qualificationStatus: 'qualified', qualificationSource: 'automatic' });
+      expect(pick(seen.people[0], ['qualificationStatus', 'qualificationSource'])).toEqual({
+        qualificationStatus: 'qualified',
+        qualificationSource: 'automatic',
+      });
       expect(accountOf(seen, 'acme.com')?.body.qualifiedUsers).toBe(1);
     });
 
     it('the same body twice changes nothing, not even intentCalculatedAt', async () => {
-      await scenario([put(0, { buyingIntent: 'high' }), put(1, { start: 9 * DAY, buyingIntent: 'low' })], async (run, before) => {
-        await apply(run, repeat(0));
-        await apply(run, repeat(1));
-        const after = await verify(run);
-        expect(after.people).toEqual(before.people);
-        expect(after.accounts).toEqual(before.accounts);
-      });
+      await scenario(
+        [put(0, { buyingIntent: 'high' }), put(1, { start: 9 * DAY, buyingIntent: 'low' })],
+        async (run, before) => {
+          await apply(run, repeat(0));
+          await apply(run, repeat(1));
+          const after = await verify(run);
+          expect(after.people).toEqual(before.people);
+          expect(after.accounts).toEqual(before.accounts);
+        },
+      );
     });
 
     it('companyName is the most frequent business among the people; a tie goes to the most recently seen person', async () => {
@@ -525,13 +694,37 @@ describe('person and account rollups (property-based, against a reference implem
 
     it('firsts and lasts follow startTime, not ingestion order; name and location skip sessions without one', async () => {
       const commands = [
-        put(0, { start: DAY, duration: null, name: '', utm: { value: 'google', at: 'top' }, geo: null, buyingIntent: null }),
-        put(1, { start: 10 * DAY, duration: 900, name: 'Ada L.', utm: { value: 'newsletter', at: 'tracking' }, geo: { city: 'Berlin', region: null, country: 'DE', countryAt: 'top' } }),
+        put(0, {
+          start: DAY,
+          duration: null,
+          name: '',
+          utm: { value: 'google', at: 'top' },
+          geo: null,
+          buyingIntent: null,
+        }),
+        put(1, {
+          start: 10 * DAY,
+          duration: 900,
+          name: 'Ada L.',
+          utm: { value: 'newsletter', at: 'tracking' },
+          geo: { city: 'Berlin', region: null, country: 'DE', countryAt: 'top' },
+        }),
         put(2, { start: 20 * DAY, duration: 300, name: 'Ada', utm: null }),
       ];
       await scenario(commands, async (run, seen) => {
         const startOf = (slot: number) => run.bodies.get(run.ids[slot])?.startTime;
-        expect(pick(seen.people[0], ['name', 'firstSeenAt', 'lastSeenAt', 'firstSource', 'lastSource', 'lastLocation', 'totalTimeSpentSeconds', 'buyingIntent'])).toEqual({
+        expect(
+          pick(seen.people[0], [
+            'name',
+            'firstSeenAt',
+            'lastSeenAt',
+            'firstSource',
+            'lastSource',
+            'lastLocation',
+            'totalTimeSpentSeconds',
+            'buyingIntent',
+          ]),
+        ).toEqual({
           name: 'Ada L.',
           firstSeenAt: startOf(2),
           lastSeenAt: startOf(0), // the latest session has no endTime
@@ -555,7 +748,8 @@ describe('person and account rollups (property-based, against a reference implem
         async (run, seen) => {
           const person = seen.people[0];
           const reference = Date.parse(person.intentCalculatedAt);
-          const weight = (slot: number) => 0.5 ** ((reference - Date.parse(String(run.bodies.get(run.ids[slot])?.startTime))) / 86_400_000 / 14);
+          const weight = (slot: number) =>
+            0.5 ** ((reference - Date.parse(String(run.bodies.get(run.ids[slot])?.startTime))) / 86_400_000 / 14);
           // high (3) and low (1) and none (0) enter the mean; three sessions in the last 30 days: bonus 0.2.
           const mean = (3 * weight(0) + 1 * weight(1) + 0 * weight(3)) / (weight(0) + weight(1) + weight(3));
           expect(person.intentScore).toBeCloseTo(mean + 0.2, 6);

@@ -53,8 +53,14 @@ function controllerHandlers(app: INestApplication): Handler[] {
     for (const method of scanner.getAllMethodNames(prototype)) {
       const handler = prototype[method] as object;
       if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-      const metadata = (key: string): unknown => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
-      handlers.push({ name: `${controller.name}.${method}`, scopes: metadata(REQUIRED_SCOPES), isPublic: metadata(PUBLIC_ROUTE) === true, anyKey: metadata(ANY_KEY) === true });
+      const metadata = (key: string): unknown =>
+        Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
+      handlers.push({
+        name: `${controller.name}.${method}`,
+        scopes: metadata(REQUIRED_SCOPES),
+        isPublic: metadata(PUBLIC_ROUTE) === true,
+        anyKey: metadata(ANY_KEY) === true,
+      });
     }
   }
   return handlers;
@@ -62,7 +68,8 @@ function controllerHandlers(app: INestApplication): Handler[] {
 
 /** Handlers that declare none of a non-empty list of known scopes, @AnyKey() or @Public(). */
 function undeclared(handlers: Handler[]): string[] {
-  const declaresScopes = (scopes: unknown) => Array.isArray(scopes) && scopes.length > 0 && scopes.every((s) => typeof s === 'string' && isScope(s));
+  const declaresScopes = (scopes: unknown) =>
+    Array.isArray(scopes) && scopes.length > 0 && scopes.every((s) => typeof s === 'string' && isScope(s));
   return handlers.filter((h) => !h.isPublic && !h.anyKey && !declaresScopes(h.scopes)).map((h) => h.name);
 }
 
@@ -103,7 +110,9 @@ describe('routes', () => {
       for (const route of routes) {
         const res = await request(t.server)[route.method](concrete(route.path));
         const expected = isPublic(route.path) ? 'not 401' : '401';
-        const ok = isPublic(route.path) ? res.status !== 401 && res.status !== 403 : res.status === 401 && res.body?.detail === UNAUTHENTICATED.detail;
+        const ok = isPublic(route.path)
+          ? res.status !== 401 && res.status !== 403
+          : res.status === 401 && res.body?.detail === UNAUTHENTICATED.detail;
         if (!ok) wrong.push(`${describeRoute(route)}: ${res.status} (expected ${expected})`);
       }
       expect(wrong).toEqual([]);
@@ -113,20 +122,26 @@ describe('routes', () => {
       const { organizationId } = await t.createTenant([]);
       const key = await t.createKey(organizationId, []);
       const wrong: string[] = [];
-      for (const route of routes.filter((r) => isPublic(r.path) === false && ANY_KEY_ROUTES.includes(describeRoute(r)))) {
+      for (const route of routes.filter(
+        (r) => isPublic(r.path) === false && ANY_KEY_ROUTES.includes(describeRoute(r)),
+      )) {
         const res = await request(t.server)[route.method](route.path).set('x-api-key', key);
         if (res.status !== 200) wrong.push(`${describeRoute(route)}: ${res.status} (expected 200)`);
       }
       for (const route of routes.filter((r) => !isPublic(r.path) && !ANY_KEY_ROUTES.includes(describeRoute(r)))) {
         const res = await request(t.server)[route.method](concrete(route.path)).set('x-api-key', key);
-        if (res.status !== 403 || res.body?.detail !== FORBIDDEN.detail) wrong.push(`${describeRoute(route)}: ${res.status}`);
+        if (res.status !== 403 || res.body?.detail !== FORBIDDEN.detail)
+          wrong.push(`${describeRoute(route)}: ${res.status}`);
       }
       expect(wrong).toEqual([]);
     });
 
     it('public routes do not care about a bad key', async () => {
       for (const path of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json', '/docs']) {
-        const res = await request(t.server).get(path).set('Authorization', 'Basic dXNlcjpwYXNz').set('x-api-key', 'nope');
+        const res = await request(t.server)
+          .get(path)
+          .set('Authorization', 'Basic dXNlcjpwYXNz')
+          .set('x-api-key', 'nope');
         expect([path, res.status]).toEqual([path, 200]);
       }
     });
@@ -135,7 +150,11 @@ describe('routes', () => {
       const { key } = await t.createTenant(ALL_SCOPES);
       const wrong: string[] = [];
       for (const route of routes.filter((r) => r.method === 'get')) {
-        const res = await request(t.server).get(concrete(route.path)).set('x-api-key', key).set('If-None-Match', '*').set('If-Modified-Since', new Date(Date.now() + 86_400_000).toUTCString());
+        const res = await request(t.server)
+          .get(concrete(route.path))
+          .set('x-api-key', key)
+          .set('If-None-Match', '*')
+          .set('If-Modified-Since', new Date(Date.now() + 86_400_000).toUTCString());
         if (res.status === 304) wrong.push(describeRoute(route));
       }
       expect(wrong).toEqual([]);
@@ -157,7 +176,12 @@ describe('routes', () => {
       expect(undeclared(handlers)).toEqual([]);
       expect(handlers.filter((h) => h.anyKey).map((h) => h.name)).toEqual(['UsageController.get']);
       // Public handlers are exactly those of the public list: no resource route is public.
-      expect(handlers.filter((h) => h.isPublic).map((h) => h.name).sort()).toEqual([
+      expect(
+        handlers
+          .filter((h) => h.isPublic)
+          .map((h) => h.name)
+          .sort(),
+      ).toEqual([
         'HealthController.live',
         'HealthController.ready',
         'MetricsController.metrics',
@@ -189,7 +213,9 @@ describe('routes', () => {
       it('is denied to every key, even one holding all scopes', async () => {
         expect((await request(probe.server).get('/probe/undeclared').expect(401)).body).toEqual(UNAUTHENTICATED);
         const { key } = await probe.createTenant(ALL_SCOPES);
-        expect((await request(probe.server).get('/probe/undeclared').set('x-api-key', key).expect(403)).body).toEqual(FORBIDDEN);
+        expect((await request(probe.server).get('/probe/undeclared').set('x-api-key', key).expect(403)).body).toEqual(
+          FORBIDDEN,
+        );
       });
     });
   });
@@ -204,7 +230,10 @@ describe('routes', () => {
     let doc: OpenApiDocument;
 
     beforeAll(async () => {
-      const res = await request(t.server).get('/api/v1/openapi.json').expect(200).expect('Content-Type', /application\/json/);
+      const res = await request(t.server)
+        .get('/api/v1/openapi.json')
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       doc = res.body as OpenApiDocument;
     });
 
@@ -227,7 +256,9 @@ describe('routes', () => {
           continue;
         }
         for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
-          expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name, in: 'path', required: true })]));
+          expect(operation.parameters).toEqual(
+            expect.arrayContaining([expect.objectContaining({ name, in: 'path', required: true })]),
+          );
         }
       }
       expect(undocumented).toEqual([]);
@@ -244,7 +275,10 @@ describe('routes', () => {
     });
 
     it('/docs serves the HTML viewer and its assets', async () => {
-      const res = await request(t.server).get('/docs').expect(200).expect('Content-Type', /text\/html/);
+      const res = await request(t.server)
+        .get('/docs')
+        .expect(200)
+        .expect('Content-Type', /text\/html/);
       expect(res.text).toMatch(/<!DOCTYPE html>/i);
       expect(res.text).toContain('swagger-ui');
       const assets = [...res.text.matchAll(/(?:src|href)="\.\/([^"]+\.(?:js|css))"/g)].map((m) => m[1]);

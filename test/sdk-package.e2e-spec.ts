@@ -20,7 +20,8 @@ const ROOT = join(__dirname, '..');
 const run = promisify(execFile);
 /** npm's children of `npm test` inherit npm_* variables (the repository's prefix and package among them): none of them here. */
 const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-const exec = (file: string, args: string[], cwd: string, env: Record<string, string | undefined> = cleanEnv()) => run(file, args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 90_000 });
+const exec = (file: string, args: string[], cwd: string, env: Record<string, string | undefined> = cleanEnv()) =>
+  run(file, args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 90_000 });
 
 /** The consumer: nothing of the repository, only the installed package (ESM importing its CommonJS build). */
 const CONSUMER = `
@@ -89,7 +90,15 @@ console.log(JSON.stringify({
 
 const CONSUMER_TSCONFIG = {
   // No DOM: a Node service's settings. skipLibCheck off: the package's declarations compile too.
-  compilerOptions: { module: 'nodenext', target: 'es2022', lib: ['es2022'], types: ['node'], strict: true, skipLibCheck: false, outDir: 'out' },
+  compilerOptions: {
+    module: 'nodenext',
+    target: 'es2022',
+    lib: ['es2022'],
+    types: ['node'],
+    strict: true,
+    skipLibCheck: false,
+    outDir: 'out',
+  },
   files: ['consumer.ts'],
 };
 
@@ -111,7 +120,11 @@ async function startReceiver() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** `npm pack` of client/ (its prepack builds it) into a folder of its own; the tarball's path. */
@@ -126,9 +139,23 @@ async function packClient(): Promise<string> {
 /** An empty folder outside the repository with the tarball, TypeScript and Node's types installed, and the consumer compiled. */
 async function installConsumer(tarball: string): Promise<string> {
   const folder = mkdtempSync(join(tmpdir(), 'sdk-consumer-'));
-  const devDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+  const devDependencies = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+  ).devDependencies;
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }));
-  await exec('npm', ['install', tarball, `typescript@${devDependencies.typescript}`, `@types/node@${devDependencies['@types/node']}`, '--no-audit', '--no-fund', '--prefer-offline'], folder);
+  await exec(
+    'npm',
+    [
+      'install',
+      tarball,
+      `typescript@${devDependencies.typescript}`,
+      `@types/node@${devDependencies['@types/node']}`,
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+    ],
+    folder,
+  );
   writeFileSync(join(folder, 'consumer.ts'), CONSUMER);
   writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
   return folder;
@@ -140,20 +167,39 @@ describe('the SDK package (client/) installed from its tarball', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let consumer: string;
   let tarball: string;
-  const sessions: Record<'high1' | 'high2' | 'medium' | 'low', string> = { high1: newSessionId(), high2: newSessionId(), medium: newSessionId(), low: newSessionId() };
+  const sessions: Record<'high1' | 'high2' | 'medium' | 'low', string> = {
+    high1: newSessionId(),
+    high2: newSessionId(),
+    medium: newSessionId(),
+    low: newSessionId(),
+  };
 
   /** Starts the app, subscribes an endpoint to session.analyzed and seeds four analyzed sessions; the endpoint's secret. */
   async function startApp(): Promise<string> {
-    t = await createTestApp({ APP_ROLE: 'all', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000' });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '50',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    });
     await t.app.listen(0, '127.0.0.1');
     receiver = await startReceiver();
     who = await t.createTenant();
-    const endpoint = await request(t.server).post('/api/v1/webhook-endpoints').set('Authorization', `Bearer ${who.key}`).send({ url: receiver.url, eventTypes: ['session.analyzed'] }).expect(201);
+    const endpoint = await request(t.server)
+      .post('/api/v1/webhook-endpoints')
+      .set('Authorization', `Bearer ${who.key}`)
+      .send({ url: receiver.url, eventTypes: ['session.analyzed'] })
+      .expect(201);
     const intents = { high1: 'high', high2: 'high', medium: 'medium', low: 'low' } as const;
     let minute = 0;
     for (const [name, id] of Object.entries(sessions) as [keyof typeof sessions, string][]) {
       const startTime = `2026-11-20T10:0${minute++}:00.000Z`;
-      await ingest(t.server, who.key, id, sessionBody({ buyingIntent: intents[name], startTime, endTime: startTime.replace('T10', 'T11') })).expect(200);
+      await ingest(
+        t.server,
+        who.key,
+        id,
+        sessionBody({ buyingIntent: intents[name], startTime, endTime: startTime.replace('T10', 'T11') }),
+      ).expect(200);
     }
     return (endpoint.body as { secret: string }).secret;
   }
@@ -163,32 +209,53 @@ describe('the SDK package (client/) installed from its tarball', () => {
 
   beforeAll(async () => {
     // Packing and installing (npm, tsc) overlap the app's start and its first deliveries.
-    const [folder, secret] = await Promise.all([packClient().then(async (file) => installConsumer((tarball = file))), startApp()]);
+    const [folder, secret] = await Promise.all([
+      packClient().then(async (file) => installConsumer((tarball = file))),
+      startApp(),
+    ]);
     consumer = folder;
-    installed = JSON.parse(readFileSync(join(consumer, 'node_modules/@engagement/api-client/package.json'), 'utf8')) as typeof installed;
-    await exec(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', consumer], consumer).catch((error: { stdout?: string }) => {
-      throw new Error(`the consumer does not compile:\n${error.stdout ?? String(error)}`);
-    });
+    installed = JSON.parse(
+      readFileSync(join(consumer, 'node_modules/@engagement/api-client/package.json'), 'utf8'),
+    ) as typeof installed;
+    await exec(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', consumer], consumer).catch(
+      (error: { stdout?: string }) => {
+        throw new Error(`the consumer does not compile:\n${error.stdout ?? String(error)}`);
+      },
+    );
 
     await eventually(async () => receiver.received.some((r) => r.body.includes(sessions.high1)), 20_000);
     const delivery = receiver.received.find((r) => r.body.includes(sessions.high1))!;
     writeFileSync(join(consumer, 'delivery.json'), JSON.stringify(delivery));
     const address = t.server.address() as AddressInfo;
-    const { stdout } = await exec(process.execPath, ['out/consumer.js', `http://127.0.0.1:${address.port}`, who.key, join(consumer, 'delivery.json'), secret], consumer);
+    const { stdout } = await exec(
+      process.execPath,
+      ['out/consumer.js', `http://127.0.0.1:${address.port}`, who.key, join(consumer, 'delivery.json'), secret],
+      consumer,
+    );
     output = JSON.parse(stdout) as ConsumerOutput;
   }, 120_000);
 
   afterAll(async () => {
     await receiver?.close();
     await t?.close();
-    for (const folder of [consumer, tarball && join(tarball, '..')]) if (folder) rmSync(folder, { recursive: true, force: true });
+    for (const folder of [consumer, tarball && join(tarball, '..')])
+      if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
   it('installs as a package of its own: the API version, its build, its dependencies (loads with require too)', async () => {
     const api = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { info: { version: string } };
-    expect(installed).toMatchObject({ name: '@engagement/api-client', version: api.info.version, main: './dist/index.js', dependencies: { 'openapi-fetch': '0.17.0', standardwebhooks: '1.1.1' } });
+    expect(installed).toMatchObject({
+      name: '@engagement/api-client',
+      version: api.info.version,
+      main: './dist/index.js',
+      dependencies: { 'openapi-fetch': '0.17.0', standardwebhooks: '1.1.1' },
+    });
     expect(consumer.startsWith(ROOT)).toBe(false);
-    const { stdout } = await exec(process.execPath, ['-e', "const sdk = require('@engagement/api-client'); console.log(Object.keys(sdk).sort().join(','))"], consumer);
+    const { stdout } = await exec(
+      process.execPath,
+      ['-e', "const sdk = require('@engagement/api-client'); console.log(Object.keys(sdk).sort().join(','))"],
+      consumer,
+    );
     expect(stdout.trim()).toBe('WebhookVerificationError,createApiClient,verifyWebhook');
   });
 
@@ -205,6 +272,11 @@ describe('the SDK package (client/) installed from its tarball', () => {
   });
 
   it('verifies the delivered webhook and types its event; a tampered body throws WebhookVerificationError', () => {
-    expect(output.webhook).toEqual({ type: 'session.analyzed', subject: `session ${sessions.high1} (high)`, viaFetchHeaders: 'session.analyzed', tampered: 'WebhookVerificationError' });
+    expect(output.webhook).toEqual({
+      type: 'session.analyzed',
+      subject: `session ${sessions.high1} (high)`,
+      viaFetchHeaders: 'session.analyzed',
+      tampered: 'WebhookVerificationError',
+    });
   });
 });

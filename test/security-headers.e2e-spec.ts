@@ -26,7 +26,8 @@ function expectSecurityHeaders(res: request.Response): void {
     'x-request-id': expect.any(String),
   });
   // Nothing that only means something for an HTML page (helmet sends these by default).
-  for (const name of ['x-powered-by', 'x-xss-protection', 'x-download-options', 'origin-agent-cluster']) expect(res.headers[name]).toBeUndefined();
+  for (const name of ['x-powered-by', 'x-xss-protection', 'x-download-options', 'origin-agent-cluster'])
+    expect(res.headers[name]).toBeUndefined();
 }
 
 function expectNoCors(res: request.Response): void {
@@ -39,12 +40,18 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
 
   beforeAll(async () => {
     // Workers in-process: share cards are rendered, so their public route can be read.
-    t = await createTestApp({ APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+      PUBLIC_BASE_URL,
+    });
     who = await t.createTenant();
   });
   afterAll(() => t.close());
 
-  const get = (path: string, key: string | null = who.key) => (key ? request(t.server).get(path).set('x-api-key', key) : request(t.server).get(path));
+  const get = (path: string, key: string | null = who.key) =>
+    key ? request(t.server).get(path).set('x-api-key', key) : request(t.server).get(path);
 
   it.each([
     ['an authenticated 200', () => get('/api/v1/sessions'), 200],
@@ -54,14 +61,17 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
     ['a 404 for a resource of no one', () => get(`/api/v1/custom-links/${UNKNOWN_ID}`), 404],
     ['a 422', () => get('/api/v1/sessions?limit=many'), 422],
     ['a 405', () => request(t.server).put('/api/v1/sessions').set('x-api-key', who.key), 405],
-  ] as const)('%s carries the security headers, Cache-Control: no-store and no CORS headers', async (_label, send, status) => {
-    const res = await send();
-    expect(res.status).toBe(status);
-    expectSecurityHeaders(res);
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
-    expectNoCors(res);
-  });
+  ] as const)(
+    '%s carries the security headers, Cache-Control: no-store and no CORS headers',
+    async (_label, send, status) => {
+      const res = await send();
+      expect(res.status).toBe(status);
+      expectSecurityHeaders(res);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expectNoCors(res);
+    },
+  );
 
   it('answers OPTIONS 405 with Allow, not a CORS preflight', async () => {
     const res = await request(t.server)
@@ -76,10 +86,18 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
 
   it('a polled job keeps ETag and 304 under no-store', async () => {
     const links = [{ firstName: 'Ada', company: 'Acme', shareThumbnailUrl: 'https://cdn.example.com/card.png' }];
-    const created = await request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links }).expect(202);
+    const created = await request(t.server)
+      .post('/api/v1/custom-links')
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links })
+      .expect(202);
     expect(created.headers['cache-control']).toBe('no-store');
     const path = `/api/v1/custom-link-jobs/${(created.body as { job: { id: string } }).job.id}`;
-    const done = await readUntil(() => get(path).expect(200), (res) => (res.body as { status: string }).status === 'completed');
+    const done = await readUntil(
+      () => get(path).expect(200),
+      (res) => (res.body as { status: string }).status === 'completed',
+    );
     expect(done.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(done.headers['cache-control']).toBe('no-store');
 
@@ -98,9 +116,17 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
       .send({ links: [{ firstName: 'Ada', lastName: 'Lovelace', company: 'Acme' }] })
       .expect(202);
     const jobPath = `/api/v1/custom-link-jobs/${(created.body as { job: { id: string } }).job.id}`;
-    await readUntil(() => get(jobPath).expect(200), (res) => (res.body as { status: string }).status === 'completed', 60_000);
+    await readUntil(
+      () => get(jobPath).expect(200),
+      (res) => (res.body as { status: string }).status === 'completed',
+      60_000,
+    );
     const items = (await get(`${jobPath}/items`).expect(200)).body as { items: { customLinkId: string }[] };
-    const link = (await get(`/api/v1/custom-links/${items.items[0].customLinkId}`).expect(200)).body as { shareThumbnailUrl: string; thumbnailStatus: string; url: string };
+    const link = (await get(`/api/v1/custom-links/${items.items[0].customLinkId}`).expect(200)).body as {
+      shareThumbnailUrl: string;
+      thumbnailStatus: string;
+      url: string;
+    };
     expect(link.thumbnailStatus).toBe('generated');
     const cardPath = new URL(link.shareThumbnailUrl).pathname;
 
@@ -110,7 +136,9 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
     expect(card.headers['x-content-type-options']).toBe('nosniff');
     expect(card.headers['x-powered-by']).toBeUndefined();
 
-    const missing = await request(t.server).get(cardPath.replace(/[0-9a-f]{64}\.png$/, `${'0'.repeat(64)}.png`)).expect(404);
+    const missing = await request(t.server)
+      .get(cardPath.replace(/[0-9a-f]{64}\.png$/, `${'0'.repeat(64)}.png`))
+      .expect(404);
     expect(missing.headers['cache-control']).toBe('no-store');
     expectSecurityHeaders(missing);
 
@@ -128,7 +156,10 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
   });
 
   it('the Swagger UI page gets a policy that lets it load its own scripts and styles', async () => {
-    const page = await request(t.server).get('/docs').expect(200).expect('Content-Type', /text\/html/);
+    const page = await request(t.server)
+      .get('/docs')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
     const csp = page.headers['content-security-policy'];
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self' https: 'unsafe-inline'");
@@ -165,7 +196,8 @@ describe('CORS with CORS_ORIGINS', () => {
     expect(res.headers).toMatchObject({
       'access-control-allow-origin': ORIGIN,
       'access-control-allow-methods': 'GET,HEAD,POST,PUT,PATCH,DELETE',
-      'access-control-allow-headers': 'Authorization,X-API-Key,Content-Type,Idempotency-Key,If-None-Match,If-Match,X-Request-ID',
+      'access-control-allow-headers':
+        'Authorization,X-API-Key,Content-Type,Idempotency-Key,If-None-Match,If-Match,X-Request-ID',
       'access-control-max-age': '600',
     });
     expect(res.headers.vary).toMatch(/Origin/);
@@ -174,7 +206,11 @@ describe('CORS with CORS_ORIGINS', () => {
   });
 
   it('lets a listed origin read the answer and the headers polling and limits need', async () => {
-    const res = await request(t.server).get('/api/v1/sessions').set('Origin', 'http://localhost:5173').set('x-api-key', who.key).expect(200);
+    const res = await request(t.server)
+      .get('/api/v1/sessions')
+      .set('Origin', 'http://localhost:5173')
+      .set('x-api-key', who.key)
+      .expect(200);
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(res.headers['access-control-expose-headers']).toBe(
       'ETag,Location,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,X-Request-ID,Idempotent-Replayed',
@@ -186,7 +222,11 @@ describe('CORS with CORS_ORIGINS', () => {
   });
 
   it('gives an origin that is not listed nothing to read', async () => {
-    const res = await request(t.server).get('/api/v1/sessions').set('Origin', 'https://evil.example.com').set('x-api-key', who.key).expect(200);
+    const res = await request(t.server)
+      .get('/api/v1/sessions')
+      .set('Origin', 'https://evil.example.com')
+      .set('x-api-key', who.key)
+      .expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     const preflight = await request(t.server)
       .options('/api/v1/sessions')

@@ -21,32 +21,100 @@ const UNAUTHENTICATED = { detail: 'API key required or invalid.' };
 
 /** docs/api.md §2.1. */
 const LIST_FIELDS = [
-  'id', 'displayId', 'startTime', 'endTime', 'sessionType', 'email', 'name', 'business', 'qualificationStatus', 'buyingIntent',
-  'bookedStatus', 'sessionStatus', 'sentiment', 'engagementLevel', 'primaryIntent', 'summaryMarkdown', 'utmSource', 'device',
-  'geoCountry', 'personId', 'qualificationRationale', 'qualificationSource', 'qualificationAssessedAt', 'qualificationRubricVersionId',
-  'overallIntent', 'intentScore', 'intentCalculatedAt',
+  'id',
+  'displayId',
+  'startTime',
+  'endTime',
+  'sessionType',
+  'email',
+  'name',
+  'business',
+  'qualificationStatus',
+  'buyingIntent',
+  'bookedStatus',
+  'sessionStatus',
+  'sentiment',
+  'engagementLevel',
+  'primaryIntent',
+  'summaryMarkdown',
+  'utmSource',
+  'device',
+  'geoCountry',
+  'personId',
+  'qualificationRationale',
+  'qualificationSource',
+  'qualificationAssessedAt',
+  'qualificationRubricVersionId',
+  'overallIntent',
+  'intentScore',
+  'intentCalculatedAt',
 ];
 /** docs/api.md §2.2, in addition to §2.1. */
 const DETAIL_FIELDS = [
-  ...LIST_FIELDS, 'phone', 'qualificationReason', 'qualificationStage', 'budgetRange', 'buyingTimeline', 'decisionMakerRole',
-  'isDecisionMaker', 'confidenceScore', 'nextSteps', 'summaryBullets', 'audioDurationSeconds', 'timelineEvents', 'topics', 'objections',
-  'tracking', 'customLinkId', 'customLinkCampaignId', 'lifecycle',
+  ...LIST_FIELDS,
+  'phone',
+  'qualificationReason',
+  'qualificationStage',
+  'budgetRange',
+  'buyingTimeline',
+  'decisionMakerRole',
+  'isDecisionMaker',
+  'confidenceScore',
+  'nextSteps',
+  'summaryBullets',
+  'audioDurationSeconds',
+  'timelineEvents',
+  'topics',
+  'objections',
+  'tracking',
+  'customLinkId',
+  'customLinkCampaignId',
+  'lifecycle',
 ];
 /** Fields an ingestion body gives the session as they are. */
 const OWN_LIST_FIELDS = [
-  'displayId', 'startTime', 'endTime', 'sessionType', 'email', 'name', 'business', 'buyingIntent', 'bookedStatus', 'sessionStatus',
-  'sentiment', 'engagementLevel', 'primaryIntent', 'summaryMarkdown', 'qualificationRationale', 'qualificationSource',
-  'qualificationAssessedAt', 'qualificationRubricVersionId',
+  'displayId',
+  'startTime',
+  'endTime',
+  'sessionType',
+  'email',
+  'name',
+  'business',
+  'buyingIntent',
+  'bookedStatus',
+  'sessionStatus',
+  'sentiment',
+  'engagementLevel',
+  'primaryIntent',
+  'summaryMarkdown',
+  'qualificationRationale',
+  'qualificationSource',
+  'qualificationAssessedAt',
+  'qualificationRubricVersionId',
 ];
 const OWN_DETAIL_FIELDS = [
-  ...OWN_LIST_FIELDS, 'phone', 'qualificationReason', 'qualificationStage', 'budgetRange', 'buyingTimeline', 'decisionMakerRole',
-  'isDecisionMaker', 'confidenceScore', 'nextSteps', 'summaryBullets', 'audioDurationSeconds', 'timelineEvents', 'topics', 'objections',
+  ...OWN_LIST_FIELDS,
+  'phone',
+  'qualificationReason',
+  'qualificationStage',
+  'budgetRange',
+  'buyingTimeline',
+  'decisionMakerRole',
+  'isDecisionMaker',
+  'confidenceScore',
+  'nextSteps',
+  'summaryBullets',
+  'audioDurationSeconds',
+  'timelineEvents',
+  'topics',
+  'objections',
   'tracking',
 ];
 const PERSON_FIELDS = ['overallIntent', 'intentScore', 'intentCalculatedAt'];
 
 const pick = (o: Json, keys: string[]): Json => Object.fromEntries(keys.map((k) => [k, o[k]]));
-const without = (body: Json, ...keys: string[]): Json => Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
+const without = (body: Json, ...keys: string[]): Json =>
+  Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
 
 /** What a list item must hold for a session ingested from `body` (timestamps already in ...000Z form). */
 function expectedItem(id: string, body: Json, person: Json): Json {
@@ -64,12 +132,21 @@ function expectedItem(id: string, body: Json, person: Json): Json {
 }
 
 function expectedDetail(id: string, body: Json, person: Json): Json {
-  return { ...expectedItem(id, body, person), ...pick(body, OWN_DETAIL_FIELDS), customLinkId: null, customLinkCampaignId: null, lifecycle: null };
+  return {
+    ...expectedItem(id, body, person),
+    ...pick(body, OWN_DETAIL_FIELDS),
+    customLinkId: null,
+    customLinkCampaignId: null,
+    lifecycle: null,
+  };
 }
 
 /** The pydantic `enum` issue for a query parameter, with the raw string as input. */
 const queryEnumIssue = (name: string, input: string, values: string[]) => {
-  const expected = `${values.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${values[values.length - 1]}'`;
+  const expected = `${values
+    .slice(0, -1)
+    .map((v) => `'${v}'`)
+    .join(', ')} or '${values[values.length - 1]}'`;
   return { type: 'enum', loc: ['query', name], msg: `Input should be ${expected}`, input, ctx: { expected } };
 };
 
@@ -89,11 +166,13 @@ describe('sessions', () => {
 
   const get = (key: string, path: string) => request(t.server).get(path).set('Authorization', `Bearer ${key}`);
   const list = (who: Tenant, query: Query = {}) => get(who.key, SESSIONS).query(query);
-  const listOk = async (who: Tenant, query: Query = {}): Promise<Page> => (await list(who, query).expect(200)).body as Page;
+  const listOk = async (who: Tenant, query: Query = {}): Promise<Page> =>
+    (await list(who, query).expect(200)).body as Page;
   const listIds = async (who: Tenant, query: Query = {}) => (await listOk(who, query)).sessions.map((s) => s.id);
   const detail = (who: Tenant, id: string) => get(who.key, `${SESSIONS}/${id}`);
   const detailOk = async (who: Tenant, id: string): Promise<Json> => (await detail(who, id).expect(200)).body as Json;
-  const personOk = async (who: Tenant, id: string): Promise<Json> => (await get(who.key, `/api/v1/people/${id}`).expect(200)).body as Json;
+  const personOk = async (who: Tenant, id: string): Promise<Json> =>
+    (await get(who.key, `/api/v1/people/${id}`).expect(200)).body as Json;
   /** Ingests `body` under a new id; returns the id and the answer's personId. */
   const seed = async (who: Tenant, body: Json): Promise<{ id: string; personId: string | null }> => {
     const id = newSessionId();
@@ -107,8 +186,14 @@ describe('sessions', () => {
       const shown = await seed(who, sessionBody({ startTime: '2026-11-20T10:00:00.000Z' }));
       const minimal = await seed(who, { startTime: '2026-11-19T10:00:00.000Z' });
       const staging = await seed(who, sessionBody({ environment: 'staging', startTime: '2026-11-21T10:00:00.000Z' }));
-      const pending = await seed(who, sessionBody({ analysisStatus: 'pending', startTime: '2026-11-21T11:00:00.000Z' }));
-      const both = await seed(who, sessionBody({ environment: 'staging', analysisStatus: 'pending', startTime: '2026-11-21T12:00:00.000Z' }));
+      const pending = await seed(
+        who,
+        sessionBody({ analysisStatus: 'pending', startTime: '2026-11-21T11:00:00.000Z' }),
+      );
+      const both = await seed(
+        who,
+        sessionBody({ environment: 'staging', analysisStatus: 'pending', startTime: '2026-11-21T12:00:00.000Z' }),
+      );
 
       const page = await listOk(who);
       expect(page.sessions.map((s) => s.id)).toEqual([shown.id, minimal.id]);
@@ -126,14 +211,27 @@ describe('sessions', () => {
       await detail(who, newSessionId()).expect(404, SESSION_NOT_FOUND);
       const error = 'invalid group count: expected 5, found 2';
       expect((await detail(who, 'abc-def').expect(422)).body).toEqual({
-        detail: [{ type: 'uuid_parsing', loc: ['path', 'session_id'], msg: `Input should be a valid UUID, ${error}`, input: 'abc-def', ctx: { error } }],
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['path', 'session_id'],
+            msg: `Input should be a valid UUID, ${error}`,
+            input: 'abc-def',
+            ctx: { error },
+          },
+        ],
       });
     });
 
     it('needs sessions:read: 401 without a key, 403 for a key without the scope', async () => {
       const who = await t.createTenant();
       const { id } = await seed(who, sessionBody());
-      const others = await t.createKey(who.organizationId, ['sessions:write', 'transcripts:read', 'people:read', 'accounts:read']);
+      const others = await t.createKey(who.organizationId, [
+        'sessions:write',
+        'transcripts:read',
+        'people:read',
+        'accounts:read',
+      ]);
       for (const path of [SESSIONS, `${SESSIONS}/${id}`]) {
         await request(t.server).get(path).expect(401, UNAUTHENTICATED);
         await get(others, path).expect(403, FORBIDDEN);
@@ -152,7 +250,10 @@ describe('sessions', () => {
       const b1 = await seed(b, sessionBody({ startTime: '2026-11-20T10:00:00.000Z' }));
       const b2 = await seed(b, sessionBody({ startTime: '2026-11-21T10:00:00.000Z', email: 'grace@navy.mil' }));
 
-      expect(await listOk(a)).toEqual({ sessions: [expect.objectContaining({ id: a2.id }), expect.objectContaining({ id: a1.id })], pagination: { total: 2, limit: 50, offset: 0, nextCursor: null } });
+      expect(await listOk(a)).toEqual({
+        sessions: [expect.objectContaining({ id: a2.id }), expect.objectContaining({ id: a1.id })],
+        pagination: { total: 2, limit: 50, offset: 0, nextCursor: null },
+      });
       expect(await listIds(b)).toEqual([b2.id, b1.id]);
       expect(await listIds(a, { email: 'grace' })).toEqual([a2.id]);
       for (const id of [b1.id, b2.id]) await detail(a, id).expect(404, SESSION_NOT_FOUND);
@@ -169,12 +270,22 @@ describe('sessions', () => {
       const who = await t.createTenant();
       const same = '2026-11-15T09:00:00.000Z';
       const older = await seed(who, sessionBody({ startTime: '2026-11-14T09:00:00.000Z' }));
-      const tied = [await seed(who, sessionBody({ startTime: same })), await seed(who, sessionBody({ startTime: same })), await seed(who, sessionBody({ startTime: same }))];
+      const tied = [
+        await seed(who, sessionBody({ startTime: same })),
+        await seed(who, sessionBody({ startTime: same })),
+        await seed(who, sessionBody({ startTime: same })),
+      ];
       const newest = await seed(who, sessionBody({ startTime: '2026-11-16T09:00:00.000Z' }));
       // Offsets and missing offsets name the same instant as `same`.
-      tied.push(await seed(who, sessionBody({ startTime: '2026-11-15T10:00:00+01:00' })), await seed(who, sessionBody({ startTime: '2026-11-15T09:00:00' })));
+      tied.push(
+        await seed(who, sessionBody({ startTime: '2026-11-15T10:00:00+01:00' })),
+        await seed(who, sessionBody({ startTime: '2026-11-15T09:00:00' })),
+      );
 
-      const tiedDesc = tied.map((s) => s.id).sort().reverse();
+      const tiedDesc = tied
+        .map((s) => s.id)
+        .sort()
+        .reverse();
       expect(await listIds(who)).toEqual([newest.id, ...tiedDesc, older.id]);
       // Pages follow the same total order.
       expect(await listIds(who, { limit: 2, offset: 2 })).toEqual(tiedDesc.slice(1, 3));
@@ -184,14 +295,21 @@ describe('sessions', () => {
   describe('fields', () => {
     it('timestamps keep their milliseconds in list and detail; PostgreSQL microseconds are truncated, never rounded', async () => {
       const who = await t.createTenant();
-      const { id } = await seed(who, sessionBody({ startTime: '2026-11-20T10:00:00.123Z', endTime: '2026-11-20T10:30:00.999Z' }));
+      const { id } = await seed(
+        who,
+        sessionBody({ startTime: '2026-11-20T10:00:00.123Z', endTime: '2026-11-20T10:30:00.999Z' }),
+      );
       // updated_at comes from now(), with microseconds: set one whose rounding would differ from
       // truncation, past the trigger that stamps it (replica role: no ordinary trigger fires).
       await t.app.get(DataSource).transaction(async (tx) => {
         await tx.query(`SET LOCAL session_replication_role = replica`);
         await tx.query(`UPDATE sessions SET updated_at = '2026-11-21T08:09:10.987654Z' WHERE id = $1`, [id]);
       });
-      const times = { startTime: '2026-11-20T10:00:00.123Z', endTime: '2026-11-20T10:30:00.999Z', updatedAt: '2026-11-21T08:09:10.987Z' };
+      const times = {
+        startTime: '2026-11-20T10:00:00.123Z',
+        endTime: '2026-11-20T10:30:00.999Z',
+        updatedAt: '2026-11-21T08:09:10.987Z',
+      };
       expect((await listOk(who)).sessions[0]).toMatchObject({ id, ...times });
       expect(await detailOk(who, id)).toMatchObject({ id, ...times });
     });
@@ -202,15 +320,30 @@ describe('sessions', () => {
       const { id, personId } = await seed(who, body);
       const person = await personOk(who, personId as string);
       // One high-intent session: weighted mean 3, no frequency bonus (stored unrounded: 3 up to float error).
-      expect(person).toMatchObject({ id: personId, overallIntent: 'high', intentScore: expect.closeTo(3, 12), qualificationStatus: 'qualified', intentCalculatedAt: expect.stringMatching(ISO_MS_Z) });
+      expect(person).toMatchObject({
+        id: personId,
+        overallIntent: 'high',
+        intentScore: expect.closeTo(3, 12),
+        qualificationStatus: 'qualified',
+        intentCalculatedAt: expect.stringMatching(ISO_MS_Z),
+      });
 
       const [item] = (await listOk(who)).sessions;
       expect(Object.keys(item)).toEqual(expect.arrayContaining(LIST_FIELDS));
       expect(item).toEqual(expect.objectContaining(expectedItem(id, body, person)));
       expect(item).toEqual(
         expect.objectContaining({
-          id, displayId: 'S-1001', startTime: '2026-11-20T10:00:00.000Z', endTime: '2026-11-20T10:30:00.000Z', utmSource: 'linkedin',
-          device: 'desktop', geoCountry: 'US', personId, qualificationStatus: 'qualified', overallIntent: 'high', intentScore: person.intentScore,
+          id,
+          displayId: 'S-1001',
+          startTime: '2026-11-20T10:00:00.000Z',
+          endTime: '2026-11-20T10:30:00.000Z',
+          utmSource: 'linkedin',
+          device: 'desktop',
+          geoCountry: 'US',
+          personId,
+          qualificationStatus: 'qualified',
+          overallIntent: 'high',
+          intentScore: person.intentScore,
         }),
       );
     });
@@ -225,17 +358,48 @@ describe('sessions', () => {
       expect(Object.keys(d)).toEqual(expect.arrayContaining(DETAIL_FIELDS));
       expect(d).toEqual(expect.objectContaining(expectedDetail(id, body, person)));
       expect(d.timelineEvents).toEqual([
-        { milestoneType: 'intro', description: 'Introductions', timestampOffsetS: 0, featuresMentioned: [], sequenceOrder: 1 },
-        { milestoneType: 'demo', description: 'Showed SSO', timestampOffsetS: 300, featuresMentioned: ['SSO'], sequenceOrder: 2 },
+        {
+          milestoneType: 'intro',
+          description: 'Introductions',
+          timestampOffsetS: 0,
+          featuresMentioned: [],
+          sequenceOrder: 1,
+        },
+        {
+          milestoneType: 'demo',
+          description: 'Showed SSO',
+          timestampOffsetS: 300,
+          featuresMentioned: ['SSO'],
+          sequenceOrder: 2,
+        },
       ]);
-      expect(d.topics).toEqual([{ topic: 'pricing', interestLevel: 'high', timeDiscussedS: 240, outcome: 'follow_up' }]);
+      expect(d.topics).toEqual([
+        { topic: 'pricing', interestLevel: 'high', timeDiscussedS: 240, outcome: 'follow_up' },
+      ]);
       expect(d.objections).toEqual([
-        { objectionType: 'price', description: 'Too expensive', severity: 'medium', handled: true, resolutionNotes: 'Discount offered', timestampOffsetS: 900 },
+        {
+          objectionType: 'price',
+          description: 'Too expensive',
+          severity: 'medium',
+          handled: true,
+          resolutionNotes: 'Discount offered',
+          timestampOffsetS: 900,
+        },
       ]);
       expect(d.tracking).toEqual({
-        utmSource: 'linkedin', utmMedium: 'social', utmCampaign: 'q4', utmTerm: null, utmContent: null,
-        referrerUrl: 'https://www.linkedin.com/', landingPageUrl: 'https://demo.example.com/',
-        device: 'desktop', browser: 'Chrome', os: 'macOS', geoCountry: 'US', geoRegion: 'CA', geoCity: 'San Francisco',
+        utmSource: 'linkedin',
+        utmMedium: 'social',
+        utmCampaign: 'q4',
+        utmTerm: null,
+        utmContent: null,
+        referrerUrl: 'https://www.linkedin.com/',
+        landingPageUrl: 'https://demo.example.com/',
+        device: 'desktop',
+        browser: 'Chrome',
+        os: 'macOS',
+        geoCountry: 'US',
+        geoRegion: 'CA',
+        geoCity: 'San Francisco',
       });
       // The list item is the detail's docs/api.md §2.1 part.
       const [item] = (await listOk(who)).sessions;
@@ -250,7 +414,9 @@ describe('sessions', () => {
 
       const [item] = (await listOk(who)).sessions;
       expect(Object.keys(item)).toEqual(expect.arrayContaining(LIST_FIELDS));
-      expect(item).toEqual(expect.objectContaining({ ...nulls(LIST_FIELDS), id, startTime: '2026-11-20T10:00:00.000Z' }));
+      expect(item).toEqual(
+        expect.objectContaining({ ...nulls(LIST_FIELDS), id, startTime: '2026-11-20T10:00:00.000Z' }),
+      );
 
       const d = await detailOk(who, id);
       expect(Object.keys(d)).toEqual(expect.arrayContaining(DETAIL_FIELDS));
@@ -272,16 +438,27 @@ describe('sessions', () => {
       const { id, personId } = await seed(who, { startTime: '2026-11-20T10:00:00.000Z', email: 'solo@example.org' });
       expect(personId).toMatch(UUID);
       const person = await personOk(who, personId as string);
-      expect(await detailOk(who, id)).toEqual(expect.objectContaining({ personId, email: 'solo@example.org', ...pick(person, PERSON_FIELDS) }));
+      expect(await detailOk(who, id)).toEqual(
+        expect.objectContaining({ personId, email: 'solo@example.org', ...pick(person, PERSON_FIELDS) }),
+      );
     });
   });
 
   describe('person-derived fields', () => {
     it('personId, overallIntent, intentScore, intentCalculatedAt are the person’s on every session of that email', async () => {
       const who = await t.createTenant();
-      const first = await seed(who, sessionBody({ email: 'grace@navy.mil', startTime: '2026-11-18T10:00:00.000Z', buyingIntent: 'low' }));
-      const second = await seed(who, sessionBody({ email: 'GRACE@navy.mil', startTime: '2026-11-20T10:00:00.000Z', buyingIntent: 'high' }));
-      const other = await seed(who, sessionBody({ email: 'ada@acme.com', startTime: '2026-11-19T10:00:00.000Z', buyingIntent: 'none' }));
+      const first = await seed(
+        who,
+        sessionBody({ email: 'grace@navy.mil', startTime: '2026-11-18T10:00:00.000Z', buyingIntent: 'low' }),
+      );
+      const second = await seed(
+        who,
+        sessionBody({ email: 'GRACE@navy.mil', startTime: '2026-11-20T10:00:00.000Z', buyingIntent: 'high' }),
+      );
+      const other = await seed(
+        who,
+        sessionBody({ email: 'ada@acme.com', startTime: '2026-11-19T10:00:00.000Z', buyingIntent: 'none' }),
+      );
       expect(second.personId).toBe(first.personId);
       expect(other.personId).not.toBe(first.personId);
 
@@ -313,14 +490,21 @@ describe('sessions', () => {
         const manual = await seed(
           who,
           sessionBody({
-            email: 'lin@corp.io', startTime: '2026-11-18T10:00:00.000Z', qualificationStatus: 'unqualified', qualificationSource: 'manual',
-            qualificationAssessedAt: '2026-11-18T12:00:00.000Z', qualificationRationale: 'Reviewed by sales: no budget.',
+            email: 'lin@corp.io',
+            startTime: '2026-11-18T10:00:00.000Z',
+            qualificationStatus: 'unqualified',
+            qualificationSource: 'manual',
+            qualificationAssessedAt: '2026-11-18T12:00:00.000Z',
+            qualificationRationale: 'Reviewed by sales: no budget.',
           }),
         );
         const automatic = await seed(
           who,
           sessionBody({
-            email: 'lin@corp.io', startTime: '2026-11-20T10:00:00.000Z', qualificationStatus: 'qualified', qualificationSource: 'automatic',
+            email: 'lin@corp.io',
+            startTime: '2026-11-20T10:00:00.000Z',
+            qualificationStatus: 'qualified',
+            qualificationSource: 'automatic',
             qualificationAssessedAt: automaticAssessedAt,
           }),
         );
@@ -329,16 +513,25 @@ describe('sessions', () => {
         const person = await personOk(who, manual.personId as string);
         expect(person.qualificationStatus).toBe(effective);
         const items = (await listOk(who)).sessions;
-        expect(items.map((s) => [s.id, s.qualificationStatus])).toEqual([[automatic.id, effective], [manual.id, effective]]);
+        expect(items.map((s) => [s.id, s.qualificationStatus])).toEqual([
+          [automatic.id, effective],
+          [manual.id, effective],
+        ]);
         // Each session keeps its own assessment details.
         expect(await detailOk(who, manual.id)).toEqual(
           expect.objectContaining({
-            qualificationStatus: effective, qualificationSource: 'manual', qualificationAssessedAt: '2026-11-18T12:00:00.000Z',
+            qualificationStatus: effective,
+            qualificationSource: 'manual',
+            qualificationAssessedAt: '2026-11-18T12:00:00.000Z',
             qualificationRationale: 'Reviewed by sales: no budget.',
           }),
         );
         expect(await detailOk(who, automatic.id)).toEqual(
-          expect.objectContaining({ qualificationStatus: effective, qualificationSource: 'automatic', qualificationAssessedAt: automaticAssessedAt }),
+          expect.objectContaining({
+            qualificationStatus: effective,
+            qualificationSource: 'automatic',
+            qualificationAssessedAt: automaticAssessedAt,
+          }),
         );
         // The filter uses the effective qualification too.
         expect(await listIds(who, { qualification_status: effective })).toEqual([automatic.id, manual.id]);
@@ -350,9 +543,27 @@ describe('sessions', () => {
   describe('enum and time filters', () => {
     // A read-only fixture in its own organization, one session per day, each with its own email.
     const ROWS: Json[] = [
-      { key: 'a', startTime: '2026-11-10T10:00:00.000Z', qualificationStatus: 'qualified', buyingIntent: 'high', bookedStatus: 'booked' },
-      { key: 'b', startTime: '2026-11-11T10:00:00.000Z', qualificationStatus: 'unqualified', buyingIntent: 'medium', bookedStatus: 'not_booked' },
-      { key: 'c', startTime: '2026-11-12T10:00:00.000Z', qualificationStatus: 'qualified', buyingIntent: 'low', bookedStatus: 'not_booked' },
+      {
+        key: 'a',
+        startTime: '2026-11-10T10:00:00.000Z',
+        qualificationStatus: 'qualified',
+        buyingIntent: 'high',
+        bookedStatus: 'booked',
+      },
+      {
+        key: 'b',
+        startTime: '2026-11-11T10:00:00.000Z',
+        qualificationStatus: 'unqualified',
+        buyingIntent: 'medium',
+        bookedStatus: 'not_booked',
+      },
+      {
+        key: 'c',
+        startTime: '2026-11-12T10:00:00.000Z',
+        qualificationStatus: 'qualified',
+        buyingIntent: 'low',
+        bookedStatus: 'not_booked',
+      },
       { key: 'd', startTime: '2026-11-13T10:00:00.000Z', buyingIntent: 'none', bookedStatus: 'booked' },
       { key: 'e', startTime: '2026-11-14T10:00:00.000Z' },
     ];
@@ -364,7 +575,10 @@ describe('sessions', () => {
     beforeAll(async () => {
       who = await t.createTenant();
       for (const { key, ...fields } of ROWS) {
-        const body = without(sessionBody({ ...fields, email: `${key as string}@filters.example.com` }), ...['qualificationStatus', 'buyingIntent', 'bookedStatus'].filter((f) => !(f in fields)));
+        const body = without(
+          sessionBody({ ...fields, email: `${key as string}@filters.example.com` }),
+          ...['qualificationStatus', 'buyingIntent', 'bookedStatus'].filter((f) => !(f in fields)),
+        );
         ids[key as string] = (await seed(who, body)).id;
       }
     });
@@ -420,8 +634,11 @@ describe('sessions', () => {
       expect(res.body).toEqual({
         detail: [
           {
-            type: 'datetime_from_date_parsing', loc: ['query', name], msg: 'Input should be a valid datetime or date, input is too short',
-            input: 'yesterday', ctx: { error: 'input is too short' },
+            type: 'datetime_from_date_parsing',
+            loc: ['query', name],
+            msg: 'Input should be a valid datetime or date, input is too short',
+            input: 'yesterday',
+            ctx: { error: 'input is too short' },
           },
         ],
       });
@@ -447,7 +664,12 @@ describe('sessions', () => {
       who = await t.createTenant();
       for (const [index, [key, email]] of Object.entries(EMAILS).entries()) {
         const startTime = `2026-11-0${index + 1}T10:00:00.000Z`;
-        ids[key] = (await seed(who, email === null ? without(sessionBody({ startTime }), 'email') : sessionBody({ startTime, email }))).id;
+        ids[key] = (
+          await seed(
+            who,
+            email === null ? without(sessionBody({ startTime }), 'email') : sessionBody({ startTime, email }),
+          )
+        ).id;
       }
     });
 
@@ -473,7 +695,15 @@ describe('sessions', () => {
       const email = `${'x'.repeat(250)}@corp.io`;
       const res = await list(who, { email }).expect(422);
       expect(res.body).toEqual({
-        detail: [{ type: 'string_too_long', loc: ['query', 'email'], msg: 'String should have at most 255 characters', input: email, ctx: { max_length: 255 } }],
+        detail: [
+          {
+            type: 'string_too_long',
+            loc: ['query', 'email'],
+            msg: 'String should have at most 255 characters',
+            input: email,
+            ctx: { max_length: 255 },
+          },
+        ],
       });
     });
   });
@@ -487,7 +717,14 @@ describe('sessions', () => {
       who = await t.createTenant();
       const created: string[] = [];
       for (let day = 1; day <= 5; day++) {
-        created.push((await seed(who, sessionBody({ startTime: `2026-11-0${day}T10:00:00.000Z`, buyingIntent: day % 2 ? 'high' : 'low' }))).id);
+        created.push(
+          (
+            await seed(
+              who,
+              sessionBody({ startTime: `2026-11-0${day}T10:00:00.000Z`, buyingIntent: day % 2 ? 'high' : 'low' }),
+            )
+          ).id,
+        );
       }
       all = created.reverse();
     });
@@ -516,14 +753,55 @@ describe('sessions', () => {
     });
 
     it.each<[Query, Json]>([
-      [{ limit: 0 }, { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }],
-      [{ limit: 201 }, { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 200', input: '201', ctx: { le: 200 } }],
-      [{ offset: -1 }, { type: 'greater_than_equal', loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } }],
+      [
+        { limit: 0 },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be greater than or equal to 1',
+          input: '0',
+          ctx: { ge: 1 },
+        },
+      ],
+      [
+        { limit: 201 },
+        {
+          type: 'less_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be less than or equal to 200',
+          input: '201',
+          ctx: { le: 200 },
+        },
+      ],
+      [
+        { offset: -1 },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'offset'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+      ],
       [
         { offset: 1000001 },
-        { type: 'less_than_equal', loc: ['query', 'offset'], msg: 'Input should be less than or equal to 1000000', input: '1000001', ctx: { le: 1000000 } },
+        {
+          type: 'less_than_equal',
+          loc: ['query', 'offset'],
+          msg: 'Input should be less than or equal to 1000000',
+          input: '1000001',
+          ctx: { le: 1000000 },
+        },
       ],
-      [{ limit: 'ten' }, { type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'ten' }],
+      [
+        { limit: 'ten' },
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'ten',
+        },
+      ],
     ])('%j → 422', async (query, issue) => {
       expect((await list(who, query).expect(422)).body).toEqual({ detail: [issue] });
     });

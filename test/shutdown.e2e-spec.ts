@@ -65,7 +65,14 @@ function get(port: number, path: string, options: { agent?: http.Agent; key?: st
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown, headers: res.headers, at: Date.now() }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(text) as unknown,
+            headers: res.headers,
+            at: Date.now(),
+          }),
+        );
       })
       .on('error', reject);
   });
@@ -191,49 +198,82 @@ describe('the built service on SIGTERM', () => {
     return { child, exited: exitCodeOf(child), logged };
   }
 
-  const answers = async (port: number, path: string) => (await get(port, path, { agent: new http.Agent() }).catch(() => null))?.status === 200;
+  const answers = async (port: number, path: string) =>
+    (await get(port, path, { agent: new http.Agent() }).catch(() => null))?.status === 200;
 
   it.each([
     ['api', {}, 5000],
     // Its queues check for stalled jobs as the worker tests' do: a checker's interval blocks the others' for as long.
-    ['all', { SHUTDOWN_DRAIN_DELAY_MS: '2000', QUEUE_LOCK_DURATION_MS: '2000', QUEUE_STALLED_INTERVAL_MS: '1000' }, 2000],
-  ])('APP_ROLE=%s: /readyz turns 503 at once, requests are served through the drain delay, then the port closes and the exit code is 0', async (role, env, drainMs) => {
-    const { key } = await api.createTenant();
-    const port = await freePort();
-    const service = start((p) => startService(p, { APP_ROLE: role, DEMO_SEED: 'false', LOG_LEVEL: 'info', ...env }, { output: 'pipe' }), port);
-    await eventually(() => answers(port, '/readyz'), 30_000, 100);
-    const kept = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      expect((await get(port, '/api/v1/sessions', { agent: kept, key })).status).toBe(200);
+    [
+      'all',
+      { SHUTDOWN_DRAIN_DELAY_MS: '2000', QUEUE_LOCK_DURATION_MS: '2000', QUEUE_STALLED_INTERVAL_MS: '1000' },
+      2000,
+    ],
+  ])(
+    'APP_ROLE=%s: /readyz turns 503 at once, requests are served through the drain delay, then the port closes and the exit code is 0',
+    async (role, env, drainMs) => {
+      const { key } = await api.createTenant();
+      const port = await freePort();
+      const service = start(
+        (p) => startService(p, { APP_ROLE: role, DEMO_SEED: 'false', LOG_LEVEL: 'info', ...env }, { output: 'pipe' }),
+        port,
+      );
+      await eventually(() => answers(port, '/readyz'), 30_000, 100);
+      const kept = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        expect((await get(port, '/api/v1/sessions', { agent: kept, key })).status).toBe(200);
 
-      const signalledAt = Date.now();
-      service.child.kill('SIGTERM');
-      const readiness = await readUntil(() => get(port, '/readyz', { agent: new http.Agent() }), (r) => r.status === 503, 4000);
-      expect(readiness.body).toEqual(DRAINING_READINESS);
-      // Still serving: probes, and the API on a connection opened before the signal.
-      expect((await get(port, '/healthz', { agent: new http.Agent() })).status).toBe(200);
-      const served = await get(port, '/api/v1/sessions', { agent: kept, key });
-      expect(served.status).toBe(200);
-      expect(served.headers.connection).toBe('close');
-      expect(service.logged('Draining before shutdown')).toMatchObject({ signal: 'SIGTERM', drainDelayMs: drainMs });
-      // An orchestrator repeating the signal does not cut the drain short.
-      service.child.kill('SIGTERM');
+        const signalledAt = Date.now();
+        service.child.kill('SIGTERM');
+        const readiness = await readUntil(
+          () => get(port, '/readyz', { agent: new http.Agent() }),
+          (r) => r.status === 503,
+          4000,
+        );
+        expect(readiness.body).toEqual(DRAINING_READINESS);
+        // Still serving: probes, and the API on a connection opened before the signal.
+        expect((await get(port, '/healthz', { agent: new http.Agent() })).status).toBe(200);
+        const served = await get(port, '/api/v1/sessions', { agent: kept, key });
+        expect(served.status).toBe(200);
+        expect(served.headers.connection).toBe('close');
+        expect(service.logged('Draining before shutdown')).toMatchObject({ signal: 'SIGTERM', drainDelayMs: drainMs });
+        // An orchestrator repeating the signal does not cut the drain short.
+        service.child.kill('SIGTERM');
 
-      await eventually(async () => (await tryConnect(port)) === 'ECONNREFUSED', drainMs + 20_000, 50);
-      // The listener closed no sooner than the drain delay after the signal (a lower bound: load only delays it).
-      expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(drainMs);
-      expect(await service.exited).toBe(0);
-    } finally {
-      kept.destroy();
-    }
-  });
+        await eventually(async () => (await tryConnect(port)) === 'ECONNREFUSED', drainMs + 20_000, 50);
+        // The listener closed no sooner than the drain delay after the signal (a lower bound: load only delays it).
+        expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(drainMs);
+        expect(await service.exited).toBe(0);
+      } finally {
+        kept.destroy();
+      }
+    },
+  );
 
   it('a second SIGINT (Ctrl-C twice) ends the drain at once; the exit code is still 0', async () => {
     const port = await freePort();
-    const service = start((p) => startService(p, { APP_ROLE: 'api', DEMO_SEED: 'false', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_DELAY_MS: '60000', SHUTDOWN_TIMEOUT_MS: '90000' }, { output: 'pipe' }), port);
+    const service = start(
+      (p) =>
+        startService(
+          p,
+          {
+            APP_ROLE: 'api',
+            DEMO_SEED: 'false',
+            LOG_LEVEL: 'info',
+            SHUTDOWN_DRAIN_DELAY_MS: '60000',
+            SHUTDOWN_TIMEOUT_MS: '90000',
+          },
+          { output: 'pipe' },
+        ),
+      port,
+    );
     await eventually(() => answers(port, '/readyz'), 30_000, 100);
     service.child.kill('SIGINT');
-    await readUntil(() => get(port, '/readyz', { agent: new http.Agent() }), (r) => r.status === 503, 4000);
+    await readUntil(
+      () => get(port, '/readyz', { agent: new http.Agent() }),
+      (r) => r.status === 503,
+      4000,
+    );
     service.child.kill('SIGINT');
     // Far sooner than the 60 s drain.
     await eventually(async () => (await tryConnect(port)) === 'ECONNREFUSED', 20_000, 50);
@@ -245,11 +285,24 @@ describe('the built service on SIGTERM', () => {
   async function createLinkJob(count: number) {
     const { key, organizationId } = await api.createTenant();
     const auth = { Authorization: `Bearer ${key}` };
-    const links = Array.from({ length: count }, (_, i) => ({ firstName: `P${i}`, externalId: `drain-${i}`, shareThumbnailUrl: `https://cdn.example.com/${i}.png` }));
-    const created = await request(api.server).post('/api/v1/custom-links').set(auth).set('Idempotency-Key', randomUUID()).send({ links }).expect(202);
+    const links = Array.from({ length: count }, (_, i) => ({
+      firstName: `P${i}`,
+      externalId: `drain-${i}`,
+      shareThumbnailUrl: `https://cdn.example.com/${i}.png`,
+    }));
+    const created = await request(api.server)
+      .post('/api/v1/custom-links')
+      .set(auth)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links })
+      .expect(202);
     const jobId = (created.body as { job: { id: string } }).job.id;
     return {
-      job: async () => (await request(api.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as { status: string; createdCount: number },
+      job: async () =>
+        (await request(api.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as {
+          status: string;
+          createdCount: number;
+        },
       /** Links the job made, and how many distinct items they stand for. */
       links: async () => {
         const [row] = await db.query<{ links: string; items: string }[]>(
@@ -263,7 +316,10 @@ describe('the built service on SIGTERM', () => {
 
   it('APP_ROLE=worker: no drain; it finishes the job it runs and exits 0; a job queued meanwhile runs once, there or on the next worker', async () => {
     const running = await createLinkJob(500);
-    const worker = start((p) => startWorker(p, { LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '120000' }, { output: 'pipe' }), await freePort());
+    const worker = start(
+      (p) => startWorker(p, { LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '120000' }, { output: 'pipe' }),
+      await freePort(),
+    );
     await eventually(async () => (await running.job()).createdCount >= 25, 30_000, 20);
     const atSignal = await running.job();
     worker.child.kill('SIGTERM');
@@ -288,7 +344,10 @@ describe('the built service on SIGTERM', () => {
   it('APP_ROLE=worker past SHUTDOWN_TIMEOUT_MS: exits 1 mid-job, and another worker completes the job with every item exactly once', async () => {
     const running = await createLinkJob(500);
     // A grace far shorter than the job: at some 300 links a second, the remaining ones need over a second.
-    const worker = start((p) => startWorker(p, { LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '100' }, { output: 'pipe' }), await freePort());
+    const worker = start(
+      (p) => startWorker(p, { LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '100' }, { output: 'pipe' }),
+      await freePort(),
+    );
     await eventually(async () => (await running.job()).createdCount >= 1, 30_000, 20);
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(1);

@@ -40,16 +40,35 @@ const get = (who: Tenant, path: string, query: Record<string, string | number>) 
 async function page(who: Tenant, path: string, query: Record<string, string | number>): Promise<Page> {
   const res = await get(who, path, query).expect(200);
   const body = res.body as Record<string, unknown>;
-  const items = (body.customLinks ?? body.sessions ?? body.people ?? body.accounts ?? body.campaigns ?? body.webhookEndpoints ?? body.deliveries ?? body.events ?? body.jobs ?? body.items) as {
+  const items = (body.customLinks ??
+    body.sessions ??
+    body.people ??
+    body.accounts ??
+    body.campaigns ??
+    body.webhookEndpoints ??
+    body.deliveries ??
+    body.events ??
+    body.jobs ??
+    body.items) as {
     id?: string;
     eventId?: string;
   }[];
   const meta = (body.pagination ?? body) as { nextCursor: string | null; offset: number; total: number };
-  return { ids: items.map((item) => (item.id ?? item.eventId) as string), nextCursor: meta.nextCursor, offset: meta.offset, total: meta.total };
+  return {
+    ids: items.map((item) => (item.id ?? item.eventId) as string),
+    nextCursor: meta.nextCursor,
+    offset: meta.offset,
+    total: meta.total,
+  };
 }
 
 /** Follows nextCursor to the end, calling `between` after each page; returns every id in order. */
-async function walk(who: Tenant, path: string, query: Record<string, string | number>, between: () => Promise<void> = async () => {}): Promise<string[]> {
+async function walk(
+  who: Tenant,
+  path: string,
+  query: Record<string, string | number>,
+  between: () => Promise<void> = async () => {},
+): Promise<string[]> {
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 1000; pages++) {
@@ -74,16 +93,27 @@ async function byOffsets(who: Tenant, path: string, query: Record<string, string
 }
 
 /** An instant `i` hours after 2026-01-01 with a microsecond fraction, as text (PostgreSQL keeps the microseconds). */
-const sessionAt = (i: number) => `${new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString().slice(0, 19)}.${String((Math.abs(i) * 7919) % 1_000_000).padStart(6, '0')}Z`;
+const sessionAt = (i: number) =>
+  `${new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString().slice(0, 19)}.${String((Math.abs(i) * 7919) % 1_000_000).padStart(6, '0')}Z`;
 
 describe('cursor walks', () => {
   it('never skip or repeat a link that existed when the walk started, while links are inserted (created_at ties broken by id)', async () => {
     const who = await t.createTenant();
     // One statement: every link has the same created_at, so only the id orders them.
-    const existing = await insertLinks(pool, who.organizationId, Array.from({ length: 41 }, (_, i) => ({ campaignId: null, i })));
+    const existing = await insertLinks(
+      pool,
+      who.organizationId,
+      Array.from({ length: 41 }, (_, i) => ({ campaignId: null, i })),
+    );
     const inserted: string[] = [];
     const seen = await walk(who, LINKS, { limit: 7 }, async () => {
-      inserted.push(...(await insertLinks(pool, who.organizationId, [0, 1, 2].map((i) => ({ campaignId: null, i })))));
+      inserted.push(
+        ...(await insertLinks(
+          pool,
+          who.organizationId,
+          [0, 1, 2].map((i) => ({ campaignId: null, i })),
+        )),
+      );
     });
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
@@ -96,18 +126,30 @@ describe('cursor walks', () => {
     { sort: 'created_at', order: 'asc' },
   ])('give the offset pages order for %j (links without activity last)', async (order) => {
     const who = await t.createTenant();
-    await insertLinks(pool, who.organizationId, Array.from({ length: 30 }, (_, i) => ({ campaignId: null, i })));
+    await insertLinks(
+      pool,
+      who.organizationId,
+      Array.from({ length: 30 }, (_, i) => ({ campaignId: null, i })),
+    );
     expect(await walk(who, LINKS, { ...order, limit: 4 })).toEqual(await byOffsets(who, LINKS, order));
   });
 
   it('never skip or repeat a session that existed when the walk started, while sessions are inserted before, inside and after it', async () => {
     const who = await t.createTenant();
     // Microsecond start times: a cursor keeps them exactly (a millisecond cursor would skip or repeat).
-    const existing = await insertPreciseSessions(pool, who.organizationId, Array.from({ length: 33 }, (_, i) => ({ at: sessionAt(i) })));
+    const existing = await insertPreciseSessions(
+      pool,
+      who.organizationId,
+      Array.from({ length: 33 }, (_, i) => ({ at: sessionAt(i) })),
+    );
     let round = 100;
     const seen = await walk(who, SESSIONS, { limit: 5 }, async () => {
       round += 1;
-      await insertPreciseSessions(pool, who.organizationId, [{ at: sessionAt(round) }, { at: sessionAt(round - 90) }, { at: sessionAt(-round) }]);
+      await insertPreciseSessions(pool, who.organizationId, [
+        { at: sessionAt(round) },
+        { at: sessionAt(round - 90) },
+        { at: sessionAt(-round) },
+      ]);
     });
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
@@ -120,7 +162,11 @@ describe('cursor validation', () => {
 
   beforeAll(async () => {
     a = await t.createTenant();
-    await insertPreciseSessions(pool, a.organizationId, Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })));
+    await insertPreciseSessions(
+      pool,
+      a.organizationId,
+      Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })),
+    );
     cursor = (await page(a, SESSIONS, { limit: 2 })).nextCursor as string;
     expect(cursor).toEqual(expect.any(String));
   });
@@ -157,31 +203,57 @@ describe('cursor validation', () => {
 
 describe('updated_since', () => {
   /** The database's clock: updated_at comes from it. */
-  const dbNow = async () => ((await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at).toISOString();
+  const dbNow = async () => (await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at.toISOString();
 
   it('lists the links changed at or after the instant, (updatedAt, id) ascending: a PATCH and a rollup move updatedAt, an update changing nothing does not', async () => {
     const who = await t.createTenant();
-    const ids = await insertLinks(pool, who.organizationId, Array.from({ length: 5 }, (_, i) => ({ campaignId: null, i })));
-    const all = (await get(who, LINKS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as { customLinks: { id: string; updatedAt: string }[] };
+    const ids = await insertLinks(
+      pool,
+      who.organizationId,
+      Array.from({ length: 5 }, (_, i) => ({ campaignId: null, i })),
+    );
+    const all = (await get(who, LINKS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as {
+      customLinks: { id: string; updatedAt: string }[];
+    };
     const keys = all.customLinks.map((l) => [l.updatedAt, l.id].join(' '));
     expect(keys).toEqual([...keys].sort());
     expect(all.customLinks.map((l) => l.id).sort()).toEqual([...ids].sort());
 
     const since = await dbNow();
-    await pool.query('UPDATE custom_links SET load_count = load_count + 1 WHERE organization_id = $1 AND id = $2', [who.organizationId, ids[2]]);
-    await pool.query('UPDATE custom_links SET load_count = load_count WHERE organization_id = $1 AND id = $2', [who.organizationId, ids[0]]);
-    await request(t.server).patch(`${LINKS}/${ids[4]}`).set('x-api-key', who.key).send({ context: 'changed' }).expect(200);
+    await pool.query('UPDATE custom_links SET load_count = load_count + 1 WHERE organization_id = $1 AND id = $2', [
+      who.organizationId,
+      ids[2],
+    ]);
+    await pool.query('UPDATE custom_links SET load_count = load_count WHERE organization_id = $1 AND id = $2', [
+      who.organizationId,
+      ids[0],
+    ]);
+    await request(t.server)
+      .patch(`${LINKS}/${ids[4]}`)
+      .set('x-api-key', who.key)
+      .send({ context: 'changed' })
+      .expect(200);
     const changed = await walk(who, LINKS, { updated_since: since, limit: 1 });
     expect({ changed, ids }).toEqual({ changed: [ids[2], ids[4]], ids });
   });
 
   it('lists the sessions and people changed at or after the instant, each with updatedAt', async () => {
     const who = await t.createTenant();
-    const ids = await insertPreciseSessions(pool, who.organizationId, Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })));
+    const ids = await insertPreciseSessions(
+      pool,
+      who.organizationId,
+      Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })),
+    );
     const since = await dbNow();
-    await pool.query(`UPDATE sessions SET buying_intent = 'low' WHERE organization_id = $1 AND id = $2`, [who.organizationId, ids[1]]);
+    await pool.query(`UPDATE sessions SET buying_intent = 'low' WHERE organization_id = $1 AND id = $2`, [
+      who.organizationId,
+      ids[1],
+    ]);
     const res = await get(who, SESSIONS, { updated_since: since }).expect(200);
-    const body = res.body as { sessions: { id: string; updatedAt: string }[]; pagination: { total: number; nextCursor: string | null } };
+    const body = res.body as {
+      sessions: { id: string; updatedAt: string }[];
+      pagination: { total: number; nextCursor: string | null };
+    };
     expect(body.sessions.map((s) => s.id)).toEqual([ids[1]]);
     expect(Date.parse(body.sessions[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(since) - 1);
     expect(body.pagination).toMatchObject({ total: 1, nextCursor: null });
@@ -204,13 +276,19 @@ describe('GET /api/v1/accounts', () => {
     return ids;
   }
 
-  it('lists the organization\'s accounts newest lastSeenAt first (ties by id), every field of the account GET', async () => {
+  it("lists the organization's accounts newest lastSeenAt first (ties by id), every field of the account GET", async () => {
     const who = await t.createTenant();
     const other = await t.createTenant();
     await insertAccounts(other.organizationId, [1, 2, 3]);
     const ids = await insertAccounts(who.organizationId, [5, 9, 9, 9, 1, 7]);
     const res = await get(who, ACCOUNTS, { limit: 4 }).expect(200);
-    const body = res.body as { accounts: { id: string; accountDomain: string; lastSeenAt: string }[]; total: number; limit: number; offset: number; nextCursor: string | null };
+    const body = res.body as {
+      accounts: { id: string; accountDomain: string; lastSeenAt: string }[];
+      total: number;
+      limit: number;
+      offset: number;
+      nextCursor: string | null;
+    };
     const tied = [ids[1], ids[2], ids[3]].sort().reverse();
     expect(body.accounts.map((a) => a.id)).toEqual([...tied, ids[5]]);
     expect(body).toMatchObject({ total: 6, limit: 4, offset: 0, nextCursor: expect.any(String) });
@@ -221,7 +299,10 @@ describe('GET /api/v1/accounts', () => {
 
   it('never skips or repeats an account that existed when the walk started, while accounts are inserted; cursor order equals offset order', async () => {
     const who = await t.createTenant();
-    const existing = await insertAccounts(who.organizationId, Array.from({ length: 37 }, (_, i) => i % 5));
+    const existing = await insertAccounts(
+      who.organizationId,
+      Array.from({ length: 37 }, (_, i) => i % 5),
+    );
     expect(await walk(who, ACCOUNTS, { limit: 6 })).toEqual(await byOffsets(who, ACCOUNTS, {}));
     let round = 0;
     const seen = await walk(who, ACCOUNTS, { limit: 6 }, async () => {
@@ -237,15 +318,35 @@ describe('GET /api/v1/accounts', () => {
     const who = await t.createTenant();
     const at = new Date(Date.now() - 86_400_000).toISOString();
     const end = new Date(Date.now() - 86_000_000).toISOString();
-    await ingest(t.server, who.key, newSessionId(), sessionBody({ email: 'a@acme.com', startTime: at, endTime: end })).expect(200);
-    await ingest(t.server, who.key, newSessionId(), sessionBody({ email: 'a@other.com', startTime: at, endTime: end })).expect(200);
-    const since = ((await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at).toISOString();
-    await ingest(t.server, who.key, newSessionId(), sessionBody({ email: 'b@acme.com', startTime: at, endTime: end })).expect(200);
-    const body = (await get(who, ACCOUNTS, { updated_since: since }).expect(200)).body as { accounts: { accountDomain: string; totalUsers: number; updatedAt: string }[]; total: number };
+    await ingest(
+      t.server,
+      who.key,
+      newSessionId(),
+      sessionBody({ email: 'a@acme.com', startTime: at, endTime: end }),
+    ).expect(200);
+    await ingest(
+      t.server,
+      who.key,
+      newSessionId(),
+      sessionBody({ email: 'a@other.com', startTime: at, endTime: end }),
+    ).expect(200);
+    const since = (await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at.toISOString();
+    await ingest(
+      t.server,
+      who.key,
+      newSessionId(),
+      sessionBody({ email: 'b@acme.com', startTime: at, endTime: end }),
+    ).expect(200);
+    const body = (await get(who, ACCOUNTS, { updated_since: since }).expect(200)).body as {
+      accounts: { accountDomain: string; totalUsers: number; updatedAt: string }[];
+      total: number;
+    };
     expect(body.accounts).toEqual([expect.objectContaining({ accountDomain: 'acme.com', totalUsers: 2 })]);
     expect(Date.parse(body.accounts[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(since) - 1);
     expect(body.total).toBe(1);
-    const all = (await get(who, ACCOUNTS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as { accounts: { id: string; updatedAt: string }[] };
+    const all = (await get(who, ACCOUNTS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as {
+      accounts: { id: string; updatedAt: string }[];
+    };
     const keys = all.accounts.map((a) => [a.updatedAt, a.id].join(' '));
     expect(keys).toEqual([...keys].sort());
     expect(keys).toHaveLength(2);
@@ -284,13 +385,19 @@ describe('cursor walks of campaigns, webhook endpoints, deliveries and link even
         path: '/api/v1/custom-link-campaigns',
         insert: async (n) => {
           const rows = ids(n);
-          await pool.query(`INSERT INTO campaigns (organization_id, id, name) SELECT $1, id, 'c ' || id FROM unnest($2::uuid[]) AS id`, [organizationId, rows]);
+          await pool.query(
+            `INSERT INTO campaigns (organization_id, id, name) SELECT $1, id, 'c ' || id FROM unnest($2::uuid[]) AS id`,
+            [organizationId, rows],
+          );
           return rows;
         },
       };
     }
     const endpointId = randomUUID();
-    await pool.query(`INSERT INTO webhook_endpoints (organization_id, id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/h', '{session.analyzed}', 'whsec_x')`, [organizationId, endpointId]);
+    await pool.query(
+      `INSERT INTO webhook_endpoints (organization_id, id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/h', '{session.analyzed}', 'whsec_x')`,
+      [organizationId, endpointId],
+    );
     if (kind === 'endpoints') {
       return {
         path: '/api/v1/webhook-endpoints',
@@ -306,7 +413,10 @@ describe('cursor walks of campaigns, webhook endpoints, deliveries and link even
     }
     if (kind === 'deliveries') {
       const messageId = randomUUID();
-      await pool.query(`INSERT INTO webhook_messages (organization_id, id, event_type, body) VALUES ($1, $2, 'session.analyzed', '{}')`, [organizationId, messageId]);
+      await pool.query(
+        `INSERT INTO webhook_messages (organization_id, id, event_type, body) VALUES ($1, $2, 'session.analyzed', '{}')`,
+        [organizationId, messageId],
+      );
       return {
         path: `/api/v1/webhook-endpoints/${endpointId}/deliveries`,
         insert: async (n) => {
@@ -334,21 +444,24 @@ describe('cursor walks of campaigns, webhook endpoints, deliveries and link even
     };
   }
 
-  it.each(['campaigns', 'endpoints', 'deliveries', 'events'])('%s: cursor order equals offset order, and a walk inserting rows never skips or repeats one', async (kind) => {
-    const who = await t.createTenant();
-    const seeded = await seed(kind, who.organizationId);
-    const existing = await seeded.insert(kind === 'endpoints' ? 12 : 17);
-    const all = await walk(who, seeded.path, { limit: 3 });
-    expect(all).toEqual(await byOffsets(who, seeded.path, {}));
-    expect(all.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
-    let inserted = 0;
-    const seen = await walk(who, seeded.path, { limit: 3 }, async () => {
-      inserted += (await seeded.insert(1)).length;
-    });
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
-    expect(inserted).toBeGreaterThan(0);
-  });
+  it.each(['campaigns', 'endpoints', 'deliveries', 'events'])(
+    '%s: cursor order equals offset order, and a walk inserting rows never skips or repeats one',
+    async (kind) => {
+      const who = await t.createTenant();
+      const seeded = await seed(kind, who.organizationId);
+      const existing = await seeded.insert(kind === 'endpoints' ? 12 : 17);
+      const all = await walk(who, seeded.path, { limit: 3 });
+      expect(all).toEqual(await byOffsets(who, seeded.path, {}));
+      expect(all.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+      let inserted = 0;
+      const seen = await walk(who, seeded.path, { limit: 3 }, async () => {
+        inserted += (await seeded.insert(1)).length;
+      });
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+      expect(inserted).toBeGreaterThan(0);
+    },
+  );
 
   it("refuses one endpoint's delivery cursor on another endpoint, and one link's event cursor on another link", async () => {
     const who = await t.createTenant();
@@ -367,22 +480,31 @@ describe('cursor walks of campaigns, webhook endpoints, deliveries and link even
 describe("a session's updatedAt and its person's intent", () => {
   it("covers the session's own row: a new session of its person moves the person's intent and updatedAt, not the older session's (clients sync people for intent)", async () => {
     const who = await t.createTenant();
-    const day = (days: number, minutes = 0) => new Date(Date.now() - days * 86_400_000 + minutes * 60_000).toISOString();
+    const day = (days: number, minutes = 0) =>
+      new Date(Date.now() - days * 86_400_000 + minutes * 60_000).toISOString();
     const older = newSessionId();
-    const visit = (days: number, buyingIntent: string) => sessionBody({ email: 'ada@acme.com', startTime: day(days), endTime: day(days, 30), buyingIntent });
+    const visit = (days: number, buyingIntent: string) =>
+      sessionBody({ email: 'ada@acme.com', startTime: day(days), endTime: day(days, 30), buyingIntent });
     await ingest(t.server, who.key, older, visit(40, 'low')).expect(200);
     type Shown = { updatedAt: string; overallIntent: string; intentScore: number; personId: string };
     const before = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as Shown;
-    const since = ((await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at).toISOString();
+    const since = (await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at.toISOString();
     const newer = newSessionId();
     await ingest(t.server, who.key, newer, visit(0, 'high')).expect(200);
 
     const after = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as Shown;
-    expect({ intentScore: after.intentScore, overallIntent: after.overallIntent }).not.toEqual({ intentScore: before.intentScore, overallIntent: before.overallIntent });
+    expect({ intentScore: after.intentScore, overallIntent: after.overallIntent }).not.toEqual({
+      intentScore: before.intentScore,
+      overallIntent: before.overallIntent,
+    });
     expect(after.updatedAt).toBe(before.updatedAt);
-    const sessions = (await get(who, SESSIONS, { updated_since: since }).expect(200)).body as { sessions: { id: string }[] };
+    const sessions = (await get(who, SESSIONS, { updated_since: since }).expect(200)).body as {
+      sessions: { id: string }[];
+    };
     expect(sessions.sessions.map((s) => s.id)).toEqual([newer]);
-    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as { people: { id: string; intentScore: number }[] };
+    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as {
+      people: { id: string; intentScore: number }[];
+    };
     expect(people.people).toEqual([expect.objectContaining({ id: before.personId, intentScore: after.intentScore })]);
   });
 });

@@ -40,12 +40,30 @@ interface Job {
 function client(app: () => TestApp) {
   const get = (who: Tenant, path: string) => request(app().server).get(path).set('x-api-key', who.key);
   const start = async (who: Tenant, links: Record<string, unknown>[]): Promise<Job> =>
-    ((await request(app().server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links }).expect(202)).body as { job: Job }).job;
-  const getJob = async (who: Tenant, id: string): Promise<Job> => (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
-  const waitForJob = (who: Tenant, id: string): Promise<Job> => readUntil(() => getJob(who, id), (job) => TERMINAL.includes(job.status), 60_000);
-  const getLink = async (who: Tenant, id: string): Promise<Link> => (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
+    (
+      (
+        await request(app().server)
+          .post(LINKS)
+          .set('x-api-key', who.key)
+          .set('Idempotency-Key', randomUUID())
+          .send({ links })
+          .expect(202)
+      ).body as { job: Job }
+    ).job;
+  const getJob = async (who: Tenant, id: string): Promise<Job> =>
+    (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
+  const waitForJob = (who: Tenant, id: string): Promise<Job> =>
+    readUntil(
+      () => getJob(who, id),
+      (job) => TERMINAL.includes(job.status),
+      60_000,
+    );
+  const getLink = async (who: Tenant, id: string): Promise<Link> =>
+    (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
   const linksOf = async (who: Tenant, jobId: string): Promise<Link[]> => {
-    const { items } = (await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as { items: { customLinkId: string }[] };
+    const { items } = (await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as {
+      items: { customLinkId: string }[];
+    };
     return Promise.all(items.map((item) => getLink(who, item.customLinkId)));
   };
   /** Creates links, waits for their job (renders included) and returns them in input order. */
@@ -55,7 +73,11 @@ function client(app: () => TestApp) {
     return linksOf(who, job.id);
   };
   const patch = (who: Tenant, id: string, body: Record<string, unknown>) =>
-    request(app().server).patch(`${LINKS}/${id}`).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send(body);
+    request(app().server)
+      .patch(`${LINKS}/${id}`)
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send(body);
   const card = (link: Link) => request(app().server).get(new URL(link.shareThumbnailUrl as string).pathname);
   return { start, getJob, waitForJob, getLink, linksOf, createLinks, patch, card };
 }
@@ -72,8 +94,24 @@ describe('a drawing that never ends', () => {
 
   beforeAll(async () => {
     t = await createTestApp(
-      { APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', THUMBNAIL_RENDER_TIMEOUT_MS: String(TIMEOUT_MS), THUMBNAIL_RENDER_THREADS: '1' },
-      { overrides: [{ provide: RENDER_WORKER, useValue: { script: new URL(`data:text/javascript,${encodeURIComponent(stub)}`), workerData: counters.buffer } }] },
+      {
+        APP_ROLE: 'all',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        LINK_MUTATIONS_PER_MINUTE: '100000',
+        THUMBNAIL_RENDER_TIMEOUT_MS: String(TIMEOUT_MS),
+        THUMBNAIL_RENDER_THREADS: '1',
+      },
+      {
+        overrides: [
+          {
+            provide: RENDER_WORKER,
+            useValue: {
+              script: new URL(`data:text/javascript,${encodeURIComponent(stub)}`),
+              workerData: counters.buffer,
+            },
+          },
+        ],
+      },
     );
   });
   afterAll(() => t.close());
@@ -109,12 +147,16 @@ describe('a drawing that never ends', () => {
     });
     // The thread was terminated: its loop no longer counts.
     let last = -1;
-    await eventually(async () => {
-      const now = Atomics.load(counters, 0);
-      const stopped = now === last;
-      last = now;
-      return stopped;
-    }, 5000, 100);
+    await eventually(
+      async () => {
+        const now = Atomics.load(counters, 0);
+        const stopped = now === last;
+        last = now;
+        return stopped;
+      },
+      5000,
+      100,
+    );
   });
 });
 
@@ -126,30 +168,52 @@ describe('cards drawn by the render worker', () => {
 
   /** A solid PNG drawn by resvg. */
   const solidPng = (color: string) =>
-    new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="${color}"/></svg>`, { font: { loadSystemFonts: false } })
+    new Resvg(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="${color}"/></svg>`,
+      { font: { loadSystemFonts: false } },
+    )
       .render()
       .asPng();
   const u16 = (n: number) => Buffer.from([n & 0xff, n >> 8]);
   // A 1x1 GIF screen holding a 60000x60000 frame: decoding it would take ~14 GB.
   const gifBomb = Buffer.concat([
-    Buffer.from('GIF89a', 'latin1'), u16(1), u16(1), Buffer.from([0, 0, 0]),
-    Buffer.from([0x2c]), u16(0), u16(0), u16(60000), u16(60000), Buffer.from([0, 2, 1, 0, 0, 0x3b]),
+    Buffer.from('GIF89a', 'latin1'),
+    u16(1),
+    u16(1),
+    Buffer.from([0, 0, 0]),
+    Buffer.from([0x2c]),
+    u16(0),
+    u16(0),
+    u16(60000),
+    u16(60000),
+    Buffer.from([0, 2, 1, 0, 0, 0x3b]),
   ]);
 
   beforeAll(async () => {
     logos = createServer((req, res) => {
       if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(solidPng('#ff0000'));
       else if (req.url === '/bomb.gif') res.writeHead(200, { 'content-type': 'image/gif' }).end(gifBomb);
-      else if (req.url === '/upstream-error') res.writeHead(503, { 'content-type': 'text/plain' }).end('backend 10.9.8.7:5432 refused: connection reset');
-      else if (req.url === '/to-internal') res.writeHead(302, { location: 'http://10.9.8.7:8443/admin/logo.png' }).end();
+      else if (req.url === '/upstream-error')
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('backend 10.9.8.7:5432 refused: connection reset');
+      else if (req.url === '/to-internal')
+        res.writeHead(302, { location: 'http://10.9.8.7:8443/admin/logo.png' }).end();
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => logos.listen(0, '127.0.0.1', resolve));
     logoBase = `http://127.0.0.1:${(logos.address() as AddressInfo).port}`;
     t = await createTestApp(
-      { APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000', PUBLIC_BASE_URL: 'https://go.links.test' },
+      {
+        APP_ROLE: 'all',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        LINK_MUTATIONS_PER_MINUTE: '100000',
+        PUBLIC_BASE_URL: 'https://go.links.test',
+      },
       // This server's loopback address counts as public here; everything else follows the real policy.
-      { overrides: [{ provide: LogoFetcher, useValue: new LogoFetcher({ isAllowedAddress: (ip) => ip === '127.0.0.1' }) }] },
+      {
+        overrides: [
+          { provide: LogoFetcher, useValue: new LogoFetcher({ isAllowedAddress: (ip) => ip === '127.0.0.1' }) },
+        ],
+      },
     );
   });
   afterAll(async () => {
@@ -169,19 +233,36 @@ describe('cards drawn by the render worker', () => {
     const png = (await c.card(withLogo).buffer(true).expect(200)).body as Buffer;
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
 
-    expect(bomb).toMatchObject({ thumbnailStatus: 'fallback', thumbnailError: { code: 'logo_invalid_image', message: 'The prospect logo is not a usable PNG, JPEG or GIF image.' } });
+    expect(bomb).toMatchObject({
+      thumbnailStatus: 'fallback',
+      thumbnailError: {
+        code: 'logo_invalid_image',
+        message: 'The prospect logo is not a usable PNG, JPEG or GIF image.',
+      },
+    });
     await c.card(bomb).expect(200);
     for (const link of [upstream, redirected]) {
-      expect(link).toMatchObject({ thumbnailStatus: 'fallback', thumbnailError: { code: 'logo_fetch_failed', message: 'The prospect logo could not be fetched.' } });
+      expect(link).toMatchObject({
+        thumbnailStatus: 'fallback',
+        thumbnailError: { code: 'logo_fetch_failed', message: 'The prospect logo could not be fetched.' },
+      });
     }
     const errors = JSON.stringify([bomb, upstream, redirected].map((link) => link.thumbnailError));
-    for (const leak of ['127.0.0.1', logoBase.split(':')[2], '10.9.8.7', '5432', '8443', '503', 'refused']) expect(errors).not.toContain(leak);
+    for (const leak of ['127.0.0.1', logoBase.split(':')[2], '10.9.8.7', '5432', '8443', '503', 'refused'])
+      expect(errors).not.toContain(leak);
   });
 
   it('a new card deletes the ones it supersedes; a provided card deletes the rendered ones', async () => {
     const who = await t.createTenant();
     const db = t.app.get(DataSource);
-    const storedCards = async (linkId: string) => Number(((await db.query(`SELECT count(*) AS n FROM thumbnail_images WHERE custom_link_id = $1`, [linkId])) as { n: string }[])[0].n);
+    const storedCards = async (linkId: string) =>
+      Number(
+        (
+          (await db.query(`SELECT count(*) AS n FROM thumbnail_images WHERE custom_link_id = $1`, [linkId])) as {
+            n: string;
+          }[]
+        )[0].n,
+      );
     const [link] = await c.createLinks(who, [{ firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical' }]);
     expect(new URL(link.shareThumbnailUrl as string).pathname).toMatch(CARD_PATH);
     await c.card(link).expect(200);
@@ -207,7 +288,12 @@ describe('cards drawn by the render worker', () => {
     expect(served.headers['cache-control']).toBe('public, max-age=300');
     expect(served.headers['content-type']).toBe('image/png');
 
-    const action = (name: string) => request(t.server).post(`${LINKS}/actions`).set('x-api-key', who.key).send({ action: name, customLinkIds: [link.id] }).expect(200);
+    const action = (name: string) =>
+      request(t.server)
+        .post(`${LINKS}/actions`)
+        .set('x-api-key', who.key)
+        .send({ action: name, customLinkIds: [link.id] })
+        .expect(200);
     await action('deactivate');
     const refused = await c.card(link).expect(404, { detail: 'Not Found' });
     expect(String(refused.headers['cache-control'] ?? '')).not.toMatch(/max-age=[1-9]/);

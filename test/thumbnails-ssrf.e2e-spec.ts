@@ -45,17 +45,42 @@ describe('thumbnail logos and SSRF', () => {
     const { key } = await t.createTenant();
     const auth = { Authorization: `Bearer ${key}` };
     const links = refused.map((prospectLogoUrl, i) => ({ firstName: `Logo${i}`, company: 'Acme', prospectLogoUrl }));
-    const created = await request(t.server).post('/api/v1/custom-links').set(auth).set('Idempotency-Key', 'ssrf').send({ links }).expect(202);
+    const created = await request(t.server)
+      .post('/api/v1/custom-links')
+      .set(auth)
+      .set('Idempotency-Key', 'ssrf')
+      .send({ links })
+      .expect(202);
     const jobId = (created.body as { job: { id: string } }).job.id;
-    await eventually(async () => ((await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth)).body as { status: string }).status === 'completed', 30_000, 100);
+    await eventually(
+      async () =>
+        ((await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth)).body as { status: string })
+          .status === 'completed',
+      30_000,
+      100,
+    );
 
-    const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as Record<string, number>;
+    const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as Record<
+      string,
+      number
+    >;
     expect(job.thumbnailFallbackCount).toBe(refused.length);
     const list = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as {
-      customLinks: { prospectLogoUrl: string; thumbnailStatus: string; thumbnailError: { code: string; message: string } | null; shareThumbnailUrl: string | null; thumbnailAttempts: number }[];
+      customLinks: {
+        prospectLogoUrl: string;
+        thumbnailStatus: string;
+        thumbnailError: { code: string; message: string } | null;
+        shareThumbnailUrl: string | null;
+        thumbnailAttempts: number;
+      }[];
     };
     for (const link of list.customLinks) {
-      expect({ url: link.prospectLogoUrl, status: link.thumbnailStatus, error: link.thumbnailError, attempts: link.thumbnailAttempts }).toEqual({
+      expect({
+        url: link.prospectLogoUrl,
+        status: link.thumbnailStatus,
+        error: link.thumbnailError,
+        attempts: link.thumbnailAttempts,
+      }).toEqual({
         url: link.prospectLogoUrl,
         status: 'fallback',
         // One fixed text per code: no host, address or port of the refused URL is echoed.
@@ -63,7 +88,9 @@ describe('thumbnail logos and SSRF', () => {
         attempts: 1,
       });
       // The default card was still drawn and is served.
-      const card = await request(t.server).get(new URL(link.shareThumbnailUrl as string).pathname).expect(200);
+      const card = await request(t.server)
+        .get(new URL(link.shareThumbnailUrl as string).pathname)
+        .expect(200);
       expect(card.headers['content-type']).toBe('image/png');
     }
     expect(baitHits).toBe(0);

@@ -58,7 +58,8 @@ describe('OpenTelemetry tracing', () => {
         posts.push(req.url ?? '');
         if (req.url === '/v1/traces') {
           const parsed = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-          for (const resource of parsed.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+          for (const resource of parsed.resourceSpans)
+            for (const scope of resource.scopeSpans) spans.push(...scope.spans);
         }
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
       });
@@ -73,15 +74,37 @@ describe('OpenTelemetry tracing', () => {
   });
 
   /** Runs the built service with `env` while `during` runs; `output` collects what it writes to stdout and stderr. */
-  async function run(env: Record<string, string>, during: (base: string) => Promise<void>, output?: string[]): Promise<{ opentelemetry: number }> {
+  async function run(
+    env: Record<string, string>,
+    during: (base: string) => Promise<void>,
+    output?: string[],
+  ): Promise<{ opentelemetry: number }> {
     const port = await freePort();
     const loadedFile = join(mkdtempSync(join(tmpdir(), 'otel-probe-')), 'loaded.json');
-    const service: ChildProcess = startService(port, { APP_ROLE: 'api', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_DELAY_MS: '0', NODE_OPTIONS: `--require ${PROBE}`, LOADED_MODULES_FILE: loadedFile, ...env }, output ? { output: 'pipe' } : {});
+    const service: ChildProcess = startService(
+      port,
+      {
+        APP_ROLE: 'api',
+        LOG_LEVEL: 'silent',
+        SHUTDOWN_DRAIN_DELAY_MS: '0',
+        NODE_OPTIONS: `--require ${PROBE}`,
+        LOADED_MODULES_FILE: loadedFile,
+        ...env,
+      },
+      output ? { output: 'pipe' } : {},
+    );
     service.stdout?.setEncoding('utf8').on('data', (chunk: string) => output?.push(chunk));
     service.stderr?.setEncoding('utf8').on('data', (chunk: string) => output?.push(chunk));
     const base = `http://127.0.0.1:${port}`;
     try {
-      await readUntil(() => request(base).get('/readyz').catch(() => ({ status: 0 })), (res) => res.status === 200, 60_000);
+      await readUntil(
+        () =>
+          request(base)
+            .get('/readyz')
+            .catch(() => ({ status: 0 })),
+        (res) => res.status === 200,
+        60_000,
+      );
       await during(base);
     } finally {
       service.kill('SIGTERM');
@@ -104,18 +127,24 @@ describe('OpenTelemetry tracing', () => {
   /** Whether `span` is `root` or has it as an ancestor among `trace`. */
   const descendsFrom = (root: OtlpSpan, trace: OtlpSpan[]) => {
     const byId = new Map(trace.map((s) => [s.spanId, s]));
-    const descends = (span: OtlpSpan): boolean => span.spanId === root.spanId || (span.parentSpanId !== undefined && byId.has(span.parentSpanId) && descends(byId.get(span.parentSpanId)!));
+    const descends = (span: OtlpSpan): boolean =>
+      span.spanId === root.spanId ||
+      (span.parentSpanId !== undefined && byId.has(span.parentSpanId) && descends(byId.get(span.parentSpanId)!));
     return descends;
   };
 
   it('with OTEL_TRACES_EXPORTER=otlp, a request arrives as a server span with its PostgreSQL queries in the same trace', async () => {
-    const loaded = await run(
-      tracingOn(),
-      async (base) => {
-        await request(base).get('/api/v1/custom-link-campaigns').set('x-api-key', who.key).expect(200);
-        await eventually(async () => Promise.resolve(spans.some((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-link-campaigns'))), 30_000, 100);
-      },
-    );
+    const loaded = await run(tracingOn(), async (base) => {
+      await request(base).get('/api/v1/custom-link-campaigns').set('x-api-key', who.key).expect(200);
+      await eventually(
+        async () =>
+          Promise.resolve(
+            spans.some((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-link-campaigns')),
+          ),
+        30_000,
+        100,
+      );
+    });
     expect(loaded.opentelemetry).toBeGreaterThan(0);
     const server = spans.find((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-link-campaigns'))!;
     const trace = spans.filter((s) => s.traceId === server.traceId);
@@ -128,26 +157,50 @@ describe('OpenTelemetry tracing', () => {
   });
 
   it('with APP_ROLE=all, a Bull job run is a consumer span of its own trace, with the queries the job made, linked to the request that queued it', async () => {
-    const isJobRun = (s: OtlpSpan) => s.kind === SPAN_KIND_CONSUMER && s.attributes.some((a) => a.key === 'bull.job.name' && a.value.stringValue === RUN_JOB);
+    const isJobRun = (s: OtlpSpan) =>
+      s.kind === SPAN_KIND_CONSUMER &&
+      s.attributes.some((a) => a.key === 'bull.job.name' && a.value.stringValue === RUN_JOB);
     const lastName = `Zq${randomUUID().replace(/-/g, '')}`;
     const link = { firstName: 'Ada', lastName, company: 'Co', shareThumbnailUrl: 'https://cdn.example.com/card.png' };
     const failingJobId = randomUUID();
     const output: string[] = [];
-    const lines = () => output.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogLine);
+    const lines = () =>
+      output
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as LogLine);
     // A queue prefix of its own: the job runs in the traced process, not in another app of the test run.
     const prefix = `bull-tracing-${randomUUID()}`;
-    await run({ ...tracingOn(), APP_ROLE: 'all', QUEUE_PREFIX: prefix, LOG_LEVEL: 'info' }, async (base) => {
-      await request(base).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links: [link] }).expect(202);
-      await eventually(async () => Promise.resolve(spans.some((s) => isJobRun(s) && (s.links ?? []).length > 0)), 30_000, 100);
-      // A job queued outside any request (here by the test, on the service's queue) that fails: its failure line is the job's too.
-      const queue = new Bull(JOBS_QUEUE, process.env.REDIS_URL ?? '', { prefix });
-      try {
-        await queue.add(RUN_JOB, { organizationId: 'not-an-organization', jobId: failingJobId }, { jobId: failingJobId, attempts: 1, removeOnFail: true });
-      } finally {
-        await queue.close();
-      }
-      await eventually(async () => Promise.resolve(lines().some((l) => l.jobId === failingJobId)), 30_000, 100);
-    }, output);
+    await run(
+      { ...tracingOn(), APP_ROLE: 'all', QUEUE_PREFIX: prefix, LOG_LEVEL: 'info' },
+      async (base) => {
+        await request(base)
+          .post('/api/v1/custom-links')
+          .set('x-api-key', who.key)
+          .set('Idempotency-Key', randomUUID())
+          .send({ links: [link] })
+          .expect(202);
+        await eventually(
+          async () => Promise.resolve(spans.some((s) => isJobRun(s) && (s.links ?? []).length > 0)),
+          30_000,
+          100,
+        );
+        // A job queued outside any request (here by the test, on the service's queue) that fails: its failure line is the job's too.
+        const queue = new Bull(JOBS_QUEUE, process.env.REDIS_URL ?? '', { prefix });
+        try {
+          await queue.add(
+            RUN_JOB,
+            { organizationId: 'not-an-organization', jobId: failingJobId },
+            { jobId: failingJobId, attempts: 1, removeOnFail: true },
+          );
+        } finally {
+          await queue.close();
+        }
+        await eventually(async () => Promise.resolve(lines().some((l) => l.jobId === failingJobId)), 30_000, 100);
+      },
+      output,
+    );
 
     const server = spans.find((s) => s.kind === SPAN_KIND_SERVER && s.name.includes('/api/v1/custom-links'))!;
     const requestTrace = spans.filter((s) => s.traceId === server.traceId);
@@ -157,7 +210,14 @@ describe('OpenTelemetry tracing', () => {
     expect(job.traceId).not.toBe(server.traceId);
     const queries = spans.filter((s) => s.traceId === job.traceId && isQuery(s));
     expect(queries.length).toBeGreaterThan(0);
-    expect(queries.every(descendsFrom(job, spans.filter((s) => s.traceId === job.traceId)))).toBe(true);
+    expect(
+      queries.every(
+        descendsFrom(
+          job,
+          spans.filter((s) => s.traceId === job.traceId),
+        ),
+      ),
+    ).toBe(true);
     // The link points into the request's trace, at a span of the request (the one active when it queued the job).
     expect(job.links).toHaveLength(1);
     const [queuedBy] = job.links!;
@@ -170,13 +230,21 @@ describe('OpenTelemetry tracing', () => {
     const logged = lines();
     const requestLines = logged.filter((l) => l.requestId !== undefined);
     expect(requestLines.length).toBeGreaterThan(0);
-    for (const line of requestLines) expect(line).toMatchObject({ trace_id: expect.stringMatching(/^[0-9a-f]{32}$/), span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    for (const line of requestLines)
+      expect(line).toMatchObject({
+        trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      });
     const created = requestLines.find((l) => l.route === '/api/v1/custom-links' && l.status === 202)!;
     expect(created.trace_id).toBe(server.traceId);
     expect(requestTrace.some((s) => s.spanId === created.span_id)).toBe(true);
     // The failed job's line carries its run's trace: an unlinked consumer span that failed.
     const failed = logged.find((l) => l.jobId === failingJobId)!;
-    expect(failed).toMatchObject({ msg: 'Job failed', trace_id: expect.stringMatching(/^[0-9a-f]{32}$/), span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(failed).toMatchObject({
+      msg: 'Job failed',
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     const failedRun = spans.find((s) => s.spanId === failed.span_id)!;
     expect(failedRun).toMatchObject({ traceId: failed.trace_id, kind: SPAN_KIND_CONSUMER, status: { code: 2 } });
     expect(failedRun.links ?? []).toEqual([]);
@@ -186,9 +254,12 @@ describe('OpenTelemetry tracing', () => {
 
   it('without OTEL_TRACES_EXPORTER no OpenTelemetry SDK or instrumentation is loaded and nothing is sent', async () => {
     const sentBefore = posts.length;
-    const loaded = await run({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, async (base) => {
-      await request(base).get('/api/v1/custom-link-campaigns').set('x-api-key', who.key).expect(200);
-    });
+    const loaded = await run(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+      async (base) => {
+        await request(base).get('/api/v1/custom-link-campaigns').set('x-api-key', who.key).expect(200);
+      },
+    );
     expect(loaded).toEqual({ opentelemetry: 0 });
     expect(posts.length).toBe(sentBefore);
   });

@@ -23,13 +23,24 @@ const LIMITED = { detail: 'Rate limit or organization quota exceeded.' };
 
 const ENTRIES: Entry[] = [
   { speaker: 'agent', text: 'Hi Ada, welcome to the demo.', timestamp: '2026-11-20T10:00:05.000Z', sequenceNumber: 1 },
-  { speaker: 'prospect', text: 'Thanks. We need SSO; my email is ada@acme.com.', timestamp: '2026-11-20T10:00:12.000Z', sequenceNumber: 2 },
-  { speaker: 'agent', text: 'SSO is included in every plan.', timestamp: '2026-11-20T10:00:20.000Z', sequenceNumber: 3 },
+  {
+    speaker: 'prospect',
+    text: 'Thanks. We need SSO; my email is ada@acme.com.',
+    timestamp: '2026-11-20T10:00:12.000Z',
+    sequenceNumber: 2,
+  },
+  {
+    speaker: 'agent',
+    text: 'SSO is included in every plan.',
+    timestamp: '2026-11-20T10:00:20.000Z',
+    sequenceNumber: 3,
+  },
   { speaker: 'prospect', text: 'What does it cost?', timestamp: '2026-11-20T10:01:02.000Z', sequenceNumber: 10 },
 ];
 
 /** `entries` in this order: the service must sort them by sequenceNumber. */
-const withTranscript = (entries: Entry[], overrides: Json = {}) => sessionBody({ ...overrides, transcript: { entries } });
+const withTranscript = (entries: Entry[], overrides: Json = {}) =>
+  sessionBody({ ...overrides, transcript: { entries } });
 const shuffled = [ENTRIES[2], ENTRIES[3], ENTRIES[0], ENTRIES[1]];
 
 /** The next UTC midnight as Unix seconds. */
@@ -51,7 +62,8 @@ describe('transcripts', () => {
   });
   afterAll(() => t.close());
 
-  const read = (app: TestApp, key: string, id: string) => request(app.server).get(transcriptPath(id)).set('Authorization', `Bearer ${key}`);
+  const read = (app: TestApp, key: string, id: string) =>
+    request(app.server).get(transcriptPath(id)).set('Authorization', `Bearer ${key}`);
   const seed = async (app: TestApp, who: Tenant, body: Json, id = newSessionId()) => {
     await ingest(app.server, who.key, id, body).expect(200);
     return id;
@@ -61,7 +73,9 @@ describe('transcripts', () => {
     it('answers {sessionId, entries, total} with the entries ordered by sequenceNumber, whatever the ingestion order', async () => {
       const who = await t.createTenant();
       const id = await seed(t, who, withTranscript(shuffled));
-      const res = await read(t, who.key, id).expect(200).expect('Content-Type', /application\/json/);
+      const res = await read(t, who.key, id)
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual({ sessionId: id, entries: ENTRIES, total: 4 });
     });
 
@@ -93,8 +107,13 @@ describe('transcripts', () => {
 
     it('is readable exactly when the session detail is: a staging or pending session is 404 for both, and readable once analyzed in production', async () => {
       const who = await t.createTenant();
-      const detail = (id: string) => request(t.server).get(`/api/v1/sessions/${id}`).set('Authorization', `Bearer ${who.key}`);
-      for (const overrides of [{ environment: 'staging' }, { analysisStatus: 'pending' }, { environment: 'staging', analysisStatus: 'pending' }]) {
+      const detail = (id: string) =>
+        request(t.server).get(`/api/v1/sessions/${id}`).set('Authorization', `Bearer ${who.key}`);
+      for (const overrides of [
+        { environment: 'staging' },
+        { analysisStatus: 'pending' },
+        { environment: 'staging', analysisStatus: 'pending' },
+      ]) {
         const id = await seed(t, who, withTranscript(shuffled, overrides));
         await detail(id).expect(404, SESSION_NOT_FOUND);
         await read(t, who.key, id).expect(404, TRANSCRIPT_NOT_FOUND);
@@ -126,19 +145,37 @@ describe('transcripts', () => {
       const who = await t.createTenant();
       const error = 'invalid length: expected length 32 for simple format, found 3';
       expect((await read(t, who.key, '123').expect(422)).body).toEqual({
-        detail: [{ type: 'uuid_parsing', loc: ['path', 'session_id'], msg: `Input should be a valid UUID, ${error}`, input: '123', ctx: { error } }],
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['path', 'session_id'],
+            msg: `Input should be a valid UUID, ${error}`,
+            input: '123',
+            ctx: { error },
+          },
+        ],
       });
     });
 
     it('needs transcripts:read: sessions:read is not enough (403); no key is 401', async () => {
       const who = await t.createTenant();
       const id = await seed(t, who, withTranscript(ENTRIES));
-      const sessionsOnly = await t.createKey(who.organizationId, ['sessions:read', 'sessions:write', 'people:read', 'accounts:read', 'analytics:read']);
+      const sessionsOnly = await t.createKey(who.organizationId, [
+        'sessions:read',
+        'sessions:write',
+        'people:read',
+        'accounts:read',
+        'analytics:read',
+      ]);
       await read(t, sessionsOnly, id).expect(403, FORBIDDEN);
       await read(t, sessionsOnly, 'not-a-uuid').expect(403, FORBIDDEN);
       await request(t.server).get(transcriptPath(id)).expect(401, UNAUTHENTICATED);
       const transcriptsOnly = await t.createKey(who.organizationId, ['transcripts:read']);
-      expect((await read(t, transcriptsOnly, id).expect(200)).body).toEqual({ sessionId: id, entries: ENTRIES, total: 4 });
+      expect((await read(t, transcriptsOnly, id).expect(200)).body).toEqual({
+        sessionId: id,
+        entries: ENTRIES,
+        total: 4,
+      });
     });
   });
 
@@ -157,7 +194,11 @@ describe('transcripts', () => {
         { speaker: 'agent', text: 'Let us start over.', timestamp: '2026-11-20T10:04:00.000Z', sequenceNumber: 1 },
       ];
       await seed(t, who, withTranscript(replacement, { name: 'Ada Lovelace' }), id);
-      expect((await read(t, who.key, id).expect(200)).body).toEqual({ sessionId: id, entries: [replacement[1], replacement[0]], total: 2 });
+      expect((await read(t, who.key, id).expect(200)).body).toEqual({
+        sessionId: id,
+        entries: [replacement[1], replacement[0]],
+        total: 2,
+      });
 
       // An empty transcript replaces it too.
       await seed(t, who, withTranscript([]), id);

@@ -13,9 +13,24 @@ import { createTestApp, readUntil, type Tenant, type TestApp } from './support/t
 
 const LINKS = '/api/v1/custom-links';
 const PROVIDED = 'https://cdn.example.com/card.png';
-const SCHEME = { type: 'url_scheme', msg: "URL scheme should be 'http' or 'https'", ctx: { expected_schemes: "'http' or 'https'" } };
-const RELATIVE = { type: 'url_parsing', msg: 'Input should be a valid URL, relative URL without a base', ctx: { error: 'relative URL without a base' } };
-const HOSTILE = ['javascript:alert(document.cookie)', 'JAVASCRIPT:alert(1)', 'java\nscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'ftp://example.com/logo.png'];
+const SCHEME = {
+  type: 'url_scheme',
+  msg: "URL scheme should be 'http' or 'https'",
+  ctx: { expected_schemes: "'http' or 'https'" },
+};
+const RELATIVE = {
+  type: 'url_parsing',
+  msg: 'Input should be a valid URL, relative URL without a base',
+  ctx: { error: 'relative URL without a base' },
+};
+const HOSTILE = [
+  'javascript:alert(document.cookie)',
+  'JAVASCRIPT:alert(1)',
+  'java\nscript:alert(1)',
+  'data:text/html,<script>alert(1)</script>',
+  'file:///etc/passwd',
+  'ftp://example.com/logo.png',
+];
 
 interface Link {
   id: string;
@@ -34,13 +49,26 @@ describe('URL fields', () => {
 
   const create = (who: Tenant, links: Record<string, unknown>[]) =>
     request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links });
-  const jobsOf = async (who: Tenant) => ((await request(t.server).get('/api/v1/custom-link-jobs').set('x-api-key', who.key).expect(200)).body as { total: number }).total;
-  const getLink = async (who: Tenant, id: string) => (await request(t.server).get(`${LINKS}/${id}`).set('x-api-key', who.key).expect(200)).body as Link;
+  const jobsOf = async (who: Tenant) =>
+    (
+      (await request(t.server).get('/api/v1/custom-link-jobs').set('x-api-key', who.key).expect(200)).body as {
+        total: number;
+      }
+    ).total;
+  const getLink = async (who: Tenant, id: string) =>
+    (await request(t.server).get(`${LINKS}/${id}`).set('x-api-key', who.key).expect(200)).body as Link;
   const createdLink = async (who: Tenant, fields: Record<string, unknown>): Promise<Link> => {
-    const job = ((await create(who, [{ firstName: 'Ada', ...fields }]).expect(202)).body as { job: { id: string } }).job;
-    const read = async () => (await request(t.server).get(`/api/v1/custom-link-jobs/${job.id}`).set('x-api-key', who.key).expect(200)).body as { status: string };
-    expect((await readUntil(read, (polled) => polled.status !== 'queued' && polled.status !== 'processing')).status).toBe('completed');
-    const items = (await request(t.server).get(`/api/v1/custom-link-jobs/${job.id}/items`).set('x-api-key', who.key).expect(200)).body as { items: { customLinkId: string }[] };
+    const job = ((await create(who, [{ firstName: 'Ada', ...fields }]).expect(202)).body as { job: { id: string } })
+      .job;
+    const read = async () =>
+      (await request(t.server).get(`/api/v1/custom-link-jobs/${job.id}`).set('x-api-key', who.key).expect(200))
+        .body as { status: string };
+    expect(
+      (await readUntil(read, (polled) => polled.status !== 'queued' && polled.status !== 'processing')).status,
+    ).toBe('completed');
+    const items = (
+      await request(t.server).get(`/api/v1/custom-link-jobs/${job.id}/items`).set('x-api-key', who.key).expect(200)
+    ).body as { items: { customLinkId: string }[] };
     return getLink(who, items.items[0].customLinkId);
   };
 
@@ -69,9 +97,26 @@ describe('URL fields', () => {
         ['not a url', RELATIVE],
         ['//cdn.example.com/logo.png', RELATIVE],
         ['/logo.png', RELATIVE],
-        ['http://', { type: 'url_parsing', msg: 'Input should be a valid URL, empty host', ctx: { error: 'empty host' } }],
-        ['https://exa mple.com/logo.png', { type: 'url_parsing', msg: 'Input should be a valid URL, invalid domain character', ctx: { error: 'invalid domain character' } }],
-        ['https://cdn.example.com:70000/logo.png', { type: 'url_parsing', msg: 'Input should be a valid URL, invalid port number', ctx: { error: 'invalid port number' } }],
+        [
+          'http://',
+          { type: 'url_parsing', msg: 'Input should be a valid URL, empty host', ctx: { error: 'empty host' } },
+        ],
+        [
+          'https://exa mple.com/logo.png',
+          {
+            type: 'url_parsing',
+            msg: 'Input should be a valid URL, invalid domain character',
+            ctx: { error: 'invalid domain character' },
+          },
+        ],
+        [
+          'https://cdn.example.com:70000/logo.png',
+          {
+            type: 'url_parsing',
+            msg: 'Input should be a valid URL, invalid port number',
+            ctx: { error: 'invalid port number' },
+          },
+        ],
       ];
       for (const [url, expected] of cases) {
         const res = await create(who, [{ firstName: 'Ada', prospectLogoUrl: url }]).expect(422);
@@ -85,15 +130,34 @@ describe('URL fields', () => {
       const long = `javascript:${'a'.repeat(2100)}`;
       const res = await create(who, [{ firstName: 'Ada', shareThumbnailUrl: '', prospectLogoUrl: long }]).expect(422);
       expect(detailOf(res)).toEqual([
-        { type: 'string_too_short', loc: ['body', 'links', 0, 'shareThumbnailUrl'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } },
-        { type: 'string_too_long', loc: ['body', 'links', 0, 'prospectLogoUrl'], msg: 'String should have at most 2083 characters', input: long, ctx: { max_length: 2083 } },
+        {
+          type: 'string_too_short',
+          loc: ['body', 'links', 0, 'shareThumbnailUrl'],
+          msg: 'String should have at least 1 character',
+          input: '',
+          ctx: { min_length: 1 },
+        },
+        {
+          type: 'string_too_long',
+          loc: ['body', 'links', 0, 'prospectLogoUrl'],
+          msg: 'String should have at most 2083 characters',
+          input: long,
+          ctx: { max_length: 2083 },
+        },
       ]);
     });
 
     it('accepts absolute http and https URLs and stores them as sent', async () => {
       const who = await t.createTenant();
-      const link = await createdLink(who, { shareThumbnailUrl: 'HTTPS://CDN.Example.com/card.png?v=2#x', prospectLogoUrl: 'http://logo.example.com:8080/a b.png' });
-      expect(link).toMatchObject({ shareThumbnailUrl: 'HTTPS://CDN.Example.com/card.png?v=2#x', prospectLogoUrl: 'http://logo.example.com:8080/a b.png', thumbnailStatus: 'provided' });
+      const link = await createdLink(who, {
+        shareThumbnailUrl: 'HTTPS://CDN.Example.com/card.png?v=2#x',
+        prospectLogoUrl: 'http://logo.example.com:8080/a b.png',
+      });
+      expect(link).toMatchObject({
+        shareThumbnailUrl: 'HTTPS://CDN.Example.com/card.png?v=2#x',
+        prospectLogoUrl: 'http://logo.example.com:8080/a b.png',
+        thumbnailStatus: 'provided',
+      });
     });
   });
 
@@ -118,8 +182,16 @@ describe('URL fields', () => {
 
     it('null still clears a URL', async () => {
       const who = await t.createTenant();
-      const link = await createdLink(who, { shareThumbnailUrl: PROVIDED, prospectLogoUrl: 'https://cdn.example.com/logo.png' });
-      const res = await request(t.server).patch(`${LINKS}/${link.id}`).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ prospectLogoUrl: null }).expect(200);
+      const link = await createdLink(who, {
+        shareThumbnailUrl: PROVIDED,
+        prospectLogoUrl: 'https://cdn.example.com/logo.png',
+      });
+      const res = await request(t.server)
+        .patch(`${LINKS}/${link.id}`)
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', randomUUID())
+        .send({ prospectLogoUrl: null })
+        .expect(200);
       expect((res.body as { customLink: Link }).customLink.prospectLogoUrl).toBeNull();
     });
   });
@@ -140,9 +212,18 @@ describe('URL fields', () => {
     it("accepts http(s) URLs, and '' for none (a browser's empty referrer)", async () => {
       const who = await t.createTenant(['sessions:write', 'sessions:read']);
       const id = newSessionId();
-      await ingest(t.server, who.key, id, sessionBody({ tracking: { referrerUrl: '', landingPageUrl: 'https://demo.example.com/?utm_source=x' } })).expect(200);
-      const detail = (await request(t.server).get(`/api/v1/sessions/${id}`).set('x-api-key', who.key).expect(200)).body as { tracking: Record<string, unknown> };
-      expect(detail.tracking).toMatchObject({ referrerUrl: '', landingPageUrl: 'https://demo.example.com/?utm_source=x' });
+      await ingest(
+        t.server,
+        who.key,
+        id,
+        sessionBody({ tracking: { referrerUrl: '', landingPageUrl: 'https://demo.example.com/?utm_source=x' } }),
+      ).expect(200);
+      const detail = (await request(t.server).get(`/api/v1/sessions/${id}`).set('x-api-key', who.key).expect(200))
+        .body as { tracking: Record<string, unknown> };
+      expect(detail.tracking).toMatchObject({
+        referrerUrl: '',
+        landingPageUrl: 'https://demo.example.com/?utm_source=x',
+      });
     });
   });
 });

@@ -53,8 +53,16 @@ describe('usage', () => {
   /** Redis's expiry of a window key, as the ISO instant usage reports. */
   const expiryOf = async (key: string) => new Date(await redis.pexpiretime(key)).toISOString();
   const createLinks = (who: Tenant, links: Record<string, unknown>[]) =>
-    request(t.server).post('/api/v1/custom-links').set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links });
-  const createCampaign = (who: Tenant) => request(t.server).post('/api/v1/custom-link-campaigns').set('x-api-key', who.key).send({ name: `usage ${randomUUID()}` });
+    request(t.server)
+      .post('/api/v1/custom-links')
+      .set('x-api-key', who.key)
+      .set('Idempotency-Key', randomUUID())
+      .send({ links });
+  const createCampaign = (who: Tenant) =>
+    request(t.server)
+      .post('/api/v1/custom-link-campaigns')
+      .set('x-api-key', who.key)
+      .send({ name: `usage ${randomUUID()}` });
 
   it('answers 401 without a key and 200 to a key without any scope', async () => {
     expect((await request(t.server).get(USAGE).expect(401)).body).toEqual({ detail: 'API key required or invalid.' });
@@ -98,7 +106,9 @@ describe('usage', () => {
     opensNow(86_400_000, u.linkCreationUnits.day);
     expect(u.thumbnailRenderUnits.hour).toMatchObject({ limit: 30, used: 0, remaining: 30 });
     expect(u.thumbnailRenderUnits.day).toMatchObject({ limit: 40, used: 0, remaining: 40 });
-    const midnight = new Date(Date.UTC(new Date(after).getUTCFullYear(), new Date(after).getUTCMonth(), new Date(after).getUTCDate() + 1)).toISOString();
+    const midnight = new Date(
+      Date.UTC(new Date(after).getUTCFullYear(), new Date(after).getUTCMonth(), new Date(after).getUTCDate() + 1),
+    ).toISOString();
     expect(u.transcriptReads).toEqual({ limit: 1, used: 0, remaining: 1, resetAt: midnight });
   });
 
@@ -120,7 +130,11 @@ describe('usage', () => {
   it('link creation and render units: what a creation request reserved, in both windows', async () => {
     const who = await t.createTenant(['custom_links:write']);
     // Two links draw a card, one brings its own image: 3 creation units, 2 render units.
-    await createLinks(who, [{ firstName: 'Ada' }, { firstName: 'Grace' }, { firstName: 'Alan', shareThumbnailUrl: 'https://cdn.example.com/card.png' }]).expect(202);
+    await createLinks(who, [
+      { firstName: 'Ada' },
+      { firstName: 'Grace' },
+      { firstName: 'Alan', shareThumbnailUrl: 'https://cdn.example.com/card.png' },
+    ]).expect(202);
     const u = body(await usage(who.key));
     expect(u.linkCreationUnits.hour).toMatchObject({ used: 3, remaining: 47 });
     expect(u.linkCreationUnits.day).toMatchObject({ used: 3, remaining: 67 });
@@ -134,7 +148,12 @@ describe('usage', () => {
   it('transcript reads: the day count the quota charges, 0 remaining exactly when the next read is refused', async () => {
     const who = await t.createTenant(['sessions:write', 'transcripts:read']);
     const id = newSessionId();
-    await ingest(t.server, who.key, id, sessionBody({ transcript: { entries: [{ speaker: 'agent', text: 'Hello.', sequenceNumber: 1 }] } })).expect(200);
+    await ingest(
+      t.server,
+      who.key,
+      id,
+      sessionBody({ transcript: { entries: [{ speaker: 'agent', text: 'Hello.', sequenceNumber: 1 }] } }),
+    ).expect(200);
     const read = () => request(t.server).get(`/api/v1/sessions/${id}/transcript`).set('x-api-key', who.key);
     await read().expect(200);
     const u = body(await usage(who.key));
@@ -149,7 +168,12 @@ describe('usage', () => {
     await createCampaign(busy).expect(201);
     await createLinks(busy, [{ firstName: 'Ada' }]).expect(202);
     const u = body(await usage(quiet.key));
-    expect([u.linkMutations.used, u.linkCreationUnits.hour.used, u.thumbnailRenderUnits.day.used, u.transcriptReads.used]).toEqual([0, 0, 0, 0]);
+    expect([
+      u.linkMutations.used,
+      u.linkCreationUnits.hour.used,
+      u.thumbnailRenderUnits.day.used,
+      u.transcriptReads.used,
+    ]).toEqual([0, 0, 0, 0]);
     expect(body(await usage(busy.key)).linkMutations.used).toBe(2);
   });
 });

@@ -75,23 +75,40 @@ describe('webhook delivery across a worker crash', () => {
 
   /** A worker on this spec's database and queues, with a 2 s delivery lease and a fast dispatcher. */
   async function startDeliveryWorker(): Promise<ChildProcess> {
-    const worker = startWorker(await freePort(), { ...shared, JOB_LEASE_MS: '2000', WEBHOOK_DISPATCH_INTERVAL_MS: '200' });
+    const worker = startWorker(await freePort(), {
+      ...shared,
+      JOB_LEASE_MS: '2000',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '200',
+    });
     workers.push(worker);
     return worker;
   }
 
   it('a worker killed mid-send: after a restart the message is delivered, same webhook-id and body', async () => {
     const who = await t.createTenant();
-    const created = await request(t.server).post('/api/v1/webhook-endpoints').set('x-api-key', who.key).send({ url: receiver.url, eventTypes: ['custom_link.opened'] }).expect(201);
+    const created = await request(t.server)
+      .post('/api/v1/webhook-endpoints')
+      .set('x-api-key', who.key)
+      .send({ url: receiver.url, eventTypes: ['custom_link.opened'] })
+      .expect(201);
     const { id: endpointId, secret } = created.body as { id: string; secret: string };
-    await t.app.get(DataSource).transaction((tx) => t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', { marker: 'crash' }));
+    await t.app
+      .get(DataSource)
+      .transaction((tx) =>
+        t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', { marker: 'crash' }),
+      );
 
     const first = await startDeliveryWorker();
     await eventually(async () => receiver.received.length === 1, 60_000);
     first.kill('SIGKILL');
     await exitCodeOf(first);
     const deliveries = async () =>
-      (await request(t.server).get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`).set('x-api-key', who.key).expect(200)).body as { deliveries: { attempt: number; status: string; messageId: string }[] };
+      (
+        await request(t.server)
+          .get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`)
+          .set('x-api-key', who.key)
+          .expect(200)
+      ).body as { deliveries: { attempt: number; status: string; messageId: string }[] };
     // The attempt died with its worker: nothing was recorded, the delivery is still pending.
     expect((await deliveries()).deliveries).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })]);
 
@@ -102,9 +119,14 @@ describe('webhook delivery across a worker crash', () => {
     for (const copy of receiver.received) {
       expect(copy.headers['webhook-id']).toBe(held.headers['webhook-id']);
       expect(copy.body).toBe(held.body);
-      expect(new Webhook(secret).verify(copy.body, copy.headers as Record<string, string>)).toMatchObject({ type: 'custom_link.opened', data: { marker: 'crash' } });
+      expect(new Webhook(secret).verify(copy.body, copy.headers as Record<string, string>)).toMatchObject({
+        type: 'custom_link.opened',
+        data: { marker: 'crash' },
+      });
     }
     const { deliveries: rows } = await deliveries();
-    expect(rows).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', messageId: held.headers['webhook-id'] })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'succeeded', messageId: held.headers['webhook-id'] }),
+    ]);
   });
 });

@@ -21,7 +21,12 @@ interface Received {
 }
 
 /** A local endpoint that records every request and answers `failures` times 500 before answering 204. */
-async function startReceiver(): Promise<{ url: string; received: Received[]; failNext(n: number): void; close(): Promise<void> }> {
+async function startReceiver(): Promise<{
+  url: string;
+  received: Received[];
+  failNext(n: number): void;
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   let failures = 0;
   const server: Server = createServer((req, res) => {
@@ -45,7 +50,11 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; fai
 }
 
 const verify = (secret: string, r: Received) =>
-  new Webhook(secret).verify(r.body, { 'webhook-id': r.headers['webhook-id'] as string, 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string });
+  new Webhook(secret).verify(r.body, {
+    'webhook-id': r.headers['webhook-id'] as string,
+    'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+    'webhook-signature': r.headers['webhook-signature'] as string,
+  });
 
 describe('webhooks', () => {
   let t: TestApp;
@@ -53,7 +62,13 @@ describe('webhooks', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    t = await createTestApp({ APP_ROLE: 'all', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_DISPATCH_INTERVAL_MS: '50', ...FAST });
+    t = await createTestApp({
+      APP_ROLE: 'all',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_BASE_MS: '20',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '50',
+      ...FAST,
+    });
     strict = await createTestApp({ APP_ROLE: 'api', ...FAST });
     receiver = await startReceiver();
   });
@@ -63,23 +78,54 @@ describe('webhooks', () => {
     await t.close();
   });
 
-  const post = (app: TestApp, who: Tenant, body: unknown) => request(app.server).post(ENDPOINTS).set('x-api-key', who.key).send(body as object);
-  const createEndpoint = async (who: Tenant, eventTypes = ['custom_link.opened']) => (await post(t, who, { url: receiver.url, eventTypes }).expect(201)).body as { id: string; secret: string };
+  const post = (app: TestApp, who: Tenant, body: unknown) =>
+    request(app.server)
+      .post(ENDPOINTS)
+      .set('x-api-key', who.key)
+      .send(body as object);
+  const createEndpoint = async (who: Tenant, eventTypes = ['custom_link.opened']) =>
+    (await post(t, who, { url: receiver.url, eventTypes }).expect(201)).body as { id: string; secret: string };
   /** Records a message as a producer does: inside a transaction of its own. */
-  const record = (who: Tenant, data: unknown) => t.app.get(DataSource).transaction((tx) => t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', data));
+  const record = (who: Tenant, data: unknown) =>
+    t.app
+      .get(DataSource)
+      .transaction((tx) => t.app.get(WebhookOutbox).record(tx, who.organizationId, 'custom_link.opened', data));
   const receivedFor = (marker: string) => receiver.received.filter((r) => r.body.includes(marker));
   const deliveries = async (who: Tenant, endpointId: string, query = '') =>
-    (await request(t.server).get(`${ENDPOINTS}/${endpointId}/deliveries${query}`).set('x-api-key', who.key).expect(200)).body as {
-      deliveries: { id: string; messageId: string; attempt: number; status: string; responseStatus: number | null; nextAttemptAt: string | null; eventType: string; error: string | null }[];
+    (await request(t.server).get(`${ENDPOINTS}/${endpointId}/deliveries${query}`).set('x-api-key', who.key).expect(200))
+      .body as {
+      deliveries: {
+        id: string;
+        messageId: string;
+        attempt: number;
+        status: string;
+        responseStatus: number | null;
+        nextAttemptAt: string | null;
+        eventType: string;
+        error: string | null;
+      }[];
       total: number;
     };
 
   describe('endpoints', () => {
     it('creates with 201, Location and a whsec_ secret shown only on creation and rotation', async () => {
       const who = await t.createTenant();
-      const res = await post(t, who, { url: receiver.url, eventTypes: ['custom_link.opened', 'session.analyzed'], description: 'CRM' }).expect(201);
+      const res = await post(t, who, {
+        url: receiver.url,
+        eventTypes: ['custom_link.opened', 'session.analyzed'],
+        description: 'CRM',
+      }).expect(201);
       const created = res.body as { id: string; secret: string };
-      expect(res.body).toEqual({ id: expect.stringMatching(UUID), url: receiver.url, eventTypes: ['custom_link.opened', 'session.analyzed'], description: 'CRM', active: true, secret: expect.stringMatching(SECRET), createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(UUID),
+        url: receiver.url,
+        eventTypes: ['custom_link.opened', 'session.analyzed'],
+        description: 'CRM',
+        active: true,
+        secret: expect.stringMatching(SECRET),
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
       expect(res.headers.location).toBe(`${ENDPOINTS}/${created.id}`);
 
       const got = await request(t.server).get(`${ENDPOINTS}/${created.id}`).set('x-api-key', who.key).expect(200);
@@ -88,7 +134,10 @@ describe('webhooks', () => {
       expect(listed.body).toEqual({ webhookEndpoints: [got.body], total: 1, limit: 50, offset: 0, nextCursor: null });
       expect(JSON.stringify(listed.body)).not.toContain(created.secret);
 
-      const rotated = await request(t.server).post(`${ENDPOINTS}/${created.id}/rotate-secret`).set('x-api-key', who.key).expect(200);
+      const rotated = await request(t.server)
+        .post(`${ENDPOINTS}/${created.id}/rotate-secret`)
+        .set('x-api-key', who.key)
+        .expect(200);
       expect((rotated.body as { secret: string }).secret).toMatch(SECRET);
       expect((rotated.body as { secret: string }).secret).not.toBe(created.secret);
     });
@@ -98,11 +147,28 @@ describe('webhooks', () => {
       const first = await createEndpoint(who);
       const second = await createEndpoint(who);
       const listed = await request(t.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200);
-      expect((listed.body as { webhookEndpoints: { id: string }[] }).webhookEndpoints.map((e) => e.id)).toEqual([second.id, first.id]);
+      expect((listed.body as { webhookEndpoints: { id: string }[] }).webhookEndpoints.map((e) => e.id)).toEqual([
+        second.id,
+        first.id,
+      ]);
 
-      const patched = await request(t.server).patch(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).send({ eventTypes: ['custom_link.lead'], description: 'x', active: false }).expect(200);
-      expect(patched.body).toMatchObject({ id: first.id, eventTypes: ['custom_link.lead'], description: 'x', active: false, url: receiver.url });
-      const cleared = await request(t.server).patch(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).send({ description: null }).expect(200);
+      const patched = await request(t.server)
+        .patch(`${ENDPOINTS}/${first.id}`)
+        .set('x-api-key', who.key)
+        .send({ eventTypes: ['custom_link.lead'], description: 'x', active: false })
+        .expect(200);
+      expect(patched.body).toMatchObject({
+        id: first.id,
+        eventTypes: ['custom_link.lead'],
+        description: 'x',
+        active: false,
+        url: receiver.url,
+      });
+      const cleared = await request(t.server)
+        .patch(`${ENDPOINTS}/${first.id}`)
+        .set('x-api-key', who.key)
+        .send({ description: null })
+        .expect(200);
       expect(cleared.body).toMatchObject({ description: null, active: false });
 
       await request(t.server).delete(`${ENDPOINTS}/${first.id}`).set('x-api-key', who.key).expect(204);
@@ -125,9 +191,18 @@ describe('webhooks', () => {
 
     it('needs webhooks:read to read and webhooks:write to change', async () => {
       const who = await t.createTenant();
-      const reader = { organizationId: who.organizationId, key: await t.createKey(who.organizationId, ['webhooks:read']) };
-      const stranger = { organizationId: who.organizationId, key: await t.createKey(who.organizationId, ['custom_links:write']) };
-      const writer = { organizationId: who.organizationId, key: await t.createKey(who.organizationId, ['webhooks:write']) };
+      const reader = {
+        organizationId: who.organizationId,
+        key: await t.createKey(who.organizationId, ['webhooks:read']),
+      };
+      const stranger = {
+        organizationId: who.organizationId,
+        key: await t.createKey(who.organizationId, ['custom_links:write']),
+      };
+      const writer = {
+        organizationId: who.organizationId,
+        key: await t.createKey(who.organizationId, ['webhooks:write']),
+      };
       const { id } = await createEndpoint(writer);
       await request(t.server).get(ENDPOINTS).set('x-api-key', reader.key).expect(200);
       await request(t.server).get(`${ENDPOINTS}/${id}`).set('x-api-key', writer.key).expect(200);
@@ -142,47 +217,100 @@ describe('webhooks', () => {
         const res = await post(strict, who, { url, eventTypes: ['custom_link.opened'] }).expect(422);
         return (res.body as { detail: { type: string; loc: unknown[] }[] }).detail[0];
       };
-      for (const url of ['http://93.184.215.14/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'https://localhost/hook']) {
+      for (const url of [
+        'http://93.184.215.14/hook',
+        'https://127.0.0.1/hook',
+        'https://10.1.2.3/hook',
+        'https://[::1]/hook',
+        'https://169.254.169.254/latest',
+        'https://localhost/hook',
+      ]) {
         expect(await urlIssue(url)).toMatchObject({ type: 'value_error', loc: ['body', 'url'] });
       }
-      const unknown = await post(strict, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened', 'link.exploded'] }).expect(422);
-      expect((unknown.body as { detail: unknown[] }).detail).toEqual([expect.objectContaining({ type: 'enum', loc: ['body', 'eventTypes', 1] })]);
-      await request(strict.server).patch(`${ENDPOINTS}/${(await createEndpointOn(strict, who)).id}`).set('x-api-key', who.key).send({ url: 'https://192.168.0.1/' }).expect(422);
+      const unknown = await post(strict, who, {
+        url: 'https://93.184.215.14/hook',
+        eventTypes: ['custom_link.opened', 'link.exploded'],
+      }).expect(422);
+      expect((unknown.body as { detail: unknown[] }).detail).toEqual([
+        expect.objectContaining({ type: 'enum', loc: ['body', 'eventTypes', 1] }),
+      ]);
+      await request(strict.server)
+        .patch(`${ENDPOINTS}/${(await createEndpointOn(strict, who)).id}`)
+        .set('x-api-key', who.key)
+        .send({ url: 'https://192.168.0.1/' })
+        .expect(422);
 
       for (let i = 1; i < 20; i++) await createEndpointOn(strict, who);
-      const tooMany = await post(strict, who, { url: 'https://93.184.215.14/hook', eventTypes: ['session.analyzed'] }).expect(422);
-      expect((tooMany.body as { detail: unknown[] }).detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body'] })]);
-      expect(((await request(strict.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200)).body as { total: number }).total).toBe(20);
+      const tooMany = await post(strict, who, {
+        url: 'https://93.184.215.14/hook',
+        eventTypes: ['session.analyzed'],
+      }).expect(422);
+      expect((tooMany.body as { detail: unknown[] }).detail).toEqual([
+        expect.objectContaining({ type: 'value_error', loc: ['body'] }),
+      ]);
+      expect(
+        ((await request(strict.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200)).body as { total: number })
+          .total,
+      ).toBe(20);
     });
 
     it("refuses a port the workers' egress does not open (WEBHOOK_ALLOWED_PORTS, 443 and 80 by default) with 422, on create and update", async () => {
       const who = await strict.createTenant();
-      const refused = await post(strict, who, { url: 'https://93.184.215.14:8443/hook', eventTypes: ['custom_link.opened'] }).expect(422);
+      const refused = await post(strict, who, {
+        url: 'https://93.184.215.14:8443/hook',
+        eventTypes: ['custom_link.opened'],
+      }).expect(422);
       expect(refused.body).toEqual({
-        detail: [{ type: 'value_error', loc: ['body', 'url'], msg: "Value error, the URL's port must be one of 443, 80", input: 'https://93.184.215.14:8443/hook', ctx: { error: "the URL's port must be one of 443, 80" } }],
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'url'],
+            msg: "Value error, the URL's port must be one of 443, 80",
+            input: 'https://93.184.215.14:8443/hook',
+            ctx: { error: "the URL's port must be one of 443, 80" },
+          },
+        ],
       });
       await post(strict, who, { url: 'https://93.184.215.14:80/hook', eventTypes: ['custom_link.opened'] }).expect(201);
       const { id } = await createEndpointOn(strict, who);
-      const patched = await request(strict.server).patch(`${ENDPOINTS}/${id}`).set('x-api-key', who.key).send({ url: 'https://93.184.215.14:9000/' }).expect(422);
-      expect((patched.body as { detail: { msg: string; loc: unknown[] }[] }).detail).toEqual([expect.objectContaining({ loc: ['body', 'url'], msg: "Value error, the URL's port must be one of 443, 80" })]);
+      const patched = await request(strict.server)
+        .patch(`${ENDPOINTS}/${id}`)
+        .set('x-api-key', who.key)
+        .send({ url: 'https://93.184.215.14:9000/' })
+        .expect(422);
+      expect((patched.body as { detail: { msg: string; loc: unknown[] }[] }).detail).toEqual([
+        expect.objectContaining({ loc: ['body', 'url'], msg: "Value error, the URL's port must be one of 443, 80" }),
+      ]);
       // The receivers of these tests listen on random ports: WEBHOOK_ALLOW_PRIVATE_URLS admits any port.
-      await post(t, await t.createTenant(), { url: 'http://127.0.0.1:1/hooks', eventTypes: ['custom_link.opened'] }).expect(201);
+      await post(t, await t.createTenant(), {
+        url: 'http://127.0.0.1:1/hooks',
+        eventTypes: ['custom_link.opened'],
+      }).expect(201);
     });
 
     it('takes the allowed ports from WEBHOOK_ALLOWED_PORTS', async () => {
       const custom = await createTestApp({ APP_ROLE: 'api', WEBHOOK_ALLOWED_PORTS: '8443', ...FAST });
       try {
         const who = await custom.createTenant();
-        await post(custom, who, { url: 'https://93.184.215.14:8443/hook', eventTypes: ['custom_link.opened'] }).expect(201);
-        const refused = await post(custom, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened'] }).expect(422);
-        expect((refused.body as { detail: { msg: string }[] }).detail[0].msg).toBe("Value error, the URL's port must be one of 8443");
+        await post(custom, who, { url: 'https://93.184.215.14:8443/hook', eventTypes: ['custom_link.opened'] }).expect(
+          201,
+        );
+        const refused = await post(custom, who, {
+          url: 'https://93.184.215.14/hook',
+          eventTypes: ['custom_link.opened'],
+        }).expect(422);
+        expect((refused.body as { detail: { msg: string }[] }).detail[0].msg).toBe(
+          "Value error, the URL's port must be one of 8443",
+        );
       } finally {
         await custom.close();
       }
     });
   });
 
-  const createEndpointOn = async (app: TestApp, who: Tenant) => (await post(app, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened'] }).expect(201)).body as { id: string };
+  const createEndpointOn = async (app: TestApp, who: Tenant) =>
+    (await post(app, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened'] }).expect(201))
+      .body as { id: string };
 
   describe('delivery', () => {
     it('signs every message for the Standard Webhooks verifier and sends the body fixed at recording', async () => {
@@ -192,18 +320,37 @@ describe('webhooks', () => {
       await record(who, { marker });
       await eventually(async () => receivedFor(marker).length === 1);
       const [got] = receivedFor(marker);
-      expect(verify(endpoint.secret, got)).toEqual({ type: 'custom_link.opened', timestamp: expect.any(String), data: { marker } });
+      expect(verify(endpoint.secret, got)).toEqual({
+        type: 'custom_link.opened',
+        timestamp: expect.any(String),
+        data: { marker },
+      });
       expect(got.headers['webhook-id']).toMatch(UUID);
       expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(300);
       expect(got.headers['content-type']).toBe('application/json');
-      const listed = await readUntil(() => deliveries(who, endpoint.id), (l) => l.deliveries[0]?.status === 'succeeded');
-      expect(listed.deliveries).toEqual([expect.objectContaining({ messageId: got.headers['webhook-id'], eventType: 'custom_link.opened', attempt: 1, status: 'succeeded', responseStatus: 204, error: null, nextAttemptAt: null })]);
+      const listed = await readUntil(
+        () => deliveries(who, endpoint.id),
+        (l) => l.deliveries[0]?.status === 'succeeded',
+      );
+      expect(listed.deliveries).toEqual([
+        expect.objectContaining({
+          messageId: got.headers['webhook-id'],
+          eventType: 'custom_link.opened',
+          attempt: 1,
+          status: 'succeeded',
+          responseStatus: 204,
+          error: null,
+          nextAttemptAt: null,
+        }),
+      ]);
     });
 
     it('signs with both secrets during the rotation overlap', async () => {
       const who = await t.createTenant();
       const endpoint = await createEndpoint(who);
-      const rotated = (await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/rotate-secret`).set('x-api-key', who.key).expect(200)).body as { secret: string };
+      const rotated = (
+        await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/rotate-secret`).set('x-api-key', who.key).expect(200)
+      ).body as { secret: string };
       const marker = `r-${Date.now()}`;
       await record(who, { marker });
       await eventually(async () => receivedFor(marker).length === 1);
@@ -225,28 +372,48 @@ describe('webhooks', () => {
       expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
       for (const a of attempts) expect(verify(endpoint.secret, a)).toMatchObject({ data: { marker } });
 
-      const listed = await readUntil(() => deliveries(who, endpoint.id), (l) => l.deliveries[0]?.status === 'succeeded');
-      expect(listed.deliveries.map((d) => [d.attempt, d.status, d.responseStatus])).toEqual([[3, 'succeeded', 204], [2, 'failed', 500], [1, 'failed', 500]]);
+      const listed = await readUntil(
+        () => deliveries(who, endpoint.id),
+        (l) => l.deliveries[0]?.status === 'succeeded',
+      );
+      expect(listed.deliveries.map((d) => [d.attempt, d.status, d.responseStatus])).toEqual([
+        [3, 'succeeded', 204],
+        [2, 'failed', 500],
+        [1, 'failed', 500],
+      ]);
       expect(listed.deliveries[1].nextAttemptAt).not.toBeNull();
       expect(listed.deliveries[1].error).toBe('the endpoint answered HTTP 500');
       expect((await deliveries(who, endpoint.id, '?status=failed')).total).toBe(2);
       expect((await deliveries(who, endpoint.id, '?status=succeeded,pending')).total).toBe(1);
-      await request(t.server).get(`${ENDPOINTS}/${endpoint.id}/deliveries?status=lost`).set('x-api-key', who.key).expect(422);
+      await request(t.server)
+        .get(`${ENDPOINTS}/${endpoint.id}/deliveries?status=lost`)
+        .set('x-api-key', who.key)
+        .expect(422);
 
-      const retried = await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/deliveries/${listed.deliveries[2].id}/retry`).set('x-api-key', who.key).expect(202);
+      const retried = await request(t.server)
+        .post(`${ENDPOINTS}/${endpoint.id}/deliveries/${listed.deliveries[2].id}/retry`)
+        .set('x-api-key', who.key)
+        .expect(202);
       expect(retried.body).toMatchObject({ attempt: 4, status: 'pending', messageId: listed.deliveries[0].messageId });
       await eventually(async () => receivedFor(marker).length === 4);
       const replay = receivedFor(marker)[3];
       expect(replay.body).toBe(attempts[0].body);
       expect(replay.headers['webhook-id']).toBe(attempts[0].headers['webhook-id']);
-      await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/deliveries/${endpoint.id}/retry`).set('x-api-key', who.key).expect(404, { detail: "Webhook delivery not found for the key's organization." });
+      await request(t.server)
+        .post(`${ENDPOINTS}/${endpoint.id}/deliveries/${endpoint.id}/retry`)
+        .set('x-api-key', who.key)
+        .expect(404, { detail: "Webhook delivery not found for the key's organization." });
     });
 
     it('sends only to active endpoints subscribed to the type, and records nothing without one', async () => {
       const who = await t.createTenant();
       const other = await createEndpoint(who, ['session.analyzed']);
       const paused = await createEndpoint(who);
-      await request(t.server).patch(`${ENDPOINTS}/${paused.id}`).set('x-api-key', who.key).send({ active: false }).expect(200);
+      await request(t.server)
+        .patch(`${ENDPOINTS}/${paused.id}`)
+        .set('x-api-key', who.key)
+        .send({ active: false })
+        .expect(200);
       const marker = `s-${Date.now()}`;
       await record(who, { marker });
       const listening = await createEndpoint(who);
@@ -261,7 +428,10 @@ describe('webhooks', () => {
   });
 
   describe('events from their causes', () => {
-    const bodiesOf = (type: string) => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).filter((b) => b.type === type);
+    const bodiesOf = (type: string) =>
+      receiver.received
+        .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
+        .filter((b) => b.type === type);
 
     it('session.analyzed fires from the ingestion that first shows the session analyzed, with its detail as GET returns it', async () => {
       const who = await t.createTenant();
@@ -271,8 +441,13 @@ describe('webhooks', () => {
       expect((await deliveries(who, endpoint.id)).total).toBe(0);
       await ingest(t.server, who.key, id, sessionBody()).expect(200);
       await eventually(async () => bodiesOf('session.analyzed').some((b) => b.data.id === id));
-      const detail = (await request(t.server).get(`/api/v1/sessions/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
-      expect(bodiesOf('session.analyzed').filter((b) => b.data.id === id).map((b) => b.data)).toEqual([detail]);
+      const detail = (await request(t.server).get(`/api/v1/sessions/${id}`).set('x-api-key', who.key).expect(200))
+        .body as Record<string, unknown>;
+      expect(
+        bodiesOf('session.analyzed')
+          .filter((b) => b.data.id === id)
+          .map((b) => b.data),
+      ).toEqual([detail]);
       // Already analyzed: a later change records no second message (the outbox row would commit with it).
       await ingest(t.server, who.key, id, sessionBody({ displayId: 'S-1002' })).expect(200);
       expect((await deliveries(who, endpoint.id)).total).toBe(1);
@@ -285,11 +460,15 @@ describe('webhooks', () => {
         .post('/api/v1/custom-links')
         .set('x-api-key', who.key)
         .set('Idempotency-Key', `wh-${Date.now()}`)
-        .send({ links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' }] })
+        .send({
+          links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' }],
+        })
         .expect(202);
       const jobId = (created.body as { job: { id: string } }).job.id;
       await eventually(async () => bodiesOf('custom_link_job.finished').some((b) => b.data.id === jobId), 30_000);
-      const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+      const job = (
+        await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)
+      ).body as Record<string, unknown>;
       const sent = bodiesOf('custom_link_job.finished').filter((b) => b.data.id === jobId);
       expect(sent).toHaveLength(1);
       expect(sent[0].data).toEqual(job);
@@ -300,8 +479,20 @@ describe('webhooks', () => {
       const endpoint = await createEndpoint(who, ['agent_publish_job.finished']);
       const JOBS = '/api/v1/agent/publish-jobs';
       const publish = async (version: number) =>
-        ((await request(t.server).post(JOBS).set('x-api-key', who.key).send({ version, confirm: 'publish-to-production' }).expect(202)).body as { jobId: string }).jobId;
-      const jobOf = async (id: string) => (await request(t.server).get(`${JOBS}/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown>;
+        (
+          (
+            await request(t.server)
+              .post(JOBS)
+              .set('x-api-key', who.key)
+              .send({ version, confirm: 'publish-to-production' })
+              .expect(202)
+          ).body as { jobId: string }
+        ).jobId;
+      const jobOf = async (id: string) =>
+        (await request(t.server).get(`${JOBS}/${id}`).set('x-api-key', who.key).expect(200)).body as Record<
+          string,
+          unknown
+        >;
       const sentFor = (jobId: string) => bodiesOf('agent_publish_job.finished').filter((b) => b.data.jobId === jobId);
       await request(t.server)
         .put('/api/v1/agent/conversation-tests')
@@ -309,7 +500,11 @@ describe('webhooks', () => {
         .send({ tests: [{ name: 'greets', sectionKey: 'greeting', mustContain: ['welcome'] }] })
         .expect(200);
       const section = (content: string) => ({ sections: [{ key: 'greeting', title: 'Greeting', content }] });
-      await request(t.server).put('/api/v1/playbook').set('x-api-key', who.key).send(section('Welcome to Acme.')).expect(200);
+      await request(t.server)
+        .put('/api/v1/playbook')
+        .set('x-api-key', who.key)
+        .send(section('Welcome to Acme.'))
+        .expect(200);
       await request(t.server).put('/api/v1/playbook').set('x-api-key', who.key).send(section('Hello.')).expect(200);
 
       const passing = await publish(1);
@@ -325,8 +520,15 @@ describe('webhooks', () => {
     });
 
     describe('link events', () => {
-      const LINK_TYPES = ['custom_link.opened', 'custom_link.session_started', 'custom_link.engaged', 'custom_link.lead', 'custom_link.meeting_booked'];
-      const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+      const LINK_TYPES = [
+        'custom_link.opened',
+        'custom_link.session_started',
+        'custom_link.engaged',
+        'custom_link.lead',
+        'custom_link.meeting_booked',
+      ];
+      const CHROME =
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
       const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
       const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
       /** The link events sent about a link, as [type, eventId] in the order they were recorded. */
@@ -334,8 +536,11 @@ describe('webhooks', () => {
         receiver.received
           .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
           .filter((b) => LINK_TYPES.includes(b.type) && b.data.id === linkId);
-      const linkOf = async (who: Tenant, id: string) => (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as Record<string, unknown> & { url: string; engagement: { botOpens: Record<string, number> } };
-      const send = (who: Tenant, events: unknown[]) => request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+      const linkOf = async (who: Tenant, id: string) =>
+        (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200))
+          .body as Record<string, unknown> & { url: string; engagement: { botOpens: Record<string, number> } };
+      const send = (who: Tenant, events: unknown[]) =>
+        request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
 
       async function createLink(who: Tenant): Promise<string> {
         const res = await request(t.server)
@@ -347,7 +552,9 @@ describe('webhooks', () => {
         const jobId = (res.body as { job: { id: string } }).job.id;
         let linkId = '';
         await eventually(async () => {
-          const items = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}/items`).set('x-api-key', who.key).expect(200)).body as { items: { customLinkId: string | null }[] };
+          const items = (
+            await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}/items`).set('x-api-key', who.key).expect(200)
+          ).body as { items: { customLinkId: string | null }[] };
           linkId = items.items[0]?.customLinkId ?? '';
           return linkId !== '';
         }, 30_000);
@@ -361,7 +568,10 @@ describe('webhooks', () => {
         const path = new URL((await linkOf(who, linkId)).url).pathname;
         await request(t.server).get(path).set('User-Agent', GOOGLEBOT).redirects(0).expect(302);
         await request(t.server).get(path).set('User-Agent', CHROME).redirects(0).expect(302);
-        await eventually(async () => sentFor(linkId).length === 1 && (await linkOf(who, linkId)).engagement.botOpens.user_agent === 1, 30_000);
+        await eventually(
+          async () => sentFor(linkId).length === 1 && (await linkOf(who, linkId)).engagement.botOpens.user_agent === 1,
+          30_000,
+        );
         const [publicOpen] = sentFor(linkId);
         expect(publicOpen.type).toBe('custom_link.opened');
         expect(publicOpen.data.eventId).toMatch(/^open-/);
@@ -391,7 +601,14 @@ describe('webhooks', () => {
         const linkId = await createLink(who);
         const sessionId = '0190a000-0000-7000-8000-000000000001';
         await send(who, [
-          { eventId: 'm-bot-start', type: 'session_started', customLinkId: linkId, occurredAt: at(1), sessionId, userAgent: GOOGLEBOT },
+          {
+            eventId: 'm-bot-start',
+            type: 'session_started',
+            customLinkId: linkId,
+            occurredAt: at(1),
+            sessionId,
+            userAgent: GOOGLEBOT,
+          },
           { eventId: 'm-start-2', type: 'session_started', customLinkId: linkId, occurredAt: at(3), sessionId },
           { eventId: 'm-start-1', type: 'session_started', customLinkId: linkId, occurredAt: at(2), sessionId },
         ]);
@@ -399,7 +616,9 @@ describe('webhooks', () => {
           { eventId: 'm-start-3', type: 'session_started', customLinkId: linkId, occurredAt: at(4), sessionId },
           { eventId: 'm-engaged', type: 'session_engaged', customLinkId: linkId, occurredAt: at(5), sessionId },
         ]);
-        await send(who, [{ eventId: 'm-lead-1', type: 'lead_submitted', customLinkId: linkId, occurredAt: at(6), sessionId }]);
+        await send(who, [
+          { eventId: 'm-lead-1', type: 'lead_submitted', customLinkId: linkId, occurredAt: at(6), sessionId },
+        ]);
         await send(who, [
           { eventId: 'm-lead-2', type: 'lead_submitted', customLinkId: linkId, occurredAt: at(7), sessionId },
           { eventId: 'm-engaged-2', type: 'session_engaged', customLinkId: linkId, occurredAt: at(8), sessionId },
@@ -421,7 +640,9 @@ describe('webhooks', () => {
         expect(booked.data).toEqual({ ...(await linkOf(who, linkId)), eventId: 'm-booked-1', occurredAt: at(9) });
 
         // Reached already: a later booking records nothing (a message would commit with its batch, before the 202).
-        await send(who, [{ eventId: 'm-booked-2', type: 'meeting_booked', customLinkId: linkId, occurredAt: at(10), sessionId }]);
+        await send(who, [
+          { eventId: 'm-booked-2', type: 'meeting_booked', customLinkId: linkId, occurredAt: at(10), sessionId },
+        ]);
         expect((await deliveries(who, endpoint.id)).total).toBe(4);
       });
     });

@@ -46,7 +46,12 @@ describe('workers killed again and again', () => {
   beforeAll(async () => {
     assertBuilt();
     databaseUrl = await createMigratedDatabase(DATABASE);
-    t = await createTestApp({ DATABASE_URL: databaseUrl, QUEUE_PREFIX, RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' });
+    t = await createTestApp({
+      DATABASE_URL: databaseUrl,
+      QUEUE_PREFIX,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+    });
     db = t.app.get(DataSource);
   }, 120_000);
 
@@ -100,11 +105,13 @@ describe('workers killed again and again', () => {
         }
       }
     });
-    if (process.env.WORKER_DEBUG) child.stderr?.pipe(process.stderr); else child.stderr?.resume();
+    if (process.env.WORKER_DEBUG) child.stderr?.pipe(process.stderr);
+    else child.stderr?.resume();
     return { owner: `${hostname()}:${child.pid}`, logs, kill: () => stop(child) };
   }
 
-  const requeuedBy = (all: Worker[], jobId: string) => all.flatMap((w) => w.logs).filter((line) => line.msg === REQUEUED && line.jobId === jobId);
+  const requeuedBy = (all: Worker[], jobId: string) =>
+    all.flatMap((w) => w.logs).filter((line) => line.msg === REQUEUED && line.jobId === jobId);
   const figure = (text: string) => {
     if (process.env.CRASH_FIGURES) process.stdout.write(`${text}\n`);
   };
@@ -112,20 +119,45 @@ describe('workers killed again and again', () => {
   it('a job recorded but never queued (the process died between commit and enqueue) is run by the reaper', async () => {
     const who = await t.createTenant();
     const auth = { Authorization: `Bearer ${who.key}` };
-    const links = Array.from({ length: 10 }, (_, i) => ({ firstName: `Q${i}`, company: 'Never queued', externalId: `never-${i}` }));
-    const linkJob = ((await request(t.server).post('/api/v1/custom-links').set(auth).set('Idempotency-Key', 'never-queued').send({ links }).expect(202)).body as { job: { id: string } }).job.id;
+    const links = Array.from({ length: 10 }, (_, i) => ({
+      firstName: `Q${i}`,
+      company: 'Never queued',
+      externalId: `never-${i}`,
+    }));
+    const linkJob = (
+      (
+        await request(t.server)
+          .post('/api/v1/custom-links')
+          .set(auth)
+          .set('Idempotency-Key', 'never-queued')
+          .send({ links })
+          .expect(202)
+      ).body as { job: { id: string } }
+    ).job.id;
     const publishJob = await startPublish(who);
     // As if the request's process died after its commit: nothing in the queues.
-    for (const [queue, id] of [[JOBS_QUEUE, linkJob], [AGENT_PUBLISH_QUEUE, publishJob]] as const) {
+    for (const [queue, id] of [
+      [JOBS_QUEUE, linkJob],
+      [AGENT_PUBLISH_QUEUE, publishJob],
+    ] as const) {
       const bull = t.app.get<Queue>(getQueueToken(queue));
       await (await bull.getJob(id))?.remove();
       expect(await bull.getJob(id)).toBeNull();
     }
 
     const worker = await startCrashWorker();
-    await eventually(async () => (await linkJobStatus(who, linkJob)) === 'completed' && (await publishStatus(who, publishJob)) === 'succeeded', 120_000, 100);
-    expect(requeuedBy([worker], linkJob)).toContainEqual(expect.objectContaining({ kind: 'custom link job', queueState: 'absent' }));
-    expect(requeuedBy([worker], publishJob)).toContainEqual(expect.objectContaining({ kind: 'publish job', queueState: 'absent' }));
+    await eventually(
+      async () =>
+        (await linkJobStatus(who, linkJob)) === 'completed' && (await publishStatus(who, publishJob)) === 'succeeded',
+      120_000,
+      100,
+    );
+    expect(requeuedBy([worker], linkJob)).toContainEqual(
+      expect.objectContaining({ kind: 'custom link job', queueState: 'absent' }),
+    );
+    expect(requeuedBy([worker], publishJob)).toContainEqual(
+      expect.objectContaining({ kind: 'publish job', queueState: 'absent' }),
+    );
     const [made]: { links: number; generated: number }[] = await db.query(
       `SELECT count(*)::int AS links, count(*) FILTER (WHERE thumbnail_status = 'generated')::int AS generated FROM custom_links WHERE organization_id = $1 AND job_id = $2`,
       [who.organizationId, linkJob],
@@ -136,17 +168,38 @@ describe('workers killed again and again', () => {
   it('a 500-link job with share cards, its worker killed three times: each link and each card made once, the job completed', async () => {
     const who = await t.createTenant();
     const auth = { Authorization: `Bearer ${who.key}` };
-    const links = Array.from({ length: LINKS }, (_, i) => ({ firstName: `P${i}`, company: 'Crash Co', externalId: `crash-${i}` }));
-    const jobId = ((await request(t.server).post('/api/v1/custom-links').set(auth).set('Idempotency-Key', 'crash-repeated').send({ links }).expect(202)).body as { job: { id: string } }).job.id;
+    const links = Array.from({ length: LINKS }, (_, i) => ({
+      firstName: `P${i}`,
+      company: 'Crash Co',
+      externalId: `crash-${i}`,
+    }));
+    const jobId = (
+      (
+        await request(t.server)
+          .post('/api/v1/custom-links')
+          .set(auth)
+          .set('Idempotency-Key', 'crash-repeated')
+          .send({ links })
+          .expect(202)
+      ).body as { job: { id: string } }
+    ).job.id;
     const progress = async () =>
-      ((await db.query(
-        `SELECT j.status, j.lease_owner AS owner,
+      (
+        (await db.query(
+          `SELECT j.status, j.lease_owner AS owner,
                 (SELECT count(*)::int FROM custom_link_job_items WHERE organization_id = $1 AND job_id = $2 AND status = 'created') AS created,
                 (SELECT count(*)::int FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status NOT IN ('queued', 'processing')) AS rendered,
                 (SELECT array_agg(DISTINCT lease_owner) FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND lease_owner IS NOT NULL) AS render_owners
            FROM custom_link_jobs j WHERE j.organization_id = $1 AND j.id = $2`,
-        [who.organizationId, jobId],
-      )) as { status: string; owner: string | null; created: number; rendered: number; render_owners: string[] | null }[])[0];
+          [who.organizationId, jobId],
+        )) as {
+          status: string;
+          owner: string | null;
+          created: number;
+          rendered: number;
+          render_owners: string[] | null;
+        }[]
+      )[0];
 
     // Killed twice while it creates links (Bull gives the job up after the second), once more with the links nearly done.
     const killed: Worker[] = [];
@@ -154,7 +207,15 @@ describe('workers killed again and again', () => {
     for (const createdAtLeast of [100, 250, 400]) {
       const worker = await startCrashWorker();
       const before = await progress();
-      await readUntil(progress, (now) => now.owner === worker.owner && now.created >= createdAtLeast && now.created > before.created && (now.render_owners ?? []).includes(worker.owner), 120_000);
+      await readUntil(
+        progress,
+        (now) =>
+          now.owner === worker.owner &&
+          now.created >= createdAtLeast &&
+          now.created > before.created &&
+          (now.render_owners ?? []).includes(worker.owner),
+        120_000,
+      );
       await worker.kill();
       killed.push(worker);
       at = await progress();
@@ -166,13 +227,21 @@ describe('workers killed again and again', () => {
 
     const last = await startCrashWorker();
     const killedAt = at;
-    await readUntil(progress, (now) => now.created > killedAt.created || now.rendered > killedAt.rendered || now.status !== 'processing', 120_000);
-    figure(`work resumed ${((Date.now() - lastKill) / 1000).toFixed(1)} s after the third kill (a worker start included)`);
+    await readUntil(
+      progress,
+      (now) => now.created > killedAt.created || now.rendered > killedAt.rendered || now.status !== 'processing',
+      120_000,
+    );
+    figure(
+      `work resumed ${((Date.now() - lastKill) / 1000).toFixed(1)} s after the third kill (a worker start included)`,
+    );
     const done = await readUntil(progress, (now) => now.status !== 'processing', 240_000);
     figure(`job completed ${((Date.now() - lastKill) / 1000).toFixed(1)} s after the third kill`);
     expect(done.status).toBe('completed');
     // Bull failed the job as stalled after its second death; the reaper put it back.
-    expect(requeuedBy([...killed, last], jobId)).toContainEqual(expect.objectContaining({ kind: 'custom link job', queueState: 'failed' }));
+    expect(requeuedBy([...killed, last], jobId)).toContainEqual(
+      expect.objectContaining({ kind: 'custom link job', queueState: 'failed' }),
+    );
 
     const [counts]: Record<string, number>[] = await db.query(
       `SELECT (SELECT count(*)::int FROM custom_links WHERE organization_id = $1 AND job_id = $2) AS links,
@@ -209,9 +278,20 @@ describe('workers killed again and again', () => {
     await db.query(`
       CREATE TRIGGER count_production_switch AFTER UPDATE OF production_version ON agents FOR EACH ROW
        WHEN (OLD.production_version IS DISTINCT FROM NEW.production_version) EXECUTE FUNCTION count_production_switch()`);
-    const switches = async () => ((await db.query(`SELECT version FROM production_switches WHERE organization_id = $1`, [who.organizationId])) as { version: number }[]).map((row) => row.version);
+    const switches = async () =>
+      (
+        (await db.query(`SELECT version FROM production_switches WHERE organization_id = $1`, [
+          who.organizationId,
+        ])) as { version: number }[]
+      ).map((row) => row.version);
     const jobId = await startPublish(who);
-    const owner = async () => ((await db.query(`SELECT lease_owner FROM publish_jobs WHERE organization_id = $1 AND id = $2`, [who.organizationId, jobId])) as { lease_owner: string | null }[])[0].lease_owner;
+    const owner = async () =>
+      (
+        (await db.query(`SELECT lease_owner FROM publish_jobs WHERE organization_id = $1 AND id = $2`, [
+          who.organizationId,
+          jobId,
+        ])) as { lease_owner: string | null }[]
+      )[0].lease_owner;
 
     // The test holds the organization's agent row, as a concurrent apply would: each worker's run
     // waits inside its transaction (the job taken, production not switched yet) and is killed there.
@@ -236,25 +316,64 @@ describe('workers killed again and again', () => {
     const lastKill = Date.now();
 
     const last = await startCrashWorker();
-    expect(await readUntil(() => publishStatus(who, jobId), (status) => status === 'succeeded' || status === 'failed', 120_000)).toBe('succeeded');
-    figure(`publish recovered ${((Date.now() - lastKill) / 1000).toFixed(1)} s after the third kill (a worker start included)`);
+    expect(
+      await readUntil(
+        () => publishStatus(who, jobId),
+        (status) => status === 'succeeded' || status === 'failed',
+        120_000,
+      ),
+    ).toBe('succeeded');
+    figure(
+      `publish recovered ${((Date.now() - lastKill) / 1000).toFixed(1)} s after the third kill (a worker start included)`,
+    );
     expect(await switches()).toEqual([1]);
-    expect(((await request(t.server).get('/api/v1/agent').set('x-api-key', who.key).expect(200)).body as { productionVersion: number }).productionVersion).toBe(1);
-    expect(requeuedBy([...killed, last], jobId)).toContainEqual(expect.objectContaining({ kind: 'publish job', queueState: 'failed' }));
+    expect(
+      (
+        (await request(t.server).get('/api/v1/agent').set('x-api-key', who.key).expect(200)).body as {
+          productionVersion: number;
+        }
+      ).productionVersion,
+    ).toBe(1);
+    expect(requeuedBy([...killed, last], jobId)).toContainEqual(
+      expect.objectContaining({ kind: 'publish job', queueState: 'failed' }),
+    );
   }, 600_000);
 
   async function startPublish(who: Tenant): Promise<string> {
     const auth = { 'x-api-key': who.key };
-    await request(t.server).put('/api/v1/playbook').set(auth).send({ sections: [{ key: 'intro', title: 'Intro', content: 'We help revenue teams.' }] }).expect(200);
-    await request(t.server).put('/api/v1/agent/conversation-tests').set(auth).send({ tests: [{ name: 'says what we do', mustContain: ['revenue'] }] }).expect(200);
-    return ((await request(t.server).post('/api/v1/agent/publish-jobs').set(auth).send({ version: 1, confirm: 'publish-to-production' }).expect(202)).body as { jobId: string }).jobId;
+    await request(t.server)
+      .put('/api/v1/playbook')
+      .set(auth)
+      .send({ sections: [{ key: 'intro', title: 'Intro', content: 'We help revenue teams.' }] })
+      .expect(200);
+    await request(t.server)
+      .put('/api/v1/agent/conversation-tests')
+      .set(auth)
+      .send({ tests: [{ name: 'says what we do', mustContain: ['revenue'] }] })
+      .expect(200);
+    return (
+      (
+        await request(t.server)
+          .post('/api/v1/agent/publish-jobs')
+          .set(auth)
+          .send({ version: 1, confirm: 'publish-to-production' })
+          .expect(202)
+      ).body as { jobId: string }
+    ).jobId;
   }
 
   async function publishStatus(who: Tenant, jobId: string): Promise<string> {
-    return ((await request(t.server).get(`/api/v1/agent/publish-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as { status: string }).status;
+    return (
+      (await request(t.server).get(`/api/v1/agent/publish-jobs/${jobId}`).set('x-api-key', who.key).expect(200))
+        .body as { status: string }
+    ).status;
   }
 
   async function linkJobStatus(who: Tenant, jobId: string): Promise<string> {
-    return ((await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as { status: string }).status;
+    return (
+      (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as {
+        status: string;
+      }
+    ).status;
   }
 });

@@ -31,10 +31,23 @@ describe('a worker killed mid-job', () => {
   it('loses nothing and duplicates nothing: every item yields exactly one link', async () => {
     const { key, organizationId } = await t.createTenant();
     const auth = { Authorization: `Bearer ${key}` };
-    const links = Array.from({ length: LINKS }, (_, i) => ({ firstName: `P${i}`, externalId: `crash-${i}`, shareThumbnailUrl: `https://cdn.example.com/${i}.png` }));
-    const created = await request(t.server).post('/api/v1/custom-links').set(auth).set('Idempotency-Key', 'crash-job').send({ links }).expect(202);
+    const links = Array.from({ length: LINKS }, (_, i) => ({
+      firstName: `P${i}`,
+      externalId: `crash-${i}`,
+      shareThumbnailUrl: `https://cdn.example.com/${i}.png`,
+    }));
+    const created = await request(t.server)
+      .post('/api/v1/custom-links')
+      .set(auth)
+      .set('Idempotency-Key', 'crash-job')
+      .send({ links })
+      .expect(202);
     const jobId = (created.body as { job: { id: string } }).job.id;
-    const job = async () => (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as { status: string; createdCount: number };
+    const job = async () =>
+      (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as {
+        status: string;
+        createdCount: number;
+      };
 
     const first = startWorker(39_000 + Math.floor(Math.random() * 1000));
     workers.push(first);

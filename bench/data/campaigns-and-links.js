@@ -32,8 +32,14 @@ async function planLinks(db, spec, campaigns, now) {
   const p = new Params();
   const L = p.v(spec.links, 'int');
   const unfiled = campaigns.length > 1 ? Math.round(spec.links * 0.03) : spec.links - spec.largeCampaign;
-  const campaignIds = p.v(campaigns.map((c) => c.id), 'uuid[]');
-  const campaignTimes = p.v(campaigns.map((c) => c.created_at.toISOString()), 'timestamptz[]');
+  const campaignIds = p.v(
+    campaigns.map((c) => c.id),
+    'uuid[]',
+  );
+  const campaignTimes = p.v(
+    campaigns.map((c) => c.created_at.toISOString()),
+    'timestamptz[]',
+  );
   const nowParam = p.v(now, 'timestamptz');
   // The plan of every link: campaign, job and creation time, prospect and personalization, activity class (silent, bot-only, active).
   await db.query(

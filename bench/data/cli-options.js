@@ -5,8 +5,18 @@ const path = require('node:path');
 const { ROOT } = require('./constants');
 
 const DEFAULTS = {
-  sessions: 1_000_000, people: 300_000, accounts: 50_000, links: 200_000, campaigns: 20, largeCampaign: 50_000,
-  events: 5_000_000, transcripts: 0.01, smallOrgs: 9, smallSessions: 2000, tenantSessions: 100_000, database: 'engagement_bench',
+  sessions: 1_000_000,
+  people: 300_000,
+  accounts: 50_000,
+  links: 200_000,
+  campaigns: 20,
+  largeCampaign: 50_000,
+  events: 5_000_000,
+  transcripts: 0.01,
+  smallOrgs: 9,
+  smallSessions: 2000,
+  tenantSessions: 100_000,
+  database: 'engagement_bench',
 };
 
 /**
@@ -18,8 +28,13 @@ const DEFAULTS = {
 function scaled(scale) {
   if (scale === 1) return DEFAULTS;
   return {
-    ...DEFAULTS, sessions: DEFAULTS.sessions * scale, people: DEFAULTS.people * scale, accounts: DEFAULTS.accounts * scale,
-    links: DEFAULTS.links * scale, campaigns: DEFAULTS.campaigns * scale, events: Math.round((DEFAULTS.events * (scale + 2)) / 3),
+    ...DEFAULTS,
+    sessions: DEFAULTS.sessions * scale,
+    people: DEFAULTS.people * scale,
+    accounts: DEFAULTS.accounts * scale,
+    links: DEFAULTS.links * scale,
+    campaigns: DEFAULTS.campaigns * scale,
+    events: Math.round((DEFAULTS.events * (scale + 2)) / 3),
     database: `${DEFAULTS.database}_x${scale}`,
   };
 }
@@ -46,8 +61,15 @@ function parseFlags(argv) {
     if (!ok) throw new Error(`--${optionName(name)}: invalid value ${value}`);
   }
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(flags.database)) throw new Error('--database must be a lower-case identifier');
-  if (flags.sessions < 1 || flags.people < 1 || flags.accounts < 1 || flags.campaigns < 1) throw new Error('--sessions, --people, --accounts and --campaigns must be at least 1');
-  const manifest = values.manifest ?? path.join(ROOT, 'bench', flags.database === DEFAULTS.database ? '.dataset.json' : `.dataset.${flags.database}.json`);
+  if (flags.sessions < 1 || flags.people < 1 || flags.accounts < 1 || flags.campaigns < 1)
+    throw new Error('--sessions, --people, --accounts and --campaigns must be at least 1');
+  const manifest =
+    values.manifest ??
+    path.join(
+      ROOT,
+      'bench',
+      flags.database === DEFAULTS.database ? '.dataset.json' : `.dataset.${flags.database}.json`,
+    );
   return { flags, scale, rebuild: values.rebuild === true, manifest };
 }
 

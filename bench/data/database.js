@@ -27,7 +27,10 @@ async function withClient(url, fn) {
 
 /** The manifest stored with the database (COMMENT ON DATABASE), or null. */
 async function storedManifest(admin, database) {
-  const { rows } = await admin.query(`SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`, [database]);
+  const { rows } = await admin.query(
+    `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
+    [database],
+  );
   if (rows.length === 0) return null;
   try {
     const manifest = JSON.parse(rows[0].comment ?? 'null');
@@ -50,7 +53,12 @@ async function runMigrations(url) {
 /** The project CLI (dist/src/cli.js); each command prints one JSON object. */
 async function cli(url, ...args) {
   // A Redis of its own too: without REDIS_URL the CLI would start the checkout's embedded one (./.data).
-  const env = { ...process.env, DATABASE_URL: url, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14', LOG_LEVEL: 'error' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
+    LOG_LEVEL: 'error',
+  };
   const { stdout } = await execFileAsync(process.execPath, ['dist/src/cli.js', ...args], { cwd: ROOT, env });
   return JSON.parse(stdout);
 }
@@ -82,9 +90,19 @@ function traceStatements(db, label) {
     const t0 = Date.now();
     const result = await query(...args);
     const text = typeof args[0] === 'string' ? args[0] : args[0].text;
-    if (Date.now() - t0 > 1000) log(`  [${label}] ${((Date.now() - t0) / 1000).toFixed(1)} s: ${text.trim().split('\n')[0].slice(0, 110)}`);
+    if (Date.now() - t0 > 1000)
+      log(`  [${label}] ${((Date.now() - t0) / 1000).toFixed(1)} s: ${text.trim().split('\n')[0].slice(0, 110)}`);
     return result;
   };
 }
 
-module.exports = { ADMIN_URL, databaseUrl, withClient, storedManifest, recreateDatabase, runMigrations, cli, connectPair };
+module.exports = {
+  ADMIN_URL,
+  databaseUrl,
+  withClient,
+  storedManifest,
+  recreateDatabase,
+  runMigrations,
+  cli,
+  connectPair,
+};

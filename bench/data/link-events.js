@@ -5,7 +5,9 @@ const { ms } = require('./sql');
 const EVENT_CHUNK = 500_000;
 
 /** The event offsets (ms after the visit's start) of a human visit, by the types it contains. */
-const TYPES_OF_VISIT = (f) => `(CASE WHEN ${f}.has_open THEN '{open}'::text[] ELSE '{}'::text[] END) || array_fill('page_view'::text, ARRAY[${f}.pv])
+const TYPES_OF_VISIT = (
+  f,
+) => `(CASE WHEN ${f}.has_open THEN '{open}'::text[] ELSE '{}'::text[] END) || array_fill('page_view'::text, ARRAY[${f}.pv])
   || CASE WHEN ${f}.retry THEN '{page_view_retry}'::text[] ELSE '{}'::text[] END
   || CASE WHEN ${f}.started THEN '{session_started}'::text[] ELSE '{}'::text[] END
   || CASE WHEN ${f}.engaged THEN '{session_engaged}'::text[] ELSE '{}'::text[] END
@@ -14,7 +16,8 @@ const TYPES_OF_VISIT = (f) => `(CASE WHEN ${f}.has_open THEN '{open}'::text[] EL
   || CASE WHEN ${f}.mbook THEN '{meeting_booked}'::text[] ELSE '{}'::text[] END
   || CASE WHEN ${f}.ended THEN '{session_ended}'::text[] ELSE '{}'::text[] END`;
 
-const VISIT_COLUMNS = 'org, v, link_id, at, bot, visitor_id, session_id, types, last_pv, start_off, engaged_off, lead_off, mclick_off, mbook_off, end_off';
+const VISIT_COLUMNS =
+  'org, v, link_id, at, bot, visitor_id, session_id, types, last_pv, start_off, engaged_off, lead_off, mclick_off, mbook_off, end_off';
 const AVERAGE_EVENTS_PER_ACTIVE_VISIT = 2.6;
 
 /**
@@ -42,7 +45,9 @@ async function planVisits(db, spec, now) {
   );
   const realVisits = real.rowCount;
   // How many bot-only and active links there are.
-  const { rows: [counts] } = await db.query(
+  const {
+    rows: [counts],
+  } = await db.query(
     `SELECT count(*) FILTER (WHERE activity = 'bot')::int AS bot_links, count(*) FILTER (WHERE activity = 'active')::int AS active_links
        FROM bench_gen.links_plan WHERE org = $1`,
     [spec.id],
@@ -63,14 +68,22 @@ async function planVisits(db, spec, now) {
   }
   // Active-link visits until the planned events reach --events (the last visits are cut when events are written).
   let next = realVisits + botVisits;
-  for (let planned = await plannedEvents(db, spec.id); counts.active_links > 0 && planned < spec.events; planned = await plannedEvents(db, spec.id)) {
+  for (
+    let planned = await plannedEvents(db, spec.id);
+    counts.active_links > 0 && planned < spec.events;
+    planned = await plannedEvents(db, spec.id)
+  ) {
     const count = Math.ceil(((spec.events - planned) / AVERAGE_EVENTS_PER_ACTIVE_VISIT) * 1.05) + 20;
     await addActiveVisits(db, spec, next, count, counts.active_links, now);
     next += count;
   }
 }
 
-const plannedEvents = async (db, org) => Number((await db.query(`SELECT coalesce(sum(cardinality(types)), 0) AS n FROM bench_gen.visits_raw WHERE org = $1`, [org])).rows[0].n);
+const plannedEvents = async (db, org) =>
+  Number(
+    (await db.query(`SELECT coalesce(sum(cardinality(types)), 0) AS n FROM bench_gen.visits_raw WHERE org = $1`, [org]))
+      .rows[0].n,
+  );
 
 /** `count` visits (numbered after firstV) of active links: link rank ~ A·u^2.5 (a few hot links), time skewed towards the link's first days; 2 % are bot scans. */
 async function addActiveVisits(db, spec, firstV, count, activeLinks, now) {

@@ -7,7 +7,9 @@ const { DIST } = require('./constants');
 /** SQL list of the event types that are evidence of a stage mark (the service's STAGE_EVIDENCE table). */
 function evidenceTypes(mark) {
   const { EVENT_TYPES, STAGE_EVIDENCE } = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
-  return EVENT_TYPES.filter((type) => STAGE_EVIDENCE[type].includes(mark)).map((type) => `'${type}'`).join(', ');
+  return EVENT_TYPES.filter((type) => STAGE_EVIDENCE[type].includes(mark))
+    .map((type) => `'${type}'`)
+    .join(', ');
 }
 
 /** addEvent's distinct sets: non-bot events only; a page view's id, its visitor or (without one) the ephemeral page view; sessions by kind. */
@@ -52,13 +54,21 @@ async function insertLinkSessions(db) {
  * link_distinct_values; last activity = latest non-bot event, ties by event id in byte order.
  */
 async function updateLinkRollups(db) {
-  const counts = { page_view: 'page_view_count', visitor: 'persistent_visitor_count', ephemeral_page_view: 'ephemeral_page_view_count',
-    session: 'session_count', started_session: 'started_session_count', engaged_session: 'engaged_session_count' };
+  const counts = {
+    page_view: 'page_view_count',
+    visitor: 'persistent_visitor_count',
+    ephemeral_page_view: 'ephemeral_page_view_count',
+    session: 'session_count',
+    started_session: 'started_session_count',
+    engaged_session: 'engaged_session_count',
+  };
   // The rollup of every link with events, from the events (a), their distinct values (d) and the last activity (la).
   await db.query(
     `UPDATE custom_links l SET
        open_observed = a.open_observed, bot_open_count = a.bot_open_count, load_count = a.load_count,
-       ${Object.values(counts).map((c) => `${c} = coalesce(d.${c}, 0)`).join(', ')},
+       ${Object.values(counts)
+         .map((c) => `${c} = coalesce(d.${c}, 0)`)
+         .join(', ')},
        first_opened_at = a.first_opened_at, last_opened_at = a.last_opened_at, first_started_at = a.first_started_at, first_engaged_at = a.first_engaged_at,
        first_lead_submitted_at = a.first_lead_submitted_at, first_meeting_clicked_at = a.first_meeting_clicked_at,
        first_meeting_booked_at = a.first_meeting_booked_at,
@@ -79,7 +89,9 @@ async function updateLinkRollups(db) {
               min(occurred_at) FILTER (WHERE NOT bot AND type = 'meeting_booked') AS first_meeting_booked_at
          FROM link_events GROUP BY organization_id, custom_link_id) a
      LEFT JOIN (
-       SELECT organization_id, custom_link_id, ${Object.entries(counts).map(([kind, c]) => `count(*) FILTER (WHERE kind = '${kind}') AS ${c}`).join(', ')}
+       SELECT organization_id, custom_link_id, ${Object.entries(counts)
+         .map(([kind, c]) => `count(*) FILTER (WHERE kind = '${kind}') AS ${c}`)
+         .join(', ')}
          FROM link_distinct_values GROUP BY organization_id, custom_link_id) d
        ON d.organization_id = a.organization_id AND d.custom_link_id = a.custom_link_id
      LEFT JOIN (

@@ -7,7 +7,15 @@ const { Client } = require('pg');
 const { DIST, GENERATOR_VERSION } = require('./constants');
 const { parseFlags, flagsKey } = require('./cli-options');
 const { started, timings, log, phase } = require('./log');
-const { ADMIN_URL, databaseUrl, withClient, storedManifest, recreateDatabase, runMigrations, connectPair } = require('./database');
+const {
+  ADMIN_URL,
+  databaseUrl,
+  withClient,
+  storedManifest,
+  recreateDatabase,
+  runMigrations,
+  connectPair,
+} = require('./database');
 const { organizationSpecs, createOrganizations } = require('./organizations');
 const { createWorkTables } = require('./work-tables');
 const { loadCompanies, generateProspects } = require('./prospects');
@@ -28,7 +36,10 @@ async function reuse(admin, flags, manifestFile) {
   const stored = await storedManifest(admin, flags.database);
   if (!stored || flagsKey(stored.flags) !== flagsKey(flags)) return false;
   const url = databaseUrl(flags.database);
-  const intact = await withClient(url, async (db) => (await db.query(`SELECT 1 FROM organizations WHERE id = $1`, [stored.organizationId])).rowCount === 1).catch(() => false);
+  const intact = await withClient(
+    url,
+    async (db) => (await db.query(`SELECT 1 FROM organizations WHERE id = $1`, [stored.organizationId])).rowCount === 1,
+  ).catch(() => false);
   if (!intact) return false;
   // Migrations added since the build (no-op when none).
   await runMigrations(url);
@@ -44,11 +55,14 @@ async function build(admin, flags, scale, manifestFile) {
     await recreateDatabase(admin, flags.database);
     await runMigrations(url);
   });
-  const { ids, apiKey, tenantApiKey } = await phase('organizations and API keys (project CLI)', () => createOrganizations(url, flags));
+  const { ids, apiKey, tenantApiKey } = await phase('organizations and API keys (project CLI)', () =>
+    createOrganizations(url, flags),
+  );
   const specs = organizationSpecs(flags, ids);
   const main = ids.main;
   const tenant = specs.find((spec) => spec.label === 'tenant');
-  if (specs[0].people < flags.people) log(`note: ~8 % of sessions are anonymous, so at most ${specs[0].people} people (not ${flags.people})`);
+  if (specs[0].people < flags.people)
+    log(`note: ~8 % of sessions are anonymous, so at most ${specs[0].people} people (not ${flags.people})`);
   const [a, b] = await connectPair(url);
   try {
     await phase('work tables, companies and prospects', async () => {
@@ -68,7 +82,9 @@ async function build(admin, flags, scale, manifestFile) {
       await a.query(`ANALYZE bench_gen.links_plan, bench_gen.prospect_links, custom_links`);
     });
     await phase('sessions stage (two connections)', () => stageAllSessions(a, b, specs, now));
-    log('two branches run side by side now: [A] people, accounts, sessions, transcripts; [B] link visits, events, distinct values, session references');
+    log(
+      'two branches run side by side now: [A] people, accounts, sessions, transcripts; [B] link visits, events, distinct values, session references',
+    );
     await Promise.all([
       (async () => {
         await phase('[A] people: SQL aggregates', () => stagePeople(a));
@@ -106,21 +122,46 @@ async function build(admin, flags, scale, manifestFile) {
         for (const table of tables) await db.query(`VACUUM ANALYZE ${table}`);
       };
       await Promise.all([
-        vacuum(a, ['sessions', 'session_emails', 'session_transcripts', 'people', 'accounts', 'campaigns', 'custom_link_jobs', 'custom_link_job_items']),
+        vacuum(a, [
+          'sessions',
+          'session_emails',
+          'session_transcripts',
+          'people',
+          'accounts',
+          'campaigns',
+          'custom_link_jobs',
+          'custom_link_job_items',
+        ]),
         vacuum(b, ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links', 'custom_link_search']),
       ]);
     });
     await phase('verification (service rules, compiled)', () => verify(a, specs));
     const manifest = await phase('manifest', async () => {
       const counts = await countsOf(a, main);
-      const describe = (c) => Object.entries(c).map(([k, v]) => `${v} ${k}`).join(', ');
+      const describe = (c) =>
+        Object.entries(c)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ');
       log(`  main organization: ${describe(counts)}`);
       if (tenant) log(`  tenant: ${describe(await countsOf(a, tenant.id))}`);
-      const databaseBytes = Number((await a.query(`SELECT pg_database_size(current_database()) AS bytes`)).rows[0].bytes);
+      const databaseBytes = Number(
+        (await a.query(`SELECT pg_database_size(current_database()) AS bytes`)).rows[0].bytes,
+      );
       log(`  database size ${(databaseBytes / 2 ** 30).toFixed(2)} GiB`);
       return {
-        database: flags.database, databaseUrl: url, builtAt: new Date().toISOString(), buildSeconds: Math.round((Date.now() - started) / 1000),
-        generatorVersion: GENERATOR_VERSION, now, flags, scale, organizationId: main, apiKey, smallOrganizationIds: ids.small, counts, databaseBytes,
+        database: flags.database,
+        databaseUrl: url,
+        builtAt: new Date().toISOString(),
+        buildSeconds: Math.round((Date.now() - started) / 1000),
+        generatorVersion: GENERATOR_VERSION,
+        now,
+        flags,
+        scale,
+        organizationId: main,
+        apiKey,
+        smallOrganizationIds: ids.small,
+        counts,
+        databaseBytes,
         eventIdFormat: "'ev-' + 9-digit zero-padded number, unique per organization",
         sample: await sampleFor(a, specs[0], largeCampaigns.get(main)),
         tenant: tenant ? await tenantManifest(a, tenant, tenantApiKey) : null,
@@ -130,8 +171,15 @@ async function build(admin, flags, scale, manifestFile) {
     manifest.buildSeconds = Math.round((Date.now() - started) / 1000);
     manifest.phaseSeconds = Object.fromEntries(timings.map((t) => [t.phase, Math.round(t.seconds * 10) / 10]));
     const { generatorPeakRssMiB, backends } = manifest.buildResources;
-    log(`  generator peak RSS ${generatorPeakRssMiB} MiB; PostgreSQL sessions: ${backends.map((b) => `work_mem ${b.workMem}, maintenance_work_mem ${b.maintenanceWorkMem}, ` +
-      `peak RSS ${b.peakRssMiB ?? '?'} MiB`).join('; ')}`);
+    log(
+      `  generator peak RSS ${generatorPeakRssMiB} MiB; PostgreSQL sessions: ${backends
+        .map(
+          (b) =>
+            `work_mem ${b.workMem}, maintenance_work_mem ${b.maintenanceWorkMem}, ` +
+            `peak RSS ${b.peakRssMiB ?? '?'} MiB`,
+        )
+        .join('; ')}`,
+    );
     await storeManifest(admin, manifest, manifestFile);
   } finally {
     await Promise.all([a.end(), b.end()]);
@@ -141,7 +189,8 @@ async function build(admin, flags, scale, manifestFile) {
 async function main() {
   const { flags, scale, rebuild, manifest } = parseFlags(process.argv.slice(2));
   assertJsonSafeVocabulary();
-  if (!fs.existsSync(path.join(DIST, 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (or `npm run bench:data`)');
+  if (!fs.existsSync(path.join(DIST, 'cli.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (or `npm run bench:data`)');
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {

@@ -6,7 +6,9 @@ const { log } = require('./log');
 const { VISIBLE } = require('./sql');
 
 async function countsOf(db, org) {
-  const { rows: [c] } = await db.query(
+  const {
+    rows: [c],
+  } = await db.query(
     `SELECT (SELECT count(*) FROM sessions WHERE organization_id = $1 AND ${VISIBLE})::int AS sessions,
             (SELECT count(*) FROM people WHERE organization_id = $1)::int AS people,
             (SELECT count(*) FROM accounts WHERE organization_id = $1)::int AS accounts,
@@ -21,7 +23,10 @@ async function countsOf(db, org) {
 
 /** Substrings a user would type into the email filter (a name, "@company", "lastname@", a domain part), each matching a visible session. */
 async function emailSubstrings(db, org, wanted) {
-  const { rows } = await db.query(`SELECT email_key FROM sessions WHERE organization_id = $1 AND ${VISIBLE} AND email_key IS NOT NULL ORDER BY random() LIMIT $2`, [org, wanted * 3]);
+  const { rows } = await db.query(
+    `SELECT email_key FROM sessions WHERE organization_id = $1 AND ${VISIBLE} AND email_key IS NOT NULL ORDER BY random() LIMIT $2`,
+    [org, wanted * 3],
+  );
   const substrings = new Set();
   rows.forEach(({ email_key: email }, i) => {
     const [local, host] = email.split('@');
@@ -52,25 +57,43 @@ async function emailSubstrings(db, org, wanted) {
 async function sampleFor(db, spec, largeCampaignId) {
   const column = async (sql) => (await db.query(sql, [spec.id])).rows.map((r) => Object.values(r)[0]);
   return {
-    sessionIds: await column(`SELECT id FROM sessions WHERE organization_id = $1 AND ${VISIBLE} ORDER BY random() LIMIT 20`),
-    transcriptSessionIds: await column(`SELECT session_id FROM session_transcripts WHERE organization_id = $1 ORDER BY random() LIMIT 20`),
+    sessionIds: await column(
+      `SELECT id FROM sessions WHERE organization_id = $1 AND ${VISIBLE} ORDER BY random() LIMIT 20`,
+    ),
+    transcriptSessionIds: await column(
+      `SELECT session_id FROM session_transcripts WHERE organization_id = $1 ORDER BY random() LIMIT 20`,
+    ),
     personIds: await column(`SELECT id FROM people WHERE organization_id = $1 ORDER BY random() LIMIT 20`),
-    accountDomains: await column(`SELECT account_domain FROM accounts WHERE organization_id = $1 ORDER BY random() LIMIT 20`),
+    accountDomains: await column(
+      `SELECT account_domain FROM accounts WHERE organization_id = $1 ORDER BY random() LIMIT 20`,
+    ),
     emailSubstrings: await emailSubstrings(db, spec.id, 50),
     largeCampaignId,
     campaignIds: await column(`SELECT id FROM campaigns WHERE organization_id = $1 ORDER BY created_at, id`),
-    linkIds: await column(`SELECT id FROM custom_links WHERE organization_id = $1 AND active ORDER BY random() LIMIT 1000`),
+    linkIds: await column(
+      `SELECT id FROM custom_links WHERE organization_id = $1 AND active ORDER BY random() LIMIT 1000`,
+    ),
   };
 }
 
 /** The tenant as the runners read it: its organization, API key, counts and email substrings (chosen as the main organization's are). */
 async function tenantManifest(db, spec, apiKey) {
-  return { organizationId: spec.id, apiKey, counts: await countsOf(db, spec.id), sample: { emailSubstrings: await emailSubstrings(db, spec.id, 50) } };
+  return {
+    organizationId: spec.id,
+    apiKey,
+    counts: await countsOf(db, spec.id),
+    sample: { emailSubstrings: await emailSubstrings(db, spec.id, 50) },
+  };
 }
 
 async function storeManifest(admin, manifest, file) {
   // The manifest travels with the database (reuse needs no file), and is written for the runners.
-  const { rows: [{ sql }] } = await admin.query(`SELECT format('COMMENT ON DATABASE %I IS %L', $1::text, $2::text) AS sql`, [manifest.database, JSON.stringify(manifest)]);
+  const {
+    rows: [{ sql }],
+  } = await admin.query(`SELECT format('COMMENT ON DATABASE %I IS %L', $1::text, $2::text) AS sql`, [
+    manifest.database,
+    JSON.stringify(manifest),
+  ]);
   await admin.query(sql);
   writeManifestFile(manifest, file);
 }

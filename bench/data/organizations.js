@@ -3,7 +3,8 @@
 'use strict';
 const { cli } = require('./database');
 
-const MAIN_SCOPES = 'sessions:read,sessions:write,people:read,accounts:read,analytics:read,transcripts:read,custom_links:write,events:write,playbook:read';
+const MAIN_SCOPES =
+  'sessions:read,sessions:write,people:read,accounts:read,analytics:read,transcripts:read,custom_links:write,events:write,playbook:read';
 
 /**
  * Sizes per organization: the main one from the flags; the tenant, a smaller organization beside it
@@ -12,9 +13,17 @@ const MAIN_SCOPES = 'sessions:read,sessions:write,people:read,accounts:read,anal
  */
 function organizationSpecs(flags, ids) {
   const main = {
-    id: ids.main, label: 'main', sessions: flags.sessions, extraSessions: Math.round(flags.sessions * 0.02),
-    people: Math.min(flags.people, Math.floor(flags.sessions * 0.92)), companies: flags.accounts, companyOffset: 0,
-    links: flags.links, campaigns: flags.campaigns, largeCampaign: Math.min(flags.largeCampaign, flags.links), events: flags.events,
+    id: ids.main,
+    label: 'main',
+    sessions: flags.sessions,
+    extraSessions: Math.round(flags.sessions * 0.02),
+    people: Math.min(flags.people, Math.floor(flags.sessions * 0.92)),
+    companies: flags.accounts,
+    companyOffset: 0,
+    links: flags.links,
+    campaigns: flags.campaigns,
+    largeCampaign: Math.min(flags.largeCampaign, flags.links),
+    events: flags.events,
     transcripts: Math.round(flags.sessions * flags.transcripts),
   };
   const tenant = ids.tenant && tenantSpec(ids.tenant, flags);
@@ -23,8 +32,17 @@ function organizationSpecs(flags, ids) {
     const people = Math.max(1, Math.min(Math.round(sessions * 0.35), Math.floor(sessions * 0.92)));
     const links = Math.max(5, Math.round(sessions / 20));
     return {
-      id, label: `small ${k + 1}`, sessions, extraSessions: Math.round(sessions * 0.02), people, companies: Math.max(1, Math.round(people / 5)),
-      companyOffset: ((k + 1) * 7919) % Math.max(1, flags.accounts), links, campaigns: 2, largeCampaign: Math.ceil(links / 2), events: links * 25,
+      id,
+      label: `small ${k + 1}`,
+      sessions,
+      extraSessions: Math.round(sessions * 0.02),
+      people,
+      companies: Math.max(1, Math.round(people / 5)),
+      companyOffset: ((k + 1) * 7919) % Math.max(1, flags.accounts),
+      links,
+      campaigns: 2,
+      largeCampaign: Math.ceil(links / 2),
+      events: links * 25,
       transcripts: Math.round(sessions * flags.transcripts),
     };
   });
@@ -35,9 +53,18 @@ function tenantSpec(id, flags) {
   const sessions = flags.tenantSessions;
   const links = Math.max(5, Math.round(sessions * 0.2));
   return {
-    id, label: 'tenant', sessions, extraSessions: Math.round(sessions * 0.02), people: Math.max(1, Math.floor(sessions * 0.3)),
-    companies: Math.max(1, Math.round(sessions * 0.05)), companyOffset: Math.floor(flags.accounts / 2), links, campaigns: 4,
-    largeCampaign: Math.ceil(links / 4), events: sessions * 5, transcripts: Math.round(sessions * flags.transcripts),
+    id,
+    label: 'tenant',
+    sessions,
+    extraSessions: Math.round(sessions * 0.02),
+    people: Math.max(1, Math.floor(sessions * 0.3)),
+    companies: Math.max(1, Math.round(sessions * 0.05)),
+    companyOffset: Math.floor(flags.accounts / 2),
+    links,
+    campaigns: 4,
+    largeCampaign: Math.ceil(links / 4),
+    events: sessions * 5,
+    transcripts: Math.round(sessions * flags.transcripts),
   };
 }
 
@@ -49,9 +76,13 @@ const linkOnlyProspects = (spec) => Math.ceil(spec.links * 0.32) + 1;
 /** The organizations and the API keys of the main one and the tenant (project CLI); tenant and its key are null without tenant sessions. */
 async function createOrganizations(url, flags) {
   const create = (name) => cli(url, 'org:create', '--name', name);
-  const key = async (org) => (await cli(url, 'key:create', '--org', org, '--scopes', MAIN_SCOPES, '--name', 'bench')).key;
-  const [main, tenant, ...small] = await Promise.all([create('Bench main'), flags.tenantSessions > 0 ? create('Bench tenant') : null,
-    ...Array.from({ length: flags.smallOrgs }, (_, k) => create(`Bench small ${k + 1}`))]);
+  const key = async (org) =>
+    (await cli(url, 'key:create', '--org', org, '--scopes', MAIN_SCOPES, '--name', 'bench')).key;
+  const [main, tenant, ...small] = await Promise.all([
+    create('Bench main'),
+    flags.tenantSessions > 0 ? create('Bench tenant') : null,
+    ...Array.from({ length: flags.smallOrgs }, (_, k) => create(`Bench small ${k + 1}`)),
+  ]);
   const [apiKey, tenantApiKey] = await Promise.all([key(main.id), tenant ? key(tenant.id) : null]);
   return { ids: { main: main.id, tenant: tenant?.id ?? null, small: small.map((o) => o.id) }, apiKey, tenantApiKey };
 }

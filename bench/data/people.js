@@ -65,7 +65,10 @@ async function computeIntent(db, now) {
   const writeBatch = async () => {
     if (out.org.length === 0) return;
     // A batch of scores.
-    await db.query(`INSERT INTO bench_gen.intent SELECT * FROM unnest($1::uuid[], $2::text[], $3::float8[], $4::text[])`, [out.org, out.key, out.score, out.overall]);
+    await db.query(
+      `INSERT INTO bench_gen.intent SELECT * FROM unnest($1::uuid[], $2::text[], $3::float8[], $4::text[])`,
+      [out.org, out.key, out.score, out.overall],
+    );
     for (const list of Object.values(out)) list.length = 0;
   };
   await db.query('BEGIN');

@@ -3,7 +3,19 @@
 'use strict';
 const path = require('node:path');
 const { DIST } = require('./constants');
-const { weighted, VOCAB, COMPANY_PREFIXES, COMPANY_CORES, COMPANY_KINDS, LEGAL_SUFFIXES, TLDS, TLD_COUNTRY, SUBDOMAINS, PLACES, COUNTRY_WEIGHTS } = require('./vocabulary');
+const {
+  weighted,
+  VOCAB,
+  COMPANY_PREFIXES,
+  COMPANY_CORES,
+  COMPANY_KINDS,
+  LEGAL_SUFFIXES,
+  TLDS,
+  TLD_COUNTRY,
+  SUBDOMAINS,
+  PLACES,
+  COUNTRY_WEIGHTS,
+} = require('./vocabulary');
 const { Params } = require('./sql');
 const { linkOnlyProspects } = require('./organizations');
 
@@ -32,27 +44,52 @@ function* makeCompanies(count, accountDomainOf) {
     const short = prefix + core;
     const name = kind ? `${short} ${kind}` : short;
     const tld = pick(TLDS);
-    const label = random() < 0.06 ? `${prefix.toLowerCase()}-${core}` : `${short.toLowerCase()}${kind && random() < 0.35 ? kind.toLowerCase() : ''}`;
+    const label =
+      random() < 0.06
+        ? `${prefix.toLowerCase()}-${core}`
+        : `${short.toLowerCase()}${kind && random() < 0.35 ? kind.toLowerCase() : ''}`;
     const domain = `${label}.${tld}`;
     if (domains.has(domain) || accountDomainOf(`x@${domain}`) !== domain) continue;
     domains.add(domain);
     const country = TLD_COUNTRY[tld] ?? (random() < 0.7 ? 'US' : pick(countryWeights));
     const [placeLo, placeN] = placeRange(country);
-    yield { idx: domains.size, name, short, legal: `${name} ${pick(LEGAL_SUFFIXES)}`, domain, subHost: `${pick(SUBDOMAINS)}.${domain}`, placeLo, placeN };
+    yield {
+      idx: domains.size,
+      name,
+      short,
+      legal: `${name} ${pick(LEGAL_SUFFIXES)}`,
+      domain,
+      subHost: `${pick(SUBDOMAINS)}.${domain}`,
+      placeLo,
+      placeN,
+    };
   }
 }
 
 /** The company pool and the account domain of every email host (as the service computes it; none for free mail), in batches. */
 async function loadCompanies(db, count) {
   const { accountDomainOf } = require(path.join(DIST, 'modules/accounts/rules/account-domain'));
-  const insertHosts = (hosts) => db.query(`INSERT INTO bench_gen.hosts SELECT * FROM unnest($1::text[], $2::text[])`, [hosts, hosts.map((host) => accountDomainOf(`x@${host}`))]);
+  const insertHosts = (hosts) =>
+    db.query(`INSERT INTO bench_gen.hosts SELECT * FROM unnest($1::text[], $2::text[])`, [
+      hosts,
+      hosts.map((host) => accountDomainOf(`x@${host}`)),
+    ]);
   let batch = [];
   const flush = async () => {
     const column = (field) => batch.map((c) => c[field]);
     // A batch of the company pool.
     await db.query(
       `INSERT INTO bench_gen.companies SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[])`,
-      [column('idx'), column('name'), column('short'), column('legal'), column('domain'), column('subHost'), column('placeLo'), column('placeN')],
+      [
+        column('idx'),
+        column('name'),
+        column('short'),
+        column('legal'),
+        column('domain'),
+        column('subHost'),
+        column('placeLo'),
+        column('placeN'),
+      ],
     );
     await insertHosts(batch.flatMap((c) => [c.domain, c.subHost]));
     batch = [];

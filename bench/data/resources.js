@@ -18,11 +18,18 @@ function backendPeakMiB(pid) {
 async function buildResources(...connections) {
   const backends = [];
   for (const db of connections) {
-    const { rows: [s] } = await db.query(
+    const {
+      rows: [s],
+    } = await db.query(
       `SELECT pg_backend_pid() AS pid, current_setting('work_mem') AS work_mem, current_setting('maintenance_work_mem') AS maintenance_work_mem,
               current_setting('hash_mem_multiplier') AS hash_mem_multiplier`,
     );
-    backends.push({ workMem: s.work_mem, maintenanceWorkMem: s.maintenance_work_mem, hashMemMultiplier: Number(s.hash_mem_multiplier), peakRssMiB: backendPeakMiB(s.pid) });
+    backends.push({
+      workMem: s.work_mem,
+      maintenanceWorkMem: s.maintenance_work_mem,
+      hashMemMultiplier: Number(s.hash_mem_multiplier),
+      peakRssMiB: backendPeakMiB(s.pid),
+    });
   }
   return { generatorPeakRssMiB: Math.round((process.resourceUsage().maxRSS * 1024) / MIB), backends };
 }

@@ -26,9 +26,63 @@ async function stageSessions(db, spec, now, lo, hi) {
   const P = p.v(spec.people, 'int');
   const NOW = p.v(now, 'timestamptz');
   const anonRate = Math.min(1, Math.max(0, (0.08 * spec.sessions) / Math.max(1, spec.sessions - spec.people)));
-  const randoms = ['anon', 'rep', 'env', 'link', 'type', 'status', 'intent', 'd1', 'd2', 'd3', 'd4', 't', 'wk', 'h1', 'h2', 'h3', 'min', 'geo', 'geo2',
-    'end', 'qn', 'q', 'src', 'ass', 'rat', 'bn', 'b', 'sent', 'eng', 'pi', 'utm', 'med', 'camp', 'term', 'cont', 'path', 'dev', 'case', 'name', 'bus',
-    'ph', 'sum', 'f1', 'f2', 'b1', 'ns', 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'created'];
+  const randoms = [
+    'anon',
+    'rep',
+    'env',
+    'link',
+    'type',
+    'status',
+    'intent',
+    'd1',
+    'd2',
+    'd3',
+    'd4',
+    't',
+    'wk',
+    'h1',
+    'h2',
+    'h3',
+    'min',
+    'geo',
+    'geo2',
+    'end',
+    'qn',
+    'q',
+    'src',
+    'ass',
+    'rat',
+    'bn',
+    'b',
+    'sent',
+    'eng',
+    'pi',
+    'utm',
+    'med',
+    'camp',
+    'term',
+    'cont',
+    'path',
+    'dev',
+    'case',
+    'name',
+    'bus',
+    'ph',
+    'sum',
+    'f1',
+    'f2',
+    'b1',
+    'ns',
+    'x1',
+    'x2',
+    'x3',
+    'x4',
+    'x5',
+    'x6',
+    'x7',
+    'x8',
+    'created',
+  ];
   const NF = VOCAB.features.length;
   const NB = VOCAB.bullets.length;
   const NN = VOCAB.next_steps.length;
@@ -143,7 +197,11 @@ async function stageSessions(db, spec, now, lo, hi) {
 async function stageAllSessions(a, b, specs, now) {
   const chunks = specs.flatMap((spec) => {
     const total = spec.sessions + spec.extraSessions;
-    return Array.from({ length: Math.ceil(total / 100_000) }, (_, i) => ({ spec, lo: i * 100_000 + 1, hi: Math.min(total, (i + 1) * 100_000) }));
+    return Array.from({ length: Math.ceil(total / 100_000) }, (_, i) => ({
+      spec,
+      lo: i * 100_000 + 1,
+      hi: Math.min(total, (i + 1) * 100_000),
+    }));
   });
   let done = 0;
   const worker = async (db, mine) => {
@@ -153,7 +211,16 @@ async function stageAllSessions(a, b, specs, now) {
       if (spec === specs[0] && hi % 200_000 === 0) log(`  staged ${done} sessions`);
     }
   };
-  await Promise.all([worker(a, chunks.filter((_, i) => i % 2 === 0)), worker(b, chunks.filter((_, i) => i % 2 === 1))]);
+  await Promise.all([
+    worker(
+      a,
+      chunks.filter((_, i) => i % 2 === 0),
+    ),
+    worker(
+      b,
+      chunks.filter((_, i) => i % 2 === 1),
+    ),
+  ]);
   await a.query(`CREATE INDEX ON bench_gen.sessions_stage (organization_id, start_time)`);
   await a.query(`CREATE INDEX ON bench_gen.sessions_stage (start_time)`);
   await a.query(`ANALYZE bench_gen.sessions_stage`);
@@ -170,16 +237,23 @@ async function insertSessions(db, specs) {
   const chunks = Math.max(1, Math.ceil(total / SESSION_CHUNK));
   const fractions = Array.from({ length: chunks - 1 }, (_, i) => (i + 1) / chunks);
   // Chunk boundaries: start-time quantiles.
-  const bounds = fractions.length === 0 ? [] : (await db.query(
-    `SELECT percentile_disc($1::float8[]) WITHIN GROUP (ORDER BY start_time) AS bounds FROM bench_gen.sessions_stage`,
-    [fractions],
-  )).rows[0].bounds;
+  const bounds =
+    fractions.length === 0
+      ? []
+      : (
+          await db.query(
+            `SELECT percentile_disc($1::float8[]) WITHIN GROUP (ORDER BY start_time) AS bounds FROM bench_gen.sessions_stage`,
+            [fractions],
+          )
+        ).rows[0].bounds;
   const edges = [null, ...bounds, null];
   for (let i = 0; i < chunks; i += 1) {
     // One chunk: visible sessions with an email point at their person and carry its effective qualification; others keep their own.
     await db.query(
       `INSERT INTO sessions (${SESSION_COLUMNS}, person_id, effective_qualification_status)
-       SELECT ${SESSION_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ')}, p.id, CASE WHEN p.id IS NULL THEN s.qualification_status ELSE p.qualification_status END
+       SELECT ${SESSION_COLUMNS.split(',')
+         .map((c) => `s.${c.trim()}`)
+         .join(', ')}, p.id, CASE WHEN p.id IS NULL THEN s.qualification_status ELSE p.qualification_status END
          FROM bench_gen.sessions_stage s
          LEFT JOIN people p ON p.organization_id = s.organization_id AND p.email_key = s.email_key AND ${visibleOf('s')}
         WHERE ($1::timestamptz IS NULL OR s.start_time >= $1) AND ($2::timestamptz IS NULL OR s.start_time < $2)

@@ -9,7 +9,10 @@ async function insertTranscripts(db, spec) {
   const p = new Params();
   const NA = VOCAB.agent_lines.length;
   const NP = VOCAB.prospect_lines.length;
-  const line = (list, n) => `replace(replace(replace(replace(${p.at(list, `1 + least(${n - 1}, ((i - 1) / 2) * ${n} / greatest(1, t.turns / 2) + floor(random() * 2)::int)`)},
+  const line = (
+    list,
+    n,
+  ) => `replace(replace(replace(replace(${p.at(list, `1 + least(${n - 1}, ((i - 1) / 2) * ${n} / greatest(1, t.turns / 2) + floor(random() * 2)::int)`)},
       '{first}', coalesce(split_part(t.name, ' ', 1), 'there')), '{company}', coalesce(t.business, 'your team')),
       '{feature}', coalesce(t.details->'topics'->0->>'topic', 'Custom Links')), '{competitor}', ${p.pick('competitors', 't.r_comp')})`;
   await db.query(

@@ -10,7 +10,10 @@ const show = (value) => (value instanceof Date ? value.toISOString() : JSON.stri
 /** Compares expected column values with a stored row; records every difference. */
 function compareColumns(failures, what, expected, row) {
   for (const [column, value] of Object.entries(expected)) {
-    const stored = row[column] instanceof Date || row[column] === null || typeof value !== 'number' ? row[column] : Number(row[column]);
+    const stored =
+      row[column] instanceof Date || row[column] === null || typeof value !== 'number'
+        ? row[column]
+        : Number(row[column]);
     if (!same(value, stored)) failures.push(`${what}: ${column} stored ${show(stored)}, rules give ${show(value)}`);
   }
 }
@@ -22,12 +25,25 @@ function compareColumns(failures, what, expected, row) {
 function linkRollupColumns(stats, { storedFormOf, stageOf }) {
   const stored = storedFormOf(stats);
   return {
-    open_observed: stored.openObserved, bot_open_count: stored.botOpenCount, load_count: stored.loadCount, page_view_count: stored.pageViewCount,
-    persistent_visitor_count: stored.persistentUniqueVisitorCount, ephemeral_page_view_count: stored.ephemeralPageViewCount,
-    session_count: stored.sessionCount, started_session_count: stored.startedSessionCount, engaged_session_count: stored.engagedSessionCount,
-    first_opened_at: stored.firstOpenedAt, last_opened_at: stored.lastOpenedAt, first_started_at: stored.firstStartedAt, first_engaged_at: stored.firstEngagedAt,
-    first_lead_submitted_at: stored.firstLeadSubmittedAt, first_meeting_clicked_at: stored.firstMeetingClickedAt, first_meeting_booked_at: stored.firstMeetingBookedAt,
-    last_activity_at: stored.lastActivityAt, last_activity_type: stored.lastActivityType, last_activity_event_id: stats.lastActivity?.eventId ?? null,
+    open_observed: stored.openObserved,
+    bot_open_count: stored.botOpenCount,
+    load_count: stored.loadCount,
+    page_view_count: stored.pageViewCount,
+    persistent_visitor_count: stored.persistentUniqueVisitorCount,
+    ephemeral_page_view_count: stored.ephemeralPageViewCount,
+    session_count: stored.sessionCount,
+    started_session_count: stored.startedSessionCount,
+    engaged_session_count: stored.engagedSessionCount,
+    first_opened_at: stored.firstOpenedAt,
+    last_opened_at: stored.lastOpenedAt,
+    first_started_at: stored.firstStartedAt,
+    first_engaged_at: stored.firstEngagedAt,
+    first_lead_submitted_at: stored.firstLeadSubmittedAt,
+    first_meeting_clicked_at: stored.firstMeetingClickedAt,
+    first_meeting_booked_at: stored.firstMeetingBookedAt,
+    last_activity_at: stored.lastActivityAt,
+    last_activity_type: stored.lastActivityType,
+    last_activity_event_id: stats.lastActivity?.eventId ?? null,
     stage: stageOf(stored),
   };
 }
@@ -35,8 +51,15 @@ function linkRollupColumns(stats, { storedFormOf, stageOf }) {
 /** A link_events row (with bot_reason) as the event EventsService folds. */
 function eventOfRow(row) {
   return {
-    linkId: row.custom_link_id, eventId: row.event_id, type: row.type, occurredAt: row.occurred_at, pageViewId: row.page_view_id,
-    visitorId: row.visitor_id, sessionId: row.session_id, bot: row.bot, botReason: row.bot_reason,
+    linkId: row.custom_link_id,
+    eventId: row.event_id,
+    type: row.type,
+    occurredAt: row.occurred_at,
+    pageViewId: row.page_view_id,
+    visitorId: row.visitor_id,
+    sessionId: row.session_id,
+    bot: row.bot,
+    botReason: row.bot_reason,
   };
 }
 
@@ -60,7 +83,9 @@ async function whatEventsServiceWrites(organizationId, events) {
     },
   };
   const links = { get: () => ({ merge: async () => new Map(), changed: async () => {} }) };
-  const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, { record: async () => {} });
+  const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, {
+    record: async () => {},
+  });
   if (events.length > 0) await service.apply(organizationId, events);
   return written;
 }
@@ -78,9 +103,22 @@ function compareEngagementWrites(failures, what, written, distinctRows, sessionR
   for (const s of written.sessions) {
     const row = stored.get(`${s.linkId}|${s.sessionId}`);
     if (!row) failures.push(`link_sessions missing ${s.linkId}|${s.sessionId}`);
-    else compareColumns(failures, `link_sessions ${s.linkId}|${s.sessionId}`, { opened_at: s.openedAt, started_at: s.startedAt, engaged_at: s.engagedAt, ended_at: s.endedAt, first_seen_at: s.firstSeenAt }, row);
+    else
+      compareColumns(
+        failures,
+        `link_sessions ${s.linkId}|${s.sessionId}`,
+        {
+          opened_at: s.openedAt,
+          started_at: s.startedAt,
+          engaged_at: s.engagedAt,
+          ended_at: s.endedAt,
+          first_seen_at: s.firstSeenAt,
+        },
+        row,
+      );
   }
-  if (stored.size !== written.sessions.length) failures.push(`link_sessions of ${what}: ${stored.size} stored, ${written.sessions.length} expected`);
+  if (stored.size !== written.sessions.length)
+    failures.push(`link_sessions of ${what}: ${stored.size} stored, ${written.sessions.length} expected`);
   return { distinct: want.size, sessions: written.sessions.length };
 }
 

@@ -3,10 +3,17 @@
 const path = require('node:path');
 const { DIST } = require('./constants');
 const { log } = require('./log');
-const { compareColumns, compareEngagementWrites, eventOfRow, linkRollupColumns, whatEventsServiceWrites } = require('./verify-columns');
+const {
+  compareColumns,
+  compareEngagementWrites,
+  eventOfRow,
+  linkRollupColumns,
+  whatEventsServiceWrites,
+} = require('./verify-columns');
 
 const pairsParam = (pairs) => [pairs.map((p) => p.org), pairs.map((p) => p.id)];
-const IN_PAIRS = (orgColumn, idColumn) => `(${orgColumn}, ${idColumn}) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`;
+const IN_PAIRS = (orgColumn, idColumn) =>
+  `(${orgColumn}, ${idColumn}) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`;
 
 const VERIFY_EVENT_BUDGET = 1_500_000;
 
@@ -32,10 +39,17 @@ async function linkSample(db, specs) {
   const botOnly = ofKind('botOnly');
   const random = ofKind('random');
   const silent = random.filter((r) => r.n === 0).slice(0, 25);
-  const { rows: others } = await db.query(`SELECT organization_id AS org, id FROM custom_links WHERE organization_id = ANY($1) ORDER BY random() LIMIT 30`, [specs.slice(1).map((s) => s.id)]);
+  const { rows: others } = await db.query(
+    `SELECT organization_id AS org, id FROM custom_links WHERE organization_id = ANY($1) ORDER BY random() LIMIT 30`,
+    [specs.slice(1).map((s) => s.id)],
+  );
   const unique = new Map();
   let events = 0;
-  for (const link of [...hottest, ...silent, ...botOnly, ...random.slice(0, 300), ...others].map((r) => ({ org: r.org ?? main, id: r.id, n: r.n ?? 0 }))) {
+  for (const link of [...hottest, ...silent, ...botOnly, ...random.slice(0, 300), ...others].map((r) => ({
+    org: r.org ?? main,
+    id: r.id,
+    n: r.n ?? 0,
+  }))) {
     if (unique.has(`${link.org}/${link.id}`) || (events + link.n > VERIFY_EVENT_BUDGET && unique.size > 0)) continue;
     unique.set(`${link.org}/${link.id}`, { org: link.org, id: link.id });
     events += link.n;
@@ -50,9 +64,12 @@ async function verifyLinks(db, specs, failures) {
   const params = pairsParam(sample.links);
   const query = async (sql) => db.query(sql, params);
   const links = await query(`SELECT * FROM custom_links WHERE ${IN_PAIRS('organization_id', 'id')}`);
-  const events = await query(`SELECT organization_id, custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason FROM link_events
+  const events =
+    await query(`SELECT organization_id, custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason FROM link_events
                                 WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`);
-  const distinct = await query(`SELECT organization_id, custom_link_id, kind, value FROM link_distinct_values WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`);
+  const distinct = await query(
+    `SELECT organization_id, custom_link_id, kind, value FROM link_distinct_values WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`,
+  );
   const sessions = await query(`SELECT * FROM link_sessions WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`);
   const eventsOf = new Map(sample.links.map((l) => [l.id, []]));
   for (const e of events.rows) eventsOf.get(e.custom_link_id).push(eventOfRow(e));
@@ -60,21 +77,33 @@ async function verifyLinks(db, specs, failures) {
   for (const row of links.rows) {
     compareColumns(failures, `link ${row.id}`, linkRollupColumns(statsOf(eventsOf.get(row.id)), rules), row);
   }
-  if (links.rows.length !== sample.links.length) failures.push(`links: ${sample.links.length} sampled, ${links.rows.length} found`);
+  if (links.rows.length !== sample.links.length)
+    failures.push(`links: ${sample.links.length} sampled, ${links.rows.length} found`);
   // Distinct values and session references against what events.service would write, per organization.
   let expectedDistinct = 0;
   let expectedSessions = 0;
   for (const org of new Set(sample.links.map((l) => l.org))) {
     const orgLinks = sample.links.filter((l) => l.org === org);
-    const written = await whatEventsServiceWrites(org, orgLinks.flatMap((l) => eventsOf.get(l.id)));
+    const written = await whatEventsServiceWrites(
+      org,
+      orgLinks.flatMap((l) => eventsOf.get(l.id)),
+    );
     const ofOrg = (rows) => rows.filter((r) => r.organization_id === org);
-    const expected = compareEngagementWrites(failures, `org ${org}`, written, ofOrg(distinct.rows), ofOrg(sessions.rows));
+    const expected = compareEngagementWrites(
+      failures,
+      `org ${org}`,
+      written,
+      ofOrg(distinct.rows),
+      ofOrg(sessions.rows),
+    );
     expectedDistinct += expected.distinct;
     expectedSessions += expected.sessions;
   }
-  log(`  verified ${links.rows.length} links (${sample.hottest} hottest, ${sample.silent} without events, ${sample.botOnly} bot-only, the rest random, ` +
-    `${sample.links.filter((l) => l.org !== specs[0].id).length} of the other organizations): ${events.rows.length} events, ${expectedDistinct} distinct values, ` +
-    `${expectedSessions} session references, every rollup column`);
+  log(
+    `  verified ${links.rows.length} links (${sample.hottest} hottest, ${sample.silent} without events, ${sample.botOnly} bot-only, the rest random, ` +
+      `${sample.links.filter((l) => l.org !== specs[0].id).length} of the other organizations): ${events.rows.length} events, ${expectedDistinct} distinct values, ` +
+      `${expectedSessions} session references, every rollup column`,
+  );
 }
 
 module.exports = { verifyLinks };

@@ -9,13 +9,29 @@ const { compareColumns } = require('./verify-columns');
 
 /** people columns written by a rollup (people.repository.ts ROLLUP_COLUMNS) from a PersonRollup. */
 const personColumns = (r) => ({
-  email_key: r.emailKey, name: r.name, phone: r.phone, business: r.business, total_sessions: r.totalSessions, booked_sessions: r.bookedSessions,
-  first_seen_at: r.firstSeenAt, last_seen_at: r.lastSeenAt, total_time_spent_seconds: r.totalTimeSpentSeconds, first_source: r.firstSource,
-  last_source: r.lastSource, last_location: r.lastLocation, qualification_status: r.qualification?.status ?? null,
-  qualification_rationale: r.qualification?.rationale ?? null, qualification_source: r.qualification?.source ?? null,
-  qualification_assessed_at: r.qualification?.assessedAt ?? null, qualification_rubric_version_id: r.qualification?.rubricVersionId ?? null,
-  buying_intent: r.buyingIntent, account_domain: r.accountDomain, summary_markdown: r.summaryMarkdown, intent_score: r.intentScore,
-  overall_intent: r.overallIntent, intent_calculated_at: r.intentCalculatedAt,
+  email_key: r.emailKey,
+  name: r.name,
+  phone: r.phone,
+  business: r.business,
+  total_sessions: r.totalSessions,
+  booked_sessions: r.bookedSessions,
+  first_seen_at: r.firstSeenAt,
+  last_seen_at: r.lastSeenAt,
+  total_time_spent_seconds: r.totalTimeSpentSeconds,
+  first_source: r.firstSource,
+  last_source: r.lastSource,
+  last_location: r.lastLocation,
+  qualification_status: r.qualification?.status ?? null,
+  qualification_rationale: r.qualification?.rationale ?? null,
+  qualification_source: r.qualification?.source ?? null,
+  qualification_assessed_at: r.qualification?.assessedAt ?? null,
+  qualification_rubric_version_id: r.qualification?.rubricVersionId ?? null,
+  buying_intent: r.buyingIntent,
+  account_domain: r.accountDomain,
+  summary_markdown: r.summaryMarkdown,
+  intent_score: r.intentScore,
+  overall_intent: r.overallIntent,
+  intent_calculated_at: r.intentCalculatedAt,
 });
 
 async function verifyPeople(db, specs, failures) {
@@ -61,7 +77,8 @@ async function verifyPeople(db, specs, failures) {
     for (const s of sessions) {
       const owner = rollups.get(s.email_key);
       if (!owner) continue;
-      const want = s.visible ? { person_id: owner.person.id, effective_qualification_status: owner.rollup.qualification?.status ?? null }
+      const want = s.visible
+        ? { person_id: owner.person.id, effective_qualification_status: owner.rollup.qualification?.status ?? null }
         : { person_id: null, effective_qualification_status: s.qualification_status };
       compareColumns(failures, `session ${s.id}`, want, s);
       sessionsChecked += 1;
@@ -69,7 +86,10 @@ async function verifyPeople(db, specs, failures) {
     // Their accounts, from all the people of each domain.
     const domains = [...new Set([...rollups.values()].map((r) => r.rollup.accountDomain).filter(Boolean))];
     const peopleByDomain = await peopleRepository.accountFactsFor(tx, org, domains);
-    const { rows: accounts } = await db.query(`SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`, [org, domains]);
+    const { rows: accounts } = await db.query(
+      `SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`,
+      [org, domains],
+    );
     const byDomain = new Map(accounts.map((a) => [a.account_domain, a]));
     for (const domain of domains) {
       const row = byDomain.get(domain);
@@ -78,16 +98,29 @@ async function verifyPeople(db, specs, failures) {
         continue;
       }
       const a = rollUpAccount(domain, peopleByDomain.get(domain));
-      compareColumns(failures, `account ${domain}`, {
-        company_name: a.companyName, total_users: a.totalUsers, total_sessions: a.totalSessions, booked_sessions: a.bookedSessions,
-        high_intent_users: a.highIntentUsers, qualified_users: a.qualifiedUsers, total_time_spent_seconds: a.totalTimeSpentSeconds,
-        last_seen_at: a.lastSeenAt, summary_markdown: a.summaryMarkdown,
-      }, row);
+      compareColumns(
+        failures,
+        `account ${domain}`,
+        {
+          company_name: a.companyName,
+          total_users: a.totalUsers,
+          total_sessions: a.totalSessions,
+          booked_sessions: a.bookedSessions,
+          high_intent_users: a.highIntentUsers,
+          qualified_users: a.qualifiedUsers,
+          total_time_spent_seconds: a.totalTimeSpentSeconds,
+          last_seen_at: a.lastSeenAt,
+          summary_markdown: a.summaryMarkdown,
+        },
+        row,
+      );
       accountsChecked += 1;
     }
   }
-  log(`  verified ${sample.length} people (10 with the most sessions, the rest random, ${sample.filter((p) => p.organization_id !== main).length} of the other organizations), ` +
-    `${sessionsChecked} of their sessions' person and effective qualification, ${accountsChecked} of their accounts`);
+  log(
+    `  verified ${sample.length} people (10 with the most sessions, the rest random, ${sample.filter((p) => p.organization_id !== main).length} of the other organizations), ` +
+      `${sessionsChecked} of their sessions' person and effective qualification, ${accountsChecked} of their accounts`,
+  );
 }
 
 module.exports = { verifyPeople };

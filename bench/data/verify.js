@@ -20,13 +20,21 @@ async function globalChecks(db, failures) {
        FROM link_events WHERE type = 'page_view' AND NOT bot GROUP BY 1, 2) e USING (organization_id, id) WHERE l.load_count IS DISTINCT FROM coalesce(e.n, 0)`,
   };
   for (const [name, sql] of Object.entries(checks)) {
-    const { rows: [{ count }] } = await db.query(sql);
+    const {
+      rows: [{ count }],
+    } = await db.query(sql);
     if (Number(count) !== 0) failures.push(`${name}: ${count}`);
   }
-  const visibleKeys = (await db.query(`SELECT count(DISTINCT (organization_id, email_key)) AS n FROM sessions WHERE ${VISIBLE} AND email_key IS NOT NULL`)).rows[0].n;
+  const visibleKeys = (
+    await db.query(
+      `SELECT count(DISTINCT (organization_id, email_key)) AS n FROM sessions WHERE ${VISIBLE} AND email_key IS NOT NULL`,
+    )
+  ).rows[0].n;
   const people = (await db.query(`SELECT count(*) AS n FROM people`)).rows[0].n;
   if (visibleKeys !== people) failures.push(`people: ${people} rows, ${visibleKeys} distinct visible email keys`);
-  log(`  checked ${Object.keys(checks).length + 1} whole-table invariants (sessions ↔ people ↔ accounts, link load counts)`);
+  log(
+    `  checked ${Object.keys(checks).length + 1} whole-table invariants (sessions ↔ people ↔ accounts, link load counts)`,
+  );
 }
 
 async function verify(db, specs) {

@@ -31,13 +31,15 @@ async function startJob(origin, headers, { count, thumbnails, label }) {
     headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': label },
     body: jobBody(count, label, thumbnails),
   });
-  if (res.status !== 202) throw new Error(`POST /custom-links answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  if (res.status !== 202)
+    throw new Error(`POST /custom-links answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
   return (await res.json()).job.id;
 }
 
 async function pollJob(origin, headers, id) {
   const res = await fetch(`${origin}/api/v1/custom-link-jobs/${id}`, { headers });
-  if (!res.ok) throw new Error(`GET /custom-link-jobs/${id} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  if (!res.ok)
+    throw new Error(`GET /custom-link-jobs/${id} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
   return res.json();
 }
 
@@ -63,7 +65,11 @@ async function timeJob(origin, headers, job) {
   const started = Date.now();
   try {
     const id = await startJob(origin, headers, job);
-    return outcome(job.name, started, await pollUntil(origin, headers, id, (s) => !ACTIVE.includes(s.status), started + job.timeoutMs));
+    return outcome(
+      job.name,
+      started,
+      await pollUntil(origin, headers, id, (s) => !ACTIVE.includes(s.status), started + job.timeoutMs),
+    );
   } catch (error) {
     log(`  ${job.name}: ${error.message}`);
     return { name: job.name, seconds: null, status: 'error', links: 0, thumbnails_rendered: 0, failure: error.message };
@@ -78,19 +84,39 @@ async function timeJob(origin, headers, job) {
 async function runMixed(mixed, ctx, windowSeconds) {
   const { api, jobsHeaders, manifest, opts, runTag } = ctx;
   const origin = api.urls[0];
-  const load = (warmup) => generateLoad({ urls: api.urls, connections: opts.connections, warmup, seconds: windowSeconds, headers: headersOf(manifest.apiKey), paths: [mixed.path] }, api);
+  const load = (warmup) =>
+    generateLoad(
+      {
+        urls: api.urls,
+        connections: opts.connections,
+        warmup,
+        seconds: windowSeconds,
+        headers: headersOf(manifest.apiKey),
+        paths: [mixed.path],
+      },
+      api,
+    );
   log(`${mixed.name}: ${windowSeconds} s windows, alone / during / alone`);
   const before = await load(opts.warmup);
   const started = Date.now();
   const deadline = started + (opts.smoke ? 120_000 : 600_000);
   const id = await startJob(origin, jobsHeaders, { count: opts.jobLinks, thumbnails: true, label: `${runTag}-mixed` });
-  const rendering = (s) => !ACTIVE.includes(s.status) || s.thumbnailProcessingCount + s.thumbnailGeneratedCount + s.thumbnailFallbackCount > 0;
+  const rendering = (s) =>
+    !ACTIVE.includes(s.status) || s.thumbnailProcessingCount + s.thumbnailGeneratedCount + s.thumbnailFallbackCount > 0;
   await pollUntil(origin, jobsHeaders, id, rendering, deadline);
   const during = await load(0);
   const inside = ACTIVE.includes((await pollJob(origin, jobsHeaders, id)).status);
-  const job = outcome(`${opts.jobLinks}-link job under the list load`, started, await pollUntil(origin, jobsHeaders, id, (s) => !ACTIVE.includes(s.status), deadline));
+  const job = outcome(
+    `${opts.jobLinks}-link job under the list load`,
+    started,
+    await pollUntil(origin, jobsHeaders, id, (s) => !ACTIVE.includes(s.status), deadline),
+  );
   const after = await load(0);
-  const alone = { p50: (before.p50_ms + after.p50_ms) / 2, p99: (before.p99_ms + after.p99_ms) / 2, rps: (before.rps + after.rps) / 2 };
+  const alone = {
+    p50: (before.p50_ms + after.p50_ms) / 2,
+    p99: (before.p99_ms + after.p99_ms) / 2,
+    rps: (before.rps + after.rps) / 2,
+  };
   const row = {
     name: mixed.name,
     rps: during.rps,
@@ -101,7 +127,10 @@ async function runMixed(mixed, ctx, windowSeconds) {
     ratio: null,
     connections: opts.connections,
     instances: opts.instances,
-    cpu_ms_per_request: during.cpu_seconds === null || during.requests === 0 ? null : Math.round((during.cpu_seconds * 1e6) / during.requests) / 1000,
+    cpu_ms_per_request:
+      during.cpu_seconds === null || during.requests === 0
+        ? null
+        : Math.round((during.cpu_seconds * 1e6) / during.requests) / 1000,
     baseline_cpu_ms_per_request: null,
     baseline_p50_ms: null,
     baseline_p99_ms: null,
@@ -114,10 +143,20 @@ async function runMixed(mixed, ctx, windowSeconds) {
     job_seconds: job.seconds,
     job_status: job.status,
   };
-  log(`  alone p99 ${before.p99_ms} / ${after.p99_ms} ms, during p99 ${during.p99_ms} ms (${during.rps} req/s); window inside the job: ${inside}; job ${job.status} in ${job.seconds} s`);
-  const failures = [before, during, after].filter((r) => r.non2xx > 0 || r.errors > 0).map((r) => ({ name: mixed.name, server: 'service', failure: `non-2xx ${r.non2xx}, errors ${r.errors}` }));
-  if (job.status !== 'completed') failures.push({ name: mixed.name, server: 'worker', failure: `job ended ${job.status}` });
-  return { row, targets: evaluate(mixed.name, mixed.targets, row), failures, runs: [before, during, after].map((r, i) => ({ name: mixed.name, server: ['alone', 'during', 'alone'][i], ...r })) };
+  log(
+    `  alone p99 ${before.p99_ms} / ${after.p99_ms} ms, during p99 ${during.p99_ms} ms (${during.rps} req/s); window inside the job: ${inside}; job ${job.status} in ${job.seconds} s`,
+  );
+  const failures = [before, during, after]
+    .filter((r) => r.non2xx > 0 || r.errors > 0)
+    .map((r) => ({ name: mixed.name, server: 'service', failure: `non-2xx ${r.non2xx}, errors ${r.errors}` }));
+  if (job.status !== 'completed')
+    failures.push({ name: mixed.name, server: 'worker', failure: `job ended ${job.status}` });
+  return {
+    row,
+    targets: evaluate(mixed.name, mixed.targets, row),
+    failures,
+    runs: [before, during, after].map((r, i) => ({ name: mixed.name, server: ['alone', 'during', 'alone'][i], ...r })),
+  };
 }
 
 /** A fresh organization for the jobs (so the manifest's stays as built; the runner deletes it at the end) and its key. */
@@ -136,20 +175,39 @@ async function runJobs(jobs, mixed, ctx) {
   if (jobs.length === 0 && !mixed) return { jobs: [], mixed: null, targets: [], failures: [], runs: [] };
   const jobsHeaders = headersOf(ctx.jobsOrganization.apiKey);
   const workerPort = await freePort();
-  const worker = startChild('worker', MAIN, { ...env, APP_ROLE: 'worker', PORT: String(workerPort) }, { nice: WORKER_NICE });
+  const worker = startChild(
+    'worker',
+    MAIN,
+    { ...env, APP_ROLE: 'worker', PORT: String(workerPort) },
+    { nice: WORKER_NICE },
+  );
   const origin = api.urls[0];
   try {
     await waitHealthy(worker, `http://127.0.0.1:${workerPort}/healthz`);
     const timeoutMs = opts.smoke ? 120_000 : 600_000;
     log(`jobs: warm-up job of ${Math.min(50, opts.jobLinks)} links`);
-    await timeJob(origin, jobsHeaders, { name: 'warm-up', count: Math.min(50, opts.jobLinks), thumbnails: false, label: `${runTag}-warm-up`, timeoutMs });
+    await timeJob(origin, jobsHeaders, {
+      name: 'warm-up',
+      count: Math.min(50, opts.jobLinks),
+      thumbnails: false,
+      label: `${runTag}-warm-up`,
+      timeoutMs,
+    });
     const results = [];
     const targets = [];
     const failures = [];
     for (const [i, job] of jobs.entries()) {
       log(job.name);
-      const { failure, ...result } = await timeJob(origin, jobsHeaders, { name: job.name, count: opts.jobLinks, thumbnails: job.thumbnails, label: `${runTag}-job-${i}`, timeoutMs });
-      log(`  ${result.status} in ${result.seconds} s (${result.links} links, ${result.thumbnails_rendered} cards rendered)`);
+      const { failure, ...result } = await timeJob(origin, jobsHeaders, {
+        name: job.name,
+        count: opts.jobLinks,
+        thumbnails: job.thumbnails,
+        label: `${runTag}-job-${i}`,
+        timeoutMs,
+      });
+      log(
+        `  ${result.status} in ${result.seconds} s (${result.links} links, ${result.thumbnails_rendered} cards rendered)`,
+      );
       results.push(result);
       if (failure) failures.push({ name: job.name, server: 'api', failure });
       targets.push(...evaluate(job.name, job.targets, result));
@@ -158,7 +216,10 @@ async function runJobs(jobs, mixed, ctx) {
     if (mixed) {
       // Windows short enough to fit inside the job: 60 % of a rendering job's time in this run.
       const rendered = results.find((r) => jobs.find((j) => j.name === r.name)?.thumbnails && r.seconds !== null);
-      const windowSeconds = Math.max(1, Math.min(opts.seconds, rendered ? Math.floor(rendered.seconds * 0.6) : opts.seconds));
+      const windowSeconds = Math.max(
+        1,
+        Math.min(opts.seconds, rendered ? Math.floor(rendered.seconds * 0.6) : opts.seconds),
+      );
       mixedResult = await runMixed(mixed, { ...ctx, jobsHeaders }, windowSeconds);
       targets.push(...mixedResult.targets);
       failures.push(...mixedResult.failures);

@@ -27,7 +27,10 @@ class Samples {
   /** Nearest-rank percentiles (0 < p ≤ 100) and the maximum, in ms to the hundredth; null without samples. */
   summary(percentiles) {
     const sorted = this.values.slice(0, this.length).sort();
-    const at = (p) => (sorted.length === 0 ? null : Math.round(sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] * 100) / 100);
+    const at = (p) =>
+      sorted.length === 0
+        ? null
+        : Math.round(sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] * 100) / 100;
     return { ...Object.fromEntries(percentiles.map((p) => [`p${p}_ms`, at(p)])), max_ms: at(100) };
   }
 }
@@ -36,7 +39,8 @@ class Samples {
 function run(config, samples) {
   return new Promise((resolve, reject) => {
     const instance = autocannon(config, (error, result) => (error ? reject(error) : resolve(result)));
-    if (samples) instance.on('response', (_client, status, _bytes, ms) => status >= 200 && status < 300 && samples.add(ms));
+    if (samples)
+      instance.on('response', (_client, status, _bytes, ms) => status >= 200 && status < 300 && samples.add(ms));
   });
 }
 
@@ -45,7 +49,13 @@ async function measure({ urls, connections, warmup, seconds, headers, paths, eve
   const request = body
     ? { method: 'POST', setupRequest: (req) => ({ ...req, path: pick(paths), body: body() }) }
     : { method: 'GET', setupRequest: (req) => ({ ...req, path: pick(paths) }) };
-  const config = { url: urls, connections, timeout: 30, headers: body ? { ...headers, 'content-type': 'application/json' } : headers, requests: [request] };
+  const config = {
+    url: urls,
+    connections,
+    timeout: 30,
+    headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+    requests: [request],
+  };
   const warm = warmup > 0 ? await run({ ...config, duration: warmup }) : { non2xx: 0, errors: 0 };
   process.send({ type: 'measuring' });
   const samples = new Samples();

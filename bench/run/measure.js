@@ -13,7 +13,13 @@ const headersOf = (apiKey) => ({ authorization: `Bearer ${apiKey}` });
 
 /** One plain request of the scenario: fails fast with the status and body, else returns the JSON body. */
 async function preflight(origin, scenario, headers) {
-  const init = scenario.events ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: eventBodies({ ...scenario.events, tag: `${scenario.events.tag}-preflight` })() } : { headers };
+  const init = scenario.events
+    ? {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: eventBodies({ ...scenario.events, tag: `${scenario.events.tag}-preflight` })(),
+      }
+    : { headers };
   const res = await fetch(origin + pick(scenario.paths), init);
   const text = await res.text();
   if (!res.ok) return { failure: `${res.status} ${text.slice(0, 500)}` };
@@ -63,7 +69,8 @@ function generateLoad(spec, target) {
         finish(resolve, { ...message.result, cpu_seconds: cpu === null ? null : Math.round(cpu * 100) / 100 });
       }
     };
-    const onExit = (code, signal) => finish(reject, new Error(`load generator exited (${signal ?? code}) without a result`));
+    const onExit = (code, signal) =>
+      finish(reject, new Error(`load generator exited (${signal ?? code}) without a result`));
     child.on('message', onMessage);
     child.once('exit', onExit);
     child.send({ ...spec, urls: spec.urls.length === 1 ? spec.urls[0] : spec.urls });
@@ -76,15 +83,30 @@ async function runOne(target, scenario, opts, server, seq) {
   const checked = await preflight(target.urls[0], scenario, headers).catch((error) => ({ failure: String(error) }));
   if (checked.failure) {
     log(`  ${server}: FAILED before loading: ${checked.failure}`);
-    return { server, instances: target.urls.length, rps: 0, p50_ms: null, p99_ms: null, max_ms: null, non2xx: 0, errors: 1, failure: checked.failure };
+    return {
+      server,
+      instances: target.urls.length,
+      rps: 0,
+      p50_ms: null,
+      p99_ms: null,
+      max_ms: null,
+      non2xx: 0,
+      errors: 1,
+      failure: checked.failure,
+    };
   }
   const connections = scenario.connections ?? opts.connections;
   const events = scenario.events ? { ...scenario.events, tag: `${scenario.events.tag}-${seq}` } : undefined;
   const seconds = Math.max(opts.seconds, scenario.minSeconds ?? 0);
-  const measured = await generateLoad({ urls: target.urls, connections, warmup: opts.warmup, seconds, headers, paths: scenario.paths, events }, target);
+  const measured = await generateLoad(
+    { urls: target.urls, connections, warmup: opts.warmup, seconds, headers, paths: scenario.paths, events },
+    target,
+  );
   const run = { server, instances: target.urls.length, connections, ...measured, failure: null, body: checked.body };
   if (run.non2xx > 0 || run.errors > 0) {
-    run.failure = (await sampleFailure(target.urls[0], scenario, headers)) ?? `non-2xx ${run.non2xx}, errors ${run.errors}, codes ${JSON.stringify(run.status_codes)}`;
+    run.failure =
+      (await sampleFailure(target.urls[0], scenario, headers)) ??
+      `non-2xx ${run.non2xx}, errors ${run.errors}, codes ${JSON.stringify(run.status_codes)}`;
     log(`  ${server}: FAILED: ${run.non2xx} non-2xx, ${run.errors} errors; e.g. ${run.failure}`);
   }
   return run;
@@ -94,9 +116,14 @@ const round = (value, digits = 1) => (value === null ? null : Math.round(value *
 
 /** The figures of one side over its runs: mean req/s and percentiles, the highest max, CPU per request over all of them. */
 function meanOf(runs) {
-  const mean = (key) => (runs.some((r) => r[key] === null || r[key] === undefined) ? null : round(runs.reduce((sum, r) => sum + r[key], 0) / runs.length));
+  const mean = (key) =>
+    runs.some((r) => r[key] === null || r[key] === undefined)
+      ? null
+      : round(runs.reduce((sum, r) => sum + r[key], 0) / runs.length);
   const requests = runs.reduce((sum, r) => sum + (r.requests ?? 0), 0);
-  const cpu = runs.some((r) => r.cpu_seconds === null || r.cpu_seconds === undefined) ? null : runs.reduce((sum, r) => sum + r.cpu_seconds, 0);
+  const cpu = runs.some((r) => r.cpu_seconds === null || r.cpu_seconds === undefined)
+    ? null
+    : runs.reduce((sum, r) => sum + r.cpu_seconds, 0);
   return {
     rps: mean('rps'),
     p50_ms: mean('p50_ms'),
@@ -123,9 +150,12 @@ function runOrder(scenario, instances) {
  */
 async function runScenario(scenario, targets, opts, context) {
   const order = runOrder(scenario, opts.instances);
-  log(`${scenario.name}: ${scenario.connections ?? opts.connections} connections, ${opts.warmup} s warm-up, ${opts.seconds} s, runs ${order.join(', ')}`);
+  log(
+    `${scenario.name}: ${scenario.connections ?? opts.connections} connections, ${opts.warmup} s warm-up, ${opts.seconds} s, runs ${order.join(', ')}`,
+  );
   const runs = { service: [], raw: [], one: [] };
-  for (const [seq, server] of order.entries()) runs[server].push(await runOne(targets[server], scenario, opts, server, seq));
+  for (const [seq, server] of order.entries())
+    runs[server].push(await runOne(targets[server], scenario, opts, server, seq));
   const body = runs.service[0].body;
   const name = scenario.rename && body ? scenario.rename(body) : scenario.name;
   const all = [...runs.service, ...runs.one, ...runs.raw];
@@ -149,10 +179,18 @@ async function runScenario(scenario, targets, opts, context) {
     // that does nothing but the work, against which the service's p99 / p50 reads.
     baseline_p50_ms: raw ? raw.p50_ms : null,
     baseline_p99_ms: raw ? raw.p99_ms : null,
-    ...(one ? { rps_one_instance: one.rps, p99_ms_one_instance: one.p99_ms, scaling: one.rps > 0 ? round(service.rps / one.rps, 2) : null } : {}),
+    ...(one
+      ? {
+          rps_one_instance: one.rps,
+          p99_ms_one_instance: one.p99_ms,
+          scaling: one.rps > 0 ? round(service.rps / one.rps, 2) : null,
+        }
+      : {}),
   };
   if (scenario.finish) Object.assign(row, await scenario.finish({ ...context, row, runs: all }));
-  log(`  ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms, max ${row.max_ms} ms${raw ? `; raw ${raw.rps} req/s, ratio ${row.ratio}` : ''}${one ? `; one instance ${one.rps} req/s` : ''}`);
+  log(
+    `  ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms, max ${row.max_ms} ms${raw ? `; raw ${raw.rps} req/s, ratio ${row.ratio}` : ''}${one ? `; one instance ${one.rps} req/s` : ''}`,
+  );
   return { scenario, row, runs: all.map((run) => ({ name, ...run })) };
 }
 

@@ -52,7 +52,8 @@ function parseArgs(argv) {
 }
 
 function readManifest(file) {
-  if (!existsSync(file)) throw new Error(`no dataset manifest at ${file}: build one with node bench/data.js (see its header)`);
+  if (!existsSync(file))
+    throw new Error(`no dataset manifest at ${file}: build one with node bench/data.js (see its header)`);
   const manifest = JSON.parse(readFileSync(file, 'utf8'));
   const sample = manifest.sample ?? {};
   const missing = ['databaseUrl', 'organizationId', 'apiKey', 'counts'].filter((k) => !manifest[k]);
@@ -65,7 +66,8 @@ function readManifest(file) {
   if (tenant !== undefined && tenant !== null) {
     for (const field of ['organizationId', 'apiKey']) if (!tenant?.[field]) missing.push(`tenant.${field}`);
     if (!Number.isFinite(tenant?.counts?.sessions)) missing.push('tenant.counts.sessions');
-    if (!Array.isArray(tenant?.sample?.emailSubstrings) || tenant.sample.emailSubstrings.length === 0) missing.push('tenant.sample.emailSubstrings');
+    if (!Array.isArray(tenant?.sample?.emailSubstrings) || tenant.sample.emailSubstrings.length === 0)
+      missing.push('tenant.sample.emailSubstrings');
   }
   if (missing.length > 0) throw new Error(`manifest ${file} lacks ${missing.join(', ')}`);
   return manifest;

@@ -27,7 +27,8 @@ const children = new Set();
  * thread it starts inherits the priority); its output goes to our stderr, prefixed, and its tail is kept for errors.
  */
 function startChild(label, script, env, { nice = 0, cwd = ROOT } = {}) {
-  const [command, args] = nice > 0 ? ['nice', ['-n', String(nice), process.execPath, script]] : [process.execPath, [script]];
+  const [command, args] =
+    nice > 0 ? ['nice', ['-n', String(nice), process.execPath, script]] : [process.execPath, [script]];
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.label = label;
   child.tail = [];
@@ -78,8 +79,17 @@ function killChildrenNow() {
 async function waitHealthy(child, url, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exited(child)) throw new Error(`${child.label} exited (${child.exitCode ?? child.signalCode}) before answering:\n${child.tail.join('\n')}`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (exited(child))
+      throw new Error(
+        `${child.label} exited (${child.exitCode ?? child.signalCode}) before answering:\n${child.tail.join('\n')}`,
+      );
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(100);
   }
   throw new Error(`${child.label} did not answer ${url} within ${timeoutMs / 1000} s`);

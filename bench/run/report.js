@@ -18,8 +18,12 @@ const RAW_BASELINE =
   '`ratio` = service req/s ÷ raw req/s, measured service, raw, raw, service in one run (each side the mean of its two runs).';
 
 /** p99 ÷ p50, or null when either is missing. */
-const tailRatio = (p99, p50) => (p99 === null || p99 === undefined || !p50 ? null : Math.round((p99 / p50) * 100) / 100);
-const fmt = (value, digits = 0) => (value === null || value === undefined ? '–' : Number(value).toLocaleString('en-US', { maximumFractionDigits: digits }));
+const tailRatio = (p99, p50) =>
+  p99 === null || p99 === undefined || !p50 ? null : Math.round((p99 / p50) * 100) / 100;
+const fmt = (value, digits = 0) =>
+  value === null || value === undefined
+    ? '–'
+    : Number(value).toLocaleString('en-US', { maximumFractionDigits: digits });
 
 function printSummary(results) {
   console.log('');
@@ -35,13 +39,19 @@ function printSummary(results) {
       'CPU ms/req': s.cpu_ms_per_request,
       'raw CPU ms/req': s.baseline_cpu_ms_per_request,
       'raw p99 / p50': tailRatio(s.baseline_p99_ms, s.baseline_p50_ms),
-      ...(results.instances > 1 ? { 'one instance req/s': s.rps_one_instance ?? null, scaling: s.scaling ?? null } : {}),
+      ...(results.instances > 1
+        ? { 'one instance req/s': s.rps_one_instance ?? null, scaling: s.scaling ?? null }
+        : {}),
     })),
   );
   if (results.jobs.length > 0) console.table(results.jobs);
-  if (results.events) console.log(`event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} per batch, ${results.events.connections} connections)`);
+  if (results.events)
+    console.log(
+      `event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} per batch, ${results.events.connections} connections)`,
+    );
   console.log(`API peak RSS: ${fmt(results.peak_rss_mb, 1)} MB`);
-  for (const t of results.targets) console.log(`${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.target} (${fmt(t.value, 2)})`);
+  for (const t of results.targets)
+    console.log(`${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.target} (${fmt(t.value, 2)})`);
   for (const f of results.failures) console.log(`FAILED  ${f.name} (${f.server}): ${f.failure}`);
 }
 
@@ -74,22 +84,47 @@ function markdownSection(results, opts) {
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.scenarios.map((s) => {
       const noted = s.connections !== opts.connections ? ` (${s.connections} connections)` : '';
-      const cpu = s.cpu_ms_per_request === null || s.cpu_ms_per_request === undefined ? '–' : `${fmt(s.cpu_ms_per_request, 2)} (${fmt(s.baseline_cpu_ms_per_request, 2)})`;
-      const rawTail = s.baseline_p99_ms === null || s.baseline_p99_ms === undefined ? '–' : `${fmt(s.baseline_p50_ms, 1)} / ${fmt(s.baseline_p99_ms, 1)} (${fmt(tailRatio(s.baseline_p99_ms, s.baseline_p50_ms), 2)})`;
+      const cpu =
+        s.cpu_ms_per_request === null || s.cpu_ms_per_request === undefined
+          ? '–'
+          : `${fmt(s.cpu_ms_per_request, 2)} (${fmt(s.baseline_cpu_ms_per_request, 2)})`;
+      const rawTail =
+        s.baseline_p99_ms === null || s.baseline_p99_ms === undefined
+          ? '–'
+          : `${fmt(s.baseline_p50_ms, 1)} / ${fmt(s.baseline_p99_ms, 1)} (${fmt(tailRatio(s.baseline_p99_ms, s.baseline_p50_ms), 2)})`;
       return `| ${s.name}${noted} | ${fmt(s.rps)} | ${fmt(s.p50_ms, 1)} | ${fmt(s.p99_ms, 1)} | ${fmt(s.max_ms)} | ${fmt(s.baseline_rps)} | ${fmt(s.ratio, 2)} | ${cpu} | ${rawTail} ${targetCells(s.name)}`;
     }),
   ];
   if (instances > 1) {
-    lines.push('', `Throughput of ${instances} API processes against the first alone (same run, runs interleaved):`, '');
-    lines.push(`| scenario | one instance req/s | ${instances} instances req/s | scaling | p99 ms one / ${instances} |`, '|---|---|---|---|---|');
+    lines.push(
+      '',
+      `Throughput of ${instances} API processes against the first alone (same run, runs interleaved):`,
+      '',
+    );
+    lines.push(
+      `| scenario | one instance req/s | ${instances} instances req/s | scaling | p99 ms one / ${instances} |`,
+      '|---|---|---|---|---|',
+    );
     for (const s of results.scenarios.filter((row) => row.rps_one_instance !== undefined)) {
-      lines.push(`| ${s.name} | ${fmt(s.rps_one_instance)} | ${fmt(s.rps)} | ${fmt(s.scaling, 2)} | ${fmt(s.p99_ms_one_instance, 1)} / ${fmt(s.p99_ms, 1)} |`);
+      lines.push(
+        `| ${s.name} | ${fmt(s.rps_one_instance)} | ${fmt(s.rps)} | ${fmt(s.scaling, 2)} | ${fmt(s.p99_ms_one_instance, 1)} / ${fmt(s.p99_ms, 1)} |`,
+      );
     }
   }
   if (results.jobs.length > 0) {
-    lines.push('', 'Link creation jobs (from `POST /api/v1/custom-links` to a terminal status, polled every 50 ms):', '');
-    lines.push('| job | status | links | cards rendered | seconds | target (value) | met |', '|---|---|---|---|---|---|---|');
-    for (const j of results.jobs) lines.push(`| ${j.name} | ${j.status} | ${fmt(j.links)} | ${fmt(j.thumbnails_rendered)} | ${fmt(j.seconds, 1)} ${targetCells(j.name)}`);
+    lines.push(
+      '',
+      'Link creation jobs (from `POST /api/v1/custom-links` to a terminal status, polled every 50 ms):',
+      '',
+    );
+    lines.push(
+      '| job | status | links | cards rendered | seconds | target (value) | met |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const j of results.jobs)
+      lines.push(
+        `| ${j.name} | ${j.status} | ${fmt(j.links)} | ${fmt(j.thumbnails_rendered)} | ${fmt(j.seconds, 1)} ${targetCells(j.name)}`,
+      );
   }
   const { mixed } = results;
   if (mixed) {
@@ -103,10 +138,16 @@ function markdownSection(results, opts) {
   }
   if (results.events) {
     const run = results.scenarios.find((s) => s.name.startsWith('event ingestion'));
-    lines.push('', `Event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} events per request, ${results.events.connections} connections, p50 ${fmt(run?.p50_ms)} ms, p99 ${fmt(run?.p99_ms)} ms).`);
+    lines.push(
+      '',
+      `Event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} events per request, ${results.events.connections} connections, p50 ${fmt(run?.p50_ms)} ms, p99 ${fmt(run?.p99_ms)} ms).`,
+    );
   }
   const rss = results.rss;
-  lines.push('', `API peak RSS over the run: ${fmt(results.peak_rss_mb, 1)} MB (VmHWM ${fmt(rss.vmhwm_mb, 1)} MB, highest VmRSS sampled each second ${fmt(rss.sampled_vmrss_mb, 1)} MB); target ≤ 300 MB.`);
+  lines.push(
+    '',
+    `API peak RSS over the run: ${fmt(results.peak_rss_mb, 1)} MB (VmHWM ${fmt(rss.vmhwm_mb, 1)} MB, highest VmRSS sampled each second ${fmt(rss.sampled_vmrss_mb, 1)} MB); target ≤ 300 MB.`,
+  );
   return lines.join('\n');
 }
 

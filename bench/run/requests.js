@@ -2,7 +2,18 @@
 'use strict';
 const { randomUUID } = require('node:crypto');
 
-const EVENT_TYPES = ['page_view', 'page_view', 'page_view', 'open', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'];
+const EVENT_TYPES = [
+  'page_view',
+  'page_view',
+  'page_view',
+  'open',
+  'session_started',
+  'session_engaged',
+  'session_ended',
+  'lead_submitted',
+  'meeting_clicked',
+  'meeting_booked',
+];
 
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
 

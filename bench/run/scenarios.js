@@ -18,7 +18,9 @@ const sign = (op) => (op === '<=' ? '≤' : '≥');
 
 /** A figure of the scenario against a fixed bound. */
 function bound(metric, op, limit, unit = '') {
-  const label = { ratio: 'ratio ', p50_ms: 'p50 ', p99_ms: 'p99 ', events_per_s: '', seconds: '', peak_rss_mb: '' }[metric] ?? `${metric} `;
+  const label =
+    { ratio: 'ratio ', p50_ms: 'p50 ', p99_ms: 'p99 ', events_per_s: '', seconds: '', peak_rss_mb: '' }[metric] ??
+    `${metric} `;
   return { label: `${label}${sign(op)} ${fmt(limit)}${unit}`, op, limit, value: (values) => values[metric] ?? null };
 }
 const atMost = (metric, limit, unit = ' ms') => bound(metric, '<=', limit, unit);
@@ -28,7 +30,12 @@ const atLeast = (metric, limit, unit = '') => bound(metric, '>=', limit, unit);
 const ratioAtLeast = (limit) => atLeast('ratio', limit);
 
 /** A steady tail: p99 within TAIL_FACTOR × p50 (the value is p99 / p50). */
-const steadyTail = () => ({ label: `p99 ≤ ${TAIL_FACTOR} × p50`, op: '<=', limit: TAIL_FACTOR, value: (v) => (v.p50_ms > 0 && v.p99_ms !== null ? v.p99_ms / v.p50_ms : null) });
+const steadyTail = () => ({
+  label: `p99 ≤ ${TAIL_FACTOR} × p50`,
+  op: '<=',
+  limit: TAIL_FACTOR,
+  value: (v) => (v.p50_ms > 0 && v.p99_ms !== null ? v.p99_ms / v.p50_ms : null),
+});
 
 /** p99 within `factor` × another scenario's p99 in the same run (the value is the quotient). */
 const p99WithinOf = (factor, key) => ({
@@ -47,7 +54,8 @@ const p99DuringWithin = (factor) => ({
   label: `p99 during ≤ ${factor} × p99 alone`,
   op: '<=',
   limit: factor,
-  value: (v) => (v.window_inside_job && v.p99_alone_ms > 0 && v.p99_during_ms !== null ? v.p99_during_ms / v.p99_alone_ms : null),
+  value: (v) =>
+    v.window_inside_job && v.p99_alone_ms > 0 && v.p99_during_ms !== null ? v.p99_during_ms / v.p99_alone_ms : null,
 });
 
 function evaluate(name, targets, values, rowOf = () => undefined) {
@@ -64,7 +72,15 @@ function evaluate(name, targets, values, rowOf = () => undefined) {
  * A hot read: measured against the service and its raw baseline (ABBA), with a steady-tail target.
  * `paths` are the requests (one picked at random per request).
  */
-const hotRead = (key, paths, targets, more = {}) => ({ key, name: key, paths, baseline: true, read: true, targets: [...targets, steadyTail()], ...more });
+const hotRead = (key, paths, targets, more = {}) => ({
+  key,
+  name: key,
+  paths,
+  baseline: true,
+  read: true,
+  targets: [...targets, steadyTail()],
+  ...more,
+});
 
 /**
  * The load scenarios, in run order (reads first; event ingestion last, since it writes). Each has a
@@ -80,25 +96,62 @@ function loadScenarios(manifest, runTag) {
   const byEmail = (substrings) => substrings.map((s) => sessions(`?email=${encodeURIComponent(s)}`));
   return [
     hotRead('sessions list', [sessions('')], [ratioAtLeast(0.9), atMost('p99_ms', 50)]),
-    hotRead('sessions filtered by buying_intent + qualification_status', [sessions('?buying_intent=high&qualification_status=qualified')], [ratioAtLeast(0.9), atMost('p99_ms', 100)]),
-    hotRead('sessions filtered by email substring', byEmail(sample.emailSubstrings), [ratioAtLeast(0.9), atMost('p99_ms', 100)]),
+    hotRead(
+      'sessions filtered by buying_intent + qualification_status',
+      [sessions('?buying_intent=high&qualification_status=qualified')],
+      [ratioAtLeast(0.9), atMost('p99_ms', 100)],
+    ),
+    hotRead('sessions filtered by email substring', byEmail(sample.emailSubstrings), [
+      ratioAtLeast(0.9),
+      atMost('p99_ms', 100),
+    ]),
     ...(tenant
       ? [
-          hotRead(`sessions of the ${fmt(tenant.counts.sessions)}-session tenant filtered by email substring`, byEmail(tenant.sample.emailSubstrings), [ratioAtLeast(0.9), p99WithinOf(2, 'sessions list')], {
-            apiKey: tenant.apiKey,
-          }),
+          hotRead(
+            `sessions of the ${fmt(tenant.counts.sessions)}-session tenant filtered by email substring`,
+            byEmail(tenant.sample.emailSubstrings),
+            [ratioAtLeast(0.9), p99WithinOf(2, 'sessions list')],
+            {
+              apiKey: tenant.apiKey,
+            },
+          ),
         ]
       : []),
-    hotRead(`sessions at offset ${fmt(lastPage)}`, [sessions(`?offset=${lastPage}`)], [ratioAtLeast(0.9), atMost('p50_ms', 200)]),
-    hotRead('session detail', sample.sessionIds.map((id) => `/api/v1/sessions/${id}`), [ratioAtLeast(0.9), atMost('p99_ms', 20)]),
-    hotRead('transcript', sample.transcriptSessionIds.map((id) => `/api/v1/sessions/${id}/transcript`), [ratioAtLeast(0.9), atMost('p99_ms', 20)]),
+    hotRead(
+      `sessions at offset ${fmt(lastPage)}`,
+      [sessions(`?offset=${lastPage}`)],
+      [ratioAtLeast(0.9), atMost('p50_ms', 200)],
+    ),
+    hotRead(
+      'session detail',
+      sample.sessionIds.map((id) => `/api/v1/sessions/${id}`),
+      [ratioAtLeast(0.9), atMost('p99_ms', 20)],
+    ),
+    hotRead(
+      'transcript',
+      sample.transcriptSessionIds.map((id) => `/api/v1/sessions/${id}/transcript`),
+      [ratioAtLeast(0.9), atMost('p99_ms', 20)],
+    ),
     hotRead('people list', ['/api/v1/people'], [ratioAtLeast(0.9)]),
-    hotRead('account', sample.accountDomains.map((domain) => `/api/v1/accounts/${encodeURIComponent(domain)}`), [ratioAtLeast(0.9), atMost('p99_ms', 20)]),
-    hotRead('custom links by last activity', ['/api/v1/custom-links?sort=last_activity_at&order=desc'], [ratioAtLeast(0.9)]),
-    hotRead('campaign engagement', [`/api/v1/custom-link-campaigns/${sample.largeCampaignId}/engagement`], [atMost('p50_ms', 100)], {
-      // Named after the links it aggregates, as the service counts them.
-      rename: (body) => `campaign engagement (${fmt(body.generatedLinkCount)} links)`,
-    }),
+    hotRead(
+      'account',
+      sample.accountDomains.map((domain) => `/api/v1/accounts/${encodeURIComponent(domain)}`),
+      [ratioAtLeast(0.9), atMost('p99_ms', 20)],
+    ),
+    hotRead(
+      'custom links by last activity',
+      ['/api/v1/custom-links?sort=last_activity_at&order=desc'],
+      [ratioAtLeast(0.9)],
+    ),
+    hotRead(
+      'campaign engagement',
+      [`/api/v1/custom-link-campaigns/${sample.largeCampaignId}/engagement`],
+      [atMost('p50_ms', 100)],
+      {
+        // Named after the links it aggregates, as the service counts them.
+        rename: (body) => `campaign engagement (${fmt(body.generatedLinkCount)} links)`,
+      },
+    ),
     {
       key: 'event ingestion',
       name: `event ingestion (batches of ${EVENT_BATCH})`,
@@ -107,12 +160,20 @@ function loadScenarios(manifest, runTag) {
       connections: 6,
       // A batch may take a second on a busy machine: a one-second window (--smoke) could count none.
       minSeconds: 3,
-      check: (body) => (body.accepted === EVENT_BATCH ? null : `accepted ${body.accepted} of ${EVENT_BATCH} (rejected: ${JSON.stringify(body.rejected).slice(0, 200)})`),
+      check: (body) =>
+        body.accepted === EVENT_BATCH
+          ? null
+          : `accepted ${body.accepted} of ${EVENT_BATCH} (rejected: ${JSON.stringify(body.rejected).slice(0, 200)})`,
       // The links' and campaigns' rollups against a recount from the stored events (bench/ingest-recount.js).
       finish: async ({ row }) => {
         const recount = await recountRollups(manifest.databaseUrl, manifest.organizationId, sample.linkIds);
         // A mismatch misses the target `rollup_mismatches ≤ 0` (and fails --check); the first few are in the results.
-        return { events_per_s: Math.round(row.rps * EVENT_BATCH), batch_size: EVENT_BATCH, rollup_mismatches: recount.mismatchCount, recount };
+        return {
+          events_per_s: Math.round(row.rps * EVENT_BATCH),
+          batch_size: EVENT_BATCH,
+          rollup_mismatches: recount.mismatchCount,
+          recount,
+        };
       },
       targets: [atLeast('events_per_s', 20_000, ' events/s'), atMost('rollup_mismatches', 0, '')],
     },

@@ -32,14 +32,21 @@ export function appFacts(sources: AppSources): AppFacts {
   try {
     return {
       defaults: Object.fromEntries(Object.values(sources.variables).map((v) => [v.name, v.default])),
-      getPaths: Object.fromEntries(ROLES.map((role) => [role, getPathsOf(sources.moduleForRole(role))])) as Record<Role, string[]>,
-      commands: { server: nodeArguments(sources.scripts, 'start'), migrate: nodeArguments(sources.scripts, 'migration:run') },
+      getPaths: Object.fromEntries(ROLES.map((role) => [role, getPathsOf(sources.moduleForRole(role))])) as Record<
+        Role,
+        string[]
+      >,
+      commands: {
+        server: nodeArguments(sources.scripts, 'start'),
+        migrate: nodeArguments(sources.scripts, 'migration:run'),
+      },
       configProblems: (env) => {
         try {
           sources.loadConfig(env);
           return [];
         } catch (error) {
-          if (Array.isArray((error as { problems?: unknown }).problems)) return (error as { problems: string[] }).problems;
+          if (Array.isArray((error as { problems?: unknown }).problems))
+            return (error as { problems: string[] }).problems;
           throw error;
         }
       },
@@ -51,7 +58,8 @@ export function appFacts(sources: AppSources): AppFacts {
 
 function nodeArguments(scripts: Record<string, string>, name: string): string[] {
   const [program, ...rest] = (scripts[name] ?? '').trim().split(/\s+/);
-  if (program !== 'node' || rest.length === 0) throw new Error(`package.json script "${name}" is not \`node <file> ...\`: ${JSON.stringify(scripts[name])}`);
+  if (program !== 'node' || rest.length === 0)
+    throw new Error(`package.json script "${name}" is not \`node <file> ...\`: ${JSON.stringify(scripts[name])}`);
   return rest;
 }
 
@@ -61,7 +69,8 @@ type ModuleEntry = Type | DynamicModule | { forwardRef: () => ModuleEntry } | Pr
 function getPathsOf(root: DynamicModule): string[] {
   const controllers = new Set<Type>();
   const seen = new Set<unknown>();
-  const metadata = (key: string, target: unknown) => (Reflect.getMetadata(key, target as object) ?? []) as ModuleEntry[];
+  const metadata = (key: string, target: unknown) =>
+    (Reflect.getMetadata(key, target as object) ?? []) as ModuleEntry[];
   const visit = (entry: ModuleEntry | undefined) => {
     // An async dynamic module would need awaiting; the app has none, and a path it adds would be reported missing, not accepted.
     if (!entry || seen.has(entry) || entry instanceof Promise) return;
@@ -69,8 +78,10 @@ function getPathsOf(root: DynamicModule): string[] {
     if ('forwardRef' in entry) return visit(entry.forwardRef());
     const dynamic = typeof entry === 'object' ? entry : undefined;
     const moduleClass = dynamic ? dynamic.module : entry;
-    for (const controller of [...(dynamic?.controllers ?? []), ...metadata(MODULE_METADATA.CONTROLLERS, moduleClass)]) controllers.add(controller as Type);
-    for (const imported of [...(dynamic?.imports ?? []), ...metadata(MODULE_METADATA.IMPORTS, moduleClass)]) visit(imported as ModuleEntry);
+    for (const controller of [...(dynamic?.controllers ?? []), ...metadata(MODULE_METADATA.CONTROLLERS, moduleClass)])
+      controllers.add(controller as Type);
+    for (const imported of [...(dynamic?.imports ?? []), ...metadata(MODULE_METADATA.IMPORTS, moduleClass)])
+      visit(imported as ModuleEntry);
   };
   visit(root);
   return [...new Set([...controllers].flatMap(getPathsOfController))].sort();
@@ -83,7 +94,15 @@ function getPathsOfController(controller: Type): string[] {
     const handler = prototype[key];
     if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) return [];
     const paths = pathList(Reflect.getMetadata(PATH_METADATA, handler));
-    return prefixes.flatMap((prefix) => paths.map((path) => `/${[prefix, path].flatMap((p) => p.split('/')).filter(Boolean).join('/')}`));
+    return prefixes.flatMap((prefix) =>
+      paths.map(
+        (path) =>
+          `/${[prefix, path]
+            .flatMap((p) => p.split('/'))
+            .filter(Boolean)
+            .join('/')}`,
+      ),
+    );
   });
 }
 

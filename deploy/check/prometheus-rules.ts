@@ -19,7 +19,9 @@ export interface RuleGroup {
 
 /** The rule groups of every PrometheusRule of a rendering. */
 export function ruleGroups(objects: K8sObject[]): RuleGroup[] {
-  return objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => ((o.spec ?? {}) as { groups?: RuleGroup[] }).groups ?? []);
+  return objects
+    .filter((o) => o.kind === 'PrometheusRule')
+    .flatMap((o) => ((o.spec ?? {}) as { groups?: RuleGroup[] }).groups ?? []);
 }
 
 /**
@@ -32,8 +34,31 @@ export function rulesFile(objects: K8sObject[]): string {
 
 /** PromQL words that are not metric names. */
 const PROMQL_WORDS = new Set([
-  'sum', 'min', 'max', 'avg', 'count', 'rate', 'irate', 'increase', 'delta', 'histogram_quantile', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right',
-  'and', 'or', 'unless', 'bool', 'offset', 'clamp_min', 'clamp_max', 'absent', 'le',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'rate',
+  'irate',
+  'increase',
+  'delta',
+  'histogram_quantile',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'clamp_min',
+  'clamp_max',
+  'absent',
+  'le',
 ]);
 
 /** The metric names an expression reads: strings, label matchers, grouping clauses, ranges and numbers removed. */

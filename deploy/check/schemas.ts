@@ -24,7 +24,9 @@ export async function schemaProblems(objects: K8sObject[]): Promise<string[]> {
     const name = `${object.kind}/${object.metadata.name}`;
     let Model: new (data: unknown) => Model;
     try {
-      ({ [object.kind]: Model } = (await import(`${modelPackage(object.apiVersion)}/${object.apiVersion}/${object.kind}`)) as Record<string, new (data: unknown) => Model>);
+      ({ [object.kind]: Model } = (await import(
+        `${modelPackage(object.apiVersion)}/${object.apiVersion}/${object.kind}`
+      )) as Record<string, new (data: unknown) => Model>);
     } catch {
       problems.push(`${name}: kubernetes-models has no schema for ${object.apiVersion} ${object.kind}`);
       continue;
@@ -44,5 +46,8 @@ export async function schemaProblems(objects: K8sObject[]): Promise<string[]> {
  */
 function withUnwrappedSecretData(object: K8sObject): K8sObject {
   if (object.kind !== 'Secret' || !object.data) return object;
-  return { ...object, data: Object.fromEntries(Object.entries(object.data).map(([key, value]) => [key, value.replace(/\s+/g, '')])) };
+  return {
+    ...object,
+    data: Object.fromEntries(Object.entries(object.data).map(([key, value]) => [key, value.replace(/\s+/g, '')])),
+  };
 }

@@ -20,9 +20,26 @@ const CATCH_ALL_ROUTE = /^[{/]*\*/;
  * call pass one of these objects whole, its value is replaced.
  */
 const REDACTED_PATHS = [
-  'headers', '*.headers', 'authorization', '*.authorization', '["x-api-key"]', '*["x-api-key"]', 'cookie', '*.cookie',
-  'apiKey', '*.apiKey', 'body', '*.body', 'email', '*.email', 'transcript', '*.transcript', 'parameters', '*.parameters',
-  'driverError', '*.driverError',
+  'headers',
+  '*.headers',
+  'authorization',
+  '*.authorization',
+  '["x-api-key"]',
+  '*["x-api-key"]',
+  'cookie',
+  '*.cookie',
+  'apiKey',
+  '*.apiKey',
+  'body',
+  '*.body',
+  'email',
+  '*.email',
+  'transcript',
+  '*.transcript',
+  'parameters',
+  '*.parameters',
+  'driverError',
+  '*.driverError',
 ];
 
 interface RoutedRequest extends IncomingMessage {
@@ -51,13 +68,20 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
     // (trace_id, span_id): logs and traces join by id, not by time. Off, no line pays for it.
     ...(config.operations.tracesExporter === null ? {} : { mixin: logTraceFields }),
     customAttributeKeys: { responseTime: 'durationMs' },
-    customSuccessObject: (req: IncomingMessage, res: ServerResponse, line: Record<string, unknown>) => ({ ...line, ...requestFields(req as RoutedRequest, res) }),
+    customSuccessObject: (req: IncomingMessage, res: ServerResponse, line: Record<string, unknown>) => ({
+      ...line,
+      ...requestFields(req as RoutedRequest, res),
+    }),
     genReqId: (req: IncomingMessage) => (req as RoutedRequest).id,
     autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.has((req.url ?? '').split('?')[0]) },
     // Serializers get the raw objects: pino-std-serializers' request view copies every header.
     wrapSerializers: false,
     serializers: {
-      req: (req: RoutedRequest) => ({ id: req.id, method: req.method, query: queryNames(req.originalUrl ?? req.url ?? '') }),
+      req: (req: RoutedRequest) => ({
+        id: req.id,
+        method: req.method,
+        query: queryNames(req.originalUrl ?? req.url ?? ''),
+      }),
       // The route is known only once routing is done: the response serializer runs when the request ends.
       res: (res: ServerResponse) => ({ statusCode: res.statusCode, ...routeOf(res.req as RoutedRequest | undefined) }),
       err: describeError,
@@ -66,7 +90,12 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // A 5xx request line would carry a generated "failed with status code" error and its stack: the
     // cause is already logged, with the same request id, by whoever caught it.
-    customErrorObject: (req: IncomingMessage, res: ServerResponse, _error: Error, { err: _err, ...line }: Record<string, unknown>) => ({ ...line, ...requestFields(req as RoutedRequest, res) }),
+    customErrorObject: (
+      req: IncomingMessage,
+      res: ServerResponse,
+      _error: Error,
+      { err: _err, ...line }: Record<string, unknown>,
+    ) => ({ ...line, ...requestFields(req as RoutedRequest, res) }),
   };
   return {
     // Above info no request log is ever written, so pino-http's per-request child loggers would be pure
@@ -82,7 +111,12 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
  * the status. (`durationMs` is pino-http's own.)
  */
 function requestFields(req: RoutedRequest, res: ServerResponse) {
-  return { requestId: req.id, organizationId: req.principal?.organizationId ?? null, route: routeOf(req).route, status: res.statusCode };
+  return {
+    requestId: req.id,
+    organizationId: req.principal?.organizationId ?? null,
+    route: routeOf(req).route,
+    status: res.statusCode,
+  };
 }
 
 /** The distinct query parameter names of a URL, without their values; undefined without a query. */

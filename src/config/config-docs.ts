@@ -23,14 +23,20 @@ export function envExample(): string {
     '# Bad values stop the process with one line per variable.',
   ];
   for (const variable of Object.values(VARIABLES)) {
-    lines.push('', `# ${variable.doc}`, variable.default === '' ? `# ${variable.name}=` : `${variable.name}=${variable.default}`);
+    lines.push(
+      '',
+      `# ${variable.doc}`,
+      variable.default === '' ? `# ${variable.name}=` : `${variable.name}=${variable.default}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
 export function configurationTable(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
-  const rows = Object.values(VARIABLES).map((v) => `| \`${v.name}\` | ${v.default === '' ? '(unset)' : `\`${v.default}\``} | ${cell(v.doc)} |`);
+  const rows = Object.values(VARIABLES).map(
+    (v) => `| \`${v.name}\` | ${v.default === '' ? '(unset)' : `\`${v.default}\``} | ${cell(v.doc)} |`,
+  );
   return [README_BEGIN, '| Variable | Default | Meaning |', '|---|---|---|', ...rows, README_END].join('\n');
 }
 

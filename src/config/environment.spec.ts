@@ -9,7 +9,12 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       appRole: 'all',
       port: 3000,
-      limits: { requestsPerMinute: 120, transcriptDailyLimit: 2000, linkMutationsPerMinute: 10, linkCreationUnitsPerHour: 5000 },
+      limits: {
+        requestsPerMinute: 120,
+        transcriptDailyLimit: 2000,
+        linkMutationsPerMinute: 10,
+        linkCreationUnitsPerHour: 5000,
+      },
       thumbnails: { renderThreads: Math.min(32, availableParallelism()), renderTimeoutMs: 10000 },
       playbookApplyEnabled: true,
     });
@@ -38,36 +43,66 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
 
-  it.each(['yes please', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', 'localhost', '1.2.3.4/8/9', '::1/255.0.0.0', '101'])('refuses TRUST_PROXY=%j at start', (raw) => {
-    expect(() => loadConfig({ TRUST_PROXY: raw })).toThrow(ConfigError);
-  });
+  it.each(['yes please', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', 'localhost', '1.2.3.4/8/9', '::1/255.0.0.0', '101'])(
+    'refuses TRUST_PROXY=%j at start',
+    (raw) => {
+      expect(() => loadConfig({ TRUST_PROXY: raw })).toThrow(ConfigError);
+    },
+  );
 
   it('bounds the share-card rendering settings', () => {
-    expect(loadConfig({ THUMBNAIL_RENDER_THREADS: '4', THUMBNAIL_RENDER_TIMEOUT_MS: '2500' }).thumbnails).toEqual({ renderThreads: 4, renderTimeoutMs: 2500 });
-    expect(() => loadConfig({ THUMBNAIL_RENDER_THREADS: '0' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_THREADS="0": must be an integer between 1 and 32.');
-    expect(() => loadConfig({ THUMBNAIL_RENDER_TIMEOUT_MS: '50' })).toThrow('Invalid environment variable THUMBNAIL_RENDER_TIMEOUT_MS="50": must be an integer between 100 and 600000.');
+    expect(loadConfig({ THUMBNAIL_RENDER_THREADS: '4', THUMBNAIL_RENDER_TIMEOUT_MS: '2500' }).thumbnails).toEqual({
+      renderThreads: 4,
+      renderTimeoutMs: 2500,
+    });
+    expect(() => loadConfig({ THUMBNAIL_RENDER_THREADS: '0' })).toThrow(
+      'Invalid environment variable THUMBNAIL_RENDER_THREADS="0": must be an integer between 1 and 32.',
+    );
+    expect(() => loadConfig({ THUMBNAIL_RENDER_TIMEOUT_MS: '50' })).toThrow(
+      'Invalid environment variable THUMBNAIL_RENDER_TIMEOUT_MS="50": must be an integer between 100 and 600000.',
+    );
   });
 
   it('serves /metrics on PORT unless METRICS_PORT names another port', () => {
     expect(loadConfig({}).operations.metricsPort).toBeNull();
     expect(loadConfig({ METRICS_PORT: '9400' }).operations.metricsPort).toBe(9400);
-    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(new ConfigError(['METRICS_PORT (3000) must differ from PORT: it is a listener of its own.']));
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(
+      new ConfigError(['METRICS_PORT (3000) must differ from PORT: it is a listener of its own.']),
+    );
     expect(() => loadConfig({ METRICS_PORT: '0' })).toThrow('Invalid environment variable METRICS_PORT="0"');
   });
 
   it('drains 5 s within a 25 s shutdown by default (workers do not drain); the drain must leave time inside the timeout', () => {
     expect(loadConfig({})).toMatchObject({ shutdownDrainDelayMs: 5000, shutdownTimeoutMs: 25000 });
-    expect(loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' })).toMatchObject({ shutdownDrainDelayMs: 0, shutdownTimeoutMs: 0 });
+    expect(loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' })).toMatchObject({
+      shutdownDrainDelayMs: 0,
+      shutdownTimeoutMs: 0,
+    });
     expect(() => loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '25000' })).toThrow(
-      new ConfigError(['SHUTDOWN_DRAIN_DELAY_MS (25000) must be less than SHUTDOWN_TIMEOUT_MS (25000), which counts the drain too.']),
+      new ConfigError([
+        'SHUTDOWN_DRAIN_DELAY_MS (25000) must be less than SHUTDOWN_TIMEOUT_MS (25000), which counts the drain too.',
+      ]),
     );
     // A worker-only process serves no traffic: it never drains, and its timeout is all for its jobs.
-    expect(loadConfig({ APP_ROLE: 'worker', SHUTDOWN_TIMEOUT_MS: '1000' })).toMatchObject({ shutdownDrainDelayMs: 0, shutdownTimeoutMs: 1000 });
+    expect(loadConfig({ APP_ROLE: 'worker', SHUTDOWN_TIMEOUT_MS: '1000' })).toMatchObject({
+      shutdownDrainDelayMs: 0,
+      shutdownTimeoutMs: 1000,
+    });
   });
 
   it('reads and parses variables, trimming trailing slashes of base URLs', () => {
-    const config = loadConfig({ APP_ROLE: 'worker', PORT: '8080', PUBLIC_BASE_URL: 'https://links.example.com/', PLAYBOOK_APPLY_ENABLED: 'false' });
-    expect(config).toMatchObject({ appRole: 'worker', port: 8080, publicBaseUrl: 'https://links.example.com', playbookApplyEnabled: false });
+    const config = loadConfig({
+      APP_ROLE: 'worker',
+      PORT: '8080',
+      PUBLIC_BASE_URL: 'https://links.example.com/',
+      PLAYBOOK_APPLY_ENABLED: 'false',
+    });
+    expect(config).toMatchObject({
+      appRole: 'worker',
+      port: 8080,
+      publicBaseUrl: 'https://links.example.com',
+      playbookApplyEnabled: false,
+    });
   });
 
   it('reports every bad variable on its own line', () => {
@@ -92,20 +127,33 @@ describe('loadConfig', () => {
 
   it('falls back to the embedded services outside production when no URL is set', () => {
     const config = loadConfig({ EMBEDDED_POSTGRES_PORT: '6000', EMBEDDED_REDIS_PORT: '6001' });
-    expect(config.localServices).toEqual({ postgres: true, redis: true, dataDir: '.data', postgresPort: 6000, redisPort: 6001 });
+    expect(config.localServices).toEqual({
+      postgres: true,
+      redis: true,
+      dataDir: '.data',
+      postgresPort: 6000,
+      redisPort: 6001,
+    });
     expect(config.databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:6000/engagement');
     expect(config.redisUrl).toBe('redis://127.0.0.1:6001/0');
   });
 
   it('uses the given URLs and runs nothing of its own when both are set', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://db.internal/app', REDIS_URL: 'redis://cache.internal:6379/2' });
-    expect(config).toMatchObject({ databaseUrl: 'postgres://db.internal/app', redisUrl: 'redis://cache.internal:6379/2', localServices: { postgres: false, redis: false } });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://db.internal/app',
+      REDIS_URL: 'redis://cache.internal:6379/2',
+    });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://db.internal/app',
+      redisUrl: 'redis://cache.internal:6379/2',
+      localServices: { postgres: false, redis: false },
+    });
   });
 
   it('never falls back in production: each missing URL is named', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://cache:6379', CURSOR_SECRET: 'a-cursor-secret-of-16+' })).toThrow(
-      new ConfigError(['Missing environment variable DATABASE_URL: required when NODE_ENV=production.']),
-    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://cache:6379', CURSOR_SECRET: 'a-cursor-secret-of-16+' }),
+    ).toThrow(new ConfigError(['Missing environment variable DATABASE_URL: required when NODE_ENV=production.']));
     let error: unknown;
     try {
       loadConfig({ NODE_ENV: 'production' });
@@ -121,26 +169,38 @@ describe('loadConfig', () => {
 
   it('reads CORS_ORIGINS as a list of origins, normalised as browsers send them; unset is none', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
-    expect(loadConfig({ CORS_ORIGINS: 'https://App.Example.com, http://localhost:5173/ ,' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://App.Example.com, http://localhost:5173/ ,' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
   });
 
-  it.each(['*', 'app.example.com', 'https://app.example.com/path', 'https://app.example.com?x=1', 'ftp://files.example.com', 'https://user@app.example.com'])(
-    'refuses CORS_ORIGINS=%s: origins only',
-    (value) => {
-      expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(
-        new ConfigError([`Invalid environment variable CORS_ORIGINS=${JSON.stringify(value)}: must be comma-separated origins such as https://app.example.com (scheme, host and port only).`]),
-      );
-    },
-  );
+  it.each([
+    '*',
+    'app.example.com',
+    'https://app.example.com/path',
+    'https://app.example.com?x=1',
+    'ftp://files.example.com',
+    'https://user@app.example.com',
+  ])('refuses CORS_ORIGINS=%s: origins only', (value) => {
+    expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(
+      new ConfigError([
+        `Invalid environment variable CORS_ORIGINS=${JSON.stringify(value)}: must be comma-separated origins such as https://app.example.com (scheme, host and port only).`,
+      ]),
+    );
+  });
 
   it("never repeats a URL's password in an error", () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:s3cret@db.internal/app' })).toThrow(
-      new ConfigError(['Invalid environment variable DATABASE_URL="mysql://admin:***@db.internal/app": must be a URL (postgres:, postgresql:).']),
+      new ConfigError([
+        'Invalid environment variable DATABASE_URL="mysql://admin:***@db.internal/app": must be a URL (postgres:, postgresql:).',
+      ]),
     );
   });
 
   it('declares a default for every variable that parses', () => {
-    for (const variable of Object.values(VARIABLES)) expect(() => (variable.parse as (raw: string) => unknown)(variable.default)).not.toThrow();
+    for (const variable of Object.values(VARIABLES))
+      expect(() => (variable.parse as (raw: string) => unknown)(variable.default)).not.toThrow();
   });
 });
 

@@ -127,17 +127,21 @@ const withoutPassword = (raw: string) => raw.replace(/(\/\/[^/@:\s]*:)[^/@\s]*@/
 
 class InvalidVariable extends Error {}
 
-const integer = (min: number, max: number): Parser<number> => (raw) => {
-  if (!/^-?\d+$/.test(raw.trim())) throw new InvalidVariable(`must be an integer between ${min} and ${max}`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new InvalidVariable(`must be an integer between ${min} and ${max}`);
-  return value;
-};
+const integer =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new InvalidVariable(`must be an integer between ${min} and ${max}`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new InvalidVariable(`must be an integer between ${min} and ${max}`);
+    return value;
+  };
 
-const oneOf = <T extends string>(...values: T[]): Parser<T> => (raw) => {
-  if (!(values as string[]).includes(raw)) throw new InvalidVariable(`must be one of ${values.join(', ')}`);
-  return raw as T;
-};
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw) => {
+    if (!(values as string[]).includes(raw)) throw new InvalidVariable(`must be one of ${values.join(', ')}`);
+    return raw as T;
+  };
 
 const boolean: Parser<boolean> = (raw) => {
   if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
@@ -145,16 +149,18 @@ const boolean: Parser<boolean> = (raw) => {
   throw new InvalidVariable('must be true or false');
 };
 
-const url = (...protocols: string[]): Parser<string> => (raw) => {
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new InvalidVariable(`must be a URL (${protocols.join(', ')})`);
-  }
-  if (!protocols.includes(parsed.protocol)) throw new InvalidVariable(`must be a URL (${protocols.join(', ')})`);
-  return raw.replace(/\/+$/, '');
-};
+const url =
+  (...protocols: string[]): Parser<string> =>
+  (raw) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new InvalidVariable(`must be a URL (${protocols.join(', ')})`);
+    }
+    if (!protocols.includes(parsed.protocol)) throw new InvalidVariable(`must be a URL (${protocols.join(', ')})`);
+    return raw.replace(/\/+$/, '');
+  };
 
 /** A comma-separated list of origins (scheme://host[:port]), each normalised as browsers send it. */
 const origins: Parser<string[]> = (raw) =>
@@ -169,8 +175,17 @@ const origins: Parser<string[]> = (raw) =>
       } catch {
         // reported below
       }
-      if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.pathname !== '/' || parsed.search || parsed.hash || parsed.username) {
-        throw new InvalidVariable('must be comma-separated origins such as https://app.example.com (scheme, host and port only)');
+      if (
+        !parsed ||
+        !['http:', 'https:'].includes(parsed.protocol) ||
+        parsed.pathname !== '/' ||
+        parsed.search ||
+        parsed.hash ||
+        parsed.username
+      ) {
+        throw new InvalidVariable(
+          'must be comma-separated origins such as https://app.example.com (scheme, host and port only)',
+        );
       }
       return parsed.origin;
     });
@@ -212,7 +227,9 @@ const trustProxy: Parser<TrustProxy> = (raw) => {
   if (/^\d+$/.test(value)) return integer(0, 100)(value);
   const entries = value.split(',').map((entry) => entry.trim());
   if (!entries.every(isProxyAddress)) {
-    throw new InvalidVariable(`must be true, false, a number of proxy hops, or comma-separated addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`);
+    throw new InvalidVariable(
+      `must be true, false, a number of proxy hops, or comma-separated addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`,
+    );
   }
   return entries;
 };
@@ -220,7 +237,8 @@ const trustProxy: Parser<TrustProxy> = (raw) => {
 /** A comma-separated list of TCP ports, at least one, in the order given (duplicates dropped). */
 const ports: Parser<number[]> = (raw) => {
   const entries = raw.split(',').map((entry) => entry.trim());
-  if (entries.some((entry) => !/^\d+$/.test(entry) || Number(entry) < 1 || Number(entry) > 65535)) throw new InvalidVariable('must be comma-separated port numbers between 1 and 65535');
+  if (entries.some((entry) => !/^\d+$/.test(entry) || Number(entry) < 1 || Number(entry) > 65535))
+    throw new InvalidVariable('must be comma-separated port numbers between 1 and 65535');
   return [...new Set(entries.map(Number))];
 };
 
@@ -231,81 +249,362 @@ const token: Parser<string> = (raw) => {
 };
 
 /** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
-const optional = <T>(parse: Parser<T>): Parser<T | null> => (raw) => (raw.trim() === '' ? null : parse(raw));
+const optional =
+  <T>(parse: Parser<T>): Parser<T | null> =>
+  (raw) =>
+    raw.trim() === '' ? null : parse(raw);
 
 /** A thread count; unset, one per CPU this process may use (os.availableParallelism: its CPU affinity and cgroup CPU quota). */
-const threadsPerCore = (max: number): Parser<number> => (raw) => (raw.trim() === '' ? Math.min(max, availableParallelism()) : integer(1, max)(raw));
+const threadsPerCore =
+  (max: number): Parser<number> =>
+  (raw) =>
+    raw.trim() === '' ? Math.min(max, availableParallelism()) : integer(1, max)(raw);
 
 /** Outside production only: cursors stay valid across restarts without configuration. */
 const DEVELOPMENT_CURSOR_SECRET = 'development-cursor-secret-not-for-production';
 
 /** Declared in the order .env.example and the README list them. */
 export const VARIABLES = {
-  nodeEnv: variable('NODE_ENV', 'development', oneOf('development', 'production', 'test'), 'development | production | test. Production never falls back to embedded services.'),
-  appRole: variable('APP_ROLE', 'all', oneOf<AppRole>('all', 'api', 'worker'), 'What this process runs: all (HTTP API and queue workers), api (HTTP only) or worker (queues only).'),
+  nodeEnv: variable(
+    'NODE_ENV',
+    'development',
+    oneOf('development', 'production', 'test'),
+    'development | production | test. Production never falls back to embedded services.',
+  ),
+  appRole: variable(
+    'APP_ROLE',
+    'all',
+    oneOf<AppRole>('all', 'api', 'worker'),
+    'What this process runs: all (HTTP API and queue workers), api (HTTP only) or worker (queues only).',
+  ),
   port: variable('PORT', '3000', integer(1, 65535), 'HTTP port of the API (workers serve their probes on it).'),
-  databaseUrl: variable('DATABASE_URL', '', optional(url('postgres:', 'postgresql:')), 'PostgreSQL URL. Unset outside production: an embedded PostgreSQL under DATA_DIR, migrated at start. Required in production.'),
+  databaseUrl: variable(
+    'DATABASE_URL',
+    '',
+    optional(url('postgres:', 'postgresql:')),
+    'PostgreSQL URL. Unset outside production: an embedded PostgreSQL under DATA_DIR, migrated at start. Required in production.',
+  ),
   databasePoolSize: variable('DATABASE_POOL_SIZE', '10', integer(1, 200), 'Connections per process in the pool.'),
-  databaseStatementTimeoutMs: variable('DATABASE_STATEMENT_TIMEOUT_MS', '5000', integer(100, 600000), 'A statement running longer is cancelled by PostgreSQL and the request answers 503 (migrations run without this limit).'),
-  databaseLockTimeoutMs: variable('DATABASE_LOCK_TIMEOUT_MS', '3000', integer(100, 600000), 'Waiting longer for a row or table lock cancels the statement (503).'),
-  databaseIdleInTransactionTimeoutMs: variable('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', '15000', integer(1000, 600000), 'A transaction left idle this long is ended by PostgreSQL, releasing its locks.'),
-  databaseConnectTimeoutMs: variable('DATABASE_CONNECT_TIMEOUT_MS', '3000', integer(100, 600000), 'Opening a connection, or waiting for a free one in the pool, longer than this fails the request with 503.'),
-  redisUrl: variable('REDIS_URL', '', optional(url('redis:', 'rediss:')), 'Redis URL (queues, rate limits, quotas). Unset outside production: redis-server from the PATH with data under DATA_DIR. Required in production.'),
-  redisCommandTimeoutMs: variable('REDIS_COMMAND_TIMEOUT_MS', '1000', integer(50, 60000), 'A Redis command (limits, caches, enqueueing) unanswered this long fails the request with 503.'),
-  redisConnectTimeoutMs: variable('REDIS_CONNECT_TIMEOUT_MS', '1000', integer(50, 60000), 'Opening a Redis connection longer than this counts as a failed attempt (reconnects continue in the background).'),
-  httpHeadersTimeoutMs: variable('HTTP_HEADERS_TIMEOUT_MS', '10000', integer(1000, 600000), 'A client must send its request headers within this time (slow clients are cut off).'),
-  httpRequestTimeoutMs: variable('HTTP_REQUEST_TIMEOUT_MS', '60000', integer(1000, 3600000), 'A client must send its whole request within this time.'),
-  httpKeepAliveTimeoutMs: variable('HTTP_KEEP_ALIVE_TIMEOUT_MS', '65000', integer(1000, 600000), 'An idle keep-alive connection is closed after this time (keep it above the load balancer idle timeout).'),
-  dataDir: variable('DATA_DIR', '.data', (raw) => raw.trim() || '.data', 'Where the embedded PostgreSQL and Redis keep their data (relative to the working directory).'),
-  embeddedPostgresPort: variable('EMBEDDED_POSTGRES_PORT', '54329', integer(1, 65535), 'Port of the embedded PostgreSQL (127.0.0.1 only).'),
-  embeddedRedisPort: variable('EMBEDDED_REDIS_PORT', '63790', integer(1, 65535), 'Port of the embedded Redis (127.0.0.1 only).'),
-  demoSeed: variable('DEMO_SEED', 'true', boolean, 'In development, the first start on an empty database seeds a demo organization and prints its key; false turns this off.'),
-  publicBaseUrl: variable('PUBLIC_BASE_URL', 'http://localhost:3000', url('http:', 'https:'), 'Base URL of this service as clients reach it: Custom Link urls ({PUBLIC_BASE_URL}/l/{slug}) and share cards.'),
-  experienceBaseUrl: variable('EXPERIENCE_BASE_URL', 'http://localhost:5173/experience', url('http:', 'https:'), 'Where /l/{slug} redirects: {EXPERIENCE_BASE_URL}?cl={slug}.'),
-  agentBaseUrl: variable('AGENT_BASE_URL', 'http://localhost:5174/agent', url('http:', 'https:'), 'Agent links: {AGENT_BASE_URL}/staging/{orgId} and {AGENT_BASE_URL}/live/{orgId}.'),
-  corsOrigins: variable('CORS_ORIGINS', '', origins, 'Comma-separated browser origins (https://app.example.com) allowed to call the API cross-origin. Unset: no CORS headers, and OPTIONS answers 405.'),
-  logLevel: variable('LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'fatal | error | warn | info | debug | trace | silent. warn drops the per-request line. Logs never hold keys, headers, bodies, query values or other personal data.'),
-  apiKeyCacheTtlSeconds: variable('API_KEY_CACHE_TTL_SECONDS', '10', integer(0, 30), 'How long an authenticated key is cached per instance (0..30 s). Revocations reach every instance through Redis at once; an instance that has not heard from Redis for 1 s looks keys up in the database instead.'),
-  apiKeyNegativeCacheTtlSeconds: variable('API_KEY_NEGATIVE_CACHE_TTL_SECONDS', '60', integer(0, 3600), 'How long an unknown key is remembered per instance as unknown, so repeating it costs no database lookup; creating a key clears its entry on every instance at once.'),
-  authFailuresPerClientPerMinute: variable('AUTH_FAILURES_PER_CLIENT_PER_MINUTE', '1000', integer(1, 100000000), 'Failed authentications (401) per 60 s per client address (IPv6: per /64); beyond it 429, and keys this instance has not verified are refused without a database lookup.'),
-  trustProxy: variable('TRUST_PROXY', 'false', trustProxy, "Which proxies' X-Forwarded-For gives the client address for per-client limits (Express trust proxy): false (the connection's peer), true (any), a hop count, or comma-separated addresses, CIDR ranges or loopback, linklocal, uniquelocal."),
-  shutdownDrainDelayMs: variable('SHUTDOWN_DRAIN_DELAY_MS', '5000', integer(0, 600000), 'On SIGTERM/SIGINT, /readyz answers 503 at once while the API keeps serving this long (responses close their connections), so load balancers move away before the listener closes. Worker-only processes do not wait. Must be below SHUTDOWN_TIMEOUT_MS.'),
-  shutdownTimeoutMs: variable('SHUTDOWN_TIMEOUT_MS', '25000', integer(0, 600000), 'On SIGTERM/SIGINT: the most the whole shutdown may take, drain delay included; in-flight requests and active jobs get what the drain leaves. Past it the process exits 1 (an unfinished job is resumed by another worker). Keep it below terminationGracePeriodSeconds.'),
-  queuePrefix: variable('QUEUE_PREFIX', 'bull', (raw) => raw.trim() || 'bull', 'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).'),
-  queueLockDurationMs: variable('QUEUE_LOCK_DURATION_MS', '30000', integer(1000, 600000), 'A worker that dies mid-job holds its job this long before another worker resumes it.'),
-  queueStalledIntervalMs: variable('QUEUE_STALLED_INTERVAL_MS', '30000', integer(1000, 600000), 'How often workers look for jobs whose worker died.'),
-  jobLeaseMs: variable('JOB_LEASE_MS', '60000', integer(1000, 3600000), 'A worker holds a lease on the job, render or publish row it works on and renews it every third of this. A row not finished whose lease lapsed (its worker died, or Bull gave the job up), or recorded this long ago and never taken, is queued again by the reaper.'),
-  jobReaperIntervalMs: variable('JOB_REAPER_INTERVAL_MS', '15000', integer(100, 600000), 'How often each worker process sweeps for job rows whose lease lapsed (several workers sweep safely at once).'),
-  idempotencyLeaseMs: variable('IDEMPOTENCY_LEASE_MS', '30000', integer(1000, 600000), 'A request holding an Idempotency-Key renews its claim every third of this; a claim not renewed this long (its process died) may be taken over by a retry.'),
+  databaseStatementTimeoutMs: variable(
+    'DATABASE_STATEMENT_TIMEOUT_MS',
+    '5000',
+    integer(100, 600000),
+    'A statement running longer is cancelled by PostgreSQL and the request answers 503 (migrations run without this limit).',
+  ),
+  databaseLockTimeoutMs: variable(
+    'DATABASE_LOCK_TIMEOUT_MS',
+    '3000',
+    integer(100, 600000),
+    'Waiting longer for a row or table lock cancels the statement (503).',
+  ),
+  databaseIdleInTransactionTimeoutMs: variable(
+    'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    '15000',
+    integer(1000, 600000),
+    'A transaction left idle this long is ended by PostgreSQL, releasing its locks.',
+  ),
+  databaseConnectTimeoutMs: variable(
+    'DATABASE_CONNECT_TIMEOUT_MS',
+    '3000',
+    integer(100, 600000),
+    'Opening a connection, or waiting for a free one in the pool, longer than this fails the request with 503.',
+  ),
+  redisUrl: variable(
+    'REDIS_URL',
+    '',
+    optional(url('redis:', 'rediss:')),
+    'Redis URL (queues, rate limits, quotas). Unset outside production: redis-server from the PATH with data under DATA_DIR. Required in production.',
+  ),
+  redisCommandTimeoutMs: variable(
+    'REDIS_COMMAND_TIMEOUT_MS',
+    '1000',
+    integer(50, 60000),
+    'A Redis command (limits, caches, enqueueing) unanswered this long fails the request with 503.',
+  ),
+  redisConnectTimeoutMs: variable(
+    'REDIS_CONNECT_TIMEOUT_MS',
+    '1000',
+    integer(50, 60000),
+    'Opening a Redis connection longer than this counts as a failed attempt (reconnects continue in the background).',
+  ),
+  httpHeadersTimeoutMs: variable(
+    'HTTP_HEADERS_TIMEOUT_MS',
+    '10000',
+    integer(1000, 600000),
+    'A client must send its request headers within this time (slow clients are cut off).',
+  ),
+  httpRequestTimeoutMs: variable(
+    'HTTP_REQUEST_TIMEOUT_MS',
+    '60000',
+    integer(1000, 3600000),
+    'A client must send its whole request within this time.',
+  ),
+  httpKeepAliveTimeoutMs: variable(
+    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    '65000',
+    integer(1000, 600000),
+    'An idle keep-alive connection is closed after this time (keep it above the load balancer idle timeout).',
+  ),
+  dataDir: variable(
+    'DATA_DIR',
+    '.data',
+    (raw) => raw.trim() || '.data',
+    'Where the embedded PostgreSQL and Redis keep their data (relative to the working directory).',
+  ),
+  embeddedPostgresPort: variable(
+    'EMBEDDED_POSTGRES_PORT',
+    '54329',
+    integer(1, 65535),
+    'Port of the embedded PostgreSQL (127.0.0.1 only).',
+  ),
+  embeddedRedisPort: variable(
+    'EMBEDDED_REDIS_PORT',
+    '63790',
+    integer(1, 65535),
+    'Port of the embedded Redis (127.0.0.1 only).',
+  ),
+  demoSeed: variable(
+    'DEMO_SEED',
+    'true',
+    boolean,
+    'In development, the first start on an empty database seeds a demo organization and prints its key; false turns this off.',
+  ),
+  publicBaseUrl: variable(
+    'PUBLIC_BASE_URL',
+    'http://localhost:3000',
+    url('http:', 'https:'),
+    'Base URL of this service as clients reach it: Custom Link urls ({PUBLIC_BASE_URL}/l/{slug}) and share cards.',
+  ),
+  experienceBaseUrl: variable(
+    'EXPERIENCE_BASE_URL',
+    'http://localhost:5173/experience',
+    url('http:', 'https:'),
+    'Where /l/{slug} redirects: {EXPERIENCE_BASE_URL}?cl={slug}.',
+  ),
+  agentBaseUrl: variable(
+    'AGENT_BASE_URL',
+    'http://localhost:5174/agent',
+    url('http:', 'https:'),
+    'Agent links: {AGENT_BASE_URL}/staging/{orgId} and {AGENT_BASE_URL}/live/{orgId}.',
+  ),
+  corsOrigins: variable(
+    'CORS_ORIGINS',
+    '',
+    origins,
+    'Comma-separated browser origins (https://app.example.com) allowed to call the API cross-origin. Unset: no CORS headers, and OPTIONS answers 405.',
+  ),
+  logLevel: variable(
+    'LOG_LEVEL',
+    'info',
+    oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    'fatal | error | warn | info | debug | trace | silent. warn drops the per-request line. Logs never hold keys, headers, bodies, query values or other personal data.',
+  ),
+  apiKeyCacheTtlSeconds: variable(
+    'API_KEY_CACHE_TTL_SECONDS',
+    '10',
+    integer(0, 30),
+    'How long an authenticated key is cached per instance (0..30 s). Revocations reach every instance through Redis at once; an instance that has not heard from Redis for 1 s looks keys up in the database instead.',
+  ),
+  apiKeyNegativeCacheTtlSeconds: variable(
+    'API_KEY_NEGATIVE_CACHE_TTL_SECONDS',
+    '60',
+    integer(0, 3600),
+    'How long an unknown key is remembered per instance as unknown, so repeating it costs no database lookup; creating a key clears its entry on every instance at once.',
+  ),
+  authFailuresPerClientPerMinute: variable(
+    'AUTH_FAILURES_PER_CLIENT_PER_MINUTE',
+    '1000',
+    integer(1, 100000000),
+    'Failed authentications (401) per 60 s per client address (IPv6: per /64); beyond it 429, and keys this instance has not verified are refused without a database lookup.',
+  ),
+  trustProxy: variable(
+    'TRUST_PROXY',
+    'false',
+    trustProxy,
+    "Which proxies' X-Forwarded-For gives the client address for per-client limits (Express trust proxy): false (the connection's peer), true (any), a hop count, or comma-separated addresses, CIDR ranges or loopback, linklocal, uniquelocal.",
+  ),
+  shutdownDrainDelayMs: variable(
+    'SHUTDOWN_DRAIN_DELAY_MS',
+    '5000',
+    integer(0, 600000),
+    'On SIGTERM/SIGINT, /readyz answers 503 at once while the API keeps serving this long (responses close their connections), so load balancers move away before the listener closes. Worker-only processes do not wait. Must be below SHUTDOWN_TIMEOUT_MS.',
+  ),
+  shutdownTimeoutMs: variable(
+    'SHUTDOWN_TIMEOUT_MS',
+    '25000',
+    integer(0, 600000),
+    'On SIGTERM/SIGINT: the most the whole shutdown may take, drain delay included; in-flight requests and active jobs get what the drain leaves. Past it the process exits 1 (an unfinished job is resumed by another worker). Keep it below terminationGracePeriodSeconds.',
+  ),
+  queuePrefix: variable(
+    'QUEUE_PREFIX',
+    'bull',
+    (raw) => raw.trim() || 'bull',
+    'Redis key prefix of the Bull queues (installations sharing one Redis use different ones).',
+  ),
+  queueLockDurationMs: variable(
+    'QUEUE_LOCK_DURATION_MS',
+    '30000',
+    integer(1000, 600000),
+    'A worker that dies mid-job holds its job this long before another worker resumes it.',
+  ),
+  queueStalledIntervalMs: variable(
+    'QUEUE_STALLED_INTERVAL_MS',
+    '30000',
+    integer(1000, 600000),
+    'How often workers look for jobs whose worker died.',
+  ),
+  jobLeaseMs: variable(
+    'JOB_LEASE_MS',
+    '60000',
+    integer(1000, 3600000),
+    'A worker holds a lease on the job, render or publish row it works on and renews it every third of this. A row not finished whose lease lapsed (its worker died, or Bull gave the job up), or recorded this long ago and never taken, is queued again by the reaper.',
+  ),
+  jobReaperIntervalMs: variable(
+    'JOB_REAPER_INTERVAL_MS',
+    '15000',
+    integer(100, 600000),
+    'How often each worker process sweeps for job rows whose lease lapsed (several workers sweep safely at once).',
+  ),
+  idempotencyLeaseMs: variable(
+    'IDEMPOTENCY_LEASE_MS',
+    '30000',
+    integer(1000, 600000),
+    'A request holding an Idempotency-Key renews its claim every third of this; a claim not renewed this long (its process died) may be taken over by a retry.',
+  ),
   requestsPerMinute: variable('RATE_LIMIT_PER_MINUTE', '120', integer(1, 1000000), 'Requests per 60 s per API key.'),
-  transcriptDailyLimit: variable('TRANSCRIPT_DAILY_LIMIT', '2000', integer(0, 100000000), 'Successful transcript reads per organization per UTC day.'),
-  linkMutationsPerMinute: variable('LINK_MUTATIONS_PER_MINUTE', '10', integer(1, 1000000), 'Link mutations (create, update, bulk actions, campaign changes, job cancel/retry) per 60 s per organization.'),
-  linkCreationUnitsPerHour: variable('LINK_CREATION_UNITS_PER_HOUR', '5000', integer(0, 100000000), 'Custom Links requested per organization per hour.'),
-  linkCreationUnitsPerDay: variable('LINK_CREATION_UNITS_PER_DAY', '20000', integer(0, 100000000), 'Custom Links requested per organization per day.'),
-  thumbnailRenderUnitsPerHour: variable('THUMBNAIL_RENDER_UNITS_PER_HOUR', '2000', integer(0, 100000000), 'Share-card renders enqueued per organization per hour.'),
-  thumbnailRenderUnitsPerDay: variable('THUMBNAIL_RENDER_UNITS_PER_DAY', '10000', integer(0, 100000000), 'Share-card renders enqueued per organization per day.'),
-  linkOpensPerClientPerMinute: variable('LINK_OPENS_PER_CLIENT_PER_MINUTE', '600', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per client address (IPv6: per /64).'),
-  linkOpensPerLinkPerMinute: variable('LINK_OPENS_PER_LINK_PER_MINUTE', '3000', integer(1, 100000000), 'GET /l/{slug} requests per 60 s per link (slug), from all clients together.'),
-  thumbnailRequestsPerClientPerMinute: variable('THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE', '1200', integer(1, 100000000), 'Share-card (/thumbnails/...) requests per 60 s per client address (IPv6: per /64).'),
+  transcriptDailyLimit: variable(
+    'TRANSCRIPT_DAILY_LIMIT',
+    '2000',
+    integer(0, 100000000),
+    'Successful transcript reads per organization per UTC day.',
+  ),
+  linkMutationsPerMinute: variable(
+    'LINK_MUTATIONS_PER_MINUTE',
+    '10',
+    integer(1, 1000000),
+    'Link mutations (create, update, bulk actions, campaign changes, job cancel/retry) per 60 s per organization.',
+  ),
+  linkCreationUnitsPerHour: variable(
+    'LINK_CREATION_UNITS_PER_HOUR',
+    '5000',
+    integer(0, 100000000),
+    'Custom Links requested per organization per hour.',
+  ),
+  linkCreationUnitsPerDay: variable(
+    'LINK_CREATION_UNITS_PER_DAY',
+    '20000',
+    integer(0, 100000000),
+    'Custom Links requested per organization per day.',
+  ),
+  thumbnailRenderUnitsPerHour: variable(
+    'THUMBNAIL_RENDER_UNITS_PER_HOUR',
+    '2000',
+    integer(0, 100000000),
+    'Share-card renders enqueued per organization per hour.',
+  ),
+  thumbnailRenderUnitsPerDay: variable(
+    'THUMBNAIL_RENDER_UNITS_PER_DAY',
+    '10000',
+    integer(0, 100000000),
+    'Share-card renders enqueued per organization per day.',
+  ),
+  linkOpensPerClientPerMinute: variable(
+    'LINK_OPENS_PER_CLIENT_PER_MINUTE',
+    '600',
+    integer(1, 100000000),
+    'GET /l/{slug} requests per 60 s per client address (IPv6: per /64).',
+  ),
+  linkOpensPerLinkPerMinute: variable(
+    'LINK_OPENS_PER_LINK_PER_MINUTE',
+    '3000',
+    integer(1, 100000000),
+    'GET /l/{slug} requests per 60 s per link (slug), from all clients together.',
+  ),
+  thumbnailRequestsPerClientPerMinute: variable(
+    'THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE',
+    '1200',
+    integer(1, 100000000),
+    'Share-card (/thumbnails/...) requests per 60 s per client address (IPv6: per /64).',
+  ),
   thumbnailRenderThreads: variable(
     'THUMBNAIL_RENDER_THREADS',
     '',
     threadsPerCore(32),
     'Worker threads that draw share cards in each worker process (started on the first render). Unset: one per CPU the process may use.',
   ),
-  thumbnailRenderTimeoutMs: variable('THUMBNAIL_RENDER_TIMEOUT_MS', '10000', integer(100, 600000), 'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.'),
-  cursorSecret: variable('CURSOR_SECRET', '', optional(token), 'Signs list cursors (nextCursor) with HMAC-SHA256, so a client cannot edit one or use it for another organization or list (16+ characters). Required in production; unset elsewhere, a fixed development secret is used. Changing it invalidates cursors in flight (clients restart their walk).'),
-  playbookApplyEnabled: variable('PLAYBOOK_APPLY_ENABLED', 'true', boolean, 'false answers playbook apply with 503 (the workflow is switched off).'),
-  webhookAllowPrivateUrls: variable('WEBHOOK_ALLOW_PRIVATE_URLS', 'false', boolean, 'Development and tests only: webhook endpoint URLs may use http, private or loopback addresses and any port. Off: https, public addresses and WEBHOOK_ALLOWED_PORTS only.'),
-  webhookAllowedPorts: variable('WEBHOOK_ALLOWED_PORTS', '443,80', ports, "The only ports a webhook endpoint URL may name (an https URL without a port is 443); others are refused with 422. Keep it equal to the ports the worker's egress NetworkPolicy opens (deploy/base/network-policies.yaml, engagement-worker-logo-fetches): deliveries to any other port would time out. Not applied with WEBHOOK_ALLOW_PRIVATE_URLS=true."),
-  webhookRetryBaseMs: variable('WEBHOOK_RETRY_BASE_MS', '5000', integer(1, 3600000), 'Unit of the webhook retry schedule: attempts follow after about 1, 60, 360, 1440, 3600, 7200 and 7200 of it (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), with jitter.'),
-  webhookDispatchIntervalMs: variable('WEBHOOK_DISPATCH_INTERVAL_MS', '1000', integer(50, 600000), 'How often each worker takes the webhook deliveries that are due and that nobody sends (new messages, retries, deliveries of a worker that died) and queues them.'),
+  thumbnailRenderTimeoutMs: variable(
+    'THUMBNAIL_RENDER_TIMEOUT_MS',
+    '10000',
+    integer(100, 600000),
+    'Longest a share-card drawing may take; past it the drawing thread is terminated and the link shows render_timeout.',
+  ),
+  cursorSecret: variable(
+    'CURSOR_SECRET',
+    '',
+    optional(token),
+    'Signs list cursors (nextCursor) with HMAC-SHA256, so a client cannot edit one or use it for another organization or list (16+ characters). Required in production; unset elsewhere, a fixed development secret is used. Changing it invalidates cursors in flight (clients restart their walk).',
+  ),
+  playbookApplyEnabled: variable(
+    'PLAYBOOK_APPLY_ENABLED',
+    'true',
+    boolean,
+    'false answers playbook apply with 503 (the workflow is switched off).',
+  ),
+  webhookAllowPrivateUrls: variable(
+    'WEBHOOK_ALLOW_PRIVATE_URLS',
+    'false',
+    boolean,
+    'Development and tests only: webhook endpoint URLs may use http, private or loopback addresses and any port. Off: https, public addresses and WEBHOOK_ALLOWED_PORTS only.',
+  ),
+  webhookAllowedPorts: variable(
+    'WEBHOOK_ALLOWED_PORTS',
+    '443,80',
+    ports,
+    "The only ports a webhook endpoint URL may name (an https URL without a port is 443); others are refused with 422. Keep it equal to the ports the worker's egress NetworkPolicy opens (deploy/base/network-policies.yaml, engagement-worker-logo-fetches): deliveries to any other port would time out. Not applied with WEBHOOK_ALLOW_PRIVATE_URLS=true.",
+  ),
+  webhookRetryBaseMs: variable(
+    'WEBHOOK_RETRY_BASE_MS',
+    '5000',
+    integer(1, 3600000),
+    'Unit of the webhook retry schedule: attempts follow after about 1, 60, 360, 1440, 3600, 7200 and 7200 of it (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), with jitter.',
+  ),
+  webhookDispatchIntervalMs: variable(
+    'WEBHOOK_DISPATCH_INTERVAL_MS',
+    '1000',
+    integer(50, 600000),
+    'How often each worker takes the webhook deliveries that are due and that nobody sends (new messages, retries, deliveries of a worker that died) and queues them.',
+  ),
   metricsEnabled: variable('METRICS_ENABLED', 'true', boolean, 'false: GET /metrics answers 404 (API and workers).'),
-  metricsPort: variable('METRICS_PORT', '', optional(integer(1, 65535)), 'When set, GET /metrics is served only on this port (a listener of its own, API and workers) and answers 404 on PORT, so an ingress that routes PORT cannot expose it; the manifests set 9400. Must differ from PORT. Unset: /metrics is served on PORT.'),
-  metricsToken: variable('METRICS_TOKEN', '', optional(token), 'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.'),
-  docsEnabled: variable('DOCS_ENABLED', 'true', boolean, 'false: /docs (Swagger UI) and /api/v1/openapi.json answer 404.'),
-  adminToken: variable('ADMIN_TOKEN', '', optional(token), 'When set (16+ characters), the queue board is served at /admin/queues to requests with Authorization: Bearer <token> or Basic with the token as password. Unset: /admin/queues answers 404.'),
-  tracesExporter: variable('OTEL_TRACES_EXPORTER', '', optional((raw) => (raw.trim() === 'none' ? null : raw.trim())), 'Unset or none: no tracing (neither the OpenTelemetry SDK nor any instrumentation is loaded). otlp (or console): traces of HTTP requests, PostgreSQL, Redis and queue jobs, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, ...).'),
+  metricsPort: variable(
+    'METRICS_PORT',
+    '',
+    optional(integer(1, 65535)),
+    'When set, GET /metrics is served only on this port (a listener of its own, API and workers) and answers 404 on PORT, so an ingress that routes PORT cannot expose it; the manifests set 9400. Must differ from PORT. Unset: /metrics is served on PORT.',
+  ),
+  metricsToken: variable(
+    'METRICS_TOKEN',
+    '',
+    optional(token),
+    'When set (16+ characters), GET /metrics needs Authorization: Bearer <token> (401 otherwise). Unset: /metrics is open; keep it off the public ingress.',
+  ),
+  docsEnabled: variable(
+    'DOCS_ENABLED',
+    'true',
+    boolean,
+    'false: /docs (Swagger UI) and /api/v1/openapi.json answer 404.',
+  ),
+  adminToken: variable(
+    'ADMIN_TOKEN',
+    '',
+    optional(token),
+    'When set (16+ characters), the queue board is served at /admin/queues to requests with Authorization: Bearer <token> or Basic with the token as password. Unset: /admin/queues answers 404.',
+  ),
+  tracesExporter: variable(
+    'OTEL_TRACES_EXPORTER',
+    '',
+    optional((raw) => (raw.trim() === 'none' ? null : raw.trim())),
+    'Unset or none: no tracing (neither the OpenTelemetry SDK nor any instrumentation is loaded). otlp (or console): traces of HTTP requests, PostgreSQL, Redis and queue jobs, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, ...).',
+  ),
 };
 
 type Parsed = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
@@ -327,19 +626,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       (values as Record<string, unknown>)[field] = spec.parse(source);
     } catch (error) {
       if (!(error instanceof InvalidVariable)) throw error;
-      problems.push(`Invalid environment variable ${spec.name}=${JSON.stringify(withoutPassword(source))}: ${error.message}.`);
+      problems.push(
+        `Invalid environment variable ${spec.name}=${JSON.stringify(withoutPassword(source))}: ${error.message}.`,
+      );
     }
   }
   if (values.nodeEnv === 'production') {
     // Production never starts services of its own: a missing URL is a deployment mistake.
     for (const field of ['databaseUrl', 'redisUrl', 'cursorSecret'] as const) {
-      if (values[field] === null) problems.push(`Missing environment variable ${VARIABLES[field].name}: required when NODE_ENV=production.`);
+      if (values[field] === null)
+        problems.push(`Missing environment variable ${VARIABLES[field].name}: required when NODE_ENV=production.`);
     }
   }
   const { appRole, shutdownDrainDelayMs: drain, shutdownTimeoutMs: timeout } = values;
   if (appRole !== 'worker' && drain !== undefined && timeout !== undefined && drain > 0 && drain >= timeout) {
     // The timeout counts from the signal: a drain as long would leave nothing to finish requests and jobs in.
-    problems.push(`SHUTDOWN_DRAIN_DELAY_MS (${drain}) must be less than SHUTDOWN_TIMEOUT_MS (${timeout}), which counts the drain too.`);
+    problems.push(
+      `SHUTDOWN_DRAIN_DELAY_MS (${drain}) must be less than SHUTDOWN_TIMEOUT_MS (${timeout}), which counts the drain too.`,
+    );
   }
   if (values.metricsPort !== undefined && values.metricsPort !== null && values.metricsPort === values.port) {
     problems.push(`METRICS_PORT (${values.metricsPort}) must differ from PORT: it is a listener of its own.`);
@@ -438,7 +742,10 @@ export function loadConfigOrExit(): AppConfig {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One JSON line per problem, as the logger writes (the logger needs a configuration to start).
-    for (const problem of error.problems) process.stderr.write(`${JSON.stringify({ level: 'fatal', time: Date.now(), pid: process.pid, msg: 'Invalid configuration', problem })}\n`);
+    for (const problem of error.problems)
+      process.stderr.write(
+        `${JSON.stringify({ level: 'fatal', time: Date.now(), pid: process.pid, msg: 'Invalid configuration', problem })}\n`,
+      );
     process.exit(1);
   }
 }

@@ -7,7 +7,14 @@ import { stallAwareClient } from './stall-aware-client';
 /** Client-side margin over statement_timeout: a stalled server or network is given up on shortly after. */
 const READ_MARGIN_MS = 1000;
 const ignore = (): void => undefined;
-const SILENT_LOGGER: Logger = { logQuery: ignore, logQueryError: ignore, logQuerySlow: ignore, logSchemaBuild: ignore, logMigration: ignore, log: ignore };
+const SILENT_LOGGER: Logger = {
+  logQuery: ignore,
+  logQueryError: ignore,
+  logQuerySlow: ignore,
+  logSchemaBuild: ignore,
+  logMigration: ignore,
+  log: ignore,
+};
 
 /**
  * The single definition of how we reach PostgreSQL, shared by the Nest app, the TypeORM CLI

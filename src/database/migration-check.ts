@@ -44,8 +44,12 @@ class MigrationCheckSchemaBuilder extends RdbmsSchemaBuilder {
     this.queryRunner = this.dataSource.createQueryRunner();
     try {
       await recordGeneratedColumns(this.queryRunner, this.entityToSyncMetadatas);
-      this.tables = await this.queryRunner.getTables(this.entityToSyncMetadatas.map((metadata) => this.tablePath(metadata)));
-      this.views = await this.queryRunner.getViews(this.viewEntityToSyncMetadatas.map((metadata) => this.tablePath(metadata)));
+      this.tables = await this.queryRunner.getTables(
+        this.entityToSyncMetadatas.map((metadata) => this.tablePath(metadata)),
+      );
+      this.views = await this.queryRunner.getViews(
+        this.viewEntityToSyncMetadatas.map((metadata) => this.tablePath(metadata)),
+      );
       this.adoptDeclaredPrimaryColumns();
       this.queryRunner.enableSqlMemory();
       await this.executeSchemaSyncOperationsInProperOrder();
@@ -84,7 +88,8 @@ async function recordGeneratedColumns(queryRunner: QueryRunner, metadatas: Entit
   await queryRunner.query(`
     CREATE TEMPORARY TABLE typeorm_metadata (
       type varchar NOT NULL, database varchar, schema varchar, "table" varchar, name varchar, value text)`);
-  const generated: { schema: string; table: string; name: string; type: string; expression: string }[] = await queryRunner.query(`
+  const generated: { schema: string; table: string; name: string; type: string; expression: string }[] =
+    await queryRunner.query(`
     SELECT n.nspname AS schema, c.relname AS table, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
            pg_get_expr(d.adbin, d.adrelid) AS expression
       FROM pg_attribute a
@@ -96,7 +101,8 @@ async function recordGeneratedColumns(queryRunner: QueryRunner, metadatas: Entit
     const declared = metadatas
       .find((metadata) => metadata.tableName === column.table)
       ?.columns.find((c) => c.databaseName === column.name && c.asExpression !== undefined)?.asExpression;
-    const same = declared !== undefined && (await parsedExpression(queryRunner, column, declared)) === column.expression;
+    const same =
+      declared !== undefined && (await parsedExpression(queryRunner, column, declared)) === column.expression;
     await queryRunner.query(
       `INSERT INTO pg_temp.typeorm_metadata (type, database, schema, "table", name, value)
        VALUES ('GENERATED_COLUMN', current_database(), $1, $2, $3, $4)`,
@@ -106,12 +112,18 @@ async function recordGeneratedColumns(queryRunner: QueryRunner, metadatas: Entit
 }
 
 /** How PostgreSQL stores `expression` as a generated column of `column`'s table and type (null when it does not parse there). */
-async function parsedExpression(queryRunner: QueryRunner, column: { schema: string; table: string; type: string }, expression: string): Promise<string | null> {
+async function parsedExpression(
+  queryRunner: QueryRunner,
+  column: { schema: string; table: string; type: string },
+  expression: string,
+): Promise<string | null> {
   const probe = 'pg_temp.typeorm_migration_check_probe';
   await queryRunner.query(`DROP TABLE IF EXISTS ${probe}`);
   await queryRunner.query(`CREATE TABLE ${probe} (LIKE "${column.schema}"."${column.table}")`);
   try {
-    await queryRunner.query(`ALTER TABLE ${probe} ADD COLUMN typeorm_migration_check_probe ${column.type} GENERATED ALWAYS AS (${expression}) STORED`);
+    await queryRunner.query(
+      `ALTER TABLE ${probe} ADD COLUMN typeorm_migration_check_probe ${column.type} GENERATED ALWAYS AS (${expression}) STORED`,
+    );
     const [row]: { expression: string }[] = await queryRunner.query(
       `SELECT pg_get_expr(d.adbin, d.adrelid) AS expression FROM pg_attrdef d
          JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
@@ -131,7 +143,9 @@ async function parsedExpression(queryRunner: QueryRunner, column: { schema: stri
  */
 export async function schemaDiff(dataSource: DataSource): Promise<string[]> {
   const sql = await new MigrationCheckSchemaBuilder(dataSource).log();
-  return sql.upQueries.map(({ query, parameters }) => (parameters?.length ? `${query} -- parameters: ${JSON.stringify(parameters)}` : query));
+  return sql.upQueries.map(({ query, parameters }) =>
+    parameters?.length ? `${query} -- parameters: ${JSON.stringify(parameters)}` : query,
+  );
 }
 
 /**
@@ -145,14 +159,21 @@ export async function differencesTypeormIgnores(dataSource: DataSource): Promise
   const tables: { name: string }[] = await dataSource.query(
     `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`,
   );
-  const indexes: { table: string; name: string }[] = await dataSource.query(`SELECT tablename AS table, indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`);
+  const indexes: { table: string; name: string }[] = await dataSource.query(
+    `SELECT tablename AS table, indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`,
+  );
   const existing = new Set(indexes.map((index) => `${index.table}.${index.name}`));
   return [
-    ...tables.filter(({ name }) => !declaredTables.has(name) && !ignoredTables.has(name)).map(({ name }) => `table "${name}" has no entity`),
+    ...tables
+      .filter(({ name }) => !declaredTables.has(name) && !ignoredTables.has(name))
+      .map(({ name }) => `table "${name}" has no entity`),
     ...dataSource.entityMetadatas.flatMap((metadata) =>
       metadata.indices
         .filter((index) => !index.synchronize && !existing.has(`${metadata.tableName}.${index.name}`))
-        .map((index) => `index "${index.name}" of entity ${metadata.name} (synchronize: false) does not exist on table "${metadata.tableName}"`),
+        .map(
+          (index) =>
+            `index "${index.name}" of entity ${metadata.name} (synchronize: false) does not exist on table "${metadata.tableName}"`,
+        ),
     ),
   ];
 }
@@ -178,7 +199,9 @@ async function main(): Promise<number> {
         const pending = await schemaDiff(dataSource);
         const ignored = await differencesTypeormIgnores(dataSource);
         if (pending.length > 0) {
-          process.stdout.write(`Entities and migrations disagree: ${pending.length} pending schema change(s), as migration:generate would write them:\n\n`);
+          process.stdout.write(
+            `Entities and migrations disagree: ${pending.length} pending schema change(s), as migration:generate would write them:\n\n`,
+          );
           for (const query of pending) process.stdout.write(`${query};\n`);
           process.stdout.write('\n');
         }
@@ -187,7 +210,9 @@ async function main(): Promise<number> {
           for (const difference of ignored) process.stdout.write(`  ${difference}\n`);
         }
         if (pending.length > 0 || ignored.length > 0) return 1;
-        process.stdout.write(`No pending schema changes: ${dataSource.entityMetadatas.length} entities match the schema of ${migrations.length} migrations.\n`);
+        process.stdout.write(
+          `No pending schema changes: ${dataSource.entityMetadatas.length} entities match the schema of ${migrations.length} migrations.\n`,
+        );
         return 0;
       } finally {
         await dataSource.destroy();
@@ -206,7 +231,9 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`migration:check could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `migration:check could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       process.exitCode = 2;
     },
   );

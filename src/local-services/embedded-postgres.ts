@@ -42,11 +42,26 @@ export class EmbeddedPostgres {
   async start(): Promise<void> {
     const [binaries, runAs] = await Promise.all([loadBinaries(), runAsUser()]);
     if (!(await isInitialised(this.directory))) await this.initialise(binaries, runAs);
-    await run(binaries.pg_ctl, ['start', '-D', this.directory, '-w', '-t', '120', '-l', join(this.directory, 'server.log'), '-o', `-p ${this.port}`], runAs).catch(
-      (error: Error) => {
-        throw new Error(`embedded PostgreSQL did not start on 127.0.0.1:${this.port} (see ${join(this.directory, 'server.log')}): ${error.message}`);
-      },
-    );
+    await run(
+      binaries.pg_ctl,
+      [
+        'start',
+        '-D',
+        this.directory,
+        '-w',
+        '-t',
+        '120',
+        '-l',
+        join(this.directory, 'server.log'),
+        '-o',
+        `-p ${this.port}`,
+      ],
+      runAs,
+    ).catch((error: Error) => {
+      throw new Error(
+        `embedded PostgreSQL did not start on 127.0.0.1:${this.port} (see ${join(this.directory, 'server.log')}): ${error.message}`,
+      );
+    });
   }
 
   async stop(): Promise<void> {
@@ -93,10 +108,16 @@ export class EmbeddedPostgres {
         ],
         runAs,
       ).catch((error: Error) => {
-        throw new Error(`initdb failed in ${this.directory}${runAs.uid === undefined ? '' : ' (as user postgres: its parent folders must be readable by that user, or set DATA_DIR)'}: ${error.message}`);
+        throw new Error(
+          `initdb failed in ${this.directory}${runAs.uid === undefined ? '' : ' (as user postgres: its parent folders must be readable by that user, or set DATA_DIR)'}: ${error.message}`,
+        );
       });
       // Only this machine connects, over TCP (no socket file in a shared folder).
-      await writeFile(join(this.directory, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nunix_socket_directories = ''\n", { flag: 'a' });
+      await writeFile(
+        join(this.directory, 'postgresql.auto.conf'),
+        "listen_addresses = '127.0.0.1'\nunix_socket_directories = ''\n",
+        { flag: 'a' },
+      );
     } finally {
       await rm(passwordFile, { force: true });
     }
@@ -115,7 +136,9 @@ async function loadBinaries(): Promise<Binaries> {
   try {
     return (await import(name)) as Binaries;
   } catch {
-    throw new Error(`no embedded PostgreSQL for ${process.platform}-${process.arch} (${name} is not installed; it is a development dependency): set DATABASE_URL`);
+    throw new Error(
+      `no embedded PostgreSQL for ${process.platform}-${process.arch} (${name} is not installed; it is a development dependency): set DATABASE_URL`,
+    );
   }
 }
 
@@ -128,7 +151,14 @@ async function runAsUser(): Promise<RunAs> {
   try {
     return await ids();
   } catch {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', EMBEDDED_POSTGRES_USER]);
+    await run('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      EMBEDDED_POSTGRES_USER,
+    ]);
     return ids();
   }
 }

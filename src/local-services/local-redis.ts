@@ -31,7 +31,13 @@ export class LocalRedis {
   static async findServer(): Promise<string | null> {
     for (const folder of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
       const candidate = join(folder, 'redis-server');
-      if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+      if (
+        await access(candidate, constants.X_OK).then(
+          () => true,
+          () => false,
+        )
+      )
+        return candidate;
     }
     return null;
   }
@@ -41,16 +47,28 @@ export class LocalRedis {
     if (!server) throw new Error(REDIS_MISSING);
     await mkdir(this.directory, { recursive: true });
     await run(server, [
-      '--port', String(this.port),
-      '--bind', '127.0.0.1',
-      '--daemonize', 'yes',
-      '--dir', this.directory,
-      '--pidfile', join(this.directory, 'redis.pid'),
-      '--logfile', join(this.directory, 'redis.log'),
-      '--save', '60 1',
-      '--appendonly', 'no',
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--daemonize',
+      'yes',
+      '--dir',
+      this.directory,
+      '--pidfile',
+      join(this.directory, 'redis.pid'),
+      '--logfile',
+      join(this.directory, 'redis.log'),
+      '--save',
+      '60 1',
+      '--appendonly',
+      'no',
     ]);
-    await waitFor(() => this.answers(), 30_000, `redis-server on 127.0.0.1:${this.port} (see ${join(this.directory, 'redis.log')})`);
+    await waitFor(
+      () => this.answers(),
+      30_000,
+      `redis-server on 127.0.0.1:${this.port} (see ${join(this.directory, 'redis.log')})`,
+    );
   }
 
   /** SIGTERM makes Redis write its snapshot and exit; this waits until it has. */
@@ -68,7 +86,12 @@ export class LocalRedis {
 
 /** Whether a Redis answers PING at this URL (one try, no retries). */
 export async function redisAnswers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';

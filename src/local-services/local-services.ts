@@ -31,14 +31,20 @@ const NONE: LocalServices = { release: async () => undefined };
  * CLI, a second server): each process registers as a user, the first one starts a server, the last
  * one to leave stops it. A server left running by a process that crashed is adopted.
  */
-export async function startLocalServices(config: AppConfig, options: { migrate: boolean; redis: boolean }): Promise<LocalServices> {
+export async function startLocalServices(
+  config: AppConfig,
+  options: { migrate: boolean; redis: boolean },
+): Promise<LocalServices> {
   const local = { ...config.localServices, redis: config.localServices.redis && options.redis };
   if (!local.postgres && !local.redis) return NONE;
   if (local.redis && !(await LocalRedis.findServer())) throw new Error(REDIS_MISSING);
   const dataDir = resolve(local.dataDir);
   await prepareDataDir(dataDir);
   const postgres = local.postgres ? new EmbeddedPostgres(join(dataDir, 'postgres'), local.postgresPort) : null;
-  const servers: LocalServer[] = [...(local.redis ? [new LocalRedis(join(dataDir, 'redis'), local.redisPort)] : []), ...(postgres ? [postgres] : [])];
+  const servers: LocalServer[] = [
+    ...(local.redis ? [new LocalRedis(join(dataDir, 'redis'), local.redisPort)] : []),
+    ...(postgres ? [postgres] : []),
+  ];
 
   await joinServers(dataDir, servers, async () => {
     if (postgres) await prepareDatabase(postgres, config.databaseUrl, options.migrate);
@@ -52,7 +58,11 @@ export async function startLocalServices(config: AppConfig, options: { migrate: 
  * `ready` (still under the lock, so two processes never migrate at once). On failure it leaves
  * what it joined.
  */
-export async function joinServers(dataDir: string, servers: LocalServer[], ready: () => Promise<void> = async () => undefined): Promise<void> {
+export async function joinServers(
+  dataDir: string,
+  servers: LocalServer[],
+  ready: () => Promise<void> = async () => undefined,
+): Promise<void> {
   await withStartLock(dataDir, LOCK_TIMEOUT_MS, async () => {
     const joined: LocalServer[] = [];
     try {
@@ -76,7 +86,12 @@ export async function leaveServers(dataDir: string, servers: LocalServer[]): Pro
 }
 
 function describe(local: AppConfig['localServices']): string {
-  return [local.postgres && `embedded PostgreSQL on 127.0.0.1:${local.postgresPort}`, local.redis && `redis-server on 127.0.0.1:${local.redisPort}`].filter(Boolean).join(' and ');
+  return [
+    local.postgres && `embedded PostgreSQL on 127.0.0.1:${local.postgresPort}`,
+    local.redis && `redis-server on 127.0.0.1:${local.redisPort}`,
+  ]
+    .filter(Boolean)
+    .join(' and ');
 }
 
 const usersOf = (server: LocalServer) => `${server.directory}.users`;

@@ -25,7 +25,11 @@ export function run(command: string, args: string[], options: SpawnOptions = {})
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args[0] ?? ''} exited with ${code}: ${output.trim()}`))));
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${command} ${args[0] ?? ''} exited with ${code}: ${output.trim()}`)),
+    );
   });
 }
 

@@ -21,12 +21,22 @@ export async function withStartLock<T>(dataDir: string, timeoutMs: number, work:
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
       // A holder that died, or one that died between creating the lock and writing its pid.
-      const orphaned = holder === 0 && Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now())) > ORPHAN_MS;
+      const orphaned =
+        holder === 0 &&
+        Date.now() -
+          (await stat(lock).then(
+            (s) => s.mtimeMs,
+            () => Date.now(),
+          )) >
+          ORPHAN_MS;
       if ((holder > 0 && !isAlive(holder)) || orphaned) {
         await rm(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`${lock} is held by process ${holder || '(starting)'}; stop it or remove the folder`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`${lock} is held by process ${holder || '(starting)'}; stop it or remove the folder`, {
+          cause: error,
+        });
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }

@@ -15,22 +15,27 @@ const CLEAN: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'node20', moduleResolution: 'node16', strict: true } }),
   'src/common/util.ts': 'export const one = 1;\n',
   'src/modules/links/index.ts': "export { LinksService } from './links.service';\n",
-  'src/modules/links/links.service.ts': "import { one } from '../../common/util';\nexport class LinksService { n = one; }\n",
+  'src/modules/links/links.service.ts':
+    "import { one } from '../../common/util';\nexport class LinksService { n = one; }\n",
   'src/modules/jobs/index.ts': "export { JobsService } from './jobs.service';\n",
   'src/modules/jobs/jobs.service.ts': 'export class JobsService {}\n',
-  'src/modules/reports/reports.service.ts': "import { LinksService } from '../links';\nexport class ReportsService { links = new LinksService(); }\n",
+  'src/modules/reports/reports.service.ts':
+    "import { LinksService } from '../links';\nexport class ReportsService { links = new LinksService(); }\n",
 };
 
 const VIOLATIONS: Record<string, string> = {
   'src/common/knows-links.ts': "import { LinksService } from '../modules/links';\nexport const s = LinksService;\n",
-  'src/config/knows-links.ts': "import { LinksService } from '../modules/links/links.service';\nexport const s = LinksService;\n",
-  'src/modules/reports/deep-import.ts': "import { LinksService } from '../links/links.service';\nexport const s = LinksService;\n",
+  'src/config/knows-links.ts':
+    "import { LinksService } from '../modules/links/links.service';\nexport const s = LinksService;\n",
+  'src/modules/reports/deep-import.ts':
+    "import { LinksService } from '../links/links.service';\nexport const s = LinksService;\n",
   'src/modules/jobs/knows-links.ts': "import { LinksService } from '../links';\nexport const s = LinksService;\n",
   'src/modules/custom-links/index.ts': 'export const x = 1;\n',
   'src/modules/jobs/knows-job-type.ts': "import { x } from '../custom-links';\nexport const y = x;\n",
   'src/modules/reports/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
   'src/modules/reports/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
-  'src/modules/reports/uses-test.ts': "import { helper } from '../../../test/support/helper';\nexport const h = helper;\n",
+  'src/modules/reports/uses-test.ts':
+    "import { helper } from '../../../test/support/helper';\nexport const h = helper;\n",
   'test/support/helper.ts': 'export const helper = 1;\n',
 };
 
@@ -43,7 +48,11 @@ function violatedRules(files: Record<string, string>): string[] {
       writeFileSync(join(root, path), text);
     }
     const depcruise = (outputType: string) =>
-      spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', outputType], { cwd: root, encoding: 'utf8' });
+      spawnSync(
+        process.execPath,
+        [DEPCRUISE, 'src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', outputType],
+        { cwd: root, encoding: 'utf8' },
+      );
     const output = JSON.parse(depcruise('json').stdout) as { summary: { violations: { rule: { name: string } }[] } };
     // The exit status of the command `npm run lint` runs is what fails CI: non-zero exactly when something is violated.
     expect(depcruise('err').status !== 0).toBe(output.summary.violations.length > 0);

@@ -58,7 +58,13 @@ describe('module graph', () => {
   const graph = moduleGraph();
 
   it('sees the imports between modules', () => {
-    expect([...(graph.get('custom-links') ?? [])].sort()).toEqual(['campaigns', 'engagement', 'exports', 'jobs', 'thumbnails']);
+    expect([...(graph.get('custom-links') ?? [])].sort()).toEqual([
+      'campaigns',
+      'engagement',
+      'exports',
+      'jobs',
+      'thumbnails',
+    ]);
     expect([...(graph.get('sessions') ?? [])].sort()).toEqual(['engagement', 'exports', 'people', 'webhooks']);
   });
 

@@ -21,9 +21,11 @@ function owners(): Map<string, string> {
   const owner = new Map<string, string>();
   for (const module of readdirSync(MODULES).filter((name) => statSync(join(MODULES, name)).isDirectory())) {
     const entities = join(MODULES, module, 'entities');
-    if (!statSync(join(MODULES, module)).isDirectory() || !readdirSync(join(MODULES, module)).includes('entities')) continue;
+    if (!statSync(join(MODULES, module)).isDirectory() || !readdirSync(join(MODULES, module)).includes('entities'))
+      continue;
     for (const file of readdirSync(entities)) {
-      for (const match of readFileSync(join(entities, file), 'utf8').matchAll(/@Entity\(\s*'([a-z_]+)'/g)) owner.set(match[1], module);
+      for (const match of readFileSync(join(entities, file), 'utf8').matchAll(/@Entity\(\s*'([a-z_]+)'/g))
+        owner.set(match[1], module);
     }
   }
   return owner;

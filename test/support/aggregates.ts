@@ -52,12 +52,21 @@ function sessionWhere(organizationId: string, q: SessionFilters): { sql: string;
 /** The exact total GET /sessions must report. */
 export async function oracleSessionCount(pool: Pool, organizationId: string, q: SessionFilters): Promise<number> {
   const where = sessionWhere(organizationId, q);
-  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM sessions WHERE ${where.sql}`, where.params);
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM sessions WHERE ${where.sql}`,
+    where.params,
+  );
   return rows[0].n;
 }
 
 /** The ids of the page GET /sessions must return: newest first, then id (both descending). */
-export async function oracleSessionPage(pool: Pool, organizationId: string, q: SessionFilters, offset: number, limit: number): Promise<string[]> {
+export async function oracleSessionPage(
+  pool: Pool,
+  organizationId: string,
+  q: SessionFilters,
+  offset: number,
+  limit: number,
+): Promise<string[]> {
   const where = sessionWhere(organizationId, q);
   const { rows } = await pool.query<{ id: string }>(
     `SELECT id FROM sessions WHERE ${where.sql} ORDER BY start_time DESC, id DESC OFFSET $8 LIMIT $9`,
@@ -67,7 +76,12 @@ export async function oracleSessionPage(pool: Pool, organizationId: string, q: S
 }
 
 /** How many matching sessions start at or after `at` (to aim deep offsets at month boundaries). */
-export async function oracleCountFrom(pool: Pool, organizationId: string, q: SessionFilters, at: string): Promise<number> {
+export async function oracleCountFrom(
+  pool: Pool,
+  organizationId: string,
+  q: SessionFilters,
+  at: string,
+): Promise<number> {
   return oracleSessionCount(pool, organizationId, { ...q, start_time_from: at, start_time_to: undefined });
 }
 
@@ -102,7 +116,8 @@ export async function sessionCountDrift(pool: Pool): Promise<Record<string, unkn
  * when the search holds exactly those sessions. One statement, so one snapshot.
  */
 export async function sessionEmailDrift(pool: Pool): Promise<Record<string, unknown>[]> {
-  const columns = 'organization_id, id, start_time, email_key, effective_qualification_status, buying_intent, booked_status';
+  const columns =
+    'organization_id, id, start_time, email_key, effective_qualification_status, buying_intent, booked_status';
   const { rows } = await pool.query(
     `WITH expected AS (SELECT ${columns} FROM sessions WHERE ${VISIBLE} AND email_key IS NOT NULL),
           held AS (SELECT ${columns} FROM session_emails)
@@ -120,7 +135,10 @@ export async function compactSessionCounts(pool: Pool): Promise<number> {
 }
 
 /** Pending delta rows of an organization: [all, negative]. */
-export async function pendingDeltas(pool: Pool, organizationId: string): Promise<{ rows: number; negative: number; compacted: number }> {
+export async function pendingDeltas(
+  pool: Pool,
+  organizationId: string,
+): Promise<{ rows: number; negative: number; compacted: number }> {
   const { rows } = await pool.query<{ rows: number; negative: number; compacted: number }>(
     `SELECT (SELECT count(*) FROM session_count_deltas WHERE organization_id = $1 AND sessions <> 0)::int AS rows,
             (SELECT count(*) FROM session_count_deltas WHERE organization_id = $1 AND sessions < 0)::int AS negative,
@@ -148,7 +166,10 @@ export async function holdCompactions(pool: Pool, organizationId: string): Promi
     );
     const client = await pool.connect();
     await client.query('BEGIN');
-    const locked = await client.query(`SELECT 1 FROM session_count_deltas WHERE organization_id = $1 AND month = $2 AND sessions = 0 FOR UPDATE`, [organizationId, marker]);
+    const locked = await client.query(
+      `SELECT 1 FROM session_count_deltas WHERE organization_id = $1 AND month = $2 AND sessions = 0 FOR UPDATE`,
+      [organizationId, marker],
+    );
     if ((locked.rowCount ?? 0) > 0) {
       return async () => {
         await client.query('ROLLBACK');
@@ -167,7 +188,11 @@ export async function holdCompactions(pool: Pool, organizationId: string): Promi
  * `stepSeconds` apart, with every facet value and NULLs, some staging and some pending. `seed`
  * varies the mix between organizations.
  */
-export async function insertSessions(pool: Pool, organizationId: string, opts: { count: number; first: string; stepSeconds: number; seed: number }): Promise<void> {
+export async function insertSessions(
+  pool: Pool,
+  organizationId: string,
+  opts: { count: number; first: string; stepSeconds: number; seed: number },
+): Promise<void> {
   await pool.query(
     `INSERT INTO sessions (organization_id, id, environment, analysis_status, display_id, start_time, end_time, session_type,
        email, email_key, name, business, qualification_status, effective_qualification_status, qualification_rationale,
@@ -202,7 +227,11 @@ export interface PreciseSession {
   analysis?: string;
 }
 
-export async function insertPreciseSessions(pool: Pool, organizationId: string, rows: PreciseSession[]): Promise<string[]> {
+export async function insertPreciseSessions(
+  pool: Pool,
+  organizationId: string,
+  rows: PreciseSession[],
+): Promise<string[]> {
   const ids = rows.map(() => randomUUID());
   await pool.query(
     `INSERT INTO sessions (organization_id, id, environment, analysis_status, start_time, qualification_status, effective_qualification_status,
@@ -228,7 +257,11 @@ export async function insertPreciseSessions(pool: Pool, organizationId: string, 
 }
 
 /** GET /custom-link-campaigns/{id}/engagement as docs/api.md §6.5 / §2.10 define it, from the links filed in the campaign. */
-export async function oracleCampaignEngagement(pool: Pool, organizationId: string, campaignId: string): Promise<Record<string, unknown>> {
+export async function oracleCampaignEngagement(
+  pool: Pool,
+  organizationId: string,
+  campaignId: string,
+): Promise<Record<string, unknown>> {
   const { rows } = await pool.query(
     `SELECT count(*)::int AS generated,
             count(*) FILTER (WHERE active)::int AS active,
@@ -247,7 +280,8 @@ export async function oracleCampaignEngagement(pool: Pool, organizationId: strin
        FROM custom_links WHERE organization_id = $1 AND campaign_id = $2`,
     [organizationId, campaignId],
   );
-  const r = rows[0] as Record<string, number> & Record<'first_opened_at' | 'last_opened_at' | 'last_activity_at', Date | null>;
+  const r = rows[0] as Record<string, number> &
+    Record<'first_opened_at' | 'last_opened_at' | 'last_activity_at', Date | null>;
   const unique = r.persistent + r.ephemeral;
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
@@ -281,7 +315,11 @@ export async function oracleCampaignEngagement(pool: Pool, organizationId: strin
  * Links inserted directly (bulk), each with a consistent engagement state already rolled up:
  * counters, flags, times and the stage that follows from them. `i` varies the state.
  */
-export async function insertLinks(pool: Pool, organizationId: string, links: { campaignId: string | null; i: number }[]): Promise<string[]> {
+export async function insertLinks(
+  pool: Pool,
+  organizationId: string,
+  links: { campaignId: string | null; i: number }[],
+): Promise<string[]> {
   const ids = links.map(() => randomUUID());
   await pool.query(
     `INSERT INTO custom_links (organization_id, id, slug, display_name, active, campaign_id, thumbnail_status, stage,

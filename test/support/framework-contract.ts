@@ -6,9 +6,12 @@ export function contractsOf(workaround: string) {
         await check();
       } catch (error) {
         const detail = error instanceof Error ? error.message : String(error);
-        throw new Error(`Framework contract broken: "${assumption}" no longer holds.\n${workaround} relies on it and must be revisited.\n\n${detail}`, {
-          cause: error,
-        });
+        throw new Error(
+          `Framework contract broken: "${assumption}" no longer holds.\n${workaround} relies on it and must be revisited.\n\n${detail}`,
+          {
+            cause: error,
+          },
+        );
       }
     });
 }

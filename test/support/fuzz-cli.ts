@@ -24,5 +24,8 @@ for (let i = 0; i < args.length; i++) {
   env[variable] = value;
 }
 
-const jest = spawnSync('npx', ['jest', '--selectProjects', 'e2e', '--runTestsByPath', 'test/fuzz.e2e-spec.ts'], { stdio: 'inherit', env });
+const jest = spawnSync('npx', ['jest', '--selectProjects', 'e2e', '--runTestsByPath', 'test/fuzz.e2e-spec.ts'], {
+  stdio: 'inherit',
+  env,
+});
 process.exit(jest.status ?? 1);

@@ -24,7 +24,12 @@ export default async function globalSetup(): Promise<void> {
   // the specs running in parallel: one spec's 401s or link opens must not use up another's budget.
   // The specs about these limits set small ones on their own instances and count per client
   // address through X-Forwarded-For (TRUST_PROXY), each test from an address of its own.
-  for (const name of ['AUTH_FAILURES_PER_CLIENT_PER_MINUTE', 'LINK_OPENS_PER_CLIENT_PER_MINUTE', 'LINK_OPENS_PER_LINK_PER_MINUTE', 'THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE']) {
+  for (const name of [
+    'AUTH_FAILURES_PER_CLIENT_PER_MINUTE',
+    'LINK_OPENS_PER_CLIENT_PER_MINUTE',
+    'LINK_OPENS_PER_LINK_PER_MINUTE',
+    'THUMBNAIL_REQUESTS_PER_CLIENT_PER_MINUTE',
+  ]) {
     process.env[name] = '100000000';
   }
   // Every spec shares the run's database: with the default 60 s lease, one spec's `all`-role app

@@ -7,5 +7,6 @@ export default async function globalTeardown(): Promise<void> {
   if (name && adminUrl && process.env.KEEP_TEST_DATABASE !== '1') {
     await dropDatabase(name, adminUrl);
   }
-  if (process.env.KEEP_TEST_DATABASE !== '1') await releaseTestServices((process.env.TEST_EMBEDDED_SERVICES ?? '').split(',').filter(Boolean));
+  if (process.env.KEEP_TEST_DATABASE !== '1')
+    await releaseTestServices((process.env.TEST_EMBEDDED_SERVICES ?? '').split(',').filter(Boolean));
 }

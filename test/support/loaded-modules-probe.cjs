@@ -4,6 +4,8 @@
 const { writeFileSync } = require('node:fs');
 
 process.on('exit', () => {
-  const loaded = Object.keys(require.cache).filter((path) => path.includes('/@opentelemetry/') && !path.includes('/@opentelemetry/api/'));
+  const loaded = Object.keys(require.cache).filter(
+    (path) => path.includes('/@opentelemetry/') && !path.includes('/@opentelemetry/api/'),
+  );
   writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify({ opentelemetry: loaded.length }));
 });

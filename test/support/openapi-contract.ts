@@ -32,11 +32,27 @@ interface Document {
 const DOCUMENT = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')) as Document;
 const ajv = new Ajv2020({ strict: false, allErrors: true, formats: { binary: true } });
 addFormats(ajv);
-ajv.addSchema({ $id: 'openapi', components: { schemas: Object.fromEntries(Object.entries(DOCUMENT.components.schemas).map(([name, schema]) => [name, toJsonSchema(schema)])) } });
+ajv.addSchema({
+  $id: 'openapi',
+  components: {
+    schemas: Object.fromEntries(
+      Object.entries(DOCUMENT.components.schemas).map(([name, schema]) => [name, toJsonSchema(schema)]),
+    ),
+  },
+});
 
 const violations: string[] = [];
 /** The headers of the API's own (docs/api.md §7, §8, §10): one sent on a status must be declared on it. */
-const API_HEADERS = ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'ETag', 'Idempotent-Replayed'];
+const API_HEADERS = [
+  'X-Request-ID',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Location',
+  'ETag',
+  'Idempotent-Replayed',
+];
 const compiled = new Map<Schema, ValidateFunction>();
 
 /**
@@ -49,7 +65,8 @@ function toJsonSchema(schema: unknown): unknown {
   const converted: Schema = {};
   for (const [key, value] of Object.entries(schema as Schema)) {
     if (key === '$ref' && typeof value === 'string') converted.$ref = value.replace(/^#/, 'openapi#');
-    else if (key === 'properties' && value && typeof value === 'object') converted.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSchema(v)]));
+    else if (key === 'properties' && value && typeof value === 'object')
+      converted.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSchema(v)]));
     else if (key !== 'example') converted[key] = toJsonSchema(value);
   }
   if (converted.properties && converted.additionalProperties === undefined) converted.additionalProperties = false;
@@ -79,7 +96,11 @@ function check(req: IncomingMessage & { route?: { path?: unknown } }, res: Serve
   const declared = operation.responses[String(res.statusCode)] ?? operation.responses.default;
   if (!declared) return void violations.push(`${where}: status not declared`);
   for (const name of API_HEADERS) {
-    if (res.getHeader(name) !== undefined && !Object.keys(declared.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase())) violations.push(`${where}: header ${name} sent but not declared`);
+    if (
+      res.getHeader(name) !== undefined &&
+      !Object.keys(declared.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase())
+    )
+      violations.push(`${where}: header ${name} sent but not declared`);
   }
   for (const [name, header] of Object.entries(declared.headers ?? {})) {
     const raw = res.getHeader(name);
@@ -88,14 +109,16 @@ function check(req: IncomingMessage & { route?: { path?: unknown } }, res: Serve
       continue;
     }
     const validate = validatorFor(header.schema);
-    if (!validate(headerValue(String(raw), header.schema))) violations.push(`${where}: header ${name}: ${String(raw)} ${ajv.errorsText(validate.errors)}`);
+    if (!validate(headerValue(String(raw), header.schema)))
+      violations.push(`${where}: header ${name}: ${String(raw)} ${ajv.errorsText(validate.errors)}`);
   }
   const contentType = String(res.getHeader('content-type') ?? '');
   if (body.length === 0 || !contentType.startsWith('application/json')) return;
   const schema = declared.content?.['application/json']?.schema;
   if (!schema) return void violations.push(`${where}: JSON body not declared`);
   const validate = validatorFor(schema);
-  if (!validate(JSON.parse(body.toString('utf8')))) violations.push(`${where}: body ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
+  if (!validate(JSON.parse(body.toString('utf8'))))
+    violations.push(`${where}: body ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
 }
 
 /** Captures each response's body as it is written and checks the whole response once it is sent. */
@@ -104,7 +127,12 @@ export function validateResponsesAgainstContract(server: Server): void {
     const chunks: Buffer[] = [];
     const { write, end } = res;
     const keep = (chunk: unknown, encoding?: unknown) => {
-      if (chunk && typeof chunk !== 'function') chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      if (chunk && typeof chunk !== 'function')
+        chunks.push(
+          Buffer.isBuffer(chunk)
+            ? chunk
+            : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+        );
     };
     res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
       keep(chunk, rest[0]);

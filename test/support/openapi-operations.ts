@@ -37,7 +37,12 @@ export interface DocumentOperation {
 }
 
 interface Document {
-  paths: Record<string, Record<string, { parameters?: Parameter[]; responses?: Record<string, unknown>; requestBody?: unknown }> & { parameters?: Parameter[] }>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: Parameter[]; responses?: Record<string, unknown>; requestBody?: unknown }> & {
+      parameters?: Parameter[];
+    }
+  >;
 }
 
 export function loadOperations(path = OPENAPI_PATH): DocumentOperation[] {
@@ -67,7 +72,11 @@ export function loadOperations(path = OPENAPI_PATH): DocumentOperation[] {
 }
 
 /** The document's operation for a concrete method and path (no query), or undefined. */
-export function operationFor(operations: DocumentOperation[], method: string, path: string): DocumentOperation | undefined {
+export function operationFor(
+  operations: DocumentOperation[],
+  method: string,
+  path: string,
+): DocumentOperation | undefined {
   return operations
     .filter((op) => op.method === method.toUpperCase() && op.pattern.test(path))
     .sort((a, b) => b.literalLength - a.literalLength)[0];
@@ -86,7 +95,10 @@ function isArraySchema(parameter: Parameter | undefined): boolean {
  * `query` serialized as the operation declares each parameter: an array parameter with
  * `explode: false` as one delimited value, otherwise (OpenAPI's default) as repeated keys.
  */
-export function serializeQuery(operation: DocumentOperation | undefined, query: Record<string, QueryValue | undefined>): string {
+export function serializeQuery(
+  operation: DocumentOperation | undefined,
+  query: Record<string, QueryValue | undefined>,
+): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;

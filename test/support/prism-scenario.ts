@@ -1,4 +1,10 @@
-import { loadOperations, operationFor, serializeQuery, type DocumentOperation, type QueryValue } from './openapi-operations';
+import {
+  loadOperations,
+  operationFor,
+  serializeQuery,
+  type DocumentOperation,
+  type QueryValue,
+} from './openapi-operations';
 import { prismProblemOf, violationsOf, type PrismViolation } from './prism';
 
 /**
@@ -71,7 +77,8 @@ export interface ScenarioReport {
   uncovered: string[];
 }
 
-const statusList = (expect: ApiRequest['expect']) => (expect === 'any' ? [] : Array.isArray(expect) ? expect : [expect]);
+const statusList = (expect: ApiRequest['expect']) =>
+  expect === 'any' ? [] : Array.isArray(expect) ? expect : [expect];
 
 export class PrismScenario {
   readonly operations: DocumentOperation[] = loadOperations();
@@ -112,7 +119,13 @@ export class PrismScenario {
       payload = req.rawBody ?? JSON.stringify(req.body);
     }
     this.requests[channel]++;
-    const res = await fetch(`${this.targets[channel]}${target}`, { method: req.method, headers, body: payload, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${this.targets[channel]}${target}`, {
+      method: req.method,
+      headers,
+      body: payload,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await res.text();
     let body: unknown = text;
     if (/json/.test(res.headers.get('content-type') ?? '') && text) {
@@ -125,12 +138,23 @@ export class PrismScenario {
     const response: ApiResponse = { status: res.status, headers: res.headers, body };
     const template = operation?.template ?? req.path;
     const record = (list: Finding[], v: PrismViolation) =>
-      list.push({ channel, method: req.method, url: target, template, status: res.status, location: v.location.join('.'), severity: v.severity, message: v.message });
+      list.push({
+        channel,
+        method: req.method,
+        url: target,
+        template,
+        status: res.status,
+        location: v.location.join('.'),
+        severity: v.severity,
+        message: v.message,
+      });
 
     if (channel === 'errors') {
       const problem = prismProblemOf(res.headers, body);
       if (problem) {
-        const found = problem.validation?.length ? problem.validation : [{ location: [], severity: 'Error', message: `${problem.title ?? problem.type}: ${problem.detail ?? ''}` }];
+        const found = problem.validation?.length
+          ? problem.validation
+          : [{ location: [], severity: 'Error', message: `${problem.title ?? problem.type}: ${problem.detail ?? ''}` }];
         for (const v of found) record(this.errorsModeRefusals, v);
       }
       return response;
@@ -152,17 +176,29 @@ export class PrismScenario {
     }
     const expected = statusList(req.expect);
     if (expected.length > 0 && !expected.includes(res.status)) {
-      this.failures.push(`${where}: expected ${expected.join(' or ')}, got ${res.status} ${typeof body === 'string' ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300)}`);
+      this.failures.push(
+        `${where}: expected ${expected.join(' or ')}, got ${res.status} ${typeof body === 'string' ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300)}`,
+      );
     }
     // A sample must be valid by the document as it stands, or every request derived from it repeats its violation.
-    if (channel === 'validating' && operation && !req.invalid && requestViolations === 0 && res.status >= 200 && res.status < 300 && !this.samples.has(operation.key)) {
+    if (
+      channel === 'validating' &&
+      operation &&
+      !req.invalid &&
+      requestViolations === 0 &&
+      res.status >= 200 &&
+      res.status < 300 &&
+      !this.samples.has(operation.key)
+    ) {
       this.samples.set(operation.key, req);
     }
     // A GET is safe to repeat: the --errors proxy must let the same answer through.
     if (channel === 'validating' && req.method === 'GET' && !req.invalid && res.status !== 429) {
       const again = await this.send({ ...req, expect: 'any' }, 'errors');
       if (again.status !== res.status && !prismProblemOf(again.headers, again.body)) {
-        this.failures.push(`[errors] ${req.method} ${target}: answered ${again.status} where the proxy without --errors answered ${res.status}`);
+        this.failures.push(
+          `[errors] ${req.method} ${target}: answered ${again.status} where the proxy without --errors answered ${res.status}`,
+        );
       }
     }
     return response;
@@ -173,7 +209,9 @@ export class PrismScenario {
     const res = await this.send(req, channel);
     const expected = statusList(req.expect);
     if (expected.length > 0 && !expected.includes(res.status)) {
-      throw new Error(`${req.method} ${req.path}: expected ${expected.join(' or ')}, got ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
+      throw new Error(
+        `${req.method} ${req.path}: expected ${expected.join(' or ')}, got ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`,
+      );
     }
     return res;
   }
@@ -183,12 +221,17 @@ export class PrismScenario {
       const groups = new Map<string, { count: number; example: string }>();
       for (const f of list) {
         // Array indexes apart: `items.0.error` and `items.1.error` are one finding.
-        const name = `${f.method} ${f.template} ${f.status}: ${f.location} [${f.severity}] ${f.message}`.replace(/(?<=[A-Za-z_])\.\d+(?=\.|\s|$)/g, '.[i]');
+        const name = `${f.method} ${f.template} ${f.status}: ${f.location} [${f.severity}] ${f.message}`.replace(
+          /(?<=[A-Za-z_])\.\d+(?=\.|\s|$)/g,
+          '.[i]',
+        );
         const entry = groups.get(name) ?? { count: 0, example: `[${f.channel}] ${f.method} ${f.url}` };
         entry.count++;
         groups.set(name, entry);
       }
-      return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([name, { count, example }]) => ({ name, count, example }));
+      return [...groups]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, { count, example }]) => ({ name, count, example }));
     };
     const violations = group(this.violations);
     return {
@@ -203,7 +246,11 @@ export class PrismScenario {
       responsesWithViolations: this.flaggedResponses,
       scenarioFailures: [...this.failures],
       groupedViolations: violations.map(({ name, count, example }) => ({ violation: name, count, example })),
-      groupedErrorsModeRefusals: group(this.errorsModeRefusals).map(({ name, count, example }) => ({ refusal: name, count, example })),
+      groupedErrorsModeRefusals: group(this.errorsModeRefusals).map(({ name, count, example }) => ({
+        refusal: name,
+        count,
+        example,
+      })),
       uncovered,
     };
   }

@@ -47,11 +47,30 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `prism proxy openapi.json <upstream>` and resolves once it answers HTTP (polled, with a deadline). */
-export async function startPrism(upstream: string, options: { errors: boolean; timeoutMs?: number }): Promise<PrismProxy> {
+export async function startPrism(
+  upstream: string,
+  options: { errors: boolean; timeoutMs?: number },
+): Promise<PrismProxy> {
   const port = await freePort();
-  const args = [PRISM_CLI, 'proxy', OPENAPI_PATH, upstream, '--port', String(port), '-h', '127.0.0.1', '--verboseLevel', 'warn', ...(options.errors ? ['--errors'] : [])];
+  const args = [
+    PRISM_CLI,
+    'proxy',
+    OPENAPI_PATH,
+    upstream,
+    '--port',
+    String(port),
+    '-h',
+    '127.0.0.1',
+    '--verboseLevel',
+    'warn',
+    ...(options.errors ? ['--errors'] : []),
+  ];
   // The same Node as the tests (the project's), not whichever `node` is first on the PATH.
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-20_000);
@@ -96,7 +115,9 @@ export function violationsOf(headers: Headers): PrismViolation[] {
   try {
     return JSON.parse(raw) as PrismViolation[];
   } catch {
-    return [{ location: ['response'], severity: 'Error', message: `unparsable sl-violations header: ${raw.slice(0, 500)}` }];
+    return [
+      { location: ['response'], severity: 'Error', message: `unparsable sl-violations header: ${raw.slice(0, 500)}` },
+    ];
   }
 }
 
@@ -111,5 +132,7 @@ export interface PrismProblem {
 export function prismProblemOf(headers: Headers, body: unknown): PrismProblem | undefined {
   if (!String(headers.get('content-type')).startsWith('application/problem+json')) return undefined;
   const problem = body as Partial<PrismProblem> | null;
-  return typeof problem?.type === 'string' && problem.type.startsWith('https://stoplight.io/prism/errors#') ? (problem as PrismProblem) : undefined;
+  return typeof problem?.type === 'string' && problem.type.startsWith('https://stoplight.io/prism/errors#')
+    ? (problem as PrismProblem)
+    : undefined;
 }

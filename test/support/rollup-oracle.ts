@@ -93,7 +93,10 @@ export function personKey(body: IngestBody): string | null {
 
 /** Registrable domain of the email's host (ICANN suffixes only); none for free mail (host or registrable domain listed). */
 export function accountDomainOf(email: string): string | null {
-  const host = email.slice(email.lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
+  const host = email
+    .slice(email.lastIndexOf('@') + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
   const registrable = getDomain(host, { allowPrivateDomains: false });
   if (!registrable || FREE_MAIL.has(host) || FREE_MAIL.has(registrable)) return null;
   return registrable;
@@ -102,7 +105,8 @@ export function accountDomainOf(email: string): string | null {
 /** Top-level utmSource / geoCountry mirror `tracking`; tracking wins when it has the field. */
 function tracked(body: IngestBody, field: 'utmSource' | 'geoCountry' | 'geoRegion' | 'geoCity'): string | null {
   const tracking = body.tracking;
-  if (tracking !== null && typeof tracking === 'object' && field in tracking) return str((tracking as Record<string, unknown>)[field]);
+  if (tracking !== null && typeof tracking === 'object' && field in tracking)
+    return str((tracking as Record<string, unknown>)[field]);
   return str(body[field]);
 }
 
@@ -118,7 +122,9 @@ function latestNonEmpty(sessions: Visible[], pick: (s: Visible) => unknown): str
 }
 
 function location(s: Visible): string | null {
-  const parts = [tracked(s.body, 'geoCity'), tracked(s.body, 'geoRegion'), tracked(s.body, 'geoCountry')].filter((p): p is string => !!p);
+  const parts = [tracked(s.body, 'geoCity'), tracked(s.body, 'geoRegion'), tracked(s.body, 'geoCountry')].filter(
+    (p): p is string => !!p,
+  );
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
@@ -132,12 +138,25 @@ function qualificationOf(sessions: Visible[]): QualificationFields[] {
     .filter((s) => str(s.body.qualificationStatus) !== null)
     .map((s) => {
       const assessedAt = str(s.body.qualificationAssessedAt);
-      return { s, at: assessedAt === null ? s.start : Date.parse(assessedAt), manual: s.body.qualificationSource === 'manual' ? 1 : 0 };
+      return {
+        s,
+        at: assessedAt === null ? s.start : Date.parse(assessedAt),
+        manual: s.body.qualificationSource === 'manual' ? 1 : 0,
+      };
     });
   if (assessments.length === 0) {
-    return [{ qualificationStatus: null, qualificationRationale: null, qualificationSource: null, qualificationAssessedAt: null, qualificationRubricVersionId: null }];
+    return [
+      {
+        qualificationStatus: null,
+        qualificationRationale: null,
+        qualificationSource: null,
+        qualificationAssessedAt: null,
+        qualificationRubricVersionId: null,
+      },
+    ];
   }
-  const rank = (a: (typeof assessments)[number], b: (typeof assessments)[number]) => b.at - a.at || b.manual - a.manual || b.s.start - a.s.start;
+  const rank = (a: (typeof assessments)[number], b: (typeof assessments)[number]) =>
+    b.at - a.at || b.manual - a.manual || b.s.start - a.s.start;
   assessments.sort(rank);
   const top = assessments.filter((a) => rank(a, assessments[0]) === 0);
   return top.flatMap(({ s }) => {
@@ -191,7 +210,12 @@ function visibleSessions(bodies: Map<string, IngestBody>): Map<string, Visible[]
     const key = personKey(body);
     if (key === null || !isVisible(body)) continue;
     const end = str(body.endTime);
-    const visible: Visible = { id: id.toLowerCase(), body, start: Date.parse(String(body.startTime)), end: end === null ? null : Date.parse(end) };
+    const visible: Visible = {
+      id: id.toLowerCase(),
+      body,
+      start: Date.parse(String(body.startTime)),
+      end: end === null ? null : Date.parse(end),
+    };
     byPerson.set(key, [...(byPerson.get(key) ?? []), visible]);
   }
   return byPerson;
@@ -214,7 +238,10 @@ export function expectedPeople(bodies: Map<string, IngestBody>): Map<string, Ora
         totalSessions: sessions.length,
         firstSeenAt: iso(Math.min(...sessions.map((s) => s.start))),
         lastSeenAt: iso(Math.max(...sessions.map((s) => s.end ?? s.start))),
-        totalTimeSpentSeconds: sessions.reduce((sum, s) => sum + (s.end === null ? 0 : Math.floor((s.end - s.start) / 1000)), 0),
+        totalTimeSpentSeconds: sessions.reduce(
+          (sum, s) => sum + (s.end === null ? 0 : Math.floor((s.end - s.start) / 1000)),
+          0,
+        ),
         firstSource: tracked(earliest.body, 'utmSource'),
         lastSource: tracked(latest.body, 'utmSource'),
         lastLocation: withLocation ? location(withLocation) : null,
@@ -242,13 +269,18 @@ function ofLatest<T>(items: T[], order: (item: T) => number, value: (item: T) =>
  * The account of a registrable domain, or null when it has no people. Qualification and intent of a
  * person come from `verdicts` (checked against the oracle per person before).
  */
-export function expectedAccount(domain: string, people: Map<string, OraclePerson>, verdicts: Map<string, PersonVerdict>): OracleAccount | null {
+export function expectedAccount(
+  domain: string,
+  people: Map<string, OraclePerson>,
+  verdicts: Map<string, PersonVerdict>,
+): OracleAccount | null {
   const members = [...people.values()].filter((p) => p.fields.accountDomain === domain);
   if (members.length === 0) return null;
   const seen = (p: OraclePerson) => Date.parse(p.fields.lastSeenAt);
 
   const counts = new Map<string, number>();
-  for (const p of members) if (p.fields.business !== null) counts.set(p.fields.business, (counts.get(p.fields.business) ?? 0) + 1);
+  for (const p of members)
+    if (p.fields.business !== null) counts.set(p.fields.business, (counts.get(p.fields.business) ?? 0) + 1);
   const most = Math.max(0, ...counts.values());
   const tiedBusinesses = members.filter((p) => p.fields.business !== null && counts.get(p.fields.business) === most);
 
@@ -264,6 +296,10 @@ export function expectedAccount(domain: string, people: Map<string, OraclePerson
       lastSeenAt: iso(Math.max(...members.map(seen))),
     },
     companyName: ofLatest(tiedBusinesses, seen, (p) => p.fields.business),
-    summaryMarkdown: ofLatest(members.filter((p) => p.fields.summaryMarkdown !== null), seen, (p) => p.fields.summaryMarkdown),
+    summaryMarkdown: ofLatest(
+      members.filter((p) => p.fields.summaryMarkdown !== null),
+      seen,
+      (p) => p.fields.summaryMarkdown,
+    ),
   };
 }

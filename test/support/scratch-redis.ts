@@ -39,7 +39,11 @@ export class ScratchRedis {
 
   /** Starts the server and waits for it to say it accepts connections (probing sooner would leave failed clients' timers behind). */
   private async launch(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     this.process = child;
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -36,17 +36,46 @@ export function sessionBody(overrides: Record<string, unknown> = {}): Record<str
     summaryBullets: ['Interested in SSO', 'Asked about pricing'],
     audioDurationSeconds: 1800,
     timelineEvents: [
-      { milestoneType: 'intro', description: 'Introductions', timestampOffsetS: 0, featuresMentioned: [], sequenceOrder: 1 },
-      { milestoneType: 'demo', description: 'Showed SSO', timestampOffsetS: 300, featuresMentioned: ['SSO'], sequenceOrder: 2 },
+      {
+        milestoneType: 'intro',
+        description: 'Introductions',
+        timestampOffsetS: 0,
+        featuresMentioned: [],
+        sequenceOrder: 1,
+      },
+      {
+        milestoneType: 'demo',
+        description: 'Showed SSO',
+        timestampOffsetS: 300,
+        featuresMentioned: ['SSO'],
+        sequenceOrder: 2,
+      },
     ],
     topics: [{ topic: 'pricing', interestLevel: 'high', timeDiscussedS: 240, outcome: 'follow_up' }],
     objections: [
-      { objectionType: 'price', description: 'Too expensive', severity: 'medium', handled: true, resolutionNotes: 'Discount offered', timestampOffsetS: 900 },
+      {
+        objectionType: 'price',
+        description: 'Too expensive',
+        severity: 'medium',
+        handled: true,
+        resolutionNotes: 'Discount offered',
+        timestampOffsetS: 900,
+      },
     ],
     tracking: {
-      utmSource: 'linkedin', utmMedium: 'social', utmCampaign: 'q4', utmTerm: null, utmContent: null,
-      referrerUrl: 'https://www.linkedin.com/', landingPageUrl: 'https://demo.example.com/',
-      device: 'desktop', browser: 'Chrome', os: 'macOS', geoCountry: 'US', geoRegion: 'CA', geoCity: 'San Francisco',
+      utmSource: 'linkedin',
+      utmMedium: 'social',
+      utmCampaign: 'q4',
+      utmTerm: null,
+      utmContent: null,
+      referrerUrl: 'https://www.linkedin.com/',
+      landingPageUrl: 'https://demo.example.com/',
+      device: 'desktop',
+      browser: 'Chrome',
+      os: 'macOS',
+      geoCountry: 'US',
+      geoRegion: 'CA',
+      geoCity: 'San Francisco',
     },
     environment: 'production',
     analysisStatus: 'analyzed',
@@ -56,7 +85,10 @@ export function sessionBody(overrides: Record<string, unknown> = {}): Record<str
 
 /** PUT /api/v1/ingest/sessions/{id} with `key`; returns the supertest response. */
 export function ingest(server: Server, key: string, id: string, body: unknown) {
-  return request(server).put(`/api/v1/ingest/sessions/${id}`).set('Authorization', `Bearer ${key}`).send(body as object);
+  return request(server)
+    .put(`/api/v1/ingest/sessions/${id}`)
+    .set('Authorization', `Bearer ${key}`)
+    .send(body as object);
 }
 
 export function newSessionId(): string {

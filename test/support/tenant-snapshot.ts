@@ -30,12 +30,19 @@ export async function tenantSnapshot(db: DataSource): Promise<TenantSnapshot> {
   const pool = (db.driver as unknown as { master: Pool }).master;
   const part = (table: string, where: string) =>
     `SELECT '${table}' AS t, count(*) AS n, coalesce(sum(hashtextextended(x::text, 0)), 0) AS h FROM "${table}" x WHERE ${where}`;
-  const sql = [part('organizations', 'x.id = $1'), ...tables.map((table) => part(table, 'x.organization_id = $1'))].join(' UNION ALL ');
+  const sql = [
+    part('organizations', 'x.id = $1'),
+    ...tables.map((table) => part(table, 'x.organization_id = $1')),
+  ].join(' UNION ALL ');
   return {
     tables: ['organizations', ...tables],
     async take(organizationId) {
       // A named statement: PostgreSQL plans the twenty-odd branches once per connection, not per call.
-      const result = await pool.query<{ t: string; n: string; h: string }>({ name: 'tenant-snapshot', text: sql, values: [organizationId] });
+      const result = await pool.query<{ t: string; n: string; h: string }>({
+        name: 'tenant-snapshot',
+        text: sql,
+        values: [organizationId],
+      });
       return result.rows.map((r) => `${r.t}:${r.n}:${r.h}`).join(' ');
     },
   };

@@ -36,7 +36,9 @@ export const ALL_SCOPES: Scope[] = [...SCOPES];
  * Card-drawing threads run JavaScript, not the TypeScript sources jest runs: apps that render use the
  * built render worker (`npm run build` first, as for the worker processes of worker-process.ts).
  */
-export const BUILT_RENDER_WORKER: RenderWorker = { script: join(__dirname, '..', '..', 'dist/src/modules/thumbnails/rendering/render-worker.js') };
+export const BUILT_RENDER_WORKER: RenderWorker = {
+  script: join(__dirname, '..', '..', 'dist/src/modules/thumbnails/rendering/render-worker.js'),
+};
 
 export interface TestAppOptions {
   /** Test-only probe routes (they go through the same global pipeline). */
@@ -58,12 +60,18 @@ export interface TestAppOptions {
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', APP_ROLE: 'api', ...env });
-  const overrides = new Map<unknown, unknown>([[RENDER_WORKER, BUILT_RENDER_WORKER], ...(options.overrides ?? []).map((o): [unknown, unknown] => [o.provide, o.useValue])]);
+  const overrides = new Map<unknown, unknown>([
+    [RENDER_WORKER, BUILT_RENDER_WORKER],
+    ...(options.overrides ?? []).map((o): [unknown, unknown] => [o.provide, o.useValue]),
+  ]);
   const renderWorker = overrides.get(RENDER_WORKER) as RenderWorker;
   if (config.appRole !== 'api' && typeof renderWorker.script === 'string' && !existsSync(renderWorker.script)) {
     throw new Error(`${renderWorker.script} is missing: run \`npm run build\` before tests that render share cards`);
   }
-  let builder = Test.createTestingModule({ imports: [AppModule.forRole(config, { logDestination: options.logDestination }), ...(options.imports ?? [])], controllers: options.controllers ?? [] });
+  let builder = Test.createTestingModule({
+    imports: [AppModule.forRole(config, { logDestination: options.logDestination }), ...(options.imports ?? [])],
+    controllers: options.controllers ?? [],
+  });
   for (const [token, value] of overrides) builder = builder.overrideProvider(token).useValue(value);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(new LeanExpressAdapter(), { bodyParser: false });
@@ -72,7 +80,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   validateResponsesAgainstContract(app.getHttpServer() as Server);
   const organizations = app.get(OrganizationsService);
   const keys = app.get(ApiKeysService);
-  const createKey = async (organizationId: string, scopes: Scope[]) => (await keys.create(organizationId, scopes, 'test')).key;
+  const createKey = async (organizationId: string, scopes: Scope[]) =>
+    (await keys.create(organizationId, scopes, 'test')).key;
   return {
     app,
     config,
@@ -97,7 +106,11 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 1000
 }
 
 /** Reads with `read` until `done` holds for what it returns (or the deadline passes), and returns that value. */
-export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function readUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   let last: T | undefined;
   await eventually(async () => done((last = await read())), timeoutMs);
   return last as T;

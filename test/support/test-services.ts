@@ -13,8 +13,10 @@ const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOCAL_REDIS = 'redis://127.0.0.1:6379/13';
 // Outside the checkout: tests never start or touch a developer's ./.data (issue 30 point 7).
 const DATA_DIR = join(tmpdir(), 'engagement-test-services');
-const embeddedPostgres = () => new EmbeddedPostgres(join(DATA_DIR, 'test-postgres'), Number(process.env.TEST_EMBEDDED_POSTGRES_PORT ?? 54339));
-const embeddedRedis = () => new LocalRedis(join(DATA_DIR, 'test-redis'), Number(process.env.TEST_EMBEDDED_REDIS_PORT ?? 63799));
+const embeddedPostgres = () =>
+  new EmbeddedPostgres(join(DATA_DIR, 'test-postgres'), Number(process.env.TEST_EMBEDDED_POSTGRES_PORT ?? 54339));
+const embeddedRedis = () =>
+  new LocalRedis(join(DATA_DIR, 'test-redis'), Number(process.env.TEST_EMBEDDED_REDIS_PORT ?? 63799));
 
 export interface TestServices {
   adminDatabaseUrl: string;
@@ -46,7 +48,10 @@ export async function resolveTestServices(): Promise<TestServices> {
 }
 
 export async function releaseTestServices(embedded: string[]): Promise<void> {
-  const servers = [...(embedded.includes('postgres') ? [embeddedPostgres()] : []), ...(embedded.includes('redis') ? [embeddedRedis()] : [])];
+  const servers = [
+    ...(embedded.includes('postgres') ? [embeddedPostgres()] : []),
+    ...(embedded.includes('redis') ? [embeddedRedis()] : []),
+  ];
   if (servers.length > 0) await leaveServers(DATA_DIR, servers);
 }
 

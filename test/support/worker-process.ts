@@ -15,7 +15,11 @@ export function assertBuilt(): void {
  * and with the variables `env` gives. `output: 'pipe'` hands stdout and stderr to the test (a spec
  * that reads the process's logs).
  */
-export function startService(port: number, env: Record<string, string>, options: { output?: 'pipe' } = {}): ChildProcess {
+export function startService(
+  port: number,
+  env: Record<string, string>,
+  options: { output?: 'pipe' } = {},
+): ChildProcess {
   return spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -34,8 +38,17 @@ export function startService(port: number, env: Record<string, string>, options:
  * A real worker process (APP_ROLE=worker). Short queue locks let a job whose worker was killed be
  * taken over in seconds instead of the default 30 s.
  */
-export function startWorker(port: number, env: Record<string, string> = {}, options: { output?: 'pipe' } = {}): ChildProcess {
-  const defaults = { APP_ROLE: 'worker', LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent', QUEUE_LOCK_DURATION_MS: '2000', QUEUE_STALLED_INTERVAL_MS: '1000' };
+export function startWorker(
+  port: number,
+  env: Record<string, string> = {},
+  options: { output?: 'pipe' } = {},
+): ChildProcess {
+  const defaults = {
+    APP_ROLE: 'worker',
+    LOG_LEVEL: process.env.WORKER_DEBUG ? 'debug' : 'silent',
+    QUEUE_LOCK_DURATION_MS: '2000',
+    QUEUE_STALLED_INTERVAL_MS: '1000',
+  };
   return startService(port, { ...defaults, ...env }, options);
 }
 

@@ -30,7 +30,8 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]))
+      return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = extractApiKey(req.headers);
     const principal = key ? await this.resolve(hashApiKey(key), req) : null;
@@ -44,7 +45,8 @@ export class ApiKeyGuard implements CanActivate {
 
   private async resolve(keyHash: string, req: AuthenticatedRequest): Promise<Principal | null> {
     let cached = this.cache.peek(keyHash);
-    if (cached === undefined && !this.cache.isTrusted() && (await this.feed.renewLease())) cached = this.cache.peek(keyHash);
+    if (cached === undefined && !this.cache.isTrusted() && (await this.feed.renewLease()))
+      cached = this.cache.peek(keyHash);
     if (cached !== undefined) {
       principalCacheLookups.hit();
       return cached;

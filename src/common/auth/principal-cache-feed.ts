@@ -47,7 +47,11 @@ export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     this.cache.trustUntil(0);
     // Its own queue (the shared connection queues nothing): a subscription or ping waits for the reconnect.
-    const subscriber = this.redis.duplicate({ enableAutoPipelining: false, enableOfflineQueue: true, maxRetriesPerRequest: null });
+    const subscriber = this.redis.duplicate({
+      enableAutoPipelining: false,
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+    });
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === API_KEY_CHANGES_CHANNEL) this.apply(message);

@@ -48,7 +48,11 @@ export class PrincipalCache {
   }
 
   /** Looks a key hash up (one lookup shared by concurrent callers) and remembers the answer. */
-  async load(keyHash: string, lookup: (keyHash: string) => Promise<Principal | null>, now = Date.now()): Promise<Principal | null> {
+  async load(
+    keyHash: string,
+    lookup: (keyHash: string) => Promise<Principal | null>,
+    now = Date.now(),
+  ): Promise<Principal | null> {
     for (;;) {
       const current = this.pending.get(keyHash) ?? this.start(keyHash, lookup, now);
       const principal = await current.answer;
@@ -130,7 +134,8 @@ export class PrincipalCache {
 
   private remember(keyHash: string, principal: Principal | null, now: number): void {
     if (principal) {
-      if (this.options.ttlMs > 0) put(this.known, keyHash, { value: principal, expiresAt: now + this.options.ttlMs }, this.maxEntries);
+      if (this.options.ttlMs > 0)
+        put(this.known, keyHash, { value: principal, expiresAt: now + this.options.ttlMs }, this.maxEntries);
     } else if (this.options.negativeTtlMs > 0) {
       put(this.unknown, keyHash, { value: null, expiresAt: now + this.options.negativeTtlMs }, this.maxEntries);
     }

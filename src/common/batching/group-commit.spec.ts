@@ -8,7 +8,8 @@ function heldRuns(fail: (item: number) => boolean = () => false) {
       calls.push({
         key,
         items,
-        release: () => (items.some(fail) ? reject(new Error(`failed ${items.join(',')}`)) : resolve(items.map((i) => i * 10))),
+        release: () =>
+          items.some(fail) ? reject(new Error(`failed ${items.join(',')}`)) : resolve(items.map((i) => i * 10)),
       });
     });
   return { calls, run };
@@ -51,10 +52,19 @@ describe('GroupCommit', () => {
     const groups = new GroupCommit(run, { slots: 2, maxWeight: 100, weigh: () => 1 });
     const all = [groups.submit('a', 1), groups.submit('a', 2), groups.submit('a', 3), groups.submit('b', 4)];
     await tick();
-    expect(calls.map((c) => [c.key, c.items])).toEqual([['a', [1]], ['a', [2]], ['b', [4]]]);
+    expect(calls.map((c) => [c.key, c.items])).toEqual([
+      ['a', [1]],
+      ['a', [2]],
+      ['b', [4]],
+    ]);
     for (const c of [...calls]) c.release();
     await tick();
-    expect(calls.map((c) => [c.key, c.items])).toEqual([['a', [1]], ['a', [2]], ['b', [4]], ['a', [3]]]);
+    expect(calls.map((c) => [c.key, c.items])).toEqual([
+      ['a', [1]],
+      ['a', [2]],
+      ['b', [4]],
+      ['a', [3]],
+    ]);
     calls[3].release();
     await expect(Promise.all(all)).resolves.toEqual([10, 20, 30, 40]);
   });

@@ -62,7 +62,10 @@ export class GroupCommit<T, R> {
   private take(lane: Lane<T, R>): Waiting<T, R>[] {
     let weight = this.options.weigh(lane.waiting[0].item);
     let count = 1;
-    while (count < lane.waiting.length && weight + this.options.weigh(lane.waiting[count].item) <= this.options.maxWeight) {
+    while (
+      count < lane.waiting.length &&
+      weight + this.options.weigh(lane.waiting[count].item) <= this.options.maxWeight
+    ) {
       weight += this.options.weigh(lane.waiting[count].item);
       count++;
     }
@@ -71,7 +74,10 @@ export class GroupCommit<T, R> {
 
   private async runGroup(key: string, group: Waiting<T, R>[]): Promise<void> {
     try {
-      const results = await this.run(key, group.map((w) => w.item));
+      const results = await this.run(
+        key,
+        group.map((w) => w.item),
+      );
       group.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
       if (group.length === 1) {

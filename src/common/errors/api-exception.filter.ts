@@ -1,4 +1,11 @@
-import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  Catch,
+  HttpException,
+  Logger,
+  NotFoundException,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
@@ -70,7 +77,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private keepRateLimitFigures(res: Response): void {
     if (res.getHeader('X-RateLimit-Limit') !== undefined) return;
     const resetAt = Math.ceil(Date.now() / 1000) + RATE_WINDOW_SECONDS;
-    const figures = rateLimitHeaders({ limit: this.config.values.limits.requestsPerMinute, remaining: 0, resetAt, retryAfterSeconds: RATE_WINDOW_SECONDS });
+    const figures = rateLimitHeaders({
+      limit: this.config.values.limits.requestsPerMinute,
+      remaining: 0,
+      resetAt,
+      retryAfterSeconds: RATE_WINDOW_SECONDS,
+    });
     for (const [header, value] of Object.entries(figures)) res.setHeader(header, value);
   }
 

@@ -10,7 +10,8 @@ export function isDependencyFailure(error: unknown): boolean {
   if (error instanceof DependencyTimeoutError) return true;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof message !== 'string') return false;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')))
+    return true;
   // ioredis: retries exhausted while disconnected, a command unanswered within commandTimeout, or
   // refused at once while the shared connection is away (it queues nothing: redis.module.ts).
   if (name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.has(message)) return true;
@@ -38,9 +39,22 @@ export async function within<T>(work: Promise<T>, ms: number, what: string): Pro
   }
 }
 
-const REDIS_MESSAGES = new Set(['Command timed out', 'Connection is closed.', "Stream isn't writeable and enableOfflineQueue options is false"]);
+const REDIS_MESSAGES = new Set([
+  'Command timed out',
+  'Connection is closed.',
+  "Stream isn't writeable and enableOfflineQueue options is false",
+]);
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 /**
  * PostgreSQL SQLSTATEs of an unavailable or overloaded server (class 08, connection exceptions, is

@@ -3,7 +3,17 @@
  * (docs/api.md §7.1); the exception filter maps the kind to an HTTP status (error-response.ts).
  * `headers` carry what a client needs to retry (Retry-After, limit figures).
  */
-export type ErrorKind = 'bad_request' | 'unauthenticated' | 'forbidden' | 'not_found' | 'gone' | 'conflict' | 'too_large' | 'invalid' | 'limit_exceeded' | 'unavailable';
+export type ErrorKind =
+  | 'bad_request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'gone'
+  | 'conflict'
+  | 'too_large'
+  | 'invalid'
+  | 'limit_exceeded'
+  | 'unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;

@@ -37,7 +37,10 @@ describe('describeError', () => {
   });
 
   it("drops a message that quotes the input (22P02) from both the message and the stack's first line", () => {
-    const driver = Object.assign(new Error(`invalid input syntax for type uuid: "${EMAIL}"`), { severity: 'ERROR', code: '22P02' });
+    const driver = Object.assign(new Error(`invalid input syntax for type uuid: "${EMAIL}"`), {
+      severity: 'ERROR',
+      code: '22P02',
+    });
     const described = describeError(new QueryFailedError('SELECT 1 WHERE id = $1', [EMAIL], driver));
     expect(described).toMatchObject({ type: 'QueryFailedError', code: '22P02', message: 'Database query failed' });
     expect(JSON.stringify(described)).not.toContain(EMAIL);
@@ -50,9 +53,16 @@ describe('describeError', () => {
   });
 
   it("describes any other error by type, code and frames: a TypeError's message may print a value", () => {
-    const error = Object.assign(new TypeError(`The "path" argument must be of type string. Received '${EMAIL}'`), { code: 'ERR_INVALID_ARG_TYPE' });
+    const error = Object.assign(new TypeError(`The "path" argument must be of type string. Received '${EMAIL}'`), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
     const described = describeError(error);
-    expect(described).toEqual({ type: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'Message withheld from logs', stack: expect.stringMatching(/^\s+at /) });
+    expect(described).toEqual({
+      type: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: 'Message withheld from logs',
+      stack: expect.stringMatching(/^\s+at /),
+    });
     expect(described.stack?.split('\n').every((line) => /^\s+at /.test(line))).toBe(true);
     expect(JSON.stringify(described)).not.toContain(EMAIL);
   });
@@ -70,7 +80,9 @@ describe('describeError', () => {
   });
 
   it('summarizes an error on one line for a terminal', () => {
-    expect(summarizeError(new QueryFailedError('SELECT $1', [EMAIL], uniqueViolation()))).toBe('QueryFailedError 23505 constraint people_email_key');
+    expect(summarizeError(new QueryFailedError('SELECT $1', [EMAIL], uniqueViolation()))).toBe(
+      'QueryFailedError 23505 constraint people_email_key',
+    );
     expect(summarizeError(new RangeError(EMAIL))).toBe('RangeError');
   });
 });

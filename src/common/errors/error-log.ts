@@ -41,11 +41,15 @@ interface ErrorFields {
 }
 
 export function describeError(error: unknown, depth = 0): LoggedError {
-  if (!(error instanceof Error)) return { type: error === null ? 'null' : typeof error, message: 'A non-Error value was thrown' };
+  if (!(error instanceof Error))
+    return { type: error === null ? 'null' : typeof error, message: 'A non-Error value was thrown' };
   const fields = error as Error & ErrorFields;
   // TypeORM's QueryFailedError copies the driver's fields; the driver error is the source.
   const database = isDatabaseError(fields.driverError) ? fields.driverError : isDatabaseError(fields) ? fields : null;
-  const described: LoggedError = { type: error.constructor.name || 'Error', message: database ? 'Database query failed' : 'Message withheld from logs' };
+  const described: LoggedError = {
+    type: error.constructor.name || 'Error',
+    message: database ? 'Database query failed' : 'Message withheld from logs',
+  };
   const code = database ? database.code : fields.code;
   if (typeof code === 'string' && CODE.test(code)) described.code = code;
   if (error instanceof DomainError) described.kind = error.kind;

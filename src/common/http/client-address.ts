@@ -27,5 +27,7 @@ function ipv6Hextets(ip: string): string[] {
   // An embedded IPv4 address (`::ffff:1.2.3.4`, `64:ff9b::1.2.3.4`) fills the last two hextets.
   const width = (parts: string[]) => parts.reduce((sum, part) => sum + (part.includes('.') ? 2 : 1), 0);
   const zeros = tail === undefined ? 0 : 8 - width(headParts) - width(tailParts);
-  return [...headParts, ...Array<string>(zeros).fill('0'), ...tailParts].map((part) => (part.includes('.') ? part : parseInt(part, 16).toString(16)));
+  return [...headParts, ...Array<string>(zeros).fill('0'), ...tailParts].map((part) =>
+    part.includes('.') ? part : parseInt(part, 16).toString(16),
+  );
 }

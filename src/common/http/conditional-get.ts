@@ -15,7 +15,12 @@ import { responseHeaders } from './openapi-headers';
 export class ConditionalGet {
   constructor(private readonly limits: LimitsService) {}
 
-  async reply<T>(req: AuthenticatedRequest, res: Response, body: T, retryAfterSeconds: number | null): Promise<T | undefined> {
+  async reply<T>(
+    req: AuthenticatedRequest,
+    res: Response,
+    body: T,
+    retryAfterSeconds: number | null,
+  ): Promise<T | undefined> {
     const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 32)}"`;
     res.setHeader('ETag', etag);
     if (retryAfterSeconds !== null) res.setHeader('Retry-After', String(retryAfterSeconds));
@@ -32,6 +37,14 @@ export class ConditionalGet {
 /** Documents a route answered through ConditionalGet: 200 with its ETag (Retry-After while running), or 304. */
 export const ApiConditionalGet = (type: Type, retryAfter: string) =>
   applyDecorators(
-    ApiOkResponse({ type, description: `ETag; Retry-After ${retryAfter}.`, headers: responseHeaders(['ETag'], ['Retry-After']) }),
-    ApiResponse({ status: 304, description: 'Unchanged since If-None-Match (not counted against the request rate); no body.', headers: responseHeaders(['ETag'], ['Retry-After']) }),
+    ApiOkResponse({
+      type,
+      description: `ETag; Retry-After ${retryAfter}.`,
+      headers: responseHeaders(['ETag'], ['Retry-After']),
+    }),
+    ApiResponse({
+      status: 304,
+      description: 'Unchanged since If-None-Match (not counted against the request rate); no body.',
+      headers: responseHeaders(['ETag'], ['Retry-After']),
+    }),
   );

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, type SchemaObject } from '@nestjs/swagger';
 
-const ANY_JSON: SchemaObject[] = [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object', additionalProperties: true, nullable: true }, { type: 'array', items: {} }];
+const ANY_JSON: SchemaObject[] = [
+  { type: 'string' },
+  { type: 'number' },
+  { type: 'boolean' },
+  { type: 'object', additionalProperties: true, nullable: true },
+  { type: 'array', items: {} },
+];
 
 export class ErrorResponse {
   @ApiProperty({ example: 'API key required or invalid.' })
@@ -8,7 +14,11 @@ export class ErrorResponse {
 }
 
 export class ValidationIssueDto {
-  @ApiProperty({ type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, example: ['body', 'name'] })
+  @ApiProperty({
+    type: 'array',
+    items: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    example: ['body', 'name'],
+  })
   loc: (string | number)[];
 
   @ApiProperty({ example: 'Field required' })

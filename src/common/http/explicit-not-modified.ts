@@ -11,7 +11,9 @@ import type { Express, Request } from 'express';
  */
 export function answerNotModifiedOnlyWithETag(app: Express): void {
   const prototype = app.request as Request;
-  const express = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(prototype) as object, 'fresh') ?? Object.getOwnPropertyDescriptor(prototype, 'fresh');
+  const express =
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(prototype) as object, 'fresh') ??
+    Object.getOwnPropertyDescriptor(prototype, 'fresh');
   const freshByExpress = express?.get;
   if (!freshByExpress) throw new Error('express request has no fresh getter');
   Object.defineProperty(prototype, 'fresh', {

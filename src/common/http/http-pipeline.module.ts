@@ -20,7 +20,11 @@ const PIPELINE_PROVIDERS = [
   {
     provide: PrincipalCache,
     inject: [AppConfigService],
-    useFactory: ({ values }: AppConfigService) => new PrincipalCache({ ttlMs: values.apiKeyCacheTtlSeconds * 1000, negativeTtlMs: values.apiKeyNegativeCacheTtlSeconds * 1000 }),
+    useFactory: ({ values }: AppConfigService) =>
+      new PrincipalCache({
+        ttlMs: values.apiKeyCacheTtlSeconds * 1000,
+        negativeTtlMs: values.apiKeyNegativeCacheTtlSeconds * 1000,
+      }),
   },
   PrincipalCacheFeed,
   AuthFailureLimit,

@@ -23,7 +23,9 @@ describe('LeanExpressAdapter', () => {
       get(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: JSON.parse(text) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: JSON.parse(text) }),
+        );
       }).on('error', reject);
     });
 
@@ -42,12 +44,20 @@ describe('LeanExpressAdapter', () => {
 
     expect(seen.req).toBe(app.request);
     expect(seen.res).toBe(app.response);
-    expect(reply).toEqual({ status: 200, type: 'application/json; charset=utf-8', body: { path: '/probe', host: true } });
+    expect(reply).toEqual({
+      status: 200,
+      type: 'application/json; charset=utf-8',
+      body: { path: '/probe', host: true },
+    });
   });
 
   it('sends a plain object as one JSON body with the status it is given', async () => {
     app.get('/reply', (_req, res) => adapter.reply(res, { ok: true, items: [1, 2] }, 201));
 
-    expect(await fetchJson('/reply')).toEqual({ status: 201, type: 'application/json; charset=utf-8', body: { ok: true, items: [1, 2] } });
+    expect(await fetchJson('/reply')).toEqual({
+      status: 201,
+      type: 'application/json; charset=utf-8',
+      body: { ok: true, items: [1, 2] },
+    });
   });
 });

@@ -22,10 +22,14 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 export class LeanExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
     // Options that need Nest's own server setup keep it (the service sets none of them).
-    if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections) return super.initHttpServer(options);
+    if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections)
+      return super.initHttpServer(options);
     const app = this.getInstance<Express>();
     this.httpServer = createServer(
-      { IncomingMessage: subclassWithPrototype(IncomingMessage, app.request), ServerResponse: subclassWithPrototype(ServerResponse, app.response) },
+      {
+        IncomingMessage: subclassWithPrototype(IncomingMessage, app.request),
+        ServerResponse: subclassWithPrototype(ServerResponse, app.response),
+      },
       app,
     );
   }
@@ -46,7 +50,10 @@ export class LeanExpressAdapter extends ExpressAdapter {
  * caches the instance map of a function's own `new`, while Reflect.construct with a foreign
  * new.target derives a fresh map on every call, which is the cost this avoids.
  */
-function subclassWithPrototype<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
+function subclassWithPrototype<T extends typeof IncomingMessage | typeof ServerResponse>(
+  base: T,
+  prototype: object,
+): T {
   function Constructor(this: object, ...args: unknown[]): void {
     (base as unknown as (...a: unknown[]) => void).apply(this, args);
   }

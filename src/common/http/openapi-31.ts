@@ -17,7 +17,8 @@ export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
   for (const path of Object.values(converted.paths)) {
     for (const operation of Object.values(path) as { parameters?: ParameterObject[] }[]) {
       for (const parameter of operation.parameters ?? []) {
-        if (parameter.in === 'query' && (parameter.schema as Json | undefined)?.type === 'array') Object.assign(parameter, { style: 'form', explode: false });
+        if (parameter.in === 'query' && (parameter.schema as Json | undefined)?.type === 'array')
+          Object.assign(parameter, { style: 'form', explode: false });
       }
     }
   }

@@ -20,10 +20,15 @@ export function carriesToken(authorization: string | undefined, token: string): 
 }
 
 function refuse(res: Response, realm: string): void {
-  res.status(401).setHeader('WWW-Authenticate', `Basic realm="${realm}", charset="UTF-8"`).setHeader('Cache-Control', 'no-store').json({ detail: 'Operator token required or invalid.' });
+  res
+    .status(401)
+    .setHeader('WWW-Authenticate', `Basic realm="${realm}", charset="UTF-8"`)
+    .setHeader('Cache-Control', 'no-store')
+    .json({ detail: 'Operator token required or invalid.' });
 }
 
 /** Express middleware: only requests carrying `token` pass; others get 401. */
 export function requireOperatorToken(token: string, realm: string): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => (carriesToken(req.headers.authorization, token) ? next() : refuse(res, realm));
+  return (req: Request, res: Response, next: NextFunction) =>
+    carriesToken(req.headers.authorization, token) ? next() : refuse(res, realm);
 }

@@ -16,7 +16,13 @@ export const QUEUE_BOARD_PATH = '/admin/queues';
 export function mountQueueBoard(app: NestExpressApplication, adminToken: string): void {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
-  createBullBoard({ queues: app.get(QueueRegistry).all().map((queue) => new BullAdapter(queue)), serverAdapter });
+  createBullBoard({
+    queues: app
+      .get(QueueRegistry)
+      .all()
+      .map((queue) => new BullAdapter(queue)),
+    serverAdapter,
+  });
   // The board is an HTML page with its own scripts and styles: the documentation pages' policy.
   app.use(QUEUE_BOARD_PATH, docsSecurityHeaders, requireOperatorToken(adminToken, 'admin'), serverAdapter.getRouter());
 }

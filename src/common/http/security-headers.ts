@@ -54,8 +54,25 @@ export function corsOptions(origins: string[]): CorsOptions {
   return {
     origin: origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'If-Match', 'X-Request-ID'],
-    exposedHeaders: ['ETag', 'Location', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-ID', 'Idempotent-Replayed'],
+    allowedHeaders: [
+      'Authorization',
+      'X-API-Key',
+      'Content-Type',
+      'Idempotency-Key',
+      'If-None-Match',
+      'If-Match',
+      'X-Request-ID',
+    ],
+    exposedHeaders: [
+      'ETag',
+      'Location',
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Request-ID',
+      'Idempotent-Replayed',
+    ],
     credentials: false,
     maxAge: 600,
   };

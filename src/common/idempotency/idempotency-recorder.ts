@@ -29,7 +29,12 @@ export class IdempotencyRecorder {
    * complete() for a request's claim read earlier from idempotencyClaims, by a service that commits
    * it from another context (a group of requests committed together); a no-op without one.
    */
-  async completeClaim(tx: EntityManager, claim: IdempotencyClaim | undefined, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+  async completeClaim(
+    tx: EntityManager,
+    claim: IdempotencyClaim | undefined,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
     if (!claim) return;
     const response = { status: claim.successStatus, body, headers };
     if (!(await this.records.commit(tx, claim.scope, claim.token, response))) throw new ConflictError();

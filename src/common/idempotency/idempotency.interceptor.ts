@@ -59,10 +59,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
         key,
       },
       token: randomUUID(),
-      successStatus: (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? (req.method === 'POST' ? 201 : 200),
+      successStatus:
+        (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ??
+        (req.method === 'POST' ? 201 : 200),
     };
     const { scope, token } = claim;
-    const fingerprint = createHash('sha256').update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? null)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? null)}`)
+      .digest('hex');
 
     return from(this.claimOrReplay(scope, fingerprint, token)).pipe(
       switchMap((stored) => {
@@ -89,7 +93,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
           catchError(async (error: unknown) => {
             if (error instanceof DomainError && httpStatusOf(error) < 500 && error.kind !== 'limit_exceeded') {
               // Unless the mutation committed its own answer before failing: that one stays.
-              await this.records.complete(scope, token, { status: httpStatusOf(error), body: errorBody(error), headers: error.headers }, true);
+              await this.records.complete(
+                scope,
+                token,
+                { status: httpStatusOf(error), body: errorBody(error), headers: error.headers },
+                true,
+              );
             } else {
               await this.records.release(scope, token);
             }
@@ -102,7 +111,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /** Claims the key (null: run the request) or returns the stored response to replay; 409 otherwise. */
-  private async claimOrReplay(scope: IdempotencyScope, fingerprint: string, token: string): Promise<StoredResponse | null> {
+  private async claimOrReplay(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    token: string,
+  ): Promise<StoredResponse | null> {
     // Two attempts: the holder of the key may release it between our claim and our read.
     for (let attempt = 0; attempt < 2; attempt++) {
       if (await this.records.claim(scope, fingerprint, token, this.config.values.idempotencyLeaseMs)) return null;
@@ -119,7 +132,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private renewWhileRunning(scope: IdempotencyScope, token: string): Heartbeat {
     const leaseMs = this.config.values.idempotencyLeaseMs;
     // A lease lost while a renewal failed makes the mutation's commit a 409 (IdempotencyRecorder).
-    return startHeartbeat(leaseMs, () => this.records.renew(scope, token, leaseMs), (err: unknown) => this.logger.warn({ err }, 'Idempotency lease renewal failed'));
+    return startHeartbeat(
+      leaseMs,
+      () => this.records.renew(scope, token, leaseMs),
+      (err: unknown) => this.logger.warn({ err }, 'Idempotency lease renewal failed'),
+    );
   }
 }
 

@@ -29,7 +29,11 @@ export interface StoredResponse {
 const RETENTION = '24 hours';
 const KEY = 'organization_id = $1 AND method = $2 AND route = $3 AND idempotency_key = $4';
 const keyParams = (scope: IdempotencyScope) => [scope.organizationId, scope.method, scope.route, scope.key];
-const responseParams = (response: StoredResponse) => [response.status, JSON.stringify(response.body ?? null), JSON.stringify(response.headers)];
+const responseParams = (response: StoredResponse) => [
+  response.status,
+  JSON.stringify(response.body ?? null),
+  JSON.stringify(response.headers),
+];
 
 /**
  * Idempotency records in PostgreSQL, keyed by (organization, method, route, key). A claim is a lease
@@ -77,10 +81,10 @@ export class IdempotencyRepository {
       response_body: string | null;
       response_headers: Record<string, string> | null;
     }[] = await this.db.query(
-        `SELECT fingerprint, state, lease_expires_at <= now() AS lease_lapsed, response_status, response_body, response_headers
+      `SELECT fingerprint, state, lease_expires_at <= now() AS lease_lapsed, response_status, response_body, response_headers
            FROM idempotency_records WHERE ${KEY} AND expires_at > now()`,
-        keyParams(scope),
-      );
+      keyParams(scope),
+    );
     const [row] = rows;
     if (!row) return null;
     return {
@@ -120,8 +124,14 @@ export class IdempotencyRepository {
    * The request holding `token` finished with `response`; stored unless `keepCommitted` and its
    * mutation committed an answer, which then stands (an error raised after that commit).
    */
-  async complete(scope: IdempotencyScope, token: string, response: StoredResponse, keepCommitted = false): Promise<void> {
-    const stored = (column: string, param: string) => (keepCommitted ? `CASE WHEN state = 'committed' THEN ${column} ELSE ${param} END` : param);
+  async complete(
+    scope: IdempotencyScope,
+    token: string,
+    response: StoredResponse,
+    keepCommitted = false,
+  ): Promise<void> {
+    const stored = (column: string, param: string) =>
+      keepCommitted ? `CASE WHEN state = 'committed' THEN ${column} ELSE ${param} END` : param;
     await this.db.query(
       `UPDATE idempotency_records
           SET state = 'completed', response_status = ${stored('response_status', '$6')}, response_body = ${stored('response_body', '$7')},
@@ -133,13 +143,21 @@ export class IdempotencyRepository {
 
   /** Frees the key for a new attempt, unless the request's mutation committed its answer: that one is kept for replays. */
   async release(scope: IdempotencyScope, token: string): Promise<void> {
-    await this.db.query(`DELETE FROM idempotency_records WHERE ${KEY} AND lease_token = $5 AND state = 'in_flight'`, [...keyParams(scope), token]);
-    await this.db.query(`UPDATE idempotency_records SET state = 'completed' WHERE ${KEY} AND lease_token = $5 AND state = 'committed'`, [...keyParams(scope), token]);
+    await this.db.query(`DELETE FROM idempotency_records WHERE ${KEY} AND lease_token = $5 AND state = 'in_flight'`, [
+      ...keyParams(scope),
+      token,
+    ]);
+    await this.db.query(
+      `UPDATE idempotency_records SET state = 'completed' WHERE ${KEY} AND lease_token = $5 AND state = 'committed'`,
+      [...keyParams(scope), token],
+    );
   }
 
   /** Deletes records past their retention; run periodically by the maintenance worker. */
   async purgeExpired(): Promise<number> {
-    const result: [unknown[], number] = await this.db.query(`DELETE FROM idempotency_records WHERE expires_at <= now()`);
+    const result: [unknown[], number] = await this.db.query(
+      `DELETE FROM idempotency_records WHERE expires_at <= now()`,
+    );
     return result[1];
   }
 }

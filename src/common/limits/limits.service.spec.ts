@@ -29,7 +29,8 @@ function fakeRedis(): { redis: Redis; counts: Map<string, number>; ends: Map<str
       const [amount, chargedAt] = [Number(args[numKeys]), Number(args[numKeys + 1])];
       args.slice(0, numKeys).forEach((key, i) => {
         const end = ends.get(key);
-        if (end !== undefined && end - Number(args[numKeys + 2 + i]) <= chargedAt) counts.set(key, Math.max(0, (counts.get(key) ?? 0) - amount));
+        if (end !== undefined && end - Number(args[numKeys + 2 + i]) <= chargedAt)
+          counts.set(key, Math.max(0, (counts.get(key) ?? 0) - amount));
       });
       return 1;
     },
@@ -73,7 +74,10 @@ describe('LimitsService', () => {
     const windows = hourAndDayWindows('units', ORG, 10, 10);
     await limits.reserveAllOrNone([{ windows, units: 4 }], AT);
     // Opened at 10:15:30.500: the hour ends at 11:15:30, the day a day later, on whole seconds.
-    expect(Object.fromEntries(ends)).toEqual({ [`limit:units:hour:${ORG}`]: Date.parse('2026-03-04T11:15:30Z'), [`limit:units:day:${ORG}`]: Date.parse('2026-03-05T10:15:30Z') });
+    expect(Object.fromEntries(ends)).toEqual({
+      [`limit:units:hour:${ORG}`]: Date.parse('2026-03-04T11:15:30Z'),
+      [`limit:units:day:${ORG}`]: Date.parse('2026-03-05T10:15:30Z'),
+    });
     await limits.refund([{ windows, units: 3 }], AT);
     expect([...counts.values()]).toEqual([1, 1]);
     // Units charged before these windows opened belong to windows gone since: nothing is given back here.

@@ -31,7 +31,9 @@ export interface PublicRouteLimit {
 export const PublicRouteLimits = (...limits: PublicRouteLimit[]) =>
   applyDecorators(
     SetMetadata(PUBLIC_ROUTE_LIMITS, limits),
-    ApiTooManyRequestsResponse({ description: 'Too many requests from this client address, or for this resource (Retry-After).' }),
+    ApiTooManyRequestsResponse({
+      description: 'Too many requests from this client address, or for this resource (Retry-After).',
+    }),
   );
 
 /** Charges the windows a route declares with @PublicRouteLimits(); runs after the key and request-rate guards. */

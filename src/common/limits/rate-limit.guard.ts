@@ -33,7 +33,8 @@ export class RateLimitGuard extends ThrottlerGuard {
   override async onModuleInit(): Promise<void> {
     await super.onModuleInit();
     this.windows = this.throttlers.map(({ name, limit, ttl }) => {
-      if (typeof limit !== 'number' || typeof ttl !== 'number') throw new Error(`throttler ${name}: limit and ttl must be numbers`);
+      if (typeof limit !== 'number' || typeof ttl !== 'number')
+        throw new Error(`throttler ${name}: limit and ttl must be numbers`);
       return { name: name ?? 'default', limit, ttlMs: ttl };
     });
   }
@@ -53,7 +54,11 @@ export class RateLimitGuard extends ThrottlerGuard {
     const state = limitState({ limit, endsAt: record.endsAt }, record.totalHits, Date.now());
     if (record.isBlocked) countLimitRejection('requests');
     if (record.isBlocked) throw new LimitExceededError(state);
-    req.rateLimitCharge = { window, chargedAt: record.chargedAt, state: { count: record.totalHits, endsAt: record.endsAt } };
+    req.rateLimitCharge = {
+      window,
+      chargedAt: record.chargedAt,
+      state: { count: record.totalHits, endsAt: record.endsAt },
+    };
     for (const [header, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(header, value);
   }
 }

@@ -21,6 +21,13 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     const result = await this.counter.charge([{ key, limit, ttlMs: ttl }], 1, chargedAt);
     const [state] = result.windows;
     const seconds = Math.max(1, Math.ceil((state.endsAt - chargedAt) / 1000));
-    return { totalHits: state.count, timeToExpire: seconds, isBlocked: !result.allowed, timeToBlockExpire: seconds, endsAt: state.endsAt, chargedAt };
+    return {
+      totalHits: state.count,
+      timeToExpire: seconds,
+      isBlocked: !result.allowed,
+      timeToBlockExpire: seconds,
+      endsAt: state.endsAt,
+      chargedAt,
+    };
   }
 }

@@ -93,9 +93,15 @@ export class WindowCounter {
 
   /** Charges `cost` to every window or none, at `now` (which opens the windows not open yet). */
   async charge(windows: Window[], cost = 1, now = Date.now()): Promise<ChargeResult> {
-    const args = [String(cost), ...windows.flatMap((w) => [String(w.limit), String(endOfWindowOpenedAt(now, w.ttlMs))])];
+    const args = [
+      String(cost),
+      ...windows.flatMap((w) => [String(w.limit), String(endOfWindowOpenedAt(now, w.ttlMs))]),
+    ];
     const raw = await this.redis.chargeWindows(windows.length, ...windows.map((w) => w.key), ...args);
-    const states: WindowState[] = windows.map((_, i) => ({ count: Number(raw[1 + i * 2]), endsAt: Number(raw[2 + i * 2]) }));
+    const states: WindowState[] = windows.map((_, i) => ({
+      count: Number(raw[1 + i * 2]),
+      endsAt: Number(raw[2 + i * 2]),
+    }));
     return { allowed: raw[0] === 0, windows: states, refusedBy: raw[0] - 1 };
   }
 
@@ -107,12 +113,21 @@ export class WindowCounter {
       if (error) throw error;
       return value;
     }) as [string | null, number];
-    return { count: endsAt > 0 ? Number(count ?? 0) : 0, endsAt: endsAt > 0 ? endsAt : endOfWindowOpenedAt(now, window.ttlMs) };
+    return {
+      count: endsAt > 0 ? Number(count ?? 0) : 0,
+      endsAt: endsAt > 0 ? endsAt : endOfWindowOpenedAt(now, window.ttlMs),
+    };
   }
 
   /** Gives back `amount` units charged at `chargedAt`, to the windows that were charged then if they are still open. */
   async refund(windows: Window[], amount: number, chargedAt: number): Promise<void> {
     if (windows.length === 0 || amount <= 0) return;
-    await this.redis.refundWindows(windows.length, ...windows.map((w) => w.key), String(amount), String(chargedAt), ...windows.map((w) => String(w.ttlMs)));
+    await this.redis.refundWindows(
+      windows.length,
+      ...windows.map((w) => w.key),
+      String(amount),
+      String(chargedAt),
+      ...windows.map((w) => String(w.ttlMs)),
+    );
   }
 }

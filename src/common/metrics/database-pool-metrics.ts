@@ -20,10 +20,22 @@ const poolGauge = (name: string, help: string, read: (pool: Pool) => number) =>
     },
   });
 
-poolGauge('engagement_db_pool_in_use', 'PostgreSQL connections of this process lent to a query or transaction', (p) => p.totalCount - p.idleCount);
+poolGauge(
+  'engagement_db_pool_in_use',
+  'PostgreSQL connections of this process lent to a query or transaction',
+  (p) => p.totalCount - p.idleCount,
+);
 poolGauge('engagement_db_pool_idle', 'PostgreSQL connections of this process open and free', (p) => p.idleCount);
-poolGauge('engagement_db_pool_waiting', 'Queries of this process waiting for a free connection (the pool is exhausted while above 0)', (p) => p.waitingCount);
-poolGauge('engagement_db_pool_max', 'Most PostgreSQL connections this process opens (DATABASE_POOL_SIZE)', (p) => p.options.max ?? 10);
+poolGauge(
+  'engagement_db_pool_waiting',
+  'Queries of this process waiting for a free connection (the pool is exhausted while above 0)',
+  (p) => p.waitingCount,
+);
+poolGauge(
+  'engagement_db_pool_max',
+  'Most PostgreSQL connections this process opens (DATABASE_POOL_SIZE)',
+  (p) => p.options.max ?? 10,
+);
 
 /** Registers the TypeORM pg pool for the gauges above while the app runs. */
 @Injectable()

@@ -7,7 +7,13 @@ import { QueueRegistry } from '../queue/queue-registry';
 import { metricsRegistry } from './metrics-registry';
 
 /** The job counts exposed per queue, each as `engagement_queue_<state>{queue}`. */
-export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const satisfies readonly (keyof JobCounts)[];
+export const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'failed',
+  'completed',
+] as const satisfies readonly (keyof JobCounts)[];
 
 /** The queues of every app of this process (one in production, several in tests). */
 const sources = new Set<QueueSource>();
@@ -33,7 +39,8 @@ function currentCounts(): Promise<Map<string, JobCounts | null>> {
  */
 async function readQueueCounts(): Promise<Map<string, JobCounts | null>> {
   const byName = new Map<string, { queue: Queue; timeoutMs: number }>();
-  for (const { queues, timeoutMs } of sources) for (const queue of queues) if (!byName.has(queue.name)) byName.set(queue.name, { queue, timeoutMs });
+  for (const { queues, timeoutMs } of sources)
+    for (const queue of queues) if (!byName.has(queue.name)) byName.set(queue.name, { queue, timeoutMs });
   const read = async ([name, { queue, timeoutMs }]: [string, { queue: Queue; timeoutMs: number }]) =>
     [name, await within(queue.getJobCounts(), timeoutMs, 'The job queue').catch(() => null)] as const;
   return new Map(await Promise.all([...byName].map(read)));
@@ -101,5 +108,8 @@ export class QueueMetrics implements OnApplicationBootstrap, OnModuleDestroy {
 
 function observeDuration(queue: string, job: Job, outcome: 'completed' | 'failed'): void {
   if (!job.processedOn) return;
-  jobDuration.observe({ queue, job: job.name, outcome }, Math.max(0, (job.finishedOn ?? Date.now()) - job.processedOn) / 1000);
+  jobDuration.observe(
+    { queue, job: job.name, outcome },
+    Math.max(0, (job.finishedOn ?? Date.now()) - job.processedOn) / 1000,
+  );
 }

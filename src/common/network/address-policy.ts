@@ -95,7 +95,11 @@ function parseIPv6(ip: string): number[] {
   const groupsOf = (part: string): number[] => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
   const headGroups = groupsOf(head);
   const restGroups = rest === null ? [] : groupsOf(rest);
-  const groups = [...headGroups, ...new Array<number>(8 - headGroups.length - restGroups.length).fill(0), ...restGroups];
+  const groups = [
+    ...headGroups,
+    ...new Array<number>(8 - headGroups.length - restGroups.length).fill(0),
+    ...restGroups,
+  ];
   const bytes = groups.flatMap((g) => [g >> 8, g & 0xff]);
   if (tail.length === 4) {
     bytes.splice(12, 4, ...tail);

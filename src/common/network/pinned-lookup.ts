@@ -4,7 +4,8 @@ import type { LookupFunction } from 'node:net';
 /** A lookup that answers only with the addresses already validated, so the socket never re-resolves. */
 export function pinnedLookup(addresses: dns.LookupAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
-    const usable = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+    const usable =
+      options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
     if (usable.length === 0) {
       const error: NodeJS.ErrnoException = new Error('no validated address of the requested family');
       error.code = 'ENOTFOUND';

@@ -22,7 +22,12 @@ export class CountCache {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   /** The total for a list query; the page (limit, offset, cursor) is not part of the key. */
-  async count(list: string, organizationId: string, query: PaginationQuery, compute: () => Promise<number>): Promise<number> {
+  async count(
+    list: string,
+    organizationId: string,
+    query: PaginationQuery,
+    compute: () => Promise<number>,
+  ): Promise<number> {
     const { limit: _limit, offset: _offset, cursor: _cursor, offsetGiven: _given, ...filters } = query;
     const version = (await this.redis.get(versionKey(list, organizationId))) ?? '0';
     const filterHash = createHash('sha1').update(JSON.stringify(filters)).digest('hex');

@@ -49,16 +49,26 @@ export class Cursors {
 
   /** The window a list reads for this query: from the cursor's position, or from its offset. */
   window(list: string, organizationId: string, query: PaginationQuery): PageWindow {
-    if (query.cursor === undefined) return { limit: query.limit + 1, skip: query.offset, after: null, offset: query.offset };
+    if (query.cursor === undefined)
+      return { limit: query.limit + 1, skip: query.offset, after: null, offset: query.offset };
     const body = this.open(list, organizationId, query, query.cursor);
     return { limit: query.limit + 1, skip: 0, after: body.k, offset: body.o };
   }
 
   /** The page out of the rows read for `window`: the extra row, if read, makes a cursor from the last row kept. */
-  page<T>(list: string, organizationId: string, query: PaginationQuery, window: PageWindow, rows: T[], keysetOf: (row: T) => Keyset): Page<T> {
+  page<T>(
+    list: string,
+    organizationId: string,
+    query: PaginationQuery,
+    window: PageWindow,
+    rows: T[],
+    keysetOf: (row: T) => Keyset,
+  ): Page<T> {
     const kept = rows.slice(0, window.limit - 1);
     const more = rows.length >= window.limit && kept.length > 0;
-    const nextCursor = more ? this.seal(list, organizationId, query, { k: keysetOf(kept[kept.length - 1]), o: window.offset + kept.length }) : null;
+    const nextCursor = more
+      ? this.seal(list, organizationId, query, { k: keysetOf(kept[kept.length - 1]), o: window.offset + kept.length })
+      : null;
     return { rows: kept, offset: window.offset, nextCursor };
   }
 
@@ -104,7 +114,9 @@ export class SortKey {
   constructor(private readonly columns: KeyColumn[]) {}
 
   orderBy(alias?: string): string {
-    return this.columns.map((c) => `${this.named(c, alias)} ${c.descending ? 'DESC' : 'ASC'}${c.nullsLast ? ' NULLS LAST' : ''}`).join(', ');
+    return this.columns
+      .map((c) => `${this.named(c, alias)} ${c.descending ? 'DESC' : 'ASC'}${c.nullsLast ? ' NULLS LAST' : ''}`)
+      .join(', ');
   }
 
   /** The key's columns, for a SELECT list (`s.start_time, s.id`). */
@@ -130,7 +142,10 @@ export class SortKey {
     const compare = (from: number) => {
       // Only the values the SQL names become parameters (PostgreSQL refuses an untyped unused one).
       const values = keyset.slice(from).map((value, i) => `${param(value)}::${this.columns[from + i].type}`);
-      return `(${this.columns.slice(from).map((c) => c.sql).join(', ')}) ${op} (${values.join(', ')})`;
+      return `(${this.columns
+        .slice(from)
+        .map((c) => c.sql)
+        .join(', ')}) ${op} (${values.join(', ')})`;
     };
     if (!this.columns[0].nullsLast) return compare(0);
     const nullable = this.columns[0].sql;

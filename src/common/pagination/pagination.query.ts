@@ -26,13 +26,19 @@ export class PaginationQuery {
   @Max(MAX_OFFSET)
   offset: number = 0;
 
-  @ApiPropertyOptional({ maxLength: 1024, description: "The previous page's nextCursor (opaque); not together with offset." })
+  @ApiPropertyOptional({
+    maxLength: 1024,
+    description: "The previous page's nextCursor (opaque); not together with offset.",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(1024)
   @ValidateBy({
     name: 'cursorWithoutOffset',
-    validator: { validate: (_value, args) => !(args?.object as PaginationQuery).offsetGiven, defaultMessage: () => 'cursor and offset cannot be combined' },
+    validator: {
+      validate: (_value, args) => !(args?.object as PaginationQuery).offsetGiven,
+      defaultMessage: () => 'cursor and offset cannot be combined',
+    },
   })
   cursor?: string;
 

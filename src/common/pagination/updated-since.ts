@@ -5,4 +5,7 @@ import { TimestampInput } from '../validation/timestamps';
  * id) ascending order. A client passes its last seen updatedAt and follows nextCursor to the end.
  */
 export const UpdatedSince = () =>
-  TimestampInput({ description: 'Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync).' });
+  TimestampInput({
+    description:
+      'Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync).',
+  });

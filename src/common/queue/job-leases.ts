@@ -31,7 +31,11 @@ export class JobLeases {
   /** Runs `work` while renewing the lease with `renew` (which resolves false once the row is finished). */
   async hold<T>(renew: (terms: LeaseTerms) => Promise<boolean>, work: () => Promise<T>): Promise<T> {
     const terms = this.terms();
-    const heartbeat = startHeartbeat(terms.leaseMs, () => renew(terms), (err: unknown) => this.logger.warn({ err }, 'Job lease renewal failed'));
+    const heartbeat = startHeartbeat(
+      terms.leaseMs,
+      () => renew(terms),
+      (err: unknown) => this.logger.warn({ err }, 'Job lease renewal failed'),
+    );
     try {
       return await work();
     } finally {

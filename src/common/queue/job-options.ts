@@ -6,7 +6,12 @@ import { withTraceContext } from '../tracing/trace-context';
  * Retries and cleanup of every Bull job, in one place. Callers add `jobId` (our own id), which makes
  * enqueueing idempotent: a second add of the same id is a no-op.
  */
-export const JOB_OPTIONS = { attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 100 } as const;
+export const JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: 100,
+} as const;
 
 /**
  * Adds a job under our own id (a second add is a no-op) within `timeoutMs`: a queue whose Redis does
@@ -39,7 +44,13 @@ const LIVE_STATES = new Set(['waiting', 'delayed', 'active', 'paused']);
  * worker has locked, and the add is a no-op for an id added meanwhile: racing a worker or another
  * sweeper, nothing runs twice at once.
  */
-export function requeue<T>(queue: Queue<T>, name: string, data: T, jobId: string, timeoutMs: number): Promise<RequeueFound> {
+export function requeue<T>(
+  queue: Queue<T>,
+  name: string,
+  data: T,
+  jobId: string,
+  timeoutMs: number,
+): Promise<RequeueFound> {
   return within(requeueNow(queue, name, data, jobId), timeoutMs, 'The job queue');
 }
 

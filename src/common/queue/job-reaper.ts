@@ -121,10 +121,12 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
         const lapsed = await kind.reclaimLapsed(this.leases.terms(), BATCH);
         for (const job of lapsed) {
           // A job not handed back now is taken again once the lease just pushed forward lapses.
-          const found = await requeue(kind.queue, kind.jobName, kind.payload(job), job.id, timeoutMs).catch((err: unknown) => {
-            this.logger.warn({ kind: kind.kind, jobId: job.id, err }, 'Could not re-queue a job whose lease lapsed');
-            return 'live' as const;
-          });
+          const found = await requeue(kind.queue, kind.jobName, kind.payload(job), job.id, timeoutMs).catch(
+            (err: unknown) => {
+              this.logger.warn({ kind: kind.kind, jobId: job.id, err }, 'Could not re-queue a job whose lease lapsed');
+              return 'live' as const;
+            },
+          );
           if (found === 'live') continue;
           requeued++;
           this.logger.warn({ kind: kind.kind, jobId: job.id, queueState: found }, 'Re-queued a job whose lease lapsed');

@@ -26,7 +26,10 @@ export class QueueFailureLog implements OnApplicationBootstrap {
   private failed(queue: string, job: Job, err: Error): void {
     const attempts = job.opts.attempts ?? 1;
     inRunContextOf(job, () =>
-      this.logger.warn({ queue, job: job.name, jobId: job.id, attempt: job.attemptsMade, attempts, err }, job.attemptsMade >= attempts ? 'Job failed' : 'Job attempt failed, retrying'),
+      this.logger.warn(
+        { queue, job: job.name, jobId: job.id, attempt: job.attemptsMade, attempts, err },
+        job.attemptsMade >= attempts ? 'Job failed' : 'Job attempt failed, retrying',
+      ),
     );
   }
 }

@@ -10,7 +10,12 @@ export const REDIS = Symbol('REDIS');
  * 503) while reconnecting goes on in the background, so the service heals by itself.
  */
 export function boundedRedisOptions(timeouts: TimeoutsConfig): RedisOptions {
-  return { commandTimeout: timeouts.redisCommandMs, connectTimeout: timeouts.redisConnectMs, maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 100, 1000) };
+  return {
+    commandTimeout: timeouts.redisCommandMs,
+    connectTimeout: timeouts.redisConnectMs,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  };
 }
 
 /** How often the shared connection is probed. */
@@ -32,7 +37,10 @@ export function failFastWhileAway(connection: Redis, commandTimeoutMs: number): 
     if (!answered || connection.status !== 'ready') return;
     answered = false;
     // Half the command timeout: judged before the ping's own timeout would count it as answered.
-    const verdict = setTimeout(() => setImmediate(() => !answered && connection.status === 'ready' && connection.disconnect(true)), commandTimeoutMs / 2);
+    const verdict = setTimeout(
+      () => setImmediate(() => !answered && connection.status === 'ready' && connection.disconnect(true)),
+      commandTimeoutMs / 2,
+    );
     connection
       .ping()
       .catch(() => undefined)

@@ -12,7 +12,8 @@ export abstract class Registration<T> {
   }
 
   get(): T {
-    if (!this.registered) throw new Error(`No ${this.what} registered: the module that owns them must register at start`);
+    if (!this.registered)
+      throw new Error(`No ${this.what} registered: the module that owns them must register at start`);
     return this.registered;
   }
 }

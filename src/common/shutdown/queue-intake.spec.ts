@@ -7,7 +7,8 @@ describe('QueueIntake', () => {
   /** A Bull queue as far as `instanceof` can tell, without a Redis connection. */
   const queueWithPause = (pause: jest.Mock) => Object.assign(Object.create(Queue.prototype) as Queue.Queue, { pause });
   const redis = { status: 'ready' };
-  const intake = (discovery: object) => new QueueIntake(discovery as unknown as DiscoveryService, redis as unknown as Redis);
+  const intake = (discovery: object) =>
+    new QueueIntake(discovery as unknown as DiscoveryService, redis as unknown as Redis);
   afterEach(() => {
     jest.clearAllTimers();
     redis.status = 'ready';
@@ -17,7 +18,14 @@ describe('QueueIntake', () => {
   it('pauses every Bull queue locally without waiting for active jobs, and nothing else', () => {
     const pauses = [jest.fn().mockResolvedValue(undefined), jest.fn().mockResolvedValue(undefined)];
     const other = { pause: jest.fn() };
-    const discovery = { getProviders: () => [{ instance: queueWithPause(pauses[0]) }, { instance: other }, { instance: undefined }, { instance: queueWithPause(pauses[1]) }] };
+    const discovery = {
+      getProviders: () => [
+        { instance: queueWithPause(pauses[0]) },
+        { instance: other },
+        { instance: undefined },
+        { instance: queueWithPause(pauses[1]) },
+      ],
+    };
     intake(discovery).stop();
     for (const pause of pauses) expect(pause).toHaveBeenCalledWith(true, true);
     expect(other.pause).not.toHaveBeenCalled();
@@ -32,7 +40,10 @@ describe('QueueIntake', () => {
 
   it('tells whether Redis was away since stop: the shared connection reconnecting, or a closing queue not answering a ping', async () => {
     jest.useFakeTimers();
-    const answering = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), { client: { ping: jest.fn().mockResolvedValue('PONG') }, closing: Promise.resolve() });
+    const answering = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), {
+      client: { ping: jest.fn().mockResolvedValue('PONG') },
+      closing: Promise.resolve(),
+    });
     const first = intake({ getProviders: () => [{ instance: answering }] });
     first.stop();
     await jest.advanceTimersByTimeAsync(1000);
@@ -44,7 +55,10 @@ describe('QueueIntake', () => {
     expect(first.redisWasAway()).toBe(true);
 
     redis.status = 'ready';
-    const stalled = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), { client: { ping: jest.fn(() => new Promise(() => undefined)) }, closing: Promise.resolve() });
+    const stalled = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), {
+      client: { ping: jest.fn(() => new Promise(() => undefined)) },
+      closing: Promise.resolve(),
+    });
     const second = intake({ getProviders: () => [{ instance: stalled }] });
     second.stop();
     await jest.advanceTimersByTimeAsync(300);

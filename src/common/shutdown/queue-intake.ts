@@ -72,6 +72,8 @@ export class QueueIntake {
   }
 
   private queues(): BullQueue[] {
-    return this.discovery.getProviders().flatMap(({ instance }) => (instance instanceof Queue ? [instance as BullQueue] : []));
+    return this.discovery
+      .getProviders()
+      .flatMap(({ instance }) => (instance instanceof Queue ? [instance as BullQueue] : []));
   }
 }

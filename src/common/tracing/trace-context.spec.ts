@@ -19,7 +19,10 @@ type Line = Record<string, unknown>;
 
 /** A logger configured as the app's (loggerParams) for LOG_LEVEL=info and the given OTEL_TRACES_EXPORTER, writing into `lines`. */
 function appLogger(tracesExporter: string | undefined, lines: Line[]) {
-  const [options] = loggerParams(loadConfig({ LOG_LEVEL: 'info', ...(tracesExporter ? { OTEL_TRACES_EXPORTER: tracesExporter } : {}) }), { write: () => undefined }).pinoHttp as [Options, unknown];
+  const [options] = loggerParams(
+    loadConfig({ LOG_LEVEL: 'info', ...(tracesExporter ? { OTEL_TRACES_EXPORTER: tracesExporter } : {}) }),
+    { write: () => undefined },
+  ).pinoHttp as [Options, unknown];
   return pino(options as LoggerOptions, { write: (line: string) => lines.push(JSON.parse(line) as Line) });
 }
 
@@ -36,14 +39,20 @@ describe('without tracing', () => {
   it('the app logger has no mixin when OTEL_TRACES_EXPORTER is unset', () => {
     const options = loggerParams(loadConfig({ LOG_LEVEL: 'info' })).pinoHttp as LoggerOptions;
     expect(options.mixin).toBeUndefined();
-    const [traced] = loggerParams(loadConfig({ LOG_LEVEL: 'info', OTEL_TRACES_EXPORTER: 'otlp' }), { write: () => undefined }).pinoHttp as [LoggerOptions];
+    const [traced] = loggerParams(loadConfig({ LOG_LEVEL: 'info', OTEL_TRACES_EXPORTER: 'otlp' }), {
+      write: () => undefined,
+    }).pinoHttp as [LoggerOptions];
     expect(traced.mixin).toBe(logTraceFields);
   });
 });
 
 describe('with tracing', () => {
   const exporter = new InMemorySpanExporter();
-  const sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], instrumentations: [], autoDetectResources: false });
+  const sdk = new NodeSDK({
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    instrumentations: [],
+    autoDetectResources: false,
+  });
   const tracer = () => trace.getTracer('test');
 
   beforeAll(() => sdk.start());
@@ -78,9 +87,19 @@ describe('with tracing', () => {
       span.end();
       return { data: withTraceContext({ organizationId: 'org', id: 'job' }), ids: span.spanContext() };
     });
-    expect(data).toEqual({ organizationId: 'org', id: 'job', trace: { traceparent: `00-${ids.traceId}-${ids.spanId}-01` } });
+    expect(data).toEqual({
+      organizationId: 'org',
+      id: 'job',
+      trace: { traceparent: `00-${ids.traceId}-${ids.spanId}-01` },
+    });
     expect(queuedBy(data)).toMatchObject({ traceId: ids.traceId, spanId: ids.spanId, isRemote: true });
-    for (const trace of [undefined, null, 'x', { traceparent: `00-${'0'.repeat(32)}-${ids.spanId}-01` }, { traceparent: `00-${ids.traceId.toUpperCase()}-${ids.spanId}-01` }]) {
+    for (const trace of [
+      undefined,
+      null,
+      'x',
+      { traceparent: `00-${'0'.repeat(32)}-${ids.spanId}-01` },
+      { traceparent: `00-${ids.traceId.toUpperCase()}-${ids.spanId}-01` },
+    ]) {
       expect(queuedBy({ trace })).toBeUndefined();
     }
     expect(queuedBy(null)).toBeUndefined();

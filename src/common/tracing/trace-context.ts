@@ -55,7 +55,12 @@ export function queuedBy(data: unknown): SpanContext | undefined {
   const traceparent = (data as TracedJobData | null | undefined)?.trace?.traceparent;
   const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
   if (match === null) return undefined;
-  const spanContext: SpanContext = { traceId: match[1], spanId: match[2], traceFlags: parseInt(match[3], 16), isRemote: true };
+  const spanContext: SpanContext = {
+    traceId: match[1],
+    spanId: match[2],
+    traceFlags: parseInt(match[3], 16),
+    isRemote: true,
+  };
   return isSpanContextValid(spanContext) ? spanContext : undefined;
 }
 

@@ -26,7 +26,11 @@ function splitCommas(value: string): string[] {
 
 /** Whether `name` of the query DTO `dto` (or of a class it extends) takes several values. */
 export function isListParameter(dto: object, name: string): boolean {
-  for (let type: object | null = dto; type && type !== Function.prototype; type = Object.getPrototypeOf(type) as object | null) {
+  for (
+    let type: object | null = dto;
+    type && type !== Function.prototype;
+    type = Object.getPrototypeOf(type) as object | null
+  ) {
     if (LIST_PARAMETERS.get(type)?.has(name)) return true;
   }
   return false;
@@ -37,7 +41,9 @@ export function IsEnumList(choices: readonly string[], options?: ValidationOptio
     {
       name: 'isEnum',
       constraints: [choices],
-      validator: { validate: (value) => Array.isArray(value) && value.every((item) => choices.includes(item as string)) },
+      validator: {
+        validate: (value) => Array.isArray(value) && value.every((item) => choices.includes(item as string)),
+      },
     },
     options,
   );

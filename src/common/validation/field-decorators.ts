@@ -1,7 +1,23 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { TimestampInput } from './timestamps';
 import { ApiInteger } from '../http/api-integer';
 
@@ -11,10 +27,21 @@ import { ApiInteger } from '../http/api-integer';
  */
 /** A required string of `minLength`..`maxLength` characters. */
 export const RequiredText = (minLength: number, maxLength: number) =>
-  applyDecorators(ApiProperty({ type: String, minLength, maxLength }), IsDefined(), IsString(), MinLength(minLength), MaxLength(maxLength));
+  applyDecorators(
+    ApiProperty({ type: String, minLength, maxLength }),
+    IsDefined(),
+    IsString(),
+    MinLength(minLength),
+    MaxLength(maxLength),
+  );
 
 export const OptionalText = (maxLength: number) =>
-  applyDecorators(ApiPropertyOptional({ type: String, maxLength, nullable: true }), IsOptional(), IsString(), MaxLength(maxLength));
+  applyDecorators(
+    ApiPropertyOptional({ type: String, maxLength, nullable: true }),
+    IsOptional(),
+    IsString(),
+    MaxLength(maxLength),
+  );
 
 export const OptionalChoice = (choices: readonly string[]) =>
   applyDecorators(ApiPropertyOptional({ enum: choices, nullable: true }), IsOptional(), IsIn(choices as string[]));
@@ -22,7 +49,13 @@ export const OptionalChoice = (choices: readonly string[]) =>
 export const OptionalTimestamp = () => TimestampInput({ nullable: true });
 
 export const OptionalInteger = (minimum: number, maximum = 2_147_483_647) =>
-  applyDecorators(ApiInteger({ required: false, minimum, maximum, nullable: true }), IsOptional(), IsInt(), Min(minimum), Max(maximum));
+  applyDecorators(
+    ApiInteger({ required: false, minimum, maximum, nullable: true }),
+    IsOptional(),
+    IsInt(),
+    Min(minimum),
+    Max(maximum),
+  );
 
 export const OptionalNumber = (minimum: number, maximum: number) =>
   applyDecorators(
@@ -33,7 +66,8 @@ export const OptionalNumber = (minimum: number, maximum: number) =>
     Max(maximum),
   );
 
-export const OptionalBoolean = () => applyDecorators(ApiPropertyOptional({ type: Boolean, nullable: true }), IsOptional(), IsBoolean());
+export const OptionalBoolean = () =>
+  applyDecorators(ApiPropertyOptional({ type: Boolean, nullable: true }), IsOptional(), IsBoolean());
 
 export const OptionalTextList = (maxItems: number, maxLength: number) =>
   applyDecorators(
@@ -47,7 +81,13 @@ export const OptionalTextList = (maxItems: number, maxLength: number) =>
 
 export const OptionalObject = (type: () => new () => object) =>
   // `type: () => ...`: the explorer takes only a function named `type` for a lazy reference.
-  applyDecorators(ApiPropertyOptional({ type: () => type(), nullable: true }), IsOptional(), IsObject(), ValidateNested(), Type(type));
+  applyDecorators(
+    ApiPropertyOptional({ type: () => type(), nullable: true }),
+    IsOptional(),
+    IsObject(),
+    ValidateNested(),
+    Type(type),
+  );
 
 export const OptionalObjectList = (type: () => new () => object, maxItems: number) =>
   applyDecorators(

@@ -8,9 +8,18 @@ class Probe {
   @IsOptional() @IsString() @IsHttpUrl({ allowEmpty: true }) referrer?: string;
 }
 
-const issuesFor = (body: Record<string, unknown>) => toValidationIssues(validateSync(plainToInstance(Probe, body)), 'body', body);
-const SCHEME = { type: 'url_scheme', msg: "URL scheme should be 'http' or 'https'", ctx: { expected_schemes: "'http' or 'https'" } };
-const parsing = (error: string) => ({ type: 'url_parsing', msg: `Input should be a valid URL, ${error}`, ctx: { error } });
+const issuesFor = (body: Record<string, unknown>) =>
+  toValidationIssues(validateSync(plainToInstance(Probe, body)), 'body', body);
+const SCHEME = {
+  type: 'url_scheme',
+  msg: "URL scheme should be 'http' or 'https'",
+  ctx: { expected_schemes: "'http' or 'https'" },
+};
+const parsing = (error: string) => ({
+  type: 'url_parsing',
+  msg: `Input should be a valid URL, ${error}`,
+  ctx: { error },
+});
 
 describe('IsHttpUrl', () => {
   it.each([
@@ -52,14 +61,22 @@ describe('IsHttpUrl', () => {
 
   it("accepts '' only where allowed, and reports the same types there", () => {
     expect(issuesFor({ referrer: '' })).toEqual([]);
-    expect(issuesFor({ referrer: 'android-app://com.example/' })).toEqual([{ ...SCHEME, loc: ['body', 'referrer'], input: 'android-app://com.example/' }]);
+    expect(issuesFor({ referrer: 'android-app://com.example/' })).toEqual([
+      { ...SCHEME, loc: ['body', 'referrer'], input: 'android-app://com.example/' },
+    ]);
   });
 
   it('leaves non-strings to the type check', () => {
-    expect(issuesFor({ url: 42 })).toEqual([{ type: 'string_type', loc: ['body', 'url'], msg: 'Input should be a valid string', input: 42 }]);
+    expect(issuesFor({ url: 42 })).toEqual([
+      { type: 'string_type', loc: ['body', 'url'], msg: 'Input should be a valid string', input: 42 },
+    ]);
   });
 
   it('httpUrlIssue keeps the loc it is given (list items included)', () => {
-    expect(httpUrlIssue(['body', 'links', 3, 'prospectLogoUrl'], 'file:///x')).toEqual({ ...SCHEME, loc: ['body', 'links', 3, 'prospectLogoUrl'], input: 'file:///x' });
+    expect(httpUrlIssue(['body', 'links', 3, 'prospectLogoUrl'], 'file:///x')).toEqual({
+      ...SCHEME,
+      loc: ['body', 'links', 3, 'prospectLogoUrl'],
+      input: 'file:///x',
+    });
   });
 });

@@ -48,7 +48,13 @@ function parsingError(value: string): string {
 export function httpUrlIssue(loc: (string | number)[], input: unknown): ValidationIssue {
   const result = parse(String(input));
   if ('type' in result && result.type === 'url_scheme') {
-    return { type: 'url_scheme', loc, msg: `URL scheme should be ${EXPECTED_SCHEMES}`, input, ctx: { expected_schemes: EXPECTED_SCHEMES } };
+    return {
+      type: 'url_scheme',
+      loc,
+      msg: `URL scheme should be ${EXPECTED_SCHEMES}`,
+      input,
+      ctx: { expected_schemes: EXPECTED_SCHEMES },
+    };
   }
   const error = 'error' in result ? result.error : 'relative URL without a base';
   return { type: 'url_parsing', loc, msg: `Input should be a valid URL, ${error}`, input, ctx: { error } };
@@ -59,6 +65,7 @@ export function httpUrlIssue(loc: (string | number)[], input: unknown): Validati
  * lets '' through for fields where an empty string means "none" (a browser's empty referrer).
  */
 export function IsHttpUrl(options: { allowEmpty?: boolean } = {}): PropertyDecorator {
-  const accepts = (value: unknown) => typeof value !== 'string' || (options.allowEmpty === true && value === '') || 'url' in parse(value);
+  const accepts = (value: unknown) =>
+    typeof value !== 'string' || (options.allowEmpty === true && value === '') || 'url' in parse(value);
   return ValidateBy({ name: 'isHttpUrl', validator: { validate: accepts } });
 }

@@ -14,7 +14,11 @@ const PARSE_ERROR = Symbol('bodyParseError');
 const EMPTY_BODY = Symbol('emptyBody');
 const TEXT_FACTS = Symbol('jsonTextFacts');
 
-type WithParseError = Request & { [PARSE_ERROR]?: ValidationIssue; [EMPTY_BODY]?: boolean; [TEXT_FACTS]?: JsonTextFacts };
+type WithParseError = Request & {
+  [PARSE_ERROR]?: ValidationIssue;
+  [EMPTY_BODY]?: boolean;
+  [TEXT_FACTS]?: JsonTextFacts;
+};
 
 /** The route reads a JSON body of up to `bytes` instead of the standard 1 MiB; beyond it the answer is 413. */
 export const JsonBodyLimit = (bytes: number) => SetMetadata(JSON_BODY_LIMIT, bytes);
@@ -59,7 +63,11 @@ export class JsonBodyReader {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     if (!hasBody(req)) return undefined;
-    const limit = this.reflector.getAllAndOverride<number | undefined>(JSON_BODY_LIMIT, [context.getHandler(), context.getClass()]) ?? STANDARD_LIMIT_BYTES;
+    const limit =
+      this.reflector.getAllAndOverride<number | undefined>(JSON_BODY_LIMIT, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? STANDARD_LIMIT_BYTES;
     // A declared length over the limit is refused before a byte is read (the filter then closes the
     // connection): body-parser would read the whole body first.
     if (Number(req.headers['content-length']) > limit) throw new PayloadTooLargeError();

@@ -1,10 +1,17 @@
 import { INVALID_UTF8, inspectJsonBytes, jsonTextFacts, MAX_JSON_DEPTH, NOT_UTF8_CHARSET } from './json-bytes';
 
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
 
 describe('inspectJsonBytes', () => {
   it('passes UTF-8 JSON of any shape within the depth limit', () => {
-    for (const text of ['{"name":"a"}', '"é 😀 \u202e مرحبا"', `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`, '{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', 'not json at all']) {
+    for (const text of [
+      '{"name":"a"}',
+      '"é 😀 \u202e مرحبا"',
+      `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`,
+      '{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}',
+      'not json at all',
+    ]) {
       expect([text, inspectJsonBytes(bytes(text), 'utf-8')]).toEqual([text, null]);
     }
     expect(inspectJsonBytes(bytes('{}'), null)).toBeNull();
@@ -33,9 +40,18 @@ describe('inspectJsonBytes', () => {
 
   it('refuses nesting deeper than the limit at the bracket that opens it, valid or not', () => {
     const deep = MAX_JSON_DEPTH + 1;
-    expect(inspectJsonBytes(bytes(`${'['.repeat(deep)}${']'.repeat(deep)}`), 'utf-8')).toEqual({ position: MAX_JSON_DEPTH, reason: 'recursion limit exceeded' });
-    expect(inspectJsonBytes(bytes('['.repeat(200_000)), 'utf-8')).toEqual({ position: MAX_JSON_DEPTH, reason: 'recursion limit exceeded' });
-    expect(inspectJsonBytes(bytes(`{"a":${'{"b":'.repeat(deep)}1${'}'.repeat(deep + 1)}`), 'utf-8')).toEqual({ position: 5 + 5 * (MAX_JSON_DEPTH - 1), reason: 'recursion limit exceeded' });
+    expect(inspectJsonBytes(bytes(`${'['.repeat(deep)}${']'.repeat(deep)}`), 'utf-8')).toEqual({
+      position: MAX_JSON_DEPTH,
+      reason: 'recursion limit exceeded',
+    });
+    expect(inspectJsonBytes(bytes('['.repeat(200_000)), 'utf-8')).toEqual({
+      position: MAX_JSON_DEPTH,
+      reason: 'recursion limit exceeded',
+    });
+    expect(inspectJsonBytes(bytes(`{"a":${'{"b":'.repeat(deep)}1${'}'.repeat(deep + 1)}`), 'utf-8')).toEqual({
+      position: 5 + 5 * (MAX_JSON_DEPTH - 1),
+      reason: 'recursion limit exceeded',
+    });
   });
 
   it('does not count brackets inside strings, escaped quotes included', () => {
@@ -46,10 +62,22 @@ describe('inspectJsonBytes', () => {
 
 describe('jsonTextFacts', () => {
   it('a body without \\u escapes cannot hold unstorable text; reserved keys show spelled out or escaped', () => {
-    expect(jsonTextFacts(bytes('{"name":"é 😀 \\" \\\\ \\n"}'))).toEqual({ mayHoldUnstorableText: false, mayHoldReservedKeys: false });
-    expect(jsonTextFacts(bytes('{"name":"a\\u0000"}'))).toEqual({ mayHoldUnstorableText: true, mayHoldReservedKeys: true });
-    expect(jsonTextFacts(bytes('{"x":{"constructor":{}}}'))).toEqual({ mayHoldUnstorableText: false, mayHoldReservedKeys: true });
-    expect(jsonTextFacts(bytes('{"__proto__":{}}'))).toEqual({ mayHoldUnstorableText: false, mayHoldReservedKeys: true });
+    expect(jsonTextFacts(bytes('{"name":"é 😀 \\" \\\\ \\n"}'))).toEqual({
+      mayHoldUnstorableText: false,
+      mayHoldReservedKeys: false,
+    });
+    expect(jsonTextFacts(bytes('{"name":"a\\u0000"}'))).toEqual({
+      mayHoldUnstorableText: true,
+      mayHoldReservedKeys: true,
+    });
+    expect(jsonTextFacts(bytes('{"x":{"constructor":{}}}'))).toEqual({
+      mayHoldUnstorableText: false,
+      mayHoldReservedKeys: true,
+    });
+    expect(jsonTextFacts(bytes('{"__proto__":{}}'))).toEqual({
+      mayHoldUnstorableText: false,
+      mayHoldReservedKeys: true,
+    });
     // The parsed value agrees: an escaped key is a reserved key.
     expect(Object.keys(JSON.parse('{"\\u005f_proto__":1}') as object)).toEqual(['__proto__']);
     expect(jsonTextFacts(bytes('{"\\u005f_proto__":1}')).mayHoldReservedKeys).toBe(true);
@@ -61,7 +89,10 @@ describe('inspectJsonBytes on strings', () => {
     const inner = `\\\\\\"${'['.repeat(100)}\\\\`;
     expect(inspectJsonBytes(bytes(`{"a":"${inner}","b":"${'{'.repeat(100)}"}`), 'utf-8')).toBeNull();
     // `"\\"` ends at its second quote: the brackets after it count.
-    expect(inspectJsonBytes(bytes(`["\\\\",${'['.repeat(100)}`), 'utf-8')).toEqual({ position: 69, reason: 'recursion limit exceeded' });
+    expect(inspectJsonBytes(bytes(`["\\\\",${'['.repeat(100)}`), 'utf-8')).toEqual({
+      position: 69,
+      reason: 'recursion limit exceeded',
+    });
   });
 
   it('an unterminated string ends the scan (the parser reports it)', () => {

@@ -41,7 +41,10 @@ const PROTO = Buffer.from('__proto__');
 
 export function jsonTextFacts(bytes: Buffer): JsonTextFacts {
   const escapes = bytes.includes(ESCAPE);
-  return { mayHoldUnstorableText: escapes, mayHoldReservedKeys: escapes || bytes.includes(CONSTRUCTOR) || bytes.includes(PROTO) };
+  return {
+    mayHoldUnstorableText: escapes,
+    mayHoldReservedKeys: escapes || bytes.includes(CONSTRUCTOR) || bytes.includes(PROTO),
+  };
 }
 
 /**
@@ -56,7 +59,8 @@ function nestingExceeds(bytes: Uint8Array, limit: number): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
     if (inString) {
-      if (byte === 0x5c) i++; // a backslash escapes the next byte
+      if (byte === 0x5c)
+        i++; // a backslash escapes the next byte
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) {
       inString = true;
@@ -78,7 +82,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
       i++;
       continue;
     }
-    const trailing = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
+    const trailing =
+      lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
     if (trailing === 0) return i;
     // The second byte's range excludes overlong forms, surrogates (ED A0..BF) and code points past U+10FFFF.
     const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;

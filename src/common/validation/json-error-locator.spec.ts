@@ -30,13 +30,19 @@ describe('locateJsonError on deep nesting', () => {
 
   it('reports the bracket that opens one level too many', () => {
     expect(locateJsonError('['.repeat(200_000), 64)).toEqual({ position: 64, reason: 'recursion limit exceeded' });
-    expect(locateJsonError(`${'{"k": '.repeat(70)}1${'}'.repeat(70)}`, 64)).toEqual({ position: 64 * 6, reason: 'recursion limit exceeded' });
+    expect(locateJsonError(`${'{"k": '.repeat(70)}1${'}'.repeat(70)}`, 64)).toEqual({
+      position: 64 * 6,
+      reason: 'recursion limit exceeded',
+    });
     const valid = `${'['.repeat(65)}${']'.repeat(65)}`;
     expect(locateJsonError(valid, 64)).toEqual({ position: 64, reason: 'recursion limit exceeded' });
   });
 
   it('accepts nesting up to the limit (then reports what else is wrong)', () => {
-    expect(locateJsonError(`${'['.repeat(64)}${']'.repeat(64)} x`, 64)).toEqual({ position: 129, reason: 'Extra data' });
+    expect(locateJsonError(`${'['.repeat(64)}${']'.repeat(64)} x`, 64)).toEqual({
+      position: 129,
+      reason: 'Extra data',
+    });
     expect(locateJsonError(`[[1,[2]],{"a":[{}]},[]] ]`, 4)).toEqual({ position: 24, reason: 'Extra data' });
   });
 

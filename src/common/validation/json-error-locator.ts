@@ -117,7 +117,8 @@ function scanString(text: string, start: number): number {
       const escape = text[index + 1];
       if (escape === undefined) break;
       if (escape === 'u') {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(index + 2, index + 6))) throw new DecodeError('Invalid \\uXXXX escape', index);
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(index + 2, index + 6)))
+          throw new DecodeError('Invalid \\uXXXX escape', index);
         index += 6;
         continue;
       }

@@ -1,5 +1,20 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested, validateSync } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { ToBoolean, ToInteger, Trim } from './coercion';
 import { toValidationIssues } from './pydantic-mapping';
@@ -59,7 +74,9 @@ describe('toValidationIssues (class-validator → pydantic v2)', () => {
   });
 
   it('reports a missing query parameter with input null', () => {
-    expect(issuesFor({}, 'query')).toEqual([{ type: 'missing', loc: ['query', 'name'], msg: 'Field required', input: null }]);
+    expect(issuesFor({}, 'query')).toEqual([
+      { type: 'missing', loc: ['query', 'name'], msg: 'Field required', input: null },
+    ]);
   });
 
   it('reports the type before the bounds, once per field', () => {
@@ -76,7 +93,11 @@ describe('toValidationIssues (class-validator → pydantic v2)', () => {
       input: '   ',
       ctx: { min_length: 1 },
     });
-    expect(issuesFor({ name: 'abcdef' })[0]).toMatchObject({ type: 'string_too_long', msg: 'String should have at most 5 characters', ctx: { max_length: 5 } });
+    expect(issuesFor({ name: 'abcdef' })[0]).toMatchObject({
+      type: 'string_too_long',
+      msg: 'String should have at most 5 characters',
+      ctx: { max_length: 5 },
+    });
   });
 
   it('distinguishes an unparsable string from a wrong type and a fraction for integers', () => {
@@ -86,15 +107,27 @@ describe('toValidationIssues (class-validator → pydantic v2)', () => {
       msg: 'Input should be a valid integer, unable to parse string as an integer',
       input: 'abc',
     });
-    expect(issuesFor({ name: 'a', limit: true })[0]).toMatchObject({ type: 'int_type', msg: 'Input should be a valid integer' });
+    expect(issuesFor({ name: 'a', limit: true })[0]).toMatchObject({
+      type: 'int_type',
+      msg: 'Input should be a valid integer',
+    });
     expect(issuesFor({ name: 'a', limit: 1.5 })[0]).toMatchObject({ type: 'int_from_float' });
   });
 
   it('keeps the string input of a coerced number that breaks a bound', () => {
     expect(issuesFor({ name: 'a', limit: '0' }, 'query')).toEqual([
-      { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } },
+      {
+        type: 'greater_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be greater than or equal to 1',
+        input: '0',
+        ctx: { ge: 1 },
+      },
     ]);
-    expect(issuesFor({ name: 'a', limit: '201' }, 'query')[0]).toMatchObject({ type: 'less_than_equal', ctx: { le: 200 } });
+    expect(issuesFor({ name: 'a', limit: '201' }, 'query')[0]).toMatchObject({
+      type: 'less_than_equal',
+      ctx: { le: 200 },
+    });
   });
 
   it('accepts what pydantic lax mode accepts', () => {
@@ -121,11 +154,17 @@ describe('toValidationIssues (class-validator → pydantic v2)', () => {
       input: [],
       ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
     });
-    expect(issuesFor({ name: 'a', ids: [UUID, UUID, UUID] })[0]).toMatchObject({ type: 'too_long', ctx: { max_length: 2, actual_length: 3 } });
+    expect(issuesFor({ name: 'a', ids: [UUID, UUID, UUID] })[0]).toMatchObject({
+      type: 'too_long',
+      ctx: { max_length: 2, actual_length: 3 },
+    });
     expect(issuesFor({ name: 'a', ids: [UUID, 'nope'] })).toEqual([
       expect.objectContaining({ type: 'uuid_parsing', loc: ['body', 'ids', 1], input: 'nope' }),
     ]);
-    expect(issuesFor({ name: 'a', ids: 'x' })[0]).toMatchObject({ type: 'list_type', msg: 'Input should be a valid list' });
+    expect(issuesFor({ name: 'a', ids: 'x' })[0]).toMatchObject({
+      type: 'list_type',
+      msg: 'Input should be a valid list',
+    });
   });
 
   it('follows nested objects into their fields', () => {
@@ -138,8 +177,16 @@ describe('toValidationIssues (class-validator → pydantic v2)', () => {
         ctx: { error: expect.any(String) },
       },
     ]);
-    expect(issuesFor({ name: 'a', campaign: 'x' })[0]).toMatchObject({ type: 'model_attributes_type', loc: ['body', 'campaign'] });
-    expect(issuesFor({ name: 'a', campaign: {} })[0]).toEqual({ type: 'missing', loc: ['body', 'campaign', 'id'], msg: 'Field required', input: {} });
+    expect(issuesFor({ name: 'a', campaign: 'x' })[0]).toMatchObject({
+      type: 'model_attributes_type',
+      loc: ['body', 'campaign'],
+    });
+    expect(issuesFor({ name: 'a', campaign: {} })[0]).toEqual({
+      type: 'missing',
+      loc: ['body', 'campaign', 'id'],
+      msg: 'Field required',
+      input: {},
+    });
   });
 
   it('reports every failing field, in declaration order', () => {

@@ -126,14 +126,20 @@ export function issueForRule(
     case 'length': {
       const [min, max] = constraints as number[];
       if (stringLength < min) {
-        return issue('string_too_short', `String should have at least ${plural(min, 'character')}`, { min_length: min });
+        return issue('string_too_short', `String should have at least ${plural(min, 'character')}`, {
+          min_length: min,
+        });
       }
       return issue('string_too_long', `String should have at most ${plural(max, 'character')}`, { max_length: max });
     }
     case 'min':
-      return issue('greater_than_equal', `Input should be greater than or equal to ${constraints[0]}`, { ge: constraints[0] });
+      return issue('greater_than_equal', `Input should be greater than or equal to ${constraints[0]}`, {
+        ge: constraints[0],
+      });
     case 'max':
-      return issue('less_than_equal', `Input should be less than or equal to ${constraints[0]}`, { le: constraints[0] });
+      return issue('less_than_equal', `Input should be less than or equal to ${constraints[0]}`, {
+        le: constraints[0],
+      });
     case 'isHttpUrl':
       return httpUrlIssue(loc, input);
     case 'arrayMinSize': {
@@ -176,7 +182,13 @@ function valueAt(root: unknown, path: Path): unknown {
 }
 
 /** Issues for the items of a list that break an `each: true` rule: one per failing index. */
-function itemIssues(meta: ValidationMetadata, loc: Path, items: unknown, object: object, message: string): ValidationIssue[] {
+function itemIssues(
+  meta: ValidationMetadata,
+  loc: Path,
+  items: unknown,
+  object: object,
+  message: string,
+): ValidationIssue[] {
   if (!Array.isArray(items)) return [];
   const Constraint = meta.constraintCls as new () => { validate(value: unknown, args: ValidationArguments): boolean };
   const validator = new Constraint();
@@ -200,11 +212,16 @@ function itemIssues(meta: ValidationMetadata, loc: Path, items: unknown, object:
  * Maps the errors of one validated input. `raw` is what the client sent for that location (the
  * parsed JSON body, the query object, ...), so `input` shows values before any coercion.
  */
-export function toValidationIssues(errors: ValidationError[], location: IssueLocation, raw: unknown): ValidationIssue[] {
+export function toValidationIssues(
+  errors: ValidationError[],
+  location: IssueLocation,
+  raw: unknown,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const walk = (list: ValidationError[], path: Path) => {
     for (const error of list) {
-      const property = /^\d+$/.test(error.property) && Array.isArray(valueAt(raw, path)) ? Number(error.property) : error.property;
+      const property =
+        /^\d+$/.test(error.property) && Array.isArray(valueAt(raw, path)) ? Number(error.property) : error.property;
       const fieldPath = [...path, property];
       const loc = [location, ...fieldPath];
       const rules = Object.keys(error.constraints ?? {});
@@ -228,7 +245,12 @@ export function toValidationIssues(errors: ValidationError[], location: IssueLoc
         // A list of models whose items are not objects: pydantic reports each such item.
         input.forEach((item, index) => {
           if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-            issues.push({ type: 'model_attributes_type', loc: [...loc, index], msg: 'Input should be a valid dictionary or object to extract fields from', input: item });
+            issues.push({
+              type: 'model_attributes_type',
+              loc: [...loc, index],
+              msg: 'Input should be a valid dictionary or object to extract fields from',
+              input: item,
+            });
           }
         });
       } else if (meta?.each && Array.isArray(input)) {

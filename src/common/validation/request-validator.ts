@@ -4,7 +4,12 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import type { Request } from 'express';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotentHandler, isValidIdempotencyKey } from '../idempotency/idempotency-key';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  isIdempotentHandler,
+  isValidIdempotencyKey,
+} from '../idempotency/idempotency-key';
 import { fastParserOf } from './fast-parse.decorator';
 import { isListParameter } from './enum-list';
 import { bodyParseErrorOf, bodyTextFactsOf } from './json-body';
@@ -67,9 +72,15 @@ export class RequestValidator {
       const paramtype = Number(key.split(':')[0]);
       const type = types[arg.index];
       const isDto = typeof type === 'function' && ![String, Number, Boolean, Object, Array].includes(type as never);
-      if (paramtype === RouteParamtypes.BODY && !arg.data && isDto) rules.push({ location: 'body', dto: type as new () => object });
-      if (paramtype === RouteParamtypes.QUERY && !arg.data && isDto) rules.push({ location: 'query', dto: type as new () => object });
-      if (paramtype === RouteParamtypes.PARAM && arg.data && arg.pipes?.some((p) => p === ParseUuidPipe || p instanceof ParseUuidPipe)) {
+      if (paramtype === RouteParamtypes.BODY && !arg.data && isDto)
+        rules.push({ location: 'body', dto: type as new () => object });
+      if (paramtype === RouteParamtypes.QUERY && !arg.data && isDto)
+        rules.push({ location: 'query', dto: type as new () => object });
+      if (
+        paramtype === RouteParamtypes.PARAM &&
+        arg.data &&
+        arg.pipes?.some((p) => p === ParseUuidPipe || p instanceof ParseUuidPipe)
+      ) {
         rules.push({ location: 'path', name: arg.data });
       }
     }
@@ -115,7 +126,12 @@ export class RequestValidator {
           if (raw === undefined) {
             issues.push({ type: 'missing', loc: ['body'], msg: 'Field required', input: null });
           } else if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-            issues.push({ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: raw });
+            issues.push({
+              type: 'model_attributes_type',
+              loc: ['body'],
+              msg: 'Input should be a valid dictionary or object to extract fields from',
+              input: raw,
+            });
           } else {
             const { value, issues: found } = validateDto(rule.dto, raw, 'body', bodyTextFactsOf(req));
             issues.push(...found);
@@ -136,11 +152,23 @@ const QUERY_FACTS: JsonTextFacts = { mayHoldUnstorableText: true, mayHoldReserve
  * `facts` lets a large body that cannot hold unstorable text or reserved keys skip those walks, and
  * try its DTO's fast parser (which knows neither check).
  */
-function validateDto(dto: new () => object, raw: object, location: 'query' | 'body', facts: JsonTextFacts): { value: object; issues: ValidationIssue[] } {
-  const parsed = location === 'body' && !facts.mayHoldUnstorableText && !facts.mayHoldReservedKeys ? fastParserOf(dto)?.(raw) : undefined;
+function validateDto(
+  dto: new () => object,
+  raw: object,
+  location: 'query' | 'body',
+  facts: JsonTextFacts,
+): { value: object; issues: ValidationIssue[] } {
+  const parsed =
+    location === 'body' && !facts.mayHoldUnstorableText && !facts.mayHoldReservedKeys
+      ? fastParserOf(dto)?.(raw)
+      : undefined;
   if (parsed) return { value: parsed, issues: [] };
   const value = plainToInstance(dto, facts.mayHoldReservedKeys ? withoutReservedKeys(raw) : raw);
-  const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: isStrictDto(dto), forbidUnknownValues: false });
+  const errors = validateSync(value, {
+    whitelist: true,
+    forbidNonWhitelisted: isStrictDto(dto),
+    forbidUnknownValues: false,
+  });
   for (const { path, reason } of facts.mayHoldUnstorableText ? findUnstorableText(value) : []) {
     // A query parameter is one string as sent, whatever its transform made of it (a comma list).
     addFieldError(errors, value, location === 'query' ? path.slice(0, 1) : path, reason);
@@ -163,7 +191,12 @@ function addFieldError(errors: ValidationError[], root: object, path: (string | 
     error = siblings.find((e) => e.property === property);
     if (error?.constraints && Object.keys(error.constraints).length > 0) return;
     if (!error) {
-      error = Object.assign(new ValidationError(), { target: container as object, property, value: (container as Record<string, unknown>)[property], children: [] });
+      error = Object.assign(new ValidationError(), {
+        target: container as object,
+        property,
+        value: (container as Record<string, unknown>)[property],
+        children: [],
+      });
       siblings.push(error);
     }
     siblings = error.children ??= [];
@@ -179,10 +212,13 @@ function addFieldError(errors: ValidationError[], root: object, path: (string | 
 function inFieldOrder(errors: ValidationError[]): ValidationError[] {
   const order = errors[0]?.target ? fieldOrder(errors[0].target.constructor) : [];
   // List items (numeric properties) keep their index order.
-  const rank = (property: string) => (order.includes(property) ? order.indexOf(property) : /^\d+$/.test(property) ? Number(property) : order.length);
+  const rank = (property: string) =>
+    order.includes(property) ? order.indexOf(property) : /^\d+$/.test(property) ? Number(property) : order.length;
   return [...errors]
     .sort((a, b) => rank(a.property) - rank(b.property))
-    .map((error) => (error.children?.length ? Object.assign(error, { children: inFieldOrder(error.children) }) : error));
+    .map((error) =>
+      error.children?.length ? Object.assign(error, { children: inFieldOrder(error.children) }) : error,
+    );
 }
 
 const fieldOrders = new WeakMap<object, string[]>();
@@ -191,7 +227,12 @@ function fieldOrder(type: object): string[] {
   const cached = fieldOrders.get(type);
   if (cached) return cached;
   const chain: object[] = [];
-  for (let current: object | null = type; current && current !== Function.prototype; current = Object.getPrototypeOf(current) as object | null) chain.unshift(current);
+  for (
+    let current: object | null = type;
+    current && current !== Function.prototype;
+    current = Object.getPrototypeOf(current) as object | null
+  )
+    chain.unshift(current);
   const all = getMetadataStorage().getTargetValidationMetadatas(type as new () => object, '', true, false);
   const order = [...new Set(chain.flatMap((cls) => all.filter((m) => m.target === cls).map((m) => m.propertyName)))];
   fieldOrders.set(type, order);
@@ -207,7 +248,8 @@ function oneValueEach(dto: object, query: Record<string, unknown>): Record<strin
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     if (!Array.isArray(value)) result[key] = value;
-    else if (isListParameter(dto, key) && value.every((item) => typeof item === 'string')) result[key] = value.join(',');
+    else if (isListParameter(dto, key) && value.every((item) => typeof item === 'string'))
+      result[key] = value.join(',');
     else result[key] = value[value.length - 1];
   }
   return result;
@@ -217,7 +259,11 @@ function oneValueEach(dto: object, query: Record<string, unknown>): Record<strin
  * Validates query parameters held in a body (an export's `filters`) as their list validates its
  * query: the DTO instance, and the issues located under `at` (`["body","filters",name]`).
  */
-export function validateNestedQuery<T extends object>(dto: new () => T, raw: Record<string, unknown>, at: (string | number)[]): { value: T; issues: ValidationIssue[] } {
+export function validateNestedQuery<T extends object>(
+  dto: new () => T,
+  raw: Record<string, unknown>,
+  at: (string | number)[],
+): { value: T; issues: ValidationIssue[] } {
   const { value, issues } = validateDto(dto, raw, 'query', QUERY_FACTS);
   return { value: value as T, issues: issues.map((issue) => ({ ...issue, loc: [...at, ...issue.loc.slice(1)] })) };
 }

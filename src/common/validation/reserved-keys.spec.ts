@@ -15,7 +15,9 @@ describe('withoutReservedKeys', () => {
   });
 
   it('drops constructor and __proto__ keys at every depth, leaving the input untouched', () => {
-    const input = JSON.parse('{"name":"x","__proto__":{"name":"y"},"constructor":{},"a":[{"constructor":{"b":1},"c":2}],"d":{"__proto__":[]}}') as object;
+    const input = JSON.parse(
+      '{"name":"x","__proto__":{"name":"y"},"constructor":{},"a":[{"constructor":{"b":1},"c":2}],"d":{"__proto__":[]}}',
+    ) as object;
     const copy = withoutReservedKeys(input);
     expect(copy).toEqual({ name: 'x', a: [{ c: 2 }], d: {} });
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);

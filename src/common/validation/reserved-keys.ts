@@ -31,7 +31,8 @@ function hasReservedKeys(root: unknown): boolean {
 
 /** A deep copy of plain JSON data without reserved keys; iterative, so any depth is safe. */
 function copyWithout(root: unknown): unknown {
-  const copyOf = (value: unknown): unknown => (value === null || typeof value !== 'object' ? value : Array.isArray(value) ? [] : {});
+  const copyOf = (value: unknown): unknown =>
+    value === null || typeof value !== 'object' ? value : Array.isArray(value) ? [] : {};
   const result = copyOf(root);
   const stack: [unknown, unknown][] = [[root, result]];
   while (stack.length > 0) {

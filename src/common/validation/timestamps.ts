@@ -44,7 +44,10 @@ export const ToTimestamp = () =>
 /** Passes only Dates produced by ToTimestamp (null/undefined are left to IsOptional). */
 export function IsTimestamp(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
-    { name: 'isIso8601', validator: { validate: (value) => value instanceof Date, defaultMessage: () => 'invalid datetime' } },
+    {
+      name: 'isIso8601',
+      validator: { validate: (value) => value instanceof Date, defaultMessage: () => 'invalid datetime' },
+    },
     options,
   );
 }
@@ -66,7 +69,12 @@ export const TIMESTAMP_INPUT_SCHEMA: SchemaObject & { type: 'string' } = {
 /** A timestamp query parameter or body field: declared as a date or a date-time, read as a Date. */
 export const TimestampInput = (options: { required?: boolean; nullable?: boolean; description?: string } = {}) =>
   applyDecorators(
-    ApiProperty({ ...TIMESTAMP_INPUT_SCHEMA, required: options.required ?? false, nullable: options.nullable, description: options.description }),
+    ApiProperty({
+      ...TIMESTAMP_INPUT_SCHEMA,
+      required: options.required ?? false,
+      nullable: options.nullable,
+      description: options.description,
+    }),
     options.required ? IsDefined() : IsOptional(),
     ToTimestamp(),
     IsTimestamp(),

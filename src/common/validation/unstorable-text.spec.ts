@@ -1,18 +1,36 @@
-import { findUnstorableText, LONE_SURROGATE_REASON, NUL_CHARACTER_REASON, unstorableTextReason } from './unstorable-text';
+import {
+  findUnstorableText,
+  LONE_SURROGATE_REASON,
+  NUL_CHARACTER_REASON,
+  unstorableTextReason,
+} from './unstorable-text';
 
 describe('unstorableTextReason', () => {
   it('accepts any well-formed text without U+0000', () => {
-    for (const text of ['', 'plain', 'é', '😀', '\u202eRTL', 'e\u0301', '\u0001\u001f', '%_\\', "'; DROP TABLE x; --", '\ud83d\ude00']) {
+    for (const text of [
+      '',
+      'plain',
+      'é',
+      '😀',
+      '\u202eRTL',
+      'e\u0301',
+      '\u0001\u001f',
+      '%_\\',
+      "'; DROP TABLE x; --",
+      '\ud83d\ude00',
+    ]) {
       expect([text, unstorableTextReason(text)]).toEqual([text, null]);
     }
   });
 
   it('refuses U+0000 anywhere', () => {
-    for (const text of ['\u0000', 'a\u0000b', 'end\u0000']) expect(unstorableTextReason(text)).toBe(NUL_CHARACTER_REASON);
+    for (const text of ['\u0000', 'a\u0000b', 'end\u0000'])
+      expect(unstorableTextReason(text)).toBe(NUL_CHARACTER_REASON);
   });
 
   it('refuses unpaired surrogates, high or low, anywhere', () => {
-    for (const text of ['\ud800', 'a\udbff', '\udc00b', 'x\ude00\ud83d', '\ud83d\ude00\ud83d']) expect(unstorableTextReason(text)).toBe(LONE_SURROGATE_REASON);
+    for (const text of ['\ud800', 'a\udbff', '\udc00b', 'x\ude00\ud83d', '\ud83d\ude00\ud83d'])
+      expect(unstorableTextReason(text)).toBe(LONE_SURROGATE_REASON);
   });
 });
 

@@ -40,7 +40,9 @@ export function findUnstorableText(root: unknown): UnstorableText[] {
       continue;
     }
     if (!isTraversable(value)) continue;
-    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i];
       const keyReason = typeof key === 'string' ? unstorableTextReason(key) : null;

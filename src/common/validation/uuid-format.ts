@@ -51,7 +51,8 @@ export function describeUuidError(raw: string): string | null {
     }
     position += Buffer.byteLength(char);
   }
-  if (!wrapped && !value.includes('-')) return `invalid length: expected length 32 for simple format, found ${value.length}`;
+  if (!wrapped && !value.includes('-'))
+    return `invalid length: expected length 32 for simple format, found ${value.length}`;
   const groups = value.split('-');
   if (groups.length !== 5) return `invalid group count: expected 5, found ${groups.length}`;
   for (let g = 0; g < 5; g++) {

@@ -61,7 +61,9 @@ export class Foundation1763800000000 implements MigrationInterface {
     // Names are unique per organization regardless of case (docs/api.md §12.4).
     await queryRunner.query(`CREATE UNIQUE INDEX campaigns_name_key ON campaigns (organization_id, lower(name))`);
     // GET /custom-link-campaigns: newest first, then id.
-    await queryRunner.query(`CREATE INDEX campaigns_created_idx ON campaigns (organization_id, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX campaigns_created_idx ON campaigns (organization_id, created_at DESC, id DESC)`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -119,7 +119,9 @@ export class SessionsPeopleAccounts1763900000000 implements MigrationInterface {
         INCLUDE (buying_intent, qualification_status)`);
     await queryRunner.query(`CREATE INDEX people_email_trgm_idx ON people USING gin (email_key gin_trgm_ops)`);
     // Account rollups read the people of one domain.
-    await queryRunner.query(`CREATE INDEX people_account_idx ON people (organization_id, account_domain) WHERE account_domain IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX people_account_idx ON people (organization_id, account_domain) WHERE account_domain IS NOT NULL`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE accounts (

@@ -28,8 +28,12 @@ export class CustomLinks1764000000000 implements MigrationInterface {
         PRIMARY KEY (organization_id, id)
       )`);
     // GET /custom-link-jobs: newest first, optionally by campaign.
-    await queryRunner.query(`CREATE INDEX custom_link_jobs_list_idx ON custom_link_jobs (organization_id, created_at DESC, id DESC)`);
-    await queryRunner.query(`CREATE INDEX custom_link_jobs_campaign_idx ON custom_link_jobs (organization_id, campaign_id, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX custom_link_jobs_list_idx ON custom_link_jobs (organization_id, created_at DESC, id DESC)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_link_jobs_campaign_idx ON custom_link_jobs (organization_id, campaign_id, created_at DESC, id DESC)`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE custom_link_job_items (
@@ -46,7 +50,9 @@ export class CustomLinks1764000000000 implements MigrationInterface {
         PRIMARY KEY (organization_id, job_id, index),
         FOREIGN KEY (organization_id, job_id) REFERENCES custom_link_jobs (organization_id, id) ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX custom_link_job_items_queued_idx ON custom_link_job_items (organization_id, job_id, index) WHERE status = 'queued'`);
+    await queryRunner.query(
+      `CREATE INDEX custom_link_job_items_queued_idx ON custom_link_job_items (organization_id, job_id, index) WHERE status = 'queued'`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE custom_links (
@@ -89,14 +95,28 @@ export class CustomLinks1764000000000 implements MigrationInterface {
     // GET /l/{slug} finds a link before knowing its organization.
     await queryRunner.query(`CREATE UNIQUE INDEX custom_links_slug_key ON custom_links (slug)`);
     // GET /custom-links: created_at (default) or last activity, either direction, optionally by campaign.
-    await queryRunner.query(`CREATE INDEX custom_links_created_idx ON custom_links (organization_id, created_at DESC, id DESC)`);
-    await queryRunner.query(`CREATE INDEX custom_links_activity_idx ON custom_links (organization_id, last_activity_at DESC NULLS LAST, id DESC)`);
-    await queryRunner.query(`CREATE INDEX custom_links_campaign_idx ON custom_links (organization_id, campaign_id, created_at DESC, id DESC)`);
-    await queryRunner.query(`CREATE INDEX custom_links_external_id_idx ON custom_links (organization_id, external_id) WHERE external_id IS NOT NULL`);
-    await queryRunner.query(`CREATE INDEX custom_links_email_idx ON custom_links (organization_id, lower(email)) WHERE email IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX custom_links_created_idx ON custom_links (organization_id, created_at DESC, id DESC)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_links_activity_idx ON custom_links (organization_id, last_activity_at DESC NULLS LAST, id DESC)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_links_campaign_idx ON custom_links (organization_id, campaign_id, created_at DESC, id DESC)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_links_external_id_idx ON custom_links (organization_id, external_id) WHERE external_id IS NOT NULL`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_links_email_idx ON custom_links (organization_id, lower(email)) WHERE email IS NOT NULL`,
+    );
     await queryRunner.query(`CREATE INDEX custom_links_job_idx ON custom_links (organization_id, job_id)`);
-    await queryRunner.query(`CREATE INDEX custom_links_search_trgm_idx ON custom_links USING gin (search_text gin_trgm_ops)`);
-    await queryRunner.query(`CREATE INDEX custom_links_company_trgm_idx ON custom_links USING gin (lower(company) gin_trgm_ops)`);
+    await queryRunner.query(
+      `CREATE INDEX custom_links_search_trgm_idx ON custom_links USING gin (search_text gin_trgm_ops)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_links_company_trgm_idx ON custom_links USING gin (lower(company) gin_trgm_ops)`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE thumbnail_renders (
@@ -110,7 +130,9 @@ export class CustomLinks1764000000000 implements MigrationInterface {
         PRIMARY KEY (organization_id, id),
         FOREIGN KEY (organization_id, custom_link_id) REFERENCES custom_links (organization_id, id) ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX thumbnail_renders_job_idx ON thumbnail_renders (organization_id, job_id, status)`);
+    await queryRunner.query(
+      `CREATE INDEX thumbnail_renders_job_idx ON thumbnail_renders (organization_id, job_id, status)`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE thumbnail_images (

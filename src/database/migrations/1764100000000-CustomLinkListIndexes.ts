@@ -12,12 +12,16 @@ export class CustomLinkListIndexes1764100000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX custom_links_email_idx`);
     await queryRunner.query(`CREATE INDEX custom_links_email_idx ON custom_links (organization_id, lower(email))`);
-    await queryRunner.query(`CREATE INDEX custom_links_activity_asc_idx ON custom_links (organization_id, last_activity_at ASC NULLS LAST, id ASC)`);
+    await queryRunner.query(
+      `CREATE INDEX custom_links_activity_asc_idx ON custom_links (organization_id, last_activity_at ASC NULLS LAST, id ASC)`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX custom_links_activity_asc_idx`);
     await queryRunner.query(`DROP INDEX custom_links_email_idx`);
-    await queryRunner.query(`CREATE INDEX custom_links_email_idx ON custom_links (organization_id, lower(email)) WHERE email IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX custom_links_email_idx ON custom_links (organization_id, lower(email)) WHERE email IS NOT NULL`,
+    );
   }
 }

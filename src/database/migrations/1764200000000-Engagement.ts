@@ -32,7 +32,9 @@ export class Engagement1764200000000 implements MigrationInterface {
         ADD COLUMN last_activity_type varchar(32),
         ADD COLUMN last_activity_event_id varchar(128)`);
     // GET /custom-links?stage=… (exact stage), newest first.
-    await queryRunner.query(`CREATE INDEX custom_links_stage_idx ON custom_links (organization_id, stage, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX custom_links_stage_idx ON custom_links (organization_id, stage, created_at DESC, id DESC)`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE link_events (
@@ -49,7 +51,9 @@ export class Engagement1764200000000 implements MigrationInterface {
         PRIMARY KEY (organization_id, event_id)
       )`);
     // A session's lifecycle (session detail) reads its events.
-    await queryRunner.query(`CREATE INDEX link_events_session_idx ON link_events (organization_id, session_id, occurred_at) WHERE session_id IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX link_events_session_idx ON link_events (organization_id, session_id, occurred_at) WHERE session_id IS NOT NULL`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE link_distinct_values (
@@ -72,7 +76,9 @@ export class Engagement1764200000000 implements MigrationInterface {
         first_seen_at timestamptz NOT NULL,
         PRIMARY KEY (organization_id, custom_link_id, session_id)
       )`);
-    await queryRunner.query(`CREATE INDEX link_sessions_list_idx ON link_sessions (organization_id, custom_link_id, first_seen_at DESC, session_id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX link_sessions_list_idx ON link_sessions (organization_id, custom_link_id, first_seen_at DESC, session_id DESC)`,
+    );
     await queryRunner.query(`CREATE INDEX link_sessions_session_idx ON link_sessions (organization_id, session_id)`);
   }
 

@@ -37,7 +37,9 @@ export class Playbook1764400000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (organization_id, id)
       )`);
-    await queryRunner.query(`CREATE INDEX suggestion_groups_list_idx ON suggestion_groups (organization_id, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX suggestion_groups_list_idx ON suggestion_groups (organization_id, created_at DESC, id DESC)`,
+    );
     await queryRunner.query(`
       CREATE TABLE publish_jobs (
         organization_id uuid NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,

@@ -6,7 +6,8 @@ const FACETS = 'effective_qualification_status, buying_intent, booked_status';
 const MONTH = `date_trunc('month', start_time AT TIME ZONE 'UTC')`;
 
 /** A transition table's visible sessions, each counting `sign`. */
-const delta = (rows: string, sign: number) => `SELECT organization_id, ${MONTH} AS month, ${FACETS}, ${sign} AS sessions FROM ${rows} WHERE ${VISIBLE}`;
+const delta = (rows: string, sign: number) =>
+  `SELECT organization_id, ${MONTH} AS month, ${FACETS}, ${sign} AS sessions FROM ${rows} WHERE ${VISIBLE}`;
 /** Appends a statement's net changes per organization, month and enum values. */
 const append = (parts: string[]) => `
   INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)

@@ -29,9 +29,26 @@ const COUNTERS = CONTRIBUTION.map(([column]) => column);
 const ALL = [...COUNTERS, ...TIMES.map(([column]) => column)];
 
 /** The link columns a campaign's figures depend on. */
-const INPUTS = ['campaign_id', 'active', 'stage', 'first_lead_submitted_at', 'first_meeting_clicked_at', 'first_meeting_booked_at', 'bot_open_count',
-  'open_observed', 'page_view_count', 'load_count', 'persistent_visitor_count', 'ephemeral_page_view_count', 'session_count',
-  'started_session_count', 'engaged_session_count', 'first_opened_at', 'last_opened_at', 'last_activity_at'];
+const INPUTS = [
+  'campaign_id',
+  'active',
+  'stage',
+  'first_lead_submitted_at',
+  'first_meeting_clicked_at',
+  'first_meeting_booked_at',
+  'bot_open_count',
+  'open_observed',
+  'page_view_count',
+  'load_count',
+  'persistent_visitor_count',
+  'ephemeral_page_view_count',
+  'session_count',
+  'started_session_count',
+  'engaged_session_count',
+  'first_opened_at',
+  'last_opened_at',
+  'last_activity_at',
+];
 
 /** Filed rows of a transition table as signed contributions (old rows count negative and bring no times). */
 const signed = (rows: string, sign: 1 | -1, only = 'true') => `
@@ -91,7 +108,12 @@ export const CAMPAIGN_UPDATE_JOINED_ONCE =
       WHERE (${INPUTS.map((c) => `o.${c}`).join(', ')}) IS DISTINCT FROM (${INPUTS.map((c) => `n.${c}`).join(', ')})`,
   ]) + recomputeTimes(MOVED_OUT);
 
-const TRIGGERS = statementTriggers('custom_links', 'custom_links_campaign', 'campaign_engagement_track', CAMPAIGN_TRACK_BODIES);
+const TRIGGERS = statementTriggers(
+  'custom_links',
+  'custom_links_campaign',
+  'campaign_engagement_track',
+  CAMPAIGN_TRACK_BODIES,
+);
 
 /**
  * Campaign engagement (docs/api.md §2.10) kept per campaign in the transaction that changes its links, so

@@ -2,12 +2,14 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { statementTriggers } from './statement-triggers';
 
 const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
-const COLUMNS = 'organization_id, id, start_time, email_key, effective_qualification_status, buying_intent, booked_status';
+const COLUMNS =
+  'organization_id, id, start_time, email_key, effective_qualification_status, buying_intent, booked_status';
 const FACETS = 'effective_qualification_status, buying_intent, booked_status';
 
 /** A transition table's sessions that the email search holds: visible, with an email. */
 const searchable = (rows: string) => `SELECT ${COLUMNS} FROM ${rows} WHERE ${VISIBLE} AND email_key IS NOT NULL`;
-const remove = (keys: string) => `DELETE FROM session_emails e USING (${keys}) g WHERE e.organization_id = g.organization_id AND e.id = g.id;`;
+const remove = (keys: string) =>
+  `DELETE FROM session_emails e USING (${keys}) g WHERE e.organization_id = g.organization_id AND e.id = g.id;`;
 const upsert = (rows: string) => `
   INSERT INTO session_emails (${COLUMNS}) ${rows}
   ON CONFLICT (organization_id, id) DO UPDATE SET start_time = EXCLUDED.start_time, email_key = EXCLUDED.email_key,
@@ -53,7 +55,9 @@ export class SessionEmailSearch1764800000000 implements MigrationInterface {
         booked_status varchar(16),
         PRIMARY KEY (organization_id, id))`);
     await queryRunner.query(`INSERT INTO session_emails (${COLUMNS}) ${searchable('sessions')}`);
-    await queryRunner.query(`CREATE INDEX session_emails_trgm_idx ON session_emails USING gin (email_key gin_trgm_ops)`);
+    await queryRunner.query(
+      `CREATE INDEX session_emails_trgm_idx ON session_emails USING gin (email_key gin_trgm_ops)`,
+    );
     // A common substring (a free-mail domain) is found fastest by walking this index newest first (backwards).
     await queryRunner.query(`
       CREATE INDEX session_emails_list_idx ON session_emails (organization_id, start_time, id) INCLUDE (email_key, ${FACETS})`);
@@ -69,7 +73,9 @@ export class SessionEmailSearch1764800000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE sessions ALTER COLUMN email_key SET STATISTICS 2000`);
     await this.replaceListIndex(queryRunner, ' DESC', `${FACETS}, email_key`);
-    await queryRunner.query(`CREATE INDEX sessions_email_trgm_idx ON sessions USING gin (email_key gin_trgm_ops) WHERE ${VISIBLE}`);
+    await queryRunner.query(
+      `CREATE INDEX sessions_email_trgm_idx ON sessions USING gin (email_key gin_trgm_ops) WHERE ${VISIBLE}`,
+    );
     for (const statement of TRIGGERS.down) await queryRunner.query(statement);
     await queryRunner.query(`DROP TABLE session_emails`);
   }

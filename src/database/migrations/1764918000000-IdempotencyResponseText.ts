@@ -10,12 +10,16 @@ export class IdempotencyResponseText1764918000000 implements MigrationInterface 
   name = 'IdempotencyResponseText1764918000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE idempotency_records ALTER COLUMN response_body TYPE text USING response_body::text`);
+    await queryRunner.query(
+      `ALTER TABLE idempotency_records ALTER COLUMN response_body TYPE text USING response_body::text`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     // Answers jsonb cannot hold are dropped: their keys can be used again (records live 24 hours).
     await queryRunner.query(`DELETE FROM idempotency_records WHERE response_body ~* '\\\\u(0000|d[89a-f])'`);
-    await queryRunner.query(`ALTER TABLE idempotency_records ALTER COLUMN response_body TYPE jsonb USING response_body::jsonb`);
+    await queryRunner.query(
+      `ALTER TABLE idempotency_records ALTER COLUMN response_body TYPE jsonb USING response_body::jsonb`,
+    );
   }
 }

@@ -13,9 +13,15 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class IdempotencyLeases1764950000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE idempotency_records ADD COLUMN lease_token uuid, ADD COLUMN lease_expires_at timestamptz`);
-    await queryRunner.query(`UPDATE idempotency_records SET lease_token = gen_random_uuid(), lease_expires_at = created_at + interval '60 seconds'`);
-    await queryRunner.query(`ALTER TABLE idempotency_records ALTER COLUMN lease_token SET NOT NULL, ALTER COLUMN lease_expires_at SET NOT NULL`);
+    await queryRunner.query(
+      `ALTER TABLE idempotency_records ADD COLUMN lease_token uuid, ADD COLUMN lease_expires_at timestamptz`,
+    );
+    await queryRunner.query(
+      `UPDATE idempotency_records SET lease_token = gen_random_uuid(), lease_expires_at = created_at + interval '60 seconds'`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE idempotency_records ALTER COLUMN lease_token SET NOT NULL, ALTER COLUMN lease_expires_at SET NOT NULL`,
+    );
     await queryRunner.query(`
       ALTER TABLE idempotency_records DROP CONSTRAINT idempotency_records_state_check,
         ADD CONSTRAINT idempotency_records_state_check CHECK (state IN ('in_flight', 'committed', 'completed'))`);

@@ -11,7 +11,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class RetryItemsOnce1764960000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE custom_link_job_items ADD COLUMN retry_of_job_id uuid, ADD COLUMN retry_of_index integer`);
+    await queryRunner.query(
+      `ALTER TABLE custom_link_job_items ADD COLUMN retry_of_job_id uuid, ADD COLUMN retry_of_index integer`,
+    );
     await queryRunner.query(`
       WITH first_retry AS (
         SELECT DISTINCT ON (organization_id, parent_job_id) organization_id, id, parent_job_id
@@ -33,6 +35,8 @@ export class RetryItemsOnce1764960000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX custom_link_job_items_retry_of_key`);
-    await queryRunner.query(`ALTER TABLE custom_link_job_items DROP COLUMN retry_of_index, DROP COLUMN retry_of_job_id`);
+    await queryRunner.query(
+      `ALTER TABLE custom_link_job_items DROP COLUMN retry_of_index, DROP COLUMN retry_of_job_id`,
+    );
   }
 }

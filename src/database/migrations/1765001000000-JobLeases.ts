@@ -20,8 +20,12 @@ const LEASED = [
 export class JobLeases1765001000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     for (const { table, unfinished } of LEASED) {
-      await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN lease_owner varchar(128), ADD COLUMN lease_until timestamptz`);
-      await queryRunner.query(`CREATE INDEX ${table}_unfinished_idx ON ${table} (lease_until) WHERE status IN (${unfinished})`);
+      await queryRunner.query(
+        `ALTER TABLE ${table} ADD COLUMN lease_owner varchar(128), ADD COLUMN lease_until timestamptz`,
+      );
+      await queryRunner.query(
+        `CREATE INDEX ${table}_unfinished_idx ON ${table} (lease_until) WHERE status IN (${unfinished})`,
+      );
     }
   }
 

@@ -24,7 +24,9 @@ export class Webhooks1765300000000 implements MigrationInterface {
         CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (organization_id, id),
         CONSTRAINT webhook_endpoints_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX webhook_endpoints_list_idx ON webhook_endpoints (organization_id, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX webhook_endpoints_list_idx ON webhook_endpoints (organization_id, created_at DESC, id DESC)`,
+    );
     await queryRunner.query(`
       CREATE TABLE webhook_messages (
         organization_id uuid NOT NULL,
@@ -56,8 +58,12 @@ export class Webhooks1765300000000 implements MigrationInterface {
         CONSTRAINT webhook_deliveries_endpoint_fkey FOREIGN KEY (organization_id, endpoint_id) REFERENCES webhook_endpoints (organization_id, id) ON DELETE CASCADE,
         CONSTRAINT webhook_deliveries_message_fkey FOREIGN KEY (organization_id, message_id) REFERENCES webhook_messages (organization_id, id) ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX webhook_deliveries_list_idx ON webhook_deliveries (organization_id, endpoint_id, created_at DESC, id DESC)`);
-    await queryRunner.query(`CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`);
+    await queryRunner.query(
+      `CREATE INDEX webhook_deliveries_list_idx ON webhook_deliveries (organization_id, endpoint_id, created_at DESC, id DESC)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

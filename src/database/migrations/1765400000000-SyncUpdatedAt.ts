@@ -26,9 +26,13 @@ export class SyncUpdatedAt1765400000000 implements MigrationInterface {
         [table],
       );
       const names = generated.map((c) => `'${c.column_name}'`).join(', ');
-      await queryRunner.query(`CREATE TRIGGER ${table}_touch_updated_at BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION touch_updated_at(${names})`);
+      await queryRunner.query(
+        `CREATE TRIGGER ${table}_touch_updated_at BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION touch_updated_at(${names})`,
+      );
     }
-    await queryRunner.query(`CREATE INDEX sessions_updated_idx ON sessions (organization_id, updated_at, id) WHERE ${VISIBLE}`);
+    await queryRunner.query(
+      `CREATE INDEX sessions_updated_idx ON sessions (organization_id, updated_at, id) WHERE ${VISIBLE}`,
+    );
     await queryRunner.query(`CREATE INDEX people_updated_idx ON people (organization_id, updated_at, id)`);
     await queryRunner.query(`CREATE INDEX accounts_updated_idx ON accounts (organization_id, updated_at, id)`);
     await queryRunner.query(`CREATE INDEX accounts_list_idx ON accounts (organization_id, last_seen_at DESC, id DESC)`);
@@ -36,7 +40,13 @@ export class SyncUpdatedAt1765400000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const index of ['sessions_updated_idx', 'people_updated_idx', 'accounts_updated_idx', 'accounts_list_idx', 'custom_links_updated_idx']) {
+    for (const index of [
+      'sessions_updated_idx',
+      'people_updated_idx',
+      'accounts_updated_idx',
+      'accounts_list_idx',
+      'custom_links_updated_idx',
+    ]) {
       await queryRunner.query(`DROP INDEX ${index}`);
     }
     for (const table of SYNCED) await queryRunner.query(`DROP TRIGGER ${table}_touch_updated_at ON ${table}`);

@@ -28,7 +28,9 @@ export class Exports1765700000000 implements MigrationInterface {
         CONSTRAINT exports_status_check CHECK (status IN ('queued', 'processing', 'completed', 'failed')),
         CONSTRAINT exports_format_check CHECK (format IN ('csv', 'ndjson'))
       )`);
-    await queryRunner.query(`CREATE INDEX exports_unfinished_idx ON exports (created_at) WHERE status IN ('queued', 'processing')`);
+    await queryRunner.query(
+      `CREATE INDEX exports_unfinished_idx ON exports (created_at) WHERE status IN ('queued', 'processing')`,
+    );
     await queryRunner.query(`CREATE INDEX exports_expiry_idx ON exports (expires_at) WHERE expires_at IS NOT NULL`);
     await queryRunner.query(`
       CREATE TABLE export_chunks (

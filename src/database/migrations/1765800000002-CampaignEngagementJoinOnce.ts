@@ -11,7 +11,13 @@ export class CampaignEngagementJoinOnce1765800000002 implements MigrationInterfa
   name = 'CampaignEngagementJoinOnce1765800000002';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(statementTriggerFunction('campaign_engagement_track', { ...CAMPAIGN_TRACK_BODIES, update: CAMPAIGN_UPDATE_JOINED_ONCE }, true));
+    await queryRunner.query(
+      statementTriggerFunction(
+        'campaign_engagement_track',
+        { ...CAMPAIGN_TRACK_BODIES, update: CAMPAIGN_UPDATE_JOINED_ONCE },
+        true,
+      ),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -27,9 +27,15 @@ export class LinkSearchApart1766000000000 implements MigrationInterface {
         company_key text,
         PRIMARY KEY (organization_id, custom_link_id),
         FOREIGN KEY (organization_id, custom_link_id) REFERENCES custom_links (organization_id, id) ON DELETE CASCADE)`);
-    await queryRunner.query(`INSERT INTO custom_link_search SELECT l.organization_id, l.id, ${COPIED('l')} FROM custom_links l`);
-    await queryRunner.query(`CREATE INDEX custom_link_search_text_trgm_idx ON custom_link_search USING gin (search_text gin_trgm_ops)`);
-    await queryRunner.query(`CREATE INDEX custom_link_search_company_trgm_idx ON custom_link_search USING gin (company_key gin_trgm_ops)`);
+    await queryRunner.query(
+      `INSERT INTO custom_link_search SELECT l.organization_id, l.id, ${COPIED('l')} FROM custom_links l`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_link_search_text_trgm_idx ON custom_link_search USING gin (search_text gin_trgm_ops)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_link_search_company_trgm_idx ON custom_link_search USING gin (company_key gin_trgm_ops)`,
+    );
     // Statistics now, not at autovacuum's next pass: without them a search is planned as a bitmap AND
     // of the organization's whole primary-key range with the trigram match (17-67 ms against 7-11).
     await queryRunner.query(`ANALYZE custom_link_search`);
@@ -58,8 +64,12 @@ export class LinkSearchApart1766000000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE INDEX custom_links_search_trgm_idx ON custom_links USING gin (search_text gin_trgm_ops)`);
-    await queryRunner.query(`CREATE INDEX custom_links_company_trgm_idx ON custom_links USING gin (lower(company) gin_trgm_ops)`);
+    await queryRunner.query(
+      `CREATE INDEX custom_links_search_trgm_idx ON custom_links USING gin (search_text gin_trgm_ops)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_links_company_trgm_idx ON custom_links USING gin (lower(company) gin_trgm_ops)`,
+    );
     await queryRunner.query(`DROP TRIGGER custom_links_search_update ON custom_links`);
     await queryRunner.query(`DROP TRIGGER custom_links_search_insert ON custom_links`);
     await queryRunner.query(`DROP FUNCTION custom_link_search_update()`);

@@ -27,9 +27,32 @@ import { TenantEmailSearch1765900000000 } from './1765900000000-TenantEmailSearc
 import { LinkSearchApart1766000000000 } from './1766000000000-LinkSearchApart';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [Foundation1763800000000, SessionsPeopleAccounts1763900000000, CustomLinks1764000000000, CustomLinkListIndexes1764100000000, Engagement1764200000000, CampaignEngagementIndex1764300000000, Playbook1764400000000, SessionCounts1764500000000,
-  CampaignEngagementRollup1764600000000, SessionListEmailKey1764700000000, SessionEmailSearch1764800000000,
-  FixedThumbnailErrorMessages1764917000000, IdempotencyResponseText1764918000000, IdempotencyLeases1764950000000, RetryItemsOnce1764960000000,
-  JobLeases1765001000000, TranscriptDailyReads1765200000000, Webhooks1765300000000, SyncUpdatedAt1765400000000, LinkBotReasons1765500000000,
-  Exports1765700000000, LinkRollupWrites1765800000000, EngagementRowsCascade1765800000001,
-  CampaignEngagementJoinOnce1765800000002, CardImagesStoredAsIs1765850000000, TenantEmailSearch1765900000000, LinkSearchApart1766000000000];
+export const MIGRATIONS = [
+  Foundation1763800000000,
+  SessionsPeopleAccounts1763900000000,
+  CustomLinks1764000000000,
+  CustomLinkListIndexes1764100000000,
+  Engagement1764200000000,
+  CampaignEngagementIndex1764300000000,
+  Playbook1764400000000,
+  SessionCounts1764500000000,
+  CampaignEngagementRollup1764600000000,
+  SessionListEmailKey1764700000000,
+  SessionEmailSearch1764800000000,
+  FixedThumbnailErrorMessages1764917000000,
+  IdempotencyResponseText1764918000000,
+  IdempotencyLeases1764950000000,
+  RetryItemsOnce1764960000000,
+  JobLeases1765001000000,
+  TranscriptDailyReads1765200000000,
+  Webhooks1765300000000,
+  SyncUpdatedAt1765400000000,
+  LinkBotReasons1765500000000,
+  Exports1765700000000,
+  LinkRollupWrites1765800000000,
+  EngagementRowsCascade1765800000001,
+  CampaignEngagementJoinOnce1765800000002,
+  CardImagesStoredAsIs1765850000000,
+  TenantEmailSearch1765900000000,
+  LinkSearchApart1766000000000,
+];

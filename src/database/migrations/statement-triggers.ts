@@ -1,5 +1,9 @@
 /** The plpgsql function of statementTriggers; `replace` redefines an existing one (CREATE OR REPLACE). */
-export function statementTriggerFunction(fn: string, bodies: { insert: string; update: string; delete: string }, replace = false): string {
+export function statementTriggerFunction(
+  fn: string,
+  bodies: { insert: string; update: string; delete: string },
+  replace = false,
+): string {
   return `CREATE ${replace ? 'OR REPLACE ' : ''}FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
          IF TG_OP = 'INSERT' THEN ${bodies.insert}
@@ -34,6 +38,9 @@ export function statementTriggers(
           `CREATE TRIGGER ${triggerPrefix}_${name} AFTER ${event} ON ${table} REFERENCING ${tables} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
       ),
     ],
-    down: [...events.map(([name]) => `DROP TRIGGER ${triggerPrefix}_${name} ON ${table}`).reverse(), `DROP FUNCTION ${fn}()`],
+    down: [
+      ...events.map(([name]) => `DROP TRIGGER ${triggerPrefix}_${name} ON ${table}`).reverse(),
+      `DROP FUNCTION ${fn}()`,
+    ],
   };
 }

@@ -16,13 +16,25 @@ export type PeopleOfDomains = (domains: string[]) => Promise<Map<string, PersonF
 export class AccountRollupsService {
   constructor(private readonly accounts: AccountsRepository) {}
 
-  async refresh(tx: EntityManager, organizationId: string, domains: Iterable<string>, peopleOf: PeopleOfDomains): Promise<void> {
+  async refresh(
+    tx: EntityManager,
+    organizationId: string,
+    domains: Iterable<string>,
+    peopleOf: PeopleOfDomains,
+  ): Promise<void> {
     const unique = [...new Set(domains)];
     if (unique.length === 0) return;
-    await lockNames(tx, unique.map((domain) => `account:${organizationId}:${domain}`));
+    await lockNames(
+      tx,
+      unique.map((domain) => `account:${organizationId}:${domain}`),
+    );
     const peopleByDomain = await peopleOf(unique);
     const rollups = [...peopleByDomain].map(([domain, people]) => rollUpAccount(domain, people));
     await this.accounts.upsertRollups(tx, organizationId, rollups);
-    await this.accounts.deleteByDomains(tx, organizationId, unique.filter((domain) => !peopleByDomain.has(domain)));
+    await this.accounts.deleteByDomains(
+      tx,
+      organizationId,
+      unique.filter((domain) => !peopleByDomain.has(domain)),
+    );
   }
 }

@@ -13,7 +13,10 @@ export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List accounts', description: 'lastSeenAt newest first; with updated_since, (updatedAt, id) ascending.' })
+  @ApiOperation({
+    summary: 'List accounts',
+    description: 'lastSeenAt newest first; with updated_since, (updatedAt, id) ascending.',
+  })
   @RequireScope('accounts:read')
   @ApiOkResponse({ type: AccountListResponse })
   @ApiErrorResponses(401, 403, 422, 429)
@@ -23,7 +26,10 @@ export class AccountsController {
 
   @Get(':domain')
   @ApiOperation({ summary: 'Get an account' })
-  @ApiParam({ name: 'domain', description: 'Registrable business domain (any case, trailing dot allowed); not an email or URL.' })
+  @ApiParam({
+    name: 'domain',
+    description: 'Registrable business domain (any case, trailing dot allowed); not an email or URL.',
+  })
   @RequireScope('accounts:read')
   @ApiOkResponse({ type: AccountResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)

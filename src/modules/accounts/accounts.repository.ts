@@ -29,7 +29,11 @@ export class AccountsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async findByDomain(organizationId: string, domain: string): Promise<AccountRow | null> {
-    const rows = await preparedQuery<AccountRow>(this.db, `SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = $2`, [organizationId, domain]);
+    const rows = await preparedQuery<AccountRow>(
+      this.db,
+      `SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = $2`,
+      [organizationId, domain],
+    );
     return rows[0] ?? null;
   }
 
@@ -37,7 +41,11 @@ export class AccountsRepository {
    * A page of accounts, lastSeenAt newest first then id (accounts_list_idx), or (updatedAt, id)
    * ascending for a sync (accounts_updated_idx).
    */
-  async listPage(organizationId: string, query: AccountsListQuery, window: PageWindow): Promise<(AccountRow & { keyset: Keyset })[]> {
+  async listPage(
+    organizationId: string,
+    query: AccountsListQuery,
+    window: PageWindow,
+  ): Promise<(AccountRow & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
     const key = query.updated_since === undefined ? BY_LAST_SEEN : BY_UPDATE;
     const after = window.after === null ? '' : `AND ${key.after(window.after, (value) => where.param(value))}`;
@@ -51,7 +59,10 @@ export class AccountsRepository {
 
   async count(organizationId: string, query: AccountsListQuery): Promise<number> {
     const where = this.filters(organizationId, query);
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM accounts WHERE ${where.toSql()}`, where.params);
+    const [row]: { total: string }[] = await this.db.query(
+      `SELECT count(*) AS total FROM accounts WHERE ${where.toSql()}`,
+      where.params,
+    );
     return Number(row.total);
   }
 
@@ -87,11 +98,17 @@ export class AccountsRepository {
   }
 
   async deleteByDomains(tx: EntityManager, organizationId: string, domains: string[]): Promise<void> {
-    if (domains.length > 0) await tx.query(`DELETE FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`, [organizationId, domains]);
+    if (domains.length > 0)
+      await tx.query(`DELETE FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`, [
+        organizationId,
+        domains,
+      ]);
   }
 
   private filters(organizationId: string, query: AccountsListQuery): SqlConditions {
-    return new SqlConditions().add('organization_id = $?', organizationId).addIf('updated_at >= $?', query.updated_since);
+    return new SqlConditions()
+      .add('organization_id = $?', organizationId)
+      .addIf('updated_at >= $?', query.updated_since);
   }
 }
 

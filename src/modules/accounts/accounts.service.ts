@@ -23,15 +23,25 @@ export class AccountsService {
    */
   async list(organizationId: string, query: AccountsListQuery): Promise<AccountListResponse> {
     const window = this.cursors.window(ACCOUNT_LIST, organizationId, query);
-    const [rows, total] = await Promise.all([this.accounts.listPage(organizationId, query, window), this.accounts.count(organizationId, query)]);
+    const [rows, total] = await Promise.all([
+      this.accounts.listPage(organizationId, query, window),
+      this.accounts.count(organizationId, query),
+    ]);
     const page = this.cursors.page(ACCOUNT_LIST, organizationId, query, window, rows, keysetOf);
-    return { accounts: page.rows.map(toAccountResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
+    return {
+      accounts: page.rows.map(toAccountResponse),
+      total,
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
+    };
   }
 
   /** GET /accounts/{domain}: 422 for an email or URL, then 404 when the organization has no such account. */
   async get(organizationId: string, rawDomain: string): Promise<AccountResponse> {
     const parsed = parseDomainParam(rawDomain);
-    if ('invalid' in parsed) throw new RequestValidationError([valueError(['path', 'domain'], rawDomain, parsed.invalid)]);
+    if ('invalid' in parsed)
+      throw new RequestValidationError([valueError(['path', 'domain'], rawDomain, parsed.invalid)]);
     const account = await this.accounts.findByDomain(organizationId, parsed.domain);
     if (!account) throw NotFoundError.inOrganization('Account');
     return toAccountResponse(account);

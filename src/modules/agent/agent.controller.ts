@@ -32,7 +32,9 @@ export class AgentController {
 
   @Put('conversation-tests')
   @ApiOperation({ summary: 'Set the conversation tests' })
-  @ApiJsonBody(ConversationTestsRequest, { tests: [{ name: 'quotes the price', sectionKey: 'pricing', mustContain: ['EUR'], mustNotContain: ['USD'] }] })
+  @ApiJsonBody(ConversationTestsRequest, {
+    tests: [{ name: 'quotes the price', sectionKey: 'pricing', mustContain: ['EUR'], mustNotContain: ['USD'] }],
+  })
   @RequireScope('agent:publish')
   @Idempotent()
   @ApiOkResponse({ type: ConversationTestsResponse })
@@ -47,9 +49,17 @@ export class AgentController {
   @HttpCode(202)
   @RequireScope('agent:publish')
   @Idempotent()
-  @ApiAcceptedResponse({ type: PublishJobResponse, description: 'The publish job; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The publish job: poll it for its outcome.' }) })
+  @ApiAcceptedResponse({
+    type: PublishJobResponse,
+    description: 'The publish job; poll its Location.',
+    headers: responseHeaders(['Location'], [], { Location: 'The publish job: poll it for its outcome.' }),
+  })
   @ApiErrorResponses(401, 403, 409, 422, 429)
-  async publish(@Caller() caller: Principal, @Body() body: PublishRequest, @Res({ passthrough: true }) res: Response): Promise<PublishJobResponse> {
+  async publish(
+    @Caller() caller: Principal,
+    @Body() body: PublishRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PublishJobResponse> {
     const job = await this.agent.publish(caller.organizationId, body);
     res.setHeader('Location', publishJobLocation(job.jobId));
     return job;

@@ -10,7 +10,13 @@ import { WebhooksModule } from '../webhooks';
 
 /** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentJobsModule). */
 @Module({
-  imports: [BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), PlaybookModule, IdempotencyRecordsModule, JobLeasesModule, WebhooksModule],
+  imports: [
+    BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }),
+    PlaybookModule,
+    IdempotencyRecordsModule,
+    JobLeasesModule,
+    WebhooksModule,
+  ],
   providers: [AgentRepository, AgentService],
   exports: [AgentService],
 })

@@ -22,7 +22,12 @@ type Db = EntityManager | DataSource;
 export class AgentRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insertPublishJob(organizationId: string, id: string, version: number, tx: Db = this.db): Promise<PublishJobRow> {
+  async insertPublishJob(
+    organizationId: string,
+    id: string,
+    version: number,
+    tx: Db = this.db,
+  ): Promise<PublishJobRow> {
     const rows: PublishJobRow[] = await tx.query(
       `INSERT INTO publish_jobs (organization_id, id, status, requested_version) VALUES ($1, $2, 'queued', $3) RETURNING *`,
       [organizationId, id, version],
@@ -31,7 +36,10 @@ export class AgentRepository {
   }
 
   async publishJob(organizationId: string, id: string, tx: Db = this.db): Promise<PublishJobRow | null> {
-    const rows: PublishJobRow[] = await tx.query(`SELECT * FROM publish_jobs WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const rows: PublishJobRow[] = await tx.query(`SELECT * FROM publish_jobs WHERE organization_id = $1 AND id = $2`, [
+      organizationId,
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -50,7 +58,13 @@ export class AgentRepository {
     return reclaimLapsedRows(this.db, 'publish_jobs', ['queued', 'running'], lease, limit);
   }
 
-  async markPublishJob(tx: Db, organizationId: string, id: string, status: 'running' | 'succeeded' | 'failed', error: { code: string; message: string } | null = null): Promise<void> {
+  async markPublishJob(
+    tx: Db,
+    organizationId: string,
+    id: string,
+    status: 'running' | 'succeeded' | 'failed',
+    error: { code: string; message: string } | null = null,
+  ): Promise<void> {
     await tx.query(
       `UPDATE publish_jobs SET status = $3::text, error_code = $4, error_message = $5, updated_at = now(),
               completed_at = CASE WHEN $3::text IN ('succeeded', 'failed') THEN now() END

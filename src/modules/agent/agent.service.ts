@@ -47,12 +47,21 @@ export class AgentService {
 
   async agent(organizationId: string): Promise<AgentResponse> {
     const agent = await this.playbook.agentState(organizationId);
-    return { stagingVersion: agent.stagingVersion, productionVersion: agent.productionVersion, links: this.links(organizationId, agent.productionVersion) };
+    return {
+      stagingVersion: agent.stagingVersion,
+      productionVersion: agent.productionVersion,
+      links: this.links(organizationId, agent.productionVersion),
+    };
   }
 
   /** One overwrite, outside a transaction with its Idempotency-Key answer: run twice, it stores the same tests and answers the same. */
   async setTests(organizationId: string, body: ConversationTestsRequest): Promise<ConversationTestsResponse> {
-    const tests: ConversationTest[] = body.tests.map((t) => ({ name: t.name, sectionKey: t.sectionKey ?? null, mustContain: t.mustContain ?? [], mustNotContain: t.mustNotContain ?? [] }));
+    const tests: ConversationTest[] = body.tests.map((t) => ({
+      name: t.name,
+      sectionKey: t.sectionKey ?? null,
+      mustContain: t.mustContain ?? [],
+      mustNotContain: t.mustNotContain ?? [],
+    }));
     await this.playbook.saveConversationTests(organizationId, tests);
     return { tests };
   }
@@ -63,10 +72,18 @@ export class AgentService {
     const job = await this.db.transaction(async (tx) => {
       const recorded = await this.jobs.insertPublishJob(organizationId, uuidv7(), body.version, tx);
       const { productionVersion } = await this.playbook.agentState(organizationId, tx);
-      await this.idempotency.complete(tx, this.toResponse(organizationId, recorded, productionVersion), { location: publishJobLocation(recorded.id) });
+      await this.idempotency.complete(tx, this.toResponse(organizationId, recorded, productionVersion), {
+        location: publishJobLocation(recorded.id),
+      });
       return recorded;
     });
-    await enqueue(this.queue, PUBLISH_VERSION, { organizationId, jobId: job.id }, job.id, this.config.values.timeouts.redisCommandMs);
+    await enqueue(
+      this.queue,
+      PUBLISH_VERSION,
+      { organizationId, jobId: job.id },
+      job.id,
+      this.config.values.timeouts.redisCommandMs,
+    );
     return this.toResponse(organizationId, job, (await this.playbook.agentState(organizationId)).productionVersion);
   }
 
@@ -87,7 +104,10 @@ export class AgentService {
    */
   async run(organizationId: string, jobId: string): Promise<void> {
     if (!(await this.jobs.leasePublishJob(organizationId, jobId, this.leases.terms()))) return;
-    await this.leases.hold((lease) => this.jobs.leasePublishJob(organizationId, jobId, lease), () => this.evaluate(organizationId, jobId));
+    await this.leases.hold(
+      (lease) => this.jobs.leasePublishJob(organizationId, jobId, lease),
+      () => this.evaluate(organizationId, jobId),
+    );
   }
 
   /** Publish jobs as the JobReaper sees them: unfinished ones whose lease lapsed go back to the queue. */
@@ -114,13 +134,20 @@ export class AgentService {
       const failed = failedTests(agent.conversationTests as ConversationTest[], sections);
       if (failed.length > 0) {
         const message = `Conversation tests failed: ${failed.slice(0, 10).join(', ')}${failed.length > 10 ? ` and ${failed.length - 10} more` : ''}.`;
-        await this.jobs.markPublishJob(tx, organizationId, jobId, 'failed', { code: 'conversation_tests_failed', message: message.slice(0, 1000) });
+        await this.jobs.markPublishJob(tx, organizationId, jobId, 'failed', {
+          code: 'conversation_tests_failed',
+          message: message.slice(0, 1000),
+        });
       } else {
         await this.playbook.promote(tx, organizationId, job.requested_version);
         await this.jobs.markPublishJob(tx, organizationId, jobId, 'succeeded');
       }
       await this.webhooks.record(tx, organizationId, 'agent_publish_job.finished', async () =>
-        this.toResponse(organizationId, (await this.jobs.publishJob(organizationId, jobId, tx))!, (await this.playbook.agentState(organizationId, tx)).productionVersion),
+        this.toResponse(
+          organizationId,
+          (await this.jobs.publishJob(organizationId, jobId, tx))!,
+          (await this.playbook.agentState(organizationId, tx)).productionVersion,
+        ),
       );
     });
   }

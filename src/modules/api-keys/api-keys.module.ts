@@ -8,7 +8,12 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
-  providers: [ApiKeysRepository, ApiKeysService, ApiKeyChanges, { provide: PrincipalLookup, useExisting: ApiKeysService }],
+  providers: [
+    ApiKeysRepository,
+    ApiKeysService,
+    ApiKeyChanges,
+    { provide: PrincipalLookup, useExisting: ApiKeysService },
+  ],
   exports: [ApiKeysService, PrincipalLookup],
 })
 export class ApiKeysModule {}

@@ -7,7 +7,9 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 export class ApiKeysRepository {
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
 
-  async insert(key: Pick<ApiKeyEntity, 'organizationId' | 'id' | 'name' | 'prefix' | 'keyHash' | 'scopes'>): Promise<ApiKeyEntity> {
+  async insert(
+    key: Pick<ApiKeyEntity, 'organizationId' | 'id' | 'name' | 'prefix' | 'keyHash' | 'scopes'>,
+  ): Promise<ApiKeyEntity> {
     return this.keys.save(this.keys.create(key));
   }
 

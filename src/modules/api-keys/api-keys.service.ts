@@ -40,7 +40,14 @@ export class ApiKeysService implements PrincipalLookup {
     const key = generateApiKey();
     const keyHash = hashApiKey(key);
     const unique = [...new Set(scopes)];
-    const record = await this.keys.insert({ organizationId, id: uuidv7(), name, prefix: displayPrefix(key), keyHash, scopes: unique });
+    const record = await this.keys.insert({
+      organizationId,
+      id: uuidv7(),
+      name,
+      prefix: displayPrefix(key),
+      keyHash,
+      scopes: unique,
+    });
     await this.changes.created(keyHash).catch(() => undefined);
     return { id: record.id, key, scopes: unique };
   }
@@ -58,7 +65,9 @@ export class ApiKeysService implements PrincipalLookup {
     const key = await this.keys.revoke(id);
     if (!key) return null;
     await this.changes.revoked(key.id).catch(() => {
-      throw new Error('The key is revoked, but API instances could not be told (Redis unreachable): they refuse it within API_KEY_CACHE_TTL_SECONDS. Revoke it again to retry.');
+      throw new Error(
+        'The key is revoked, but API instances could not be told (Redis unreachable): they refuse it within API_KEY_CACHE_TTL_SECONDS. Revoke it again to retry.',
+      );
     });
     return toSummary(key);
   }

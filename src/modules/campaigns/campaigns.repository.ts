@@ -18,16 +18,22 @@ export class CampaignsRepository {
   }
 
   /** A page of campaigns, newest first, then id (campaigns_created_idx), and how many the organization has. */
-  async listPage(organizationId: string, window: PageWindow): Promise<{ rows: (CampaignEntity & { keyset: Keyset })[]; total: number }> {
+  async listPage(
+    organizationId: string,
+    window: PageWindow,
+  ): Promise<{ rows: (CampaignEntity & { keyset: Keyset })[]; total: number }> {
     const params: unknown[] = [organizationId, window.limit, window.skip];
-    const after = window.after === null ? '' : `AND ${NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
+    const after =
+      window.after === null ? '' : `AND ${NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
     const [rows, [count]] = await Promise.all([
       this.db.query<(CampaignEntity & { keyset: Keyset })[]>(
         `SELECT organization_id AS "organizationId", id, name, created_at AS "createdAt", updated_at AS "updatedAt", ${NEWEST_FIRST.select()}
            FROM campaigns WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3`,
         params,
       ),
-      this.db.query<{ total: string }[]>(`SELECT count(*) AS total FROM campaigns WHERE organization_id = $1`, [organizationId]),
+      this.db.query<{ total: string }[]>(`SELECT count(*) AS total FROM campaigns WHERE organization_id = $1`, [
+        organizationId,
+      ]),
     ]);
     return { rows, total: Number(count.total) };
   }
@@ -39,7 +45,12 @@ export class CampaignsRepository {
   }
 
   /** Renames in one statement; returns null when the campaign is not in the organization. */
-  async rename(organizationId: string, id: string, name: string, tx: EntityManager | DataSource = this.db): Promise<CampaignEntity | null> {
+  async rename(
+    organizationId: string,
+    id: string,
+    name: string,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<CampaignEntity | null> {
     const [rows] = await this.translateNameClash<[{ name: string; created_at: Date; updated_at: Date }[], number]>(() =>
       tx.query(
         `UPDATE campaigns SET name = $3, updated_at = now()
@@ -53,22 +64,35 @@ export class CampaignsRepository {
 
   /** Deletes; returns false when the campaign is not in the organization. */
   async delete(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<boolean> {
-    const [, count]: [unknown[], number] = await tx.query(`DELETE FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const [, count]: [unknown[], number] = await tx.query(
+      `DELETE FROM campaigns WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
     return count > 0;
   }
 
   async exists(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<boolean> {
-    const rows: unknown[] = await tx.query(`SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const rows: unknown[] = await tx.query(`SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2`, [
+      organizationId,
+      id,
+    ]);
     return rows.length > 0;
   }
 
   /** The campaign of this name (any case), created when absent; safe under concurrent callers. */
-  async findOrCreateByName(organizationId: string, name: string, tx: EntityManager | DataSource = this.db): Promise<string> {
+  async findOrCreateByName(
+    organizationId: string,
+    name: string,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<string> {
     await tx.query(
       `INSERT INTO campaigns (organization_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (organization_id, lower(name)) DO NOTHING`,
       [organizationId, uuidv7(), name],
     );
-    const rows: { id: string }[] = await tx.query(`SELECT id FROM campaigns WHERE organization_id = $1 AND lower(name) = lower($2)`, [organizationId, name]);
+    const rows: { id: string }[] = await tx.query(
+      `SELECT id FROM campaigns WHERE organization_id = $1 AND lower(name) = lower($2)`,
+      [organizationId, name],
+    );
     return rows[0].id;
   }
 

@@ -10,7 +10,12 @@ import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignLinksRegistry } from './campaign-links';
 import { CampaignsRepository } from './campaigns.repository';
-import { NO_LINKS, toCampaignResponse, type CampaignListResponse, type CampaignResponse } from './dto/campaign.response';
+import {
+  NO_LINKS,
+  toCampaignResponse,
+  type CampaignListResponse,
+  type CampaignResponse,
+} from './dto/campaign.response';
 
 /** The campaigns list's name in its cursors' signature. */
 const CAMPAIGN_LIST = 'campaigns';
@@ -35,13 +40,20 @@ export class CampaignsService {
     const window = this.cursors.window(CAMPAIGN_LIST, organizationId, query);
     const { rows, total } = await this.campaigns.listPage(organizationId, window);
     const page = this.cursors.page(CAMPAIGN_LIST, organizationId, query, window, rows, keysetOf);
-    const counts = await this.links.get().countsFor(organizationId, page.rows.map((c) => c.id));
+    const counts = await this.links.get().countsFor(
+      organizationId,
+      page.rows.map((c) => c.id),
+    );
     const campaigns = page.rows.map((campaign) => toCampaignResponse(campaign, counts.get(campaign.id) ?? NO_LINKS));
     return { campaigns, total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
   }
 
   /** A campaign to file links in: `{id}` must be in the organization (null otherwise), `{name}` is reused or created. */
-  async resolveForFiling(organizationId: string, ref: { id?: string; name?: string }, tx?: EntityManager): Promise<string | null> {
+  async resolveForFiling(
+    organizationId: string,
+    ref: { id?: string; name?: string },
+    tx?: EntityManager,
+  ): Promise<string | null> {
     if (ref.id) return (await this.campaigns.exists(organizationId, ref.id, tx)) ? ref.id.toLowerCase() : null;
     if (ref.name?.trim()) return this.campaigns.findOrCreateByName(organizationId, ref.name.trim(), tx);
     return null;
@@ -56,7 +68,10 @@ export class CampaignsService {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const now = new Date();
     return this.db.transaction(async (tx) => {
-      const campaign = toCampaignResponse(await this.campaigns.insert({ organizationId, id: uuidv7(), name, createdAt: now, updatedAt: now }, tx), NO_LINKS);
+      const campaign = toCampaignResponse(
+        await this.campaigns.insert({ organizationId, id: uuidv7(), name, createdAt: now, updatedAt: now }, tx),
+        NO_LINKS,
+      );
       await this.idempotency.complete(tx, campaign);
       return campaign;
     });
@@ -78,7 +93,8 @@ export class CampaignsService {
   async delete(organizationId: string, id: string): Promise<void> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     await this.db.transaction(async (tx) => {
-      if (!(await this.campaigns.delete(organizationId, id, tx))) throw NotFoundError.inOrganization('Custom Link campaign');
+      if (!(await this.campaigns.delete(organizationId, id, tx)))
+        throw NotFoundError.inOrganization('Custom Link campaign');
       await this.idempotency.complete(tx, undefined);
     });
     // Its links were unfiled by the same statement.

@@ -5,5 +5,8 @@ import { CustomLinksModule } from './custom-links.module';
 import { PublicLinksController } from './public-links.controller';
 
 /** The Custom Link and public link routes (API role only). */
-@Module({ imports: [CustomLinksModule, IdempotencyModule], controllers: [CustomLinksController, PublicLinksController] })
+@Module({
+  imports: [CustomLinksModule, IdempotencyModule],
+  controllers: [CustomLinksController, PublicLinksController],
+})
 export class CustomLinksHttpModule {}

@@ -41,12 +41,29 @@ export class CustomLinksController {
 
   @Post()
   @ApiOperation({ summary: 'Create Custom Links' })
-  @ApiJsonBody(CreateLinksRequest, { links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines', role: 'CTO', externalId: 'crm-00042', prospectDomain: 'example.com' }], campaign: { name: 'Q4 enterprise outreach' } })
+  @ApiJsonBody(CreateLinksRequest, {
+    links: [
+      {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        company: 'Analytical Engines',
+        role: 'CTO',
+        externalId: 'crm-00042',
+        prospectDomain: 'example.com',
+      },
+    ],
+    campaign: { name: 'Q4 enterprise outreach' },
+  })
   @HttpCode(202)
   @RequireScope('custom_links:write')
   @Idempotent({ required: true })
   @JsonBodyLimit(CREATE_BODY_LIMIT_BYTES)
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The creation job; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The creation job: poll it for progress.' }) })
+  @ApiAcceptedResponse({
+    type: JobEnvelopeResponse,
+    description: 'The creation job; poll its Location.',
+    headers: responseHeaders(['Location'], [], { Location: 'The creation job: poll it for progress.' }),
+  })
   @ApiErrorResponses(400, 401, 403, 409, 422, 429)
   async create(
     @Caller() caller: Principal,
@@ -61,7 +78,11 @@ export class CustomLinksController {
 
   @Post('actions')
   @ApiOperation({ summary: 'Apply a bulk action to Custom Links' })
-  @ApiJsonBody(BulkActionRequest, { action: 'move', customLinkIds: ['0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d'], campaignId: '0192f0c5-8a4e-7c3b-9d2a-000000000001' })
+  @ApiJsonBody(BulkActionRequest, {
+    action: 'move',
+    customLinkIds: ['0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d'],
+    campaignId: '0192f0c5-8a4e-7c3b-9d2a-000000000001',
+  })
   @HttpCode(200)
   @RequireScope('custom_links:write')
   @Idempotent()

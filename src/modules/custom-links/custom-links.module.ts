@@ -24,7 +24,17 @@ import { PublicLinksService } from './public-links.service';
  */
 @Module({
   imports: [CampaignsModule, EngagementModule, JobsModule, ThumbnailsModule, IdempotencyRecordsModule, ExportsModule],
-  providers: [CustomLinksRepository, CustomLinksService, LinkCreationService, PublicLinksService, LinkCardSubjects, LinkRollups, LinkJobFacts, LinksOfCampaigns, LinkExport],
+  providers: [
+    CustomLinksRepository,
+    CustomLinksService,
+    LinkCreationService,
+    PublicLinksService,
+    LinkCardSubjects,
+    LinkRollups,
+    LinkJobFacts,
+    LinksOfCampaigns,
+    LinkExport,
+  ],
   exports: [CustomLinksService, LinkCreationService, PublicLinksService],
 })
 export class CustomLinksModule implements OnModuleInit {

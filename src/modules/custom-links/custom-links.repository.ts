@@ -100,26 +100,42 @@ export class CustomLinksRepository {
     return rows.length > 0;
   }
 
-  async findById(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<CustomLinkRow | null> {
-    const rows: CustomLinkRow[] = await tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+  async findById(
+    organizationId: string,
+    id: string,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<CustomLinkRow | null> {
+    const rows: CustomLinkRow[] = await tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2`, [
+      organizationId,
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
   /** The link row locked for the rest of the transaction (concurrent PATCHes of one link serialise). */
   async lock(tx: EntityManager, organizationId: string, id: string): Promise<CustomLinkRow | null> {
-    const rows: CustomLinkRow[] = await tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [organizationId, id]);
+    const rows: CustomLinkRow[] = await tx.query(
+      `SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, id],
+    );
     return rows[0] ?? null;
   }
 
   /** Whether the link exists and is active (primary key). */
   async isActive(organizationId: string, id: string): Promise<boolean> {
-    const rows: { active: boolean }[] = await this.db.query(`SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const rows: { active: boolean }[] = await this.db.query(
+      `SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
     return rows[0]?.active === true;
   }
 
   /** Public lookup by slug (custom_links_slug_key): slugs are unguessable and unique across organizations. */
   async findBySlug(slug: string): Promise<Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'> | null> {
-    const rows: CustomLinkRow[] = await this.db.query(`SELECT organization_id, id, active FROM custom_links WHERE slug = $1`, [slug]);
+    const rows: CustomLinkRow[] = await this.db.query(
+      `SELECT organization_id, id, active FROM custom_links WHERE slug = $1`,
+      [slug],
+    );
     return rows[0] ?? null;
   }
 
@@ -160,19 +176,35 @@ export class CustomLinksRepository {
     organizationId: string,
     id: string,
     renderId: string,
-    outcome: Pick<CustomLinkRow, 'thumbnail_status' | 'share_thumbnail_url' | 'thumbnail_error_code' | 'thumbnail_error_message'>,
+    outcome: Pick<
+      CustomLinkRow,
+      'thumbnail_status' | 'share_thumbnail_url' | 'thumbnail_error_code' | 'thumbnail_error_message'
+    >,
   ): Promise<number | null> {
     const [rows]: [{ thumbnail_attempts: number }[], number] = await tx.query(
       `UPDATE custom_links SET thumbnail_status = $4, share_thumbnail_url = coalesce($5, share_thumbnail_url), thumbnail_attempts = thumbnail_attempts + 1,
               thumbnail_error_code = $6, thumbnail_error_message = $7, updated_at = now()
         WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING thumbnail_attempts`,
-      [organizationId, id, renderId, outcome.thumbnail_status, outcome.share_thumbnail_url, outcome.thumbnail_error_code, outcome.thumbnail_error_message],
+      [
+        organizationId,
+        id,
+        renderId,
+        outcome.thumbnail_status,
+        outcome.share_thumbnail_url,
+        outcome.thumbnail_error_code,
+        outcome.thumbnail_error_message,
+      ],
     );
     return rows[0]?.thumbnail_attempts ?? null;
   }
 
   /** One statement for a bulk action; returns the ids of the organization's links it touched. */
-  async applyToMany(organizationId: string, ids: string[], columns: LinkColumns, tx: EntityManager | DataSource = this.db): Promise<string[]> {
+  async applyToMany(
+    organizationId: string,
+    ids: string[],
+    columns: LinkColumns,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<string[]> {
     const names = Object.keys(columns);
     const [rows]: [{ id: string }[], number] = await tx.query(
       `UPDATE custom_links SET ${[...names.map((name, i) => `${name} = $${i + 3}`), 'updated_at = now()'].join(', ')}
@@ -183,7 +215,11 @@ export class CustomLinksRepository {
   }
 
   /** A page of links: ids from the index that fits the sort (deferred join), then the rows with their keyset. */
-  async listPage(organizationId: string, query: CustomLinkListQuery, window: PageWindow): Promise<(CustomLinkRow & { keyset: Keyset })[]> {
+  async listPage(
+    organizationId: string,
+    query: CustomLinkListQuery,
+    window: PageWindow,
+  ): Promise<(CustomLinkRow & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
     const key = linkSortKey(query);
     const after = window.after === null ? '' : `AND ${key.after(window.after, (value) => where.param(value))}`;
@@ -201,7 +237,10 @@ export class CustomLinksRepository {
 
   async count(organizationId: string, query: CustomLinkListQuery): Promise<number> {
     const where = this.filters(organizationId, query);
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}`, where.params);
+    const [row]: { total: string }[] = await this.db.query(
+      `SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}`,
+      where.params,
+    );
     return Number(row.total);
   }
 
@@ -233,14 +272,29 @@ export class CustomLinksRepository {
 
   /** The funnel's link counts over the links created in a window. */
   async funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts> {
-    const sql = linksInWindowSql({ organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' }, LINK_FUNNEL_COLUMNS);
-    const [row]: LinkFunnelCounts[] = await this.db.query(sql, [organizationId, window.from ?? null, window.to ?? null, window.campaignId ?? null]);
+    const sql = linksInWindowSql(
+      { organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' },
+      LINK_FUNNEL_COLUMNS,
+    );
+    const [row]: LinkFunnelCounts[] = await this.db.query(sql, [
+      organizationId,
+      window.from ?? null,
+      window.to ?? null,
+      window.campaignId ?? null,
+    ]);
     return row;
   }
 
   /** The organization's links among these ids and slugs. */
-  async resolveForEvents(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
-    return this.db.query(`SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))`, [organizationId, ids, slugs]);
+  async resolveForEvents(
+    organizationId: string,
+    ids: string[],
+    slugs: string[],
+  ): Promise<{ id: string; slug: string }[]> {
+    return this.db.query(
+      `SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))`,
+      [organizationId, ids, slugs],
+    );
   }
 
   /**
@@ -248,9 +302,19 @@ export class CustomLinksRepository {
    * lock the UPDATE takes: writers of a link wait, foreign-key checks of its cards do not); returns each
    * link's milestone times as they were before.
    */
-  async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>> {
+  async mergeRollups(
+    tx: EntityManager,
+    organizationId: string,
+    deltas: LinkRollupDelta[],
+  ): Promise<Map<string, MilestoneTimes>> {
     if (deltas.length === 0) return new Map();
-    const before: { id: string; first_started_at: Date | null; first_engaged_at: Date | null; first_lead_submitted_at: Date | null; first_meeting_booked_at: Date | null }[] = await tx.query(
+    const before: {
+      id: string;
+      first_started_at: Date | null;
+      first_engaged_at: Date | null;
+      first_lead_submitted_at: Date | null;
+      first_meeting_booked_at: Date | null;
+    }[] = await tx.query(
       `SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [organizationId, deltas.map((d) => d.linkId)],
@@ -259,14 +323,22 @@ export class CustomLinksRepository {
     return new Map(
       before.map((row) => [
         row.id,
-        { firstStartedAt: row.first_started_at, firstEngagedAt: row.first_engaged_at, firstLeadSubmittedAt: row.first_lead_submitted_at, firstMeetingBookedAt: row.first_meeting_booked_at },
+        {
+          firstStartedAt: row.first_started_at,
+          firstEngagedAt: row.first_engaged_at,
+          firstLeadSubmittedAt: row.first_lead_submitted_at,
+          firstMeetingBookedAt: row.first_meeting_booked_at,
+        },
       ]),
     );
   }
 
   /** The links among `ids`, read in `tx`. */
   async findByIds(tx: EntityManager, organizationId: string, ids: string[]): Promise<CustomLinkRow[]> {
-    return tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]);
+    return tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+      organizationId,
+      ids,
+    ]);
   }
 }
 
@@ -283,7 +355,9 @@ const linkKey = (column: string, descending: boolean, nullsLast = false) =>
 function linkSortKey(query: CustomLinkListQuery): SortKey {
   if (query.updated_since !== undefined) return linkKey('updated_at', false);
   const descending = query.order !== 'asc';
-  return query.sort === 'last_activity_at' ? linkKey('last_activity_at', descending, true) : linkKey('created_at', descending);
+  return query.sort === 'last_activity_at'
+    ? linkKey('last_activity_at', descending, true)
+    : linkKey('created_at', descending);
 }
 
 /** A condition on the listed link: its custom_link_search `column` matches a LIKE pattern (the trigram indexes there). */

@@ -57,21 +57,35 @@ export class CustomLinksService {
       this.counts.count(LINK_LIST, organizationId, query, () => this.links.count(organizationId, query)),
     ]);
     const page = this.cursors.page(LINK_LIST, organizationId, query, window, rows, keysetOf);
-    return { customLinks: page.rows.map((row) => this.toResponse(row)), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
+    return {
+      customLinks: page.rows.map((row) => this.toResponse(row)),
+      total,
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
+    };
   }
 
   /**
    * PATCH: only present fields change. A thumbnail-affecting field that changes value makes a
    * thumbnail job (and needs an Idempotency-Key); a render is queued unless the card is provided.
    */
-  async update(organizationId: string, id: string, body: UpdateLinkRequest, idempotencyKey: string | undefined): Promise<UpdateLinkResponse> {
+  async update(
+    organizationId: string,
+    id: string,
+    body: UpdateLinkRequest,
+    idempotencyKey: string | undefined,
+  ): Promise<UpdateLinkResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const reserved: RenderReservation = { at: new Date(), units: [] };
     const outcome = await this.db
       .transaction(async (tx) => {
         const changed = await this.change(tx, organizationId, id, body, idempotencyKey, reserved);
         // A thumbnail job may settle only after the commit: a replay after a failure may show it unsettled.
-        await this.idempotency.complete(tx, { customLink: this.toResponse(changed.link), job: changed.jobId ? await this.jobs.find(organizationId, changed.jobId, tx) : null });
+        await this.idempotency.complete(tx, {
+          customLink: this.toResponse(changed.link),
+          job: changed.jobId ? await this.jobs.find(organizationId, changed.jobId, tx) : null,
+        });
         return changed;
       })
       .catch(async (error: unknown) => {
@@ -100,7 +114,8 @@ export class CustomLinksService {
     const changes: LinkColumns = {};
     for (const field of LINK_TEXT_FIELDS) {
       const value = body[field];
-      if (value !== undefined && value !== link[FIELD_COLUMNS[field]]) Object.assign(changes, { [FIELD_COLUMNS[field]]: value });
+      if (value !== undefined && value !== link[FIELD_COLUMNS[field]])
+        Object.assign(changes, { [FIELD_COLUMNS[field]]: value });
     }
     if (body.active !== undefined && body.active !== link.active) changes.active = body.active;
     if (body.campaign === null) changes.campaign_id = null;
@@ -110,10 +125,16 @@ export class CustomLinksService {
       changes.campaign_id = campaignId;
     }
     const thumbnailChanged = THUMBNAIL_AFFECTING_FIELDS.some((field) => FIELD_COLUMNS[field] in changes);
-    if (!thumbnailChanged) return { link: Object.keys(changes).length > 0 ? await this.links.update(tx, organizationId, id, changes) : link, jobId: null, renderId: null };
+    if (!thumbnailChanged)
+      return {
+        link: Object.keys(changes).length > 0 ? await this.links.update(tx, organizationId, id, changes) : link,
+        jobId: null,
+        renderId: null,
+      };
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
 
-    const provided = body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
+    const provided =
+      body.shareThumbnailUrl !== undefined ? body.shareThumbnailUrl !== null : link.thumbnail_status === 'provided';
     if (!provided) {
       const units = linkUnits(this.config.values.limits, organizationId, 0, 1);
       await this.limits.reserveAllOrNone(units, reserved.at.getTime());
@@ -145,7 +166,9 @@ export class CustomLinksService {
     if (body.action === 'move') {
       const campaignId = body.campaignId ?? null;
       if (campaignId && !(await this.campaigns.exists(organizationId, campaignId))) {
-        throw new RequestValidationError([valueError(['body', 'campaignId'], body.campaignId, "campaign not found for the key's organization")]);
+        throw new RequestValidationError([
+          valueError(['body', 'campaignId'], body.campaignId, "campaign not found for the key's organization"),
+        ]);
       }
       columns = { campaign_id: campaignId?.toLowerCase() ?? null };
     } else {
@@ -155,7 +178,11 @@ export class CustomLinksService {
     const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
     const response = await this.db.transaction(async (tx) => {
       const affected = await this.links.applyToMany(organizationId, ids, columns, tx);
-      const applied: BulkActionResponse = { action: body.action, affectedCount: affected.length, customLinkIds: affected };
+      const applied: BulkActionResponse = {
+        action: body.action,
+        affectedCount: affected.length,
+        customLinkIds: affected,
+      };
       await this.idempotency.complete(tx, applied);
       return applied;
     });

@@ -20,19 +20,33 @@ export class LinkCardSubjects implements CardSubjects {
   ) {}
 
   async markQueued(tx: EntityManager, organizationId: string, linkId: string, renderId: string): Promise<void> {
-    await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'queued', thumbnail_render_id: renderId, thumbnail_error_code: null, thumbnail_error_message: null });
+    await this.links.update(tx, organizationId, linkId, {
+      thumbnail_status: 'queued',
+      thumbnail_render_id: renderId,
+      thumbnail_error_code: null,
+      thumbnail_error_message: null,
+    });
   }
 
   async markCancelled(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<void> {
-    for (const linkId of linkIds) await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'cancelled' });
+    for (const linkId of linkIds)
+      await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'cancelled' });
   }
 
   async startRender(organizationId: string, linkId: string, renderId: string): Promise<CardSubject | null> {
-    const link = (await this.links.markRenderProcessing(organizationId, linkId, renderId)) ?? (await this.links.findById(organizationId, linkId));
+    const link =
+      (await this.links.markRenderProcessing(organizationId, linkId, renderId)) ??
+      (await this.links.findById(organizationId, linkId));
     return link ? toCardSubject(link) : null;
   }
 
-  recordOutcome(tx: EntityManager, organizationId: string, linkId: string, renderId: string, outcome: RenderOutcome): Promise<number | null> {
+  recordOutcome(
+    tx: EntityManager,
+    organizationId: string,
+    linkId: string,
+    renderId: string,
+    outcome: RenderOutcome,
+  ): Promise<number | null> {
     return this.links.recordRenderOutcome(tx, organizationId, linkId, renderId, {
       thumbnail_status: outcome.status,
       share_thumbnail_url: outcome.newCardUrl,

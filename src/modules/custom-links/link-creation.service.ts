@@ -8,7 +8,16 @@ import { LimitsService } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
-import { jobLocation, JobsService, type ItemOutcome, type ItemRow, type JobHandler, type JobResponse, type JobRow, type JobView } from '../jobs';
+import {
+  jobLocation,
+  JobsService,
+  type ItemOutcome,
+  type ItemRow,
+  type JobHandler,
+  type JobResponse,
+  type JobRow,
+  type JobView,
+} from '../jobs';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
 import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.request';
@@ -42,16 +51,32 @@ export class LinkCreationService implements JobHandler {
     private readonly idempotency: IdempotencyRecorder,
   ) {}
 
-  async create(organizationId: string, body: CreateLinksRequest, idempotencyKey: string | undefined): Promise<JobResponse> {
+  async create(
+    organizationId: string,
+    body: CreateLinksRequest,
+    idempotencyKey: string | undefined,
+  ): Promise<JobResponse> {
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
-    const campaignId = body.campaign?.id?.toLowerCase() ?? (body.campaign?.name ? await this.campaigns.resolveForFiling(organizationId, body.campaign) : null);
-    return this.enqueue(organizationId, body.links.map((input) => ({ input })), campaignId, null);
+    const campaignId =
+      body.campaign?.id?.toLowerCase() ??
+      (body.campaign?.name ? await this.campaigns.resolveForFiling(organizationId, body.campaign) : null);
+    return this.enqueue(
+      organizationId,
+      body.links.map((input) => ({ input })),
+      campaignId,
+      null,
+    );
   }
 
   /** Each new item names the parent's item it re-runs; a second retry of that item fails on the unique key (409). */
   retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<JobResponse> {
-    return this.enqueue(organizationId, items.map((item) => ({ input: item.input, retryOf: item.index })), parent.campaign_id, parent.id);
+    return this.enqueue(
+      organizationId,
+      items.map((item) => ({ input: item.input, retryOf: item.index })),
+      parent.campaign_id,
+      parent.id,
+    );
   }
 
   /** Renders recorded before a crash may never have reached the queue. */
@@ -65,12 +90,18 @@ export class LinkCreationService implements JobHandler {
       return {
         status: 'failed',
         error: { code: 'campaign_not_found', message: "Custom Link campaign not found for the key's organization." },
-        after: () => this.limits.refund(this.units(organizationId, 1, needsRender(input) ? 1 : 0), job.created_at.getTime()),
+        after: () =>
+          this.limits.refund(this.units(organizationId, 1, needsRender(input) ? 1 : 0), job.created_at.getTime()),
       };
     }
     // A new link waits for its first render from the start: the render is recorded after it (foreign key).
     const firstRender = needsRender(input) ? this.thumbnails.newRenderId() : null;
-    const created = await this.links.insertIfAbsent(tx, organizationId, item.custom_link_id, this.columnsFor(input, job.campaign_id, job.id, firstRender));
+    const created = await this.links.insertIfAbsent(
+      tx,
+      organizationId,
+      item.custom_link_id,
+      this.columnsFor(input, job.campaign_id, job.id, firstRender),
+    );
     const renderId = created ? firstRender : null;
     if (renderId) await this.thumbnails.queueFirst(tx, organizationId, item.custom_link_id, renderId, job.id);
     return {
@@ -84,9 +115,18 @@ export class LinkCreationService implements JobHandler {
   }
 
   /** Cancelled items give back their units; the job's queued renders are cancelled and give back theirs. */
-  async cancelled(tx: EntityManager, organizationId: string, job: JobRow, items: ItemRow[]): Promise<() => Promise<void>> {
+  async cancelled(
+    tx: EntityManager,
+    organizationId: string,
+    job: JobRow,
+    items: ItemRow[],
+  ): Promise<() => Promise<void>> {
     const renders = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
-    const units = this.units(organizationId, items.length, items.filter((item) => needsRender(item.input)).length + renders);
+    const units = this.units(
+      organizationId,
+      items.length,
+      items.filter((item) => needsRender(item.input)).length + renders,
+    );
     return () => this.limits.refund(units, job.created_at.getTime());
   }
 
@@ -96,7 +136,12 @@ export class LinkCreationService implements JobHandler {
    * reserved at: refunds of its items name it, so they go back to the windows that were charged. The answer is the job as recorded, not re-read after
    * queueing: a fast worker may already have finished it.
    */
-  private async enqueue(organizationId: string, items: { input: object; retryOf?: number }[], campaignId: string | null, parentJobId: string | null): Promise<JobResponse> {
+  private async enqueue(
+    organizationId: string,
+    items: { input: object; retryOf?: number }[],
+    campaignId: string | null,
+    parentJobId: string | null,
+  ): Promise<JobResponse> {
     const inputs = items.map((item) => item.input);
     const renderUnits = inputs.filter(needsRender).length;
     const reservedAt = new Date();
@@ -113,7 +158,13 @@ export class LinkCreationService implements JobHandler {
           parentJobId,
           renderUnits,
           createdAt: reservedAt,
-          items: items.map(({ input, retryOf }) => ({ linkId: uuidv7(), externalId: (input as CreateLinkInput).externalId ?? null, input, status: 'queued', retryOf })),
+          items: items.map(({ input, retryOf }) => ({
+            linkId: uuidv7(),
+            externalId: (input as CreateLinkInput).externalId ?? null,
+            input,
+            status: 'queued',
+            retryOf,
+          })),
         });
         const job = await this.jobs.get(organizationId, jobId, tx);
         await this.idempotency.complete(tx, { job }, { location: jobLocation(jobId) });
@@ -131,13 +182,32 @@ export class LinkCreationService implements JobHandler {
     return linkUnits(this.config.values.limits, organizationId, creationUnits, renderUnits);
   }
 
-  private columnsFor(input: CreateLinkInput, campaignId: string | null, jobId: string, renderId: string | null): LinkColumns {
+  private columnsFor(
+    input: CreateLinkInput,
+    campaignId: string | null,
+    jobId: string,
+    renderId: string | null,
+  ): LinkColumns {
     // Millisecond timestamps, as responses show them, so `created_to=<a link's createdAt>` includes it.
     const now = new Date();
-    const columns: LinkColumns = { slug: newSlug(), display_name: input.displayName ?? defaultDisplayName(input), active: input.active ?? true, created_at: now, updated_at: now };
+    const columns: LinkColumns = {
+      slug: newSlug(),
+      display_name: input.displayName ?? defaultDisplayName(input),
+      active: input.active ?? true,
+      created_at: now,
+      updated_at: now,
+    };
     for (const field of LINK_TEXT_FIELDS) {
-      if (field !== 'displayName' && input[field] !== undefined) Object.assign(columns, { [FIELD_COLUMNS[field]]: input[field] });
+      if (field !== 'displayName' && input[field] !== undefined)
+        Object.assign(columns, { [FIELD_COLUMNS[field]]: input[field] });
     }
-    return { ...columns, external_id: input.externalId ?? null, campaign_id: campaignId, job_id: jobId, thumbnail_status: renderId ? 'queued' : 'provided', thumbnail_render_id: renderId };
+    return {
+      ...columns,
+      external_id: input.externalId ?? null,
+      campaign_id: campaignId,
+      job_id: jobId,
+      thumbnail_status: renderId ? 'queued' : 'provided',
+      thumbnail_render_id: renderId,
+    };
   }
 }

@@ -2,7 +2,12 @@ import type { AppConfig } from '../../config/environment';
 import { linkUnits } from './link-limits';
 
 const ORG = '01a2026c-f1ee-742c-8811-1fa4750392ae';
-const LIMITS = { linkCreationUnitsPerHour: 5000, linkCreationUnitsPerDay: 20000, thumbnailRenderUnitsPerHour: 2000, thumbnailRenderUnitsPerDay: 10000 } as AppConfig['limits'];
+const LIMITS = {
+  linkCreationUnitsPerHour: 5000,
+  linkCreationUnitsPerDay: 20000,
+  thumbnailRenderUnitsPerHour: 2000,
+  thumbnailRenderUnitsPerDay: 10000,
+} as AppConfig['limits'];
 
 describe('linkUnits (docs/api.md §8.4)', () => {
   it('reserves creation units, then render units, each in an hourly and a daily window of the organization', () => {

@@ -4,12 +4,22 @@ import type { AppConfig } from '../../config/environment';
 
 /** The organization's link creation windows (hour, day): one unit per requested link. */
 export function linkCreationWindows(limits: AppConfig['limits'], organizationId: string): Window[] {
-  return hourAndDayWindows('link-creation', organizationId, limits.linkCreationUnitsPerHour, limits.linkCreationUnitsPerDay);
+  return hourAndDayWindows(
+    'link-creation',
+    organizationId,
+    limits.linkCreationUnitsPerHour,
+    limits.linkCreationUnitsPerDay,
+  );
 }
 
 /** The organization's thumbnail render windows (hour, day): one unit per card to draw. */
 export function thumbnailRenderWindows(limits: AppConfig['limits'], organizationId: string): Window[] {
-  return hourAndDayWindows('thumbnail-render', organizationId, limits.thumbnailRenderUnitsPerHour, limits.thumbnailRenderUnitsPerDay);
+  return hourAndDayWindows(
+    'thumbnail-render',
+    organizationId,
+    limits.thumbnailRenderUnitsPerHour,
+    limits.thumbnailRenderUnitsPerDay,
+  );
 }
 
 /**
@@ -18,7 +28,12 @@ export function thumbnailRenderWindows(limits: AppConfig['limits'], organization
  * reserves both kinds or neither (LimitsService.reserveAllOrNone); failed or cancelled items give
  * theirs back (LimitsService.refund).
  */
-export function linkUnits(limits: AppConfig['limits'], organizationId: string, creationUnits: number, renderUnits: number): Reservation[] {
+export function linkUnits(
+  limits: AppConfig['limits'],
+  organizationId: string,
+  creationUnits: number,
+  renderUnits: number,
+): Reservation[] {
   return [
     { windows: linkCreationWindows(limits, organizationId), units: creationUnits },
     { windows: thumbnailRenderWindows(limits, organizationId), units: renderUnits },

@@ -37,7 +37,17 @@ const DELTA: [string, string][] = [
 ];
 
 /** The rollup columns a merge writes, besides the stage. */
-const MERGED = ['open_observed', 'bot_open_count', 'bot_opens', 'load_count', ...COUNT_COLUMNS.map(([, c]) => c), ...TIME_COLUMNS.map(([, c]) => c), 'last_activity_at', 'last_activity_type', 'last_activity_event_id'];
+const MERGED = [
+  'open_observed',
+  'bot_open_count',
+  'bot_opens',
+  'load_count',
+  ...COUNT_COLUMNS.map(([, c]) => c),
+  ...TIME_COLUMNS.map(([, c]) => c),
+  'last_activity_at',
+  'last_activity_type',
+  'last_activity_event_id',
+];
 
 /** The parameters of MERGE_ROLLUPS after the organization ($1): one array per delta column. */
 export function mergeParameters(deltas: LinkRollupDelta[]): unknown[][] {
@@ -45,11 +55,15 @@ export function mergeParameters(deltas: LinkRollupDelta[]): unknown[][] {
     link_id: (d) => d.linkId,
     open_observed: (d) => d.stats.openObserved,
     bot_open_count: (d) => d.stats.botOpenCount,
-    ...Object.fromEntries(BOT_REASONS.map((reason) => [botColumn(reason), (d: LinkRollupDelta) => d.stats.botOpens[reason]])),
+    ...Object.fromEntries(
+      BOT_REASONS.map((reason) => [botColumn(reason), (d: LinkRollupDelta) => d.stats.botOpens[reason]]),
+    ),
     load_count: (d) => d.stats.loadCount,
     ...Object.fromEntries(COUNT_COLUMNS.map(([kind, column]) => [column, (d: LinkRollupDelta) => d.newDistinct(kind)])),
     // ISO text rather than Dates: pg's own Date formatting is slow for thousands of them.
-    ...Object.fromEntries(TIME_COLUMNS.map(([field, column]) => [column, (d: LinkRollupDelta) => d.stats[field]?.toISOString() ?? null])),
+    ...Object.fromEntries(
+      TIME_COLUMNS.map(([field, column]) => [column, (d: LinkRollupDelta) => d.stats[field]?.toISOString() ?? null]),
+    ),
     last_activity_at: (d) => d.stats.lastActivity?.at.toISOString() ?? null,
     last_activity_type: (d) => d.stats.lastActivity?.type ?? null,
     last_activity_event_id: (d) => d.stats.lastActivity?.eventId ?? null,

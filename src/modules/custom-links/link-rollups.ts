@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
 import { AppConfigService } from '../../config/app-config';
-import type { LinkFunnelCounts, LinkRollupDelta, LinkWindow, LinkWindowSql, MilestoneTimes, RollupLinks } from '../engagement';
+import type {
+  LinkFunnelCounts,
+  LinkRollupDelta,
+  LinkWindow,
+  LinkWindowSql,
+  MilestoneTimes,
+  RollupLinks,
+} from '../engagement';
 import { campaignOfLinkSql, linksInWindowSql } from './custom-links.queries';
 import { CustomLinksRepository } from './custom-links.repository';
 import { toCustomLinkResponse } from './dto/custom-link.response';

@@ -22,12 +22,19 @@ export class PublicLinksController {
     { name: 'link-opens:link', perMinute: 'linkOpensPerLinkPerMinute', per: { param: 'slug' } },
   )
   @ApiParam({ name: 'slug' })
-  @ApiResponse({ status: 302, description: 'To {EXPERIENCE_BASE_URL}?cl={slug}.', headers: responseHeaders(['Location'], [], { Location: 'The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}.' }) })
+  @ApiResponse({
+    status: 302,
+    description: 'To {EXPERIENCE_BASE_URL}?cl={slug}.',
+    headers: responseHeaders(['Location'], [], { Location: 'The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}.' }),
+  })
   @ApiResponse({ status: 404, description: 'Unknown slug.' })
   @ApiResponse({ status: 410, description: 'The link is inactive.' })
   async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     // Express answers HEAD with this GET route: a HEAD is recorded as a bot open (head_request).
-    res.redirect(302, await this.links.open(slug, { method: req.method, userAgent: req.headers['user-agent'], headers: req.headers }));
+    res.redirect(
+      302,
+      await this.links.open(slug, { method: req.method, userAgent: req.headers['user-agent'], headers: req.headers }),
+    );
   }
 }

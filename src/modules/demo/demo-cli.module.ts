@@ -15,7 +15,13 @@ export class DemoCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DemoCliModule,
-      imports: [RedisModule, CountCacheModule, LimitsModule, BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix }), DemoModule],
+      imports: [
+        RedisModule,
+        CountCacheModule,
+        LimitsModule,
+        BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix }),
+        DemoModule,
+      ],
     };
   }
 }

@@ -16,8 +16,34 @@ const COMPANIES = [
   { domain: 'acme.com', business: 'Acme' },
 ];
 const FREE_MAIL = ['gmail.com', 'outlook.com', 'yahoo.com'];
-const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'John'];
-const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Backus'];
+const FIRST_NAMES = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Linus',
+  'Margaret',
+  'Ken',
+  'Barbara',
+  'Dennis',
+  'Frances',
+  'Edsger',
+  'Radia',
+  'John',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Torvalds',
+  'Hamilton',
+  'Thompson',
+  'Liskov',
+  'Ritchie',
+  'Allen',
+  'Dijkstra',
+  'Perlman',
+  'Backus',
+];
 const SOURCES = ['linkedin', 'google', 'newsletter', 'partner', null];
 const PLACES = [
   { geoCity: 'San Francisco', geoRegion: 'CA', geoCountry: 'US' },
@@ -48,7 +74,11 @@ export function demoSessions(organizationId: string, now: Date): DemoSession[] {
       const first = FIRST_NAMES[(c * 3 + p) % FIRST_NAMES.length];
       const last = LAST_NAMES[(c * 5 + p) % LAST_NAMES.length];
       const host = p === 2 ? `eu.${company.domain}` : company.domain;
-      prospects.push({ email: `${first}.${last}@${host}`.toLowerCase(), name: `${first} ${last}`, business: company.business });
+      prospects.push({
+        email: `${first}.${last}@${host}`.toLowerCase(),
+        name: `${first} ${last}`,
+        business: company.business,
+      });
     }
   });
   FREE_MAIL.forEach((host, f) => {
@@ -68,15 +98,31 @@ export function demoSessions(organizationId: string, now: Date): DemoSession[] {
       const source = pick(SOURCES);
       const feature = pick(FEATURES);
       const id = stableUuid(organizationId, 'demo-session', String(index), String(visit));
-      const transcript = random() < 0.6
-        ? {
-            entries: [
-              { speaker: 'agent', text: `Hi ${prospect.name.split(' ')[0]}, what brings you here today?`, sequenceNumber: 1, timestamp: start.toISOString() },
-              { speaker: 'prospect', text: `We are looking at ${feature} for our team.`, sequenceNumber: 2, timestamp: new Date(start.getTime() + 20_000).toISOString() },
-              { speaker: 'agent', text: `Let me show you how ${feature} works.`, sequenceNumber: 3, timestamp: new Date(start.getTime() + 45_000).toISOString() },
-            ],
-          }
-        : undefined;
+      const transcript =
+        random() < 0.6
+          ? {
+              entries: [
+                {
+                  speaker: 'agent',
+                  text: `Hi ${prospect.name.split(' ')[0]}, what brings you here today?`,
+                  sequenceNumber: 1,
+                  timestamp: start.toISOString(),
+                },
+                {
+                  speaker: 'prospect',
+                  text: `We are looking at ${feature} for our team.`,
+                  sequenceNumber: 2,
+                  timestamp: new Date(start.getTime() + 20_000).toISOString(),
+                },
+                {
+                  speaker: 'agent',
+                  text: `Let me show you how ${feature} works.`,
+                  sequenceNumber: 3,
+                  timestamp: new Date(start.getTime() + 45_000).toISOString(),
+                },
+              ],
+            }
+          : undefined;
       sessions.push({
         id,
         body: {
@@ -90,7 +136,9 @@ export function demoSessions(organizationId: string, now: Date): DemoSession[] {
           phone: random() < 0.4 ? `+1 555 01${String(index).padStart(2, '0')}` : null,
           qualificationStatus: qualified ? 'qualified' : 'unqualified',
           qualificationReason: qualified ? 'Budget, authority and timeline confirmed.' : 'No budget this year.',
-          qualificationRationale: qualified ? 'Confirmed budget and a near-term timeline.' : 'Exploring only; no budget.',
+          qualificationRationale: qualified
+            ? 'Confirmed budget and a near-term timeline.'
+            : 'Exploring only; no budget.',
           qualificationSource: random() < 0.15 ? 'manual' : 'automatic',
           qualificationAssessedAt: new Date(start.getTime() + (minutes + 1) * 60_000).toISOString(),
           qualificationRubricVersionId: 'rubric-v3',
@@ -111,12 +159,51 @@ export function demoSessions(organizationId: string, now: Date): DemoSession[] {
           summaryBullets: [`Asked about ${feature}`, 'Compared with current tooling'],
           audioDurationSeconds: minutes * 60,
           timelineEvents: [
-            { milestoneType: 'intro', description: 'Introductions', timestampOffsetS: 0, featuresMentioned: [], sequenceOrder: 1 },
-            { milestoneType: 'demo', description: `Demo of ${feature}`, timestampOffsetS: 120, featuresMentioned: [feature], sequenceOrder: 2 },
+            {
+              milestoneType: 'intro',
+              description: 'Introductions',
+              timestampOffsetS: 0,
+              featuresMentioned: [],
+              sequenceOrder: 1,
+            },
+            {
+              milestoneType: 'demo',
+              description: `Demo of ${feature}`,
+              timestampOffsetS: 120,
+              featuresMentioned: [feature],
+              sequenceOrder: 2,
+            },
           ],
-          topics: [{ topic: feature, interestLevel: intent === 'none' ? 'low' : intent, timeDiscussedS: 180, outcome: 'discussed' }],
-          objections: random() < 0.5 ? [{ objectionType: 'price', description: 'Concerned about cost', severity: 'medium', handled: true, resolutionNotes: 'Shared ROI calculator', timestampOffsetS: 600 }] : [],
-          tracking: { utmSource: source, utmMedium: source ? 'social' : null, utmCampaign: source ? 'q4-demo' : null, device: pick(['desktop', 'mobile']), browser: 'Chrome', os: pick(['macOS', 'Windows', 'iOS']), ...place },
+          topics: [
+            {
+              topic: feature,
+              interestLevel: intent === 'none' ? 'low' : intent,
+              timeDiscussedS: 180,
+              outcome: 'discussed',
+            },
+          ],
+          objections:
+            random() < 0.5
+              ? [
+                  {
+                    objectionType: 'price',
+                    description: 'Concerned about cost',
+                    severity: 'medium',
+                    handled: true,
+                    resolutionNotes: 'Shared ROI calculator',
+                    timestampOffsetS: 600,
+                  },
+                ]
+              : [],
+          tracking: {
+            utmSource: source,
+            utmMedium: source ? 'social' : null,
+            utmCampaign: source ? 'q4-demo' : null,
+            device: pick(['desktop', 'mobile']),
+            browser: 'Chrome',
+            os: pick(['macOS', 'Windows', 'iOS']),
+            ...place,
+          },
           environment: 'production',
           analysisStatus: 'analyzed',
           transcript,
@@ -150,23 +237,50 @@ export function demoLinks(): Record<string, unknown>[] {
 }
 
 /** Engagement on the demo links: most opened, some loaded by known visitors, a few sessions and conversions. */
-export function demoEvents(organizationId: string, linkIds: string[], sessionIds: string[], now: Date): Record<string, unknown>[] {
+export function demoEvents(
+  organizationId: string,
+  linkIds: string[],
+  sessionIds: string[],
+  now: Date,
+): Record<string, unknown>[] {
   const events: Record<string, unknown>[] = [];
   linkIds.forEach((customLinkId, i) => {
-    const at = (minutesAgo: number) => new Date(now.getTime() - (i + 1) * 3_600_000 - minutesAgo * 60_000).toISOString();
+    const at = (minutesAgo: number) =>
+      new Date(now.getTime() - (i + 1) * 3_600_000 - minutesAgo * 60_000).toISOString();
     const id = (kind: string) => stableUuid(organizationId, 'demo-event', String(i), kind);
     if (i % 6 === 5) {
-      events.push({ eventId: id('scan'), type: 'open', customLinkId, occurredAt: at(30), userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1)' });
+      events.push({
+        eventId: id('scan'),
+        type: 'open',
+        customLinkId,
+        occurredAt: at(30),
+        userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1)',
+      });
       return;
     }
-    events.push({ eventId: id('open'), type: 'open', customLinkId, occurredAt: at(30), userAgent: 'Mozilla/5.0 (Macintosh) Chrome/120 Safari/537.36' });
-    events.push({ eventId: id('load'), type: 'page_view', customLinkId, occurredAt: at(29), pageViewId: id('pv'), ...(i % 2 === 0 ? { visitorId: id('visitor') } : {}) });
+    events.push({
+      eventId: id('open'),
+      type: 'open',
+      customLinkId,
+      occurredAt: at(30),
+      userAgent: 'Mozilla/5.0 (Macintosh) Chrome/120 Safari/537.36',
+    });
+    events.push({
+      eventId: id('load'),
+      type: 'page_view',
+      customLinkId,
+      occurredAt: at(29),
+      pageViewId: id('pv'),
+      ...(i % 2 === 0 ? { visitorId: id('visitor') } : {}),
+    });
     if (i % 3 === 2 || sessionIds[i] === undefined) return;
     const sessionId = sessionIds[i];
     events.push({ eventId: id('started'), type: 'session_started', customLinkId, occurredAt: at(28), sessionId });
     events.push({ eventId: id('engaged'), type: 'session_engaged', customLinkId, occurredAt: at(20), sessionId });
-    if (i % 3 === 0) events.push({ eventId: id('lead'), type: 'lead_submitted', customLinkId, occurredAt: at(15), sessionId });
-    if (i % 4 === 0) events.push({ eventId: id('meeting'), type: 'meeting_booked', customLinkId, occurredAt: at(10), sessionId });
+    if (i % 3 === 0)
+      events.push({ eventId: id('lead'), type: 'lead_submitted', customLinkId, occurredAt: at(15), sessionId });
+    if (i % 4 === 0)
+      events.push({ eventId: id('meeting'), type: 'meeting_booked', customLinkId, occurredAt: at(10), sessionId });
   });
   return events;
 }
@@ -180,9 +294,25 @@ export function demoPlaybook() {
       { key: 'pricing', title: 'Pricing', content: 'Plans start at $99 per seat per month; annual plans save 20%.' },
     ],
     suggestions: [
-      { changeId: 'tone', sectionKey: 'intro', operation: 'replace', content: 'Greet the prospect by name, thank them for their time, and ask what brought them here.', rationale: 'Prospects responded better to a warmer opening.' },
-      { changeId: 'security', sectionKey: 'security', operation: 'add', title: 'Security', content: 'We are SOC 2 Type II certified and support SSO.', rationale: 'Security came up in 30% of enterprise demos.' },
+      {
+        changeId: 'tone',
+        sectionKey: 'intro',
+        operation: 'replace',
+        content: 'Greet the prospect by name, thank them for their time, and ask what brought them here.',
+        rationale: 'Prospects responded better to a warmer opening.',
+      },
+      {
+        changeId: 'security',
+        sectionKey: 'security',
+        operation: 'add',
+        title: 'Security',
+        content: 'We are SOC 2 Type II certified and support SSO.',
+        rationale: 'Security came up in 30% of enterprise demos.',
+      },
     ],
-    tests: [{ name: 'mentions pricing', sectionKey: 'pricing', mustContain: ['$99'] }, { name: 'no guarantees', mustNotContain: ['guarantee'] }],
+    tests: [
+      { name: 'mentions pricing', sectionKey: 'pricing', mustContain: ['$99'] },
+      { name: 'no guarantees', mustNotContain: ['guarantee'] },
+    ],
   };
 }

@@ -41,14 +41,29 @@ export class DemoSeedService {
     const sessions = demoSessions(organizationId, new Date());
     const people = new Set<string>();
     for (const session of sessions) {
-      const result = await this.ingestion.ingest(organizationId, session.id, plainToInstance(IngestSessionRequest, session.body));
+      const result = await this.ingestion.ingest(
+        organizationId,
+        session.id,
+        plainToInstance(IngestSessionRequest, session.body),
+      );
       if (result.personId) people.add(result.personId);
     }
     const customLinks = await this.seedLinks(organizationId);
-    const events = await this.seedEngagement(organizationId, sessions.map((s) => s.id));
+    const events = await this.seedEngagement(
+      organizationId,
+      sessions.map((s) => s.id),
+    );
     await this.seedPlaybook(organizationId);
     const key = await this.keys.create(organizationId, [...SCOPES], 'demo');
-    return { organizationId, key: key.key, scopes: key.scopes, sessions: sessions.length, people: people.size, customLinks, events };
+    return {
+      organizationId,
+      key: key.key,
+      scopes: key.scopes,
+      sessions: sessions.length,
+      people: people.size,
+      customLinks,
+      events,
+    };
   }
 
   /**
@@ -67,8 +82,16 @@ export class DemoSeedService {
 
   /** Opens, page views, sessions and conversions on the demo links; eventIds are fixed, so reseeding only repeats them. */
   private async seedEngagement(organizationId: string, sessionIds: string[]): Promise<number> {
-    const links = await this.links.list(organizationId, plainToInstance(CustomLinkListQuery, { limit: 200, sort: 'created_at', order: 'asc' }));
-    const inputs = demoEvents(organizationId, links.customLinks.map((l) => l.id), sessionIds, new Date());
+    const links = await this.links.list(
+      organizationId,
+      plainToInstance(CustomLinkListQuery, { limit: 200, sort: 'created_at', order: 'asc' }),
+    );
+    const inputs = demoEvents(
+      organizationId,
+      links.customLinks.map((l) => l.id),
+      sessionIds,
+      new Date(),
+    );
     await this.events.ingest(organizationId, plainToInstance(EventsRequest, { events: inputs }).events);
     return inputs.length;
   }
@@ -78,7 +101,10 @@ export class DemoSeedService {
     if ((await this.playbook.get(organizationId)).version !== null) return;
     const playbook = demoPlaybook();
     await this.playbook.put(organizationId, plainToInstance(PutPlaybookRequest, { sections: playbook.sections }));
-    await this.playbook.createGroup(organizationId, plainToInstance(CreateSuggestionsRequest, { changes: playbook.suggestions }));
+    await this.playbook.createGroup(
+      organizationId,
+      plainToInstance(CreateSuggestionsRequest, { changes: playbook.suggestions }),
+    );
     await this.agent.setTests(organizationId, plainToInstance(ConversationTestsRequest, { tests: playbook.tests }));
   }
 }

@@ -11,7 +11,16 @@ import { DemoSeedService } from './demo-seed.service';
 
 /** demo:seed (CLI only). */
 @Module({
-  imports: [SessionsModule, OrganizationsModule, ApiKeysModule, CustomLinksModule, JobsModule, EngagementModule, PlaybookModule, AgentModule],
+  imports: [
+    SessionsModule,
+    OrganizationsModule,
+    ApiKeysModule,
+    CustomLinksModule,
+    JobsModule,
+    EngagementModule,
+    PlaybookModule,
+    AgentModule,
+  ],
   providers: [DemoSeedService],
   exports: [DemoSeedService],
 })

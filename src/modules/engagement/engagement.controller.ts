@@ -29,12 +29,26 @@ export class EngagementController {
 
   @Post('events')
   @ApiOperation({ summary: 'Record engagement events' })
-  @ApiJsonBody(EventsRequest, { events: [{ eventId: 'evt-0001', type: 'page_view', customLinkId: '0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d', occurredAt: '2026-11-22T10:00:00.000Z', pageViewId: 'pv-1', visitorId: 'visitor-1' }] })
+  @ApiJsonBody(EventsRequest, {
+    events: [
+      {
+        eventId: 'evt-0001',
+        type: 'page_view',
+        customLinkId: '0192f0c5-8a4e-7c3b-9d2a-5e6f7a8b9c0d',
+        occurredAt: '2026-11-22T10:00:00.000Z',
+        pageViewId: 'pv-1',
+        visitorId: 'visitor-1',
+      },
+    ],
+  })
   @HttpCode(202)
   @RequireScope('events:write')
   @Idempotent()
   @JsonBodyLimit(EVENTS_BODY_LIMIT_BYTES)
-  @ApiAcceptedResponse({ type: EventsResponse, description: 'Accepted (new), duplicates (eventId seen before) and rejected (unknown link) per event.' })
+  @ApiAcceptedResponse({
+    type: EventsResponse,
+    description: 'Accepted (new), duplicates (eventId seen before) and rejected (unknown link) per event.',
+  })
   @ApiErrorResponses(401, 403, 409, 422, 429)
   ingest(@Caller() caller: Principal, @Body() body: EventsRequest): Promise<EventsResponse> {
     return this.events.ingest(caller.organizationId, body.events);
@@ -46,7 +60,10 @@ export class EngagementController {
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: CampaignEngagementResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  campaign(@Caller() caller: Principal, @Param('campaign_id', ParseUuidPipe) campaignId: string): Promise<CampaignEngagementResponse> {
+  campaign(
+    @Caller() caller: Principal,
+    @Param('campaign_id', ParseUuidPipe) campaignId: string,
+  ): Promise<CampaignEngagementResponse> {
     return this.engagement.campaign(caller.organizationId, campaignId);
   }
 
@@ -56,17 +73,28 @@ export class EngagementController {
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: SessionReferenceListResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  sessions(@Caller() caller: Principal, @Param('link_id', ParseUuidPipe) linkId: string, @Query() page: PaginationQuery): Promise<SessionReferenceListResponse> {
+  sessions(
+    @Caller() caller: Principal,
+    @Param('link_id', ParseUuidPipe) linkId: string,
+    @Query() page: PaginationQuery,
+  ): Promise<SessionReferenceListResponse> {
     return this.engagement.sessionsOfLink(caller.organizationId, linkId, page.limit, page.offset);
   }
 
   @Get('custom-links/:link_id/events')
-  @ApiOperation({ summary: "List a Custom Link's events", description: 'Newest first. Bot events only with include_bots=true, each with the reason it is a bot.' })
+  @ApiOperation({
+    summary: "List a Custom Link's events",
+    description: 'Newest first. Bot events only with include_bots=true, each with the reason it is a bot.',
+  })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: LinkEventListResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  linkEvents(@Caller() caller: Principal, @Param('link_id', ParseUuidPipe) linkId: string, @Query() query: LinkEventsQuery): Promise<LinkEventListResponse> {
+  linkEvents(
+    @Caller() caller: Principal,
+    @Param('link_id', ParseUuidPipe) linkId: string,
+    @Query() query: LinkEventsQuery,
+  ): Promise<LinkEventListResponse> {
     return this.engagement.eventsOfLink(caller.organizationId, linkId, query);
   }
 

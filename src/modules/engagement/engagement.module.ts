@@ -21,9 +21,31 @@ import { TrackedSessionsRegistry } from './tracked-sessions';
  * link webhook events are recorded in the batch's transaction (WebhookOutbox).
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: LINK_OPENS_QUEUE }), IdempotencyRecordsModule, WebhooksModule, ExportsModule],
-  providers: [EngagementRepository, EngagementService, EventsService, LinkOpensService, LinkWebhooks, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations, LinkEventExport],
-  exports: [EngagementService, EventsService, LinkOpensService, RollupLinksRegistry, TrackedSessionsRegistry, SessionObservations],
+  imports: [
+    BullModule.registerQueue({ name: LINK_OPENS_QUEUE }),
+    IdempotencyRecordsModule,
+    WebhooksModule,
+    ExportsModule,
+  ],
+  providers: [
+    EngagementRepository,
+    EngagementService,
+    EventsService,
+    LinkOpensService,
+    LinkWebhooks,
+    RollupLinksRegistry,
+    TrackedSessionsRegistry,
+    SessionObservations,
+    LinkEventExport,
+  ],
+  exports: [
+    EngagementService,
+    EventsService,
+    LinkOpensService,
+    RollupLinksRegistry,
+    TrackedSessionsRegistry,
+    SessionObservations,
+  ],
 })
 export class EngagementModule implements OnModuleInit {
   constructor(

@@ -90,7 +90,11 @@ export class EngagementRepository {
   }
 
   /** Records distinct values, in the given order (callers sort by key); returns how many were new per link and kind. */
-  async insertDistinct(tx: EntityManager, organizationId: string, values: { linkId: string; kind: DistinctKind; value: string }[]): Promise<Map<string, number>> {
+  async insertDistinct(
+    tx: EntityManager,
+    organizationId: string,
+    values: { linkId: string; kind: DistinctKind; value: string }[],
+  ): Promise<Map<string, number>> {
     if (values.length === 0) return new Map();
     const rows: { custom_link_id: string; kind: string }[] = await tx.query(
       `INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)
@@ -99,7 +103,8 @@ export class EngagementRepository {
       [organizationId, values.map((v) => v.linkId), values.map((v) => v.kind), values.map((v) => v.value)],
     );
     const counts = new Map<string, number>();
-    for (const row of rows) counts.set(`${row.custom_link_id}:${row.kind}`, (counts.get(`${row.custom_link_id}:${row.kind}`) ?? 0) + 1);
+    for (const row of rows)
+      counts.set(`${row.custom_link_id}:${row.kind}`, (counts.get(`${row.custom_link_id}:${row.kind}`) ?? 0) + 1);
     return counts;
   }
 
@@ -144,8 +149,13 @@ export class EngagementRepository {
   }
 
   /** The sessions of the funnel (docs/api.md §6.7): the visible ones that came through a link of the window or that events tie to one. */
-  async funnelSessions(organizationId: string, window: LinkWindow): Promise<{ total: number; qualified: number; booked: number; high_intent: number }> {
-    const links = this.links.get().idsInWindowSql({ organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' });
+  async funnelSessions(
+    organizationId: string,
+    window: LinkWindow,
+  ): Promise<{ total: number; qualified: number; booked: number; high_intent: number }> {
+    const links = this.links
+      .get()
+      .idsInWindowSql({ organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' });
     const tied = `SELECT ls.session_id FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id IN (SELECT id FROM links)`;
     const [row]: { total: number; qualified: number; booked: number; high_intent: number }[] = await this.db.query(
       `WITH links AS (${links}), linked AS (${this.sessions.get().funnelRowsSql('$1', 'SELECT id FROM links', tied)})
@@ -158,7 +168,12 @@ export class EngagementRepository {
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */
-  async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<{ rows: SessionReferenceRow[]; total: number }> {
+  async sessionsOfLink(
+    organizationId: string,
+    linkId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: SessionReferenceRow[]; total: number }> {
     const rows: SessionReferenceRow[] = await this.db.query(
       `SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,
               ${this.sessions.get().isVisibleSql('ls.organization_id', 'ls.session_id')} AS analysis_available
@@ -166,16 +181,27 @@ export class EngagementRepository {
         ORDER BY ls.first_seen_at DESC, ls.session_id DESC LIMIT $3 OFFSET $4`,
       [organizationId, linkId, limit, offset],
     );
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM link_sessions WHERE organization_id = $1 AND custom_link_id = $2`, [organizationId, linkId]);
+    const [row]: { total: string }[] = await this.db.query(
+      `SELECT count(*) AS total FROM link_sessions WHERE organization_id = $1 AND custom_link_id = $2`,
+      [organizationId, linkId],
+    );
     return { rows, total: Number(row.total) };
   }
 
   /** A link's events, newest first (link_events_link_idx, scanned backwards), and how many match. */
-  async eventsOfLink(organizationId: string, linkId: string, filters: LinkEventFilters, window: PageWindow): Promise<{ rows: (LinkEventRow & { keyset: Keyset })[]; total: number }> {
+  async eventsOfLink(
+    organizationId: string,
+    linkId: string,
+    filters: LinkEventFilters,
+    window: PageWindow,
+  ): Promise<{ rows: (LinkEventRow & { keyset: Keyset })[]; total: number }> {
     const where = `organization_id = $1 AND custom_link_id = $2 AND ($3::boolean OR NOT bot) AND ($4::text[] IS NULL OR type = ANY($4::text[]))`;
     const params = [organizationId, linkId, filters.includeBots, filters.types ?? null];
     const pageParams: unknown[] = [...params, window.limit, window.skip];
-    const after = window.after === null ? '' : `AND ${EVENTS_NEWEST_FIRST.after(window.after, (value) => `$${pageParams.push(value)}`)}`;
+    const after =
+      window.after === null
+        ? ''
+        : `AND ${EVENTS_NEWEST_FIRST.after(window.after, (value) => `$${pageParams.push(value)}`)}`;
     const [rows, [count]] = await Promise.all([
       this.db.query<(LinkEventRow & { keyset: Keyset })[]>(
         `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, ${EVENTS_NEWEST_FIRST.select()}

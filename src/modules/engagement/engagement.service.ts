@@ -5,7 +5,11 @@ import { isoOrNull } from '../../common/validation/timestamps';
 import { stageOf, visitorFigures } from './rules/engagement-rollup';
 import { EngagementRepository } from './engagement.repository';
 import { RollupLinksRegistry, type LinkFunnelCounts } from './rollup-links';
-import type { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
+import type {
+  CampaignEngagementResponse,
+  FunnelResponse,
+  SessionReferenceListResponse,
+} from './dto/engagement.responses';
 import type { FunnelQuery } from './dto/funnel.query';
 import type { LinkEventListResponse } from './dto/link-event.response';
 import type { LinkEventsQuery } from './dto/link-events.query';
@@ -59,13 +63,22 @@ export class EngagementService {
     };
   }
 
-  async sessionsOfLink(organizationId: string, linkId: string, limit: number, offset: number): Promise<SessionReferenceListResponse> {
+  async sessionsOfLink(
+    organizationId: string,
+    linkId: string,
+    limit: number,
+    offset: number,
+  ): Promise<SessionReferenceListResponse> {
     if (!(await this.links.get().exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
     const { rows, total } = await this.engagement.sessionsOfLink(organizationId, linkId, limit, offset);
     return {
       sessions: rows.map((row) => ({
         sessionId: row.session_id,
-        stage: stageOf({ firstOpenedAt: row.opened_at, firstStartedAt: row.started_at, firstEngagedAt: row.engaged_at }),
+        stage: stageOf({
+          firstOpenedAt: row.opened_at,
+          firstStartedAt: row.started_at,
+          firstEngagedAt: row.engaged_at,
+        }),
         openedAt: isoOrNull(row.opened_at),
         startedAt: isoOrNull(row.started_at),
         engagedAt: isoOrNull(row.engaged_at),
@@ -83,7 +96,12 @@ export class EngagementService {
     // The link is in the list's name: a cursor of one link's timeline is refused on another's.
     const list = `link-events:${linkId.toLowerCase()}`;
     const window = this.cursors.window(list, organizationId, query);
-    const { rows, total } = await this.engagement.eventsOfLink(organizationId, linkId, { includeBots: query.include_bots, types: query.type }, window);
+    const { rows, total } = await this.engagement.eventsOfLink(
+      organizationId,
+      linkId,
+      { includeBots: query.include_bots, types: query.type },
+      window,
+    );
     const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);
     return {
       events: page.rows.map((row) => ({
@@ -104,7 +122,10 @@ export class EngagementService {
 
   async funnel(organizationId: string, query: FunnelQuery): Promise<FunnelResponse> {
     const window = { from: query.from, to: query.to, campaignId: query.campaign_id?.toLowerCase() };
-    const [links, sessions] = await Promise.all([this.links.get().funnelCounts(organizationId, window), this.engagement.funnelSessions(organizationId, window)]);
+    const [links, sessions] = await Promise.all([
+      this.links.get().funnelCounts(organizationId, window),
+      this.engagement.funnelSessions(organizationId, window),
+    ]);
     return {
       ...linkCountsOf(links),
       rates: {
@@ -114,7 +135,12 @@ export class EngagementService {
         leadSubmitted: share(links.lead_submitted, links.generated),
         meetingBooked: share(links.meeting_booked, links.generated),
       },
-      sessions: { total: sessions.total, qualified: sessions.qualified, booked: sessions.booked, highIntent: sessions.high_intent },
+      sessions: {
+        total: sessions.total,
+        qualified: sessions.qualified,
+        booked: sessions.booked,
+        highIntent: sessions.high_intent,
+      },
     };
   }
 }

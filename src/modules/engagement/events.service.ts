@@ -6,13 +6,26 @@ import { idempotencyClaims, type IdempotencyClaim } from '../../common/idempoten
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { observeIngestionLag } from '../../common/metrics/app-metrics';
 import { botReasonOf, type BotReason } from './rules/bot-detection';
-import { addEvent, DISTINCT_KINDS, earlier, emptyStats, STAGE_EVIDENCE, type DistinctKind, type LinkStats, type StageMark } from './rules/engagement-rollup';
+import {
+  addEvent,
+  DISTINCT_KINDS,
+  earlier,
+  emptyStats,
+  STAGE_EVIDENCE,
+  type DistinctKind,
+  type LinkStats,
+  type StageMark,
+} from './rules/engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
 import { LinkWebhooks } from './link-webhooks';
 import { RollupLinksRegistry } from './rollup-links';
 import type { EventInput, EventsResponse } from './dto/events.request';
 
-const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = { opened: 'openedAt', started: 'startedAt', engaged: 'engagedAt' };
+const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = {
+  opened: 'openedAt',
+  started: 'startedAt',
+  engaged: 'engagedAt',
+};
 
 /**
  * Batches of one organization committed together (group commit): a link row costs ~0.15 ms to
@@ -62,11 +75,14 @@ export function newEventOf(input: EventInput, linkId: string): NewEvent {
  */
 @Injectable()
 export class EventsService {
-  private readonly groups = new GroupCommit<Submission, NewEvent[]>((organizationId, submissions) => this.commit(organizationId, submissions), {
-    slots: GROUP_SLOTS,
-    maxWeight: GROUP_MAX_EVENTS,
-    weigh: (submission) => submission.events.length,
-  });
+  private readonly groups = new GroupCommit<Submission, NewEvent[]>(
+    (organizationId, submissions) => this.commit(organizationId, submissions),
+    {
+      slots: GROUP_SLOTS,
+      maxWeight: GROUP_MAX_EVENTS,
+      weigh: (submission) => submission.events.length,
+    },
+  );
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -85,7 +101,11 @@ export class EventsService {
     const rejected: { index: number; reason: string }[] = [];
     const events: NewEvent[] = [];
     inputs.forEach((input, index) => {
-      const linkId = input.customLinkId ? (byId.has(input.customLinkId.toLowerCase()) ? input.customLinkId.toLowerCase() : undefined) : bySlug.get(input.slug as string);
+      const linkId = input.customLinkId
+        ? byId.has(input.customLinkId.toLowerCase())
+          ? input.customLinkId.toLowerCase()
+          : undefined
+        : bySlug.get(input.slug as string);
       if (linkId) events.push(newEventOf(input, linkId));
       else rejected.push({ index, reason: 'unknown_link' });
     });
@@ -112,7 +132,15 @@ export class EventsService {
    */
   private async commit(organizationId: string, submissions: Submission[]): Promise<NewEvent[][]> {
     return this.db.transaction(async (tx) => {
-      const fresh = new Set((await this.fold(tx, organizationId, submissions.flatMap((s) => s.events))).map((e) => e.eventId));
+      const fresh = new Set(
+        (
+          await this.fold(
+            tx,
+            organizationId,
+            submissions.flatMap((s) => s.events),
+          )
+        ).map((e) => e.eventId),
+      );
       // Taking a new id out of the set gives it to the first batch holding it; later copies are duplicates.
       const accepted = submissions.map((s) => s.events.filter((e) => fresh.delete(e.eventId)));
       for (const [i, { answer, claim }] of submissions.entries()) {
@@ -124,7 +152,11 @@ export class EventsService {
 
   /** The new events among `events`, stored and merged into their links' rollups in `tx`; returns them. */
   private async fold(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<NewEvent[]> {
-    const fresh = await this.engagement.insertEvents(tx, organizationId, [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)));
+    const fresh = await this.engagement.insertEvents(
+      tx,
+      organizationId,
+      [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)),
+    );
     const seen = new Set<string>();
     const newEvents = events.filter((e) => fresh.has(e.eventId) && !seen.has(e.eventId) && seen.add(e.eventId));
     if (newEvents.length === 0) return [];
@@ -141,14 +173,24 @@ export class EventsService {
     // rows, which every batch of a link needs, are locked last and held only for the merge.
     const linkIds = [...statsByLink.keys()].sort();
     const distinct = linkIds.flatMap((linkId) =>
-      DISTINCT_KINDS.flatMap((kind) => [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].sort().map((value) => ({ linkId, kind, value }))),
+      DISTINCT_KINDS.flatMap((kind) =>
+        [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].sort().map((value) => ({ linkId, kind, value })),
+      ),
     );
     const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
-    await this.engagement.mergeSessions(tx, organizationId, [...sessions.keys()].sort().map((key) => sessions.get(key) as SessionTimes));
+    await this.engagement.mergeSessions(
+      tx,
+      organizationId,
+      [...sessions.keys()].sort().map((key) => sessions.get(key) as SessionTimes),
+    );
     const before = await this.links.get().merge(
       tx,
       organizationId,
-      linkIds.map((linkId) => ({ linkId, stats: statsByLink.get(linkId) as LinkStats, newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0 })),
+      linkIds.map((linkId) => ({
+        linkId,
+        stats: statsByLink.get(linkId) as LinkStats,
+        newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0,
+      })),
     );
     await this.webhooks.record(tx, organizationId, before, newEvents);
     return newEvents;
@@ -158,9 +200,18 @@ export class EventsService {
   private addSessionTimes(sessions: Map<string, SessionTimes>, event: NewEvent): void {
     const key = `${event.linkId}:${event.sessionId}`;
     const at = event.occurredAt;
-    const times = sessions.get(key) ?? { linkId: event.linkId, sessionId: event.sessionId as string, openedAt: null, startedAt: null, engagedAt: null, endedAt: null, firstSeenAt: at };
+    const times = sessions.get(key) ?? {
+      linkId: event.linkId,
+      sessionId: event.sessionId as string,
+      openedAt: null,
+      startedAt: null,
+      engagedAt: null,
+      endedAt: null,
+      firstSeenAt: at,
+    };
     times.firstSeenAt = earlier(times.firstSeenAt, at);
-    for (const stage of STAGE_EVIDENCE[event.type]) times[SESSION_TIME[stage]] = earlier(times[SESSION_TIME[stage]], at);
+    for (const stage of STAGE_EVIDENCE[event.type])
+      times[SESSION_TIME[stage]] = earlier(times[SESSION_TIME[stage]], at);
     if (event.type === 'session_ended') times.endedAt = earlier(times.endedAt, at);
     sessions.set(key, times);
   }

@@ -4,10 +4,23 @@ export { EngagementJobsModule } from './engagement-jobs.module';
 export { EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
 export { LinkOpensService } from './link-opens.service';
-export { RollupLinksRegistry, type LinkFunnelCounts, type LinkRollupDelta, type LinkWindow, type LinkWindowSql, type RollupLinks } from './rollup-links';
+export {
+  RollupLinksRegistry,
+  type LinkFunnelCounts,
+  type LinkRollupDelta,
+  type LinkWindow,
+  type LinkWindowSql,
+  type RollupLinks,
+} from './rollup-links';
 export { SessionObservations } from './session-observations';
 export { TrackedSessionsRegistry, type TrackedSessions } from './tracked-sessions';
-export { engagementOf, type DistinctKind, type EventType, type StoredEngagement, type TimeStats } from './rules/engagement-rollup';
+export {
+  engagementOf,
+  type DistinctKind,
+  type EventType,
+  type StoredEngagement,
+  type TimeStats,
+} from './rules/engagement-rollup';
 export { lifecycleOf } from './rules/lifecycle';
 export type { MilestoneTimes } from './rules/link-milestones';
 export { BOT_REASONS, type BotReason, type BotSignals } from './rules/bot-detection';

@@ -33,7 +33,13 @@ export class LinkEventExport implements ExportSource<LinkEventExportFilters> {
   /** The link must be the organization's when the export is made. */
   async check(organizationId: string, filters: LinkEventExportFilters): Promise<void> {
     if (!(await this.links.get().exists(organizationId, filters.link_id))) {
-      throw new RequestValidationError([valueError(['body', 'filters', 'link_id'], filters.link_id, "no Custom Link with this id in the key's organization")]);
+      throw new RequestValidationError([
+        valueError(
+          ['body', 'filters', 'link_id'],
+          filters.link_id,
+          "no Custom Link with this id in the key's organization",
+        ),
+      ]);
     }
   }
 

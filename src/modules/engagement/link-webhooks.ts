@@ -18,19 +18,29 @@ export class LinkWebhooks {
   ) {}
 
   /** One query says which link event types anyone listens to; none: nothing else is done. */
-  async record(tx: EntityManager, organizationId: string, before: Map<string, MilestoneTimes>, events: NewEvent[]): Promise<void> {
+  async record(
+    tx: EntityManager,
+    organizationId: string,
+    before: Map<string, MilestoneTimes>,
+    events: NewEvent[],
+  ): Promise<void> {
     const listened = (await this.outbox.subscribed(tx, organizationId, LINK_EVENT_TYPES)) as Set<LinkEventType>;
     if (listened.size === 0) return;
     const causes = linkEventCauses(before, events).filter((cause) => listened.has(cause.type));
     if (causes.length === 0) return;
     let views: Promise<Map<string, object>> | undefined;
-    const viewsOnce = () => (views ??= this.links.get().views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]));
+    const viewsOnce = () =>
+      (views ??= this.links.get().views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]));
     await this.outbox.recordMany(
       tx,
       organizationId,
       causes.map(({ type, linkId, event }) => ({
         type,
-        data: async () => ({ ...(await viewsOnce()).get(linkId), eventId: event.eventId, occurredAt: event.occurredAt.toISOString() }),
+        data: async () => ({
+          ...(await viewsOnce()).get(linkId),
+          eventId: event.eventId,
+          occurredAt: event.occurredAt.toISOString(),
+        }),
       })),
       listened,
     );

@@ -40,7 +40,8 @@ export class ExportSources {
 
   get(resource: ExportResource): ExportSource {
     const source = this.sources.get(resource);
-    if (!source) throw new Error(`No export source registered for ${resource}: the module that owns it must register at start`);
+    if (!source)
+      throw new Error(`No export source registered for ${resource}: the module that owns it must register at start`);
     return source;
   }
 }

@@ -17,10 +17,17 @@ import { ExportsService } from './exports.service';
 
 const EXPORT_ID = { name: 'export_id', format: 'uuid' };
 /** The routes take any list's read scope; the service then asks for the exported list's. */
-const READ_SCOPES = ['sessions:read', 'people:read', 'accounts:read', 'custom_links:read', 'custom_links:write'] as const;
+const READ_SCOPES = [
+  'sessions:read',
+  'people:read',
+  'accounts:read',
+  'custom_links:read',
+  'custom_links:write',
+] as const;
 
 /** Whether the client named gzip as acceptable (no Accept-Encoding: plain text, as curl without --compressed expects). */
-const acceptsGzip = (req: Request) => req.headers['accept-encoding'] !== undefined && req.acceptsEncodings('gzip', 'identity') === 'gzip';
+const acceptsGzip = (req: Request) =>
+  req.headers['accept-encoding'] !== undefined && req.acceptsEncodings('gzip', 'identity') === 'gzip';
 
 @ApiTags('Exports')
 @Controller('api/v1/exports')
@@ -34,11 +41,21 @@ export class ExportsController {
 
   @Post()
   @ApiOperation({ summary: 'Export a filtered list as CSV or NDJSON' })
-  @ApiJsonBody(CreateExportRequest, { resource: 'sessions', format: 'csv', filters: { qualification_status: 'qualified', start_time_from: '2026-01-01T00:00:00Z' } })
+  @ApiJsonBody(CreateExportRequest, {
+    resource: 'sessions',
+    format: 'csv',
+    filters: { qualification_status: 'qualified', start_time_from: '2026-01-01T00:00:00Z' },
+  })
   @HttpCode(202)
   @RequireScope(...READ_SCOPES)
   @Idempotent({ required: true })
-  @ApiAcceptedResponse({ type: ExportResponse, description: 'The export; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The export: poll it until it is completed, then download it.' }) })
+  @ApiAcceptedResponse({
+    type: ExportResponse,
+    description: 'The export; poll its Location.',
+    headers: responseHeaders(['Location'], [], {
+      Location: 'The export: poll it until it is completed, then download it.',
+    }),
+  })
   @ApiErrorResponses(400, 401, 403, 409, 422, 429)
   async create(
     @Caller() caller: Principal,
@@ -64,7 +81,12 @@ export class ExportsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ExportResponse | undefined> {
     const found = await this.exports.get(caller, id);
-    return this.conditional.reply(req, res, found, found.status === 'queued' || found.status === 'processing' ? 2 : null);
+    return this.conditional.reply(
+      req,
+      res,
+      found,
+      found.status === 'queued' || found.status === 'processing' ? 2 : null,
+    );
   }
 
   @Get(':export_id/download')
@@ -72,11 +94,17 @@ export class ExportsController {
   @ApiParam(EXPORT_ID)
   @RequireScope(...READ_SCOPES)
   @ApiOkResponse({
-    description: 'The file, streamed: gzip (Content-Encoding: gzip) when Accept-Encoding names it, else plain. 404 until completed and after expiry.',
+    description:
+      'The file, streamed: gzip (Content-Encoding: gzip) when Accept-Encoding names it, else plain. 404 until completed and after expiry.',
     content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
   })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  async download(@Caller() caller: Principal, @Param('export_id', ParseUuidPipe) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async download(
+    @Caller() caller: Principal,
+    @Param('export_id', ParseUuidPipe) id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const file = await this.exports.file(caller, id);
     const gzip = acceptsGzip(req);
     res.status(200);

@@ -24,7 +24,13 @@ const COLUMNS = `id, resource, format, filters, status, row_count, run_id, creat
 export class ExportsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(organizationId: string, id: string, resource: string, format: string, filters: Record<string, string>): Promise<ExportRow> {
+  async insert(
+    organizationId: string,
+    id: string,
+    resource: string,
+    format: string,
+    filters: Record<string, string>,
+  ): Promise<ExportRow> {
     const [row]: ExportRow[] = await this.db.query(
       `INSERT INTO exports (organization_id, id, resource, format, filters) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
       [organizationId, id, resource, format, filters],
@@ -53,7 +59,11 @@ export class ExportsRepository {
         [organizationId, id, runId, lease.owner, lease.leaseMs],
       );
       if (rows.length === 0) return null;
-      await tx.query(`DELETE FROM export_chunks WHERE organization_id = $1 AND export_id = $2 AND run_id <> $3`, [organizationId, id, runId]);
+      await tx.query(`DELETE FROM export_chunks WHERE organization_id = $1 AND export_id = $2 AND run_id <> $3`, [
+        organizationId,
+        id,
+        runId,
+      ]);
       return rows[0];
     });
   }
@@ -102,7 +112,12 @@ export class ExportsRepository {
   }
 
   /** The chunk after `seq` of the file of the completed export's run, or null past the last one. */
-  async chunkAfter(organizationId: string, id: string, runId: string, seq: number): Promise<{ seq: number; data: Buffer } | null> {
+  async chunkAfter(
+    organizationId: string,
+    id: string,
+    runId: string,
+    seq: number,
+  ): Promise<{ seq: number; data: Buffer } | null> {
     const rows: { seq: number; data: Buffer }[] = await this.db.query(
       `SELECT seq, data FROM export_chunks WHERE organization_id = $1 AND export_id = $2 AND run_id = $3 AND seq > $4 ORDER BY seq LIMIT 1`,
       [organizationId, id, runId, seq],

@@ -39,7 +39,11 @@ export class ExportsService {
   ) {}
 
   /** 403 without the list's read scope, 422 for filters its GET would refuse (or naming what is not there), 400 without an Idempotency-Key. */
-  async create(caller: Principal, body: CreateExportRequest, idempotencyKey: string | undefined): Promise<ExportResponse> {
+  async create(
+    caller: Principal,
+    body: CreateExportRequest,
+    idempotencyKey: string | undefined,
+  ): Promise<ExportResponse> {
     const source = this.sources.get(body.resource);
     if (!grantsAny(caller.scopes, source.scopes)) throw new MissingScopeError();
     const filters = body.filters ?? {};
@@ -48,7 +52,13 @@ export class ExportsService {
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     const row = await this.exports.insert(caller.organizationId, uuidv7(), body.resource, body.format, filters);
     // Not queued (Redis down: 503)? The row is, and the reaper queues it a lease later.
-    await enqueue(this.queue, RUN_EXPORT, { organizationId: caller.organizationId, exportId: row.id }, row.id, this.config.values.timeouts.redisCommandMs);
+    await enqueue(
+      this.queue,
+      RUN_EXPORT,
+      { organizationId: caller.organizationId, exportId: row.id },
+      row.id,
+      this.config.values.timeouts.redisCommandMs,
+    );
     return toExportResponse(row);
   }
 
@@ -61,11 +71,19 @@ export class ExportsService {
     const row = await this.readable(caller, id);
     if (row.status !== 'completed' || !row.run_id) throw NotFoundError.inOrganization(NOT_FOUND);
     const format = row.format as ExportFormat;
-    return { contentType: CONTENT_TYPES[format], filename: `${row.resource}-${row.id}.${format}`, gzip: Readable.from(this.chunks(caller.organizationId, row.id, row.run_id)) };
+    return {
+      contentType: CONTENT_TYPES[format],
+      filename: `${row.resource}-${row.id}.${format}`,
+      gzip: Readable.from(this.chunks(caller.organizationId, row.id, row.run_id)),
+    };
   }
 
   private async *chunks(organizationId: string, id: string, runId: string): AsyncGenerator<Buffer> {
-    for (let chunk = await this.exports.chunkAfter(organizationId, id, runId, -1); chunk; chunk = await this.exports.chunkAfter(organizationId, id, runId, chunk.seq)) {
+    for (
+      let chunk = await this.exports.chunkAfter(organizationId, id, runId, -1);
+      chunk;
+      chunk = await this.exports.chunkAfter(organizationId, id, runId, chunk.seq)
+    ) {
       yield chunk.data;
     }
   }
@@ -74,7 +92,8 @@ export class ExportsService {
   private async readable(caller: Principal, id: string): Promise<ExportRow> {
     const row = await this.exports.find(caller.organizationId, id);
     if (!row) throw NotFoundError.inOrganization(NOT_FOUND);
-    if (!grantsAny(caller.scopes, this.sources.get(row.resource as ExportResource).scopes)) throw new MissingScopeError();
+    if (!grantsAny(caller.scopes, this.sources.get(row.resource as ExportResource).scopes))
+      throw new MissingScopeError();
     return row;
   }
 }
@@ -83,8 +102,15 @@ export class ExportsService {
 function checkedFilters(source: ExportSource, filters: Record<string, unknown>): PaginationQuery {
   const issues: ValidationIssue[] = [];
   for (const [name, value] of Object.entries(filters)) {
-    if (PAGE_PARAMETERS.has(name)) issues.push(valueError(['body', 'filters', name], value, 'an export holds the whole list: no page parameters'));
-    else if (typeof value !== 'string') issues.push({ type: 'string_type', loc: ['body', 'filters', name], msg: 'Input should be a valid string', input: value });
+    if (PAGE_PARAMETERS.has(name))
+      issues.push(valueError(['body', 'filters', name], value, 'an export holds the whole list: no page parameters'));
+    else if (typeof value !== 'string')
+      issues.push({
+        type: 'string_type',
+        loc: ['body', 'filters', name],
+        msg: 'Input should be a valid string',
+        input: value,
+      });
   }
   if (issues.length > 0) throw new RequestValidationError(issues);
   const { value, issues: invalid } = validateNestedQuery(source.filters, filters, ['body', 'filters']);

@@ -22,12 +22,16 @@ export class HealthModule implements NestModule {
     return {
       module: HealthModule,
       controllers: [HealthController, ...(metricsOnPort(config) ? [MetricsController] : [])],
-      providers: [ReadinessService, ...(config.operations.metricsEnabled && config.operations.metricsPort !== null ? [MetricsListener] : [])],
+      providers: [
+        ReadinessService,
+        ...(config.operations.metricsEnabled && config.operations.metricsPort !== null ? [MetricsListener] : []),
+      ],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
     const { metricsToken } = this.config.values.operations;
-    if (metricsOnPort(this.config.values) && metricsToken !== null) consumer.apply(requireOperatorToken(metricsToken, 'metrics')).forRoutes('metrics');
+    if (metricsOnPort(this.config.values) && metricsToken !== null)
+      consumer.apply(requireOperatorToken(metricsToken, 'metrics')).forRoutes('metrics');
   }
 }

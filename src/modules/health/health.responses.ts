@@ -15,5 +15,9 @@ export class ReadinessChecksResponse {
 export class ReadinessResponse {
   @ApiProperty({ enum: ['ok', 'unavailable'] }) status: string;
   @ApiProperty({ type: ReadinessChecksResponse }) checks: ReadinessChecksResponse;
-  @ApiPropertyOptional({ enum: [true], description: 'Present while the process shuts down: it still serves, but takes no new traffic.' }) draining?: true;
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'Present while the process shuts down: it still serves, but takes no new traffic.',
+  })
+  draining?: true;
 }

@@ -53,8 +53,12 @@ export class MetricsListener implements OnApplicationBootstrap, OnApplicationShu
 
   private async answer(req: IncomingMessage, res: ServerResponse, token: string | null): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return send(res, 404, 'application/json', JSON.stringify({ detail: 'Not Found' }));
-    if (token !== null && !carriesToken(req.headers.authorization, token)) return send(res, 401, 'application/json', JSON.stringify({ detail: 'Operator token required or invalid.' }), { 'WWW-Authenticate': 'Basic realm="metrics", charset="UTF-8"' });
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD'))
+      return send(res, 404, 'application/json', JSON.stringify({ detail: 'Not Found' }));
+    if (token !== null && !carriesToken(req.headers.authorization, token))
+      return send(res, 401, 'application/json', JSON.stringify({ detail: 'Operator token required or invalid.' }), {
+        'WWW-Authenticate': 'Basic realm="metrics", charset="UTF-8"',
+      });
     try {
       send(res, 200, metricsRegistry.contentType, req.method === 'HEAD' ? '' : await this.rendering.get());
     } catch {
@@ -63,6 +67,12 @@ export class MetricsListener implements OnApplicationBootstrap, OnApplicationShu
   }
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store', ...headers }).end(body);
 }

@@ -15,7 +15,11 @@ export interface Readiness {
 }
 
 /** A draining process is not ready, whatever its dependencies say. */
-export const whileDraining = (readiness: Readiness): Readiness => ({ ...readiness, status: 'unavailable', draining: true });
+export const whileDraining = (readiness: Readiness): Readiness => ({
+  ...readiness,
+  status: 'unavailable',
+  draining: true,
+});
 
 /** PostgreSQL answered within this long, or counts as down. */
 const DATABASE_CHECK_MS = 2000;

@@ -15,7 +15,11 @@ describe('RecentResult', () => {
   it('computes again once the TTL has passed since completion', async () => {
     let n = 0;
     let now = 50_000;
-    const recent = new RecentResult(1000, async () => ++n, () => now);
+    const recent = new RecentResult(
+      1000,
+      async () => ++n,
+      () => now,
+    );
     expect(await recent.get()).toBe(1);
     now += 999;
     expect(await recent.get()).toBe(1);

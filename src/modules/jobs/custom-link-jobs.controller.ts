@@ -10,7 +10,13 @@ import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { JobsService } from './jobs.service';
-import { jobLocation, JobEnvelopeResponse, JobItemListResponse, JobListResponse, JobResponse } from './dto/job.response';
+import {
+  jobLocation,
+  JobEnvelopeResponse,
+  JobItemListResponse,
+  JobListResponse,
+  JobResponse,
+} from './dto/job.response';
 import { JobListQuery } from './dto/job-list.query';
 
 @ApiTags('Custom Link jobs')
@@ -52,7 +58,11 @@ export class CustomLinkJobsController {
   @RequireScope('custom_links:read', 'custom_links:write')
   @ApiOkResponse({ type: JobItemListResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  items(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Query() page: PaginationQuery): Promise<JobItemListResponse> {
+  items(
+    @Caller() caller: Principal,
+    @Param('job_id', ParseUuidPipe) jobId: string,
+    @Query() page: PaginationQuery,
+  ): Promise<JobItemListResponse> {
     return this.jobs.items(caller.organizationId, jobId, page);
   }
 
@@ -74,9 +84,17 @@ export class CustomLinkJobsController {
   @ApiParam({ name: 'job_id', format: 'uuid' })
   @RequireScope('custom_links:write')
   @Idempotent()
-  @ApiAcceptedResponse({ type: JobEnvelopeResponse, description: 'The retry job; poll its Location.', headers: responseHeaders(['Location'], [], { Location: 'The retry job: poll it for progress.' }) })
+  @ApiAcceptedResponse({
+    type: JobEnvelopeResponse,
+    description: 'The retry job; poll its Location.',
+    headers: responseHeaders(['Location'], [], { Location: 'The retry job: poll it for progress.' }),
+  })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
-  async retry(@Caller() caller: Principal, @Param('job_id', ParseUuidPipe) jobId: string, @Res({ passthrough: true }) res: Response): Promise<JobEnvelopeResponse> {
+  async retry(
+    @Caller() caller: Principal,
+    @Param('job_id', ParseUuidPipe) jobId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JobEnvelopeResponse> {
     const job = await this.jobs.retry(caller.organizationId, jobId);
     res.setHeader('Location', jobLocation(job.id));
     return { job };

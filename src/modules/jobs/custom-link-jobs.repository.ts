@@ -76,7 +76,8 @@ export interface NewJob {
 const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 
 /** The links the created items of the job `job` (an alias) made, as an SQL set for JobWorkFacts. */
-const createdLinksOf = (job: string) => `SELECT custom_link_id FROM custom_link_job_items WHERE organization_id = ${job}.organization_id AND job_id = ${job}.id AND status = 'created'`;
+const createdLinksOf = (job: string) =>
+  `SELECT custom_link_id FROM custom_link_job_items WHERE organization_id = ${job}.organization_id AND job_id = ${job}.id AND status = 'created'`;
 
 /** A job with its item counts and what its work produced (JobWorkFacts), as one statement. */
 const view = (work: JobWorkFacts, extra = '') => `
@@ -100,7 +101,18 @@ export class CustomLinkJobsRepository {
     await tx.query(
       `INSERT INTO custom_link_jobs (organization_id, id, type, status, total_items, campaign_id, campaign_name, parent_job_id, render_units, created_at, started_at)
        VALUES ($1, $2, $3, $4::text, $5, $6, $7, $8, $9, $10, CASE WHEN $4::text = 'processing' THEN now() END)`,
-      [organizationId, job.id, job.type, job.status, job.items.length, job.campaignId, job.campaignName, job.parentJobId, job.renderUnits, job.createdAt],
+      [
+        organizationId,
+        job.id,
+        job.type,
+        job.status,
+        job.items.length,
+        job.campaignId,
+        job.campaignName,
+        job.parentJobId,
+        job.renderUnits,
+        job.createdAt,
+      ],
     );
     const items = job.items.map((item, index) => ({
       index,
@@ -119,20 +131,32 @@ export class CustomLinkJobsRepository {
       );
     } catch (error) {
       // Another retry of the same parent got there first (another instance, or a concurrent request).
-      if (error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === RETRY_OF_KEY) throw new ConflictError();
+      if (
+        error instanceof QueryFailedError &&
+        (error.driverError as { constraint?: string }).constraint === RETRY_OF_KEY
+      )
+        throw new ConflictError();
       throw error;
     }
   }
 
   async view(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<JobView | null> {
-    const rows: JobView[] = await tx.query(`${view(this.work.get())} WHERE j.organization_id = $1 AND j.id = $2`, [organizationId, id]);
+    const rows: JobView[] = await tx.query(`${view(this.work.get())} WHERE j.organization_id = $1 AND j.id = $2`, [
+      organizationId,
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
   /** Newest first (custom_link_jobs_list_idx / _campaign_idx). */
-  async listPage(organizationId: string, query: JobListQuery, window: PageWindow): Promise<(JobView & { keyset: Keyset })[]> {
+  async listPage(
+    organizationId: string,
+    query: JobListQuery,
+    window: PageWindow,
+  ): Promise<(JobView & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
-    const after = window.after === null ? '' : ` AND ${JOBS_BY_CREATION.after(window.after, (value) => where.param(value))}`;
+    const after =
+      window.after === null ? '' : ` AND ${JOBS_BY_CREATION.after(window.after, (value) => where.param(value))}`;
     return this.db.query(
       `${view(this.work.get(), JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
         ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}`,
@@ -142,22 +166,35 @@ export class CustomLinkJobsRepository {
 
   async count(organizationId: string, query: JobListQuery): Promise<number> {
     const where = this.filters(organizationId, query);
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_link_jobs j WHERE ${where.toSql()}`, where.params);
+    const [row]: { total: string }[] = await this.db.query(
+      `SELECT count(*) AS total FROM custom_link_jobs j WHERE ${where.toSql()}`,
+      where.params,
+    );
     return Number(row.total);
   }
 
   private filters(organizationId: string, query: JobListQuery): SqlConditions {
-    return new SqlConditions().add('j.organization_id = $?', organizationId).addIf('j.status = ANY($?)', query.status).addIf('j.campaign_id = $?', query.campaign_id);
+    return new SqlConditions()
+      .add('j.organization_id = $?', organizationId)
+      .addIf('j.status = ANY($?)', query.status)
+      .addIf('j.campaign_id = $?', query.campaign_id);
   }
 
   /** A page of a job's items in index order (its primary key), after the window's index or from its offset. */
-  async items(organizationId: string, jobId: string, window: PageWindow): Promise<{ rows: (ItemRow & { keyset: Keyset })[]; total: number }> {
+  async items(
+    organizationId: string,
+    jobId: string,
+    window: PageWindow,
+  ): Promise<{ rows: (ItemRow & { keyset: Keyset })[]; total: number }> {
     const rows: (ItemRow & { keyset: Keyset })[] = await this.db.query(
       `SELECT index, status, custom_link_id, external_id, input, error_code, error_message, ${ITEMS_BY_INDEX.select()} FROM custom_link_job_items
         WHERE organization_id = $1 AND job_id = $2 AND ($5::int IS NULL OR index > $5::int) ORDER BY ${ITEMS_BY_INDEX.orderBy()} LIMIT $3 OFFSET $4`,
       [organizationId, jobId, window.limit, window.skip, window.after?.[0] ?? null],
     );
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM custom_link_job_items WHERE organization_id = $1 AND job_id = $2`, [organizationId, jobId]);
+    const [row]: { total: string }[] = await this.db.query(
+      `SELECT count(*) AS total FROM custom_link_job_items WHERE organization_id = $1 AND job_id = $2`,
+      [organizationId, jobId],
+    );
     return { rows, total: Number(row.total) };
   }
 
@@ -221,7 +258,10 @@ export class CustomLinkJobsRepository {
 
   /** The job row locked for one item's transaction, so a cancel lands between items. */
   async lock(tx: EntityManager, organizationId: string, id: string): Promise<JobRow | null> {
-    const rows: JobRow[] = await tx.query(`SELECT * FROM custom_link_jobs WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [organizationId, id]);
+    const rows: JobRow[] = await tx.query(
+      `SELECT * FROM custom_link_jobs WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, id],
+    );
     return rows[0] ?? null;
   }
 
@@ -234,7 +274,14 @@ export class CustomLinkJobsRepository {
     return rows[0] ?? null;
   }
 
-  async settleItem(tx: EntityManager, organizationId: string, jobId: string, index: number, status: 'created' | 'failed', error: { code: string; message: string } | null): Promise<void> {
+  async settleItem(
+    tx: EntityManager,
+    organizationId: string,
+    jobId: string,
+    index: number,
+    status: 'created' | 'failed',
+    error: { code: string; message: string } | null,
+  ): Promise<void> {
     await tx.query(
       `UPDATE custom_link_job_items SET status = $4, error_code = $5, error_message = $6, updated_at = now()
         WHERE organization_id = $1 AND job_id = $2 AND index = $3`,
@@ -253,7 +300,10 @@ export class CustomLinkJobsRepository {
   }
 
   async requestCancel(tx: EntityManager, organizationId: string, id: string): Promise<void> {
-    await tx.query(`UPDATE custom_link_jobs SET cancel_requested = true, updated_at = now() WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    await tx.query(
+      `UPDATE custom_link_jobs SET cancel_requested = true, updated_at = now() WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
   }
 
   /** Settles the job when nothing is pending (docs/api.md §12.5); a no-op otherwise or when already settled. */
@@ -268,7 +318,10 @@ export class CustomLinkJobsRepository {
   }
 
   async touch(organizationId: string, id: string): Promise<void> {
-    await this.db.query(`UPDATE custom_link_jobs SET updated_at = now() WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    await this.db.query(`UPDATE custom_link_jobs SET updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+      organizationId,
+      id,
+    ]);
   }
 }
 

@@ -26,7 +26,9 @@ export class JobSettlementService {
     // custom_link_job.finished commits with the final status, once: only the settling update fires it.
     await this.db.transaction(async (tx) => {
       if (!(await this.jobs.settle(tx, organizationId, jobId, status))) return;
-      await this.webhooks.record(tx, organizationId, 'custom_link_job.finished', async () => toJobResponse((await this.jobs.view(organizationId, jobId, tx))!));
+      await this.webhooks.record(tx, organizationId, 'custom_link_job.finished', async () =>
+        toJobResponse((await this.jobs.view(organizationId, jobId, tx))!),
+      );
     });
   }
 }

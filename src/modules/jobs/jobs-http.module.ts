@@ -5,5 +5,9 @@ import { CustomLinkJobsController } from './custom-link-jobs.controller';
 import { JobsModule } from './jobs.module';
 
 /** The job routes (API role only). */
-@Module({ providers: [ConditionalGet], imports: [JobsModule, IdempotencyModule], controllers: [CustomLinkJobsController] })
+@Module({
+  providers: [ConditionalGet],
+  imports: [JobsModule, IdempotencyModule],
+  controllers: [CustomLinkJobsController],
+})
 export class JobsHttpModule {}

@@ -13,7 +13,13 @@ import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import type { ReapableJobs } from '../../common/queue/job-reaper';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
-import { toJobItemResponse, toJobResponse, type JobItemListResponse, type JobListResponse, type JobResponse } from './dto/job.response';
+import {
+  toJobItemResponse,
+  toJobResponse,
+  type JobItemListResponse,
+  type JobListResponse,
+  type JobResponse,
+} from './dto/job.response';
 import type { JobListQuery } from './dto/job-list.query';
 import { JobHandlers } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
@@ -69,9 +75,18 @@ export class JobsService {
 
   async list(organizationId: string, query: JobListQuery): Promise<JobListResponse> {
     const window = this.cursors.window(JOB_LIST, organizationId, query);
-    const [rows, total] = await Promise.all([this.jobs.listPage(organizationId, query, window), this.jobs.count(organizationId, query)]);
+    const [rows, total] = await Promise.all([
+      this.jobs.listPage(organizationId, query, window),
+      this.jobs.count(organizationId, query),
+    ]);
     const page = this.cursors.page(JOB_LIST, organizationId, query, window, rows, keysetOf);
-    return { jobs: page.rows.map(toJobResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
+    return {
+      jobs: page.rows.map(toJobResponse),
+      total,
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
+    };
   }
 
   async items(organizationId: string, jobId: string, query: PaginationQuery): Promise<JobItemListResponse> {
@@ -81,7 +96,13 @@ export class JobsService {
     const window = this.cursors.window(list, organizationId, query);
     const { rows, total } = await this.jobs.items(organizationId, jobId, window);
     const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);
-    return { items: page.rows.map(toJobItemResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
+    return {
+      items: page.rows.map(toJobItemResponse),
+      total,
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
+    };
   }
 
   /** Cancel: a queued job is cancelled at once; a processing one after the item in hand. */
@@ -150,7 +171,11 @@ export class JobsService {
     return this.settlement.settleIfDone(organizationId, jobId);
   }
 
-  private async runNextItem(tx: EntityManager, organizationId: string, jobId: string): Promise<{ done: boolean; after: () => Promise<void> }> {
+  private async runNextItem(
+    tx: EntityManager,
+    organizationId: string,
+    jobId: string,
+  ): Promise<{ done: boolean; after: () => Promise<void> }> {
     const job = await this.jobs.lock(tx, organizationId, jobId);
     if (!job || isTerminal(job.status)) return { done: true, after: nothing };
     if (job.cancel_requested) return { done: true, after: await this.cancelPending(tx, organizationId, job) };

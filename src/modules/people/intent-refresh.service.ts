@@ -23,7 +23,8 @@ export class IntentRefreshService {
   ) {}
 
   async refreshAll(asOf: Date): Promise<void> {
-    for (const organizationId of await this.people.organizationsWithPeople()) await this.refreshOrganization(organizationId, asOf);
+    for (const organizationId of await this.people.organizationsWithPeople())
+      await this.refreshOrganization(organizationId, asOf);
   }
 
   async refreshOrganization(organizationId: string, asOf: Date): Promise<void> {

@@ -21,21 +21,39 @@ export class PeopleRollupsService {
   ) {}
 
   /** Recomputes the people with these email keys as of `calculatedAt`; returns person ids by key. */
-  async refresh(tx: EntityManager, organizationId: string, emailKeys: Iterable<string>, calculatedAt: Date): Promise<Map<string, string>> {
+  async refresh(
+    tx: EntityManager,
+    organizationId: string,
+    emailKeys: Iterable<string>,
+    calculatedAt: Date,
+  ): Promise<Map<string, string>> {
     const keys = [...new Set(emailKeys)];
     if (keys.length === 0) return new Map();
-    await lockNames(tx, keys.map((key) => `person:${organizationId}:${key}`));
+    await lockNames(
+      tx,
+      keys.map((key) => `person:${organizationId}:${key}`),
+    );
     const sessionsByKey = await this.sessions.get().factsFor(tx, organizationId, keys);
     const rollups = [...sessionsByKey].map(([key, sessions]) => rollUpPerson(key, sessions, calculatedAt));
     const ids = await this.people.upsertRollups(tx, organizationId, rollups);
     await this.sessions.get().assign(
       tx,
       organizationId,
-      rollups.map((rollup) => ({ emailKey: rollup.emailKey, personId: ids.get(rollup.emailKey) as string, qualificationStatus: rollup.qualification?.status ?? null })),
+      rollups.map((rollup) => ({
+        emailKey: rollup.emailKey,
+        personId: ids.get(rollup.emailKey) as string,
+        qualificationStatus: rollup.qualification?.status ?? null,
+      })),
     );
-    await this.people.deleteByEmailKeys(tx, organizationId, keys.filter((key) => !sessionsByKey.has(key)));
+    await this.people.deleteByEmailKeys(
+      tx,
+      organizationId,
+      keys.filter((key) => !sessionsByKey.has(key)),
+    );
     const domains = keys.map(accountDomainOf).filter((domain): domain is string => domain !== null);
-    await this.accounts.refresh(tx, organizationId, domains, (wanted) => this.people.accountFactsFor(tx, organizationId, wanted));
+    await this.accounts.refresh(tx, organizationId, domains, (wanted) =>
+      this.people.accountFactsFor(tx, organizationId, wanted),
+    );
     return ids;
   }
 }

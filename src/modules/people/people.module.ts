@@ -14,7 +14,14 @@ import { PersonSessionsRegistry } from './person-sessions';
  */
 @Module({
   imports: [AccountsModule, ExportsModule],
-  providers: [PeopleRepository, PeopleService, PeopleRollupsService, IntentRefreshService, PersonSessionsRegistry, PersonExport],
+  providers: [
+    PeopleRepository,
+    PeopleService,
+    PeopleRollupsService,
+    IntentRefreshService,
+    PersonSessionsRegistry,
+    PersonExport,
+  ],
   exports: [PeopleService, PeopleRollupsService, IntentRefreshService, PersonSessionsRegistry],
 })
 export class PeopleModule implements OnModuleInit {

@@ -67,7 +67,9 @@ const UPSERT_ROLLUPS = `
   SELECT $1, r.id, ${ROLLUP_COLUMNS.map(([c]) => `r.${c}`).join(', ')}
     FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, ${ROLLUP_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})
   ON CONFLICT (organization_id, email_key) DO UPDATE SET
-    ${ROLLUP_COLUMNS.filter(([c]) => c !== 'email_key').map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')},
+    ${ROLLUP_COLUMNS.filter(([c]) => c !== 'email_key')
+      .map(([c]) => `${c} = EXCLUDED.${c}`)
+      .join(', ')},
     updated_at = now()
   RETURNING id, email_key`;
 
@@ -77,7 +79,11 @@ export class PeopleRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** What account rollups read of the people of these domains (people_account_idx), grouped by domain. */
-  async accountFactsFor(tx: EntityManager, organizationId: string, domains: string[]): Promise<Map<string, PersonFacts[]>> {
+  async accountFactsFor(
+    tx: EntityManager,
+    organizationId: string,
+    domains: string[],
+  ): Promise<Map<string, PersonFacts[]>> {
     const rows: (PersonFacts & { accountDomain: string })[] = await tx.query(
       `SELECT id, account_domain AS "accountDomain", business, total_sessions AS "totalSessions", booked_sessions AS "bookedSessions",
               total_time_spent_seconds::float8 AS "totalTimeSpentSeconds", last_seen_at AS "lastSeenAt", overall_intent AS "overallIntent",
@@ -86,20 +92,35 @@ export class PeopleRepository {
       [organizationId, domains],
     );
     const byDomain = new Map<string, PersonFacts[]>();
-    for (const { accountDomain, ...facts } of rows) byDomain.set(accountDomain, [...(byDomain.get(accountDomain) ?? []), facts]);
+    for (const { accountDomain, ...facts } of rows)
+      byDomain.set(accountDomain, [...(byDomain.get(accountDomain) ?? []), facts]);
     return byDomain;
   }
 
   /** Writes rollups (a new person gets a new id, an existing one keeps its id); returns ids by email key. */
-  async upsertRollups(tx: EntityManager, organizationId: string, rollups: PersonRollup[]): Promise<Map<string, string>> {
+  async upsertRollups(
+    tx: EntityManager,
+    organizationId: string,
+    rollups: PersonRollup[],
+  ): Promise<Map<string, string>> {
     if (rollups.length === 0) return new Map();
-    const records = rollups.map((rollup) => ({ id: uuidv7(), ...Object.fromEntries(ROLLUP_COLUMNS.map(([column, , value]) => [column, value(rollup)])) }));
-    const rows: { id: string; email_key: string }[] = await tx.query(UPSERT_ROLLUPS, [organizationId, JSON.stringify(records)]);
+    const records = rollups.map((rollup) => ({
+      id: uuidv7(),
+      ...Object.fromEntries(ROLLUP_COLUMNS.map(([column, , value]) => [column, value(rollup)])),
+    }));
+    const rows: { id: string; email_key: string }[] = await tx.query(UPSERT_ROLLUPS, [
+      organizationId,
+      JSON.stringify(records),
+    ]);
     return new Map(rows.map((row) => [row.email_key, row.id]));
   }
 
   async deleteByEmailKeys(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<void> {
-    if (emailKeys.length > 0) await tx.query(`DELETE FROM people WHERE organization_id = $1 AND email_key = ANY($2)`, [organizationId, emailKeys]);
+    if (emailKeys.length > 0)
+      await tx.query(`DELETE FROM people WHERE organization_id = $1 AND email_key = ANY($2)`, [
+        organizationId,
+        emailKeys,
+      ]);
   }
 
   /** Email keys in key order after `afterKey`, for batch recomputation (people_email_key). */
@@ -117,7 +138,10 @@ export class PeopleRepository {
   }
 
   async findById(organizationId: string, id: string): Promise<PersonRow | null> {
-    const rows: PersonRow[] = await this.db.query(`SELECT * FROM people WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const rows: PersonRow[] = await this.db.query(`SELECT * FROM people WHERE organization_id = $1 AND id = $2`, [
+      organizationId,
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -126,7 +150,11 @@ export class PeopleRepository {
    * page's ids come from people_list_idx / people_updated_idx (index-only, so a deep offset skips
    * index entries, not rows) and only they are read whole.
    */
-  async listPage(organizationId: string, query: PeopleListQuery, window: PageWindow): Promise<(PersonRow & { keyset: Keyset })[]> {
+  async listPage(
+    organizationId: string,
+    query: PeopleListQuery,
+    window: PageWindow,
+  ): Promise<(PersonRow & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
     const key = query.updated_since === undefined ? BY_LAST_SEEN : BY_UPDATE;
     const after = window.after === null ? '' : `AND ${key.after(window.after, (value) => where.param(value))}`;
@@ -144,7 +172,10 @@ export class PeopleRepository {
 
   async count(organizationId: string, query: PeopleListQuery): Promise<number> {
     const where = this.filters(organizationId, query);
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM people WHERE ${where.toSql()}`, where.params);
+    const [row]: { total: string }[] = await this.db.query(
+      `SELECT count(*) AS total FROM people WHERE ${where.toSql()}`,
+      where.params,
+    );
     return Number(row.total);
   }
 

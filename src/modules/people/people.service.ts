@@ -22,7 +22,10 @@ export class PeopleService {
       this.counts.count(PEOPLE_LIST, organizationId, query, () => this.people.count(organizationId, query)),
     ]);
     const page = this.cursors.page(PEOPLE_LIST, organizationId, query, window, rows, keysetOf);
-    return { people: page.rows.map(toPersonResponse), pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor } };
+    return {
+      people: page.rows.map(toPersonResponse),
+      pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor },
+    };
   }
 
   async get(organizationId: string, id: string): Promise<PersonResponse> {

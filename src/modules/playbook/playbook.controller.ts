@@ -7,8 +7,19 @@ import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
-import { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest, PutPlaybookRequest } from './dto/playbook.requests';
-import { ApplyResponse, PlaybookResponse, PreviewResponse, SuggestionGroupListResponse, SuggestionGroupResponse } from './dto/playbook.responses';
+import {
+  ApplySuggestionsRequest,
+  CreateSuggestionsRequest,
+  PreviewRequest,
+  PutPlaybookRequest,
+} from './dto/playbook.requests';
+import {
+  ApplyResponse,
+  PlaybookResponse,
+  PreviewResponse,
+  SuggestionGroupListResponse,
+  SuggestionGroupResponse,
+} from './dto/playbook.responses';
 import { PlaybookService } from './playbook.service';
 
 @ApiTags('Playbook')
@@ -27,7 +38,9 @@ export class PlaybookController {
 
   @Put()
   @ApiOperation({ summary: 'Replace the staging Playbook' })
-  @ApiJsonBody(PutPlaybookRequest, { sections: [{ key: 'pricing', title: 'Pricing', content: 'Plans start at 99 EUR a month.' }] })
+  @ApiJsonBody(PutPlaybookRequest, {
+    sections: [{ key: 'pricing', title: 'Pricing', content: 'Plans start at 99 EUR a month.' }],
+  })
   @RequireScope('playbook:write')
   @Idempotent()
   @ApiOkResponse({ type: PlaybookResponse, description: 'The new staging version.' })
@@ -38,7 +51,18 @@ export class PlaybookController {
 
   @Post('suggestions')
   @ApiOperation({ summary: 'Store a suggestion group' })
-  @ApiJsonBody(CreateSuggestionsRequest, { changes: [{ changeId: 'c1', sectionKey: 'pricing', operation: 'replace', title: 'Pricing', content: 'Plans start at 89 EUR a month.', rationale: 'Prospects asked about the new price.' }] })
+  @ApiJsonBody(CreateSuggestionsRequest, {
+    changes: [
+      {
+        changeId: 'c1',
+        sectionKey: 'pricing',
+        operation: 'replace',
+        title: 'Pricing',
+        content: 'Plans start at 89 EUR a month.',
+        rationale: 'Prospects asked about the new price.',
+      },
+    ],
+  })
   @HttpCode(201)
   @RequireScope('playbook:write')
   @Idempotent()
@@ -63,33 +87,54 @@ export class PlaybookController {
   @RequireScope('playbook:read', 'playbook:write')
   @ApiOkResponse({ type: SuggestionGroupResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  getGroup(@Caller() caller: Principal, @Param('group_id', ParseUuidPipe) groupId: string): Promise<SuggestionGroupResponse> {
+  getGroup(
+    @Caller() caller: Principal,
+    @Param('group_id', ParseUuidPipe) groupId: string,
+  ): Promise<SuggestionGroupResponse> {
     return this.playbook.getGroup(caller.organizationId, groupId);
   }
 
   @Post('suggestions/:group_id/preview')
   @ApiOperation({ summary: 'Preview suggestions' })
-  @ApiJsonBody(PreviewRequest, { changeIds: ['c1'], edits: [{ changeId: 'c1', content: 'Plans start at 89 EUR a month, billed yearly.' }] })
+  @ApiJsonBody(PreviewRequest, {
+    changeIds: ['c1'],
+    edits: [{ changeId: 'c1', content: 'Plans start at 89 EUR a month, billed yearly.' }],
+  })
   @HttpCode(200)
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:write')
   @Idempotent()
-  @ApiOkResponse({ type: PreviewResponse, description: 'Nothing is applied; edits store new wording and raise generationRevision.' })
+  @ApiOkResponse({
+    type: PreviewResponse,
+    description: 'Nothing is applied; edits store new wording and raise generationRevision.',
+  })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
-  preview(@Caller() caller: Principal, @Param('group_id', ParseUuidPipe) groupId: string, @Body() body: PreviewRequest): Promise<PreviewResponse> {
+  preview(
+    @Caller() caller: Principal,
+    @Param('group_id', ParseUuidPipe) groupId: string,
+    @Body() body: PreviewRequest,
+  ): Promise<PreviewResponse> {
     return this.playbook.preview(caller.organizationId, groupId, body);
   }
 
   @Post('suggestions/:group_id/apply')
   @ApiOperation({ summary: 'Apply suggestions' })
-  @ApiJsonBody(ApplySuggestionsRequest, { changeIds: ['c1'], expectedSectionsEtag: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', expectedGenerationRevision: 0 })
+  @ApiJsonBody(ApplySuggestionsRequest, {
+    changeIds: ['c1'],
+    expectedSectionsEtag: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    expectedGenerationRevision: 0,
+  })
   @HttpCode(200)
   @ApiParam({ name: 'group_id', format: 'uuid' })
   @RequireScope('playbook:write')
   @Idempotent()
   @ApiOkResponse({ type: ApplyResponse })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429, 503)
-  apply(@Caller() caller: Principal, @Param('group_id', ParseUuidPipe) groupId: string, @Body() body: ApplySuggestionsRequest): Promise<ApplyResponse> {
+  apply(
+    @Caller() caller: Principal,
+    @Param('group_id', ParseUuidPipe) groupId: string,
+    @Body() body: ApplySuggestionsRequest,
+  ): Promise<ApplyResponse> {
     return this.playbook.apply(caller.organizationId, groupId, body);
   }
 }

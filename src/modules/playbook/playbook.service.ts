@@ -6,8 +6,19 @@ import { ConflictError, NotFoundError, UnavailableError } from '../../common/err
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { AppConfigService } from '../../config/app-config';
 import { agentLinks } from './agent-links';
-import type { ApplySuggestionsRequest, CreateSuggestionsRequest, PreviewRequest, PutPlaybookRequest } from './dto/playbook.requests';
-import type { ApplyResponse, PlaybookResponse, PreviewResponse, SuggestionGroupListResponse, SuggestionGroupResponse } from './dto/playbook.responses';
+import type {
+  ApplySuggestionsRequest,
+  CreateSuggestionsRequest,
+  PreviewRequest,
+  PutPlaybookRequest,
+} from './dto/playbook.requests';
+import type {
+  ApplyResponse,
+  PlaybookResponse,
+  PreviewResponse,
+  SuggestionGroupListResponse,
+  SuggestionGroupResponse,
+} from './dto/playbook.responses';
 import { PlaybookRepository, type GroupRow } from './playbook.repository';
 import { applyChanges, sameSections, sectionsEtag, type Change, type Section } from './rules/sections';
 
@@ -45,7 +56,11 @@ export class PlaybookService {
    */
   async agentState(organizationId: string, tx?: EntityManager, lock = false): Promise<AgentState> {
     const agent = await this.playbook.agent(organizationId, tx, lock);
-    return { stagingVersion: agent.staging_version, productionVersion: agent.production_version, conversationTests: agent.conversation_tests };
+    return {
+      stagingVersion: agent.staging_version,
+      productionVersion: agent.production_version,
+      conversationTests: agent.conversation_tests,
+    };
   }
 
   /** A version's sections, or null when the organization has no such version. */
@@ -74,8 +89,10 @@ export class PlaybookService {
     return this.committed(async (tx) => {
       const agent = await this.playbook.agent(organizationId, tx, true);
       const current = (await this.playbook.sections(organizationId, agent.staging_version, tx)) ?? [];
-      if (body.expectedSectionsEtag !== undefined && body.expectedSectionsEtag !== sectionsEtag(current)) throw new ConflictError();
-      if (agent.staging_version !== null && sameSections(current, sections)) return this.response(organizationId, agent.staging_version, agent.production_version, current);
+      if (body.expectedSectionsEtag !== undefined && body.expectedSectionsEtag !== sectionsEtag(current))
+        throw new ConflictError();
+      if (agent.staging_version !== null && sameSections(current, sections))
+        return this.response(organizationId, agent.staging_version, agent.production_version, current);
       const version = (agent.staging_version ?? 0) + 1;
       await this.playbook.addVersion(tx, organizationId, version, sections, sectionsEtag(sections));
       return this.response(organizationId, version, agent.production_version, sections);
@@ -93,7 +110,9 @@ export class PlaybookService {
       content: c.content ?? null,
       rationale: c.rationale ?? null,
     }));
-    return this.committed(async (tx) => toGroupResponse(await this.playbook.insertGroup(organizationId, uuidv7(), changes, tx)));
+    return this.committed(async (tx) =>
+      toGroupResponse(await this.playbook.insertGroup(organizationId, uuidv7(), changes, tx)),
+    );
   }
 
   async listGroups(organizationId: string, limit: number, offset: number): Promise<SuggestionGroupListResponse> {
@@ -118,7 +137,9 @@ export class PlaybookService {
       let { changes, generation_revision: revision } = group;
       if (edits.length > 0) {
         const wording = new Map(edits.map((e) => [e.changeId, e.content]));
-        changes = changes.map((c) => (wording.has(c.changeId) ? { ...c, content: wording.get(c.changeId) as string } : c));
+        changes = changes.map((c) =>
+          wording.has(c.changeId) ? { ...c, content: wording.get(c.changeId) as string } : c,
+        );
         revision += 1;
         await this.playbook.updateGroup(tx, organizationId, groupId, { changes, generationRevision: revision });
       }
@@ -138,13 +159,25 @@ export class PlaybookService {
       const agent = await this.playbook.agent(organizationId, tx, true);
       const current = (await this.playbook.sections(organizationId, agent.staging_version, tx)) ?? [];
       const known = new Set(group.changes.map((c) => c.changeId));
-      if (body.expectedGenerationRevision !== group.generation_revision || body.expectedSectionsEtag !== sectionsEtag(current) || body.changeIds.some((id) => !known.has(id))) {
+      if (
+        body.expectedGenerationRevision !== group.generation_revision ||
+        body.expectedSectionsEtag !== sectionsEtag(current) ||
+        body.changeIds.some((id) => !known.has(id))
+      ) {
         throw new ConflictError();
       }
       const sections = applyChanges(current, selected(group.changes, body.changeIds));
       const links = agentLinks(this.config.values.agentBaseUrl, organizationId, agent.production_version);
       await this.playbook.updateGroup(tx, organizationId, groupId, { status: 'applied' });
-      if (sameSections(current, sections)) return { groupId, status: 'applied', version: null, noChange: true, sectionsEtag: sectionsEtag(current), links };
+      if (sameSections(current, sections))
+        return {
+          groupId,
+          status: 'applied',
+          version: null,
+          noChange: true,
+          sectionsEtag: sectionsEtag(current),
+          links,
+        };
       const version = (agent.staging_version ?? 0) + 1;
       await this.playbook.addVersion(tx, organizationId, version, sections, sectionsEtag(sections));
       return { groupId, status: 'applied', version, noChange: false, sectionsEtag: sectionsEtag(sections), links };
@@ -160,8 +193,19 @@ export class PlaybookService {
     });
   }
 
-  private response(organizationId: string, version: number | null, productionVersion: number | null, sections: Section[]): PlaybookResponse {
-    return { version, productionVersion, sections, sectionsEtag: sectionsEtag(sections), links: agentLinks(this.config.values.agentBaseUrl, organizationId, productionVersion) };
+  private response(
+    organizationId: string,
+    version: number | null,
+    productionVersion: number | null,
+    sections: Section[],
+  ): PlaybookResponse {
+    return {
+      version,
+      productionVersion,
+      sections,
+      sectionsEtag: sectionsEtag(sections),
+      links: agentLinks(this.config.values.agentBaseUrl, organizationId, productionVersion),
+    };
   }
 }
 

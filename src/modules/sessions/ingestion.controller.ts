@@ -16,7 +16,19 @@ export class IngestionController {
 
   @Put(':session_id')
   @ApiOperation({ summary: 'Ingest (upsert) a session' })
-  @ApiJsonBody(IngestSessionRequest, { startTime: '2026-11-22T10:00:00.000Z', endTime: '2026-11-22T10:12:30.000Z', email: 'ada@example.com', name: 'Ada Lovelace', business: 'Analytical Engines', buyingIntent: 'high', qualificationStatus: 'qualified', bookedStatus: 'booked', tracking: { utmSource: 'linkedin', geoCountry: 'GB' }, analysisStatus: 'analyzed', transcript: { entries: [{ speaker: 'agent', text: 'Hello Ada!', sequenceNumber: 0 }] } })
+  @ApiJsonBody(IngestSessionRequest, {
+    startTime: '2026-11-22T10:00:00.000Z',
+    endTime: '2026-11-22T10:12:30.000Z',
+    email: 'ada@example.com',
+    name: 'Ada Lovelace',
+    business: 'Analytical Engines',
+    buyingIntent: 'high',
+    qualificationStatus: 'qualified',
+    bookedStatus: 'booked',
+    tracking: { utmSource: 'linkedin', geoCountry: 'GB' },
+    analysisStatus: 'analyzed',
+    transcript: { entries: [{ speaker: 'agent', text: 'Hello Ada!', sequenceNumber: 0 }] },
+  })
   @HttpCode(200)
   @ApiParam({ name: 'session_id', format: 'uuid' })
   @RequireScope('sessions:write')

@@ -33,7 +33,11 @@ export class IngestionService {
 
   async ingest(organizationId: string, id: string, body: IngestSessionRequest): Promise<IngestSessionResponse> {
     const { record, transcript, fingerprint } = toSessionIngestion(body);
-    const answer = (personId: string | null): IngestSessionResponse => ({ id, personId, analysisStatus: record.analysisStatus });
+    const answer = (personId: string | null): IngestSessionResponse => ({
+      id,
+      personId,
+      analysisStatus: record.analysisStatus,
+    });
     const outcome = await this.db.transaction(async (tx) => {
       // Concurrent ingestions of one session id run one after the other.
       await lockNames(tx, [`session:${id}`]);
@@ -47,7 +51,9 @@ export class IngestionService {
       const personId = isVisible(record) && record.emailKey ? (people.get(record.emailKey) ?? null) : null;
       // session.analyzed: the ingestion that first shows the session analyzed (and visible), with its detail as GET returns it.
       if (isVisible(record) && stored?.analysisStatus !== 'analyzed') {
-        await this.webhooks.record(tx, organizationId, 'session.analyzed', () => this.details.get(organizationId, id, tx));
+        await this.webhooks.record(tx, organizationId, 'session.analyzed', () =>
+          this.details.get(organizationId, id, tx),
+        );
       }
       await this.idempotency.complete(tx, answer(personId));
       return { personId, changed: true };

@@ -29,7 +29,10 @@ export class SessionsController {
   @RequireScope('sessions:read')
   @ApiOkResponse({ type: SessionDetailResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  get(@Caller() caller: Principal, @Param('session_id', ParseUuidPipe) sessionId: string): Promise<SessionDetailResponse> {
+  get(
+    @Caller() caller: Principal,
+    @Param('session_id', ParseUuidPipe) sessionId: string,
+  ): Promise<SessionDetailResponse> {
     return this.sessions.get(caller.organizationId, sessionId);
   }
 
@@ -37,9 +40,15 @@ export class SessionsController {
   @ApiOperation({ summary: 'Get a session transcript' })
   @ApiParam({ name: 'session_id', format: 'uuid' })
   @RequireScope('transcripts:read')
-  @ApiOkResponse({ type: TranscriptResponse, description: 'Consumes one of the organization’s daily transcript reads.' })
+  @ApiOkResponse({
+    type: TranscriptResponse,
+    description: 'Consumes one of the organization’s daily transcript reads.',
+  })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  transcript(@Caller() caller: Principal, @Param('session_id', ParseUuidPipe) sessionId: string): Promise<TranscriptResponse> {
+  transcript(
+    @Caller() caller: Principal,
+    @Param('session_id', ParseUuidPipe) sessionId: string,
+  ): Promise<TranscriptResponse> {
     return this.sessions.transcript(caller.organizationId, sessionId);
   }
 }

@@ -19,7 +19,15 @@ import { SessionExport } from './session-export';
  */
 @Module({
   imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule, WebhooksModule, ExportsModule],
-  providers: [SessionsRepository, SessionsService, IngestionService, SessionsOfPeople, SessionsTracked, TranscriptQuota, SessionExport],
+  providers: [
+    SessionsRepository,
+    SessionsService,
+    IngestionService,
+    SessionsOfPeople,
+    SessionsTracked,
+    TranscriptQuota,
+    SessionExport,
+  ],
   exports: [SessionsService, IngestionService, TranscriptQuota],
 })
 export class SessionsModule implements OnModuleInit {

@@ -193,19 +193,49 @@ export class SessionsRepository {
    * whether the id is taken elsewhere. Only the owner and rollup keys leave this method.
    */
   async findStored(tx: EntityManager, id: string): Promise<StoredSession | null> {
-    const rows: { organization_id: string; fingerprint: string; email_key: string | null; person_id: string | null; analysis_status: string }[] = await tx.query(
+    const rows: {
+      organization_id: string;
+      fingerprint: string;
+      email_key: string | null;
+      person_id: string | null;
+      analysis_status: string;
+    }[] = await tx.query(
       `SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions WHERE id = $1`,
       [id],
     );
     const row = rows[0];
-    return row ? { organizationId: row.organization_id, fingerprint: row.fingerprint, emailKey: row.email_key, personId: row.person_id, analysisStatus: row.analysis_status } : null;
+    return row
+      ? {
+          organizationId: row.organization_id,
+          fingerprint: row.fingerprint,
+          emailKey: row.email_key,
+          personId: row.person_id,
+          analysisStatus: row.analysis_status,
+        }
+      : null;
   }
 
-  async upsert(tx: EntityManager, organizationId: string, id: string, record: SessionRecord, fingerprint: string): Promise<void> {
-    await tx.query(UPSERT_SESSION, [organizationId, id, fingerprint, ...RECORD_COLUMNS.map(([, value]) => value(record))]);
+  async upsert(
+    tx: EntityManager,
+    organizationId: string,
+    id: string,
+    record: SessionRecord,
+    fingerprint: string,
+  ): Promise<void> {
+    await tx.query(UPSERT_SESSION, [
+      organizationId,
+      id,
+      fingerprint,
+      ...RECORD_COLUMNS.map(([, value]) => value(record)),
+    ]);
   }
 
-  async replaceTranscript(tx: EntityManager, organizationId: string, sessionId: string, entries: TranscriptEntry[]): Promise<void> {
+  async replaceTranscript(
+    tx: EntityManager,
+    organizationId: string,
+    sessionId: string,
+    entries: TranscriptEntry[],
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO session_transcripts (organization_id, session_id, entries, total) VALUES ($1, $2, $3, $4)
        ON CONFLICT (organization_id, session_id) DO UPDATE SET entries = EXCLUDED.entries, total = EXCLUDED.total, updated_at = now()`,
@@ -251,12 +281,19 @@ export class SessionsRepository {
 
   /** The transcript reads charged to the organization's `day` (0 before its first), by the primary key. */
   async transcriptReadsOn(organizationId: string, day: string): Promise<number> {
-    const rows: { reads: number }[] = await this.db.query(`SELECT reads FROM transcript_daily_reads WHERE organization_id = $1 AND day = $2::date`, [organizationId, day]);
+    const rows: { reads: number }[] = await this.db.query(
+      `SELECT reads FROM transcript_daily_reads WHERE organization_id = $1 AND day = $2::date`,
+      [organizationId, day],
+    );
     return rows[0]?.reads ?? 0;
   }
 
   /** The visible sessions of these people (sessions_person_key_idx), grouped by email key. */
-  async factsOfPeople(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<Map<string, SessionFacts[]>> {
+  async factsOfPeople(
+    tx: EntityManager,
+    organizationId: string,
+    emailKeys: string[],
+  ): Promise<Map<string, SessionFacts[]>> {
     const rows: PersonSessionRow[] = await tx.query(
       `SELECT id, email_key, start_time, end_time, name, phone, business, utm_source,
               tracking->>'geoCity' AS geo_city, tracking->>'geoRegion' AS geo_region, geo_country,
@@ -301,7 +338,16 @@ export class SessionsRepository {
          FROM jsonb_to_recordset($2::jsonb) AS a(email_key text, person_id uuid, qualification_status text)
         WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
           AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)`,
-      [organizationId, JSON.stringify(assignments.map((a) => ({ email_key: a.emailKey, person_id: a.personId, qualification_status: a.qualificationStatus })))],
+      [
+        organizationId,
+        JSON.stringify(
+          assignments.map((a) => ({
+            email_key: a.emailKey,
+            person_id: a.personId,
+            qualification_status: a.qualificationStatus,
+          })),
+        ),
+      ],
     );
   }
 
@@ -313,7 +359,8 @@ export class SessionsRepository {
   /** `tx`: as a transaction sees it (its own statement, not the prepared one on the pool). */
   async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
     type Row = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] };
-    const query = (sql: string, params: unknown[]): Promise<Row[]> => (tx ? tx.query(sql, params) : preparedQuery<Row>(this.db, sql, params));
+    const query = (sql: string, params: unknown[]): Promise<Row[]> =>
+      tx ? tx.query(sql, params) : preparedQuery<Row>(this.db, sql, params);
     const rows = await query(
       `SELECT ${LIST_COLUMNS}, s.tracking, s.details, ${this.observations.earliestEventsSql('s')} AS observed
          FROM sessions s ${personJoinSql('p', 's.organization_id', 's.person_id')}
@@ -333,8 +380,15 @@ export class SessionsRepository {
    * counts, so it skips at most a month of entries. Planned once per connection (prepared), so not
    * for an email substring, whose best plan depends on the substring: see searchPage and searchCount.
    */
-  async list(organizationId: string, query: SessionListQuery, window: PageWindow): Promise<{ rows: ListedSession[]; total: number }> {
-    if (query.email !== undefined && query.updated_since === undefined) throw new Error('SessionsRepository.list searches emails only with updated_since: use searchPage and searchCount');
+  async list(
+    organizationId: string,
+    query: SessionListQuery,
+    window: PageWindow,
+  ): Promise<{ rows: ListedSession[]; total: number }> {
+    if (query.email !== undefined && query.updated_since === undefined)
+      throw new Error(
+        'SessionsRepository.list searches emails only with updated_since: use searchPage and searchCount',
+      );
     const where = this.filters(organizationId, query);
     const key = sessionSortKey(query);
     const page = this.pageSql(where, query, window);
@@ -353,7 +407,13 @@ export class SessionsRepository {
    * ids come from `session_emails` by the organization's path for that many matches (EMAIL_SEARCH,
    * `limits` from emailSearchLimits); only the page's rows are read from sessions.
    */
-  async searchPage(organizationId: string, query: SessionSearchQuery, window: PageWindow, total: number, limits: EmailSearchLimits | null): Promise<ListedSession[]> {
+  async searchPage(
+    organizationId: string,
+    query: SessionSearchQuery,
+    window: PageWindow,
+    total: number,
+    limits: EmailSearchLimits | null,
+  ): Promise<ListedSession[]> {
     const where = this.searchFilters(organizationId, query, limits !== null && total <= limits.page);
     return this.db.query(
       `${this.pageSql(where, query, window, 'session_emails')}
@@ -369,7 +429,11 @@ export class SessionsRepository {
    * The exact total of an email substring search (EMAIL_SEARCH): counted through the grams index up
    * to the organization's limit, and past it on the list index (all the organization's entries).
    */
-  async searchCount(organizationId: string, query: SessionSearchQuery, limits: EmailSearchLimits | null): Promise<number> {
+  async searchCount(
+    organizationId: string,
+    query: SessionSearchQuery,
+    limits: EmailSearchLimits | null,
+  ): Promise<number> {
     if (limits !== null) {
       const where = this.searchFilters(organizationId, query, true);
       const [found]: { total: string }[] = await this.db.query(
@@ -379,7 +443,10 @@ export class SessionsRepository {
       if (Number(found.total) <= limits.count) return Number(found.total);
     }
     const where = this.searchFilters(organizationId, query, false);
-    const [row]: { total: string }[] = await this.db.query(`SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}`, where.params);
+    const [row]: { total: string }[] = await this.db.query(
+      `SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}`,
+      where.params,
+    );
     return Number(row.total);
   }
 
@@ -389,7 +456,10 @@ export class SessionsRepository {
    */
   async emailSearchLimits(organizationId: string, email: string): Promise<EmailSearchLimits | null> {
     if ([...email].length < GRAM_LENGTH) return null;
-    const [row]: { sessions: string }[] = await this.db.query(`SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}`, [organizationId]);
+    const [row]: { sessions: string }[] = await this.db.query(
+      `SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}`,
+      [organizationId],
+    );
     const sessions = Number(row.sessions);
     return { page: Math.floor(Math.sqrt(sessions)), count: Math.floor(sessions / COUNT_ENTRIES_PER_MATCH) };
   }
@@ -398,12 +468,22 @@ export class SessionsRepository {
    * The `page` CTE (ids and sort keys of the page) over `where` on `table` (as s), whose first
    * parameter is the organization: after the window's keyset, or from its offset.
    */
-  private pageSql(where: SqlConditions, query: SessionListQuery, window: PageWindow, table: 'sessions' | 'session_emails' = 'sessions'): string {
+  private pageSql(
+    where: SqlConditions,
+    query: SessionListQuery,
+    window: PageWindow,
+    table: 'sessions' | 'session_emails' = 'sessions',
+  ): string {
     const key = table === 'sessions' ? sessionSortKey(query) : BY_START;
     const after = window.after === null ? '' : ` AND ${key.after(window.after, (value) => where.param(value))}`;
     const limit = where.param(window.limit);
     const offset = where.param(window.skip);
-    const seeks = window.skip >= SEEK_FROM_OFFSET && key === BY_START && table === 'sessions' && !query.start_time_from && !query.start_time_to;
+    const seeks =
+      window.skip >= SEEK_FROM_OFFSET &&
+      key === BY_START &&
+      table === 'sessions' &&
+      !query.start_time_from &&
+      !query.start_time_to;
     if (!seeks) {
       return `WITH page AS (
         SELECT ${key.names()} FROM ${table} s WHERE ${where.toSql()}${after}
@@ -427,15 +507,20 @@ export class SessionsRepository {
    */
   private totalSql(params: unknown[], organizationId: string, query: SessionListQuery): string {
     // The per-month counts know nothing of updatedAt: a sync counts its rows (sessions_updated_idx).
-    const months = query.updated_since === undefined ? wholeMonthsWithin(query.start_time_from, query.start_time_to) : null;
-    if (!months) return `(SELECT count(*) FROM sessions s WHERE ${this.filters(organizationId, query, params).toSql()})`;
+    const months =
+      query.updated_since === undefined ? wholeMonthsWithin(query.start_time_from, query.start_time_to) : null;
+    if (!months)
+      return `(SELECT count(*) FROM sessions s WHERE ${this.filters(organizationId, query, params).toSql()})`;
     const organization = new SqlConditions(params).param(organizationId);
     const counted = this.facets(new SqlConditions(params), 'c', query)
       .addIf(`c.month >= ($?::timestamptz AT TIME ZONE 'UTC')`, months.start)
       .addIf(`c.month < ($?::timestamptz AT TIME ZONE 'UTC')`, months.end);
     const parts = [`SELECT sum(c.sessions) FROM ${counts(organization)} WHERE ${counted.toSql() || 'true'}`];
     if (query.start_time_from && months.start) {
-      const below = this.filters(organizationId, { ...query, start_time_to: undefined }, params).add('s.start_time < $?', months.start);
+      const below = this.filters(organizationId, { ...query, start_time_to: undefined }, params).add(
+        's.start_time < $?',
+        months.start,
+      );
       parts.push(`SELECT count(*) FROM sessions s WHERE ${below.toSql()}`);
     }
     if (query.start_time_to && months.end) {
@@ -446,7 +531,10 @@ export class SessionsRepository {
   }
 
   private filters(organizationId: string, query: SessionListQuery, params: unknown[] = []): SqlConditions {
-    return this.rangeAndFacets(new SqlConditions(params).add(`s.organization_id = $? AND ${VISIBLE}`, organizationId), query)
+    return this.rangeAndFacets(
+      new SqlConditions(params).add(`s.organization_id = $? AND ${VISIBLE}`, organizationId),
+      query,
+    )
       .addIf('s.updated_at >= $?', query.updated_since)
       .addIf(`s.email_key LIKE $? ESCAPE '\\'`, query.email === undefined ? undefined : containsPattern(query.email));
   }
@@ -457,9 +545,16 @@ export class SessionsRepository {
    * which LIKE then rechecks.
    */
   private searchFilters(organizationId: string, query: SessionSearchQuery, byGrams: boolean): SqlConditions {
-    const where = this.rangeAndFacets(new SqlConditions().add('s.organization_id = $?', organizationId), query)
-      .add(`s.email_key LIKE $? ESCAPE '\\'`, containsPattern(query.email));
-    return byGrams ? where.add('session_email_grams(s.organization_id, s.email_key) @> session_email_grams($1, $?)', query.email.toLowerCase()) : where;
+    const where = this.rangeAndFacets(new SqlConditions().add('s.organization_id = $?', organizationId), query).add(
+      `s.email_key LIKE $? ESCAPE '\\'`,
+      containsPattern(query.email),
+    );
+    return byGrams
+      ? where.add(
+          'session_email_grams(s.organization_id, s.email_key) @> session_email_grams($1, $?)',
+          query.email.toLowerCase(),
+        )
+      : where;
   }
 
   private rangeAndFacets(where: SqlConditions, query: SessionListQuery): SqlConditions {

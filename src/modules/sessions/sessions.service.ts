@@ -6,7 +6,12 @@ import { countLimitRejection } from '../../common/metrics/app-metrics';
 import { CountCache } from '../../common/pagination/count-cache';
 import { Cursors, keysetOf, type PageWindow } from '../../common/pagination/cursor';
 import type { SessionListQuery } from './dto/session-list.query';
-import { toSessionDetailResponse, toSessionResponse, type SessionDetailResponse, type SessionListResponse } from './dto/session.response';
+import {
+  toSessionDetailResponse,
+  toSessionResponse,
+  type SessionDetailResponse,
+  type SessionListResponse,
+} from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf } from '../engagement';
 import { SESSION_LIST } from './session-list';
@@ -34,7 +39,10 @@ export class SessionsService {
         ? await this.sessions.list(organizationId, query, window)
         : await this.search(organizationId, { ...query, email }, window);
     const page = this.cursors.page(SESSION_LIST, organizationId, query, window, rows, keysetOf);
-    return { sessions: page.rows.map(toSessionResponse), pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor } };
+    return {
+      sessions: page.rows.map(toSessionResponse),
+      pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor },
+    };
   }
 
   /**
@@ -42,9 +50,15 @@ export class SessionsService {
    * total can cost a scan of the organization's emails, so it is cached; every other total is cheap
    * (per-month counts).
    */
-  private async search(organizationId: string, query: SessionSearchQuery, window: PageWindow): Promise<{ rows: ListedSession[]; total: number }> {
+  private async search(
+    organizationId: string,
+    query: SessionSearchQuery,
+    window: PageWindow,
+  ): Promise<{ rows: ListedSession[]; total: number }> {
     const limits = await this.sessions.emailSearchLimits(organizationId, query.email);
-    const total = await this.counts.count(SESSION_LIST, organizationId, query, () => this.sessions.searchCount(organizationId, query, limits));
+    const total = await this.counts.count(SESSION_LIST, organizationId, query, () =>
+      this.sessions.searchCount(organizationId, query, limits),
+    );
     return { rows: await this.sessions.searchPage(organizationId, query, window, total, limits), total };
   }
 

@@ -12,13 +12,17 @@ export interface RenderWorker {
 
 /** The compiled render-worker next to this file; tests running the TypeScript sources provide the built one. */
 export const RENDER_WORKER = Symbol('RENDER_WORKER');
-export const renderWorkerProvider = { provide: RENDER_WORKER, useValue: { script: join(__dirname, 'rendering', 'render-worker.js') } satisfies RenderWorker };
+export const renderWorkerProvider = {
+  provide: RENDER_WORKER,
+  useValue: { script: join(__dirname, 'rendering', 'render-worker.js') } satisfies RenderWorker,
+};
 
 // A card needs a few MiB of JavaScript heap (the logo as a data: URI, the SVG text); the decoded
 // pixels live in resvg's native memory, bounded by the logo's checked dimensions.
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
-export type CardRendering = { status: 'drawn'; png: Buffer; logo: 'drawn' | 'none' | 'unusable' } | { status: 'failed' } | { status: 'timeout' };
+export type CardRendering =
+  { status: 'drawn'; png: Buffer; logo: 'drawn' | 'none' | 'unusable' } | { status: 'failed' } | { status: 'timeout' };
 
 /**
  * Draws share cards on worker threads (THUMBNAIL_RENDER_THREADS of them, started on the first card,
@@ -36,7 +40,12 @@ export class CardRenderer implements OnApplicationShutdown {
   /** Rejects with WorkerPoolClosedError during shutdown, so the render's queue job is retried rather than failed. */
   async draw(task: CardTask): Promise<CardRendering> {
     const { renderThreads, renderTimeoutMs } = this.config.values.thumbnails;
-    this.pool ??= new WorkerPool({ ...this.worker, threads: renderThreads, timeoutMs: renderTimeoutMs, resourceLimits: THREAD_LIMITS });
+    this.pool ??= new WorkerPool({
+      ...this.worker,
+      threads: renderThreads,
+      timeoutMs: renderTimeoutMs,
+      resourceLimits: THREAD_LIMITS,
+    });
     const outcome = await this.pool.run(task);
     if (outcome.status === 'timeout') return { status: 'timeout' };
     if (outcome.status === 'crashed' || !outcome.result.ok) return { status: 'failed' };

@@ -35,7 +35,13 @@ export interface CardSubjects {
    * Returns how many renders recorded an outcome on the subject, this one included (1: its first);
    * null when the subject waits for another.
    */
-  recordOutcome(tx: EntityManager, organizationId: string, subjectId: string, renderId: string, outcome: RenderOutcome): Promise<number | null>;
+  recordOutcome(
+    tx: EntityManager,
+    organizationId: string,
+    subjectId: string,
+    renderId: string,
+    outcome: RenderOutcome,
+  ): Promise<number | null>;
   /** Whether the subject's card may be served on the public route (outside any transaction). */
   isPublic(organizationId: string, subjectId: string): Promise<boolean>;
   /** After the last pending render of a job settled (committed): lets the job settle in turn. */

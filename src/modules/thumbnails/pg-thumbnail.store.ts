@@ -8,11 +8,17 @@ import { ThumbnailsRepository } from './thumbnails.repository';
 export class PgThumbnailStore implements ThumbnailStore {
   constructor(private readonly thumbnails: ThumbnailsRepository) {}
 
-  async put(card: { organizationId: string; linkId: string; hash: string; png: Buffer }, tx?: EntityManager): Promise<void> {
+  async put(
+    card: { organizationId: string; linkId: string; hash: string; png: Buffer },
+    tx?: EntityManager,
+  ): Promise<void> {
     await this.thumbnails.storeImage(card.organizationId, card.linkId, card.hash, card.png, tx);
   }
 
-  async prune(cards: { organizationId: string; linkId: string; keep: string | null }, tx?: EntityManager): Promise<void> {
+  async prune(
+    cards: { organizationId: string; linkId: string; keep: string | null },
+    tx?: EntityManager,
+  ): Promise<void> {
     await this.thumbnails.deleteImages(cards.organizationId, cards.linkId, cards.keep, tx);
   }
 

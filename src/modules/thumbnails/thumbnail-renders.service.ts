@@ -68,13 +68,23 @@ export class ThumbnailRendersService {
    * Records the first render of a link created in the caller's transaction, which recorded it
    * queued and waiting for `renderId`: there is nothing to supersede. Enqueue it after commit.
    */
-  async queueFirst(tx: EntityManager, organizationId: string, linkId: string, renderId: string, jobId: string): Promise<void> {
+  async queueFirst(
+    tx: EntityManager,
+    organizationId: string,
+    linkId: string,
+    renderId: string,
+    jobId: string,
+  ): Promise<void> {
     await this.renders.insert(tx, organizationId, renderId, linkId, jobId);
   }
 
   async enqueue(organizationId: string, renderIds: string[]): Promise<void> {
     const timeoutMs = this.config.values.timeouts.redisCommandMs;
-    await Promise.all(renderIds.map((renderId) => enqueue(this.queueOfRenders, RENDER_THUMBNAIL, { organizationId, renderId }, renderId, timeoutMs)));
+    await Promise.all(
+      renderIds.map((renderId) =>
+        enqueue(this.queueOfRenders, RENDER_THUMBNAIL, { organizationId, renderId }, renderId, timeoutMs),
+      ),
+    );
   }
 
   queuedRendersOf(organizationId: string, jobId: string): Promise<string[]> {
@@ -114,16 +124,27 @@ export class ThumbnailRendersService {
    */
   async run(organizationId: string, renderId: string): Promise<void> {
     const render = await this.renders.claim(organizationId, renderId, this.leases.terms());
-    const subject = render ? await this.subjects.get().startRender(organizationId, render.custom_link_id, renderId) : null;
+    const subject = render
+      ? await this.subjects.get().startRender(organizationId, render.custom_link_id, renderId)
+      : null;
     if (!render || !subject) return this.settleJobOf(organizationId, renderId);
     const started = Date.now();
-    const outcome = await this.leases.hold((lease) => this.renders.renewLease(organizationId, renderId, lease), () => this.draw(subject));
+    const outcome = await this.leases.hold(
+      (lease) => this.renders.renewLease(organizationId, renderId, lease),
+      () => this.draw(subject),
+    );
     observeCardRender(outcome.error?.code === 'render_timeout' ? 'timeout' : outcome.status, Date.now() - started);
-    const card = outcome.png ? { png: outcome.png, hash: createHash('sha256').update(outcome.png).digest('hex') } : null;
+    const card = outcome.png
+      ? { png: outcome.png, hash: createHash('sha256').update(outcome.png).digest('hex') }
+      : null;
     await this.db.transaction(async (tx) => {
       if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;
       const newCardUrl = card ? `${this.config.values.publicBaseUrl}/thumbnails/${subject.id}/${card.hash}.png` : null;
-      const recorded = await this.subjects.get().recordOutcome(tx, organizationId, subject.id, renderId, { status: outcome.status, newCardUrl, error: outcome.error });
+      const recorded = await this.subjects.get().recordOutcome(tx, organizationId, subject.id, renderId, {
+        status: outcome.status,
+        newCardUrl,
+        error: outcome.error,
+      });
       if (recorded === null || !card) return;
       await this.store.put({ organizationId, linkId: subject.id, ...card }, tx);
       // The cards of earlier renders are superseded: nothing points at them any more. Only a render
@@ -144,7 +165,8 @@ export class ThumbnailRendersService {
       return { status: 'failed', png: null, error: thumbnailError(code) };
     }
     if (fetched && !fetched.ok) return { status: 'fallback', png: drawn.png, error: thumbnailError(fetched.code) };
-    if (drawn.logo === 'unusable') return { status: 'fallback', png: drawn.png, error: thumbnailError('logo_invalid_image') };
+    if (drawn.logo === 'unusable')
+      return { status: 'fallback', png: drawn.png, error: thumbnailError('logo_invalid_image') };
     return { status: 'generated', png: drawn.png, error: null };
   }
 
@@ -155,6 +177,7 @@ export class ThumbnailRendersService {
 
   /** A job settles after its last render: while another is pending, that one's run settles it. */
   private async settleJob(organizationId: string, jobId: string): Promise<void> {
-    if (!(await this.renders.unfinishedForJob(organizationId, jobId))) await this.subjects.get().renderSettled(organizationId, jobId);
+    if (!(await this.renders.unfinishedForJob(organizationId, jobId)))
+      await this.subjects.get().renderSettled(organizationId, jobId);
   }
 }

@@ -20,8 +20,16 @@ export class ThumbnailsController {
   @PublicRouteLimits({ name: 'thumbnails:client', perMinute: 'thumbnailRequestsPerClientPerMinute', per: 'client' })
   @ApiParam({ name: 'link_id', format: 'uuid' })
   @ApiParam({ name: 'file', description: '{sha256}.png' })
-  @ApiOkResponse({ description: 'The PNG share card, while its link is active.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } }, headers: responseHeaders(['ETag']) })
-  @ApiResponse({ status: 304, description: 'Unchanged since If-None-Match (the ETag names the content); no body.', headers: responseHeaders(['ETag']) })
+  @ApiOkResponse({
+    description: 'The PNG share card, while its link is active.',
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+    headers: responseHeaders(['ETag']),
+  })
+  @ApiResponse({
+    status: 304,
+    description: 'Unchanged since If-None-Match (the ETag names the content); no body.',
+    headers: responseHeaders(['ETag']),
+  })
   @ApiNotFoundResponse({ description: 'No such card: an unknown link or file, or an inactive link.' })
   async thumbnail(@Param('link_id') linkId: string, @Param('file') file: string, @Res() res: Response): Promise<void> {
     const png = await this.thumbnails.card(linkId, file);

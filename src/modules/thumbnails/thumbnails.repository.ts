@@ -24,13 +24,17 @@ export interface RenderRow {
 export class ThumbnailsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(tx: EntityManager, organizationId: string, renderId: string, linkId: string, jobId: string): Promise<void> {
-    await tx.query(`INSERT INTO thumbnail_renders (organization_id, id, custom_link_id, job_id, status) VALUES ($1, $2, $3, $4, 'queued')`, [
-      organizationId,
-      renderId,
-      linkId,
-      jobId,
-    ]);
+  async insert(
+    tx: EntityManager,
+    organizationId: string,
+    renderId: string,
+    linkId: string,
+    jobId: string,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO thumbnail_renders (organization_id, id, custom_link_id, job_id, status) VALUES ($1, $2, $3, $4, 'queued')`,
+      [organizationId, renderId, linkId, jobId],
+    );
   }
 
   /** Whether a render of the job is still queued or being drawn (thumbnail_renders_job_idx). */
@@ -44,7 +48,10 @@ export class ThumbnailsRepository {
   }
 
   async queuedForJob(organizationId: string, jobId: string): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(`SELECT id FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status = 'queued'`, [organizationId, jobId]);
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status = 'queued'`,
+      [organizationId, jobId],
+    );
     return rows.map((row) => row.id);
   }
 
@@ -86,7 +93,12 @@ export class ThumbnailsRepository {
   }
 
   /** processing → final, committing without the flush wait; false when the render was superseded meanwhile (its result is dropped). */
-  async finish(tx: EntityManager, organizationId: string, renderId: string, status: 'generated' | 'fallback' | 'failed'): Promise<boolean> {
+  async finish(
+    tx: EntityManager,
+    organizationId: string,
+    renderId: string,
+    status: 'generated' | 'fallback' | 'failed',
+  ): Promise<boolean> {
     const [, count]: [unknown[], number] = await tx.query(
       `UPDATE thumbnail_renders SET status = $3, updated_at = now() FROM ${COMMIT_WITHOUT_FLUSH}
         WHERE organization_id = $1 AND id = $2 AND status = 'processing'`,
@@ -95,7 +107,13 @@ export class ThumbnailsRepository {
     return count > 0;
   }
 
-  async storeImage(organizationId: string, linkId: string, hash: string, png: Buffer, tx: EntityManager | DataSource = this.db): Promise<void> {
+  async storeImage(
+    organizationId: string,
+    linkId: string,
+    hash: string,
+    png: Buffer,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO thumbnail_images (custom_link_id, hash, organization_id, png) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
       [linkId, hash, organizationId, png],
@@ -103,8 +121,16 @@ export class ThumbnailsRepository {
   }
 
   /** The link's stored cards except `keep` (thumbnail_images primary key: link id first). */
-  async deleteImages(organizationId: string, linkId: string, keep: string | null, tx: EntityManager | DataSource = this.db): Promise<void> {
-    await tx.query(`DELETE FROM thumbnail_images WHERE organization_id = $1 AND custom_link_id = $2 AND hash IS DISTINCT FROM $3`, [organizationId, linkId, keep]);
+  async deleteImages(
+    organizationId: string,
+    linkId: string,
+    keep: string | null,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<void> {
+    await tx.query(
+      `DELETE FROM thumbnail_images WHERE organization_id = $1 AND custom_link_id = $2 AND hash IS DISTINCT FROM $3`,
+      [organizationId, linkId, keep],
+    );
   }
 
   /** Cancels the link's renders that have not finished; returns the jobs they belong to. */
@@ -118,7 +144,10 @@ export class ThumbnailsRepository {
   }
 
   async jobOf(organizationId: string, renderId: string): Promise<string | null> {
-    const rows: { job_id: string }[] = await this.db.query(`SELECT job_id FROM thumbnail_renders WHERE organization_id = $1 AND id = $2`, [organizationId, renderId]);
+    const rows: { job_id: string }[] = await this.db.query(
+      `SELECT job_id FROM thumbnail_renders WHERE organization_id = $1 AND id = $2`,
+      [organizationId, renderId],
+    );
     return rows[0]?.job_id ?? null;
   }
 

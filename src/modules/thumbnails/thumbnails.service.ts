@@ -19,7 +19,8 @@ export class ThumbnailsService {
     const id = canonicalUuid(linkId);
     const card = hash && id ? await this.store.get(id, hash) : null;
     // A deactivated link's card is kept (reactivating serves it again) but not served meanwhile.
-    if (!card || !(await this.subjects.get().isPublic(card.organizationId, id as string))) throw new NotFoundError('Not Found');
+    if (!card || !(await this.subjects.get().isPublic(card.organizationId, id as string)))
+      throw new NotFoundError('Not Found');
     return card.png;
   }
 }

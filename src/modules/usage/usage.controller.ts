@@ -12,7 +12,11 @@ export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Get usage and remaining quota', description: 'Any valid key, whatever its scopes. Every figure is the one its limit enforces; the request itself is counted in requestRate.' })
+  @ApiOperation({
+    summary: 'Get usage and remaining quota',
+    description:
+      'Any valid key, whatever its scopes. Every figure is the one its limit enforces; the request itself is counted in requestRate.',
+  })
   @AnyKey()
   @ApiOkResponse({ type: UsageResponse })
   @ApiErrorResponses(401, 429)

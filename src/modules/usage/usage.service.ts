@@ -4,7 +4,12 @@ import type { Window } from '../../common/limits/window-counter';
 import { AppConfigService } from '../../config/app-config';
 import { linkCreationWindows, thumbnailRenderWindows } from '../custom-links';
 import { TranscriptQuota } from '../sessions';
-import { toUsageWindow, type HourAndDayUsageResponse, type UsageResponse, type UsageWindowResponse } from './dto/usage.response';
+import {
+  toUsageWindow,
+  type HourAndDayUsageResponse,
+  type UsageResponse,
+  type UsageWindowResponse,
+} from './dto/usage.response';
 
 /**
  * What is left of each limit (docs/api.md §8), read from the very windows the limits charge: the

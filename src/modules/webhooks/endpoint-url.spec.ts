@@ -17,11 +17,18 @@ describe('webhook endpoint URL ports', () => {
     }
   });
 
-  it.each(['https://93.184.215.14/hook', 'https://93.184.215.14:443/hook', 'https://93.184.215.14:80/hook'])('admits %s by default', async (url) => {
-    expect(await endpointUrlProblem(url, strict)).toBeNull();
-  });
+  it.each(['https://93.184.215.14/hook', 'https://93.184.215.14:443/hook', 'https://93.184.215.14:80/hook'])(
+    'admits %s by default',
+    async (url) => {
+      expect(await endpointUrlProblem(url, strict)).toBeNull();
+    },
+  );
 
-  it.each(['https://93.184.215.14:8443/hook', 'https://93.184.215.14:22/', 'https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]:444/'])('refuses %s, naming the allowed ports', async (url) => {
+  it.each([
+    'https://93.184.215.14:8443/hook',
+    'https://93.184.215.14:22/',
+    'https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]:444/',
+  ])('refuses %s, naming the allowed ports', async (url) => {
     expect(await endpointUrlProblem(url, strict)).toBe("the URL's port must be one of 443, 80");
   });
 
@@ -43,6 +50,8 @@ describe('webhook endpoint URL ports', () => {
   });
 
   it('WEBHOOK_ALLOW_PRIVATE_URLS admits any port (test receivers listen on random ports)', async () => {
-    expect(await endpointUrlProblem('http://127.0.0.1:54321/hooks', { allowPrivateUrls: true, allowedPorts: [443, 80] })).toBeNull();
+    expect(
+      await endpointUrlProblem('http://127.0.0.1:54321/hooks', { allowPrivateUrls: true, allowedPorts: [443, 80] }),
+    ).toBeNull();
   });
 });

@@ -25,7 +25,8 @@ const DEFAULT_PORTS: Record<string, number> = { 'https:': 443, 'http:': 80 };
  */
 export async function endpointUrlProblem(raw: string, policy: EndpointUrlPolicy): Promise<string | null> {
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && !(policy.allowPrivateUrls && url.protocol === 'http:')) return 'the URL must use https';
+  if (url.protocol !== 'https:' && !(policy.allowPrivateUrls && url.protocol === 'http:'))
+    return 'the URL must use https';
   if (url.username !== '' || url.password !== '') return 'the URL must not carry credentials';
   if (policy.allowPrivateUrls) return null;
   const portProblem = endpointPortProblem(url, policy.allowedPorts);

@@ -16,7 +16,11 @@ import type { DeliveryListQuery } from './dto/delivery-list.query';
 import { toDeliveryResponse, toEndpointResponse, withSecret } from './dto/mapping';
 import type { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.responses';
 import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.requests';
-import type { WebhookEndpointListResponse, WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './dto/webhook-endpoint.responses';
+import type {
+  WebhookEndpointListResponse,
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecretResponse,
+} from './dto/webhook-endpoint.responses';
 import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './delivery/webhooks.queue';
 import { endpointUrlProblem } from './endpoint-url';
 import { newSecret } from './rules/signing';
@@ -53,9 +57,16 @@ export class WebhookEndpointsService {
       // One creation at a time per organization, so the 20-endpoint limit holds under concurrency.
       await lockNames(tx, [`webhook-endpoints:${organizationId}`]);
       if ((await this.webhooks.countEndpoints(tx, organizationId)) >= MAX_ENDPOINTS_PER_ORGANIZATION) {
-        throw new RequestValidationError([valueError(['body'], body, `an organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints`)]);
+        throw new RequestValidationError([
+          valueError(['body'], body, `an organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints`),
+        ]);
       }
-      const row = await this.webhooks.insertEndpoint(tx, organizationId, { url: body.url, eventTypes: unique(body.eventTypes), description: body.description ?? null, secret: newSecret() });
+      const row = await this.webhooks.insertEndpoint(tx, organizationId, {
+        url: body.url,
+        eventTypes: unique(body.eventTypes),
+        description: body.description ?? null,
+        secret: newSecret(),
+      });
       const created = withSecret(row);
       await this.idempotency.complete(tx, created, { location: endpointLocation(row.id) });
       return created;
@@ -66,7 +77,13 @@ export class WebhookEndpointsService {
     const window = this.cursors.window(ENDPOINT_LIST, organizationId, query);
     const { rows, total } = await this.webhooks.listEndpoints(organizationId, window);
     const page = this.cursors.page(ENDPOINT_LIST, organizationId, query, window, rows, keysetOf);
-    return { webhookEndpoints: page.rows.map(toEndpointResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
+    return {
+      webhookEndpoints: page.rows.map(toEndpointResponse),
+      total,
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
+    };
   }
 
   async get(organizationId: string, id: string): Promise<WebhookEndpointResponse> {
@@ -75,7 +92,11 @@ export class WebhookEndpointsService {
     return toEndpointResponse(row);
   }
 
-  async update(organizationId: string, id: string, body: UpdateWebhookEndpointRequest): Promise<WebhookEndpointResponse> {
+  async update(
+    organizationId: string,
+    id: string,
+    body: UpdateWebhookEndpointRequest,
+  ): Promise<WebhookEndpointResponse> {
     if (body.url !== undefined && body.url !== null) await this.checkUrl(body.url);
     return this.db.transaction(async (tx) => {
       const row = await this.webhooks.updateEndpoint(tx, organizationId, id, {
@@ -108,14 +129,29 @@ export class WebhookEndpointsService {
     });
   }
 
-  async deliveries(organizationId: string, endpointId: string, query: DeliveryListQuery): Promise<WebhookDeliveryListResponse> {
+  async deliveries(
+    organizationId: string,
+    endpointId: string,
+    query: DeliveryListQuery,
+  ): Promise<WebhookDeliveryListResponse> {
     if (!(await this.webhooks.endpoint(organizationId, endpointId))) throw endpointNotFound();
     // The endpoint is in the list's name: a cursor of one endpoint's deliveries is refused on another's.
     const list = `webhook-deliveries:${endpointId.toLowerCase()}`;
     const window = this.cursors.window(list, organizationId, query);
-    const { rows, total } = await this.webhooks.listDeliveries(organizationId, endpointId, query.status?.length ? query.status : null, window);
+    const { rows, total } = await this.webhooks.listDeliveries(
+      organizationId,
+      endpointId,
+      query.status?.length ? query.status : null,
+      window,
+    );
     const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);
-    return { deliveries: page.rows.map(toDeliveryResponse), total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor };
+    return {
+      deliveries: page.rows.map(toDeliveryResponse),
+      total,
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
+    };
   }
 
   /** Sends a delivery's message again now: a new attempt with the same webhook-id and body. */
@@ -124,12 +160,20 @@ export class WebhookEndpointsService {
     const attempt = await this.db.transaction(async (tx) => {
       const of = await this.webhooks.delivery(organizationId, endpointId, deliveryId, tx);
       if (!of) throw deliveryNotFound();
-      const row = toDeliveryResponse(await this.webhooks.insertManualAttempt(tx, organizationId, of, this.leases.terms()));
+      const row = toDeliveryResponse(
+        await this.webhooks.insertManualAttempt(tx, organizationId, of, this.leases.terms()),
+      );
       await this.idempotency.complete(tx, row);
       return row;
     });
     // Not queued (Redis down): the dispatcher takes the attempt once its lease lapses.
-    await enqueue(this.queue, SEND_DELIVERY, { organizationId, deliveryId: attempt.id }, attempt.id, this.config.values.timeouts.redisCommandMs).catch(() => undefined);
+    await enqueue(
+      this.queue,
+      SEND_DELIVERY,
+      { organizationId, deliveryId: attempt.id },
+      attempt.id,
+      this.config.values.timeouts.redisCommandMs,
+    ).catch(() => undefined);
     return attempt;
   }
 

@@ -12,19 +12,46 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** What each event's `data` is (webhook-outbox.service.ts): the resource as its GET returns it. */
 const EVENT_DATA: Record<WebhookEventType, { schema: string; when: string }> = {
-  'custom_link.opened': { schema: 'CustomLinkWebhookData', when: 'A human (not a bot) opened a Custom Link: one message per accepted open event.' },
-  'custom_link.session_started': { schema: 'CustomLinkWebhookData', when: "A link's engagement first reached the started stage." },
-  'custom_link.engaged': { schema: 'CustomLinkWebhookData', when: "A link's engagement first reached the engaged stage." },
+  'custom_link.opened': {
+    schema: 'CustomLinkWebhookData',
+    when: 'A human (not a bot) opened a Custom Link: one message per accepted open event.',
+  },
+  'custom_link.session_started': {
+    schema: 'CustomLinkWebhookData',
+    when: "A link's engagement first reached the started stage.",
+  },
+  'custom_link.engaged': {
+    schema: 'CustomLinkWebhookData',
+    when: "A link's engagement first reached the engaged stage.",
+  },
   'custom_link.lead': { schema: 'CustomLinkWebhookData', when: 'A lead was first submitted through a link.' },
   'custom_link.meeting_booked': { schema: 'CustomLinkWebhookData', when: 'A meeting was first booked through a link.' },
-  'custom_link_job.finished': { schema: 'JobResponse', when: 'A Custom Link job reached a final status (completed, completed_with_errors, cancelled or failed).' },
+  'custom_link_job.finished': {
+    schema: 'JobResponse',
+    when: 'A Custom Link job reached a final status (completed, completed_with_errors, cancelled or failed).',
+  },
   'agent_publish_job.finished': { schema: 'PublishJobResponse', when: 'An agent publish job succeeded or failed.' },
-  'session.analyzed': { schema: 'SessionDetailResponse', when: 'A session was ingested as analyzed (created, or changed to analyzed).' },
+  'session.analyzed': {
+    schema: 'SessionDetailResponse',
+    when: 'A session was ingested as analyzed (created, or changed to analyzed).',
+  },
 };
 
 const SIGNATURE_HEADERS: ParameterObject[] = [
-  { name: 'webhook-id', in: 'header', required: true, description: 'The message id: the same on every attempt of a message (deduplicate on it).', schema: { type: 'string', format: 'uuid' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix time (seconds) of this attempt; refuse a message far from your clock.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The message id: the same on every attempt of a message (deduplicate on it).',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix time (seconds) of this attempt; refuse a message far from your clock.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   {
     name: 'webhook-signature',
     in: 'header',
@@ -44,14 +71,18 @@ export function webhookEventSchemaName(type: WebhookEventType): string {
 export function webhookDocumentation(): WebhookDocumentation {
   const schemas: Record<string, SchemaObject> = {
     CustomLinkWebhookData: {
-      description: 'The link as GET /api/v1/custom-links/{link_id} returns it after the event, with the event that caused the message.',
+      description:
+        'The link as GET /api/v1/custom-links/{link_id} returns it after the event, with the event that caused the message.',
       allOf: [
         ref('CustomLinkResponse'),
         {
           type: 'object',
           required: ['eventId', 'occurredAt'],
           properties: {
-            eventId: { type: 'string', description: 'The eventId of the triggering event (the first event to reach the milestone).' },
+            eventId: {
+              type: 'string',
+              description: 'The eventId of the triggering event (the first event to reach the milestone).',
+            },
             occurredAt: { type: 'string', format: 'date-time', description: 'When the triggering event occurred.' },
           },
         },
@@ -69,7 +100,11 @@ export function webhookDocumentation(): WebhookDocumentation {
       additionalProperties: false,
       properties: {
         type: { type: 'string', enum: [type] },
-        timestamp: { type: 'string', format: 'date-time', description: 'When the message was recorded (in the transaction of the change).' },
+        timestamp: {
+          type: 'string',
+          format: 'date-time',
+          description: 'When the message was recorded (in the transaction of the change).',
+        },
         data: ref(schema),
       },
     };
@@ -83,7 +118,9 @@ export function webhookDocumentation(): WebhookDocumentation {
         parameters: SIGNATURE_HEADERS,
         requestBody: { required: true, content: { 'application/json': { schema: ref(name) } } },
         responses: {
-          '2XX': { description: `Received. Any other answer, or none within ${DELIVERY_TIMEOUT_MS / 1000} s, is retried on the schedule of docs/api.md §6.` },
+          '2XX': {
+            description: `Received. Any other answer, or none within ${DELIVERY_TIMEOUT_MS / 1000} s, is retried on the schedule of docs/api.md §6.`,
+          },
         },
       },
     };

@@ -18,12 +18,21 @@ export interface OutboxMessage {
 export class WebhookOutbox {
   constructor(private readonly webhooks: WebhooksRepository) {}
 
-  record(tx: EntityManager, organizationId: string, type: WebhookEventType, data: OutboxMessage['data']): Promise<void> {
+  record(
+    tx: EntityManager,
+    organizationId: string,
+    type: WebhookEventType,
+    data: OutboxMessage['data'],
+  ): Promise<void> {
     return this.recordMany(tx, organizationId, [{ type, data }]);
   }
 
   /** The types among `types` that an active endpoint of the organization listens to. */
-  async subscribed(tx: EntityManager, organizationId: string, types: readonly WebhookEventType[]): Promise<Set<WebhookEventType>> {
+  async subscribed(
+    tx: EntityManager,
+    organizationId: string,
+    types: readonly WebhookEventType[],
+  ): Promise<Set<WebhookEventType>> {
     return (await this.webhooks.subscribedTypes(tx, organizationId, types)) as Set<WebhookEventType>;
   }
 
@@ -31,14 +40,26 @@ export class WebhookOutbox {
    * Several messages, in order, asking once per type whether anyone listens (a batch of opens costs
    * one query when none does), unless the caller read `subscribed` already in this transaction.
    */
-  async recordMany(tx: EntityManager, organizationId: string, messages: OutboxMessage[], subscribed?: Set<WebhookEventType>): Promise<void> {
+  async recordMany(
+    tx: EntityManager,
+    organizationId: string,
+    messages: OutboxMessage[],
+    subscribed?: Set<WebhookEventType>,
+  ): Promise<void> {
     const listened = new Map<WebhookEventType, boolean>();
     const recorded: { eventType: string; body: string }[] = [];
     for (const { type, data } of messages) {
-      if (!listened.has(type)) listened.set(type, subscribed ? subscribed.has(type) : await this.webhooks.anySubscribed(tx, organizationId, type));
+      if (!listened.has(type))
+        listened.set(
+          type,
+          subscribed ? subscribed.has(type) : await this.webhooks.anySubscribed(tx, organizationId, type),
+        );
       if (!listened.get(type)) continue;
       const payload = typeof data === 'function' ? await (data as () => Promise<unknown>)() : data;
-      recorded.push({ eventType: type, body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: payload }) });
+      recorded.push({
+        eventType: type,
+        body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: payload }),
+      });
     }
     await this.webhooks.recordMessages(tx, organizationId, recorded);
   }

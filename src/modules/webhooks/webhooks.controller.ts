@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Caller, RequireScope } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
@@ -12,7 +20,11 @@ import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { DeliveryListQuery } from './dto/delivery-list.query';
 import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.responses';
 import { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.requests';
-import { WebhookEndpointListResponse, WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './dto/webhook-endpoint.responses';
+import {
+  WebhookEndpointListResponse,
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecretResponse,
+} from './dto/webhook-endpoint.responses';
 import { endpointLocation, WebhookEndpointsService } from './webhook-endpoints.service';
 
 const ENDPOINT_ID = { name: 'endpoint_id', format: 'uuid' };
@@ -33,13 +45,25 @@ export class WebhooksController {
 
   @Post()
   @ApiOperation({ summary: 'Create a webhook endpoint' })
-  @ApiJsonBody(CreateWebhookEndpointRequest, { url: 'https://crm.example.com/hooks/engagement', eventTypes: ['custom_link.opened', 'custom_link_job.finished'], description: 'CRM sync' })
+  @ApiJsonBody(CreateWebhookEndpointRequest, {
+    url: 'https://crm.example.com/hooks/engagement',
+    eventTypes: ['custom_link.opened', 'custom_link_job.finished'],
+    description: 'CRM sync',
+  })
   @HttpCode(201)
   @RequireScope('webhooks:write')
   @Idempotent()
-  @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint with its secret (shown only here and on rotation).', headers: responseHeaders(['Location'], [], { Location: 'The new webhook endpoint.' }) })
+  @ApiCreatedResponse({
+    type: WebhookEndpointWithSecretResponse,
+    description: 'The endpoint with its secret (shown only here and on rotation).',
+    headers: responseHeaders(['Location'], [], { Location: 'The new webhook endpoint.' }),
+  })
   @ApiErrorResponses(401, 403, 409, 422, 429)
-  async create(@Caller() caller: Principal, @Body() body: CreateWebhookEndpointRequest, @Res({ passthrough: true }) res: Response): Promise<WebhookEndpointWithSecretResponse> {
+  async create(
+    @Caller() caller: Principal,
+    @Body() body: CreateWebhookEndpointRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WebhookEndpointWithSecretResponse> {
     const endpoint = await this.endpoints.create(caller.organizationId, body);
     res.setHeader('Location', endpointLocation(endpoint.id));
     return endpoint;
@@ -63,7 +87,11 @@ export class WebhooksController {
   @Idempotent()
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
-  update(@Caller() caller: Principal, @Param('endpoint_id', ParseUuidPipe) id: string, @Body() body: UpdateWebhookEndpointRequest): Promise<WebhookEndpointResponse> {
+  update(
+    @Caller() caller: Principal,
+    @Param('endpoint_id', ParseUuidPipe) id: string,
+    @Body() body: UpdateWebhookEndpointRequest,
+  ): Promise<WebhookEndpointResponse> {
     return this.endpoints.update(caller.organizationId, id, body);
   }
 
@@ -85,9 +113,15 @@ export class WebhooksController {
   @HttpCode(200)
   @RequireScope('webhooks:write')
   @Idempotent()
-  @ApiOkResponse({ type: WebhookEndpointWithSecretResponse, description: 'The new secret; the old one keeps signing beside it for 24 h.' })
+  @ApiOkResponse({
+    type: WebhookEndpointWithSecretResponse,
+    description: 'The new secret; the old one keeps signing beside it for 24 h.',
+  })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
-  rotate(@Caller() caller: Principal, @Param('endpoint_id', ParseUuidPipe) id: string): Promise<WebhookEndpointWithSecretResponse> {
+  rotate(
+    @Caller() caller: Principal,
+    @Param('endpoint_id', ParseUuidPipe) id: string,
+  ): Promise<WebhookEndpointWithSecretResponse> {
     return this.endpoints.rotateSecret(caller.organizationId, id);
   }
 
@@ -97,7 +131,11 @@ export class WebhooksController {
   @RequireScope('webhooks:read', 'webhooks:write')
   @ApiOkResponse({ type: WebhookDeliveryListResponse })
   @ApiErrorResponses(401, 403, 404, 422, 429)
-  deliveries(@Caller() caller: Principal, @Param('endpoint_id', ParseUuidPipe) id: string, @Query() query: DeliveryListQuery): Promise<WebhookDeliveryListResponse> {
+  deliveries(
+    @Caller() caller: Principal,
+    @Param('endpoint_id', ParseUuidPipe) id: string,
+    @Query() query: DeliveryListQuery,
+  ): Promise<WebhookDeliveryListResponse> {
     return this.endpoints.deliveries(caller.organizationId, id, query);
   }
 
@@ -108,9 +146,16 @@ export class WebhooksController {
   @HttpCode(202)
   @RequireScope('webhooks:write')
   @Idempotent()
-  @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The new attempt, sent now with the same webhook-id and body.' })
+  @ApiAcceptedResponse({
+    type: WebhookDeliveryResponse,
+    description: 'The new attempt, sent now with the same webhook-id and body.',
+  })
   @ApiErrorResponses(401, 403, 404, 409, 422, 429)
-  retry(@Caller() caller: Principal, @Param('endpoint_id', ParseUuidPipe) id: string, @Param('delivery_id', ParseUuidPipe) deliveryId: string): Promise<WebhookDeliveryResponse> {
+  retry(
+    @Caller() caller: Principal,
+    @Param('endpoint_id', ParseUuidPipe) id: string,
+    @Param('delivery_id', ParseUuidPipe) deliveryId: string,
+  ): Promise<WebhookDeliveryResponse> {
     return this.endpoints.retry(caller.organizationId, id, deliveryId);
   }
 }

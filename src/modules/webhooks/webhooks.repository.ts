@@ -70,11 +70,18 @@ export class WebhooksRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async countEndpoints(tx: Db, organizationId: string): Promise<number> {
-    const [row]: { count: string }[] = await tx.query(`SELECT count(*) AS count FROM webhook_endpoints WHERE organization_id = $1`, [organizationId]);
+    const [row]: { count: string }[] = await tx.query(
+      `SELECT count(*) AS count FROM webhook_endpoints WHERE organization_id = $1`,
+      [organizationId],
+    );
     return Number(row.count);
   }
 
-  async insertEndpoint(tx: Db, organizationId: string, endpoint: { url: string; eventTypes: string[]; description: string | null; secret: string }): Promise<EndpointRow> {
+  async insertEndpoint(
+    tx: Db,
+    organizationId: string,
+    endpoint: { url: string; eventTypes: string[]; description: string | null; secret: string },
+  ): Promise<EndpointRow> {
     const [row]: EndpointRow[] = await tx.query(
       `INSERT INTO webhook_endpoints (organization_id, id, url, event_types, description, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
       [organizationId, uuidv7(), endpoint.url, endpoint.eventTypes, endpoint.description, endpoint.secret],
@@ -83,9 +90,13 @@ export class WebhooksRepository {
   }
 
   /** Newest first (webhook_endpoints_list_idx). */
-  async listEndpoints(organizationId: string, window: PageWindow): Promise<{ rows: (EndpointRow & { keyset: Keyset })[]; total: number }> {
+  async listEndpoints(
+    organizationId: string,
+    window: PageWindow,
+  ): Promise<{ rows: (EndpointRow & { keyset: Keyset })[]; total: number }> {
     const params: unknown[] = [organizationId, window.limit, window.skip];
-    const after = window.after === null ? '' : `AND ${NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
+    const after =
+      window.after === null ? '' : `AND ${NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
     const rows: (EndpointRow & { keyset: Keyset })[] = await this.db.query(
       `SELECT *, ${NEWEST_FIRST.select()} FROM webhook_endpoints WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3`,
       params,
@@ -94,12 +105,20 @@ export class WebhooksRepository {
   }
 
   async endpoint(organizationId: string, id: string, tx: Db = this.db): Promise<EndpointRow | null> {
-    const rows: EndpointRow[] = await tx.query(`SELECT * FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const rows: EndpointRow[] = await tx.query(
+      `SELECT * FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
     return rows[0] ?? null;
   }
 
   /** Applies the given fields; null when the endpoint is not in the organization. Reactivating clears its failure streak. */
-  async updateEndpoint(tx: Db, organizationId: string, id: string, changes: EndpointChanges): Promise<EndpointRow | null> {
+  async updateEndpoint(
+    tx: Db,
+    organizationId: string,
+    id: string,
+    changes: EndpointChanges,
+  ): Promise<EndpointRow | null> {
     const [rows]: [EndpointRow[], number] = await tx.query(
       `UPDATE webhook_endpoints SET
               url = coalesce($3::text, url),
@@ -109,18 +128,35 @@ export class WebhooksRepository {
               failing_since = CASE WHEN $7::boolean THEN NULL ELSE failing_since END,
               updated_at = now()
         WHERE organization_id = $1 AND id = $2 RETURNING *`,
-      [organizationId, id, changes.url ?? null, changes.eventTypes ?? null, changes.description !== undefined, changes.description ?? null, changes.active ?? null],
+      [
+        organizationId,
+        id,
+        changes.url ?? null,
+        changes.eventTypes ?? null,
+        changes.description !== undefined,
+        changes.description ?? null,
+        changes.active ?? null,
+      ],
     );
     return rows[0] ?? null;
   }
 
   async deleteEndpoint(tx: Db, organizationId: string, id: string): Promise<boolean> {
-    const [, count]: [unknown[], number] = await tx.query(`DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const [, count]: [unknown[], number] = await tx.query(
+      `DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
     return count > 0;
   }
 
   /** The new secret signs from now on; the replaced one keeps signing beside it for `overlapMs`. */
-  async rotateSecret(tx: Db, organizationId: string, id: string, secret: string, overlapMs: number): Promise<EndpointRow | null> {
+  async rotateSecret(
+    tx: Db,
+    organizationId: string,
+    id: string,
+    secret: string,
+    overlapMs: number,
+  ): Promise<EndpointRow | null> {
     const [rows]: [EndpointRow[], number] = await tx.query(
       `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = now() + $4 * interval '1 millisecond', secret = $3, updated_at = now()
         WHERE organization_id = $1 AND id = $2 RETURNING *`,
@@ -134,7 +170,11 @@ export class WebhooksRepository {
    * for every active endpoint of the organization subscribed to each one's type; two statements
    * however many messages (a batch of events can cause hundreds).
    */
-  async recordMessages(tx: EntityManager, organizationId: string, messages: { eventType: string; body: string }[]): Promise<void> {
+  async recordMessages(
+    tx: EntityManager,
+    organizationId: string,
+    messages: { eventType: string; body: string }[],
+  ): Promise<void> {
     if (messages.length === 0) return;
     const ids = messages.map(() => uuidv7());
     const types = messages.map((m) => m.eventType);
@@ -165,25 +205,44 @@ export class WebhooksRepository {
 
   /** Active endpoints subscribed to a type exist (a producer skips building a payload nobody receives). */
   async anySubscribed(tx: Db, organizationId: string, eventType: string): Promise<boolean> {
-    const rows: unknown[] = await tx.query(`SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND active AND $2 = ANY (event_types) LIMIT 1`, [organizationId, eventType]);
+    const rows: unknown[] = await tx.query(
+      `SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND active AND $2 = ANY (event_types) LIMIT 1`,
+      [organizationId, eventType],
+    );
     return rows.length > 0;
   }
 
   /** Newest first (webhook_deliveries_list_idx). */
-  async listDeliveries(organizationId: string, endpointId: string, statuses: string[] | null, window: PageWindow): Promise<{ rows: (DeliveryRow & { keyset: Keyset })[]; total: number }> {
+  async listDeliveries(
+    organizationId: string,
+    endpointId: string,
+    statuses: string[] | null,
+    window: PageWindow,
+  ): Promise<{ rows: (DeliveryRow & { keyset: Keyset })[]; total: number }> {
     const where = `d.organization_id = $1 AND d.endpoint_id = $2 AND ($3::text[] IS NULL OR d.status = ANY ($3))`;
     const params: unknown[] = [organizationId, endpointId, statuses, window.limit, window.skip];
-    const after = window.after === null ? '' : `AND ${DELIVERIES_NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
+    const after =
+      window.after === null
+        ? ''
+        : `AND ${DELIVERIES_NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
     const rows: (DeliveryRow & { keyset: Keyset })[] = await this.db.query(
       `SELECT ${DELIVERY_COLUMNS}, ${DELIVERIES_NEWEST_FIRST.select()} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
         WHERE ${where} ${after} ORDER BY ${DELIVERIES_NEWEST_FIRST.orderBy()} LIMIT $4 OFFSET $5`,
       params,
     );
-    const [count]: { count: string }[] = await this.db.query(`SELECT count(*) AS count FROM webhook_deliveries d WHERE ${where}`, [organizationId, endpointId, statuses]);
+    const [count]: { count: string }[] = await this.db.query(
+      `SELECT count(*) AS count FROM webhook_deliveries d WHERE ${where}`,
+      [organizationId, endpointId, statuses],
+    );
     return { rows, total: Number(count.count) };
   }
 
-  async delivery(organizationId: string, endpointId: string, id: string, tx: Db = this.db): Promise<DeliveryRow | null> {
+  async delivery(
+    organizationId: string,
+    endpointId: string,
+    id: string,
+    tx: Db = this.db,
+  ): Promise<DeliveryRow | null> {
     const rows: DeliveryRow[] = await tx.query(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
         WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = $3`,
@@ -230,8 +289,14 @@ export class WebhooksRepository {
       [organizationId, id, lease.owner, lease.leaseMs],
     );
     if (leased.length === 0) return null;
-    const [delivery, endpoint] = await Promise.all([this.delivery(organizationId, leased[0].endpoint_id, id), this.endpoint(organizationId, leased[0].endpoint_id)]);
-    const [message]: { body: string }[] = await this.db.query(`SELECT body FROM webhook_messages WHERE organization_id = $1 AND id = $2`, [organizationId, leased[0].message_id]);
+    const [delivery, endpoint] = await Promise.all([
+      this.delivery(organizationId, leased[0].endpoint_id, id),
+      this.endpoint(organizationId, leased[0].endpoint_id),
+    ]);
+    const [message]: { body: string }[] = await this.db.query(
+      `SELECT body FROM webhook_messages WHERE organization_id = $1 AND id = $2`,
+      [organizationId, leased[0].message_id],
+    );
     if (!delivery || !endpoint || !message) return null;
     return { delivery, body: message.body, endpoint };
   }
@@ -245,13 +310,28 @@ export class WebhooksRepository {
       const [, updated]: [unknown[], number] = await tx.query(
         `UPDATE webhook_deliveries SET status = $3::text, response_status = $4, duration_ms = $5, error = $6, next_attempt_at = $7, lease_owner = NULL, lease_until = NULL
           WHERE organization_id = $1 AND id = $2 AND status = 'pending'`,
-        [organizationId, delivery.id, outcome.succeeded ? 'succeeded' : 'failed', outcome.responseStatus, outcome.durationMs, outcome.error, outcome.nextAttemptAt],
+        [
+          organizationId,
+          delivery.id,
+          outcome.succeeded ? 'succeeded' : 'failed',
+          outcome.responseStatus,
+          outcome.durationMs,
+          outcome.error,
+          outcome.nextAttemptAt,
+        ],
       );
       if (updated === 0) return false;
       if (outcome.nextAttemptAt) {
         await tx.query(
           `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)`,
-          [organizationId, uuidv7(), delivery.endpoint_id, delivery.message_id, delivery.attempt + 1, outcome.nextAttemptAt],
+          [
+            organizationId,
+            uuidv7(),
+            delivery.endpoint_id,
+            delivery.message_id,
+            delivery.attempt + 1,
+            outcome.nextAttemptAt,
+          ],
         );
       }
       await tx.query(

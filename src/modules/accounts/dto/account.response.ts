@@ -16,7 +16,11 @@ export class AccountResponse {
   @ApiInteger() totalTimeSpentSeconds: number;
   @ApiProperty({ format: 'date-time' }) lastSeenAt: string;
   @ApiProperty({ type: String, nullable: true }) summaryMarkdown: string | null;
-  @ApiProperty({ format: 'date-time', description: 'Moved by every change this resource shows (its rollup); what updated_since compares.' }) updatedAt: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Moved by every change this resource shows (its rollup); what updated_since compares.',
+  })
+  updatedAt: string;
 }
 
 export class AccountListResponse {

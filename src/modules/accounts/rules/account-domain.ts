@@ -18,7 +18,10 @@ export function registrableDomain(host: string): string | null {
  * registrable domain.
  */
 export function accountDomainOf(email: string): string | null {
-  const host = email.slice(email.lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
+  const host = email
+    .slice(email.lastIndexOf('@') + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
   const domain = registrableDomain(host);
   if (domain === null || FREE_MAIL_HOSTS.has(host) || FREE_MAIL_HOSTS.has(domain)) return null;
   return domain;

@@ -22,7 +22,9 @@ function person(overrides: Partial<PersonFacts> = {}): PersonFacts {
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 function forEveryOrder(people: PersonFacts[], check: (ordered: PersonFacts[]) => void): void {
@@ -76,7 +78,7 @@ describe('rollUpAccount', () => {
     expect(rollUpAccount('acme.com', [person({ business: '' }), person({ business: null })]).companyName).toBeNull();
   });
 
-  it('sums the people\'s totals and counts users', () => {
+  it("sums the people's totals and counts users", () => {
     const people = [
       person({ totalSessions: 3, bookedSessions: 1, totalTimeSpentSeconds: 600 }),
       person({ totalSessions: 2, bookedSessions: 0, totalTimeSpentSeconds: 45 }),
@@ -104,8 +106,14 @@ describe('rollUpAccount', () => {
   });
 
   it('takes lastSeenAt from the most recently seen person', () => {
-    const people = [person({ lastSeenAt: day(3) }), person({ lastSeenAt: at('2026-06-20T23:59:59.999Z') }), person({ lastSeenAt: day(11) })];
-    forEveryOrder(people, (ordered) => expect(rollUpAccount('acme.com', ordered).lastSeenAt).toEqual(at('2026-06-20T23:59:59.999Z')));
+    const people = [
+      person({ lastSeenAt: day(3) }),
+      person({ lastSeenAt: at('2026-06-20T23:59:59.999Z') }),
+      person({ lastSeenAt: day(11) }),
+    ];
+    forEveryOrder(people, (ordered) =>
+      expect(rollUpAccount('acme.com', ordered).lastSeenAt).toEqual(at('2026-06-20T23:59:59.999Z')),
+    );
   });
 
   it('takes the summary of the most recently seen person that has one', () => {

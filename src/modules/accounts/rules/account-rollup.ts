@@ -25,7 +25,8 @@ export interface AccountRollup {
 }
 
 /** Most recently seen first; id breaks ties so the result never depends on row order. */
-const byRecency = (a: PersonFacts, b: PersonFacts) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const byRecency = (a: PersonFacts, b: PersonFacts) =>
+  b.lastSeenAt.getTime() - a.lastSeenAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
  * An account from scratch (docs/api.md §2.5, §13.5) from its people (at least one).
@@ -35,7 +36,8 @@ export function rollUpAccount(accountDomain: string, people: readonly PersonFact
   const recentFirst = [...people].sort(byRecency);
   const businessCounts = new Map<string, number>();
   for (const person of recentFirst) {
-    if (person.business && person.business.trim() !== '') businessCounts.set(person.business, (businessCounts.get(person.business) ?? 0) + 1);
+    if (person.business && person.business.trim() !== '')
+      businessCounts.set(person.business, (businessCounts.get(person.business) ?? 0) + 1);
   }
   let companyName: string | null = null;
   // Map iteration follows insertion, which is recency: the first business reaching the top count wins ties.
@@ -53,6 +55,7 @@ export function rollUpAccount(accountDomain: string, people: readonly PersonFact
     qualifiedUsers: people.filter((p) => p.qualificationStatus === 'qualified').length,
     totalTimeSpentSeconds: sum((p) => p.totalTimeSpentSeconds),
     lastSeenAt: recentFirst[0].lastSeenAt,
-    summaryMarkdown: recentFirst.find((p) => p.summaryMarkdown && p.summaryMarkdown.trim() !== '')?.summaryMarkdown ?? null,
+    summaryMarkdown:
+      recentFirst.find((p) => p.summaryMarkdown && p.summaryMarkdown.trim() !== '')?.summaryMarkdown ?? null,
   };
 }

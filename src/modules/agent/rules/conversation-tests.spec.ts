@@ -7,7 +7,9 @@ const base: Section[] = [
 ];
 
 describe('conversation tests', () => {
-  const tests = (overrides: object) => [{ name: 't', sectionKey: null, mustContain: [], mustNotContain: [], ...overrides }];
+  const tests = (overrides: object) => [
+    { name: 't', sectionKey: null, mustContain: [], mustNotContain: [], ...overrides },
+  ];
 
   it('passes when every phrase is present, case-insensitively, and no forbidden one is', () => {
     expect(failedTests(tests({ mustContain: ['HELLO', '$99'] }), base)).toEqual([]);
@@ -15,7 +17,16 @@ describe('conversation tests', () => {
   });
 
   it('names the tests that fail', () => {
-    expect(failedTests([...tests({ name: 'a', mustContain: ['free trial'] }), ...tests({ name: 'b', mustNotContain: ['hello'] }), ...tests({ name: 'c' })], base)).toEqual(['a', 'b']);
+    expect(
+      failedTests(
+        [
+          ...tests({ name: 'a', mustContain: ['free trial'] }),
+          ...tests({ name: 'b', mustNotContain: ['hello'] }),
+          ...tests({ name: 'c' }),
+        ],
+        base,
+      ),
+    ).toEqual(['a', 'b']);
   });
 
   it('scopes a test to its section; a missing section fails it', () => {

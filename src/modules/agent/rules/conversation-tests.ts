@@ -14,8 +14,14 @@ export function failedTests(tests: readonly ConversationTest[], sections: readon
     .filter((test) => {
       const scope = test.sectionKey === null ? sections : sections.filter((s) => s.key === test.sectionKey);
       if (test.sectionKey !== null && scope.length === 0) return true;
-      const text = scope.map((s) => `${s.title}\n${s.content}`).join('\n').toLowerCase();
-      return test.mustContain.some((phrase) => !text.includes(phrase.toLowerCase())) || test.mustNotContain.some((phrase) => text.includes(phrase.toLowerCase()));
+      const text = scope
+        .map((s) => `${s.title}\n${s.content}`)
+        .join('\n')
+        .toLowerCase();
+      return (
+        test.mustContain.some((phrase) => !text.includes(phrase.toLowerCase())) ||
+        test.mustNotContain.some((phrase) => text.includes(phrase.toLowerCase()))
+      );
     })
     .map((test) => test.name);
 }

@@ -22,7 +22,12 @@ export class BulkActionRequest {
   @IsUuidString({ each: true })
   customLinkIds: string[];
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Required for move; null unfiles.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'Required for move; null unfiles.',
+  })
   @ValidateIf((body: BulkActionRequest) => body.action === 'move' || body.campaignId !== undefined)
   @ValidateBy({ name: 'isDefined', validator: { validate: (value) => value !== undefined } })
   @ValidateBy({ name: 'isUuid', validator: { validate: (value) => value === null || isUuid(value) } })

@@ -46,7 +46,11 @@ export class CustomLinkListQuery extends PaginationQuery {
 
   @Text('Case-insensitive substring of displayName, firstName, lastName, email, company or externalId.') q?: string;
 
-  @ApiPropertyOptional({ enum: ['created_at', 'last_activity_at'], default: 'created_at', description: 'Ignored with updated_since.' })
+  @ApiPropertyOptional({
+    enum: ['created_at', 'last_activity_at'],
+    default: 'created_at',
+    description: 'Ignored with updated_since.',
+  })
   @IsOptional()
   @IsIn(['created_at', 'last_activity_at'])
   sort: 'created_at' | 'last_activity_at' = 'created_at';

@@ -20,7 +20,11 @@ export class LinkEngagementResponse {
   @ApiProperty({ enum: ['not_opened', 'opened', 'started', 'engaged'] }) stage: string;
   @ApiProperty() openObserved: boolean;
   @ApiProperty() botScannedOnly: boolean;
-  @ApiProperty({ type: BotOpensResponse, description: 'Bot opens by reason (GET /api/v1/custom-links/{link_id}/events tells them apart).' }) botOpens: BotOpensResponse;
+  @ApiProperty({
+    type: BotOpensResponse,
+    description: 'Bot opens by reason (GET /api/v1/custom-links/{link_id}/events tells them apart).',
+  })
+  botOpens: BotOpensResponse;
   @ApiInteger() pageViewCount: number;
   @ApiInteger() loadCount: number;
   @ApiInteger() uniqueVisitorCount: number;
@@ -56,7 +60,10 @@ export class CustomLinkResponse {
   @ApiProperty() displayName: string;
   @ApiProperty() active: boolean;
   @ApiProperty({ description: 'Published experience URL: {PUBLIC_BASE_URL}/l/{slug}.' }) url: string;
-  @ApiProperty({ enum: ['not_requested', 'provided', 'queued', 'processing', 'generated', 'fallback', 'failed', 'cancelled'] }) thumbnailStatus: string;
+  @ApiProperty({
+    enum: ['not_requested', 'provided', 'queued', 'processing', 'generated', 'fallback', 'failed', 'cancelled'],
+  })
+  thumbnailStatus: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiProperty({ type: LinkEngagementResponse }) engagement: LinkEngagementResponse;
@@ -138,6 +145,8 @@ export function toCustomLinkResponse(row: CustomLinkRow, publicBaseUrl: string):
     campaignId: row.campaign_id,
     jobId: row.job_id,
     thumbnailAttempts: row.thumbnail_attempts,
-    thumbnailError: row.thumbnail_error_code ? { code: row.thumbnail_error_code, message: row.thumbnail_error_message ?? '' } : null,
+    thumbnailError: row.thumbnail_error_code
+      ? { code: row.thumbnail_error_code, message: row.thumbnail_error_message ?? '' }
+      : null,
   };
 }

@@ -1,18 +1,40 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  IsBoolean,
+  IsDefined,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { IsHttpUrl } from '../../../common/validation/http-url';
 import { IsUuidString } from '../../../common/validation/validators';
 
 /** A string a client may clear with null. */
 const ClearableText = (max: number) =>
-  applyDecorators(ApiPropertyOptional({ type: String, maxLength: max, nullable: true }), IsOptional(), IsString(), MaxLength(max));
+  applyDecorators(
+    ApiPropertyOptional({ type: String, maxLength: max, nullable: true }),
+    IsOptional(),
+    IsString(),
+    MaxLength(max),
+  );
 
 /** An absolute http(s) URL of 1..2083 characters a client may clear with null (pydantic's HttpUrl bound). */
 const ClearableUrl = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, format: 'uri', minLength: 1, maxLength: 2083, nullable: true, description: 'An absolute http or https URL.' }),
+    ApiPropertyOptional({
+      type: String,
+      format: 'uri',
+      minLength: 1,
+      maxLength: 2083,
+      nullable: true,
+      description: 'An absolute http or https URL.',
+    }),
     IsOptional(),
     IsString(),
     MinLength(1),
@@ -22,7 +44,13 @@ const ClearableUrl = () =>
 
 /** A string that may be absent but never null (displayName). */
 const RequiredWhenGiven = (min: number, max: number) =>
-  applyDecorators(ApiPropertyOptional({ type: String, minLength: min, maxLength: max }), ValidateIf((_, v) => v !== undefined), IsString(), MinLength(min), MaxLength(max));
+  applyDecorators(
+    ApiPropertyOptional({ type: String, minLength: min, maxLength: max }),
+    ValidateIf((_, v) => v !== undefined),
+    IsString(),
+    MinLength(min),
+    MaxLength(max),
+  );
 
 /** `{"id"}` files the link in a campaign of the organization; `{"name"}` reuses or creates one (docs/api.md §12.2). */
 export class CampaignRefInput {
@@ -41,7 +69,13 @@ export class CampaignRefInput {
 }
 
 export const CampaignRef = () =>
-  applyDecorators(ApiPropertyOptional({ type: CampaignRefInput, nullable: true }), IsOptional(), IsObject(), ValidateNested(), Type(() => CampaignRefInput));
+  applyDecorators(
+    ApiPropertyOptional({ type: CampaignRefInput, nullable: true }),
+    IsOptional(),
+    IsObject(),
+    ValidateNested(),
+    Type(() => CampaignRefInput),
+  );
 
 /** The personalization and sharing fields of docs/api.md §4.3, with their bounds, in that order. */
 export class LinkFieldsInput {
@@ -66,12 +100,31 @@ export class LinkFieldsInput {
 }
 
 export const LINK_TEXT_FIELDS = [
-  'displayName', 'firstName', 'lastName', 'email', 'phone', 'role', 'company', 'context',
-  'shareTitle', 'shareDescription', 'shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain',
+  'displayName',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'role',
+  'company',
+  'context',
+  'shareTitle',
+  'shareDescription',
+  'shareThumbnailUrl',
+  'prospectLogoUrl',
+  'prospectDomain',
 ] as const;
 export type LinkTextField = (typeof LINK_TEXT_FIELDS)[number];
 
 /** Fields whose change re-renders the share card (docs/api.md §12.2). */
 export const THUMBNAIL_AFFECTING_FIELDS: readonly LinkTextField[] = [
-  'displayName', 'firstName', 'lastName', 'company', 'role', 'shareTitle', 'shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain',
+  'displayName',
+  'firstName',
+  'lastName',
+  'company',
+  'role',
+  'shareTitle',
+  'shareThumbnailUrl',
+  'prospectLogoUrl',
+  'prospectDomain',
 ];

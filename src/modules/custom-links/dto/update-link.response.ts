@@ -4,6 +4,10 @@ import { JobResponse } from '../../jobs';
 
 export class UpdateLinkResponse {
   @ApiProperty({ type: CustomLinkResponse }) customLink: CustomLinkResponse;
-  @ApiProperty({ type: JobResponse, nullable: true, description: 'A thumbnail job when a thumbnail-affecting field changed value; else null.' })
+  @ApiProperty({
+    type: JobResponse,
+    nullable: true,
+    description: 'A thumbnail job when a thumbnail-affecting field changed value; else null.',
+  })
   job: JobResponse | null;
 }

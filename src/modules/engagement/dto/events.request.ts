@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { FastParse } from '../../../common/validation/fast-parse.decorator';
 import { parseTimestamp, TimestampInput } from '../../../common/validation/timestamps';
 import { canonicalUuid } from '../../../common/validation/uuid-format';
@@ -110,9 +124,21 @@ function parseCommonBatch(raw: object): EventsRequest | undefined {
 }
 
 const PRINTABLE = /^[\x20-\x7e]*$/;
-const text = (value: unknown, min: number, max: number): value is string => typeof value === 'string' && value.length >= min && value.length <= max && PRINTABLE.test(value);
+const text = (value: unknown, min: number, max: number): value is string =>
+  typeof value === 'string' && value.length >= min && value.length <= max && PRINTABLE.test(value);
 const optionalText = (value: unknown, max: number) => value === undefined || text(value, 0, max);
-const EVENT_FIELDS = new Set(['eventId', 'type', 'customLinkId', 'slug', 'occurredAt', 'pageViewId', 'visitorId', 'sessionId', 'userAgent', 'bot']);
+const EVENT_FIELDS = new Set([
+  'eventId',
+  'type',
+  'customLinkId',
+  'slug',
+  'occurredAt',
+  'pageViewId',
+  'visitorId',
+  'sessionId',
+  'userAgent',
+  'bot',
+]);
 
 function parseCommonEvent(item: unknown): EventInput | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
@@ -133,6 +159,7 @@ function parseCommonEvent(item: unknown): EventInput | undefined {
     (e.bot === undefined || typeof e.bot === 'boolean');
   if (!valid) return undefined;
   const event = new EventInput();
-  for (const key of Object.keys(e)) if (EVENT_FIELDS.has(key)) (event as unknown as Record<string, unknown>)[key] = e[key];
+  for (const key of Object.keys(e))
+    if (EVENT_FIELDS.has(key)) (event as unknown as Record<string, unknown>)[key] = e[key];
   return Object.assign(event, { customLinkId, occurredAt }, sessionId === undefined ? {} : { sessionId });
 }

@@ -34,5 +34,6 @@ export class LinkEventListResponse {
   @ApiInteger() total: number;
   @ApiInteger() limit: number;
   @ApiInteger() offset: number;
-  @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page.' }) nextCursor:
+    string | null;
 }

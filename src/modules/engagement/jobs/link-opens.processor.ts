@@ -12,7 +12,17 @@ export class LinkOpensProcessor {
   async record(job: Job<RecordOpenPayload>): Promise<void> {
     const open = job.data;
     await this.events.apply(open.organizationId, [
-      { linkId: open.linkId, eventId: open.eventId, type: 'open', occurredAt: new Date(open.occurredAt), pageViewId: null, visitorId: null, sessionId: null, bot: open.bot, botReason: open.botReason ?? null },
+      {
+        linkId: open.linkId,
+        eventId: open.eventId,
+        type: 'open',
+        occurredAt: new Date(open.occurredAt),
+        pageViewId: null,
+        visitorId: null,
+        sessionId: null,
+        bot: open.bot,
+        botReason: open.botReason ?? null,
+      },
     ]);
   }
 }

@@ -11,7 +11,8 @@ export type BotReason = (typeof BOT_REASONS)[number];
  * Trend Micro, Symantec / Broadcom MessageLabs, Cisco IronPort, Sophos, FireEye / Trellix, Zscaler,
  * Bitdefender, Check Point, and User-Agents that call themselves a scanner, preview or prefetcher.
  */
-const SCANNERS = /proofpoint|mimecast|barracuda|safelinks|urldefense|forcepoint|trend ?micro|symantec|messagelabs|cisco|ironport|sophos|fireeye|zscaler|bitdefender|checkpoint|scanner|preview|prefetch/i;
+const SCANNERS =
+  /proofpoint|mimecast|barracuda|safelinks|urldefense|forcepoint|trend ?micro|symantec|messagelabs|cisco|ironport|sophos|fireeye|zscaler|bitdefender|checkpoint|scanner|preview|prefetch/i;
 
 /** A request as bot detection sees it; `headers` are lower-cased names (Node's IncomingHttpHeaders). */
 export interface BotSignals {

@@ -21,7 +21,16 @@ const iso = (n: number) => T(n).toISOString();
 
 let seq = 0;
 function ev(type: EventType, minute: number, extra: Partial<EngagementEvent> = {}): EngagementEvent {
-  return { eventId: `e-${++seq}`, type, occurredAt: T(minute), pageViewId: null, visitorId: null, sessionId: null, bot: false, ...extra };
+  return {
+    eventId: `e-${++seq}`,
+    type,
+    occurredAt: T(minute),
+    pageViewId: null,
+    visitorId: null,
+    sessionId: null,
+    bot: false,
+    ...extra,
+  };
 }
 const rollup = (events: EngagementEvent[]) => engagementOf(storedFormOf(statsOf(events)));
 
@@ -104,17 +113,39 @@ describe('engagement rollup rules', () => {
 
     it('a load without pageViewId and visitorId counts as a load only; loadsPerUniqueVisitor stays null', () => {
       const r = rollup([ev('page_view', 1), ev('page_view', 2)]);
-      expect(r).toMatchObject({ loadCount: 2, pageViewCount: 0, uniqueVisitorCount: 0, loadsPerUniqueVisitor: null, visitorCountMode: 'identified', stage: 'opened', openObserved: true });
+      expect(r).toMatchObject({
+        loadCount: 2,
+        pageViewCount: 0,
+        uniqueVisitorCount: 0,
+        loadsPerUniqueVisitor: null,
+        visitorCountMode: 'identified',
+        stage: 'opened',
+        openObserved: true,
+      });
     });
 
     it('a load with a visitorId but no pageViewId counts the visitor, not a page view', () => {
       const r = rollup([ev('page_view', 1, { visitorId: 'v1' })]);
-      expect(r).toMatchObject({ loadCount: 1, pageViewCount: 0, persistentUniqueVisitorCount: 1, uniqueVisitorCount: 1, loadsPerUniqueVisitor: 1 });
+      expect(r).toMatchObject({
+        loadCount: 1,
+        pageViewCount: 0,
+        persistentUniqueVisitorCount: 1,
+        uniqueVisitorCount: 1,
+        loadsPerUniqueVisitor: 1,
+      });
     });
 
     it('an open is not a load', () => {
       const r = rollup([ev('open', 5)]);
-      expect(r).toEqual({ ...EMPTY, stage: 'opened', openObserved: true, firstOpenedAt: iso(5), lastOpenedAt: iso(5), lastActivityAt: iso(5), lastActivityType: 'open' });
+      expect(r).toEqual({
+        ...EMPTY,
+        stage: 'opened',
+        openObserved: true,
+        firstOpenedAt: iso(5),
+        lastOpenedAt: iso(5),
+        lastActivityAt: iso(5),
+        lastActivityType: 'open',
+      });
     });
 
     it('human opens and loads both move first/lastOpenedAt', () => {
@@ -125,11 +156,24 @@ describe('engagement rollup rules', () => {
 
   describe('stage', () => {
     it('progresses not_opened → opened → started → engaged with the first*At times', () => {
-      const events = [ev('open', 1), ev('session_started', 2, { sessionId: 's1' }), ev('session_engaged', 3, { sessionId: 's1' })];
+      const events = [
+        ev('open', 1),
+        ev('session_started', 2, { sessionId: 's1' }),
+        ev('session_engaged', 3, { sessionId: 's1' }),
+      ];
       expect(rollup([])).toMatchObject({ stage: 'not_opened' });
       expect(rollup(events.slice(0, 1))).toMatchObject({ stage: 'opened', firstStartedAt: null, firstEngagedAt: null });
-      expect(rollup(events.slice(0, 2))).toMatchObject({ stage: 'started', firstStartedAt: iso(2), firstEngagedAt: null });
-      expect(rollup(events)).toMatchObject({ stage: 'engaged', firstOpenedAt: iso(1), firstStartedAt: iso(2), firstEngagedAt: iso(3) });
+      expect(rollup(events.slice(0, 2))).toMatchObject({
+        stage: 'started',
+        firstStartedAt: iso(2),
+        firstEngagedAt: null,
+      });
+      expect(rollup(events)).toMatchObject({
+        stage: 'engaged',
+        firstOpenedAt: iso(1),
+        firstStartedAt: iso(2),
+        firstEngagedAt: iso(3),
+      });
     });
 
     it('never regresses: later opens, loads and ends keep engaged and keep the first times', () => {
@@ -141,7 +185,14 @@ describe('engagement rollup rules', () => {
         ev('page_view', 10, { pageViewId: 'p' }),
         ev('session_ended', 11, { sessionId: 's1' }),
       ]);
-      expect(r).toMatchObject({ stage: 'engaged', firstOpenedAt: iso(1), lastOpenedAt: iso(10), firstStartedAt: iso(2), firstEngagedAt: iso(3), lastActivityType: 'session_ended' });
+      expect(r).toMatchObject({
+        stage: 'engaged',
+        firstOpenedAt: iso(1),
+        lastOpenedAt: iso(10),
+        firstStartedAt: iso(2),
+        firstEngagedAt: iso(3),
+        lastActivityType: 'session_ended',
+      });
     });
 
     it('stageOf reads only the first times', () => {
@@ -152,7 +203,12 @@ describe('engagement rollup rules', () => {
     });
 
     it('session_ended alone does not open the link', () => {
-      expect(rollup([ev('session_ended', 4, { sessionId: 's1' })])).toMatchObject({ stage: 'not_opened', openObserved: false, sessionCount: 1, lastActivityType: 'session_ended' });
+      expect(rollup([ev('session_ended', 4, { sessionId: 's1' })])).toMatchObject({
+        stage: 'not_opened',
+        openObserved: false,
+        sessionCount: 1,
+        lastActivityType: 'session_ended',
+      });
     });
   });
 
@@ -168,7 +224,13 @@ describe('engagement rollup rules', () => {
         ev('session_started', 7),
         ev('session_started', 8, { sessionId: 's4', bot: true }),
       ]);
-      expect(r).toMatchObject({ sessionCount: 3, startedSessionCount: 2, engagedSessionCount: 1, firstStartedAt: iso(2), firstEngagedAt: iso(5) });
+      expect(r).toMatchObject({
+        sessionCount: 3,
+        startedSessionCount: 2,
+        engagedSessionCount: 1,
+        firstStartedAt: iso(2),
+        firstEngagedAt: iso(5),
+      });
     });
   });
 
@@ -177,34 +239,57 @@ describe('engagement rollup rules', () => {
       ['lead_submitted', 'leadSubmitted', 'firstLeadSubmittedAt'],
       ['meeting_clicked', 'meetingClicked', 'firstMeetingClickedAt'],
       ['meeting_booked', 'meetingBooked', 'firstMeetingBookedAt'],
-    ] as const)('%s alone sets its flag and time and advances the stage to engaged at its time', (type, flag, field) => {
-      const r = rollup([ev(type, 6)]);
-      const others = { leadSubmitted: false, meetingClicked: false, meetingBooked: false, firstLeadSubmittedAt: null, firstMeetingClickedAt: null, firstMeetingBookedAt: null };
-      expect(r).toEqual({
-        ...EMPTY,
-        ...others,
-        [flag]: true,
-        [field]: iso(6),
-        stage: 'engaged',
-        firstOpenedAt: iso(6),
-        firstStartedAt: iso(6),
-        firstEngagedAt: iso(6),
-        lastActivityAt: iso(6),
-        lastActivityType: type,
-      });
-      // Evidence is not an observed open: openObserved and lastOpenedAt stay unset.
-      expect(r.openObserved).toBe(false);
-      expect(r.lastOpenedAt).toBeNull();
-    });
+    ] as const)(
+      '%s alone sets its flag and time and advances the stage to engaged at its time',
+      (type, flag, field) => {
+        const r = rollup([ev(type, 6)]);
+        const others = {
+          leadSubmitted: false,
+          meetingClicked: false,
+          meetingBooked: false,
+          firstLeadSubmittedAt: null,
+          firstMeetingClickedAt: null,
+          firstMeetingBookedAt: null,
+        };
+        expect(r).toEqual({
+          ...EMPTY,
+          ...others,
+          [flag]: true,
+          [field]: iso(6),
+          stage: 'engaged',
+          firstOpenedAt: iso(6),
+          firstStartedAt: iso(6),
+          firstEngagedAt: iso(6),
+          lastActivityAt: iso(6),
+          lastActivityType: type,
+        });
+        // Evidence is not an observed open: openObserved and lastOpenedAt stay unset.
+        expect(r.openObserved).toBe(false);
+        expect(r.lastOpenedAt).toBeNull();
+      },
+    );
 
     it('keeps earlier observed times and fills only the missing or later ones (min of evidence and events)', () => {
       const r = rollup([ev('open', 1), ev('session_started', 3), ev('lead_submitted', 5), ev('session_engaged', 8)]);
-      expect(r).toMatchObject({ stage: 'engaged', firstOpenedAt: iso(1), firstStartedAt: iso(3), firstEngagedAt: iso(5), firstLeadSubmittedAt: iso(5), openObserved: true });
+      expect(r).toMatchObject({
+        stage: 'engaged',
+        firstOpenedAt: iso(1),
+        firstStartedAt: iso(3),
+        firstEngagedAt: iso(5),
+        firstLeadSubmittedAt: iso(5),
+        openObserved: true,
+      });
     });
 
     it('evidence earlier than observed events moves the first times back to the evidence time', () => {
       const r = rollup([ev('open', 9), ev('session_started', 10), ev('session_engaged', 11), ev('meeting_booked', 4)]);
-      expect(r).toMatchObject({ firstOpenedAt: iso(4), lastOpenedAt: iso(9), firstStartedAt: iso(4), firstEngagedAt: iso(4), firstMeetingBookedAt: iso(4) });
+      expect(r).toMatchObject({
+        firstOpenedAt: iso(4),
+        lastOpenedAt: iso(9),
+        firstStartedAt: iso(4),
+        firstEngagedAt: iso(4),
+        firstMeetingBookedAt: iso(4),
+      });
     });
 
     it('conversion times are the earliest of each kind', () => {
@@ -238,19 +323,44 @@ describe('engagement rollup rules', () => {
     });
 
     it('bot events of every other type count nowhere', () => {
-      const types: EventType[] = ['page_view', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'];
-      const r = rollup(types.map((type, i) => ev(type, i + 1, { bot: true, pageViewId: `p${i}`, visitorId: `v${i}`, sessionId: `s${i}` })));
+      const types: EventType[] = [
+        'page_view',
+        'session_started',
+        'session_engaged',
+        'session_ended',
+        'lead_submitted',
+        'meeting_clicked',
+        'meeting_booked',
+      ];
+      const r = rollup(
+        types.map((type, i) =>
+          ev(type, i + 1, { bot: true, pageViewId: `p${i}`, visitorId: `v${i}`, sessionId: `s${i}` }),
+        ),
+      );
       expect(r).toMatchObject({ ...EMPTY, botScannedOnly: r.botScannedOnly });
       expect(r.stage).toBe('not_opened');
     });
 
     it('a human open or load alongside bot opens clears botScannedOnly', () => {
-      expect(rollup([ev('open', 1, { bot: true }), ev('open', 2)])).toMatchObject({ botScannedOnly: false, openObserved: true, firstOpenedAt: iso(2) });
-      expect(rollup([ev('open', 1, { bot: true }), ev('page_view', 2, { pageViewId: 'p' })])).toMatchObject({ botScannedOnly: false, openObserved: true, loadCount: 1 });
+      expect(rollup([ev('open', 1, { bot: true }), ev('open', 2)])).toMatchObject({
+        botScannedOnly: false,
+        openObserved: true,
+        firstOpenedAt: iso(2),
+      });
+      expect(rollup([ev('open', 1, { bot: true }), ev('page_view', 2, { pageViewId: 'p' })])).toMatchObject({
+        botScannedOnly: false,
+        openObserved: true,
+        loadCount: 1,
+      });
     });
 
     it('bot opens do not hide lead evidence but evidence is not an observed open', () => {
-      expect(rollup([ev('open', 1, { bot: true }), ev('lead_submitted', 2)])).toMatchObject({ stage: 'engaged', openObserved: false, botScannedOnly: true, leadSubmitted: true });
+      expect(rollup([ev('open', 1, { bot: true }), ev('lead_submitted', 2)])).toMatchObject({
+        stage: 'engaged',
+        openObserved: false,
+        botScannedOnly: true,
+        leadSubmitted: true,
+      });
     });
 
     it('bot opens count by their reason; other bot events and reasonless (older) bot opens count in no reason', () => {
@@ -268,15 +378,21 @@ describe('engagement rollup rules', () => {
     });
 
     it('bot events never become the last activity', () => {
-      expect(rollup([ev('open', 1), ev('session_started', 5, { bot: true })])).toMatchObject({ lastActivityAt: iso(1), lastActivityType: 'open' });
+      expect(rollup([ev('open', 1), ev('session_started', 5, { bot: true })])).toMatchObject({
+        lastActivityAt: iso(1),
+        lastActivityType: 'open',
+      });
     });
   });
 
   describe('isBotRequest', () => {
-    const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+    const CHROME =
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
     it('a browser GET is human', () => expect(isBotRequest(CHROME, 'GET')).toBe(false));
     it('HEAD is a bot even with a browser User-Agent', () => expect(isBotRequest(CHROME, 'HEAD')).toBe(true));
-    it.each([undefined, null, '', '   '])('a missing or empty User-Agent (%p) is a bot', (ua) => expect(isBotRequest(ua)).toBe(true));
+    it.each([undefined, null, '', '   '])('a missing or empty User-Agent (%p) is a bot', (ua) =>
+      expect(isBotRequest(ua)).toBe(true),
+    );
     it.each([
       'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
       'curl/8.4.0',
@@ -287,21 +403,38 @@ describe('engagement rollup rules', () => {
   });
 
   describe('botReasonOf', () => {
-    const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-    it('a browser GET without prefetch headers is human', () => expect(botReasonOf({ userAgent: CHROME, method: 'GET', headers: { accept: 'text/html' } })).toBeNull());
-    it('HEAD comes first, whatever else', () => expect(botReasonOf({ userAgent: 'Mimecast', method: 'HEAD', headers: { 'sec-purpose': 'prefetch' } })).toBe('head_request'));
+    const CHROME =
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+    it('a browser GET without prefetch headers is human', () =>
+      expect(botReasonOf({ userAgent: CHROME, method: 'GET', headers: { accept: 'text/html' } })).toBeNull());
+    it('HEAD comes first, whatever else', () =>
+      expect(botReasonOf({ userAgent: 'Mimecast', method: 'HEAD', headers: { 'sec-purpose': 'prefetch' } })).toBe(
+        'head_request',
+      ));
     it.each([
       ['sec-purpose', 'prefetch'],
       ['sec-purpose', 'prefetch;prerender'],
       ['purpose', 'prefetch'],
       ['x-moz', 'prefetch'],
       ['purpose', ['other', 'Prefetch']],
-    ])('%s: %p is a prefetch', (name, value) => expect(botReasonOf({ userAgent: CHROME, headers: { [name]: value } })).toBe('prefetch'));
-    it('another purpose is not', () => expect(botReasonOf({ userAgent: CHROME, headers: { 'sec-purpose': 'prerender', 'x-purpose': 'prefetch' } })).toBeNull());
-    it.each([`${CHROME} Proofpoint`, 'Mimecast URL Protect', 'Barracuda Sentinel (EE)', 'Microsoft SafeLinks'])('%s is a scanner', (ua) => expect(botReasonOf({ userAgent: ua })).toBe('scanner'));
-    it.each(['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'curl/8.4.0', '', '   ', undefined])('%p is a bot user agent', (ua) =>
-      expect(botReasonOf({ userAgent: ua })).toBe('user_agent'),
+    ])('%s: %p is a prefetch', (name, value) =>
+      expect(botReasonOf({ userAgent: CHROME, headers: { [name]: value } })).toBe('prefetch'),
     );
+    it('another purpose is not', () =>
+      expect(
+        botReasonOf({ userAgent: CHROME, headers: { 'sec-purpose': 'prerender', 'x-purpose': 'prefetch' } }),
+      ).toBeNull());
+    it.each([`${CHROME} Proofpoint`, 'Mimecast URL Protect', 'Barracuda Sentinel (EE)', 'Microsoft SafeLinks'])(
+      '%s is a scanner',
+      (ua) => expect(botReasonOf({ userAgent: ua })).toBe('scanner'),
+    );
+    it.each([
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'curl/8.4.0',
+      '',
+      '   ',
+      undefined,
+    ])('%p is a bot user agent', (ua) => expect(botReasonOf({ userAgent: ua })).toBe('user_agent'));
   });
 
   describe('duplicates', () => {
@@ -314,7 +447,10 @@ describe('engagement rollup rules', () => {
 
   describe('last activity', () => {
     it('is the latest human event of any type', () => {
-      expect(rollup([ev('session_ended', 9), ev('open', 2), ev('lead_submitted', 4)])).toMatchObject({ lastActivityAt: iso(9), lastActivityType: 'session_ended' });
+      expect(rollup([ev('session_ended', 9), ev('open', 2), ev('lead_submitted', 4)])).toMatchObject({
+        lastActivityAt: iso(9),
+        lastActivityType: 'session_ended',
+      });
     });
 
     it('at equal occurredAt goes to the greater eventId whatever the order', () => {
@@ -422,12 +558,20 @@ describe('engagement rollup rules', () => {
     });
 
     it('lead evidence alone gives stage engaged and lists only the observed lead', () => {
-      expect(lifecycleOf([{ type: 'lead_submitted', at: T(5) }])).toEqual({ stage: 'engaged', events: [{ eventType: 'lead_submitted', observedAt: iso(5) }] });
+      expect(lifecycleOf([{ type: 'lead_submitted', at: T(5) }])).toEqual({
+        stage: 'engaged',
+        events: [{ eventType: 'lead_submitted', observedAt: iso(5) }],
+      });
     });
 
     it('stage follows open → started', () => {
       expect(lifecycleOf([{ type: 'open', at: T(1) }]).stage).toBe('opened');
-      expect(lifecycleOf([{ type: 'open', at: T(1) }, { type: 'session_started', at: T(2) }]).stage).toBe('started');
+      expect(
+        lifecycleOf([
+          { type: 'open', at: T(1) },
+          { type: 'session_started', at: T(2) },
+        ]).stage,
+      ).toBe('started');
       expect(lifecycleOf([]).stage).toBe('not_opened');
     });
   });
@@ -437,7 +581,16 @@ describe('engagement rollup rules', () => {
 // Properties
 // -------------------------------------------------------------------------------------------------
 
-const TYPES: EventType[] = ['open', 'page_view', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'];
+const TYPES: EventType[] = [
+  'open',
+  'page_view',
+  'session_started',
+  'session_engaged',
+  'session_ended',
+  'lead_submitted',
+  'meeting_clicked',
+  'meeting_booked',
+];
 /** Events with ids from a small pool: some ids repeat as identical copies (duplicates). */
 const eventSet = fc
   .array(
@@ -455,10 +608,23 @@ const eventSet = fc
   .chain((drafts) =>
     fc
       .tuple(
-        fc.constant(drafts.map((d, i): EngagementEvent => ({ eventId: `${'aAbB'[i % 4]}${i}`, type: d.type, occurredAt: T(d.minute), pageViewId: d.pageViewId, visitorId: d.visitorId, sessionId: d.sessionId, bot: d.bot, botReason: d.bot ? d.botReason : null }))),
+        fc.constant(
+          drafts.map((d, i): EngagementEvent => ({
+            eventId: `${'aAbB'[i % 4]}${i}`,
+            type: d.type,
+            occurredAt: T(d.minute),
+            pageViewId: d.pageViewId,
+            visitorId: d.visitorId,
+            sessionId: d.sessionId,
+            bot: d.bot,
+            botReason: d.bot ? d.botReason : null,
+          })),
+        ),
         fc.array(fc.nat(), { maxLength: 8 }),
       )
-      .map(([events, dupes]) => (events.length === 0 ? events : [...events, ...dupes.map((n) => ({ ...events[n % events.length] }))])),
+      .map(([events, dupes]) =>
+        events.length === 0 ? events : [...events, ...dupes.map((n) => ({ ...events[n % events.length] }))],
+      ),
   );
 
 const shuffled = <T>(items: T[]) => fc.shuffledSubarray(items, { minLength: items.length, maxLength: items.length });
@@ -495,7 +661,8 @@ function mergeInto(total: LinkStats, batch: LinkStats): void {
   total.firstLeadSubmittedAt = min(total.firstLeadSubmittedAt, batch.firstLeadSubmittedAt);
   total.firstMeetingClickedAt = min(total.firstMeetingClickedAt, batch.firstMeetingClickedAt);
   total.firstMeetingBookedAt = min(total.firstMeetingBookedAt, batch.firstMeetingBookedAt);
-  if (batch.lastActivity && isLaterActivity(batch.lastActivity, total.lastActivity)) total.lastActivity = batch.lastActivity;
+  if (batch.lastActivity && isLaterActivity(batch.lastActivity, total.lastActivity))
+    total.lastActivity = batch.lastActivity;
 }
 
 function mergedOverBatches(batches: EngagementEvent[][]) {
@@ -510,8 +677,24 @@ function mergedOverBatches(batches: EngagementEvent[][]) {
 }
 
 const RANK = { not_opened: 0, opened: 1, started: 2, engaged: 3 } as const;
-const COUNTS = ['pageViewCount', 'loadCount', 'uniqueVisitorCount', 'persistentUniqueVisitorCount', 'ephemeralPageViewCount', 'sessionCount', 'startedSessionCount', 'engagedSessionCount'] as const;
-const FIRSTS = ['firstOpenedAt', 'firstStartedAt', 'firstEngagedAt', 'firstLeadSubmittedAt', 'firstMeetingClickedAt', 'firstMeetingBookedAt'] as const;
+const COUNTS = [
+  'pageViewCount',
+  'loadCount',
+  'uniqueVisitorCount',
+  'persistentUniqueVisitorCount',
+  'ephemeralPageViewCount',
+  'sessionCount',
+  'startedSessionCount',
+  'engagedSessionCount',
+] as const;
+const FIRSTS = [
+  'firstOpenedAt',
+  'firstStartedAt',
+  'firstEngagedAt',
+  'firstLeadSubmittedAt',
+  'firstMeetingClickedAt',
+  'firstMeetingBookedAt',
+] as const;
 const FLAGS = ['openObserved', 'leadSubmitted', 'meetingClicked', 'meetingBooked'] as const;
 
 describe('engagement rollup properties', () => {
@@ -531,7 +714,9 @@ describe('engagement rollup properties', () => {
   it('is the same for any split into batches merged the way the service merges', () => {
     fc.assert(
       fc.property(
-        eventSet.chain((events) => fc.tuple(fc.constant(events), shuffled(events), fc.array(fc.nat(), { maxLength: 6 }))),
+        eventSet.chain((events) =>
+          fc.tuple(fc.constant(events), shuffled(events), fc.array(fc.nat(), { maxLength: 6 })),
+        ),
         ([events, permuted, cuts]) => {
           expect(mergedOverBatches(split(permuted, cuts))).toEqual(rollup(events));
         },
@@ -548,9 +733,14 @@ describe('engagement rollup properties', () => {
           const next = rollup(events.slice(0, i));
           for (const key of COUNTS) expect(next[key]).toBeGreaterThanOrEqual(previous[key]);
           expect(RANK[next.stage]).toBeGreaterThanOrEqual(RANK[previous.stage]);
-          for (const key of FIRSTS) if (previous[key] !== null) expect(Date.parse(next[key] as string)).toBeLessThanOrEqual(Date.parse(previous[key] as string));
+          for (const key of FIRSTS)
+            if (previous[key] !== null)
+              expect(Date.parse(next[key] as string)).toBeLessThanOrEqual(Date.parse(previous[key] as string));
           for (const key of FLAGS) if (previous[key]) expect(next[key]).toBe(true);
-          if (previous.lastActivityAt !== null) expect(Date.parse(next.lastActivityAt as string)).toBeGreaterThanOrEqual(Date.parse(previous.lastActivityAt));
+          if (previous.lastActivityAt !== null)
+            expect(Date.parse(next.lastActivityAt as string)).toBeGreaterThanOrEqual(
+              Date.parse(previous.lastActivityAt),
+            );
           previous = next;
         }
       }),

@@ -6,7 +6,16 @@ import { BOT_REASONS, type BotReason } from './bot-detection';
  * merge by adding counters, uniting sets, taking minima and maxima, so any order or batching of the
  * same events gives the same rollup; the stored rollup is this merge, kept per link.
  */
-export const EVENT_TYPES = ['open', 'page_view', 'session_started', 'session_engaged', 'session_ended', 'lead_submitted', 'meeting_clicked', 'meeting_booked'] as const;
+export const EVENT_TYPES = [
+  'open',
+  'page_view',
+  'session_started',
+  'session_engaged',
+  'session_ended',
+  'lead_submitted',
+  'meeting_clicked',
+  'meeting_booked',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EngagementEvent {
@@ -27,7 +36,14 @@ export type BotOpens = Record<BotReason, number>;
 export const noBotOpens = (): BotOpens => Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as BotOpens;
 
 /** The distinct sets behind the distinct counts, by kind. */
-export const DISTINCT_KINDS = ['page_view', 'ephemeral_page_view', 'visitor', 'session', 'started_session', 'engaged_session'] as const;
+export const DISTINCT_KINDS = [
+  'page_view',
+  'ephemeral_page_view',
+  'visitor',
+  'session',
+  'started_session',
+  'engaged_session',
+] as const;
 export type DistinctKind = (typeof DISTINCT_KINDS)[number];
 
 export interface TimeStats {
@@ -105,7 +121,10 @@ export function emptyStats(): LinkStats {
     botOpenCount: 0,
     botOpens: noBotOpens(),
     loadCount: 0,
-    distinct: Object.fromEntries(DISTINCT_KINDS.map((kind) => [kind, new Set<string>()])) as Record<DistinctKind, Set<string>>,
+    distinct: Object.fromEntries(DISTINCT_KINDS.map((kind) => [kind, new Set<string>()])) as Record<
+      DistinctKind,
+      Set<string>
+    >,
     firstOpenedAt: null,
     lastOpenedAt: null,
     firstStartedAt: null,

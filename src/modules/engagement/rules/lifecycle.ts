@@ -24,7 +24,11 @@ const LIFECYCLE_EVENT: Record<EventType, string> = {
  */
 export function lifecycleOf(earliestByType: { type: EventType; at: Date }[]): Lifecycle {
   const byKind = new Map<string, Date>();
-  const reached = { firstOpenedAt: null as Date | null, firstStartedAt: null as Date | null, firstEngagedAt: null as Date | null };
+  const reached = {
+    firstOpenedAt: null as Date | null,
+    firstStartedAt: null as Date | null,
+    firstEngagedAt: null as Date | null,
+  };
   for (const { type, at } of earliestByType) {
     const kind = LIFECYCLE_EVENT[type];
     const known = byKind.get(kind);

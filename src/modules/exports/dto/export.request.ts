@@ -18,7 +18,8 @@ export class CreateExportRequest {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'string' },
-    description: "The list's query parameters as its GET takes them (strings; comma lists as one string), pagination apart; for link_events also link_id (required).",
+    description:
+      "The list's query parameters as its GET takes them (strings; comma lists as one string), pagination apart; for link_events also link_id (required).",
   })
   @IsOptional()
   @IsObject()

@@ -16,9 +16,16 @@ export class ExportResponse {
   @ApiInteger({ minimum: 0, nullable: true, description: 'Rows in the file, once completed.' }) rowCount: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty(time) completedAt: string | null;
-  @ApiProperty({ type: String, format: 'uri-reference', nullable: true, description: 'Where the file streams from (the same organization\'s keys, gzip when accepted); null until completed.' })
+  @ApiProperty({
+    type: String,
+    format: 'uri-reference',
+    nullable: true,
+    description:
+      "Where the file streams from (the same organization's keys, gzip when accepted); null until completed.",
+  })
   downloadUrl: string | null;
-  @ApiProperty({ ...time, description: '24 h after completion; the export and its file are gone after it (404).' }) expiresAt: string | null;
+  @ApiProperty({ ...time, description: '24 h after completion; the export and its file are gone after it (404).' })
+  expiresAt: string | null;
 }
 
 export const exportLocation = (id: string) => `/api/v1/exports/${id}`;

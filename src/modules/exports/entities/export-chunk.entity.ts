@@ -3,7 +3,10 @@ import { ExportEntity } from './export.entity';
 
 /** About 1 MiB of an export's gzip file, in order (`seq`) within the run that wrote it. */
 @Entity('export_chunks')
-@ForeignKey(() => ExportEntity, ['organizationId', 'exportId'], ['organizationId', 'id'], { name: 'export_chunks_export_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => ExportEntity, ['organizationId', 'exportId'], ['organizationId', 'id'], {
+  name: 'export_chunks_export_fkey',
+  onDelete: 'CASCADE',
+})
 export class ExportChunkEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   organizationId: string;

@@ -1,5 +1,8 @@
 /** Where @nestjs/swagger keeps @ApiProperty metadata (its constants module is not exported). */
-const DECORATORS = { API_MODEL_PROPERTIES: 'swagger/apiModelProperties', API_MODEL_PROPERTIES_ARRAY: 'swagger/apiModelPropertiesArray' } as const;
+const DECORATORS = {
+  API_MODEL_PROPERTIES: 'swagger/apiModelProperties',
+  API_MODEL_PROPERTIES_ARRAY: 'swagger/apiModelPropertiesArray',
+} as const;
 
 type Class = abstract new (...args: never[]) => object;
 
@@ -11,7 +14,8 @@ function propertiesOf(type: Class): string[] {
 
 /** The class a nested property holds, when it is one object (not a list, not a scalar). */
 function nestedClass(type: Class, property: string): Class | null {
-  const meta = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, type.prototype, property) as { type?: unknown; isArray?: boolean } | undefined;
+  const meta = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, type.prototype, property) as
+    { type?: unknown; isArray?: boolean } | undefined;
   if (!meta || meta.isArray || Array.isArray(meta.type) || typeof meta.type !== 'function') return null;
   // `type: () => X` (a lazy reference) has no prototype; a class has.
   const resolved = (meta.type.prototype === undefined ? (meta.type as () => unknown)() : meta.type) as Class;

@@ -20,7 +20,9 @@ describe('export format', () => {
   });
 
   it('quotes per RFC 4180 and ends lines with CRLF', () => {
-    expect(csvLine(['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\r'])).toBe('plain,"a,b","say ""hi""","two\nlines","cr\r"\r\n');
+    expect(csvLine(['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\r'])).toBe(
+      'plain,"a,b","say ""hi""","two\nlines","cr\r"\r\n',
+    );
   });
 
   it('neutralises text that starts like a formula, and only that', () => {
@@ -33,7 +35,9 @@ describe('export format', () => {
 
   it('writes a row with empty cells under a null nested object', () => {
     const columns = columnsOf(Item);
-    expect(csvRow({ id: '=1', tags: [], engagement: null, lazy: { stage: 'lead', opens: 2 } }, columns)).toBe(`'=1,[],,,lead,2\r\n`);
+    expect(csvRow({ id: '=1', tags: [], engagement: null, lazy: { stage: 'lead', opens: 2 } }, columns)).toBe(
+      `'=1,[],,,lead,2\r\n`,
+    );
   });
 
   it('keeps NDJSON values verbatim', () => {

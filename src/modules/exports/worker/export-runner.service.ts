@@ -24,7 +24,8 @@ const CHUNK_BYTES = 1024 * 1024;
 const SWEEP_BATCH = 500;
 
 /** What a run came to; `superseded`: another run took the export over, and this one stopped. */
-type RunOutcome = { status: 'completed'; rows: number; bytes: number } | { status: 'failed' } | { status: 'superseded' };
+type RunOutcome =
+  { status: 'completed'; rows: number; bytes: number } | { status: 'failed' } | { status: 'superseded' };
 const FAILED: RunOutcome = { status: 'failed' };
 const SUPERSEDED: RunOutcome = { status: 'superseded' };
 
@@ -50,7 +51,10 @@ export class ExportRunner {
     const started = Date.now();
     const row = await this.exports.startRun(organizationId, exportId, runId, this.leases.terms());
     if (!row) return;
-    const outcome = await this.leases.hold((lease) => this.exports.renewLease(organizationId, exportId, runId, lease), () => this.write(organizationId, row, runId));
+    const outcome = await this.leases.hold(
+      (lease) => this.exports.renewLease(organizationId, exportId, runId, lease),
+      () => this.write(organizationId, row, runId),
+    );
     const run: ExportRun = { resource: row.resource, format: row.format, durationMs: Date.now() - started };
     if (outcome.status === 'completed') observeExportCompleted(run, outcome.rows, outcome.bytes);
     else if (outcome.status === 'failed') observeExportFailed(run);
@@ -95,20 +99,32 @@ export class ExportRunner {
     }
   }
 
-  private async writeFile(organizationId: string, row: ExportRow, runId: string, source: ExportSource, query: PaginationQuery): Promise<RunOutcome> {
-    const file = new ChunkedGzip(CHUNK_BYTES, (seq, data) => this.exports.appendChunk(organizationId, row.id, runId, seq, data));
+  private async writeFile(
+    organizationId: string,
+    row: ExportRow,
+    runId: string,
+    source: ExportSource,
+    query: PaginationQuery,
+  ): Promise<RunOutcome> {
+    const file = new ChunkedGzip(CHUNK_BYTES, (seq, data) =>
+      this.exports.appendChunk(organizationId, row.id, runId, seq, data),
+    );
     const columns = row.format === 'csv' ? columnsOf(source.item) : [];
     if (row.format === 'csv' && !(await file.write(csvLine(columns)))) return SUPERSEDED;
     let rowCount = 0;
     let cursor: string | undefined;
     do {
-      const page = await source.page(organizationId, Object.assign(query, { limit: PAGE_ROWS, offset: 0, cursor, offsetGiven: undefined }));
+      const page = await source.page(
+        organizationId,
+        Object.assign(query, { limit: PAGE_ROWS, offset: 0, cursor, offsetGiven: undefined }),
+      );
       const text = page.items.map((item) => (row.format === 'csv' ? csvRow(item, columns) : ndjsonRow(item))).join('');
       if (!(await file.write(text))) return SUPERSEDED;
       rowCount += page.items.length;
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
-    if (!(await file.end()) || !(await this.exports.complete(organizationId, row.id, runId, rowCount, EXPORT_TTL_MS))) return SUPERSEDED;
+    if (!(await file.end()) || !(await this.exports.complete(organizationId, row.id, runId, rowCount, EXPORT_TTL_MS)))
+      return SUPERSEDED;
     return { status: 'completed', rows: rowCount, bytes: file.stored };
   }
 }

@@ -3,7 +3,13 @@ import { Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/
 import type { Job, Queue } from 'bull';
 import { JobReaper } from '../../../common/queue/job-reaper';
 import { ExportRunner } from './export-runner.service';
-import { EXPORTS_QUEUE, RUN_EXPORT, SWEEP_EVERY_MS, SWEEP_EXPIRED_EXPORTS, type RunExportPayload } from './exports.queue';
+import {
+  EXPORTS_QUEUE,
+  RUN_EXPORT,
+  SWEEP_EVERY_MS,
+  SWEEP_EXPIRED_EXPORTS,
+  type RunExportPayload,
+} from './exports.queue';
 
 /** Export runs (ids-only payload; a rerun starts the file over) and the hourly sweep of expired exports. */
 @Processor(EXPORTS_QUEUE)
@@ -22,7 +28,11 @@ export class ExportsProcessor implements OnModuleInit, OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     // Repeatable jobs are keyed by name and schedule: every worker may register, one job exists.
-    await this.queue.add(SWEEP_EXPIRED_EXPORTS, {}, { repeat: { every: SWEEP_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 });
+    await this.queue.add(
+      SWEEP_EXPIRED_EXPORTS,
+      {},
+      { repeat: { every: SWEEP_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 },
+    );
   }
 
   @Process({ name: RUN_EXPORT, concurrency: 2 })

@@ -12,7 +12,8 @@ const uuid = { type: String, format: 'uuid', nullable: true } as const;
 export class JobResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['create', 'thumbnail'] }) type: string;
-  @ApiProperty({ enum: ['queued', 'processing', 'completed', 'completed_with_errors', 'cancelled', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['queued', 'processing', 'completed', 'completed_with_errors', 'cancelled', 'failed'] })
+  status: string;
   @ApiInteger() totalItems: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;

@@ -13,7 +13,10 @@ import { CustomLinkJobEntity } from './custom-link-job.entity';
 @Check('custom_link_job_items_status_check', `status IN ('queued', 'created', 'failed', 'cancelled')`)
 @Index('custom_link_job_items_queued_idx', ['organizationId', 'jobId', 'index'], { where: `status = 'queued'` })
 // An item is re-run by at most one retry, across instances (docs/api.md §12.5).
-@Index('custom_link_job_items_retry_of_key', ['organizationId', 'retryOfJobId', 'retryOfIndex'], { unique: true, where: 'retry_of_job_id IS NOT NULL' })
+@Index('custom_link_job_items_retry_of_key', ['organizationId', 'retryOfJobId', 'retryOfIndex'], {
+  unique: true,
+  where: 'retry_of_job_id IS NOT NULL',
+})
 export class CustomLinkJobItemEntity {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   organizationId: string;

@@ -15,7 +15,11 @@ describe('job status rules (docs/api.md §3.2)', () => {
     ['every item created', facts({ created: 4 }), 'completed'],
     ['some created, some failed', facts({ created: 3, failed: 1 }), 'completed_with_errors'],
     ['none created', facts({ failed: 4 }), 'failed'],
-    ['cancelled items (after a cancel), whatever else happened', facts({ created: 2, failed: 1, cancelled: 1 }), 'cancelled'],
+    [
+      'cancelled items (after a cancel), whatever else happened',
+      facts({ created: 2, failed: 1, cancelled: 1 }),
+      'cancelled',
+    ],
     ['cancelled before anything ran', facts({ cancelled: 4 }), 'cancelled'],
     ['all created and every render settled', facts({ created: 4, rendersQueued: 3, rendersSettled: 3 }), 'completed'],
   ])('settles as expected when %s', (_label, given, expected) => {

@@ -4,7 +4,14 @@
  * after the item in hand. A job is terminal only when every item is settled and every thumbnail
  * render it queued is settled.
  */
-export const JOB_STATUSES = ['queued', 'processing', 'completed', 'completed_with_errors', 'cancelled', 'failed'] as const;
+export const JOB_STATUSES = [
+  'queued',
+  'processing',
+  'completed',
+  'completed_with_errors',
+  'cancelled',
+  'failed',
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'completed_with_errors', 'cancelled', 'failed'];
 

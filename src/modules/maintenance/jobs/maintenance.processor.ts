@@ -24,12 +24,20 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     // Repeatable jobs are keyed by name and schedule: every worker may register, one job exists.
-    await this.queue.add(PURGE_IDEMPOTENCY_RECORDS, {}, {
-      repeat: { cron: PURGE_IDEMPOTENCY_RECORDS_CRON },
-      removeOnComplete: 10,
-      removeOnFail: 10,
-    });
-    await this.queue.add(COMPACT_SESSION_COUNTS, {}, { repeat: { every: COMPACT_SESSION_COUNTS_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 });
+    await this.queue.add(
+      PURGE_IDEMPOTENCY_RECORDS,
+      {},
+      {
+        repeat: { cron: PURGE_IDEMPOTENCY_RECORDS_CRON },
+        removeOnComplete: 10,
+        removeOnFail: 10,
+      },
+    );
+    await this.queue.add(
+      COMPACT_SESSION_COUNTS,
+      {},
+      { repeat: { every: COMPACT_SESSION_COUNTS_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 },
+    );
   }
 
   @Process(PURGE_IDEMPOTENCY_RECORDS)

@@ -31,7 +31,11 @@ export class PersonResponse {
   @ApiProperty({ enum: ['low', 'medium', 'high'] }) overallIntent: string;
   @ApiProperty({ minimum: 0, maximum: 3 }) intentScore: number;
   @ApiProperty({ format: 'date-time' }) intentCalculatedAt: string;
-  @ApiProperty({ format: 'date-time', description: 'Moved by every change this resource shows (rollups, intent); what updated_since compares.' }) updatedAt: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Moved by every change this resource shows (rollups, intent); what updated_since compares.',
+  })
+  updatedAt: string;
 }
 
 export class PeopleListResponse {

@@ -16,7 +16,11 @@ export class IntentProcessor implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     // Keyed by name and schedule: every worker may register it, one repeatable job exists.
-    await this.queue.add(REFRESH_INTENT, {}, { repeat: { cron: REFRESH_INTENT_CRON, tz: 'UTC' }, removeOnComplete: 10, removeOnFail: 10 });
+    await this.queue.add(
+      REFRESH_INTENT,
+      {},
+      { repeat: { cron: REFRESH_INTENT_CRON, tz: 'UTC' }, removeOnComplete: 10, removeOnFail: 10 },
+    );
   }
 
   @Process(REFRESH_INTENT)

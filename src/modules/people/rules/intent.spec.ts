@@ -77,7 +77,13 @@ describe('intentScore', () => {
 
   it('counts for the bonus only sessions of the last 30 days', () => {
     // none at 0, 29 and 29.9 days: n30 = 3 → 0.2; the ones at 31 and 60 days do not count.
-    const sessions = [daysAgo(0, 'none'), daysAgo(29, 'none'), daysAgo(29.9, 'none'), daysAgo(31, 'none'), daysAgo(60, 'none')];
+    const sessions = [
+      daysAgo(0, 'none'),
+      daysAgo(29, 'none'),
+      daysAgo(29.9, 'none'),
+      daysAgo(31, 'none'),
+      daysAgo(60, 'none'),
+    ];
     expect(intentScore(sessions, AS_OF)).toBeCloseTo(0.2, 12);
     expect(intentScore([daysAgo(0, 'none'), daysAgo(31, 'none')], AS_OF)).toBe(0);
   });

@@ -32,7 +32,9 @@ function session(overrides: Partial<SessionFacts> = {}): SessionFacts {
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 /** Runs the check on every order of the sessions: the rollup must never depend on row order. */
@@ -47,7 +49,11 @@ describe('effectiveQualification', () => {
 
   it('is null without any assessment (a session without qualificationStatus is none)', () => {
     expect(effectiveQualification([])).toBeNull();
-    expect(effectiveQualification([session({ qualificationSource: 'manual', qualificationAssessedAt: at(T), qualificationRationale: 'x' })])).toBeNull();
+    expect(
+      effectiveQualification([
+        session({ qualificationSource: 'manual', qualificationAssessedAt: at(T), qualificationRationale: 'x' }),
+      ]),
+    ).toBeNull();
   });
 
   it('returns the fields of the winning assessment', () => {
@@ -68,8 +74,20 @@ describe('effectiveQualification', () => {
   });
 
   it('keeps a manual assessment over an automatic one at the same instant, whatever the start times', () => {
-    const manual = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'manual', qualificationAssessedAt: at(T), qualificationRationale: 'manual' });
-    const automatic = session({ startTime: at('2026-06-05T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic', qualificationAssessedAt: at(T), qualificationRationale: 'automatic' });
+    const manual = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at(T),
+      qualificationRationale: 'manual',
+    });
+    const automatic = session({
+      startTime: at('2026-06-05T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at(T),
+      qualificationRationale: 'automatic',
+    });
     forEveryOrder([manual, automatic], (sessions) => {
       expect(effectiveQualification(sessions)?.status).toBe('qualified');
       expect(effectiveQualification(sessions)?.rationale).toBe('manual');
@@ -77,68 +95,180 @@ describe('effectiveQualification', () => {
   });
 
   it('keeps a manual assessment over an earlier automatic one from a later session', () => {
-    const manual = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'manual', qualificationAssessedAt: at('2026-06-20T10:00:00Z') });
-    const automatic = session({ startTime: at('2026-06-15T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic', qualificationAssessedAt: at('2026-06-15T11:00:00Z') });
-    forEveryOrder([manual, automatic], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('qualified'));
+    const manual = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at('2026-06-20T10:00:00Z'),
+    });
+    const automatic = session({
+      startTime: at('2026-06-15T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at('2026-06-15T11:00:00Z'),
+    });
+    forEveryOrder([manual, automatic], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('qualified'),
+    );
   });
 
   it('lets a later automatic assessment override an earlier manual one', () => {
-    const manual = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'manual', qualificationAssessedAt: at(T) });
-    const automatic = session({ startTime: at('2026-06-01T09:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic', qualificationAssessedAt: at('2026-06-10T12:00:00.001Z') });
-    forEveryOrder([manual, automatic], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('unqualified'));
+    const manual = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at(T),
+    });
+    const automatic = session({
+      startTime: at('2026-06-01T09:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at('2026-06-10T12:00:00.001Z'),
+    });
+    forEveryOrder([manual, automatic], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('unqualified'),
+    );
   });
 
   it('lets a later manual assessment override an earlier automatic one', () => {
-    const automatic = session({ startTime: at('2026-06-09T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'automatic', qualificationAssessedAt: at('2026-06-09T11:00:00Z') });
-    const manual = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'manual', qualificationAssessedAt: at(T) });
-    forEveryOrder([manual, automatic], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('unqualified'));
+    const automatic = session({
+      startTime: at('2026-06-09T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at('2026-06-09T11:00:00Z'),
+    });
+    const manual = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at(T),
+    });
+    forEveryOrder([manual, automatic], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('unqualified'),
+    );
   });
 
   it('orders by assessedAt, not by start time', () => {
-    const early = session({ startTime: at('2026-06-20T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'automatic', qualificationAssessedAt: at('2026-06-20T10:00:00Z') });
-    const late = session({ startTime: at('2026-06-02T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic', qualificationAssessedAt: at('2026-06-25T10:00:00Z') });
+    const early = session({
+      startTime: at('2026-06-20T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at('2026-06-20T10:00:00Z'),
+    });
+    const late = session({
+      startTime: at('2026-06-02T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at('2026-06-25T10:00:00Z'),
+    });
     forEveryOrder([early, late], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('unqualified'));
   });
 
   it('uses the start time of a session without assessedAt', () => {
     // Manual without assessedAt counts at its start (06-10 12:00), after the automatic at 06-10 09:00.
-    const manual = session({ startTime: at('2026-06-10T12:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'manual' });
-    const automatic = session({ startTime: at('2026-06-11T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic', qualificationAssessedAt: at('2026-06-10T09:00:00Z') });
-    forEveryOrder([manual, automatic], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('qualified'));
+    const manual = session({
+      startTime: at('2026-06-10T12:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+    });
+    const automatic = session({
+      startTime: at('2026-06-11T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at('2026-06-10T09:00:00Z'),
+    });
+    forEveryOrder([manual, automatic], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('qualified'),
+    );
 
     // Automatic without assessedAt counts at its start (06-12), after the manual assessed 06-11.
-    const manual2 = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'manual', qualificationAssessedAt: at('2026-06-11T10:00:00Z') });
-    const automatic2 = session({ startTime: at('2026-06-12T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic' });
-    forEveryOrder([manual2, automatic2], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('unqualified'));
+    const manual2 = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at('2026-06-11T10:00:00Z'),
+    });
+    const automatic2 = session({
+      startTime: at('2026-06-12T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+    });
+    forEveryOrder([manual2, automatic2], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('unqualified'),
+    );
 
     // A manual without assessedAt starting exactly when an automatic was assessed: equal instant → manual.
     const manual3 = session({ startTime: at(T), qualificationStatus: 'qualified', qualificationSource: 'manual' });
-    const automatic3 = session({ startTime: at('2026-06-15T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic', qualificationAssessedAt: at(T) });
-    forEveryOrder([manual3, automatic3], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('qualified'));
+    const automatic3 = session({
+      startTime: at('2026-06-15T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at(T),
+    });
+    forEveryOrder([manual3, automatic3], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('qualified'),
+    );
   });
 
   it('counts a missing source as automatic', () => {
-    const manual = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'manual', qualificationAssessedAt: at(T) });
-    const unsourced = session({ startTime: at('2026-06-05T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: null, qualificationAssessedAt: at(T) });
-    forEveryOrder([manual, unsourced], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('qualified'));
+    const manual = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at(T),
+    });
+    const unsourced = session({
+      startTime: at('2026-06-05T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: null,
+      qualificationAssessedAt: at(T),
+    });
+    forEveryOrder([manual, unsourced], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('qualified'),
+    );
   });
 
   it('breaks a tie between automatic assessments at the same instant by start time', () => {
-    const older = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'automatic', qualificationAssessedAt: at(T) });
-    const newer = session({ startTime: at('2026-06-02T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: null, qualificationAssessedAt: at(T) });
+    const older = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'automatic',
+      qualificationAssessedAt: at(T),
+    });
+    const newer = session({
+      startTime: at('2026-06-02T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: null,
+      qualificationAssessedAt: at(T),
+    });
     forEveryOrder([older, newer], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('unqualified'));
   });
 
   it('ignores later sessions that are not assessments', () => {
-    const assessed = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic' });
-    const later = session({ startTime: at('2026-06-20T10:00:00Z'), qualificationSource: 'manual', qualificationAssessedAt: at('2026-06-20T10:00:00Z') });
-    forEveryOrder([assessed, later], (sessions) => expect(effectiveQualification(sessions)?.status).toBe('unqualified'));
+    const assessed = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+    });
+    const later = session({
+      startTime: at('2026-06-20T10:00:00Z'),
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at('2026-06-20T10:00:00Z'),
+    });
+    forEveryOrder([assessed, later], (sessions) =>
+      expect(effectiveQualification(sessions)?.status).toBe('unqualified'),
+    );
   });
 });
 
 describe('rollUpPerson', () => {
   it('takes the latest non-empty name, phone and business independently', () => {
-    const s1 = session({ startTime: at('2026-06-01T10:00:00Z'), name: 'Ann Old', phone: '+1 555 0100', business: 'Acme Old' });
+    const s1 = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      name: 'Ann Old',
+      phone: '+1 555 0100',
+      business: 'Acme Old',
+    });
     const s2 = session({ startTime: at('2026-06-02T10:00:00Z'), name: 'Ann Lee', phone: '', business: null });
     const s3 = session({ startTime: at('2026-06-03T10:00:00Z'), name: '   ', phone: null, business: 'Acme Corp' });
     const s4 = session({ startTime: at('2026-06-04T10:00:00Z') });
@@ -158,10 +288,22 @@ describe('rollUpPerson', () => {
   });
 
   it('formats lastLocation from the latest session with geo data, skipping sessions without', () => {
-    const berlin = session({ startTime: at('2026-06-01T10:00:00Z'), geoCity: 'Berlin', geoRegion: 'Berlin', geoCountry: 'Germany' });
-    const paris = session({ startTime: at('2026-06-02T10:00:00Z'), geoCity: 'Paris', geoRegion: 'Île-de-France', geoCountry: 'France' });
+    const berlin = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      geoCity: 'Berlin',
+      geoRegion: 'Berlin',
+      geoCountry: 'Germany',
+    });
+    const paris = session({
+      startTime: at('2026-06-02T10:00:00Z'),
+      geoCity: 'Paris',
+      geoRegion: 'Île-de-France',
+      geoCountry: 'France',
+    });
     const nowhere = session({ startTime: at('2026-06-03T10:00:00Z'), geoCity: '', geoRegion: null, geoCountry: '  ' });
-    forEveryOrder([berlin, paris, nowhere], (sessions) => expect(roll(sessions).lastLocation).toBe('Paris, Île-de-France, France'));
+    forEveryOrder([berlin, paris, nowhere], (sessions) =>
+      expect(roll(sessions).lastLocation).toBe('Paris, Île-de-France, France'),
+    );
   });
 
   it('joins only the non-empty parts of the location', () => {
@@ -172,7 +314,12 @@ describe('rollUpPerson', () => {
   });
 
   it('uses a partial location of a later session over a full one of an earlier session', () => {
-    const full = session({ startTime: at('2026-06-01T10:00:00Z'), geoCity: 'Berlin', geoRegion: 'Berlin', geoCountry: 'Germany' });
+    const full = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      geoCity: 'Berlin',
+      geoRegion: 'Berlin',
+      geoCountry: 'Germany',
+    });
     const partial = session({ startTime: at('2026-06-02T10:00:00Z'), geoCountry: 'Austria' });
     forEveryOrder([full, partial], (sessions) => expect(roll(sessions).lastLocation).toBe('Austria'));
   });
@@ -211,7 +358,7 @@ describe('rollUpPerson', () => {
     });
   });
 
-  it('reports the latest session\'s utmSource even when it has none', () => {
+  it("reports the latest session's utmSource even when it has none", () => {
     const first = session({ startTime: at('2026-06-01T10:00:00Z'), utmSource: 'google' });
     const last = session({ startTime: at('2026-06-03T10:00:00Z'), utmSource: null });
     forEveryOrder([first, last], (sessions) => {
@@ -221,9 +368,24 @@ describe('rollUpPerson', () => {
   });
 
   it('does not depend on input order when sessions start at the same instant', () => {
-    const a = session({ startTime: at('2026-06-01T10:00:00Z'), utmSource: 'a', summaryMarkdown: 'A', buyingIntent: 'low' });
-    const b = session({ startTime: at('2026-06-01T10:00:00Z'), utmSource: 'b', summaryMarkdown: 'B', buyingIntent: 'high' });
-    const c = session({ startTime: at('2026-06-01T10:00:00Z'), utmSource: 'c', summaryMarkdown: 'C', buyingIntent: 'medium' });
+    const a = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      utmSource: 'a',
+      summaryMarkdown: 'A',
+      buyingIntent: 'low',
+    });
+    const b = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      utmSource: 'b',
+      summaryMarkdown: 'B',
+      buyingIntent: 'high',
+    });
+    const c = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      utmSource: 'c',
+      summaryMarkdown: 'C',
+      buyingIntent: 'medium',
+    });
     const reference = roll([a, b, c]);
     forEveryOrder([a, b, c], (sessions) => expect(roll(sessions)).toEqual(reference));
   });
@@ -234,8 +396,16 @@ describe('rollUpPerson', () => {
     const s3 = session({ startTime: at('2026-06-03T10:00:00Z'), summaryMarkdown: '' });
     forEveryOrder([s1, s2, s3], (sessions) => expect(roll(sessions).summaryMarkdown).toBe('# Second'));
 
-    const lowId = session({ id: '00000000-0000-7000-8000-0000000000a1', startTime: at('2026-06-05T10:00:00Z'), summaryMarkdown: 'low id' });
-    const highId = session({ id: '00000000-0000-7000-8000-0000000000b2', startTime: at('2026-06-05T10:00:00Z'), summaryMarkdown: 'high id' });
+    const lowId = session({
+      id: '00000000-0000-7000-8000-0000000000a1',
+      startTime: at('2026-06-05T10:00:00Z'),
+      summaryMarkdown: 'low id',
+    });
+    const highId = session({
+      id: '00000000-0000-7000-8000-0000000000b2',
+      startTime: at('2026-06-05T10:00:00Z'),
+      summaryMarkdown: 'high id',
+    });
     forEveryOrder([s1, lowId, highId], (sessions) => expect(roll(sessions).summaryMarkdown).toBe('high id'));
   });
 
@@ -273,8 +443,17 @@ describe('rollUpPerson', () => {
   });
 
   it('uses the effective qualification', () => {
-    const manual = session({ startTime: at('2026-06-01T10:00:00Z'), qualificationStatus: 'qualified', qualificationSource: 'manual', qualificationAssessedAt: at('2026-06-10T10:00:00Z') });
-    const automatic = session({ startTime: at('2026-06-05T10:00:00Z'), qualificationStatus: 'unqualified', qualificationSource: 'automatic' });
+    const manual = session({
+      startTime: at('2026-06-01T10:00:00Z'),
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+      qualificationAssessedAt: at('2026-06-10T10:00:00Z'),
+    });
+    const automatic = session({
+      startTime: at('2026-06-05T10:00:00Z'),
+      qualificationStatus: 'unqualified',
+      qualificationSource: 'automatic',
+    });
     forEveryOrder([manual, automatic], (sessions) => expect(roll(sessions).qualification?.status).toBe('qualified'));
     expect(roll([session()]).qualification).toBeNull();
   });

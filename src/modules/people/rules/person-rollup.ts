@@ -53,7 +53,8 @@ export interface PersonRollup {
   intentCalculatedAt: Date;
 }
 
-const byStart = (a: SessionFacts, b: SessionFacts) => a.startTime.getTime() - b.startTime.getTime() || compareIds(a.id, b.id);
+const byStart = (a: SessionFacts, b: SessionFacts) =>
+  a.startTime.getTime() - b.startTime.getTime() || compareIds(a.id, b.id);
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const nonEmpty = (value: string | null): value is string => value !== null && value.trim() !== '';
 
@@ -78,7 +79,11 @@ function locationOf(session: SessionFacts): string | null {
  */
 export function effectiveQualification(sessions: readonly SessionFacts[]): Qualification | null {
   let best: SessionFacts | null = null;
-  const sortKey = (s: SessionFacts) => [(s.qualificationAssessedAt ?? s.startTime).getTime(), s.qualificationSource === 'manual' ? 1 : 0, s.startTime.getTime()];
+  const sortKey = (s: SessionFacts) => [
+    (s.qualificationAssessedAt ?? s.startTime).getTime(),
+    s.qualificationSource === 'manual' ? 1 : 0,
+    s.startTime.getTime(),
+  ];
   for (const session of sessions) {
     if (session.qualificationStatus === null) continue;
     if (best === null || isLater(sortKey(session), session.id, sortKey(best), best.id)) best = session;

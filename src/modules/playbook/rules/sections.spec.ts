@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { applyChanges, sameSections, sectionsEtag, type Change, type Section } from './sections';
 
-const change = (overrides: Partial<Change>): Change => ({ changeId: 'c', sectionKey: 'intro', operation: 'replace', title: null, content: null, rationale: null, ...overrides });
+const change = (overrides: Partial<Change>): Change => ({
+  changeId: 'c',
+  sectionKey: 'intro',
+  operation: 'replace',
+  title: null,
+  content: null,
+  rationale: null,
+  ...overrides,
+});
 const base: Section[] = [
   { key: 'intro', title: 'Intro', content: 'Hello' },
   { key: 'pricing', title: 'Pricing', content: 'From $99' },
@@ -18,13 +26,26 @@ describe('sections etag (docs/api.md §14.1)', () => {
 
 describe('applyChanges', () => {
   it('replaces content and keeps what the change leaves out', () => {
-    expect(applyChanges(base, [change({ content: 'Hi there' })])).toEqual([{ key: 'intro', title: 'Intro', content: 'Hi there' }, base[1]]);
-    expect(applyChanges(base, [change({ title: 'Welcome' })])[0]).toEqual({ key: 'intro', title: 'Welcome', content: 'Hello' });
+    expect(applyChanges(base, [change({ content: 'Hi there' })])).toEqual([
+      { key: 'intro', title: 'Intro', content: 'Hi there' },
+      base[1],
+    ]);
+    expect(applyChanges(base, [change({ title: 'Welcome' })])[0]).toEqual({
+      key: 'intro',
+      title: 'Welcome',
+      content: 'Hello',
+    });
   });
 
   it('adds a missing section at the end; add on an existing key replaces it in place', () => {
-    expect(applyChanges(base, [change({ sectionKey: 'faq', operation: 'add', title: 'FAQ', content: 'Q&A' })])).toEqual([...base, { key: 'faq', title: 'FAQ', content: 'Q&A' }]);
-    expect(applyChanges(base, [change({ sectionKey: 'pricing', operation: 'add', content: 'From $79' })])[1]).toEqual({ key: 'pricing', title: 'Pricing', content: 'From $79' });
+    expect(applyChanges(base, [change({ sectionKey: 'faq', operation: 'add', title: 'FAQ', content: 'Q&A' })])).toEqual(
+      [...base, { key: 'faq', title: 'FAQ', content: 'Q&A' }],
+    );
+    expect(applyChanges(base, [change({ sectionKey: 'pricing', operation: 'add', content: 'From $79' })])[1]).toEqual({
+      key: 'pricing',
+      title: 'Pricing',
+      content: 'From $79',
+    });
   });
 
   it('removes a section; removing a missing one changes nothing', () => {
@@ -33,7 +54,10 @@ describe('applyChanges', () => {
   });
 
   it('applies in the given order: the later change to a section wins', () => {
-    const result = applyChanges(base, [change({ changeId: 'a', content: 'first' }), change({ changeId: 'b', content: 'second' })]);
+    const result = applyChanges(base, [
+      change({ changeId: 'a', content: 'first' }),
+      change({ changeId: 'b', content: 'second' }),
+    ]);
     expect(result[0].content).toBe('second');
   });
 

@@ -40,7 +40,11 @@ export function applyChanges(sections: readonly Section[], changes: readonly Cha
       continue;
     }
     const current = index >= 0 ? result[index] : null;
-    const next: Section = { key: change.sectionKey, title: change.title ?? current?.title ?? change.sectionKey, content: change.content ?? current?.content ?? '' };
+    const next: Section = {
+      key: change.sectionKey,
+      title: change.title ?? current?.title ?? change.sectionKey,
+      content: change.content ?? current?.content ?? '',
+    };
     if (index >= 0) result[index] = next;
     else result.push(next);
   }

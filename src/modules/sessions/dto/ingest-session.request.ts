@@ -1,7 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
 import {
   OptionalBoolean,
   OptionalChoice,
@@ -36,7 +48,10 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 const IsEmailAddress = () =>
   ValidateBy({
     name: 'isEmailAddress',
-    validator: { validate: (value) => typeof value !== 'string' || value === '' || EMAIL.test(value.trim()), defaultMessage: () => 'value is not a valid email address' },
+    validator: {
+      validate: (value) => typeof value !== 'string' || value === '' || EMAIL.test(value.trim()),
+      defaultMessage: () => 'value is not a valid email address',
+    },
   });
 
 export class TimelineEventInput {
@@ -66,7 +81,13 @@ export class ObjectionInput {
 /** An absolute http(s) URL, or '' for none (a browser reports no referrer as ''). */
 const OptionalUrl = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, format: 'uri', maxLength: URL, nullable: true, description: "An absolute http or https URL; '' for none." }),
+    ApiPropertyOptional({
+      type: String,
+      format: 'uri',
+      maxLength: URL,
+      nullable: true,
+      description: "An absolute http or https URL; '' for none.",
+    }),
     IsOptional(),
     IsString(),
     MaxLength(URL),

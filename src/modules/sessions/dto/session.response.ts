@@ -18,7 +18,8 @@ export class SessionResponse {
   @ApiProperty(text) email: string | null;
   @ApiProperty(text) name: string | null;
   @ApiProperty(text) business: string | null;
-  @ApiProperty({ ...text, enum: ['qualified', 'unqualified'], description: "The person's effective qualification." }) qualificationStatus: string | null;
+  @ApiProperty({ ...text, enum: ['qualified', 'unqualified'], description: "The person's effective qualification." })
+  qualificationStatus: string | null;
   @ApiProperty({ ...text, enum: ['high', 'medium', 'low', 'none'] }) buyingIntent: string | null;
   @ApiProperty({ ...text, enum: ['booked', 'not_booked'] }) bookedStatus: string | null;
   @ApiProperty(text) sessionStatus: string | null;
@@ -37,7 +38,12 @@ export class SessionResponse {
   @ApiProperty({ ...text, enum: ['low', 'medium', 'high'] }) overallIntent: string | null;
   @ApiProperty({ ...score, minimum: 0, maximum: 3 }) intentScore: number | null;
   @ApiProperty(time) intentCalculatedAt: string | null;
-  @ApiProperty({ format: 'date-time', description: "Moved by every change of the session's own fields (re-ingestion, its person assignment and effective qualification); what updated_since compares. overallIntent, intentScore and intentCalculatedAt are the person's: they move the person's updatedAt, not the session's (sync people for them)." }) updatedAt: string;
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      "Moved by every change of the session's own fields (re-ingestion, its person assignment and effective qualification); what updated_since compares. overallIntent, intentScore and intentCalculatedAt are the person's: they move the person's updatedAt, not the session's (sync people for them).",
+  })
+  updatedAt: string;
 }
 
 export class TimelineEventResponse {
@@ -109,7 +115,11 @@ export class SessionDetailResponse extends SessionResponse {
   @ApiProperty({ type: TrackingResponse }) tracking: Tracking;
   @ApiProperty({ ...text, format: 'uuid' }) customLinkId: string | null;
   @ApiProperty({ ...text, format: 'uuid' }) customLinkCampaignId: string | null;
-  @ApiProperty({ type: LifecycleResponse, nullable: true, description: 'Observed Custom Link lifecycle; null without a Custom Link.' })
+  @ApiProperty({
+    type: LifecycleResponse,
+    nullable: true,
+    description: 'Observed Custom Link lifecycle; null without a Custom Link.',
+  })
   lifecycle: LifecycleResponse | null;
 }
 

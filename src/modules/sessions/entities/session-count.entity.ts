@@ -12,7 +12,13 @@ import { SessionCountColumns } from './session-facet-columns';
  */
 @Entity('session_counts', { synchronize: false })
 // UNIQUE NULLS NOT DISTINCT: TypeORM cannot declare NULLS NOT DISTINCT; its diff compares unique constraints by name, so this matches.
-@Unique('session_counts_key', ['organizationId', 'month', 'effectiveQualificationStatus', 'buyingIntent', 'bookedStatus'])
+@Unique('session_counts_key', [
+  'organizationId',
+  'month',
+  'effectiveQualificationStatus',
+  'buyingIntent',
+  'bookedStatus',
+])
 export class SessionCountEntity extends SessionCountColumns {
   @PrimaryColumn('uuid', { name: 'organization_id' })
   @ForeignKey('OrganizationEntity', { name: 'session_counts_organization_id_fkey', onDelete: 'CASCADE' })

@@ -21,16 +21,34 @@ describe('wholeMonthsWithin', () => {
   });
 
   it('starts at the next month boundary unless the lower bound is one', () => {
-    expect(wholeMonthsWithin(at('2026-02-10T00:00:00Z'), undefined)).toEqual({ start: at('2026-03-01T00:00:00Z'), end: undefined });
-    expect(wholeMonthsWithin(at('2026-02-01T00:00:00Z'), undefined)).toEqual({ start: at('2026-02-01T00:00:00Z'), end: undefined });
-    expect(wholeMonthsWithin(at('2026-02-01T00:00:00.001Z'), undefined)).toEqual({ start: at('2026-03-01T00:00:00Z'), end: undefined });
+    expect(wholeMonthsWithin(at('2026-02-10T00:00:00Z'), undefined)).toEqual({
+      start: at('2026-03-01T00:00:00Z'),
+      end: undefined,
+    });
+    expect(wholeMonthsWithin(at('2026-02-01T00:00:00Z'), undefined)).toEqual({
+      start: at('2026-02-01T00:00:00Z'),
+      end: undefined,
+    });
+    expect(wholeMonthsWithin(at('2026-02-01T00:00:00.001Z'), undefined)).toEqual({
+      start: at('2026-03-01T00:00:00Z'),
+      end: undefined,
+    });
   });
 
   it('ends at the last month boundary at or before the inclusive upper bound', () => {
-    expect(wholeMonthsWithin(undefined, at('2026-05-20T12:00:00Z'))).toEqual({ start: undefined, end: at('2026-05-01T00:00:00Z') });
+    expect(wholeMonthsWithin(undefined, at('2026-05-20T12:00:00Z'))).toEqual({
+      start: undefined,
+      end: at('2026-05-01T00:00:00Z'),
+    });
     // April ends before 2026-05-01T00:00:00Z, so it is whole; that instant itself is counted from the rows.
-    expect(wholeMonthsWithin(undefined, at('2026-05-01T00:00:00Z'))).toEqual({ start: undefined, end: at('2026-05-01T00:00:00Z') });
-    expect(wholeMonthsWithin(undefined, at('2026-04-30T23:59:59.999Z'))).toEqual({ start: undefined, end: at('2026-04-01T00:00:00Z') });
+    expect(wholeMonthsWithin(undefined, at('2026-05-01T00:00:00Z'))).toEqual({
+      start: undefined,
+      end: at('2026-05-01T00:00:00Z'),
+    });
+    expect(wholeMonthsWithin(undefined, at('2026-04-30T23:59:59.999Z'))).toEqual({
+      start: undefined,
+      end: at('2026-04-01T00:00:00Z'),
+    });
   });
 
   it('is null when no whole month fits', () => {
@@ -41,7 +59,13 @@ describe('wholeMonthsWithin', () => {
   });
 
   it('keeps the months strictly between the bounds', () => {
-    expect(wholeMonthsWithin(at('2026-01-15T00:00:00Z'), at('2026-04-15T00:00:00Z'))).toEqual({ start: at('2026-02-01T00:00:00Z'), end: at('2026-04-01T00:00:00Z') });
-    expect(wholeMonthsWithin(at('2026-03-01T00:00:00Z'), at('2026-04-01T00:00:00Z'))).toEqual({ start: at('2026-03-01T00:00:00Z'), end: at('2026-04-01T00:00:00Z') });
+    expect(wholeMonthsWithin(at('2026-01-15T00:00:00Z'), at('2026-04-15T00:00:00Z'))).toEqual({
+      start: at('2026-02-01T00:00:00Z'),
+      end: at('2026-04-01T00:00:00Z'),
+    });
+    expect(wholeMonthsWithin(at('2026-03-01T00:00:00Z'), at('2026-04-01T00:00:00Z'))).toEqual({
+      start: at('2026-03-01T00:00:00Z'),
+      end: at('2026-04-01T00:00:00Z'),
+    });
   });
 });

@@ -13,7 +13,8 @@ export function utcMonthStart(at: Date, months = 0): Date {
  * counted from the sessions themselves.
  */
 export function wholeMonthsWithin(from: Date | undefined, to: Date | undefined): { start?: Date; end?: Date } | null {
-  const start = from === undefined ? undefined : utcMonthStart(from).getTime() === from.getTime() ? from : utcMonthStart(from, 1);
+  const start =
+    from === undefined ? undefined : utcMonthStart(from).getTime() === from.getTime() ? from : utcMonthStart(from, 1);
   // A month [m, e) lies inside when its last instant (e minus a microsecond) is <= to; at millisecond precision, e <= to.
   const end = to === undefined ? undefined : utcMonthStart(to);
   if (start && end && start >= end) return null;

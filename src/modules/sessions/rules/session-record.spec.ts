@@ -7,7 +7,8 @@ import { TRACKING_FIELDS, isVisible, toSessionIngestion } from './session-record
  * tracking winning, transcript by sequenceNumber, a fingerprint of the normalised input.
  */
 const START = new Date('2026-06-01T10:00:00.000Z');
-const body = (fields: Partial<IngestSessionRequest> = {}): IngestSessionRequest => ({ startTime: START, ...fields }) as IngestSessionRequest;
+const body = (fields: Partial<IngestSessionRequest> = {}): IngestSessionRequest =>
+  ({ startTime: START, ...fields }) as IngestSessionRequest;
 
 describe('toSessionIngestion: normalisation', () => {
   it('defaults environment to production and analysisStatus to analyzed', () => {
@@ -22,7 +23,33 @@ describe('toSessionIngestion: normalisation', () => {
   it('turns every absent field into null and every absent list into []', () => {
     const { record, transcript } = toSessionIngestion(body());
     expect(record.startTime).toEqual(START);
-    for (const field of ['displayId', 'endTime', 'sessionType', 'email', 'emailKey', 'name', 'business', 'phone', 'qualificationStatus', 'qualificationRationale', 'qualificationSource', 'qualificationAssessedAt', 'qualificationRubricVersionId', 'buyingIntent', 'bookedStatus', 'sessionStatus', 'sentiment', 'engagementLevel', 'primaryIntent', 'summaryMarkdown', 'utmSource', 'device', 'geoCountry', 'customLinkId', 'customLinkCampaignId'] as const) {
+    for (const field of [
+      'displayId',
+      'endTime',
+      'sessionType',
+      'email',
+      'emailKey',
+      'name',
+      'business',
+      'phone',
+      'qualificationStatus',
+      'qualificationRationale',
+      'qualificationSource',
+      'qualificationAssessedAt',
+      'qualificationRubricVersionId',
+      'buyingIntent',
+      'bookedStatus',
+      'sessionStatus',
+      'sentiment',
+      'engagementLevel',
+      'primaryIntent',
+      'summaryMarkdown',
+      'utmSource',
+      'device',
+      'geoCountry',
+      'customLinkId',
+      'customLinkCampaignId',
+    ] as const) {
       expect([field, record[field]]).toEqual([field, null]);
     }
     for (const field of TRACKING_FIELDS) expect([field, record.tracking[field]]).toEqual([field, null]);
@@ -45,7 +72,15 @@ describe('toSessionIngestion: normalisation', () => {
   });
 
   it('treats explicit nulls like absent fields', () => {
-    const explicit = body({ name: null, tracking: null, nextSteps: null, timelineEvents: null, transcript: null, environment: null, analysisStatus: null });
+    const explicit = body({
+      name: null,
+      tracking: null,
+      nextSteps: null,
+      timelineEvents: null,
+      transcript: null,
+      environment: null,
+      analysisStatus: null,
+    });
     const absent = toSessionIngestion(body());
     const withNulls = toSessionIngestion(explicit);
     expect(withNulls.record).toEqual(absent.record);
@@ -73,7 +108,18 @@ describe('toSessionIngestion: normalisation', () => {
         nextSteps: ['send deck'],
       }),
     );
-    expect(record).toMatchObject({ displayId: 'S-1', endTime: end, name: 'Ann Lee', business: 'Acme', phone: '+1 555 0100', qualificationStatus: 'qualified', qualificationSource: 'manual', buyingIntent: 'high', bookedStatus: 'booked', summaryMarkdown: '# Call' });
+    expect(record).toMatchObject({
+      displayId: 'S-1',
+      endTime: end,
+      name: 'Ann Lee',
+      business: 'Acme',
+      phone: '+1 555 0100',
+      qualificationStatus: 'qualified',
+      qualificationSource: 'manual',
+      buyingIntent: 'high',
+      bookedStatus: 'booked',
+      summaryMarkdown: '# Call',
+    });
     // false and 0 are values, not "unknown".
     expect(record.details.isDecisionMaker).toBe(false);
     expect(record.details.confidenceScore).toBe(0);
@@ -89,9 +135,22 @@ describe('toSessionIngestion: normalisation', () => {
         objections: [{ objectionType: 'price', handled: false }],
       }),
     );
-    expect(record.details.timelineEvents).toEqual([{ milestoneType: 'demo', description: null, timestampOffsetS: null, featuresMentioned: [], sequenceOrder: null }]);
-    expect(record.details.topics).toEqual([{ topic: 'pricing', interestLevel: null, timeDiscussedS: null, outcome: null }]);
-    expect(record.details.objections).toEqual([{ objectionType: 'price', description: null, severity: null, handled: false, resolutionNotes: null, timestampOffsetS: null }]);
+    expect(record.details.timelineEvents).toEqual([
+      { milestoneType: 'demo', description: null, timestampOffsetS: null, featuresMentioned: [], sequenceOrder: null },
+    ]);
+    expect(record.details.topics).toEqual([
+      { topic: 'pricing', interestLevel: null, timeDiscussedS: null, outcome: null },
+    ]);
+    expect(record.details.objections).toEqual([
+      {
+        objectionType: 'price',
+        description: null,
+        severity: null,
+        handled: false,
+        resolutionNotes: null,
+        timestampOffsetS: null,
+      },
+    ]);
   });
 
   it('keys the person by the lower-cased email; an empty email is no email', () => {
@@ -110,7 +169,12 @@ describe('toSessionIngestion: normalisation', () => {
   });
 
   it('lower-cases the link ids (UUIDs in any case are one id)', () => {
-    const { record } = toSessionIngestion(body({ customLinkId: '0190B3B0-7A1C-7CC0-8000-00000000000A', customLinkCampaignId: '0190B3B0-7A1C-7CC0-8000-00000000000B' }));
+    const { record } = toSessionIngestion(
+      body({
+        customLinkId: '0190B3B0-7A1C-7CC0-8000-00000000000A',
+        customLinkCampaignId: '0190B3B0-7A1C-7CC0-8000-00000000000B',
+      }),
+    );
     expect(record.customLinkId).toBe('0190b3b0-7a1c-7cc0-8000-00000000000a');
     expect(record.customLinkCampaignId).toBe('0190b3b0-7a1c-7cc0-8000-00000000000b');
   });
@@ -128,23 +192,46 @@ describe('toSessionIngestion: tracking mirror', () => {
   });
 
   it('copies tracking into the top-level fields when only tracking has them', () => {
-    const { record } = toSessionIngestion(body({ tracking: { utmSource: 'linkedin', device: 'desktop', geoCountry: 'FR', geoCity: 'Paris', browser: 'Firefox' } }));
+    const { record } = toSessionIngestion(
+      body({
+        tracking: { utmSource: 'linkedin', device: 'desktop', geoCountry: 'FR', geoCity: 'Paris', browser: 'Firefox' },
+      }),
+    );
     expect(record.utmSource).toBe('linkedin');
     expect(record.device).toBe('desktop');
     expect(record.geoCountry).toBe('FR');
-    expect(record.tracking).toMatchObject({ utmSource: 'linkedin', device: 'desktop', geoCountry: 'FR', geoCity: 'Paris', browser: 'Firefox', utmMedium: null, os: null });
+    expect(record.tracking).toMatchObject({
+      utmSource: 'linkedin',
+      device: 'desktop',
+      geoCountry: 'FR',
+      geoCity: 'Paris',
+      browser: 'Firefox',
+      utmMedium: null,
+      os: null,
+    });
   });
 
   it('lets tracking win when both are given', () => {
     const { record } = toSessionIngestion(
-      body({ utmSource: 'google', device: 'mobile', geoCountry: 'DE', tracking: { utmSource: 'linkedin', device: 'desktop', geoCountry: 'FR' } }),
+      body({
+        utmSource: 'google',
+        device: 'mobile',
+        geoCountry: 'DE',
+        tracking: { utmSource: 'linkedin', device: 'desktop', geoCountry: 'FR' },
+      }),
     );
     expect([record.utmSource, record.device, record.geoCountry]).toEqual(['linkedin', 'desktop', 'FR']);
-    expect([record.tracking.utmSource, record.tracking.device, record.tracking.geoCountry]).toEqual(['linkedin', 'desktop', 'FR']);
+    expect([record.tracking.utmSource, record.tracking.device, record.tracking.geoCountry]).toEqual([
+      'linkedin',
+      'desktop',
+      'FR',
+    ]);
   });
 
   it('mirrors field by field: a tracking object without one field still takes that field from the top level', () => {
-    const { record } = toSessionIngestion(body({ utmSource: 'google', device: 'mobile', tracking: { utmSource: 'linkedin', geoCountry: 'FR' } }));
+    const { record } = toSessionIngestion(
+      body({ utmSource: 'google', device: 'mobile', tracking: { utmSource: 'linkedin', geoCountry: 'FR' } }),
+    );
     expect(record.utmSource).toBe('linkedin');
     expect(record.device).toBe('mobile');
     expect(record.tracking.device).toBe('mobile');
@@ -259,15 +346,35 @@ describe('toSessionIngestion: fingerprint', () => {
 
   it('is equal for bodies that normalise alike', () => {
     // Explicit defaults, and the same transcript sent in another order.
-    const plain = toSessionIngestion(body({ transcript: { entries: [{ speaker: 'a', text: '1', sequenceNumber: 1 }, { speaker: 'b', text: '2', sequenceNumber: 2 }] } }));
+    const plain = toSessionIngestion(
+      body({
+        transcript: {
+          entries: [
+            { speaker: 'a', text: '1', sequenceNumber: 1 },
+            { speaker: 'b', text: '2', sequenceNumber: 2 },
+          ],
+        },
+      }),
+    );
     const explicit = toSessionIngestion(
-      body({ environment: 'production', analysisStatus: 'analyzed', transcript: { entries: [{ speaker: 'b', text: '2', sequenceNumber: 2 }, { speaker: 'a', text: '1', sequenceNumber: 1 }] } }),
+      body({
+        environment: 'production',
+        analysisStatus: 'analyzed',
+        transcript: {
+          entries: [
+            { speaker: 'b', text: '2', sequenceNumber: 2 },
+            { speaker: 'a', text: '1', sequenceNumber: 1 },
+          ],
+        },
+      }),
     );
     expect(explicit.fingerprint).toBe(plain.fingerprint);
   });
 
   it('tells apart an empty transcript from none', () => {
-    expect(toSessionIngestion(body({ transcript: { entries: [] } })).fingerprint).not.toBe(toSessionIngestion(body()).fingerprint);
+    expect(toSessionIngestion(body({ transcript: { entries: [] } })).fingerprint).not.toBe(
+      toSessionIngestion(body()).fingerprint,
+    );
   });
 });
 

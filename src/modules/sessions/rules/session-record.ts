@@ -1,10 +1,28 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../../common/canonical-json';
-import type { IngestSessionRequest, ObjectionInput, TimelineEventInput, TopicInput, TrackingInput, TranscriptInput } from '../dto/ingest-session.request';
+import type {
+  IngestSessionRequest,
+  ObjectionInput,
+  TimelineEventInput,
+  TopicInput,
+  TrackingInput,
+  TranscriptInput,
+} from '../dto/ingest-session.request';
 
 export const TRACKING_FIELDS = [
-  'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'referrerUrl', 'landingPageUrl',
-  'device', 'browser', 'os', 'geoCountry', 'geoRegion', 'geoCity',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'referrerUrl',
+  'landingPageUrl',
+  'device',
+  'browser',
+  'os',
+  'geoCountry',
+  'geoRegion',
+  'geoCity',
 ] as const;
 export type Tracking = Record<(typeof TRACKING_FIELDS)[number], string | null>;
 
@@ -134,7 +152,12 @@ const objectionOf = (o: ObjectionInput): Objection => ({
 /** Entries by sequenceNumber; equal numbers keep the order they were sent in. */
 function transcriptOf(transcript: TranscriptInput): TranscriptEntry[] {
   return transcript.entries
-    .map((entry) => ({ speaker: entry.speaker, text: entry.text, timestamp: entry.timestamp?.toISOString() ?? null, sequenceNumber: entry.sequenceNumber }))
+    .map((entry) => ({
+      speaker: entry.speaker,
+      text: entry.text,
+      timestamp: entry.timestamp?.toISOString() ?? null,
+      sequenceNumber: entry.sequenceNumber,
+    }))
     .sort((a, b) => a.sequenceNumber - b.sequenceNumber);
 }
 

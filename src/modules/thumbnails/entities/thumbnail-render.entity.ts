@@ -6,7 +6,10 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
   name: 'thumbnail_renders_organization_id_custom_link_id_fkey',
   onDelete: 'CASCADE',
 })
-@Check('thumbnail_renders_status_check', `status IN ('queued', 'processing', 'generated', 'fallback', 'failed', 'cancelled')`)
+@Check(
+  'thumbnail_renders_status_check',
+  `status IN ('queued', 'processing', 'generated', 'fallback', 'failed', 'cancelled')`,
+)
 @Index('thumbnail_renders_job_idx', ['organizationId', 'jobId', 'status'])
 // The reaper's sweep: unfinished renders only.
 @Index('thumbnail_renders_unfinished_idx', ['leaseUntil'], { where: `status IN ('queued', 'processing')` })

@@ -52,7 +52,10 @@ export class CardCanvas {
         this.paste(resvg.render().pixels, window, this.scanlines);
       }
     }
-    return this.encoder.encode(this.scanlines, windows.map((window) => ({ top: window.y, bottom: window.y + window.height })));
+    return this.encoder.encode(
+      this.scanlines,
+      windows.map((window) => ({ top: window.y, bottom: window.y + window.height })),
+    );
   }
 
   /** Copies the RGB of opaque RGBA pixels (premultiplied or not, the same) into scanlines at `window`. */

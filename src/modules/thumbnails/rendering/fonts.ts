@@ -7,4 +7,7 @@ const fontDir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 
 export const SHARE_CARD_FONT_FAMILY = 'DejaVu Sans';
 
 /** Regular and bold DejaVu Sans: wide Latin, Greek and Cyrillic coverage; no CJK. */
-export const SHARE_CARD_FONT_FILES: readonly string[] = [join(fontDir, 'DejaVuSans.ttf'), join(fontDir, 'DejaVuSans-Bold.ttf')];
+export const SHARE_CARD_FONT_FILES: readonly string[] = [
+  join(fontDir, 'DejaVuSans.ttf'),
+  join(fontDir, 'DejaVuSans-Bold.ttf'),
+];

@@ -1,7 +1,10 @@
 import { imageSize, logoImageProblem, sniffImageType } from './image-header';
 
 // Real images: a 1x1 PNG, 8x8 JPEG, GIF and lossless WebP (ImageMagick).
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const JPEG = Buffer.from(
   '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgMCAgMDAwMEAwMEBQgFBQQEBQoHBwYIDAoMDAsKCwsNDhIQDQ4RDgsLEBYQERMUFRUVDA8XGBYUGBIUFRT/2wBDAQMEBAUEBQkFBQkUDQsNFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBT/wAARCAAIAAgDAREAAhEBAxEB/8QAFAABAAAAAAAAAAAAAAAAAAAACP/EABQQAQAAAAAAAAAAAAAAAAAAAAD/xAAVAQEBAAAAAAAAAAAAAAAAAAAHCf/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/ADoDFU3/2Q==',
   'base64',
@@ -12,12 +15,25 @@ const WEBP_LOSSLESS = Buffer.from('UklGRhwAAABXRUJQVlA4TA8AAAAvB8ABAAcQ/Y/+ByKi/
 const u16 = (n: number) => Buffer.from([n & 0xff, n >> 8]);
 
 /** A GIF whose 1x1 logical screen holds one frame of the given placement (no pixel data needed to read headers). */
-function gifWithFrame(left: number, top: number, width: number, height: number, extra: Buffer = Buffer.alloc(0)): Buffer {
+function gifWithFrame(
+  left: number,
+  top: number,
+  width: number,
+  height: number,
+  extra: Buffer = Buffer.alloc(0),
+): Buffer {
   return Buffer.concat([
     Buffer.from('GIF89a', 'latin1'),
-    u16(1), u16(1), Buffer.from([0x00, 0x00, 0x00]), // 1x1 screen, no global color table
+    u16(1),
+    u16(1),
+    Buffer.from([0x00, 0x00, 0x00]), // 1x1 screen, no global color table
     Buffer.from([0x21, 0xf9, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00]), // graphic control extension
-    Buffer.from([0x2c]), u16(left), u16(top), u16(width), u16(height), Buffer.from([0x00]),
+    Buffer.from([0x2c]),
+    u16(left),
+    u16(top),
+    u16(width),
+    u16(height),
+    Buffer.from([0x00]),
     Buffer.from([0x02, 0x02, 0x4c, 0x01, 0x00]), // LZW minimum code size, one data sub-block, terminator
     extra,
     Buffer.from([0x3b]),
@@ -26,7 +42,12 @@ function gifWithFrame(left: number, top: number, width: number, height: number, 
 
 function webp(chunk: 'VP8X' | 'VP8 ', payload: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(chunk, 'latin1'), Buffer.from([payload.length, 0, 0, 0]), payload]);
-  return Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([body.length + 4, 0, 0, 0]), Buffer.from('WEBP', 'latin1'), body]);
+  return Buffer.concat([
+    Buffer.from('RIFF', 'latin1'),
+    Buffer.from([body.length + 4, 0, 0, 0]),
+    Buffer.from('WEBP', 'latin1'),
+    body,
+  ]);
 }
 
 describe('sniffImageType', () => {
@@ -71,35 +92,57 @@ describe('imageSize', () => {
   });
 
   it('checks every frame of a GIF, not only the first', () => {
-    const second = Buffer.concat([Buffer.from([0x2c]), u16(0), u16(0), u16(9000), u16(2), Buffer.from([0x00, 0x02, 0x01, 0x00, 0x00])]);
+    const second = Buffer.concat([
+      Buffer.from([0x2c]),
+      u16(0),
+      u16(0),
+      u16(9000),
+      u16(2),
+      Buffer.from([0x00, 0x02, 0x01, 0x00, 0x00]),
+    ]);
     expect(imageSize(gifWithFrame(0, 0, 1, 1, second), 'image/gif')).toEqual({ width: 9000, height: 2 });
   });
 
   it('finds no size in a GIF without a frame or with a block no decoder accepts', () => {
     expect(imageSize(Buffer.concat([GIF.subarray(0, 13), Buffer.from([0x3b])]), 'image/gif')).toBeNull();
-    expect(imageSize(Buffer.concat([gifWithFrame(0, 0, 1, 1).subarray(0, 13), Buffer.from([0x99, 0x00])]), 'image/gif')).toBeNull();
+    expect(
+      imageSize(Buffer.concat([gifWithFrame(0, 0, 1, 1).subarray(0, 13), Buffer.from([0x99, 0x00])]), 'image/gif'),
+    ).toBeNull();
     expect(imageSize(gifWithFrame(0, 0, 1, 1).subarray(0, 25), 'image/gif')).toBeNull(); // descriptor cut short
   });
 });
 
 describe('logoImageProblem', () => {
   it('accepts real images within 4096 pixels a side', () => {
-    for (const image of [PNG, JPEG, GIF, WEBP_LOSSLESS, gifWithFrame(0, 0, 4096, 4096)]) expect(logoImageProblem(image)).toBeNull();
+    for (const image of [PNG, JPEG, GIF, WEBP_LOSSLESS, gifWithFrame(0, 0, 4096, 4096)])
+      expect(logoImageProblem(image)).toBeNull();
   });
 
   it.each([
-    ['a PNG declaring 100000 pixels wide', (() => {
-      const bomb = Buffer.from(PNG);
-      bomb.writeUInt32BE(100_000, 16);
-      return bomb;
-    })(), 'logo is larger than 4096x4096 pixels'],
-    ['a 1x1 GIF screen with a 60000x60000 frame', gifWithFrame(0, 0, 60000, 60000), 'logo is larger than 4096x4096 pixels'],
+    [
+      'a PNG declaring 100000 pixels wide',
+      (() => {
+        const bomb = Buffer.from(PNG);
+        bomb.writeUInt32BE(100_000, 16);
+        return bomb;
+      })(),
+      'logo is larger than 4096x4096 pixels',
+    ],
+    [
+      'a 1x1 GIF screen with a 60000x60000 frame',
+      gifWithFrame(0, 0, 60000, 60000),
+      'logo is larger than 4096x4096 pixels',
+    ],
     ['a GIF frame placed 4096 pixels right', gifWithFrame(4096, 0, 1, 1), 'logo is larger than 4096x4096 pixels'],
-    ['a PNG of zero width', (() => {
-      const empty = Buffer.from(PNG);
-      empty.writeUInt32BE(0, 16);
-      return empty;
-    })(), 'logo image header is unreadable'],
+    [
+      'a PNG of zero width',
+      (() => {
+        const empty = Buffer.from(PNG);
+        empty.writeUInt32BE(0, 16);
+        return empty;
+      })(),
+      'logo image header is unreadable',
+    ],
     ['a JPEG without a frame header', JPEG.subarray(0, 20), 'logo image header is unreadable'],
     ['HTML', Buffer.from('<html></html>'), 'logo is not a PNG, JPEG, GIF or WebP image'],
   ])('refuses %s', (_label, bytes, problem) => {

@@ -52,7 +52,9 @@ export function logoImageProblem(bytes: Buffer): string | null {
 export function imageSize(bytes: Buffer, type: ImageType): ImageSize | null {
   switch (type) {
     case 'image/png':
-      return bytes.length >= 24 && bytes.toString('latin1', 12, 16) === 'IHDR' ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : null;
+      return bytes.length >= 24 && bytes.toString('latin1', 12, 16) === 'IHDR'
+        ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
+        : null;
     case 'image/gif':
       return gifExtent(bytes);
     case 'image/jpeg':
@@ -81,7 +83,9 @@ function jpegSize(bytes: Buffer): ImageSize | null {
     const length = bytes.readUInt16BE(offset + 2);
     const isStartOfFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isStartOfFrame) {
-      return offset + 9 <= bytes.length ? { width: bytes.readUInt16BE(offset + 7), height: bytes.readUInt16BE(offset + 5) } : null;
+      return offset + 9 <= bytes.length
+        ? { width: bytes.readUInt16BE(offset + 7), height: bytes.readUInt16BE(offset + 5) }
+        : null;
     }
     offset += 2 + length;
   }

@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { LOGO_FETCH_USER_AGENT, LogoFetcher, type LogoFetchResult } from './logo-fetcher';
 
 // A real 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const MiB = 1024 * 1024;
 
 interface TestServer {
@@ -23,7 +26,12 @@ async function startServer(
 ): Promise<TestServer> {
   const server = http.createServer();
   servers.push(server);
-  const state: TestServer = { port: 0, url: (path = '/logo.png') => `http://${host}:${state.port}${path}`, requests: [], connections: 0 };
+  const state: TestServer = {
+    port: 0,
+    url: (path = '/logo.png') => `http://${host}:${state.port}${path}`,
+    requests: [],
+    connections: 0,
+  };
   server.on('connection', () => state.connections++);
   server.on('request', (req, res) => {
     state.requests.push(req);
@@ -111,7 +119,9 @@ describe('LogoFetcher', () => {
 
     it('connects to the validated address without resolving the host again', async () => {
       const server = await startServer(servePng);
-      const lookup = jest.spyOn(dns.promises, 'lookup').mockResolvedValue([{ address: '127.0.0.1', family: 4 }] as never);
+      const lookup = jest
+        .spyOn(dns.promises, 'lookup')
+        .mockResolvedValue([{ address: '127.0.0.1', family: 4 }] as never);
 
       // logo.example does not resolve in real DNS: success means the pinned address was used.
       const result = await onlyLoopbackOne.fetch(`http://logo.example:${server.port}/logo.png`);
@@ -134,7 +144,9 @@ describe('LogoFetcher', () => {
     });
 
     it('fails cleanly when the host does not resolve', async () => {
-      jest.spyOn(dns.promises, 'lookup').mockRejectedValue(Object.assign(new Error('getaddrinfo ENOTFOUND nope.example'), { code: 'ENOTFOUND' }));
+      jest
+        .spyOn(dns.promises, 'lookup')
+        .mockRejectedValue(Object.assign(new Error('getaddrinfo ENOTFOUND nope.example'), { code: 'ENOTFOUND' }));
 
       const result = await allowAll.fetch('http://nope.example/logo.png');
 
@@ -143,17 +155,21 @@ describe('LogoFetcher', () => {
   });
 
   describe('URLs', () => {
-    it.each(['ftp://example.com/logo.png', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'javascript:alert(1)', 'not a url', ''])(
-      'refuses %j without a request',
-      async (url) => {
-        const httpRequest = jest.spyOn(http, 'request');
+    it.each([
+      'ftp://example.com/logo.png',
+      'file:///etc/passwd',
+      'data:image/png;base64,iVBORw0KGgo=',
+      'javascript:alert(1)',
+      'not a url',
+      '',
+    ])('refuses %j without a request', async (url) => {
+      const httpRequest = jest.spyOn(http, 'request');
 
-        const result = await allowAll.fetch(url);
+      const result = await allowAll.fetch(url);
 
-        expect(result).toEqual(failure('logo_fetch_failed'));
-        expect(httpRequest).not.toHaveBeenCalled();
-      },
-    );
+      expect(result).toEqual(failure('logo_fetch_failed'));
+      expect(httpRequest).not.toHaveBeenCalled();
+    });
 
     it('refuses a URL carrying credentials', async () => {
       const server = await startServer(servePng);
@@ -230,7 +246,11 @@ describe('LogoFetcher', () => {
         }
       });
 
-      await expect(onlyLoopbackOne.fetch(server.url('/start'))).resolves.toEqual({ ok: true, bytes: PNG, mimeType: 'image/png' });
+      await expect(onlyLoopbackOne.fetch(server.url('/start'))).resolves.toEqual({
+        ok: true,
+        bytes: PNG,
+        mimeType: 'image/png',
+      });
       expect(server.requests.map((r) => r.url)).toEqual(['/start', '/logo.png']);
     });
 

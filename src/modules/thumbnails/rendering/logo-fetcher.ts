@@ -159,7 +159,10 @@ function parseLogoUrl(raw: string, base?: URL): URL {
   try {
     url = new URL(raw, base);
   } catch {
-    throw new LogoFetchRefusal('logo_fetch_failed', base ? 'logo URL redirected to an invalid URL' : 'logo URL is not a valid URL');
+    throw new LogoFetchRefusal(
+      'logo_fetch_failed',
+      base ? 'logo URL redirected to an invalid URL' : 'logo URL is not a valid URL',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new LogoFetchRefusal('logo_fetch_failed', 'logo URL must use http or https');

@@ -8,7 +8,8 @@ const ROW = rgbScanlineBytes(WIDTH);
 /** Scanlines (filter type 0) of a smooth image, with `seed` varying the pixels. */
 function scanlines(seed: number): Buffer {
   const rows = Buffer.alloc(ROW * HEIGHT);
-  for (let y = 0; y < HEIGHT; y++) for (let i = 1; i < ROW; i++) rows[y * ROW + i] = (y * 3 + i + seed * (i % 7)) & 0xff;
+  for (let y = 0; y < HEIGHT; y++)
+    for (let i = 1; i < ROW; i++) rows[y * ROW + i] = (y * 3 + i + seed * (i % 7)) & 0xff;
   return rows;
 }
 
@@ -18,7 +19,7 @@ function read(png: Buffer): { types: string[]; header: Buffer; data: Buffer } {
   const types: string[] = [];
   const idat: Buffer[] = [];
   let header: Buffer = Buffer.alloc(0);
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     const body = png.subarray(at + 8, at + 8 + length);
@@ -46,7 +47,14 @@ describe('RgbPngEncoder', () => {
   it.each([
     ['rows inside one block', [{ top: 20, bottom: 25 }]],
     ['rows across two blocks', [{ top: 10, bottom: 40 }]],
-    ['separate runs, the first row and the last block', [{ top: 0, bottom: 1 }, { top: 33, bottom: 34 }, { top: 66, bottom: 70 }]],
+    [
+      'separate runs, the first row and the last block',
+      [
+        { top: 0, bottom: 1 },
+        { top: 33, bottom: 34 },
+        { top: 66, bottom: 70 },
+      ],
+    ],
     ['every row', [{ top: 0, bottom: HEIGHT }]],
   ])('encodes an image that differs in %s', (_label, changed) => {
     const image = Buffer.from(background);

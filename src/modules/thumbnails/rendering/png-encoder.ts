@@ -54,17 +54,22 @@ export class RgbPngEncoder {
 
   /** The PNG of `scanlines`, which equal the background's outside `changed` (row ranges, bottom excluded). */
   encode(scanlines: Uint8Array, changed: { top: number; bottom: number }[]): Buffer {
-    const blockChanged = this.background.map((_, block) => changed.some((rows) => rows.top < (block + 1) * BLOCK_ROWS && rows.bottom > block * BLOCK_ROWS));
+    const blockChanged = this.background.map((_, block) =>
+      changed.some((rows) => rows.top < (block + 1) * BLOCK_ROWS && rows.bottom > block * BLOCK_ROWS),
+    );
     const parts: Buffer[] = [ZLIB_HEADER];
     let checksum = 1;
-    for (let block = 0; block < this.background.length; ) {
+    for (let block = 0; block < this.background.length;) {
       let end = block + 1;
       if (!blockChanged[block]) {
         parts.push(this.background[block].deflated);
         checksum = adler32Joined(checksum, this.background[block].adler, this.background[block].bytes);
       } else {
         while (end < this.background.length && blockChanged[end]) end++;
-        const rows = scanlines.subarray(block * BLOCK_ROWS * this.rowBytes, Math.min(this.height, end * BLOCK_ROWS) * this.rowBytes);
+        const rows = scanlines.subarray(
+          block * BLOCK_ROWS * this.rowBytes,
+          Math.min(this.height, end * BLOCK_ROWS) * this.rowBytes,
+        );
         parts.push(deflateRun(rows, CHANGED_LEVEL));
         checksum = adler32Joined(checksum, adler32(rows), rows.length);
       }
@@ -78,7 +83,12 @@ export class RgbPngEncoder {
     header.writeUInt32BE(this.width, 0);
     header.writeUInt32BE(this.height, 4);
     header.set([8, RGB, 0, 0, 0], 8);
-    return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', Buffer.concat(parts)), chunk('IEND', Buffer.alloc(0))]);
+    return Buffer.concat([
+      SIGNATURE,
+      chunk('IHDR', header),
+      chunk('IDAT', Buffer.concat(parts)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
   }
 }
 

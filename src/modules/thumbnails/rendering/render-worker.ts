@@ -15,7 +15,13 @@ export interface CardTask {
 export type CardAnswer = { ok: true; png: Uint8Array; logo: 'drawn' | 'none' | 'unusable' } | { ok: false };
 
 parentPort?.on('message', ({ id, task }: { id: number; task: CardTask }) => {
-  const logo = task.logo === null ? null : { bytes: Buffer.from(task.logo.bytes.buffer, task.logo.bytes.byteOffset, task.logo.bytes.byteLength), mimeType: task.logo.mimeType };
+  const logo =
+    task.logo === null
+      ? null
+      : {
+          bytes: Buffer.from(task.logo.bytes.buffer, task.logo.bytes.byteOffset, task.logo.bytes.byteLength),
+          mimeType: task.logo.mimeType,
+        };
   const result: CardAnswer = drawCard({ name: task.name, company: task.company, logo });
   parentPort?.postMessage({ id, result });
 });

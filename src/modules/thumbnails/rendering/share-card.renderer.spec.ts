@@ -1,7 +1,15 @@
 import { Resvg } from '@resvg/resvg-js';
 import { inflateSync } from 'node:zlib';
 import { expectSameDrawing } from './__tests__/same-drawing';
-import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH, UnusableLogoError, composeShareCard, drawCard, renderShareCard, type ShareCardInput } from './share-card.renderer';
+import {
+  SHARE_CARD_HEIGHT,
+  SHARE_CARD_WIDTH,
+  UnusableLogoError,
+  composeShareCard,
+  drawCard,
+  renderShareCard,
+  type ShareCardInput,
+} from './share-card.renderer';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 // 8x8 solid red images made with ImageMagick.
@@ -37,7 +45,7 @@ function decode(png: Buffer): { at(x: number, y: number): [number, number, numbe
 /** The RGB bytes of a card's PNG, row by row, read exactly (8-bit RGB, every scanline unfiltered). */
 function rgbOf(png: Buffer): Buffer {
   const idat: Buffer[] = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
     at += 12 + length;
@@ -53,7 +61,8 @@ function rgbOf(png: Buffer): Buffer {
 
 /** The RGB of resvg drawing the whole card (its outlines: no fonts) in one go. */
 function wholeCardRgb(input: ShareCardInput): Buffer {
-  const rgba = new Resvg(composeShareCard(input).svg, { font: { loadSystemFonts: false }, logLevel: 'off' }).render().pixels;
+  const rgba = new Resvg(composeShareCard(input).svg, { font: { loadSystemFonts: false }, logLevel: 'off' }).render()
+    .pixels;
   const rgb = Buffer.alloc((rgba.length / 4) * 3);
   let translucent = 0;
   for (let i = 0, o = 0; i < rgba.length; i += 4, o += 3) {
@@ -86,7 +95,10 @@ describe('renderShareCard', () => {
     ['no company', { ...base, company: null }],
     ['a name shrunk to fit', { ...base, name: 'Bartholomew Fitzgerald-Montgomery' }],
     ['names cut with an ellipsis', { name: 'W'.repeat(80), company: 'M'.repeat(80), logo: null }],
-    ['marks stacked far above the text and the panel', { name: `${stacked(60)} ${stacked(60)}`, company: stacked(60), logo: null }],
+    [
+      'marks stacked far above the text and the panel',
+      { name: `${stacked(60)} ${stacked(60)}`, company: stacked(60), logo: null },
+    ],
     // At 72 px the initial's marks rise above the card; at 80 px the name's reach only y = 158.
     ['marks stacked above the panel, higher than the name', { name: stacked(15), company: null, logo: null }],
     ['no text at all', { name: '   ', company: '', logo: null }],
@@ -132,7 +144,9 @@ describe('renderShareCard', () => {
   });
 
   it('keeps a non-square logo inside the panel', () => {
-    const pixels = decode(renderShareCard({ ...base, logo: { bytes: solidPng('#ff0000', 400, 40), mimeType: 'image/png' } }));
+    const pixels = decode(
+      renderShareCard({ ...base, logo: { bytes: solidPng('#ff0000', 400, 40), mimeType: 'image/png' } }),
+    );
 
     expect(pixels.at(...LOGO_CENTRE)).toEqual([255, 0, 0, 255]);
     expect(pixels.at(168, 110)).toEqual([255, 255, 255, 255]); // panel above the letterboxed logo
@@ -143,7 +157,11 @@ describe('renderShareCard', () => {
     ['CMYK JPEG (resvg draws nothing)', RED_CMYK_JPEG, 'image/jpeg'],
     ['HTML', Buffer.from('<html></html>'), 'image/png'],
     ['an empty buffer', Buffer.alloc(0), 'image/png'],
-    ['a PNG signature followed by garbage', Buffer.concat([solidPng('#ff0000').subarray(0, 33), Buffer.from('garbage garbage garbage')]), 'image/png'],
+    [
+      'a PNG signature followed by garbage',
+      Buffer.concat([solidPng('#ff0000').subarray(0, 33), Buffer.from('garbage garbage garbage')]),
+      'image/png',
+    ],
     ['a truncated JPEG', RED_JPEG.subarray(0, 120), 'image/jpeg'],
     ['an SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'image/svg+xml'],
   ])('refuses %s as a logo', (_label, bytes, mimeType) => {
@@ -155,18 +173,30 @@ describe('renderShareCard', () => {
     bomb.writeUInt32BE(100_000, 16);
     bomb.writeUInt32BE(100_000, 20);
 
-    expect(() => renderShareCard({ ...base, logo: { bytes: bomb, mimeType: 'image/png' } })).toThrow(/larger than 4096x4096/);
+    expect(() => renderShareCard({ ...base, logo: { bytes: bomb, mimeType: 'image/png' } })).toThrow(
+      /larger than 4096x4096/,
+    );
   });
 
   it('refuses a GIF whose frame is far larger than its logical screen, before decoding it', () => {
     // A 1x1 screen holding a 60000x60000 frame: decoding it would take ~14 GB.
     const u16 = (n: number) => Buffer.from([n & 0xff, n >> 8]);
     const bomb = Buffer.concat([
-      Buffer.from('GIF89a', 'latin1'), u16(1), u16(1), Buffer.from([0, 0, 0]),
-      Buffer.from([0x2c]), u16(0), u16(0), u16(60000), u16(60000), Buffer.from([0, 2, 1, 0, 0, 0x3b]),
+      Buffer.from('GIF89a', 'latin1'),
+      u16(1),
+      u16(1),
+      Buffer.from([0, 0, 0]),
+      Buffer.from([0x2c]),
+      u16(0),
+      u16(0),
+      u16(60000),
+      u16(60000),
+      Buffer.from([0, 2, 1, 0, 0, 0x3b]),
     ]);
 
-    expect(() => renderShareCard({ ...base, logo: { bytes: bomb, mimeType: 'image/gif' } })).toThrow(/larger than 4096x4096/);
+    expect(() => renderShareCard({ ...base, logo: { bytes: bomb, mimeType: 'image/gif' } })).toThrow(
+      /larger than 4096x4096/,
+    );
   });
 
   it.each([

@@ -52,7 +52,12 @@ const BACKGROUND = [
   `<rect y="${SHARE_CARD_HEIGHT - 16}" width="${SHARE_CARD_WIDTH}" height="16" fill="#38bdf8"/>`,
   `<rect x="${PANEL.x}" y="${PANEL.y}" width="${PANEL.size}" height="${PANEL.size}" rx="${PANEL.radius}" fill="#ffffff"/>`,
 ].join('');
-const LOGO_BOX = { x: PANEL.x + PANEL.padding, y: PANEL.y + PANEL.padding, width: PANEL.size - 2 * PANEL.padding, height: PANEL.size - 2 * PANEL.padding };
+const LOGO_BOX = {
+  x: PANEL.x + PANEL.padding,
+  y: PANEL.y + PANEL.padding,
+  width: PANEL.size - 2 * PANEL.padding,
+  height: PANEL.size - 2 * PANEL.padding,
+};
 
 const cardSvg = (content: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_CARD_WIDTH}" height="${SHARE_CARD_HEIGHT}" viewBox="0 0 ${SHARE_CARD_WIDTH} ${SHARE_CARD_HEIGHT}">${content}</svg>`;
@@ -67,7 +72,10 @@ const NOTHING: Outline = { svg: '', box: null };
 /** A 1200x630 PNG share card: prospect name, company, and the logo when given. Throws on a logo resvg cannot decode. */
 export function renderShareCard(input: ShareCardInput): Buffer {
   const { svg, windows } = composeShareCard(input);
-  return (canvas ??= new CardCanvas(SHARE_CARD_WIDTH, SHARE_CARD_HEIGHT, cardSvg(BACKGROUND), drawOptions)).draw(svg, windows);
+  return (canvas ??= new CardCanvas(SHARE_CARD_WIDTH, SHARE_CARD_HEIGHT, cardSvg(BACKGROUND), drawOptions)).draw(
+    svg,
+    windows,
+  );
 }
 
 /** The card as SVG, and the windows outside which it is its background: the panel's content, the name and the company. */
@@ -76,7 +84,9 @@ export function composeShareCard(input: ShareCardInput): { svg: string; windows:
   const name = fitText(cleanText(input.name), NAME, '#ffffff');
   const company = input.company === null ? NOTHING : fitText(cleanText(input.company), COMPANY, '#cbd5e1');
   const panel = logoHref === null ? monogram(name.text) : logoImage(logoHref);
-  const windows = [panel, name, company].map((part) => coveringWindow(part.box, CARD)).filter((window): window is Box => window !== null);
+  const windows = [panel, name, company]
+    .map((part) => coveringWindow(part.box, CARD))
+    .filter((window): window is Box => window !== null);
   return { svg: cardSvg(BACKGROUND + panel.svg + name.svg + company.svg), windows };
 }
 
@@ -93,7 +103,11 @@ export function drawCard(input: ShareCardInput): CardDrawing {
     }
   }
   try {
-    return { ok: true, png: renderShareCard({ ...input, logo: null }), logo: input.logo === null ? 'none' : 'unusable' };
+    return {
+      ok: true,
+      png: renderShareCard({ ...input, logo: null }),
+      logo: input.logo === null ? 'none' : 'unusable',
+    };
   } catch {
     return { ok: false };
   }

@@ -33,9 +33,15 @@ export class TextOutliner {
       this.kept.set(element, known);
       return known;
     }
-    const laidOut = new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${this.image.width}" height="${this.image.height}">${element}</svg>`, this.options);
+    const laidOut = new Resvg(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${this.image.width}" height="${this.image.height}">${element}</svg>`,
+      this.options,
+    );
     const bbox = laidOut.getBBox();
-    const outline = { svg: bbox ? contentOf(laidOut.toString()) : '', box: bbox ? { x: bbox.x, y: bbox.y, width: bbox.width, height: bbox.height } : null };
+    const outline = {
+      svg: bbox ? contentOf(laidOut.toString()) : '',
+      box: bbox ? { x: bbox.x, y: bbox.y, width: bbox.width, height: bbox.height } : null,
+    };
     if (element.length + outline.svg.length <= KEPT_OUTLINE_CHARS) {
       if (this.kept.size >= KEPT_OUTLINES) this.kept.delete(this.kept.keys().next().value as string);
       this.kept.set(element, outline);

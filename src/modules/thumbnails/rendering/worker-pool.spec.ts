@@ -1,7 +1,10 @@
 import { WorkerPool, WorkerPoolClosedError, type WorkerPoolOptions } from './worker-pool';
 
 /** A worker script as a data: URL (an ES module run by the thread). */
-const script = (code: string) => new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from 'node:worker_threads';\n${code}`)}`);
+const script = (code: string) =>
+  new URL(
+    `data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from 'node:worker_threads';\n${code}`)}`,
+  );
 
 const ECHO = script(`parentPort.on('message', ({ id, task }) => parentPort.postMessage({ id, result: task * 2 }));`);
 // Counts its started tasks in slot 1 and spins, counting in slot 0, until it is terminated.
@@ -10,12 +13,20 @@ const SPIN = script(`
   parentPort.on('message', () => { Atomics.add(counters, 1, 1); for (;;) Atomics.add(counters, 0, 1); });
 `);
 // Spins on a task of -1, answers others.
-const SPIN_ON_NEGATIVE = script(`parentPort.on('message', ({ id, task }) => { if (task < 0) for (;;); parentPort.postMessage({ id, result: task }); });`);
+const SPIN_ON_NEGATIVE = script(
+  `parentPort.on('message', ({ id, task }) => { if (task < 0) for (;;); parentPort.postMessage({ id, result: task }); });`,
+);
 const LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 };
 
 const pools: WorkerPool<number, number>[] = [];
 function pool(options: Partial<WorkerPoolOptions>): WorkerPool<number, number> {
-  const created = new WorkerPool<number, number>({ script: ECHO, threads: 1, timeoutMs: 5000, resourceLimits: LIMITS, ...options });
+  const created = new WorkerPool<number, number>({
+    script: ECHO,
+    threads: 1,
+    timeoutMs: 5000,
+    resourceLimits: LIMITS,
+    ...options,
+  });
   pools.push(created);
   return created;
 }
@@ -36,7 +47,9 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
 describe('WorkerPool', () => {
   it('runs tasks on its threads and answers each with its own result', async () => {
     const echo = pool({ threads: 2 });
-    await expect(Promise.all([1, 2, 3, 4, 5].map((n) => echo.run(n)))).resolves.toEqual([2, 4, 6, 8, 10].map((result) => ({ status: 'done', result })));
+    await expect(Promise.all([1, 2, 3, 4, 5].map((n) => echo.run(n)))).resolves.toEqual(
+      [2, 4, 6, 8, 10].map((result) => ({ status: 'done', result })),
+    );
   });
 
   it('keeps the event loop free while a task spins, then terminates the thread at the deadline', async () => {
@@ -96,7 +109,11 @@ describe('WorkerPool', () => {
   });
 
   it('close lets the running task finish, refuses the waiting and later ones', async () => {
-    const slow = pool({ script: script(`parentPort.on('message', ({ id, task }) => { const end = Date.now() + 200; while (Date.now() < end); parentPort.postMessage({ id, result: task }); });`) });
+    const slow = pool({
+      script: script(
+        `parentPort.on('message', ({ id, task }) => { const end = Date.now() + 200; while (Date.now() < end); parentPort.postMessage({ id, result: task }); });`,
+      ),
+    });
     const running = slow.run(1);
     const waiting = slow.run(2);
     const closed = slow.close();

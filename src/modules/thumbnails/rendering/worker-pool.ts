@@ -52,7 +52,11 @@ export class WorkerPool<T, R> {
   private closed = false;
 
   constructor(private readonly options: WorkerPoolOptions) {
-    this.slots = Array.from({ length: Math.max(1, options.threads) }, () => ({ worker: null, task: null, timer: null }));
+    this.slots = Array.from({ length: Math.max(1, options.threads) }, () => ({
+      worker: null,
+      task: null,
+      timer: null,
+    }));
   }
 
   /** Runs the task on the next free thread; rejects with WorkerPoolClosedError once the pool is closed. */
@@ -71,7 +75,8 @@ export class WorkerPool<T, R> {
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.waiting.splice(0)) task.refuse(new WorkerPoolClosedError());
-    if (this.slots.some((slot) => slot.task !== null)) await new Promise<void>((resolve) => this.finished.push(resolve));
+    if (this.slots.some((slot) => slot.task !== null))
+      await new Promise<void>((resolve) => this.finished.push(resolve));
     await Promise.all(this.slots.map((slot) => this.retire(slot)));
   }
 
@@ -95,11 +100,15 @@ export class WorkerPool<T, R> {
   }
 
   private spawn(slot: Slot<T, R>): Worker {
-    const worker = new Worker(this.options.script, { workerData: this.options.workerData, resourceLimits: this.options.resourceLimits });
+    const worker = new Worker(this.options.script, {
+      workerData: this.options.workerData,
+      resourceLimits: this.options.resourceLimits,
+    });
     // Idle threads never keep the process alive; a running task holds its deadline timer.
     worker.unref();
     worker.on('message', (message: { id: number; result: R }) => {
-      if (slot.worker === worker && slot.task?.id === message.id) this.finish(slot, { status: 'done', result: message.result });
+      if (slot.worker === worker && slot.task?.id === message.id)
+        this.finish(slot, { status: 'done', result: message.result });
     });
     // An uncaught error or a heap over its limit: the thread is gone, and with it the task it held.
     worker.on('error', () => this.lose(slot, worker));

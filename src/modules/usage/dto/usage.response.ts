@@ -4,12 +4,14 @@ import { ApiInteger } from '../../../common/http/api-integer';
 /** One limit window (docs/api.md §8): its figures as the limit enforces them. */
 export class UsageWindowResponse {
   @ApiInteger({ minimum: 0 }) limit: number;
-  @ApiInteger({ minimum: 0, description: 'Units charged to the current window (0 when no window is open).' }) used: number;
+  @ApiInteger({ minimum: 0, description: 'Units charged to the current window (0 when no window is open).' })
+  used: number;
   @ApiInteger({ minimum: 0 }) remaining: number;
 
   @ApiProperty({
     format: 'date-time',
-    description: "The window's end, when its count starts again from zero. A window not open yet reports the end a window opened now would get (a request-rate, mutation or unit window opens with its first charge; the transcript quota's window is the UTC day).",
+    description:
+      "The window's end, when its count starts again from zero. A window not open yet reports the end a window opened now would get (a request-rate, mutation or unit window opens with its first charge; the transcript quota's window is the UTC day).",
   })
   resetAt: string;
 }
@@ -21,10 +23,17 @@ export class HourAndDayUsageResponse {
 }
 
 export class UsageResponse {
-  @ApiProperty({ type: UsageWindowResponse, description: "The calling key's 60 s request window, this request included: the X-RateLimit-* headers of the same response." })
+  @ApiProperty({
+    type: UsageWindowResponse,
+    description:
+      "The calling key's 60 s request window, this request included: the X-RateLimit-* headers of the same response.",
+  })
   requestRate: UsageWindowResponse;
 
-  @ApiProperty({ type: UsageWindowResponse, description: "The organization's transcript reads of the current UTC day." })
+  @ApiProperty({
+    type: UsageWindowResponse,
+    description: "The organization's transcript reads of the current UTC day.",
+  })
   transcriptReads: UsageWindowResponse;
 
   @ApiProperty({ type: UsageWindowResponse, description: "The organization's 60 s link-mutation window." })

@@ -38,7 +38,13 @@ export class WebhookDeliveriesService {
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const due = await this.webhooks.claimDue(this.leases.terms(), BATCH);
       for (const { organizationId, id } of due) {
-        const found = await requeue(this.queue, SEND_DELIVERY, { organizationId, deliveryId: id }, id, this.config.values.timeouts.redisCommandMs).catch((err: unknown) => {
+        const found = await requeue(
+          this.queue,
+          SEND_DELIVERY,
+          { organizationId, deliveryId: id },
+          id,
+          this.config.values.timeouts.redisCommandMs,
+        ).catch((err: unknown) => {
           this.logger.warn({ deliveryId: id, err }, 'Could not queue a due webhook delivery');
           return 'live' as const;
         });
@@ -62,7 +68,10 @@ export class WebhookDeliveriesService {
     if (result.outcome !== null) observeWebhookAttempt(result.outcome, result.durationMs);
     const now = new Date();
     const deactivate = !result.ok && endpoint.active && shouldDeactivate(endpoint.failing_since, now);
-    const delay = result.ok || deactivate || !endpoint.active || delivery.attempt >= MAX_ATTEMPTS ? null : retryDelayMs(delivery.attempt, retryBaseMs);
+    const delay =
+      result.ok || deactivate || !endpoint.active || delivery.attempt >= MAX_ATTEMPTS
+        ? null
+        : retryDelayMs(delivery.attempt, retryBaseMs);
     const recorded = await this.webhooks.recordAttempt(organizationId, delivery, {
       succeeded: result.ok,
       responseStatus: result.status,
@@ -73,14 +82,24 @@ export class WebhookDeliveriesService {
     });
     if (recorded && deactivate) {
       countWebhookEndpointDisabled();
-      this.logger.warn({ endpointId: endpoint.id }, 'Webhook endpoint deactivated after five days of failed deliveries');
+      this.logger.warn(
+        { endpointId: endpoint.id },
+        'Webhook endpoint deactivated after five days of failed deliveries',
+      );
     }
   }
 
   private headers(endpoint: EndpointRow, messageId: string, body: string): Record<string, string> {
     const timestamp = Math.floor(Date.now() / 1000);
-    const overlapping = endpoint.previous_secret && endpoint.previous_secret_until && endpoint.previous_secret_until.getTime() > Date.now();
+    const overlapping =
+      endpoint.previous_secret &&
+      endpoint.previous_secret_until &&
+      endpoint.previous_secret_until.getTime() > Date.now();
     const secrets = overlapping ? [endpoint.secret, endpoint.previous_secret as string] : [endpoint.secret];
-    return { 'webhook-id': messageId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader(secrets, messageId, timestamp, body) };
+    return {
+      'webhook-id': messageId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, messageId, timestamp, body),
+    };
   }
 }

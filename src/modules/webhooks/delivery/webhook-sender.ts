@@ -25,9 +25,18 @@ export interface SendResult {
  * address must be public, and the socket is pinned to them (no DNS rebinding between check and connect).
  * Redirects are not followed: a 3xx is a failure.
  */
-export async function sendWebhook(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<SendResult> {
+export async function sendWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  allowPrivate: boolean,
+): Promise<SendResult> {
   const started = Date.now();
-  const done = (status: number | null, error: string | null, failure: Exclude<WebhookAttemptOutcome, 'success'> = 'unreachable'): SendResult => ({
+  const done = (
+    status: number | null,
+    error: string | null,
+    failure: Exclude<WebhookAttemptOutcome, 'success'> = 'unreachable',
+  ): SendResult => ({
     ok: error === null,
     status,
     durationMs: Date.now() - started,
@@ -51,20 +60,33 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
         agent: false,
         lookup,
         timeout: DELIVERY_TIMEOUT_MS,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': WEBHOOK_USER_AGENT },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': WEBHOOK_USER_AGENT,
+        },
       },
       (response) => {
         const status = response.statusCode ?? 0;
         // The receiver's body is not kept; reading it lets the socket close.
         response.resume();
-        response.on('end', () => settle(done(status, status >= 200 && status <= 299 ? null : `the endpoint answered HTTP ${status}`, 'http_error')));
+        response.on('end', () =>
+          settle(
+            done(status, status >= 200 && status <= 299 ? null : `the endpoint answered HTTP ${status}`, 'http_error'),
+          ),
+        );
         response.on('error', () => settle(done(status, 'the response was cut off', 'http_error')));
       },
     );
     const deadline = setTimeout(() => request.destroy(new Error('timeout')), DELIVERY_TIMEOUT_MS);
     request.on('timeout', () => request.destroy(new Error('timeout')));
     request.on('error', (err) =>
-      settle(err.message === 'timeout' ? done(null, `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`, 'timeout') : done(null, 'the endpoint could not be reached')),
+      settle(
+        err.message === 'timeout'
+          ? done(null, `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`, 'timeout')
+          : done(null, 'the endpoint could not be reached'),
+      ),
     );
     request.on('close', () => clearTimeout(deadline));
     request.end(body);

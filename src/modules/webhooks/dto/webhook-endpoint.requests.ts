@@ -1,13 +1,27 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsEnum,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
 import { IsHttpUrl } from '../../../common/validation/http-url';
 import { OptionalBoolean, OptionalText } from '../../../common/validation/field-decorators';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
 
 const Url = (required: boolean) =>
   applyDecorators(
-    (required ? ApiProperty : ApiPropertyOptional)({ type: String, format: 'uri', maxLength: 2083, description: 'An absolute https URL on a public address, on a port the service allows (443 and 80 by default).' }),
+    (required ? ApiProperty : ApiPropertyOptional)({
+      type: String,
+      format: 'uri',
+      maxLength: 2083,
+      description: 'An absolute https URL on a public address, on a port the service allows (443 and 80 by default).',
+    }),
     required ? IsDefined() : IsOptional(),
     IsString(),
     MaxLength(2083),
@@ -16,7 +30,13 @@ const Url = (required: boolean) =>
 
 const EventTypes = (required: boolean) =>
   applyDecorators(
-    (required ? ApiProperty : ApiPropertyOptional)({ type: String, isArray: true, enum: WEBHOOK_EVENT_TYPES, minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length }),
+    (required ? ApiProperty : ApiPropertyOptional)({
+      type: String,
+      isArray: true,
+      enum: WEBHOOK_EVENT_TYPES,
+      minItems: 1,
+      maxItems: WEBHOOK_EVENT_TYPES.length,
+    }),
     required ? IsDefined() : IsOptional(),
     IsArray(),
     ArrayMinSize(1),

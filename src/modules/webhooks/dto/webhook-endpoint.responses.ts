@@ -16,7 +16,11 @@ export class WebhookEndpointResponse {
 
 /** On creation and rotation only: the endpoint with its signing secret. */
 export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse {
-  @ApiProperty({ pattern: '^whsec_[A-Za-z0-9+/]{43}=$', description: 'Shown only here: whsec_ and the base64 of 32 random bytes.' }) secret: string;
+  @ApiProperty({
+    pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
+    description: 'Shown only here: whsec_ and the base64 of 32 random bytes.',
+  })
+  secret: string;
 }
 
 export class WebhookEndpointListResponse {

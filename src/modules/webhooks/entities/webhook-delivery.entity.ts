@@ -7,8 +7,14 @@ import { WebhookMessageEntity } from './webhook-message.entity';
  * one names when the following attempt is due (null: none). Workers lease the row they send.
  */
 @Entity('webhook_deliveries')
-@ForeignKey(() => WebhookEndpointEntity, ['organizationId', 'endpointId'], ['organizationId', 'id'], { name: 'webhook_deliveries_endpoint_fkey', onDelete: 'CASCADE' })
-@ForeignKey(() => WebhookMessageEntity, ['organizationId', 'messageId'], ['organizationId', 'id'], { name: 'webhook_deliveries_message_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => WebhookEndpointEntity, ['organizationId', 'endpointId'], ['organizationId', 'id'], {
+  name: 'webhook_deliveries_endpoint_fkey',
+  onDelete: 'CASCADE',
+})
+@ForeignKey(() => WebhookMessageEntity, ['organizationId', 'messageId'], ['organizationId', 'id'], {
+  name: 'webhook_deliveries_message_fkey',
+  onDelete: 'CASCADE',
+})
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'succeeded', 'failed')`)
 // (organization_id, endpoint_id, created_at DESC, id DESC): TypeORM cannot declare DESC key columns.
 @Index('webhook_deliveries_list_idx', { synchronize: false })

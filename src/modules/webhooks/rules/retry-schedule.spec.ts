@@ -7,7 +7,15 @@ const HOUR = 60 * MINUTE;
 describe('webhook retry schedule', () => {
   it('waits about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h at the default base, then gives up', () => {
     const middle = () => 0.5;
-    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => retryDelayMs(attempt, 5000, middle))).toEqual([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => retryDelayMs(attempt, 5000, middle))).toEqual([
+      5 * SECOND,
+      5 * MINUTE,
+      30 * MINUTE,
+      2 * HOUR,
+      5 * HOUR,
+      10 * HOUR,
+      10 * HOUR,
+    ]);
     expect(retryDelayMs(8, 5000, middle)).toBeNull();
     expect(MAX_ATTEMPTS).toBe(8);
   });
@@ -16,7 +24,9 @@ describe('webhook retry schedule', () => {
     expect(retryDelayMs(1, 10, () => 0.5)).toBe(10);
     expect(retryDelayMs(2, 10, () => 0.5)).toBe(600);
     for (let attempt = 1; attempt < 7; attempt++) {
-      expect(retryDelayMs(attempt + 1, 5000, () => 0.5)!).toBeGreaterThanOrEqual(retryDelayMs(attempt, 5000, () => 0.5)!);
+      expect(retryDelayMs(attempt + 1, 5000, () => 0.5)!).toBeGreaterThanOrEqual(
+        retryDelayMs(attempt, 5000, () => 0.5)!,
+      );
     }
   });
 

@@ -27,6 +27,8 @@ describe('webhook signing', () => {
 
   it('matches a known HMAC', () => {
     const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
-    expect(signatureHeader([secret], 'msg', 1700000000, '{}')).toBe('v1,' + createHmac('sha256', Buffer.alloc(32, 1)).update('msg.1700000000.{}').digest('base64'));
+    expect(signatureHeader([secret], 'msg', 1700000000, '{}')).toBe(
+      'v1,' + createHmac('sha256', Buffer.alloc(32, 1)).update('msg.1700000000.{}').digest('base64'),
+    );
   });
 });

@@ -14,6 +14,11 @@ export function newSecret(): string {
 export function signatureHeader(secrets: string[], messageId: string, timestampSeconds: number, body: string): string {
   const signed = `${messageId}.${timestampSeconds}.${body}`;
   return secrets
-    .map((secret) => `v1,${createHmac('sha256', Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64')).update(signed).digest('base64')}`)
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64'))
+          .update(signed)
+          .digest('base64')}`,
+    )
     .join(' ');
 }
