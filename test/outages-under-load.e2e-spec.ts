@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TcpProxy } from './support/tcp-proxy';
-import { createTestApp, readUntil, type TestApp, type Tenant } from './support/test-app';
+import { createTestApp, eventually, readUntil, type TestApp, type Tenant } from './support/test-app';
 import request from 'supertest';
 
 /**
@@ -56,16 +56,31 @@ function send(port: number, key: string, deadlineMs: number): Promise<Answer> {
   });
 }
 
-/** Requests at RATE per second for `ms`, each on its own connection; every answer once all are in. */
-async function steadyLoad(port: number, key: string, ms: number, deadlineMs: number): Promise<Answer[]> {
+/**
+ * Requests at RATE per second, each on its own connection, until `stop`: the test moves from one
+ * phase to the next by the count of requests sent, and `stop` gives every answer once all are in.
+ */
+function steadyLoad(port: number, key: string, deadlineMs: number) {
   const pending: Promise<Answer>[] = [];
-  const started = Date.now();
-  for (let i = 0; Date.now() - started < ms; i++) {
-    pending.push(send(port, key, deadlineMs));
-    const next = started + ((i + 1) * 1000) / RATE;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
-  }
-  return Promise.all(pending);
+  const answered: Answer[] = [];
+  let running = true;
+  const sending = (async () => {
+    const started = Date.now();
+    for (let i = 0; running; i++) {
+      pending.push(send(port, key, deadlineMs).then((answer) => (answered.push(answer), answer)));
+      const next = started + ((i + 1) * 1000) / RATE;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
+    }
+  })();
+  return {
+    answered,
+    sent: () => pending.length,
+    stop: async (): Promise<Answer[]> => {
+      running = false;
+      await sending;
+      return Promise.all(pending);
+    },
+  };
 }
 
 /** What is wrong with an answer, or null. */
@@ -129,12 +144,15 @@ describe('outages under a steady load of 20 requests a second', () => {
 
   for (const { name, mode, proxy, boundMs } of cases) {
     it(`${name} ${mode === 'refuse' ? 'refusing connections' : 'stalling'}: every request answered within ${boundMs / 1000} s, through the outage and the recovery`, async () => {
-      const outage = steadyLoad(port, tenant.key, OUTAGE_MS + RECOVERY_MS, boundMs + 5000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const load = steadyLoad(port, tenant.key, boundMs + 5000);
+      await eventually(async () => load.answered.some((a) => a.status === 200), 10_000);
       proxy().set(mode);
-      await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+      const cutAt = load.sent();
+      await eventually(async () => load.sent() - cutAt >= (OUTAGE_MS / 1000) * RATE, OUTAGE_MS * 3);
       proxy().set('open');
-      const answers = await outage;
+      const healedAt = load.sent();
+      await eventually(async () => load.sent() - healedAt >= (RECOVERY_MS / 1000) * RATE, RECOVERY_MS * 3);
+      const answers = await load.stop();
       const times = answers.map((a) => a.ms).sort((a, b) => a - b);
       figures[`${name} ${mode}`] = {
         requests: answers.length,

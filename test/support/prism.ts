@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { OPENAPI_PATH } from './openapi-operations';
+import { eventually } from './test-app';
 
 /**
  * @stoplight/prism-cli as a validating proxy in front of a test app: `prism proxy openapi.json
@@ -90,20 +91,20 @@ export async function startPrism(
     clearTimeout(timer);
   };
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  for (;;) {
+  // Any HTTP answer means Prism routes requests (healthz needs no key).
+  const listening = async () => {
     if (!running) throw new Error(`prism exited before listening:\n${output}`);
-    try {
-      // Any HTTP answer means Prism routes requests (healthz needs no key).
-      await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        await stop();
-        throw new Error(`prism did not listen on ${url} within the deadline:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    );
+  };
+  try {
+    await eventually(listening, options.timeoutMs ?? 60_000, 100);
+  } catch (error) {
+    const exitedEarly = !running;
+    await stop();
+    throw exitedEarly ? error : new Error(`prism did not listen on ${url} within the deadline:\n${output}`);
   }
   return { url, errors: options.errors, log: () => output, stop };
 }
