@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from './config/environment';
-import { logUnhandledErrors, writeJsonLine } from './process-output';
+import { writeJsonLine } from './json-line';
+import { logUnhandledErrors } from './process-output';
 
 /**
  * Entry point of the image and of `npm start`. Tracing, when OTEL_TRACES_EXPORTER asks for it, must

@@ -1,17 +1,5 @@
 import { describeError } from './common/errors/error-log';
-
-/**
- * What the process writes outside the app's logger (start-up and shutdown failures, errors nobody
- * handled) as one JSON line in the logger's shape, so that in production every line on stdout and
- * stderr is JSON. Errors by type, code and frames, never by message (describeError).
- */
-export function writeJsonLine(
-  level: 'warn' | 'error' | 'fatal',
-  msg: string,
-  fields: Record<string, unknown> = {},
-): void {
-  process.stderr.write(`${JSON.stringify({ level, time: Date.now(), pid: process.pid, msg, ...fields })}\n`);
-}
+import { writeJsonLine } from './json-line';
 
 /**
  * Process-wide: an unhandled rejection is logged (none is expected: the tests fail on one) and the

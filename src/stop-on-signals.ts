@@ -4,7 +4,7 @@ import { Draining } from './common/shutdown/draining';
 import { QueueIntake } from './common/shutdown/queue-intake';
 import type { AppConfig } from './config/environment';
 import type { LocalServices } from './local-services';
-import { writeJsonLine } from './process-output';
+import { writeJsonLine } from './json-line';
 
 /**
  * SIGTERM/SIGINT (docs/operations.md, "SIGTERM (rollout)"):

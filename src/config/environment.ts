@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { writeJsonLine } from '../json-line';
 
 /**
  * The one place that reads process.env. Every variable is declared here with its default and a
@@ -742,10 +743,7 @@ export function loadConfigOrExit(): AppConfig {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One JSON line per problem, as the logger writes (the logger needs a configuration to start).
-    for (const problem of error.problems)
-      process.stderr.write(
-        `${JSON.stringify({ level: 'fatal', time: Date.now(), pid: process.pid, msg: 'Invalid configuration', problem })}\n`,
-      );
+    for (const problem of error.problems) writeJsonLine('fatal', 'Invalid configuration', { problem });
     process.exit(1);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import Queue from 'bull';
 import type Redis from 'ioredis';
+import { within } from '../errors/dependency-failure';
 import { REDIS } from '../redis/redis.module';
 
 /** How often a stopping process looks whether Redis is away, and how long a closing queue's ping may take. */
@@ -58,17 +59,13 @@ export class QueueIntake {
   /** A stalled Redis leaves the queue's connections "ready": one that does not answer a ping in time means Redis is away. */
   private pingOrAway(queue: BullQueue): void {
     this.pinging.add(queue);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PING_WITHIN_MS)));
-    const answered = queue.client.ping().then(
-      () => true,
-      () => false,
+    void within(queue.client.ping(), PING_WITHIN_MS, 'Redis').then(
+      () => this.pinging.delete(queue),
+      () => {
+        this.pinging.delete(queue);
+        this.redisAway = true;
+      },
     );
-    void Promise.race([answered, late]).then((ok) => {
-      clearTimeout(timer);
-      this.pinging.delete(queue);
-      if (!ok) this.redisAway = true;
-    });
   }
 
   private queues(): BullQueue[] {
