@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Public } from '../src/common/auth/auth.decorators';
-import { preparedQuery } from '../src/database/prepared-query';
+import { preparedQuery } from '../src/common/database/prepared-query';
 import { JOBS_QUEUE, RUN_JOB } from '../src/modules/jobs/queue/job-queue';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';

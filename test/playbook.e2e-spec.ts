@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { detailOf, type ValidationEntry } from './support/api-responses';
 import { DataSource } from 'typeorm';
-import { lockNames } from '../src/database/advisory-locks';
+import { lockNames } from '../src/common/database/advisory-locks';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Client } from 'pg';
 import { isDependencyFailure } from '../src/common/errors/dependency-failure';
-import { stallAwareClient } from '../src/database/stall-aware-client';
+import { stallAwareClient } from '../src/common/database/stall-aware-client';
 import { TcpProxy } from './support/tcp-proxy';
 
 /**

@@ -2,7 +2,7 @@ import type { DataSourceOptions, Logger } from 'typeorm';
 import type { TimeoutsConfig } from '../config/environment';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
-import { stallAwareClient } from './stall-aware-client';
+import { stallAwareClient } from '../common/database/stall-aware-client';
 
 /** Client-side margin over statement_timeout: a stalled server or network is given up on shortly after. */
 const READ_MARGIN_MS = 1000;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { lockNames } from '../../database/advisory-locks';
+import { lockNames } from '../../common/database/advisory-locks';
 import { AccountsRepository } from './accounts.repository';
 import { rollUpAccount, type PersonFacts } from './rules/account-rollup';
 

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import { preparedQuery } from '../../database/prepared-query';
-import { SqlConditions } from '../../database/sql-conditions';
+import { preparedQuery } from '../../common/database/prepared-query';
+import { SqlConditions } from '../../common/database/sql-conditions';
 import type { AccountsListQuery } from './dto/accounts-list.query';
 import type { AccountRollup } from './rules/account-rollup';
 

@@ -11,7 +11,7 @@ import { enqueue } from '../../common/queue/job-options';
 import type { ReapableJobs } from '../../common/queue/job-reaper';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
-import { lockNames } from '../../database/advisory-locks';
+import { lockNames } from '../../common/database/advisory-locks';
 import { agentLinks, PlaybookService } from '../playbook';
 import { WebhookOutbox } from '../webhooks';
 import { AgentRepository, type PublishJobRow } from './agent.repository';

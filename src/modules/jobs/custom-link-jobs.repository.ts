@@ -5,7 +5,7 @@ import { ConflictError } from '../../common/errors/domain-errors';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import type { LapsedJob } from '../../common/queue/job-reaper';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import { SqlConditions } from '../../database/sql-conditions';
+import { SqlConditions } from '../../common/database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
 import { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
 import type { JobProgressFacts } from './rules/job-status';

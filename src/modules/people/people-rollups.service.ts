@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { lockNames } from '../../database/advisory-locks';
+import { lockNames } from '../../common/database/advisory-locks';
 import { AccountRollupsService, accountDomainOf } from '../accounts';
 import { PeopleRepository } from './people.repository';
 import { PersonSessionsRegistry } from './person-sessions';

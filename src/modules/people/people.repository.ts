@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import { containsPattern, SqlConditions } from '../../database/sql-conditions';
+import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
 import type { PersonFacts } from '../accounts';
 import type { PeopleListQuery } from './dto/people-list.query';
 import type { PersonRollup } from './rules/person-rollup';

@@ -5,7 +5,7 @@ import { ConflictError } from '../../common/errors/domain-errors';
 import { observeIngestionLag } from '../../common/metrics/app-metrics';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { CountCache } from '../../common/pagination/count-cache';
-import { lockNames } from '../../database/advisory-locks';
+import { lockNames } from '../../common/database/advisory-locks';
 import { PEOPLE_LIST, PeopleRollupsService } from '../people';
 import { WebhookOutbox } from '../webhooks';
 import type { IngestSessionRequest, IngestSessionResponse } from './dto/ingest-session.request';

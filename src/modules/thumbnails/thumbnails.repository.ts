@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
-import { COMMIT_WITHOUT_FLUSH } from '../../database/commit-without-flush';
-import { preparedQuery } from '../../database/prepared-query';
+import { COMMIT_WITHOUT_FLUSH } from '../../common/database/commit-without-flush';
+import { preparedQuery } from '../../common/database/prepared-query';
 
 export interface RenderRow {
   id: string;

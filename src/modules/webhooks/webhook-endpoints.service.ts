@@ -11,7 +11,7 @@ import { JobLeases } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
 import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
 import { AppConfigService } from '../../config/app-config';
-import { lockNames } from '../../database/advisory-locks';
+import { lockNames } from '../../common/database/advisory-locks';
 import type { DeliveryListQuery } from './dto/delivery-list.query';
 import { toDeliveryResponse, toEndpointResponse, withSecret } from './dto/mapping';
 import type { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.responses';
