@@ -1,0 +1,9 @@
+-- Generated from src/modules/api-keys/api-keys.repository.ts by `npm run sql:snapshot`; do not edit.
+
+-- ApiKeysRepository.touchActiveByHash
+UPDATE api_keys SET last_used_at = now()
+WHERE key_hash = $1 AND revoked_at IS NULL
+RETURNING id, organization_id, scopes
+
+-- ApiKeysRepository.revoke
+UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1

@@ -1,0 +1,90 @@
+-- Generated from src/modules/custom-links/custom-links.repository.ts by `npm run sql:snapshot`; do not edit.
+
+-- CustomLinksRepository.insertIfAbsent
+INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
+VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
+ON CONFLICT (organization_id, id) DO NOTHING RETURNING id
+
+-- CustomLinksRepository.findById
+SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2
+
+-- CustomLinksRepository.lock
+SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2 FOR UPDATE
+
+-- CustomLinksRepository.isActive
+SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2
+
+-- CustomLinksRepository.findBySlug
+SELECT organization_id, id, active FROM custom_links WHERE slug = $1
+
+-- CustomLinksRepository.update
+UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *
+
+-- CustomLinksRepository.markRenderProcessing
+UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
+ FROM ${COMMIT_WITHOUT_FLUSH}
+WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING custom_links.*
+
+-- CustomLinksRepository.recordRenderOutcome
+UPDATE custom_links SET thumbnail_status = $4, share_thumbnail_url = coalesce($5, share_thumbnail_url), thumbnail_attempts = thumbnail_attempts + 1,
+      thumbnail_error_code = $6, thumbnail_error_message = $7, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING thumbnail_attempts
+
+-- CustomLinksRepository.applyToMany
+UPDATE custom_links SET ${[...names.map((name, i) => `${name} = $${i + 3}`), 'updated_at = now()'].join(', ')}
+WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id
+
+-- CustomLinksRepository.listPage
+WITH page AS (
+  SELECT id, created_at, last_activity_at, updated_at FROM custom_links WHERE ${where.toSql()} ${after}
+   ORDER BY ${key.orderBy()} LIMIT ${limit} OFFSET ${offset})
+SELECT l.*, ${key.select('l.')} FROM page JOIN custom_links l ON l.organization_id = $1 AND l.id = page.id
+ ORDER BY ${key.orderBy('page.')}
+
+-- CustomLinksRepository.count
+SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}
+
+-- CustomLinksRepository.countsByCampaign
+SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
+FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id
+
+-- CustomLinksRepository.funnelCounts
+-- not a literal: the SQL is what this expression returns at run time
+${linksInWindowSql(
+  { organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' },
+  LINK_FUNNEL_COLUMNS,
+)}
+
+-- CustomLinksRepository.resolveForEvents
+SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))
+
+-- CustomLinksRepository.mergeRollups
+SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE
+
+-- CustomLinksRepository.mergeRollups (2)
+UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = m.${c}`).join(', ')}, updated_at = greatest(now(), l.updated_at)
+FROM (
+  SELECT cur.id, t.*, CASE WHEN t.first_engaged_at IS NOT NULL THEN 'engaged' WHEN t.first_started_at IS NOT NULL THEN 'started'
+                           WHEN t.first_opened_at IS NOT NULL THEN 'opened' ELSE 'not_opened' END AS stage
+    FROM unnest(${DELTA.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')}) AS d(${DELTA.map(([c]) => c).join(', ')})
+    JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = d.link_id
+   CROSS JOIN LATERAL (SELECT d.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR d.last_activity_at > cur.last_activity_at
+           OR (d.last_activity_at = cur.last_activity_at AND d.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer) n
+   CROSS JOIN LATERAL (SELECT
+     cur.open_observed OR d.open_observed AS open_observed,
+     cur.bot_open_count + d.bot_open_count AS bot_open_count,
+     CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens
+          ELSE jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) END AS bot_opens,
+     cur.load_count + d.load_count AS load_count,
+     ${COUNT_COLUMNS.map(([, c]) => `cur.${c} + d.${c} AS ${c}`).join(', ')},
+     ${TIME_COLUMNS.map(([, c, merge]) => `${merge}(cur.${c}, d.${c}) AS ${c}`).join(', ')},
+     CASE WHEN n.newer THEN d.last_activity_at ELSE cur.last_activity_at END AS last_activity_at,
+     CASE WHEN n.newer THEN d.last_activity_type ELSE cur.last_activity_type END AS last_activity_type,
+     CASE WHEN n.newer THEN d.last_activity_event_id ELSE cur.last_activity_event_id END AS last_activity_event_id) t
+) m
+WHERE l.organization_id = $1 AND l.id = m.id
+  AND (${MERGED.map((c) => `m.${c}`).join(', ')}) IS DISTINCT FROM (${MERGED.map((c) => `l.${c}`).join(', ')})
+
+-- CustomLinksRepository.findByIds
+SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])

@@ -1,0 +1,53 @@
+-- Generated from src/modules/engagement/engagement.repository.ts by `npm run sql:snapshot`; do not edit.
+
+-- EngagementRepository.insertEvents
+INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason)
+SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason
+  FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[])
+       WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason, ord)
+ ORDER BY e.ord
+ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id
+
+-- EngagementRepository.insertDistinct
+INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)
+SELECT $1, v.link_id, v.kind, v.value FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS v(link_id, kind, value, ord) ORDER BY v.ord
+ON CONFLICT DO NOTHING RETURNING custom_link_id, kind
+
+-- EngagementRepository.mergeSessions
+INSERT INTO link_sessions (organization_id, custom_link_id, session_id, opened_at, started_at, engaged_at, ended_at, first_seen_at)
+SELECT $1, s.link_id, s.session_id, s.opened_at, s.started_at, s.engaged_at, s.ended_at, s.first_seen_at
+  FROM unnest($2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[])
+       WITH ORDINALITY AS s(link_id, session_id, opened_at, started_at, engaged_at, ended_at, first_seen_at, ord)
+ ORDER BY s.ord
+ON CONFLICT (organization_id, custom_link_id, session_id) DO UPDATE SET
+  opened_at = LEAST(link_sessions.opened_at, EXCLUDED.opened_at), started_at = LEAST(link_sessions.started_at, EXCLUDED.started_at),
+  engaged_at = LEAST(link_sessions.engaged_at, EXCLUDED.engaged_at), ended_at = LEAST(link_sessions.ended_at, EXCLUDED.ended_at),
+  first_seen_at = LEAST(link_sessions.first_seen_at, EXCLUDED.first_seen_at)
+
+-- EngagementRepository.campaignEngagement
+SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::int AS ${field}`).join(', ')},
+     ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
+FROM (${campaignRowSql('$1', '$2')}) c LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.id
+
+-- EngagementRepository.funnelSessions
+WITH links AS (${links}), linked AS (${this.sessions.get().funnelRowsSql('$1', 'SELECT id FROM links', tied)})
+SELECT count(*)::int AS total, count(*) FILTER (WHERE qualified)::int AS qualified,
+       count(*) FILTER (WHERE booked)::int AS booked, count(*) FILTER (WHERE high_intent)::int AS high_intent
+  FROM linked
+
+-- EngagementRepository.sessionsOfLink
+SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,
+      ${this.sessions.get().isVisibleSql('ls.organization_id', 'ls.session_id')} AS analysis_available
+ FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id = $2
+ORDER BY ls.first_seen_at DESC, ls.session_id DESC LIMIT $3 OFFSET $4
+
+-- EngagementRepository.sessionsOfLink (2)
+SELECT count(*) AS total FROM link_sessions WHERE organization_id = $1 AND custom_link_id = $2
+
+-- EngagementRepository.eventsOfLink
+SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, ${EVENTS_NEWEST_FIRST.select()}
+ FROM link_events WHERE ${where} ${after}
+ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $5 OFFSET $6
+
+-- EngagementRepository.eventsOfLink (2)
+SELECT count(*) AS total FROM link_events WHERE ${where}

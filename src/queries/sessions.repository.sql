@@ -1,0 +1,72 @@
+-- Generated from src/modules/sessions/sessions.repository.ts by `npm run sql:snapshot`; do not edit.
+
+-- SessionsRepository.findStored
+SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions WHERE id = $1
+
+-- SessionsRepository.upsert
+INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
+VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
+ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
+  ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+
+-- SessionsRepository.replaceTranscript
+INSERT INTO session_transcripts (organization_id, session_id, entries, total) VALUES ($1, $2, $3, $4)
+ON CONFLICT (organization_id, session_id) DO UPDATE SET entries = EXCLUDED.entries, total = EXCLUDED.total, updated_at = now()
+
+-- SessionsRepository.readTranscript
+WITH found AS (
+  SELECT t.entries, t.total
+    FROM session_transcripts t JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
+   WHERE t.organization_id = $1 AND t.session_id = $2 AND ${VISIBLE}),
+charged AS (
+  INSERT INTO transcript_daily_reads AS r (organization_id, day, reads)
+  SELECT $1, $3::date, 1 FROM found WHERE $4::int > 0
+  ON CONFLICT (organization_id, day) DO UPDATE SET reads = r.reads + 1 WHERE r.reads < $4::int
+  RETURNING r.reads)
+SELECT found.entries, found.total, (SELECT reads FROM charged) AS reads
+  FROM found CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) async_commit
+
+-- SessionsRepository.transcriptReadsOn
+SELECT reads FROM transcript_daily_reads WHERE organization_id = $1 AND day = $2::date
+
+-- SessionsRepository.factsOfPeople
+SELECT id, email_key, start_time, end_time, name, phone, business, utm_source,
+      tracking->>'geoCity' AS geo_city, tracking->>'geoRegion' AS geo_region, geo_country,
+      qualification_status, qualification_rationale, qualification_source, qualification_assessed_at,
+      qualification_rubric_version_id, buying_intent, booked_status, summary_markdown
+ FROM sessions
+WHERE organization_id = $1 AND email_key = ANY($2) AND ${visibleSession()}
+
+-- SessionsRepository.assignPeople
+UPDATE sessions s SET person_id = a.person_id, effective_qualification_status = a.qualification_status
+ FROM jsonb_to_recordset($2::jsonb) AS a(email_key text, person_id uuid, qualification_status text)
+WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
+  AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)
+
+-- SessionsRepository.findVisible
+SELECT ${LIST_COLUMNS}, s.tracking, s.details, ${this.observations.earliestEventsSql('s')} AS observed
+ FROM sessions s ${personJoinSql('p', 's.organization_id', 's.person_id')}
+WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
+
+-- SessionsRepository.list
+${page}
+SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
+  LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
+             ${personJoinSql('p', '$1', 's.person_id')}) ON true
+ ORDER BY ${key.orderBy('page.')}
+
+-- SessionsRepository.searchPage
+${this.pageSql(where, query, window, 'session_emails')}
+SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
+  JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
+  ${personJoinSql('p', '$1', 's.person_id')}
+ ORDER BY ${BY_START.orderBy('page.')}
+
+-- SessionsRepository.searchCount
+SELECT count(*) AS total FROM (SELECT FROM session_emails s WHERE ${where.toSql()} LIMIT ${where.param(limits.count + 1)}) found
+
+-- SessionsRepository.searchCount (2)
+SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}
+
+-- SessionsRepository.emailSearchLimits
+SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}

@@ -1,0 +1,43 @@
+-- Generated from src/modules/thumbnails/thumbnails.repository.ts by `npm run sql:snapshot`; do not edit.
+
+-- ThumbnailsRepository.insert
+INSERT INTO thumbnail_renders (organization_id, id, custom_link_id, job_id, status) VALUES ($1, $2, $3, $4, 'queued')
+
+-- ThumbnailsRepository.unfinishedForJob
+SELECT EXISTS (SELECT 1 FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status IN ('queued', 'processing')) AS unfinished
+
+-- ThumbnailsRepository.queuedForJob
+SELECT id FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status = 'queued'
+
+-- ThumbnailsRepository.cancelQueuedForJob
+UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
+WHERE organization_id = $1 AND job_id = $2 AND status = 'queued' RETURNING custom_link_id
+
+-- ThumbnailsRepository.claim
+UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+ FROM ${COMMIT_WITHOUT_FLUSH}
+WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status
+
+-- ThumbnailsRepository.renewLease
+UPDATE thumbnail_renders SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+WHERE organization_id = $1 AND id = $2 AND status = 'processing'
+
+-- ThumbnailsRepository.finish
+UPDATE thumbnail_renders SET status = $3, updated_at = now() FROM ${COMMIT_WITHOUT_FLUSH}
+WHERE organization_id = $1 AND id = $2 AND status = 'processing'
+
+-- ThumbnailsRepository.storeImage
+INSERT INTO thumbnail_images (custom_link_id, hash, organization_id, png) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
+
+-- ThumbnailsRepository.deleteImages
+DELETE FROM thumbnail_images WHERE organization_id = $1 AND custom_link_id = $2 AND hash IS DISTINCT FROM $3
+
+-- ThumbnailsRepository.cancelUnfinishedForLink
+UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
+WHERE organization_id = $1 AND custom_link_id = $2 AND status IN ('queued', 'processing') RETURNING job_id
+
+-- ThumbnailsRepository.jobOf
+SELECT job_id FROM thumbnail_renders WHERE organization_id = $1 AND id = $2
+
+-- ThumbnailsRepository.findImage
+SELECT organization_id, png FROM thumbnail_images WHERE custom_link_id = $1 AND hash = $2

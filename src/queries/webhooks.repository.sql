@@ -1,0 +1,91 @@
+-- Generated from src/modules/webhooks/webhooks.repository.ts by `npm run sql:snapshot`; do not edit.
+
+-- WebhooksRepository.countEndpoints
+SELECT count(*) AS count FROM webhook_endpoints WHERE organization_id = $1
+
+-- WebhooksRepository.insertEndpoint
+INSERT INTO webhook_endpoints (organization_id, id, url, event_types, description, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *
+
+-- WebhooksRepository.listEndpoints
+SELECT *, ${NEWEST_FIRST.select()} FROM webhook_endpoints WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3
+
+-- WebhooksRepository.endpoint
+SELECT * FROM webhook_endpoints WHERE organization_id = $1 AND id = $2
+
+-- WebhooksRepository.updateEndpoint
+UPDATE webhook_endpoints SET
+      url = coalesce($3::text, url),
+      event_types = coalesce($4::text[], event_types),
+      description = CASE WHEN $5::boolean THEN $6::text ELSE description END,
+      active = coalesce($7::boolean, active),
+      failing_since = CASE WHEN $7::boolean THEN NULL ELSE failing_since END,
+      updated_at = now()
+WHERE organization_id = $1 AND id = $2 RETURNING *
+
+-- WebhooksRepository.deleteEndpoint
+DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2
+
+-- WebhooksRepository.rotateSecret
+UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = now() + $4 * interval '1 millisecond', secret = $3, updated_at = now()
+WHERE organization_id = $1 AND id = $2 RETURNING *
+
+-- WebhooksRepository.recordMessages
+INSERT INTO webhook_messages (organization_id, id, event_type, body)
+SELECT $1, m.id, m.event_type, m.body FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS m(id, event_type, body, ord) ORDER BY m.ord
+
+-- WebhooksRepository.recordMessages (2)
+INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at)
+SELECT e.organization_id, gen_random_uuid(), e.id, m.id, 1, 'pending', now()
+  FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS m(id, event_type, ord)
+  JOIN webhook_endpoints e ON e.organization_id = $1 AND e.active AND m.event_type = ANY (e.event_types)
+ ORDER BY m.ord, e.id
+
+-- WebhooksRepository.subscribedTypes
+SELECT DISTINCT t.type FROM webhook_endpoints e CROSS JOIN LATERAL unnest(e.event_types) AS t(type)
+WHERE e.organization_id = $1 AND e.active AND t.type = ANY($2::text[])
+
+-- WebhooksRepository.anySubscribed
+SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND active AND $2 = ANY (event_types) LIMIT 1
+
+-- WebhooksRepository.listDeliveries
+SELECT ${DELIVERY_COLUMNS}, ${DELIVERIES_NEWEST_FIRST.select()} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
+WHERE ${where} ${after} ORDER BY ${DELIVERIES_NEWEST_FIRST.orderBy()} LIMIT $4 OFFSET $5
+
+-- WebhooksRepository.listDeliveries (2)
+SELECT count(*) AS count FROM webhook_deliveries d WHERE ${where}
+
+-- WebhooksRepository.delivery
+SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_messages m ON m.organization_id = d.organization_id AND m.id = d.message_id
+WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = $3
+
+-- WebhooksRepository.insertManualAttempt
+INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at, lease_until)
+SELECT $1, $2, $3, $4, coalesce(max(attempt), 0) + 1, 'pending', now(), now() + $5 * interval '1 millisecond'
+  FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $3 AND message_id = $4
+
+-- WebhooksRepository.claimDue
+UPDATE webhook_deliveries d SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+ FROM (SELECT organization_id, id FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= now() AND coalesce(lease_until, '-infinity') < now()
+        ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+WHERE d.organization_id = due.organization_id AND d.id = due.id
+RETURNING d.organization_id AS "organizationId", d.id
+
+-- WebhooksRepository.leaseForSending
+UPDATE webhook_deliveries SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+WHERE organization_id = $1 AND id = $2 AND status = 'pending' RETURNING endpoint_id, message_id
+
+-- WebhooksRepository.leaseForSending (2)
+SELECT body FROM webhook_messages WHERE organization_id = $1 AND id = $2
+
+-- WebhooksRepository.recordAttempt
+UPDATE webhook_deliveries SET status = $3::text, response_status = $4, duration_ms = $5, error = $6, next_attempt_at = $7, lease_owner = NULL, lease_until = NULL
+WHERE organization_id = $1 AND id = $2 AND status = 'pending'
+
+-- WebhooksRepository.recordAttempt (2)
+INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)
+
+-- WebhooksRepository.recordAttempt (3)
+UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELSE coalesce(failing_since, now()) END,
+      active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN now() ELSE updated_at END
+WHERE organization_id = $1 AND id = $2
