@@ -1,5 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { statementTriggers } from './statement-triggers';
 
 const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
 const FACETS = 'effective_qualification_status, buying_intent, booked_status';
@@ -13,11 +12,37 @@ const append = (parts: string[]) => `
   INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
   SELECT organization_id, month, ${FACETS}, sum(sessions) FROM (${parts.join(' UNION ALL ')}) d
    GROUP BY organization_id, month, ${FACETS} HAVING sum(sessions) <> 0;`;
-const TRIGGERS = statementTriggers('sessions', 'sessions_count', 'session_counts_track', {
+const TRACK_BODIES = {
   insert: append([delta('new_rows', 1)]),
   update: append([delta('old_rows', -1), delta('new_rows', 1)]),
   delete: append([delta('old_rows', -1)]),
-});
+};
+
+/**
+ * session_counts_track() runs after each INSERT, UPDATE and DELETE statement on sessions, once per
+ * statement, and sees its rows as the transition tables `old_rows` / `new_rows`.
+ */
+const TRIGGERS = {
+  up: [
+    `CREATE FUNCTION session_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF TG_OP = 'INSERT' THEN ${TRACK_BODIES.insert}
+         ELSIF TG_OP = 'UPDATE' THEN ${TRACK_BODIES.update}
+         ELSE ${TRACK_BODIES.delete}
+         END IF;
+         RETURN NULL;
+       END $$`,
+    `CREATE TRIGGER sessions_count_insert AFTER INSERT ON sessions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION session_counts_track()`,
+    `CREATE TRIGGER sessions_count_update AFTER UPDATE ON sessions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION session_counts_track()`,
+    `CREATE TRIGGER sessions_count_delete AFTER DELETE ON sessions REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION session_counts_track()`,
+  ],
+  down: [
+    `DROP TRIGGER sessions_count_delete ON sessions`,
+    `DROP TRIGGER sessions_count_update ON sessions`,
+    `DROP TRIGGER sessions_count_insert ON sessions`,
+    `DROP FUNCTION session_counts_track()`,
+  ],
+};
 
 /**
  * Exact session totals without counting a million rows per request: visible sessions counted per

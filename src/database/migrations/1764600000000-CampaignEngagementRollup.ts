@@ -1,5 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { statementTriggers } from './statement-triggers';
 
 /** Each link's contribution to its campaign's counters (docs/api.md §2.10; the funnel counts the same way). */
 const CONTRIBUTION: [column: string, perLink: string][] = [
@@ -89,31 +88,38 @@ const MOVED_OUT = `SELECT DISTINCT o.organization_id, o.campaign_id FROM old_row
  WHERE o.campaign_id IS NOT NULL AND n.campaign_id IS DISTINCT FROM o.campaign_id`;
 const DELETED = `SELECT DISTINCT organization_id, campaign_id FROM old_rows WHERE campaign_id IS NOT NULL`;
 
-/** The trigger function's bodies; migration CampaignEngagementJoinOnce replaces the update's with CAMPAIGN_UPDATE_JOINED_ONCE. */
-export const CAMPAIGN_TRACK_BODIES = {
+/** The trigger function's bodies (migration CampaignEngagementJoinOnce later replaces the update's). */
+const CAMPAIGN_TRACK_BODIES = {
   insert: merge([signed('new_rows', 1)]),
   update: merge([signed('old_rows', -1, CHANGED), signed('new_rows', 1, CHANGED)]) + recomputeTimes(MOVED_OUT),
   delete: merge([signed('old_rows', -1)]) + recomputeTimes(DELETED),
 };
 
 /**
- * The same update, old and new rows joined once: the IN (join) above was planned as a nested loop
- * re-running the join for every row, quadratic in the rows of a statement (an event batch's merge of
- * 800 links spent more in it than in the update itself).
+ * campaign_engagement_track() runs after each INSERT, UPDATE and DELETE statement on custom_links, once per
+ * statement, and sees its rows as the transition tables `old_rows` / `new_rows`.
  */
-export const CAMPAIGN_UPDATE_JOINED_ONCE =
-  merge([
-    `SELECT d.* FROM old_rows o JOIN new_rows n ON n.organization_id = o.organization_id AND n.id = o.id
-      CROSS JOIN LATERAL (${signed('(SELECT o.*)', -1)} UNION ALL ${signed('(SELECT n.*)', 1)}) d
-      WHERE (${INPUTS.map((c) => `o.${c}`).join(', ')}) IS DISTINCT FROM (${INPUTS.map((c) => `n.${c}`).join(', ')})`,
-  ]) + recomputeTimes(MOVED_OUT);
-
-const TRIGGERS = statementTriggers(
-  'custom_links',
-  'custom_links_campaign',
-  'campaign_engagement_track',
-  CAMPAIGN_TRACK_BODIES,
-);
+const TRIGGERS = {
+  up: [
+    `CREATE FUNCTION campaign_engagement_track() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF TG_OP = 'INSERT' THEN ${CAMPAIGN_TRACK_BODIES.insert}
+         ELSIF TG_OP = 'UPDATE' THEN ${CAMPAIGN_TRACK_BODIES.update}
+         ELSE ${CAMPAIGN_TRACK_BODIES.delete}
+         END IF;
+         RETURN NULL;
+       END $$`,
+    `CREATE TRIGGER custom_links_campaign_insert AFTER INSERT ON custom_links REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_engagement_track()`,
+    `CREATE TRIGGER custom_links_campaign_update AFTER UPDATE ON custom_links REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_engagement_track()`,
+    `CREATE TRIGGER custom_links_campaign_delete AFTER DELETE ON custom_links REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_engagement_track()`,
+  ],
+  down: [
+    `DROP TRIGGER custom_links_campaign_delete ON custom_links`,
+    `DROP TRIGGER custom_links_campaign_update ON custom_links`,
+    `DROP TRIGGER custom_links_campaign_insert ON custom_links`,
+    `DROP FUNCTION campaign_engagement_track()`,
+  ],
+};
 
 /**
  * Campaign engagement (docs/api.md §2.10) kept per campaign in the transaction that changes its links, so

@@ -1,5 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { statementTriggers } from './statement-triggers';
 
 const VISIBLE = `environment = 'production' AND analysis_status = 'analyzed'`;
 const COLUMNS =
@@ -16,13 +15,39 @@ const upsert = (rows: string) => `
     effective_qualification_status = EXCLUDED.effective_qualification_status, buying_intent = EXCLUDED.buying_intent,
     booked_status = EXCLUDED.booked_status;`;
 const keysOf = (rows: string) => `SELECT organization_id, id FROM (${rows}) r`;
-const TRIGGERS = statementTriggers('sessions', 'sessions_email_search', 'session_emails_track', {
+const TRACK_BODIES = {
   insert: upsert(searchable('new_rows')),
   // Only rows whose searchable projection changed: a person rollup that leaves them alone writes nothing.
   update: `${remove(`${keysOf(searchable('old_rows'))} EXCEPT ${keysOf(searchable('new_rows'))}`)}
     ${upsert(`${searchable('new_rows')} EXCEPT ${searchable('old_rows')}`)}`,
   delete: remove(keysOf(searchable('old_rows'))),
-});
+};
+
+/**
+ * session_emails_track() runs after each INSERT, UPDATE and DELETE statement on sessions, once per
+ * statement, and sees its rows as the transition tables `old_rows` / `new_rows`.
+ */
+const TRIGGERS = {
+  up: [
+    `CREATE FUNCTION session_emails_track() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF TG_OP = 'INSERT' THEN ${TRACK_BODIES.insert}
+         ELSIF TG_OP = 'UPDATE' THEN ${TRACK_BODIES.update}
+         ELSE ${TRACK_BODIES.delete}
+         END IF;
+         RETURN NULL;
+       END $$`,
+    `CREATE TRIGGER sessions_email_search_insert AFTER INSERT ON sessions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION session_emails_track()`,
+    `CREATE TRIGGER sessions_email_search_update AFTER UPDATE ON sessions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION session_emails_track()`,
+    `CREATE TRIGGER sessions_email_search_delete AFTER DELETE ON sessions REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION session_emails_track()`,
+  ],
+  down: [
+    `DROP TRIGGER sessions_email_search_delete ON sessions`,
+    `DROP TRIGGER sessions_email_search_update ON sessions`,
+    `DROP TRIGGER sessions_email_search_insert ON sessions`,
+    `DROP FUNCTION session_emails_track()`,
+  ],
+};
 
 /**
  * GET /sessions?email=… searches a narrow copy of the visible sessions' emails instead of the
