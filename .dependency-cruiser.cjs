@@ -2,6 +2,57 @@
  * Module boundaries, checked by `npm run lint` (docs: README "Architecture"). A rule names the
  * shape the code must keep; `npm run lint:boundaries` alone prints every violation.
  */
+
+/**
+ * src/common in layers, lowest first. Each folder (or loose file) of a layer may import its own
+ * layer and those below, never a higher one; a new folder of src/common joins a layer here.
+ */
+const COMMON_LAYERS = [
+  {
+    layer: 'foundation',
+    units: ['errors', 'database', 'tracing', 'logging', 'network', 'canonical-json', 'seeded-random', 'registry'],
+    comment:
+      'Domain errors and their HTTP status, the SQL helpers, logs, traces and plain functions: every other layer builds on them.',
+  },
+  {
+    layer: 'infrastructure',
+    units: ['redis', 'counters', 'queue', 'leases', 'batching', 'metrics', 'shutdown'],
+    comment: 'Redis, its window counters, Bull queues, leases, batching and metrics: they know nothing of HTTP.',
+  },
+  {
+    layer: 'http',
+    units: ['http'],
+    comment:
+      "The web server's parts (adapter, middleware, headers, client address, OpenAPI decorators and document): no request concern.",
+  },
+  {
+    layer: 'request-checks',
+    units: ['validation', 'auth'],
+    comment: 'Who is calling and whether the input is valid: they know nothing of limits, idempotency or pages.',
+  },
+  {
+    layer: 'request-services',
+    units: ['limits', 'idempotency', 'pagination'],
+    comment: 'Limits, Idempotency-Key replay and pages, built on the caller and the validated input.',
+  },
+  {
+    layer: 'pipeline',
+    units: ['pipeline'],
+    comment: 'The global guards and the error filter in the order of docs/api.md §7.4.',
+  },
+];
+const commonUnits = (units) => `^src/common/(${units.join('|')})(/|\\.)`;
+
+const commonLayerRules = COMMON_LAYERS.slice(0, -1).map(({ layer, units, comment }, i) => ({
+  name: `common-${layer}-imports-no-higher-layer`,
+  severity: 'error',
+  comment: `src/common layer ${i + 1} of ${COMMON_LAYERS.length}, ${layer}: ${comment}`,
+  from: { path: commonUnits(units) },
+  to: { path: commonUnits(COMMON_LAYERS.slice(i + 1).flatMap((higher) => higher.units)) },
+}));
+
+const MIGRATION = { path: '^src/database/migrations/', pathNot: '^src/database/migrations/index\\.ts$' };
+
 module.exports = {
   forbidden: [
     {
@@ -14,9 +65,33 @@ module.exports = {
     {
       name: 'common-knows-no-module',
       severity: 'error',
-      comment: 'src/common and src/config are cross-cutting: they import no domain module.',
+      comment:
+        'src/common and src/config are cross-cutting, below the modules: they import no module and not src/database.',
       from: { path: '^src/(common|config)/' },
-      to: { path: '^src/modules/' },
+      to: { path: '^src/(modules|database)/' },
+    },
+    ...commonLayerRules,
+    {
+      name: 'common-folder-has-a-layer',
+      severity: 'error',
+      comment: 'Every folder and loose file of src/common belongs to one of COMMON_LAYERS, which orders them.',
+      from: {},
+      to: { path: '^src/common/', pathNot: commonUnits(COMMON_LAYERS.flatMap((layer) => layer.units)) },
+    },
+    {
+      name: 'sql-helpers-import-nothing-of-src',
+      severity: 'error',
+      comment: 'src/common/database, the SQL helpers under every layer and module, imports nothing else of src/.',
+      from: { path: '^src/common/database/' },
+      to: { path: '^src/', pathNot: '^src/common/database/' },
+    },
+    {
+      name: 'modules-import-no-data-source',
+      severity: 'error',
+      comment:
+        'src/database (data source, entity list, migrations) sits above the modules: only the entry points (app.module, cli, local services) import it.',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/database/' },
     },
     {
       name: 'database-knows-no-module',
@@ -24,6 +99,21 @@ module.exports = {
       comment: 'src/database imports modules only to list their entities (entities.ts).',
       from: { path: '^src/database/', pathNot: '^src/database/entities\\.ts$' },
       to: { path: '^src/modules/' },
+    },
+    {
+      name: 'migration-imports-no-migration',
+      severity: 'error',
+      comment:
+        'A migration is self-contained: the SQL it runs never changes because another file did. Only migrations/index.ts, which lists them, imports them.',
+      from: MIGRATION,
+      to: { path: '^src/database/migrations/' },
+    },
+    {
+      name: 'migration-imports-only-typeorm',
+      severity: 'error',
+      comment: "Beyond typeorm's types a migration imports nothing: no code of src/, no other package.",
+      from: MIGRATION,
+      to: { pathNot: '^(node_modules/typeorm/|src/database/migrations/)' },
     },
     {
       name: 'module-public-api-only',
@@ -51,7 +141,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^dist/|^node_modules/)' },
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -3,7 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { HttpPipelineModule } from './common/http/http-pipeline.module';
+import { HttpPipelineModule } from './common/pipeline/http-pipeline.module';
 import { LimitsModule } from './common/limits/limits.module';
 import { bullRedisOptions } from './common/queue/bull-redis';
 import { MAX_STALLED_COUNT } from './common/queue/job-options';

@@ -4,8 +4,8 @@ import request from 'supertest';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/common/auth/api-key';
-import { WindowCounter } from '../src/common/limits/window-counter';
-import { endOfWindowOpenedAt, utcDayOf } from '../src/common/limits/windows';
+import { WindowCounter } from '../src/common/counters/window-counter';
+import { endOfWindowOpenedAt, utcDayOf } from '../src/common/counters/windows';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 

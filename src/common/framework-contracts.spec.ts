@@ -22,7 +22,7 @@ import { RateLimitGuard } from './limits/rate-limit.guard';
 import { PaginationQuery } from './pagination/pagination.query';
 import { ParseUuidPipe } from './validation/parse-uuid.pipe';
 import { RequestValidator } from './validation/request-validator';
-import { RequestValidationError } from './validation/validation-issue';
+import { RequestValidationError } from './errors/validation-issue';
 import { contractsOf } from '../../test/support/framework-contract';
 
 /**

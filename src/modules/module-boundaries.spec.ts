@@ -13,14 +13,24 @@ const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
 
 const CLEAN: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'node20', moduleResolution: 'node16', strict: true } }),
-  'src/common/util.ts': 'export const one = 1;\n',
+  'src/common/errors/util.ts': 'export const one = 1;\n',
+  'src/common/redis/client.ts': "import { one } from '../errors/util';\nexport const two = one + 1;\n",
+  'src/common/http/headers.ts': "import { two } from '../redis/client';\nexport const three = two + 1;\n",
+  'src/common/validation/check.ts': "import { three } from '../http/headers';\nexport const four = three + 1;\n",
+  'src/common/limits/limit.ts': "import { four } from '../validation/check';\nexport const five = four + 1;\n",
+  'src/common/pipeline/pipeline.ts': "import { five } from '../limits/limit';\nexport const six = five + 1;\n",
+  'src/common/database/sql.ts': "export const sql = 'SELECT 1';\n",
   'src/modules/links/index.ts': "export { LinksService } from './links.service';\n",
   'src/modules/links/links.service.ts':
-    "import { one } from '../../common/util';\nexport class LinksService { n = one; }\n",
+    "import { one } from '../../common/errors/util';\nimport { sql } from '../../common/database/sql';\nexport class LinksService { n = one; q = sql; }\n",
   'src/modules/jobs/index.ts': "export { JobsService } from './jobs.service';\n",
   'src/modules/jobs/jobs.service.ts': 'export class JobsService {}\n',
   'src/modules/reports/reports.service.ts':
     "import { LinksService } from '../links';\nexport class ReportsService { links = new LinksService(); }\n",
+  'src/database/migrations/1-first.ts': 'export class First1 {}\n',
+  'src/database/migrations/index.ts': "import { First1 } from './1-first';\nexport const MIGRATIONS = [First1];\n",
+  'src/database/data-source.ts': "import { MIGRATIONS } from './migrations';\nexport const options = { MIGRATIONS };\n",
+  'src/app.module.ts': "import { options } from './database/data-source';\nexport const app = options;\n",
 };
 
 const VIOLATIONS: Record<string, string> = {
@@ -37,6 +47,22 @@ const VIOLATIONS: Record<string, string> = {
   'src/modules/reports/uses-test.ts':
     "import { helper } from '../../../test/support/helper';\nexport const h = helper;\n",
   'test/support/helper.ts': 'export const helper = 1;\n',
+  'src/common/knows-data-source.ts': "import { options } from '../database/data-source';\nexport const o = options;\n",
+  // One import up from each layer of src/common but the top one.
+  'src/common/errors/knows-redis.ts': "import { two } from '../redis/client';\nexport const t = two;\n",
+  'src/common/redis/knows-http.ts': "import { three } from '../http/headers';\nexport const t = three;\n",
+  'src/common/http/knows-validation.ts': "import { four } from '../validation/check';\nexport const f = four;\n",
+  'src/common/validation/knows-limits.ts': "import { five } from '../limits/limit';\nexport const f = five;\n",
+  'src/common/limits/knows-pipeline.ts': "import { six } from '../pipeline/pipeline';\nexport const s = six;\n",
+  'src/common/database/knows-errors.ts': "import { one } from '../errors/util';\nexport const o = one;\n",
+  'src/common/unlayered/port.ts': 'export const port = 1;\n',
+  'src/modules/links/uses-unlayered.ts':
+    "import { port } from '../../common/unlayered/port';\nexport const p = port;\n",
+  'src/modules/links/knows-data-source.ts':
+    "import { options } from '../../database/data-source';\nexport const o = options;\n",
+  'src/database/migrations/2-second.ts':
+    "import { First1 } from './1-first';\nexport class Second2 extends First1 {}\n",
+  'src/database/migrations/3-third.ts': "import { one } from '../../common/errors/util';\nexport const t = one;\n",
 };
 
 /** Runs the repository's depcruise with the repository's rules over `files`, as `npm run lint` does. */
@@ -67,13 +93,23 @@ describe('module boundary rules (.dependency-cruiser.cjs)', () => {
     expect(violatedRules(CLEAN)).toEqual([]);
   });
 
-  it('catch a cycle, common or config importing a module, a deep import, jobs importing a job type, and test code in src', () => {
+  it('catch each rule broken once: a cycle, the layers of common, module, database and migration boundaries, test code in src', () => {
     expect(violatedRules({ ...CLEAN, ...VIOLATIONS })).toEqual([
+      'common-folder-has-a-layer',
+      'common-foundation-imports-no-higher-layer',
+      'common-http-imports-no-higher-layer',
+      'common-infrastructure-imports-no-higher-layer',
       'common-knows-no-module',
+      'common-request-checks-imports-no-higher-layer',
+      'common-request-services-imports-no-higher-layer',
       'jobs-knows-no-job-type',
+      'migration-imports-no-migration',
+      'migration-imports-only-typeorm',
       'module-public-api-only',
+      'modules-import-no-data-source',
       'no-circular',
       'no-test-code-in-src',
+      'sql-helpers-import-nothing-of-src',
     ]);
   });
 });

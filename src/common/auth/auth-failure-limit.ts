@@ -3,8 +3,8 @@ import type Redis from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
 import { LimitExceededError } from '../errors/domain-errors';
 import { countLimitRejection } from '../metrics/app-metrics';
-import { WindowCounter, type Window } from '../limits/window-counter';
-import { limitState } from '../limits/windows';
+import { WindowCounter, type Window } from '../counters/window-counter';
+import { limitState } from '../counters/windows';
 import { REDIS } from '../redis/redis.module';
 
 const WINDOW_MS = 60_000;

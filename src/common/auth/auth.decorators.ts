@@ -3,7 +3,6 @@ import { DECORATORS } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Principal } from './principal';
 import type { Scope } from './scopes';
-import type { RequestCharge } from '../limits/limits.service';
 
 export const REQUIRED_SCOPES = 'auth:requiredScopes';
 export const PUBLIC_ROUTE = 'auth:public';
@@ -35,8 +34,8 @@ function ApiNoSecurity(): ClassDecorator & MethodDecorator {
   }) as ClassDecorator & MethodDecorator;
 }
 
-/** `rateLimitCharge`: the request-rate window this request was charged to, when (a 304 gives it back), and its count after. */
-export type AuthenticatedRequest = Request & { principal?: Principal; rateLimitCharge?: RequestCharge };
+/** `principal`: set by ApiKeyGuard on every route that is not @Public(). */
+export type AuthenticatedRequest = Request & { principal?: Principal };
 
 /** The authenticated caller; only on routes that require a scope. */
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {

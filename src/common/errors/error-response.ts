@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { RequestValidationError } from '../validation/validation-issue';
+import { RequestValidationError } from './validation-issue';
 import type { DomainError, ErrorKind } from './domain-errors';
 
 /** The one place that turns what went wrong into an HTTP status. */

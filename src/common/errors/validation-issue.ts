@@ -1,4 +1,4 @@
-import { DomainError } from '../errors/domain-errors';
+import { DomainError } from './domain-errors';
 
 export type IssueLocation = 'path' | 'query' | 'header' | 'body';
 

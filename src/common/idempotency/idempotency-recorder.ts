@@ -1,8 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from 'typeorm';
 import { ConflictError } from '../errors/domain-errors';
-import { idempotencyClaims, type IdempotencyClaim } from './idempotency-claim';
-import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotencyRepository, type IdempotencyScope } from './idempotency.repository';
+
+/** The Idempotency-Key lease the current request holds, and the status its success answers with. */
+export interface IdempotencyClaim {
+  scope: IdempotencyScope;
+  token: string;
+  successStatus: number;
+}
+
+/**
+ * Set by IdempotencyInterceptor around the route handler of a request that claimed a key, so the
+ * service's transaction can store the answer with the mutation (IdempotencyRecorder) without every
+ * controller and service passing the claim along.
+ */
+export const idempotencyClaims = new AsyncLocalStorage<IdempotencyClaim>();
 
 /**
  * Commits a mutation and its Idempotency-Key answer together (docs/api.md §10.3): the service calls

@@ -12,8 +12,8 @@ import { startHeartbeat, type Heartbeat } from '../leases/heartbeat';
 import { idempotencyConflicts, idempotencyReplays } from '../metrics/app-metrics';
 import { errorBody } from '../errors/error-response';
 import { RequestValidator } from '../validation/request-validator';
-import { idempotencyClaims, type IdempotencyClaim } from './idempotency-claim';
-import { IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from './idempotency-key';
+import { idempotencyClaims, type IdempotencyClaim } from './idempotency-recorder';
+import { IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '../validation/idempotency-key';
 import { IdempotencyRepository, type IdempotencyScope, type StoredResponse } from './idempotency.repository';
 
 /** Response headers that are part of the result and replayed with it. */

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { IDEMPOTENT } from './idempotency-key';
+import { IDEMPOTENT } from '../validation/idempotency-key';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**

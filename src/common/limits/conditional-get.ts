@@ -2,9 +2,9 @@ import { applyDecorators, Injectable, type Type } from '@nestjs/common';
 import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
-import type { AuthenticatedRequest } from '../auth/auth.decorators';
-import { LimitsService } from '../limits/limits.service';
-import { responseHeaders } from './openapi-headers';
+import { responseHeaders } from '../http/openapi-headers';
+import { LimitsService } from './limits.service';
+import type { RateLimitedRequest } from './rate-limit.guard';
 
 /**
  * Polled job resources (Custom Link jobs, publish jobs): an ETag on every 200, `Retry-After` while
@@ -16,7 +16,7 @@ export class ConditionalGet {
   constructor(private readonly limits: LimitsService) {}
 
   async reply<T>(
-    req: AuthenticatedRequest,
+    req: RateLimitedRequest,
     res: Response,
     body: T,
     retryAfterSeconds: number | null,

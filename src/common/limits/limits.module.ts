@@ -5,7 +5,7 @@ import { AppConfigService } from '../../config/app-config';
 import { REDIS } from '../redis/redis.module';
 import { LimitsService } from './limits.service';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
-import { WindowCounter } from './window-counter';
+import { WindowCounter } from '../counters/window-counter';
 
 const MINUTE_MS = 60_000;
 

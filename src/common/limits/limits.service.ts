@@ -3,8 +3,8 @@ import type Redis from 'ioredis';
 import { LimitExceededError } from '../errors/domain-errors';
 import { countLimitRejection } from '../metrics/app-metrics';
 import { REDIS } from '../redis/redis.module';
-import { WindowCounter, type ChargeResult, type Window, type WindowState } from './window-counter';
-import { limitState } from './windows';
+import { WindowCounter, type ChargeResult, type Window, type WindowState } from '../counters/window-counter';
+import { limitState } from '../counters/windows';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;

@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/environment';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { clientAddressOf } from '../http/client-address';
 import { LimitsService } from './limits.service';
-import type { Window } from './window-counter';
+import type { Window } from '../counters/window-counter';
 
 const PUBLIC_ROUTE_LIMITS = 'limits:publicRoute';
 const WINDOW_MS = 60_000;

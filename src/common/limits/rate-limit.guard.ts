@@ -4,8 +4,12 @@ import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { LimitExceededError, rateLimitHeaders } from '../errors/domain-errors';
 import { countLimitRejection } from '../metrics/app-metrics';
+import type { RequestCharge } from './limits.service';
 import type { WindowRecord } from './redis-throttler.storage';
-import { limitState } from './windows';
+import { limitState } from '../counters/windows';
+
+/** `rateLimitCharge`: the request-rate window this request was charged to, when (a 304 gives it back), and its count after. */
+export type RateLimitedRequest = AuthenticatedRequest & { rateLimitCharge?: RequestCharge };
 
 interface RequestWindow {
   name: string;
@@ -41,13 +45,13 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const req = http.getRequest<AuthenticatedRequest>();
+    const req = http.getRequest<RateLimitedRequest>();
     if (!req.principal) return true;
     for (const window of this.windows) await this.charge(window, req, http.getResponse<Response>());
     return true;
   }
 
-  private async charge({ name, limit, ttlMs }: RequestWindow, req: AuthenticatedRequest, res: Response): Promise<void> {
+  private async charge({ name, limit, ttlMs }: RequestWindow, req: RateLimitedRequest, res: Response): Promise<void> {
     const window = { key: `rate:${name}:${req.principal!.keyId}`, limit, ttlMs };
     // The storage configured in LimitsModule (RedisThrottlerStorage) reports the window's end.
     const record = (await this.storageService.increment(window.key, ttlMs, limit, ttlMs, name)) as WindowRecord;

@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { WindowCounter } from './window-counter';
+import type { WindowCounter } from '../counters/window-counter';
 
 /** What RedisThrottlerStorage answers beyond @nestjs/throttler's record: the window's end, exact. */
 export type WindowRecord = Awaited<ReturnType<ThrottlerStorage['increment']>> & {

@@ -1,4 +1,3 @@
-import { carriesToken } from '../http/operator-token';
 import { limitNameOf } from './app-metrics';
 
 describe('limitNameOf', () => {
@@ -12,18 +11,5 @@ describe('limitNameOf', () => {
     ['limit:0190A000:x', 'other'],
   ])('%s is counted as %s (never the subject)', (key, name) => {
     expect(limitNameOf(key)).toBe(name);
-  });
-});
-
-describe('carriesToken', () => {
-  const token = 'operator-token-0123456789';
-  it('accepts Bearer and Basic (any user) with the token, nothing else', () => {
-    expect(carriesToken(`Bearer ${token}`, token)).toBe(true);
-    expect(carriesToken(`Basic ${Buffer.from(`ops:${token}`).toString('base64')}`, token)).toBe(true);
-    expect(carriesToken(undefined, token)).toBe(false);
-    expect(carriesToken('Bearer', token)).toBe(false);
-    expect(carriesToken(`Bearer ${token}x`, token)).toBe(false);
-    expect(carriesToken(`Basic ${Buffer.from(`${token}:x`).toString('base64')}`, token)).toBe(false);
-    expect(carriesToken(token, token)).toBe(false);
   });
 });

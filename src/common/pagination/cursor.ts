@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppConfigService } from '../../config/app-config';
 import { canonicalJson } from '../canonical-json';
-import { RequestValidationError, valueError } from '../validation/validation-issue';
+import { RequestValidationError, valueError } from '../errors/validation-issue';
 import type { PaginationQuery } from './pagination.query';
 
 /** The key of the last row of a page, each value as PostgreSQL's text of it (timestamps keep their microseconds). */

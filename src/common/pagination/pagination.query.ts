@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Expose, Transform } from 'class-transformer';
 import { ToInteger } from '../validation/coercion';
+import { TimestampInput } from '../validation/timestamps';
 import { ApiInteger } from '../http/api-integer';
 
 export const MAX_PAGE_SIZE = 200;
@@ -48,3 +49,13 @@ export class PaginationQuery {
   @Allow()
   offsetGiven?: boolean;
 }
+
+/**
+ * `updated_since` of a syncable list: the records whose updatedAt is at or after it, in (updatedAt,
+ * id) ascending order. A client passes its last seen updatedAt and follows nextCursor to the end.
+ */
+export const UpdatedSince = () =>
+  TimestampInput({
+    description:
+      'Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync).',
+  });

@@ -11,8 +11,8 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PublicRouteLimitGuard } from '../limits/public-route-limit.guard';
 import { RateLimitGuard } from '../limits/rate-limit.guard';
 import { RequestValidationGuard } from '../validation/request-validation.guard';
-import { GracefulShutdown } from './graceful-shutdown';
-import { TrustProxySetting } from './trust-proxy';
+import { GracefulShutdown } from '../http/graceful-shutdown';
+import { TrustProxySetting } from '../http/trust-proxy';
 
 const PIPELINE_PROVIDERS = [
   GracefulShutdown,

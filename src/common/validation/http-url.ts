@@ -1,5 +1,5 @@
 import { ValidateBy } from 'class-validator';
-import type { ValidationIssue } from './validation-issue';
+import type { ValidationIssue } from '../errors/validation-issue';
 
 /**
  * Absolute http(s) URLs, as pydantic's HttpUrl checks them (docs/api.md §7.3): a URL that parses

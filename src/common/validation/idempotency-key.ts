@@ -1,3 +1,8 @@
+/**
+ * The Idempotency-Key header and the mark of @Idempotent() routes. Here, below idempotency/, because
+ * the request validator checks the header like any other input (a 422) and leaves those routes to
+ * IdempotencyInterceptor, which validates them after the key.
+ */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENT = Symbol('idempotent');

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError } from '../errors/domain-errors';
 import { inspectJsonBytes, jsonTextFacts, MAX_JSON_DEPTH, NOT_UTF8_CHARSET, type JsonTextFacts } from './json-bytes';
 import { locateJsonError, type JsonErrorLocation } from './json-error-locator';
-import type { ValidationIssue } from './validation-issue';
+import type { ValidationIssue } from '../errors/validation-issue';
 
 /** The request body limit of every route that declares none (docs/api.md §8.6). */
 const STANDARD_LIMIT_BYTES = 1024 * 1024;

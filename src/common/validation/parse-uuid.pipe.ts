@@ -1,7 +1,7 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { issueForRule } from './pydantic-mapping';
 import { canonicalUuid } from './uuid-format';
-import { RequestValidationError } from './validation-issue';
+import { RequestValidationError } from '../errors/validation-issue';
 
 /**
  * Marks a path parameter as a UUID: `@Param('campaign_id', ParseUuidPipe)`. The validation

@@ -2,7 +2,7 @@ import { getMetadataStorage, type ValidationArguments, type ValidationError } fr
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { httpUrlIssue } from './http-url';
 import { describeUuidError } from './uuid-format';
-import { valueError, type IssueLocation, type ValidationIssue } from './validation-issue';
+import { valueError, type IssueLocation, type ValidationIssue } from '../errors/validation-issue';
 
 /**
  * Turns class-validator's errors into pydantic v2 issues (docs/api.md §7.3): one issue per failing

@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { isIdempotentHandler } from '../idempotency/idempotency-key';
+import { isIdempotentHandler } from './idempotency-key';
 import { JsonBodyReader } from './json-body';
 import { RequestValidator } from './request-validator';
 

@@ -9,7 +9,7 @@ import {
   IDEMPOTENCY_KEY_MAX_LENGTH,
   isIdempotentHandler,
   isValidIdempotencyKey,
-} from '../idempotency/idempotency-key';
+} from './idempotency-key';
 import { fastParserOf } from './fast-parse.decorator';
 import { isListParameter } from './enum-list';
 import { bodyParseErrorOf, bodyTextFactsOf } from './json-body';
@@ -20,7 +20,7 @@ import { ParseUuidPipe } from './parse-uuid.pipe';
 import { withoutReservedKeys } from './reserved-keys';
 import { findUnstorableText, unstorableTextReason } from './unstorable-text';
 import { isUuid } from './uuid-format';
-import { RequestValidationError, valueError, type ValidationIssue } from './validation-issue';
+import { RequestValidationError, valueError, type ValidationIssue } from '../errors/validation-issue';
 
 /** The rule name under which unstorable text is reported (pydantic-mapping words it as a value_error). */
 const UNSTORABLE_TEXT_RULE = 'storableText';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
-import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
+import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
 import { AccountsRepository } from './accounts.repository';
 import type { AccountsListQuery } from './dto/accounts-list.query';
 import { toAccountResponse, type AccountListResponse, type AccountResponse } from './dto/account.response';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConditionalGet } from '../../common/http/conditional-get';
+import { ConditionalGet } from '../../common/limits/conditional-get';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { AgentController } from './agent.controller';
 import { AgentModule } from './agent.module';

@@ -5,7 +5,7 @@ import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/au
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
 import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
-import { ApiConditionalGet, ConditionalGet } from '../../common/http/conditional-get';
+import { ApiConditionalGet, ConditionalGet } from '../../common/limits/conditional-get';
 import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';

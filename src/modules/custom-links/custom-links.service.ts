@@ -7,7 +7,7 @@ import { IdempotencyRecorder } from '../../common/idempotency/idempotency-record
 import { LimitsService, type Reservation } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
-import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
+import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
 import { JobsService } from '../jobs';

@@ -1,5 +1,5 @@
 import { hourAndDayWindows, type Reservation } from '../../common/limits/limits.service';
-import type { Window } from '../../common/limits/window-counter';
+import type { Window } from '../../common/counters/window-counter';
 import type { AppConfig } from '../../config/environment';
 
 /** The organization's link creation windows (hour, day): one unit per requested link. */

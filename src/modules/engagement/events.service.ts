@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GroupCommit } from '../../common/batching/group-commit';
-import { idempotencyClaims, type IdempotencyClaim } from '../../common/idempotency/idempotency-claim';
-import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
+import {
+  idempotencyClaims,
+  IdempotencyRecorder,
+  type IdempotencyClaim,
+} from '../../common/idempotency/idempotency-recorder';
 import { observeIngestionLag } from '../../common/metrics/app-metrics';
 import { botReasonOf, type BotReason } from './rules/bot-detection';
 import {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined } from 'class-validator';
 import { IsUuidString } from '../../common/validation/validators';
-import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
+import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
 import type { ExportSource } from '../exports';
 import { LinkEventResponse } from './dto/link-event.response';
 import { LinkEventsQuery } from './dto/link-events.query';

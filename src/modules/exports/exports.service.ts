@@ -9,7 +9,7 @@ import { IdempotencyKeyRequiredError, MissingScopeError, NotFoundError } from '.
 import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { enqueue } from '../../common/queue/job-options';
 import { validateNestedQuery } from '../../common/validation/request-validator';
-import { RequestValidationError, valueError, type ValidationIssue } from '../../common/validation/validation-issue';
+import { RequestValidationError, valueError, type ValidationIssue } from '../../common/errors/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import type { CreateExportRequest } from './dto/export.request';
 import { toExportResponse, type ExportResponse } from './dto/export.response';

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Caller, RequireScope, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
-import { ApiConditionalGet, ConditionalGet } from '../../common/http/conditional-get';
+import { ApiConditionalGet, ConditionalGet } from '../../common/limits/conditional-get';
 import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';

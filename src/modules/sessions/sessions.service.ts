@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { LimitExceededError, NotFoundError } from '../../common/errors/domain-errors';
-import { limitState } from '../../common/limits/windows';
+import { limitState } from '../../common/counters/windows';
 import { countLimitRejection } from '../../common/metrics/app-metrics';
 import { CountCache } from '../../common/pagination/count-cache';
 import { Cursors, keysetOf, type PageWindow } from '../../common/pagination/cursor';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { utcDayOf } from '../../common/limits/windows';
+import { utcDayOf } from '../../common/counters/windows';
 import { AppConfigService } from '../../config/app-config';
 import { SessionsRepository } from './sessions.repository';
 

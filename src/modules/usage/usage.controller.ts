@@ -1,7 +1,8 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AnyKey, Caller, type AuthenticatedRequest } from '../../common/auth/auth.decorators';
+import { AnyKey, Caller } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
+import type { RateLimitedRequest } from '../../common/limits/rate-limit.guard';
 import { ApiErrorResponses } from '../../common/http/api-error-responses.decorator';
 import { UsageResponse } from './dto/usage.response';
 import { UsageService } from './usage.service';
@@ -20,7 +21,7 @@ export class UsageController {
   @AnyKey()
   @ApiOkResponse({ type: UsageResponse })
   @ApiErrorResponses(401, 429)
-  get(@Caller() caller: Principal, @Req() req: AuthenticatedRequest): Promise<UsageResponse> {
+  get(@Caller() caller: Principal, @Req() req: RateLimitedRequest): Promise<UsageResponse> {
     // The request-rate guard charged every authenticated request before this handler runs.
     return this.usage.usage(caller.organizationId, req.rateLimitCharge!);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LimitsService, mutationWindow, type RequestCharge } from '../../common/limits/limits.service';
-import type { Window } from '../../common/limits/window-counter';
+import type { Window } from '../../common/counters/window-counter';
 import { AppConfigService } from '../../config/app-config';
 import { linkCreationWindows, thumbnailRenderWindows } from '../custom-links';
 import { TranscriptQuota } from '../sessions';

@@ -9,7 +9,7 @@ import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { JobLeases } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
-import { RequestValidationError, valueError } from '../../common/validation/validation-issue';
+import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../common/database/advisory-locks';
 import type { DeliveryListQuery } from './dto/delivery-list.query';

@@ -1,5 +1,4 @@
-import { PaginationQuery } from '../../../common/pagination/pagination.query';
-import { UpdatedSince } from '../../../common/pagination/updated-since';
+import { PaginationQuery, UpdatedSince } from '../../../common/pagination/pagination.query';
 
 /** GET /api/v1/accounts: pages (offset or cursor) and the incremental sync filter. */
 export class AccountsListQuery extends PaginationQuery {

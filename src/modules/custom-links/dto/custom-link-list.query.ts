@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PaginationQuery } from '../../../common/pagination/pagination.query';
-import { UpdatedSince } from '../../../common/pagination/updated-since';
+import { PaginationQuery, UpdatedSince } from '../../../common/pagination/pagination.query';
 import { ToBoolean } from '../../../common/validation/coercion';
 import { TimestampInput } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';

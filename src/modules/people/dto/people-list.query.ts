@@ -2,8 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { EnumListFilter } from '../../../common/validation/enum-list';
 import { TimestampInput } from '../../../common/validation/timestamps';
-import { PaginationQuery } from '../../../common/pagination/pagination.query';
-import { UpdatedSince } from '../../../common/pagination/updated-since';
+import { PaginationQuery, UpdatedSince } from '../../../common/pagination/pagination.query';
 import { QUALIFICATION_STATUSES } from '../rules/qualification';
 import { BUYING_INTENTS } from '../rules/intent';
 

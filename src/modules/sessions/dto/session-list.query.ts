@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PaginationQuery } from '../../../common/pagination/pagination.query';
-import { UpdatedSince } from '../../../common/pagination/updated-since';
+import { PaginationQuery, UpdatedSince } from '../../../common/pagination/pagination.query';
 import { EnumListFilter } from '../../../common/validation/enum-list';
 import { TimestampInput } from '../../../common/validation/timestamps';
 import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
