@@ -10,8 +10,8 @@ import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { AgentService, PUBLISH_POLL_SECONDS, publishJobLocation } from './agent.service';
-import { ConversationTestsRequest, PublishRequest } from './dto/agent.requests';
-import { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.responses';
+import { ConversationTestsRequest, PublishRequest } from './dto/agent.request';
+import { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.response';
 
 @ApiTags('Agent')
 @Controller('api/v1/agent')

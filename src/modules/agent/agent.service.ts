@@ -15,8 +15,8 @@ import { lockNames } from '../../common/database/advisory-locks';
 import { agentLinks, PlaybookService } from '../playbook';
 import { WebhookOutbox } from '../webhooks';
 import { AgentRepository, type PublishJobRow } from './agent.repository';
-import type { ConversationTestsRequest, PublishRequest } from './dto/agent.requests';
-import type { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.responses';
+import type { ConversationTestsRequest, PublishRequest } from './dto/agent.request';
+import type { AgentResponse, ConversationTestsResponse, PublishJobResponse } from './dto/agent.response';
 import { AGENT_PUBLISH_QUEUE, PUBLISH_VERSION, type PublishPayload } from './jobs/publish.queue';
 import { failedTests, type ConversationTest } from './rules/conversation-tests';
 

@@ -9,7 +9,7 @@ import type { CampaignLinkCounts } from '../campaigns';
 import type { BotOpens, LinkFunnelCounts, LinkRollupDelta, LinkWindow, MilestoneTimes } from '../engagement';
 import { LINK_FUNNEL_COLUMNS, linksInWindowSql } from './custom-links.queries';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
-import type { LinkTextField } from './dto/link-fields.input';
+import type { LinkTextField } from './dto/link-fields.request';
 import { MERGE_ROLLUPS, mergeParameters } from './link-rollup-merge';
 
 export interface CustomLinkRow {

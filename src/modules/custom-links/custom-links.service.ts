@@ -15,7 +15,7 @@ import { CustomLinksRepository, FIELD_COLUMNS, type CustomLinkRow, type LinkColu
 import type { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import { toCustomLinkResponse, type CustomLinkListResponse, type CustomLinkResponse } from './dto/custom-link.response';
-import { LINK_TEXT_FIELDS, THUMBNAIL_AFFECTING_FIELDS } from './dto/link-fields.input';
+import { LINK_TEXT_FIELDS, THUMBNAIL_AFFECTING_FIELDS } from './dto/link-fields.request';
 import type { UpdateLinkRequest } from './dto/update-link.request';
 import type { UpdateLinkResponse } from './dto/update-link.response';
 import { linkUnits } from './link-limits';

@@ -21,7 +21,7 @@ import {
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
 import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.request';
-import { LINK_TEXT_FIELDS } from './dto/link-fields.input';
+import { LINK_TEXT_FIELDS } from './dto/link-fields.request';
 import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
 import { defaultDisplayName, newSlug } from './rules/link-defaults';

@@ -8,7 +8,7 @@ import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { JsonBodyLimit } from '../../common/validation/json-body';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
-import { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.responses';
+import { CampaignEngagementResponse, FunnelResponse, SessionReferenceListResponse } from './dto/engagement.response';
 import { EngagementService } from './engagement.service';
 import { EventsRequest, EventsResponse } from './dto/events.request';
 import { EventsService } from './events.service';

@@ -9,7 +9,7 @@ import type {
   CampaignEngagementResponse,
   FunnelResponse,
   SessionReferenceListResponse,
-} from './dto/engagement.responses';
+} from './dto/engagement.response';
 import type { FunnelQuery } from './dto/funnel.query';
 import type { LinkEventListResponse } from './dto/link-event.response';
 import type { LinkEventsQuery } from './dto/link-events.query';

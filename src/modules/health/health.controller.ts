@@ -5,7 +5,7 @@ import { Public } from '../../common/auth/auth.decorators';
 import { NeedsNoDependency } from '../../common/http/openapi-document';
 import { Draining } from '../../common/shutdown/draining';
 import { ReadinessService, whileDraining, type Readiness } from './readiness';
-import { LivenessResponse, ReadinessResponse } from './health.responses';
+import { LivenessResponse, ReadinessResponse } from './dto/health.response';
 import { RecentResult } from './recent-result';
 
 /** A readiness check answers every probe of the next second (a flood costs one check per second). */

@@ -1,4 +1,4 @@
-import type { AgentLinksResponse } from './dto/playbook.responses';
+import type { AgentLinksResponse } from './dto/playbook.response';
 
 /** AgentLinks (docs/api.md §14.5): staging always; production once a publish has succeeded. */
 export function agentLinks(

@@ -1,6 +1,6 @@
 export { agentLinks } from './agent-links';
-export { AgentLinksResponse } from './dto/playbook.responses';
-export { CreateSuggestionsRequest, PutPlaybookRequest } from './dto/playbook.requests';
+export { AgentLinksResponse } from './dto/playbook.response';
+export { CreateSuggestionsRequest, PutPlaybookRequest } from './dto/playbook.request';
 export { PlaybookHttpModule } from './playbook-http.module';
 export { PlaybookModule } from './playbook.module';
 export { PlaybookService, type AgentState } from './playbook.service';

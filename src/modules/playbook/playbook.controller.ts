@@ -12,14 +12,14 @@ import {
   CreateSuggestionsRequest,
   PreviewRequest,
   PutPlaybookRequest,
-} from './dto/playbook.requests';
+} from './dto/playbook.request';
 import {
   ApplyResponse,
   PlaybookResponse,
   PreviewResponse,
   SuggestionGroupListResponse,
   SuggestionGroupResponse,
-} from './dto/playbook.responses';
+} from './dto/playbook.response';
 import { PlaybookService } from './playbook.service';
 
 @ApiTags('Playbook')

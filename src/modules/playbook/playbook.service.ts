@@ -11,14 +11,14 @@ import type {
   CreateSuggestionsRequest,
   PreviewRequest,
   PutPlaybookRequest,
-} from './dto/playbook.requests';
+} from './dto/playbook.request';
 import type {
   ApplyResponse,
   PlaybookResponse,
   PreviewResponse,
   SuggestionGroupListResponse,
   SuggestionGroupResponse,
-} from './dto/playbook.responses';
+} from './dto/playbook.response';
 import { PlaybookRepository, type GroupRow } from './playbook.repository';
 import { applyChanges, sameSections, sectionsEtag, type Change, type Section } from './rules/sections';
 

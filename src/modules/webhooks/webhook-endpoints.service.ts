@@ -14,13 +14,13 @@ import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../common/database/advisory-locks';
 import type { DeliveryListQuery } from './dto/delivery-list.query';
 import { toDeliveryResponse, toEndpointResponse, withSecret } from './dto/mapping';
-import type { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.responses';
-import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.requests';
+import type { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.response';
+import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.request';
 import type {
   WebhookEndpointListResponse,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
-} from './dto/webhook-endpoint.responses';
+} from './dto/webhook-endpoint.response';
 import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './delivery/webhooks.queue';
 import { endpointUrlProblem } from './endpoint-url';
 import { newSecret } from './rules/signing';

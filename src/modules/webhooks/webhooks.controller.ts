@@ -18,13 +18,13 @@ import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
 import { DeliveryListQuery } from './dto/delivery-list.query';
-import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.responses';
-import { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.requests';
+import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.response';
+import { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.request';
 import {
   WebhookEndpointListResponse,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
-} from './dto/webhook-endpoint.responses';
+} from './dto/webhook-endpoint.response';
 import { endpointLocation, WebhookEndpointsService } from './webhook-endpoints.service';
 
 const ENDPOINT_ID = { name: 'endpoint_id', format: 'uuid' };

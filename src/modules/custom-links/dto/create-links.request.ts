@@ -11,7 +11,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { CampaignRef, CampaignRefInput, LinkFieldsInput } from './link-fields.input';
+import { CampaignRef, CampaignRefInput, LinkFieldsInput } from './link-fields.request';
 
 export const MAX_LINKS_PER_JOB = 500;
 

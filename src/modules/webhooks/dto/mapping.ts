@@ -1,7 +1,7 @@
 import { isoOrNull } from '../../../common/validation/timestamps';
 import type { DeliveryRow, EndpointRow } from '../webhooks.repository';
-import type { WebhookDeliveryResponse } from './webhook-delivery.responses';
-import type { WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './webhook-endpoint.responses';
+import type { WebhookDeliveryResponse } from './webhook-delivery.response';
+import type { WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './webhook-endpoint.response';
 
 export function toEndpointResponse(row: EndpointRow): WebhookEndpointResponse {
   return {
