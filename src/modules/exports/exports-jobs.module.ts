@@ -3,9 +3,9 @@ import { Module } from '@nestjs/common';
 import { JobLeasesModule } from '../../common/queue/job-leases';
 import { JobReaperModule } from '../../common/queue/job-reaper';
 import { ExportsModule } from './exports.module';
-import { ExportRunner } from './worker/export-runner.service';
-import { EXPORTS_QUEUE } from './worker/exports.queue';
-import { ExportsProcessor } from './worker/exports.processor';
+import { ExportRunner } from './jobs/export-runner.service';
+import { EXPORTS_QUEUE } from './jobs/exports.queue';
+import { ExportsProcessor } from './jobs/exports.processor';
 
 /** Worker-only: writes export files and sweeps expired ones. */
 @Module({

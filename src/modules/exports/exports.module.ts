@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { ExportSources } from './export-sources';
 import { ExportsRepository } from './exports.repository';
 import { ExportsService } from './exports.service';
-import { EXPORTS_QUEUE } from './worker/exports.queue';
+import { EXPORTS_QUEUE } from './jobs/exports.queue';
 
 /**
  * Exports for every role (routes: ExportsHttpModule; files written by ExportsJobsModule). The

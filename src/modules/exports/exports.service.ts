@@ -16,7 +16,7 @@ import { toExportResponse, type ExportResponse } from './dto/export.response';
 import { ExportSources, type ExportResource, type ExportSource } from './export-sources';
 import { ExportsRepository, type ExportRow } from './exports.repository';
 import { CONTENT_TYPES, type ExportFormat } from './rules/export-format';
-import { EXPORTS_QUEUE, RUN_EXPORT, type RunExportPayload } from './worker/exports.queue';
+import { EXPORTS_QUEUE, RUN_EXPORT, type RunExportPayload } from './jobs/exports.queue';
 
 const NOT_FOUND = 'Export';
 /** Page parameters are the export's to choose: the file holds the whole filtered list. */

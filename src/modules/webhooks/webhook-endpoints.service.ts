@@ -21,7 +21,7 @@ import type {
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
 } from './dto/webhook-endpoint.response';
-import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './delivery/webhooks.queue';
+import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './jobs/webhooks.queue';
 import { endpointUrlProblem } from './endpoint-url';
 import { newSecret } from './rules/signing';
 import { MAX_ENDPOINTS_PER_ORGANIZATION } from './webhook-event-types';

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { JobLeasesModule } from '../../common/queue/job-leases';
-import { WEBHOOK_DELIVERIES_QUEUE } from './delivery/webhooks.queue';
+import { WEBHOOK_DELIVERIES_QUEUE } from './jobs/webhooks.queue';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhooksRepository } from './webhooks.repository';

@@ -9,7 +9,7 @@ import { MAX_ATTEMPTS, retryDelayMs, shouldDeactivate } from '../rules/retry-sch
 import { signatureHeader } from '../rules/signing';
 import { WebhooksRepository, type EndpointRow } from '../webhooks.repository';
 import { sendWebhook } from './webhook-sender';
-import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './webhooks.queue';
+import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from '../jobs/webhooks.queue';
 
 /** Deliveries taken per dispatcher statement, and statements per round. */
 const BATCH = 100;

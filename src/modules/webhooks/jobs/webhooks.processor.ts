@@ -1,6 +1,6 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
-import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { WebhookDeliveriesService } from '../delivery/webhook-deliveries.service';
 import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './webhooks.queue';
 
 /** Webhook deliveries: ids-only payload; sending re-reads the row, so a job run twice sends a pending attempt at most once more. */
