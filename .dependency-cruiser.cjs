@@ -89,15 +89,15 @@ module.exports = {
       name: 'modules-import-no-data-source',
       severity: 'error',
       comment:
-        'src/database (data source, entity list, migrations) sits above the modules: only the entry points (app.module, cli, local services) import it.',
+        'src/database (data source, migrations, table owners) sits above the modules: only the entry points (app.module, cli, local services) import it.',
       from: { path: '^src/modules/' },
       to: { path: '^src/database/' },
     },
     {
       name: 'database-knows-no-module',
       severity: 'error',
-      comment: 'src/database imports modules only to list their entities (entities.ts).',
-      from: { path: '^src/database/', pathNot: '^src/database/entities\\.ts$' },
+      comment: 'src/database (data source, migrations, table owners) imports no module.',
+      from: { path: '^src/database/' },
       to: { path: '^src/modules/' },
     },
     {
@@ -130,6 +130,14 @@ module.exports = {
       to: {
         path: '^src/modules/(custom-links|thumbnails|engagement|sessions|people|accounts|campaigns|playbook|agent)/',
       },
+    },
+    {
+      name: 'dev-dependencies-as-types-only',
+      severity: 'error',
+      comment:
+        'Production code imports a devDependency only as a type (kysely: the row types), which the build erases; the image installs dependencies only.',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-test-code-in-src',

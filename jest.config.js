@@ -1,4 +1,5 @@
-// Nest 12 and a few of its dependencies ship ESM only; swc turns them into CommonJS for jest.
+// Nest 12 and a few of its dependencies ship ESM only (kysely too, which the row-type generation
+// uses in test/support/schema-types.ts); swc turns them into CommonJS for jest.
 const esmPackages = [
   '@nestjs',
   'uuid',
@@ -11,6 +12,7 @@ const esmPackages = [
   'es-toolkit',
   'libphonenumber-js',
   '@standard-schema',
+  'kysely',
 ];
 const swc = [
   '@swc/jest',

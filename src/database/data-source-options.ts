@@ -1,6 +1,5 @@
 import type { DataSourceOptions, Logger } from 'typeorm';
 import type { TimeoutsConfig } from '../config/environment';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { stallAwareClient } from '../common/database/stall-aware-client';
 
@@ -26,7 +25,6 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10, timeouts?:
   return {
     type: 'postgres',
     url: databaseUrl,
-    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,

@@ -13,6 +13,11 @@ const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
 
 const CLEAN: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'node20', moduleResolution: 'node16', strict: true } }),
+  'package.json': JSON.stringify({ devDependencies: { devtool: '1.0.0' } }),
+  'node_modules/devtool/package.json': JSON.stringify({ name: 'devtool', main: 'index.js', types: 'index.d.ts' }),
+  'node_modules/devtool/index.js': "exports.tool = 'tool';\n",
+  'node_modules/devtool/index.d.ts': 'export type Tool = string;\nexport declare const tool: Tool;\n',
+  'src/common/errors/typed.ts': "import type { Tool } from 'devtool';\nexport const name: Tool = 'typed';\n",
   'src/common/errors/util.ts': 'export const one = 1;\n',
   'src/common/redis/client.ts': "import { one } from '../errors/util';\nexport const two = one + 1;\n",
   'src/common/http/headers.ts': "import { two } from '../redis/client';\nexport const three = two + 1;\n",
@@ -44,6 +49,7 @@ const VIOLATIONS: Record<string, string> = {
   'src/modules/jobs/knows-job-type.ts': "import { x } from '../custom-links';\nexport const y = x;\n",
   'src/modules/reports/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
   'src/modules/reports/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+  'src/common/errors/uses-dev-tool.ts': "import { tool } from 'devtool';\nexport const t = tool;\n",
   'src/modules/reports/uses-test.ts':
     "import { helper } from '../../../test/support/helper';\nexport const h = helper;\n",
   'test/support/helper.ts': 'export const helper = 1;\n',
@@ -93,7 +99,7 @@ describe('module boundary rules (.dependency-cruiser.cjs)', () => {
     expect(violatedRules(CLEAN)).toEqual([]);
   });
 
-  it('catch each rule broken once: a cycle, the layers of common, module, database and migration boundaries, test code in src', () => {
+  it('catch each rule broken once: a cycle, the layers of common, module, database and migration boundaries, a devDependency at run time, test code in src', () => {
     expect(violatedRules({ ...CLEAN, ...VIOLATIONS })).toEqual([
       'common-folder-has-a-layer',
       'common-foundation-imports-no-higher-layer',
@@ -102,6 +108,7 @@ describe('module boundary rules (.dependency-cruiser.cjs)', () => {
       'common-knows-no-module',
       'common-request-checks-imports-no-higher-layer',
       'common-request-services-imports-no-higher-layer',
+      'dev-dependencies-as-types-only',
       'jobs-knows-no-job-type',
       'migration-imports-no-migration',
       'migration-imports-only-typeorm',

@@ -1,15 +1,19 @@
 -- Generated from src/modules/campaigns/campaigns.repository.ts by `npm run sql:snapshot`; do not edit.
 
 -- CampaignsRepository.listPage
-SELECT organization_id AS "organizationId", id, name, created_at AS "createdAt", updated_at AS "updatedAt", ${NEWEST_FIRST.select()}
+SELECT id, name, created_at, updated_at, ${NEWEST_FIRST.select()}
 FROM campaigns WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3
 
 -- CampaignsRepository.listPage (2)
 SELECT count(*) AS total FROM campaigns WHERE organization_id = $1
 
+-- CampaignsRepository.insert
+INSERT INTO campaigns (organization_id, id, name, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)
+RETURNING id, name, created_at, updated_at
+
 -- CampaignsRepository.rename
 UPDATE campaigns SET name = $3, updated_at = now()
-WHERE organization_id = $1 AND id = $2 RETURNING name, created_at, updated_at
+WHERE organization_id = $1 AND id = $2 RETURNING id, name, created_at, updated_at
 
 -- CampaignsRepository.delete
 DELETE FROM campaigns WHERE organization_id = $1 AND id = $2

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { IdempotencyState } from './idempotency-record.entity';
+import type { Narrowed, Row } from '../database/rows';
+
+/** committed: the mutation stored its answer in its transaction; its request has not finished yet (idempotency_records_state_check). */
+export type IdempotencyState = 'in_flight' | 'committed' | 'completed';
 
 export interface IdempotencyScope {
   organizationId: string;
@@ -73,14 +76,13 @@ export class IdempotencyRepository {
   }
 
   async find(scope: IdempotencyScope): Promise<StoredIdempotencyRecord | null> {
-    const rows: {
-      fingerprint: string;
-      state: IdempotencyState;
-      lease_lapsed: boolean;
-      response_status: number | null;
-      response_body: string | null;
-      response_headers: Record<string, string> | null;
-    }[] = await this.db.query(
+    const rows: (Narrowed<
+      Pick<
+        Row<'idempotency_records'>,
+        'fingerprint' | 'state' | 'response_status' | 'response_body' | 'response_headers'
+      >,
+      { state: IdempotencyState; response_headers: Record<string, string> | null }
+    > & { lease_lapsed: boolean })[] = await this.db.query(
       `SELECT fingerprint, state, lease_expires_at <= now() AS lease_lapsed, response_status, response_body, response_headers
            FROM idempotency_records WHERE ${KEY} AND expires_at > now()`,
       keyParams(scope),

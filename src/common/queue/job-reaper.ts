@@ -1,6 +1,7 @@
 import { Injectable, Logger, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { AppConfigService } from '../../config/app-config';
+import type { Row, TableName } from '../database/rows';
 import { JobLeases, JobLeasesModule, type LeaseTerms } from './job-leases';
 import { requeue } from './job-options';
 
@@ -10,6 +11,20 @@ export interface LapsedJob {
   id: string;
 }
 
+/** The tables whose rows have what reclaimLapsedRows reads and writes. */
+export type LeasedTable = {
+  [T in TableName]: Row<T> extends {
+    organization_id: string;
+    id: string;
+    status: string;
+    lease_owner: string | null;
+    lease_until: Date | null;
+    created_at: Date;
+  }
+    ? T
+    : never;
+}[TableName];
+
 /**
  * `reclaimLapsed` for a table of job rows with `status`, `lease_owner`, `lease_until` and
  * `created_at`: the owning module passes its own table and its unfinished states. The states are
@@ -18,7 +33,7 @@ export interface LapsedJob {
  */
 export async function reclaimLapsedRows(
   db: { query(sql: string, params: unknown[]): Promise<unknown> },
-  table: string,
+  table: LeasedTable,
   unfinished: readonly string[],
   lease: LeaseTerms,
   limit: number,

@@ -4,24 +4,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { preparedQuery } from '../../common/database/prepared-query';
+import type { Row } from '../../common/database/rows';
 import { SqlConditions } from '../../common/database/sql-conditions';
 import type { AccountsListQuery } from './dto/accounts-list.query';
 import type { AccountRollup } from './rules/account-rollup';
 
-export interface AccountRow {
-  id: string;
-  account_domain: string;
-  company_name: string | null;
-  total_users: number;
-  total_sessions: number;
-  booked_sessions: number;
-  high_intent_users: number;
-  qualified_users: number;
-  total_time_spent_seconds: string;
-  last_seen_at: Date;
-  summary_markdown: string | null;
-  updated_at: Date;
-}
+export type AccountRow = Row<'accounts'>;
 
 /** The only place that queries accounts; every statement is scoped by organization_id. */
 @Injectable()

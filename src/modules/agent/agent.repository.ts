@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Row } from '../../common/database/rows';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
 
-export interface PublishJobRow {
-  id: string;
-  status: string;
-  requested_version: number;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: Date;
-  updated_at: Date;
-  completed_at: Date | null;
-}
+export type PublishJobRow = Row<'publish_jobs'>;
 
 type Db = EntityManager | DataSource;
 

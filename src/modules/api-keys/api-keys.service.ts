@@ -4,8 +4,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../../common/auth/api
 import { ApiKeyChanges } from '../../common/auth/api-key-changes';
 import { PrincipalLookup, type Principal } from '../../common/auth/principal';
 import { isScope, type Scope } from '../../common/auth/scopes';
-import { ApiKeysRepository } from './api-keys.repository';
-import type { ApiKeyEntity } from './entities/api-key.entity';
+import { ApiKeysRepository, type ApiKeyRow } from './api-keys.repository';
 
 export interface CreatedApiKey {
   id: string;
@@ -40,16 +39,10 @@ export class ApiKeysService implements PrincipalLookup {
     const key = generateApiKey();
     const keyHash = hashApiKey(key);
     const unique = [...new Set(scopes)];
-    const record = await this.keys.insert({
-      organizationId,
-      id: uuidv7(),
-      name,
-      prefix: displayPrefix(key),
-      keyHash,
-      scopes: unique,
-    });
+    const id = uuidv7();
+    await this.keys.insert(organizationId, { id, name, prefix: displayPrefix(key), key_hash: keyHash, scopes: unique });
     await this.changes.created(keyHash).catch(() => undefined);
-    return { id: record.id, key, scopes: unique };
+    return { id, key, scopes: unique };
   }
 
   async list(organizationId: string): Promise<ApiKeySummary[]> {
@@ -75,18 +68,18 @@ export class ApiKeysService implements PrincipalLookup {
   async findActiveByHash(keyHash: string): Promise<Principal | null> {
     const key = await this.keys.touchActiveByHash(keyHash);
     if (!key) return null;
-    return { keyId: key.id, organizationId: key.organizationId, scopes: key.scopes.filter(isScope) };
+    return { keyId: key.id, organizationId: key.organization_id, scopes: key.scopes.filter(isScope) };
   }
 }
 
-function toSummary(key: ApiKeyEntity): ApiKeySummary {
+function toSummary(key: ApiKeyRow): ApiKeySummary {
   return {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
     scopes: key.scopes,
-    createdAt: key.createdAt.toISOString(),
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
+    createdAt: key.created_at.toISOString(),
+    lastUsedAt: key.last_used_at?.toISOString() ?? null,
+    revokedAt: key.revoked_at?.toISOString() ?? null,
   };
 }

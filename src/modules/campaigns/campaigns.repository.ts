@@ -3,31 +3,30 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
+import type { Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import { CampaignEntity } from './entities/campaign.entity';
 
 const UNIQUE_VIOLATION = '23505';
+
+/** A campaign as responses show it. */
+export type CampaignRow = Pick<Row<'campaigns'>, 'id' | 'name' | 'created_at' | 'updated_at'>;
 
 /** The only place that queries campaigns; every statement is scoped by organization_id. */
 @Injectable()
 export class CampaignsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  private campaigns(tx: EntityManager | DataSource = this.db) {
-    return tx.getRepository(CampaignEntity);
-  }
-
   /** A page of campaigns, newest first, then id (campaigns_created_idx), and how many the organization has. */
   async listPage(
     organizationId: string,
     window: PageWindow,
-  ): Promise<{ rows: (CampaignEntity & { keyset: Keyset })[]; total: number }> {
+  ): Promise<{ rows: (CampaignRow & { keyset: Keyset })[]; total: number }> {
     const params: unknown[] = [organizationId, window.limit, window.skip];
     const after =
       window.after === null ? '' : `AND ${NEWEST_FIRST.after(window.after, (value) => `$${params.push(value)}`)}`;
     const [rows, [count]] = await Promise.all([
-      this.db.query<(CampaignEntity & { keyset: Keyset })[]>(
-        `SELECT organization_id AS "organizationId", id, name, created_at AS "createdAt", updated_at AS "updatedAt", ${NEWEST_FIRST.select()}
+      this.db.query<(CampaignRow & { keyset: Keyset })[]>(
+        `SELECT id, name, created_at, updated_at, ${NEWEST_FIRST.select()}
            FROM campaigns WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3`,
         params,
       ),
@@ -39,9 +38,19 @@ export class CampaignsRepository {
   }
 
   /** Inserts a campaign; a name already used in the organization (any case) is a ConflictError. */
-  async insert(campaign: CampaignEntity, tx?: EntityManager): Promise<CampaignEntity> {
-    const campaigns = this.campaigns(tx);
-    return this.translateNameClash(() => campaigns.save(campaigns.create(campaign)));
+  async insert(
+    organizationId: string,
+    campaign: CampaignRow,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<CampaignRow> {
+    const rows = await this.translateNameClash<CampaignRow[]>(() =>
+      tx.query(
+        `INSERT INTO campaigns (organization_id, id, name, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)
+         RETURNING id, name, created_at, updated_at`,
+        [organizationId, campaign.id, campaign.name, campaign.created_at, campaign.updated_at],
+      ),
+    );
+    return rows[0];
   }
 
   /** Renames in one statement; returns null when the campaign is not in the organization. */
@@ -50,16 +59,15 @@ export class CampaignsRepository {
     id: string,
     name: string,
     tx: EntityManager | DataSource = this.db,
-  ): Promise<CampaignEntity | null> {
-    const [rows] = await this.translateNameClash<[{ name: string; created_at: Date; updated_at: Date }[], number]>(() =>
+  ): Promise<CampaignRow | null> {
+    const [rows] = await this.translateNameClash<[CampaignRow[], number]>(() =>
       tx.query(
         `UPDATE campaigns SET name = $3, updated_at = now()
-          WHERE organization_id = $1 AND id = $2 RETURNING name, created_at, updated_at`,
+          WHERE organization_id = $1 AND id = $2 RETURNING id, name, created_at, updated_at`,
         [organizationId, id, name],
       ),
     );
-    const [row] = rows;
-    return row ? { organizationId, id, name: row.name, createdAt: row.created_at, updatedAt: row.updated_at } : null;
+    return rows[0] ?? null;
   }
 
   /** Deletes; returns false when the campaign is not in the organization. */
@@ -89,7 +97,7 @@ export class CampaignsRepository {
       `INSERT INTO campaigns (organization_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (organization_id, lower(name)) DO NOTHING`,
       [organizationId, uuidv7(), name],
     );
-    const rows: { id: string }[] = await tx.query(
+    const rows: Pick<Row<'campaigns'>, 'id'>[] = await tx.query(
       `SELECT id FROM campaigns WHERE organization_id = $1 AND lower(name) = lower($2)`,
       [organizationId, name],
     );

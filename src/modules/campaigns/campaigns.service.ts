@@ -69,7 +69,7 @@ export class CampaignsService {
     const now = new Date();
     return this.db.transaction(async (tx) => {
       const campaign = toCampaignResponse(
-        await this.campaigns.insert({ organizationId, id: uuidv7(), name, createdAt: now, updatedAt: now }, tx),
+        await this.campaigns.insert(organizationId, { id: uuidv7(), name, created_at: now, updated_at: now }, tx),
         NO_LINKS,
       );
       await this.idempotency.complete(tx, campaign);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { COMMIT_WITHOUT_FLUSH } from '../../common/database/commit-without-flush';
+import type { Narrowed, Row } from '../../common/database/rows';
 import { preparedQuery } from '../../common/database/prepared-query';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
@@ -12,57 +13,8 @@ import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
 import { MERGE_ROLLUPS, mergeParameters } from './link-rollup-merge';
 
-export interface CustomLinkRow {
-  organization_id: string;
-  id: string;
-  slug: string;
-  display_name: string;
-  active: boolean;
-  external_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  phone: string | null;
-  role: string | null;
-  company: string | null;
-  context: string | null;
-  share_title: string | null;
-  share_description: string | null;
-  share_thumbnail_url: string | null;
-  prospect_logo_url: string | null;
-  prospect_domain: string | null;
-  campaign_id: string | null;
-  job_id: string | null;
-  thumbnail_status: string;
-  thumbnail_attempts: number;
-  thumbnail_error_code: string | null;
-  thumbnail_error_message: string | null;
-  thumbnail_render_id: string | null;
-  stage: string;
-  last_activity_at: Date | null;
-  open_observed: boolean;
-  bot_open_count: number;
-  /** Bot opens by reason; a reason never seen may be absent. */
-  bot_opens: Partial<BotOpens>;
-  load_count: number;
-  page_view_count: number;
-  persistent_visitor_count: number;
-  ephemeral_page_view_count: number;
-  session_count: number;
-  started_session_count: number;
-  engaged_session_count: number;
-  first_opened_at: Date | null;
-  last_opened_at: Date | null;
-  first_started_at: Date | null;
-  first_engaged_at: Date | null;
-  first_lead_submitted_at: Date | null;
-  first_meeting_clicked_at: Date | null;
-  first_meeting_booked_at: Date | null;
-  last_activity_type: string | null;
-  last_activity_event_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A link row; bot opens by reason, a reason never seen absent. */
+export type CustomLinkRow = Narrowed<Row<'custom_links'>, { bot_opens: Partial<BotOpens> }>;
 
 /** Column of each personalization field. */
 export const FIELD_COLUMNS: Record<LinkTextField, keyof CustomLinkRow> = {
@@ -123,7 +75,7 @@ export class CustomLinksRepository {
 
   /** Whether the link exists and is active (primary key). */
   async isActive(organizationId: string, id: string): Promise<boolean> {
-    const rows: { active: boolean }[] = await this.db.query(
+    const rows: Pick<CustomLinkRow, 'active'>[] = await this.db.query(
       `SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2`,
       [organizationId, id],
     );
@@ -132,7 +84,7 @@ export class CustomLinksRepository {
 
   /** Public lookup by slug (custom_links_slug_key): slugs are unguessable and unique across organizations. */
   async findBySlug(slug: string): Promise<Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'> | null> {
-    const rows: CustomLinkRow[] = await this.db.query(
+    const rows: Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'>[] = await this.db.query(
       `SELECT organization_id, id, active FROM custom_links WHERE slug = $1`,
       [slug],
     );
@@ -181,7 +133,7 @@ export class CustomLinksRepository {
       'thumbnail_status' | 'share_thumbnail_url' | 'thumbnail_error_code' | 'thumbnail_error_message'
     >,
   ): Promise<number | null> {
-    const [rows]: [{ thumbnail_attempts: number }[], number] = await tx.query(
+    const [rows]: [Pick<CustomLinkRow, 'thumbnail_attempts'>[], number] = await tx.query(
       `UPDATE custom_links SET thumbnail_status = $4, share_thumbnail_url = coalesce($5, share_thumbnail_url), thumbnail_attempts = thumbnail_attempts + 1,
               thumbnail_error_code = $6, thumbnail_error_message = $7, updated_at = now()
         WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING thumbnail_attempts`,
@@ -206,7 +158,7 @@ export class CustomLinksRepository {
     tx: EntityManager | DataSource = this.db,
   ): Promise<string[]> {
     const names = Object.keys(columns);
-    const [rows]: [{ id: string }[], number] = await tx.query(
+    const [rows]: [Pick<CustomLinkRow, 'id'>[], number] = await tx.query(
       `UPDATE custom_links SET ${[...names.map((name, i) => `${name} = $${i + 3}`), 'updated_at = now()'].join(', ')}
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`,
       [organizationId, ids, ...Object.values(columns)],
@@ -262,7 +214,9 @@ export class CustomLinksRepository {
   /** Links filed per campaign, active ones apart (custom_links_campaign_idx). */
   async countsByCampaign(organizationId: string, campaignIds: string[]): Promise<Map<string, CampaignLinkCounts>> {
     if (campaignIds.length === 0) return new Map();
-    const rows: { campaign_id: string; total: string; active: string }[] = await this.db.query(
+    // Filed links only: campaign_id is not null.
+    type Counted = { campaign_id: NonNullable<CustomLinkRow['campaign_id']>; total: string; active: string };
+    const rows: Counted[] = await this.db.query(
       `SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
          FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id`,
       [organizationId, campaignIds],
@@ -290,7 +244,7 @@ export class CustomLinksRepository {
     organizationId: string,
     ids: string[],
     slugs: string[],
-  ): Promise<{ id: string; slug: string }[]> {
+  ): Promise<Pick<CustomLinkRow, 'id' | 'slug'>[]> {
     return this.db.query(
       `SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))`,
       [organizationId, ids, slugs],
@@ -308,13 +262,10 @@ export class CustomLinksRepository {
     deltas: LinkRollupDelta[],
   ): Promise<Map<string, MilestoneTimes>> {
     if (deltas.length === 0) return new Map();
-    const before: {
-      id: string;
-      first_started_at: Date | null;
-      first_engaged_at: Date | null;
-      first_lead_submitted_at: Date | null;
-      first_meeting_booked_at: Date | null;
-    }[] = await tx.query(
+    const before: Pick<
+      CustomLinkRow,
+      'id' | 'first_started_at' | 'first_engaged_at' | 'first_lead_submitted_at' | 'first_meeting_booked_at'
+    >[] = await tx.query(
       `SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [organizationId, deltas.map((d) => d.linkId)],

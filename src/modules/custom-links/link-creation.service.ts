@@ -11,6 +11,7 @@ import { CampaignsService } from '../campaigns';
 import {
   jobLocation,
   JobsService,
+  type CancelledItem,
   type ItemOutcome,
   type ItemRow,
   type JobHandler,
@@ -119,7 +120,7 @@ export class LinkCreationService implements JobHandler {
     tx: EntityManager,
     organizationId: string,
     job: JobRow,
-    items: ItemRow[],
+    items: CancelledItem[],
   ): Promise<() => Promise<void>> {
     const renders = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
     const units = this.units(

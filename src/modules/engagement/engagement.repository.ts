@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { campaignRowSql } from '../campaigns';
 import { RollupLinksRegistry, type LinkFunnelCounts, type LinkWindow } from './rollup-links';
@@ -25,16 +26,13 @@ export interface SessionTimes {
   firstSeenAt: Date;
 }
 
-export interface LinkEventRow {
-  event_id: string;
-  type: string;
-  occurred_at: Date;
-  visitor_id: string | null;
-  session_id: string | null;
-  page_view_id: string | null;
-  bot: boolean;
-  bot_reason: BotReason | null;
-}
+export type LinkEventRow = Narrowed<
+  Pick<
+    Row<'link_events'>,
+    'event_id' | 'type' | 'occurred_at' | 'visitor_id' | 'session_id' | 'page_view_id' | 'bot' | 'bot_reason'
+  >,
+  { bot_reason: BotReason | null }
+>;
 
 /** A link's timeline filters: bots included or not, and the types wanted (all when absent). */
 export interface LinkEventFilters {
@@ -42,14 +40,11 @@ export interface LinkEventFilters {
   types?: string[];
 }
 
-export interface SessionReferenceRow {
-  session_id: string;
-  opened_at: Date | null;
-  started_at: Date | null;
-  engaged_at: Date | null;
-  ended_at: Date | null;
-  analysis_available: boolean;
-}
+/** A link's session reference; `analysis_available`: the session is visible (TrackedSessions.isVisibleSql). */
+export type SessionReferenceRow = Pick<
+  Row<'link_sessions'>,
+  'session_id' | 'opened_at' | 'started_at' | 'engaged_at' | 'ended_at'
+> & { analysis_available: boolean };
 
 /**
  * The only place that queries engagement tables; every statement is scoped by organization. Links
@@ -66,7 +61,7 @@ export class EngagementRepository {
   /** Stores events once per eventId, in the given order (callers sort by it, so rows lock in key order); returns the ids that were new. */
   async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
-    const rows: { event_id: string }[] = await tx.query(
+    const rows: Pick<Row<'link_events'>, 'event_id'>[] = await tx.query(
       `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason)
        SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason
          FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[])
@@ -96,7 +91,7 @@ export class EngagementRepository {
     values: { linkId: string; kind: DistinctKind; value: string }[],
   ): Promise<Map<string, number>> {
     if (values.length === 0) return new Map();
-    const rows: { custom_link_id: string; kind: string }[] = await tx.query(
+    const rows: Pick<Row<'link_distinct_values'>, 'custom_link_id' | 'kind'>[] = await tx.query(
       `INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)
        SELECT $1, v.link_id, v.kind, v.value FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS v(link_id, kind, value, ord) ORDER BY v.ord
        ON CONFLICT DO NOTHING RETURNING custom_link_id, kind`,
@@ -215,7 +210,8 @@ export class EngagementRepository {
   }
 }
 
-export interface CampaignEngagementRow extends LinkFunnelCounts {
+/** The campaign's counters (CAMPAIGN_COUNTERS, each an int under the funnel's name) and its times. */
+export type CampaignEngagementRow = LinkFunnelCounts & {
   page_views: number;
   loads: number;
   persistent_visitors: number;
@@ -223,13 +219,10 @@ export interface CampaignEngagementRow extends LinkFunnelCounts {
   sessions: number;
   started_sessions: number;
   engaged_sessions: number;
-  first_opened_at: Date | null;
-  last_opened_at: Date | null;
-  last_activity_at: Date | null;
-}
+} & Pick<Row<'campaign_engagement'>, 'first_opened_at' | 'last_opened_at' | 'last_activity_at'>;
 
 /** CampaignEngagementRow fields and their campaign_engagement columns. */
-const CAMPAIGN_COUNTERS: [keyof CampaignEngagementRow, string][] = [
+const CAMPAIGN_COUNTERS: [keyof CampaignEngagementRow, keyof Row<'campaign_engagement'>][] = [
   ['generated', 'links'],
   ['active', 'active_links'],
   ['opened', 'opened'],

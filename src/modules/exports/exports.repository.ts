@@ -1,21 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Narrowed, Row } from '../../common/database/rows';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
 
-export interface ExportRow {
-  id: string;
-  resource: string;
-  format: string;
-  filters: Record<string, string>;
-  status: 'queued' | 'processing' | 'completed' | 'failed';
-  row_count: number | null;
-  run_id: string | null;
-  created_at: Date;
-  completed_at: Date | null;
-  expires_at: Date | null;
-}
+/** An export as COLUMNS reads it; `filters` are the list's query parameters. */
+export type ExportRow = Narrowed<
+  Pick<
+    Row<'exports'>,
+    | 'id'
+    | 'resource'
+    | 'format'
+    | 'filters'
+    | 'status'
+    | 'row_count'
+    | 'run_id'
+    | 'created_at'
+    | 'completed_at'
+    | 'expires_at'
+  >,
+  { filters: Record<string, string>; status: 'queued' | 'processing' | 'completed' | 'failed' }
+>;
+
+type Chunk = Pick<Row<'export_chunks'>, 'seq' | 'data'>;
 
 const COLUMNS = `id, resource, format, filters, status, row_count, run_id, created_at, completed_at, expires_at`;
 
@@ -112,13 +120,8 @@ export class ExportsRepository {
   }
 
   /** The chunk after `seq` of the file of the completed export's run, or null past the last one. */
-  async chunkAfter(
-    organizationId: string,
-    id: string,
-    runId: string,
-    seq: number,
-  ): Promise<{ seq: number; data: Buffer } | null> {
-    const rows: { seq: number; data: Buffer }[] = await this.db.query(
+  async chunkAfter(organizationId: string, id: string, runId: string, seq: number): Promise<Chunk | null> {
+    const rows: Chunk[] = await this.db.query(
       `SELECT seq, data FROM export_chunks WHERE organization_id = $1 AND export_id = $2 AND run_id = $3 AND seq > $4 ORDER BY seq LIMIT 1`,
       [organizationId, id, runId, seq],
     );

@@ -5,36 +5,23 @@ import { ConflictError } from '../../common/errors/domain-errors';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import type { LapsedJob } from '../../common/queue/job-reaper';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
+import type { Narrowed, Row } from '../../common/database/rows';
 import { SqlConditions } from '../../common/database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
 import { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
 import type { JobProgressFacts } from './rules/job-status';
 
-export interface JobRow {
-  id: string;
-  type: string;
-  status: string;
-  total_items: number;
-  campaign_id: string | null;
-  campaign_name: string | null;
-  parent_job_id: string | null;
-  cancel_requested: boolean;
-  render_units: number;
-  started_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type JobRow = Row<'custom_link_jobs'>;
 
-/** A job with the counts its response and status rules need. */
-export interface JobView extends JobRow {
+/** A job with the counts its response and status rules need (`view`: item counts, then JobWorkFacts). */
+export type JobView = JobRow & {
   created: number;
   failed: number;
   cancelled: number;
   renders_queued: number;
   renders_settled: number;
   thumbnails: Record<string, number>;
-}
+};
 
 /** What the job status rules read of a job. */
 export function progressFactsOf(job: JobView): JobProgressFacts {
@@ -48,15 +35,17 @@ export function progressFactsOf(job: JobView): JobProgressFacts {
   };
 }
 
-export interface ItemRow {
-  index: number;
-  status: string;
-  custom_link_id: string;
-  external_id: string | null;
-  input: Record<string, unknown>;
-  error_code: string | null;
-  error_message: string | null;
-}
+/** An item as a job's page, run and retry read it; `input` is the link request it was given. */
+export type ItemRow = Narrowed<
+  Pick<
+    Row<'custom_link_job_items'>,
+    'index' | 'status' | 'custom_link_id' | 'external_id' | 'input' | 'error_code' | 'error_message'
+  >,
+  { input: Record<string, unknown> }
+>;
+
+/** An item as its cancellation returns it. */
+export type CancelledItem = Omit<ItemRow, 'error_code' | 'error_message'>;
 
 export interface NewJob {
   id: string;
@@ -290,8 +279,8 @@ export class CustomLinkJobsRepository {
   }
 
   /** Cancels the queued items; returns them (their units are refunded). */
-  async cancelQueuedItems(tx: EntityManager, organizationId: string, jobId: string): Promise<ItemRow[]> {
-    const [rows]: [ItemRow[], number] = await tx.query(
+  async cancelQueuedItems(tx: EntityManager, organizationId: string, jobId: string): Promise<CancelledItem[]> {
+    const [rows]: [CancelledItem[], number] = await tx.query(
       `UPDATE custom_link_job_items SET status = 'cancelled', updated_at = now()
         WHERE organization_id = $1 AND job_id = $2 AND status = 'queued' RETURNING index, status, custom_link_id, external_id, input`,
       [organizationId, jobId],

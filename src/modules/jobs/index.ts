@@ -1,4 +1,4 @@
-export type { ItemRow, JobRow, JobView } from './custom-link-jobs.repository';
+export type { CancelledItem, ItemRow, JobRow, JobView } from './custom-link-jobs.repository';
 export { jobLocation, JobEnvelopeResponse, JobResponse } from './dto/job.response';
 export { JobHandlers, type ItemOutcome, type JobHandler } from './job-handlers';
 export { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ItemRow, JobRow, JobView } from './custom-link-jobs.repository';
+import type { CancelledItem, ItemRow, JobRow, JobView } from './custom-link-jobs.repository';
 import type { JobResponse } from './dto/job.response';
 
 /** What one item's run came to, inside the job's transaction; `after` runs once it committed. */
@@ -20,7 +20,12 @@ export interface JobHandler {
   /** One queued item, inside the transaction that holds the job's row. */
   runItem(tx: EntityManager, organizationId: string, job: JobRow, item: ItemRow): Promise<ItemOutcome>;
   /** Queued items of `job` were cancelled in `tx`: release what they held; the returned work runs after commit. */
-  cancelled(tx: EntityManager, organizationId: string, job: JobRow, items: ItemRow[]): Promise<() => Promise<void>>;
+  cancelled(
+    tx: EntityManager,
+    organizationId: string,
+    job: JobRow,
+    items: CancelledItem[],
+  ): Promise<() => Promise<void>>;
   /** A new job over the parent's failed and cancelled items; returns its id. */
   retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<JobResponse>;
 }

@@ -1,21 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { OrganizationEntity } from './entities/organization.entity';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Row } from '../../common/database/rows';
 
+/** The only place that queries organizations. */
 @Injectable()
 export class OrganizationsRepository {
-  constructor(@InjectRepository(OrganizationEntity) private readonly organizations: Repository<OrganizationEntity>) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(id: string, name: string): Promise<OrganizationEntity> {
-    return this.organizations.save(this.organizations.create({ id, name }));
+  async insert(id: string, name: string): Promise<Row<'organizations'>> {
+    const rows: Row<'organizations'>[] = await this.db.query(
+      `INSERT INTO organizations (id, name) VALUES ($1, $2) RETURNING *`,
+      [id, name],
+    );
+    return rows[0];
   }
 
   async any(): Promise<boolean> {
-    return this.organizations.exists({});
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM organizations LIMIT 1`);
+    return rows.length > 0;
   }
 
+  /** Primary key. */
   async exists(id: string): Promise<boolean> {
-    return this.organizations.exists({ where: { id } });
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM organizations WHERE id = $1`, [id]);
+    return rows.length > 0;
   }
 }

@@ -3,37 +3,28 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
+import type { Row } from '../../common/database/rows';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
 import type { PersonFacts } from '../accounts';
 import type { PeopleListQuery } from './dto/people-list.query';
 import type { PersonRollup } from './rules/person-rollup';
 
-export interface PersonRow {
-  id: string;
-  email_key: string;
-  name: string | null;
-  phone: string | null;
-  business: string | null;
-  total_sessions: number;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  updated_at: Date;
-  total_time_spent_seconds: string;
-  first_source: string | null;
-  last_source: string | null;
-  last_location: string | null;
-  qualification_status: string | null;
-  qualification_rationale: string | null;
-  qualification_source: string | null;
-  qualification_assessed_at: Date | null;
-  qualification_rubric_version_id: string | null;
-  buying_intent: string | null;
-  account_domain: string | null;
-  summary_markdown: string | null;
-  intent_score: number;
-  overall_intent: string;
-  intent_calculated_at: Date;
-}
+export type PersonRow = Row<'people'>;
+
+/** What an account rollup reads of a person (accountFactsFor), under PersonFacts' names. */
+type PersonFactsRow = {
+  id: PersonRow['id'];
+  accountDomain: NonNullable<PersonRow['account_domain']>;
+  business: PersonRow['business'];
+  totalSessions: PersonRow['total_sessions'];
+  bookedSessions: PersonRow['booked_sessions'];
+  /** ::float8: a number. */
+  totalTimeSpentSeconds: number;
+  lastSeenAt: PersonRow['last_seen_at'];
+  overallIntent: PersonRow['overall_intent'];
+  qualificationStatus: PersonRow['qualification_status'];
+  summaryMarkdown: PersonRow['summary_markdown'];
+};
 
 /** people columns written by a rollup, with their SQL types and values. */
 const ROLLUP_COLUMNS: [column: string, type: string, value: (r: PersonRollup) => unknown][] = [
@@ -84,7 +75,7 @@ export class PeopleRepository {
     organizationId: string,
     domains: string[],
   ): Promise<Map<string, PersonFacts[]>> {
-    const rows: (PersonFacts & { accountDomain: string })[] = await tx.query(
+    const rows: PersonFactsRow[] = await tx.query(
       `SELECT id, account_domain AS "accountDomain", business, total_sessions AS "totalSessions", booked_sessions AS "bookedSessions",
               total_time_spent_seconds::float8 AS "totalTimeSpentSeconds", last_seen_at AS "lastSeenAt", overall_intent AS "overallIntent",
               qualification_status AS "qualificationStatus", summary_markdown AS "summaryMarkdown"
@@ -108,7 +99,7 @@ export class PeopleRepository {
       id: uuidv7(),
       ...Object.fromEntries(ROLLUP_COLUMNS.map(([column, , value]) => [column, value(rollup)])),
     }));
-    const rows: { id: string; email_key: string }[] = await tx.query(UPSERT_ROLLUPS, [
+    const rows: Pick<PersonRow, 'id' | 'email_key'>[] = await tx.query(UPSERT_ROLLUPS, [
       organizationId,
       JSON.stringify(records),
     ]);
@@ -125,7 +116,7 @@ export class PeopleRepository {
 
   /** Email keys in key order after `afterKey`, for batch recomputation (people_email_key). */
   async emailKeysAfter(organizationId: string, afterKey: string, limit: number): Promise<string[]> {
-    const rows: { email_key: string }[] = await this.db.query(
+    const rows: Pick<PersonRow, 'email_key'>[] = await this.db.query(
       `SELECT email_key FROM people WHERE organization_id = $1 AND email_key > $2 ORDER BY email_key LIMIT $3`,
       [organizationId, afterKey, limit],
     );
@@ -133,7 +124,9 @@ export class PeopleRepository {
   }
 
   async organizationsWithPeople(): Promise<string[]> {
-    const rows: { organization_id: string }[] = await this.db.query(`SELECT DISTINCT organization_id FROM people`);
+    const rows: Pick<PersonRow, 'organization_id'>[] = await this.db.query(
+      `SELECT DISTINCT organization_id FROM people`,
+    );
     return rows.map((row) => row.organization_id);
   }
 

@@ -1,22 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Narrowed, Row } from '../../common/database/rows';
 import type { Change, Section } from './rules/sections';
 
-export interface AgentRow {
-  staging_version: number | null;
-  production_version: number | null;
-  /** Stored for the agent module, which owns their meaning. */
-  conversation_tests: unknown[];
-}
+/** The agent row; its conversation tests are stored for the agent module, which owns their meaning. */
+export type AgentRow = Narrowed<
+  Pick<Row<'agents'>, 'staging_version' | 'production_version' | 'conversation_tests'>,
+  { conversation_tests: unknown[] }
+>;
 
-export interface GroupRow {
-  id: string;
-  generation_revision: number;
-  status: string;
-  changes: Change[];
-  created_at: Date;
-}
+export type GroupRow = Narrowed<
+  Pick<Row<'suggestion_groups'>, 'id' | 'generation_revision' | 'status' | 'changes' | 'created_at'>,
+  { changes: Change[] }
+>;
 
 type Db = EntityManager | DataSource;
 
@@ -43,7 +40,7 @@ export class PlaybookRepository {
 
   async sections(organizationId: string, version: number | null, tx: Db = this.db): Promise<Section[] | null> {
     if (version === null) return null;
-    const rows: { sections: Section[] }[] = await tx.query(
+    const rows: Narrowed<Pick<Row<'agent_versions'>, 'sections'>, { sections: Section[] }>[] = await tx.query(
       `SELECT sections FROM agent_versions WHERE organization_id = $1 AND version = $2`,
       [organizationId, version],
     );

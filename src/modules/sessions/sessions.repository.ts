@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { isoTimestamp } from '../../common/database/iso-timestamp';
 import { preparedQuery } from '../../common/database/prepared-query';
+import type { IsoText, Narrowed, OuterJoined, Row } from '../../common/database/rows';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
 import { SessionObservations, type EventType } from '../engagement';
 import { personJoinSql, type SessionAssignment, type SessionFacts } from '../people';
@@ -12,41 +13,42 @@ import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
 import { visibleSession } from './visible-session';
 
-/** A session row with its person's intent, as the list and detail read it. */
-export interface SessionRow {
-  id: string;
-  display_id: string | null;
-  /** Timestamps as the API writes them (isoTimestamp). */
-  start_time: string;
-  end_time: string | null;
-  session_type: string | null;
-  email: string | null;
-  name: string | null;
-  business: string | null;
-  phone: string | null;
-  person_id: string | null;
-  effective_qualification_status: string | null;
-  qualification_rationale: string | null;
-  qualification_source: string | null;
-  qualification_assessed_at: string | null;
-  qualification_rubric_version_id: string | null;
-  buying_intent: string | null;
-  booked_status: string | null;
-  session_status: string | null;
-  sentiment: string | null;
-  engagement_level: string | null;
-  primary_intent: string | null;
-  summary_markdown: string | null;
-  utm_source: string | null;
-  device: string | null;
-  geo_country: string | null;
-  custom_link_id: string | null;
-  custom_link_campaign_id: string | null;
-  overall_intent: string | null;
-  intent_score: number | null;
-  intent_calculated_at: string | null;
-  updated_at: string;
-}
+/** A session row with its person's intent, as the list and detail read it (LIST_COLUMNS). */
+export type SessionRow = IsoText<
+  Pick<
+    Row<'sessions'>,
+    | 'id'
+    | 'display_id'
+    | 'start_time'
+    | 'end_time'
+    | 'session_type'
+    | 'email'
+    | 'name'
+    | 'business'
+    | 'phone'
+    | 'person_id'
+    | 'effective_qualification_status'
+    | 'qualification_rationale'
+    | 'qualification_source'
+    | 'qualification_assessed_at'
+    | 'qualification_rubric_version_id'
+    | 'buying_intent'
+    | 'booked_status'
+    | 'session_status'
+    | 'sentiment'
+    | 'engagement_level'
+    | 'primary_intent'
+    | 'summary_markdown'
+    | 'utm_source'
+    | 'device'
+    | 'geo_country'
+    | 'custom_link_id'
+    | 'custom_link_campaign_id'
+    | 'updated_at'
+  > &
+    OuterJoined<Pick<Row<'people'>, 'overall_intent' | 'intent_score' | 'intent_calculated_at'>>,
+  'start_time' | 'end_time' | 'qualification_assessed_at' | 'intent_calculated_at' | 'updated_at'
+>;
 
 /** A listed session with its keyset (the cursor of the page it ends). */
 export type ListedSession = SessionRow & { keyset: Keyset };
@@ -62,11 +64,10 @@ export interface ObservedLinkEvent {
   at: Date;
 }
 
-export interface SessionDetailRow extends SessionRow {
-  tracking: Tracking;
-  details: SessionDetails;
-  observed: ObservedLinkEvent[];
-}
+export type SessionDetailRow = SessionRow &
+  Narrowed<Pick<Row<'sessions'>, 'tracking' | 'details'>, { tracking: Tracking; details: SessionDetails }> & {
+    observed: ObservedLinkEvent[];
+  };
 
 export interface StoredSession {
   organizationId: string;
@@ -76,27 +77,39 @@ export interface StoredSession {
   analysisStatus: string;
 }
 
-interface PersonSessionRow {
-  id: string;
-  email_key: string;
-  start_time: Date;
-  end_time: Date | null;
-  name: string | null;
-  phone: string | null;
-  business: string | null;
-  utm_source: string | null;
-  geo_city: string | null;
-  geo_region: string | null;
-  geo_country: string | null;
-  qualification_status: string | null;
-  qualification_rationale: string | null;
-  qualification_source: string | null;
-  qualification_assessed_at: Date | null;
-  qualification_rubric_version_id: string | null;
-  buying_intent: SessionFacts['buyingIntent'];
-  booked_status: string | null;
-  summary_markdown: string | null;
-}
+/** What a person's rollup reads of each of its sessions (factsOfPeople). */
+type PersonSessionRow = Narrowed<
+  Pick<
+    Row<'sessions'>,
+    | 'id'
+    | 'email_key'
+    | 'start_time'
+    | 'end_time'
+    | 'name'
+    | 'phone'
+    | 'business'
+    | 'utm_source'
+    | 'geo_country'
+    | 'qualification_status'
+    | 'qualification_rationale'
+    | 'qualification_source'
+    | 'qualification_assessed_at'
+    | 'qualification_rubric_version_id'
+    | 'buying_intent'
+    | 'booked_status'
+    | 'summary_markdown'
+  >,
+  // Selected by email key: never null here.
+  { email_key: string; buying_intent: SessionFacts['buyingIntent'] }
+> & { geo_city: Tracking['geoCity']; geo_region: Tracking['geoRegion'] };
+
+/** A visible session's transcript and the day's reads charged with it (readTranscript). */
+type TranscriptRead = Narrowed<
+  Pick<Row<'session_transcripts'>, 'entries' | 'total'>,
+  { entries: TranscriptEntry[] }
+> & {
+  reads: Row<'transcript_daily_reads'>['reads'] | null;
+};
 
 /**
  * EMAIL_SEARCH. A search reads only the searched organization's rows, by one of two paths
@@ -193,13 +206,10 @@ export class SessionsRepository {
    * whether the id is taken elsewhere. Only the owner and rollup keys leave this method.
    */
   async findStored(tx: EntityManager, id: string): Promise<StoredSession | null> {
-    const rows: {
-      organization_id: string;
-      fingerprint: string;
-      email_key: string | null;
-      person_id: string | null;
-      analysis_status: string;
-    }[] = await tx.query(
+    const rows: Pick<
+      Row<'sessions'>,
+      'organization_id' | 'fingerprint' | 'email_key' | 'person_id' | 'analysis_status'
+    >[] = await tx.query(
       `SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions WHERE id = $1`,
       [id],
     );
@@ -260,8 +270,8 @@ export class SessionsRepository {
     organizationId: string,
     sessionId: string,
     quota: { day: string; limit: number },
-  ): Promise<{ entries: TranscriptEntry[]; total: number; reads: number | null } | null> {
-    const rows = await preparedQuery<{ entries: TranscriptEntry[]; total: number; reads: number | null }>(
+  ): Promise<TranscriptRead | null> {
+    const rows = await preparedQuery<TranscriptRead>(
       this.db,
       `WITH found AS (
          SELECT t.entries, t.total
@@ -281,7 +291,7 @@ export class SessionsRepository {
 
   /** The transcript reads charged to the organization's `day` (0 before its first), by the primary key. */
   async transcriptReadsOn(organizationId: string, day: string): Promise<number> {
-    const rows: { reads: number }[] = await this.db.query(
+    const rows: Pick<Row<'transcript_daily_reads'>, 'reads'>[] = await this.db.query(
       `SELECT reads FROM transcript_daily_reads WHERE organization_id = $1 AND day = $2::date`,
       [organizationId, day],
     );
@@ -358,9 +368,10 @@ export class SessionsRepository {
    */
   /** `tx`: as a transaction sees it (its own statement, not the prepared one on the pool). */
   async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
-    type Row = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] };
-    const query = (sql: string, params: unknown[]): Promise<Row[]> =>
-      tx ? tx.query(sql, params) : preparedQuery<Row>(this.db, sql, params);
+    // The observed events come as JSON: their times as text.
+    type Found = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] };
+    const query = (sql: string, params: unknown[]): Promise<Found[]> =>
+      tx ? tx.query(sql, params) : preparedQuery<Found>(this.db, sql, params);
     const rows = await query(
       `SELECT ${LIST_COLUMNS}, s.tracking, s.details, ${this.observations.earliestEventsSql('s')} AS observed
          FROM sessions s ${personJoinSql('p', 's.organization_id', 's.person_id')}

@@ -5,13 +5,9 @@ import type { LeaseTerms } from '../../common/queue/job-leases';
 import { reclaimLapsedRows, type LapsedJob } from '../../common/queue/job-reaper';
 import { COMMIT_WITHOUT_FLUSH } from '../../common/database/commit-without-flush';
 import { preparedQuery } from '../../common/database/prepared-query';
+import type { Row } from '../../common/database/rows';
 
-export interface RenderRow {
-  id: string;
-  custom_link_id: string;
-  job_id: string;
-  status: string;
-}
+export type RenderRow = Pick<Row<'thumbnail_renders'>, 'id' | 'custom_link_id' | 'job_id' | 'status'>;
 
 /**
  * thumbnail_renders and thumbnail_images; scoped by organization except the public image read. The
@@ -48,7 +44,7 @@ export class ThumbnailsRepository {
   }
 
   async queuedForJob(organizationId: string, jobId: string): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
+    const rows: Pick<RenderRow, 'id'>[] = await this.db.query(
       `SELECT id FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status = 'queued'`,
       [organizationId, jobId],
     );
@@ -57,7 +53,7 @@ export class ThumbnailsRepository {
 
   /** Cancels a job's renders that have not started; returns how many (their units are refunded). */
   async cancelQueuedForJob(tx: EntityManager, organizationId: string, jobId: string): Promise<string[]> {
-    const [rows]: [{ custom_link_id: string }[], number] = await tx.query(
+    const [rows]: [Pick<RenderRow, 'custom_link_id'>[], number] = await tx.query(
       `UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
         WHERE organization_id = $1 AND job_id = $2 AND status = 'queued' RETURNING custom_link_id`,
       [organizationId, jobId],
@@ -135,7 +131,7 @@ export class ThumbnailsRepository {
 
   /** Cancels the link's renders that have not finished; returns the jobs they belong to. */
   async cancelUnfinishedForLink(tx: EntityManager, organizationId: string, linkId: string): Promise<string[]> {
-    const [rows]: [{ job_id: string }[], number] = await tx.query(
+    const [rows]: [Pick<RenderRow, 'job_id'>[], number] = await tx.query(
       `UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
         WHERE organization_id = $1 AND custom_link_id = $2 AND status IN ('queued', 'processing') RETURNING job_id`,
       [organizationId, linkId],
@@ -144,7 +140,7 @@ export class ThumbnailsRepository {
   }
 
   async jobOf(organizationId: string, renderId: string): Promise<string | null> {
-    const rows: { job_id: string }[] = await this.db.query(
+    const rows: Pick<RenderRow, 'job_id'>[] = await this.db.query(
       `SELECT job_id FROM thumbnail_renders WHERE organization_id = $1 AND id = $2`,
       [organizationId, renderId],
     );
@@ -153,7 +149,7 @@ export class ThumbnailsRepository {
 
   /** Public read by the URL's link id and content hash. */
   async findImage(linkId: string, hash: string): Promise<{ organizationId: string; png: Buffer } | null> {
-    const rows: { organization_id: string; png: Buffer }[] = await this.db.query(
+    const rows: Pick<Row<'thumbnail_images'>, 'organization_id' | 'png'>[] = await this.db.query(
       `SELECT organization_id, png FROM thumbnail_images WHERE custom_link_id = $1 AND hash = $2`,
       [linkId, hash],
     );

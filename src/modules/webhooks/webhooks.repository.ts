@@ -2,39 +2,33 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import type { LapsedJob } from '../../common/queue/job-reaper';
 
 type Db = EntityManager | DataSource;
 
-export interface EndpointRow {
-  id: string;
-  url: string;
-  event_types: string[];
-  description: string | null;
-  active: boolean;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_until: Date | null;
-  failing_since: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type EndpointRow = Row<'webhook_endpoints'>;
 
-export interface DeliveryRow {
-  id: string;
-  endpoint_id: string;
-  message_id: string;
-  event_type: string;
-  attempt: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  created_at: Date;
-  next_attempt_at: Date | null;
-}
+/** A delivery with its message's event type (DELIVERY_COLUMNS). */
+export type DeliveryRow = Narrowed<
+  Pick<
+    Row<'webhook_deliveries'>,
+    | 'id'
+    | 'endpoint_id'
+    | 'message_id'
+    | 'attempt'
+    | 'status'
+    | 'response_status'
+    | 'duration_ms'
+    | 'error'
+    | 'created_at'
+    | 'next_attempt_at'
+  > &
+    Pick<Row<'webhook_messages'>, 'event_type'>,
+  { status: 'pending' | 'succeeded' | 'failed' }
+>;
 
 /** A pending delivery with what sending it takes: the message and its endpoint. */
 export interface SendableDelivery {
@@ -195,7 +189,7 @@ export class WebhooksRepository {
 
   /** Which of `eventTypes` some active endpoint of the organization is subscribed to. */
   async subscribedTypes(tx: Db, organizationId: string, eventTypes: readonly string[]): Promise<Set<string>> {
-    const rows: { type: string }[] = await tx.query(
+    const rows: { type: EndpointRow['event_types'][number] }[] = await tx.query(
       `SELECT DISTINCT t.type FROM webhook_endpoints e CROSS JOIN LATERAL unnest(e.event_types) AS t(type)
         WHERE e.organization_id = $1 AND e.active AND t.type = ANY($2::text[])`,
       [organizationId, eventTypes],
@@ -283,7 +277,7 @@ export class WebhooksRepository {
 
   /** Leases a pending delivery to this worker and reads what sending it takes; null once it is no longer pending. */
   async leaseForSending(organizationId: string, id: string, lease: LeaseTerms): Promise<SendableDelivery | null> {
-    const [leased]: [{ endpoint_id: string; message_id: string }[], number] = await this.db.query(
+    const [leased]: [Pick<Row<'webhook_deliveries'>, 'endpoint_id' | 'message_id'>[], number] = await this.db.query(
       `UPDATE webhook_deliveries SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
         WHERE organization_id = $1 AND id = $2 AND status = 'pending' RETURNING endpoint_id, message_id`,
       [organizationId, id, lease.owner, lease.leaseMs],
@@ -293,7 +287,7 @@ export class WebhooksRepository {
       this.delivery(organizationId, leased[0].endpoint_id, id),
       this.endpoint(organizationId, leased[0].endpoint_id),
     ]);
-    const [message]: { body: string }[] = await this.db.query(
+    const [message]: Pick<Row<'webhook_messages'>, 'body'>[] = await this.db.query(
       `SELECT body FROM webhook_messages WHERE organization_id = $1 AND id = $2`,
       [organizationId, leased[0].message_id],
     );

@@ -1,6 +1,6 @@
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import { ApiProperty } from '@nestjs/swagger';
-import type { CampaignEntity } from '../entities/campaign.entity';
+import type { CampaignRow } from '../campaigns.repository';
 import { ApiInteger } from '../../../common/http/api-integer';
 
 /** Campaign (docs/api.md §2.9). */
@@ -39,12 +39,12 @@ export interface CampaignLinkCounts {
 
 export const NO_LINKS: CampaignLinkCounts = { total: 0, active: 0 };
 
-export function toCampaignResponse(campaign: CampaignEntity, counts: CampaignLinkCounts): CampaignResponse {
+export function toCampaignResponse(campaign: CampaignRow, counts: CampaignLinkCounts): CampaignResponse {
   return {
     id: campaign.id,
     name: campaign.name,
-    createdAt: campaign.createdAt.toISOString(),
-    updatedAt: campaign.updatedAt.toISOString(),
+    createdAt: campaign.created_at.toISOString(),
+    updatedAt: campaign.updated_at.toISOString(),
     customLinkCount: counts.total,
     activeCustomLinkCount: counts.active,
   };

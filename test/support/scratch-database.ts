@@ -1,0 +1,42 @@
+import { Client } from 'pg';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { databaseUrlFor } from './test-env.ts';
+
+/**
+ * Scratch databases on a PostgreSQL server, given the admin URL and how to reach a database. Imports
+ * nothing of src/ so that Node runs it as it is (type stripping) for `npm run db:types`, with the
+ * built data source options; test/support/databases.ts gives the specs the same with src's own.
+ */
+
+async function asAdmin(adminUrl: string, statement: string): Promise<void> {
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new database on the admin URL's server with every migration of `options` run; returns its URL. */
+export async function createMigratedDatabase(
+  name: string,
+  adminUrl: string,
+  options: (url: string) => DataSourceOptions,
+): Promise<string> {
+  await asAdmin(adminUrl, `CREATE DATABASE ${name}`);
+  const url = databaseUrlFor(name, adminUrl);
+  const dataSource = new DataSource(options(url));
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+  return url;
+}
+
+/** Drops the database, closing the sessions still connected to it. */
+export function dropDatabase(name: string, adminUrl: string): Promise<void> {
+  return asAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
