@@ -10,9 +10,9 @@
 const COMMON_LAYERS = [
   {
     layer: 'foundation',
-    units: ['errors', 'database', 'tracing', 'logging', 'network', 'canonical-json', 'seeded-random', 'registry'],
+    units: ['errors', 'database', 'tracing', 'logging', 'network', 'canonical-json', 'seeded-random', 'wiring'],
     comment:
-      'Domain errors and their HTTP status, the SQL helpers, logs, traces and plain functions: every other layer builds on them.',
+      'Domain errors and their HTTP status, the SQL helpers, logs, traces, ports (wiring) and plain functions: every other layer builds on them.',
   },
   {
     layer: 'infrastructure',
@@ -125,7 +125,7 @@ module.exports = {
     {
       name: 'jobs-knows-no-job-type',
       severity: 'error',
-      comment: 'The jobs module runs kinds of work that other modules register; it imports none of them.',
+      comment: 'The jobs module runs kinds of work that other modules implement (JobHandler); it imports none of them.',
       from: { path: '^src/modules/jobs/' },
       to: {
         path: '^src/modules/(custom-links|thumbnails|engagement|sessions|people|accounts|campaigns|playbook|agent)/',

@@ -88,7 +88,7 @@ const apiModules = (config: AppConfig) => [
   ExportsHttpModule,
 ];
 
-/** Queue processors, only where APP_ROLE runs workers (SessionsModule registers the sessions people are rolled up from). */
+/** Queue processors, only where APP_ROLE runs workers (SessionsModule implements the sessions people and engagement read). */
 const WORKER_MODULES = [
   MaintenanceModule,
   SessionsModule,

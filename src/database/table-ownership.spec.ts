@@ -3,9 +3,11 @@ import { join, relative } from 'node:path';
 import { TABLE_OWNERS } from './table-owners';
 
 /**
- * Each module owns its tables (TABLE_OWNERS, src/database/table-owners.ts); no other module's code
- * names them in SQL. A module that needs another's rows calls its exported service, or embeds SQL that
- * the owner exports (`*.queries.ts`) or registers through a port, so the table names stay with the owner.
+ * Each module owns its tables (TABLE_OWNERS, src/database/table-owners.ts) and is the only one to
+ * write or read them: no other module's code names them in SQL, nor does any module pass SQL to
+ * another. A reader selects its own rows, then asks the owner for the related ones through the
+ * owner's exported, typed query (its service, or a port the owner implements), by ids in one
+ * batched query (README "Architecture", the reading rule).
  */
 const SRC = join(__dirname, '..');
 const MODULES = join(SRC, 'modules');

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 /**
  * Modules depend on each other in one direction only: the graph of "imports from another module"
  * has no cycle, even one that no single chain of files closes (which depcruise's no-circular, a
- * rule over files, would not see). Ports registered at start invert the dependencies that would.
+ * rule over files, would not see). Ports (src/common/wiring) invert the dependencies that would.
  */
 const MODULES = __dirname;
 const IMPORT = /from '((?:\.\.\/)+)([a-z-]+)(?:\/[^']*)?'/g;

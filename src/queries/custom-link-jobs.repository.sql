@@ -10,10 +10,10 @@ SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input, CASE WHEN r
   FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb, retry_of_index int)
 
 -- CustomLinkJobsRepository.view
-${view(this.work.get())} WHERE j.organization_id = $1 AND j.id = $2
+${view()} WHERE j.organization_id = $1 AND j.id = $2
 
 -- CustomLinkJobsRepository.listPage
-${view(this.work.get(), JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
+${view(JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
 ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}
 
 -- CustomLinkJobsRepository.count
@@ -41,13 +41,17 @@ WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RE
 UPDATE custom_link_jobs SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
 WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')
 
+-- CustomLinkJobsRepository.lapsedWithItemsSettled
+SELECT c.organization_id AS "organizationId", c.id FROM custom_link_jobs c
+WHERE ${LAPSED}
+  AND NOT EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
+
 -- CustomLinkJobsRepository.reclaimLapsed
 UPDATE custom_link_jobs j SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
  FROM (SELECT c.organization_id, c.id FROM custom_link_jobs c
-        CROSS JOIN LATERAL (${this.work.get().sql('c', createdLinksOf('c'))}) w
-        WHERE c.status IN ('queued', 'processing') AND coalesce(c.lease_until, c.created_at + $1 * interval '1 millisecond') < now()
+        WHERE ${LAPSED}
           AND (EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
-               OR w.renders_settled >= w.renders_queued)
+               OR (c.organization_id, c.id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[])))
         LIMIT $2 FOR UPDATE OF c SKIP LOCKED) lapsed
 WHERE j.organization_id = lapsed.organization_id AND j.id = lapsed.id
 RETURNING j.organization_id AS "organizationId", j.id

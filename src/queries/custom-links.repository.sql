@@ -50,10 +50,20 @@ FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) G
 
 -- CustomLinksRepository.funnelCounts
 -- not a literal: the SQL is what this expression returns at run time
-${linksInWindowSql(
-  { organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' },
-  LINK_FUNNEL_COLUMNS,
-)}
+${inWindow(LINK_FUNNEL_COLUMNS)}
+
+-- CustomLinksRepository.idsInWindow
+-- not a literal: the SQL is what this expression returns at run time
+${inWindow('id')}
+
+-- CustomLinksRepository.campaignsOf
+SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+
+-- CustomLinksRepository.thumbnailCountsOfJobs
+SELECT p.job_id, l.thumbnail_status, count(*)::int AS links
+ FROM unnest($2::uuid[], $3::uuid[]) AS p(job_id, link_id)
+ JOIN custom_links l ON l.organization_id = $1 AND l.id = p.link_id
+GROUP BY p.job_id, l.thumbnail_status
 
 -- CustomLinksRepository.resolveForEvents
 SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))

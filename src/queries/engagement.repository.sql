@@ -27,17 +27,18 @@ ON CONFLICT (organization_id, custom_link_id, session_id) DO UPDATE SET
 -- EngagementRepository.campaignEngagement
 SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::int AS ${field}`).join(', ')},
      ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
-FROM (${campaignRowSql('$1', '$2')}) c LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.id
+FROM (VALUES (1)) one LEFT JOIN campaign_engagement ce ON ce.organization_id = $1 AND ce.campaign_id = $2
 
--- EngagementRepository.funnelSessions
-WITH links AS (${links}), linked AS (${this.sessions.get().funnelRowsSql('$1', 'SELECT id FROM links', tied)})
-SELECT count(*)::int AS total, count(*) FILTER (WHERE qualified)::int AS qualified,
-       count(*) FILTER (WHERE booked)::int AS booked, count(*) FILTER (WHERE high_intent)::int AS high_intent
-  FROM linked
+-- EngagementRepository.sessionsTiedTo
+SELECT DISTINCT session_id FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])
+
+-- EngagementRepository.earliestEventsOfSession
+SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
+WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
+GROUP BY e.custom_link_id, e.type ORDER BY at
 
 -- EngagementRepository.sessionsOfLink
-SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,
-      ${this.sessions.get().isVisibleSql('ls.organization_id', 'ls.session_id')} AS analysis_available
+SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at
  FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id = $2
 ORDER BY ls.first_seen_at DESC, ls.session_id DESC LIMIT $3 OFFSET $4
 

@@ -44,22 +44,32 @@ WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
   AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)
 
 -- SessionsRepository.findVisible
-SELECT ${LIST_COLUMNS}, s.tracking, s.details, ${this.observations.earliestEventsSql('s')} AS observed
- FROM sessions s ${personJoinSql('p', 's.organization_id', 's.person_id')}
-WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
+SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
+
+-- SessionsRepository.findVisible (2)
+SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
+
+-- SessionsRepository.visibleAmong
+SELECT s.id FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${VISIBLE}
+
+-- SessionsRepository.countsPerPerson
+SELECT s.person_id, count(*)::int AS total,
+      count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
+      count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked
+ FROM sessions s
+WHERE s.organization_id = $1 AND ${VISIBLE} AND (s.custom_link_id = ANY($2::uuid[]) OR s.id = ANY($3::uuid[]))
+GROUP BY s.person_id
 
 -- SessionsRepository.list
 ${page}
 SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
-  LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
-             ${personJoinSql('p', '$1', 's.person_id')}) ON true
+  LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id) ON true
  ORDER BY ${key.orderBy('page.')}
 
 -- SessionsRepository.searchPage
 ${this.pageSql(where, query, window, 'session_emails')}
 SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
   JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
-  ${personJoinSql('p', '$1', 's.person_id')}
  ORDER BY ${BY_START.orderBy('page.')}
 
 -- SessionsRepository.searchCount

@@ -6,6 +6,15 @@ INSERT INTO thumbnail_renders (organization_id, id, custom_link_id, job_id, stat
 -- ThumbnailsRepository.unfinishedForJob
 SELECT EXISTS (SELECT 1 FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status IN ('queued', 'processing')) AS unfinished
 
+-- ThumbnailsRepository.progressOfJobs
+SELECT job_id, count(*)::int AS queued, count(*) FILTER (WHERE status NOT IN ('queued', 'processing'))::int AS settled
+FROM thumbnail_renders WHERE organization_id = $1 AND job_id = ANY($2::uuid[]) GROUP BY job_id
+
+-- ThumbnailsRepository.jobsDrawing
+SELECT j.job_id FROM unnest($1::uuid[], $2::uuid[]) AS j(organization_id, job_id)
+WHERE EXISTS (SELECT 1 FROM thumbnail_renders r WHERE r.organization_id = j.organization_id AND r.job_id = j.job_id
+                 AND r.status IN ('queued', 'processing'))
+
 -- ThumbnailsRepository.queuedForJob
 SELECT id FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status = 'queued'
 

@@ -2,6 +2,7 @@ import { Injectable, Logger, Module, type OnApplicationBootstrap, type OnModuleD
 import type { Queue } from 'bull';
 import { AppConfigService } from '../../config/app-config';
 import type { Row, TableName } from '../database/rows';
+import { defineKeyedPort, InjectPort, type Keyed } from '../wiring/port';
 import { JobLeases, JobLeasesModule, type LeaseTerms } from './job-leases';
 import { requeue } from './job-options';
 
@@ -52,8 +53,8 @@ export async function reclaimLapsedRows(
 }
 
 /**
- * A kind of job rows whose work runs on a Bull queue under the row's id, registered with the reaper
- * by the worker-side module that owns them.
+ * A kind of job rows whose work runs on a Bull queue under the row's id: the processor of that queue
+ * implements it (REAPABLE_JOBS), so the reaper of a worker sweeps the kinds that worker runs.
  */
 export interface ReapableJobs<T = unknown> {
   /** Names the kind in logs. */
@@ -72,6 +73,9 @@ export interface ReapableJobs<T = unknown> {
   payload(job: LapsedJob): T;
 }
 
+/** The kinds of job rows the reaper sweeps, one provider per kind. */
+export const REAPABLE_JOBS = defineKeyedPort<ReapableJobs>('reapable jobs', { keysOf: (jobs) => jobs.kind });
+
 /** Rows taken per statement, and statements per kind and sweep (a backlog drains over sweeps). */
 const BATCH = 100;
 const MAX_BATCHES = 10;
@@ -87,7 +91,6 @@ const MAX_BATCHES = 10;
 @Injectable()
 export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('JobReaper');
-  private readonly kinds: ReapableJobs[] = [];
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> = Promise.resolve();
   private stopped = false;
@@ -95,14 +98,11 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly leases: JobLeases,
     private readonly config: AppConfigService,
+    @InjectPort(REAPABLE_JOBS) private readonly kinds: Keyed<string, ReapableJobs>,
   ) {}
 
-  register<T>(kind: ReapableJobs<T>): void {
-    this.kinds.push(kind as ReapableJobs);
-  }
-
   onApplicationBootstrap(): void {
-    if (this.kinds.length > 0) this.schedule();
+    if (this.kinds.all().length > 0) this.schedule();
   }
 
   /** Before the connections close: no new sweep, and the one running finishes. */
@@ -112,10 +112,10 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
     await this.sweeping;
   }
 
-  /** One sweep over every registered kind; resolves how many jobs went back to their queue. */
+  /** One sweep over every kind; resolves how many jobs went back to their queue. */
   async sweep(): Promise<number> {
     let requeued = 0;
-    for (const kind of this.kinds) requeued += await this.sweepKind(kind);
+    for (const kind of this.kinds.all()) requeued += await this.sweepKind(kind);
     return requeued;
   }
 
@@ -155,6 +155,6 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
-/** Worker-side modules import it and register their ReapableJobs; one reaper per process. */
-@Module({ imports: [JobLeasesModule], providers: [JobReaper], exports: [JobReaper] })
+/** Worker-side modules import it for the processors that implement ReapableJobs; one reaper per process. */
+@Module({ imports: [JobLeasesModule, REAPABLE_JOBS.module], providers: [JobReaper], exports: [JobReaper] })
 export class JobReaperModule {}

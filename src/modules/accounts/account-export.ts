@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { ExportSource } from '../exports';
+import { ImplementsPort } from '../../common/wiring/port';
+import { EXPORT_SOURCES, type ExportSource } from '../exports';
 import { AccountResponse } from './dto/account.response';
 import { AccountsListQuery } from './dto/accounts-list.query';
 import { AccountsService } from './accounts.service';
 
 /** The account list as the exports module reads it: GET /api/v1/accounts, page by page. */
 @Injectable()
+@ImplementsPort(EXPORT_SOURCES)
 export class AccountExport implements ExportSource<AccountsListQuery> {
   readonly resource = 'accounts';
   readonly scopes = ['accounts:read' as const];

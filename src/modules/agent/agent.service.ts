@@ -6,9 +6,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/domain-errors';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
-import { JobLeases } from '../../common/queue/job-leases';
+import { JobLeases, type LeaseTerms } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
-import type { ReapableJobs } from '../../common/queue/job-reaper';
+import type { LapsedJob } from '../../common/queue/job-reaper';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../common/database/advisory-locks';
@@ -110,15 +110,9 @@ export class AgentService {
     );
   }
 
-  /** Publish jobs as the JobReaper sees them: unfinished ones whose lease lapsed go back to the queue. */
-  reapable(): ReapableJobs<PublishPayload> {
-    return {
-      kind: 'publish job',
-      queue: this.queue,
-      jobName: PUBLISH_VERSION,
-      reclaimLapsed: (lease, limit) => this.jobs.reclaimLapsed(lease, limit),
-      payload: (job) => ({ organizationId: job.organizationId, jobId: job.id }),
-    };
+  /** Unfinished publish jobs whose lease lapsed, for the JobReaper (ReapableJobs.reclaimLapsed). */
+  reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return this.jobs.reclaimLapsed(lease, limit);
   }
 
   /** The conversation tests, then production switched with the job's success in one transaction. */

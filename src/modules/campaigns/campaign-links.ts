@@ -1,10 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { Registration } from '../../common/registry/registration';
+import { definePort } from '../../common/wiring/port';
 import type { CampaignLinkCounts } from './dto/campaign.response';
 
 /**
- * The links filed in campaigns, as their owning module counts them. The owner registers an
- * implementation at start: it files links in campaigns, so it depends on this module, not the reverse.
+ * The links filed in campaigns, as their owning module counts them. The owner implements the port:
+ * it files links in campaigns, so it depends on this module, not the reverse.
  */
 export interface CampaignLinks {
   /** Links per campaign among these ids, active ones apart; a campaign without links is absent. */
@@ -13,10 +12,4 @@ export interface CampaignLinks {
   unfiled(organizationId: string): Promise<void>;
 }
 
-/** Holds the registered CampaignLinks; one per application. */
-@Injectable()
-export class CampaignLinksRegistry extends Registration<CampaignLinks> {
-  constructor() {
-    super('campaign links');
-  }
-}
+export const CAMPAIGN_LINKS = definePort<CampaignLinks>('campaign links');

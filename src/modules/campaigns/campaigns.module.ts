@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
-import { CampaignLinksRegistry } from './campaign-links';
+import { CAMPAIGN_LINKS } from './campaign-links';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
 
@@ -9,8 +9,8 @@ import { CampaignsService } from './campaigns.service';
  * counts come from the module that files links (CampaignLinks).
  */
 @Module({
-  imports: [IdempotencyRecordsModule],
-  providers: [CampaignsRepository, CampaignsService, CampaignLinksRegistry],
-  exports: [CampaignsService, CampaignLinksRegistry],
+  imports: [IdempotencyRecordsModule, CAMPAIGN_LINKS.module],
+  providers: [CampaignsRepository, CampaignsService],
+  exports: [CampaignsService],
 })
 export class CampaignsModule {}

@@ -7,8 +7,9 @@ import { IdempotencyRecorder } from '../../common/idempotency/idempotency-record
 import { LimitsService } from '../../common/limits/limits.service';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import type { PaginationQuery } from '../../common/pagination/pagination.query';
+import { InjectPort } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
-import { CampaignLinksRegistry } from './campaign-links';
+import { CAMPAIGN_LINKS, type CampaignLinks } from './campaign-links';
 import { CampaignsRepository } from './campaigns.repository';
 import {
   NO_LINKS,
@@ -29,7 +30,7 @@ export class CampaignsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly campaigns: CampaignsRepository,
-    private readonly links: CampaignLinksRegistry,
+    @InjectPort(CAMPAIGN_LINKS) private readonly links: CampaignLinks,
     private readonly limits: LimitsService,
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
@@ -40,7 +41,7 @@ export class CampaignsService {
     const window = this.cursors.window(CAMPAIGN_LIST, organizationId, query);
     const { rows, total } = await this.campaigns.listPage(organizationId, window);
     const page = this.cursors.page(CAMPAIGN_LIST, organizationId, query, window, rows, keysetOf);
-    const counts = await this.links.get().countsFor(
+    const counts = await this.links.countsFor(
       organizationId,
       page.rows.map((c) => c.id),
     );
@@ -80,7 +81,7 @@ export class CampaignsService {
   async rename(organizationId: string, id: string, name: string): Promise<CampaignResponse> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     // A rename leaves the counts alone; read before the transaction, which then holds nothing else.
-    const counts = await this.links.get().countsFor(organizationId, [id]);
+    const counts = await this.links.countsFor(organizationId, [id]);
     return this.db.transaction(async (tx) => {
       const campaign = await this.campaigns.rename(organizationId, id, name, tx);
       if (!campaign) throw NotFoundError.inOrganization('Custom Link campaign');
@@ -98,6 +99,6 @@ export class CampaignsService {
       await this.idempotency.complete(tx, undefined);
     });
     // Its links were unfiled by the same statement.
-    await this.links.get().unfiled(organizationId);
+    await this.links.unfiled(organizationId);
   }
 }

@@ -1,5 +1,4 @@
-export { CampaignLinksRegistry, type CampaignLinks } from './campaign-links';
-export { campaignRowSql } from './campaigns.queries';
+export { CAMPAIGN_LINKS, type CampaignLinks } from './campaign-links';
 export { CampaignsHttpModule } from './campaigns-http.module';
 export { CampaignsModule } from './campaigns.module';
 export { CampaignsService } from './campaigns.service';

@@ -8,7 +8,6 @@ import { preparedQuery } from '../../common/database/prepared-query';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
 import type { BotOpens, LinkFunnelCounts, LinkRollupDelta, LinkWindow, MilestoneTimes } from '../engagement';
-import { LINK_FUNNEL_COLUMNS, linksInWindowSql } from './custom-links.queries';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
 import { MERGE_ROLLUPS, mergeParameters } from './link-rollup-merge';
@@ -226,17 +225,54 @@ export class CustomLinksRepository {
 
   /** The funnel's link counts over the links created in a window. */
   async funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts> {
-    const sql = linksInWindowSql(
-      { organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' },
-      LINK_FUNNEL_COLUMNS,
+    const [row]: LinkFunnelCounts[] = await this.db.query(
+      inWindow(LINK_FUNNEL_COLUMNS),
+      windowParameters(organizationId, window),
     );
-    const [row]: LinkFunnelCounts[] = await this.db.query(sql, [
-      organizationId,
-      window.from ?? null,
-      window.to ?? null,
-      window.campaignId ?? null,
-    ]);
     return row;
+  }
+
+  /** The ids of the links created in a window. */
+  async idsInWindow(organizationId: string, window: LinkWindow): Promise<string[]> {
+    const rows: Pick<CustomLinkRow, 'id'>[] = await this.db.query(
+      inWindow('id'),
+      windowParameters(organizationId, window),
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The campaign of each of these links (null when unfiled); absent: not the organization's. */
+  async campaignsOf(
+    organizationId: string,
+    ids: string[],
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<Map<string, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows: Pick<CustomLinkRow, 'id' | 'campaign_id'>[] = await tx.query(
+      `SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+      [organizationId, ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.campaign_id]));
+  }
+
+  /** How many of each job's links have each thumbnail status (primary key), by job id. */
+  async thumbnailCountsOfJobs(
+    organizationId: string,
+    jobs: { id: string; createdLinkIds: string[] }[],
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<Map<string, Record<string, number>>> {
+    const pairs = jobs.flatMap((job) => [...new Set(job.createdLinkIds)].map((linkId) => [job.id, linkId]));
+    if (pairs.length === 0) return new Map();
+    const rows: (Pick<CustomLinkRow, 'thumbnail_status'> & { job_id: string; links: number })[] = await tx.query(
+      `SELECT p.job_id, l.thumbnail_status, count(*)::int AS links
+         FROM unnest($2::uuid[], $3::uuid[]) AS p(job_id, link_id)
+         JOIN custom_links l ON l.organization_id = $1 AND l.id = p.link_id
+        GROUP BY p.job_id, l.thumbnail_status`,
+      [organizationId, pairs.map(([jobId]) => jobId), pairs.map(([, linkId]) => linkId)],
+    );
+    const counts = new Map<string, Record<string, number>>();
+    for (const row of rows) counts.set(row.job_id, { ...counts.get(row.job_id), [row.thumbnail_status]: row.links });
+    return counts;
   }
 
   /** The organization's links among these ids and slugs. */
@@ -292,6 +328,30 @@ export class CustomLinksRepository {
     ]);
   }
 }
+
+/** Columns over the links created in a window, optionally of one campaign (windowParameters: null bounds are open). */
+const inWindow = (columns: string) =>
+  `SELECT ${columns} FROM custom_links
+    WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+      AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz) AND ($4::uuid IS NULL OR campaign_id = $4::uuid)`;
+const windowParameters = (organizationId: string, window: LinkWindow) => [
+  organizationId,
+  window.from ?? null,
+  window.to ?? null,
+  window.campaignId ?? null,
+];
+
+/** Funnel link counts (docs/api.md §6.7) over the links a statement selects. */
+const LINK_FUNNEL_COLUMNS = `
+  count(*)::int AS generated,
+  count(*) FILTER (WHERE active)::int AS active,
+  count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
+  count(*) FILTER (WHERE stage IN ('started', 'engaged'))::int AS started,
+  count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
+  count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
+  count(*) FILTER (WHERE first_meeting_clicked_at IS NOT NULL)::int AS meeting_clicked,
+  count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
+  count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed)::int AS bot_scanned_only`;
 
 const linkKey = (column: string, descending: boolean, nullsLast = false) =>
   new SortKey([

@@ -152,12 +152,18 @@ export class CustomLinksService {
       createdAt: reserved.at,
       items: [{ linkId: id, externalId: link.external_id, input: {}, status: 'created' }],
     });
-    if (provided) changes.thumbnail_status = 'provided';
-    await this.links.update(tx, organizationId, id, changes);
     // A provided card replaces any rendered one: a render still running must not overwrite it.
     if (provided) await this.thumbnails.withdraw(tx, organizationId, id);
     const renderId = provided ? null : await this.thumbnails.queue(tx, organizationId, id, jobId);
-    return { link: (await this.links.findById(organizationId, id, tx)) as CustomLinkRow, jobId, renderId };
+    const card: LinkColumns = renderId
+      ? {
+          thumbnail_status: 'queued',
+          thumbnail_render_id: renderId,
+          thumbnail_error_code: null,
+          thumbnail_error_message: null,
+        }
+      : { thumbnail_status: 'provided' };
+    return { link: await this.links.update(tx, organizationId, id, { ...changes, ...card }), jobId, renderId };
   }
 
   /** activate / deactivate / move in one statement; ids of other organizations are ignored. */

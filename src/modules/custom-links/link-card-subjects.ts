@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { JobsService } from '../jobs';
-import type { CardSubject, CardSubjects, RenderOutcome } from '../thumbnails';
+import { ImplementsPort } from '../../common/wiring/port';
+import { CARD_SUBJECTS, type CardSubject, type CardSubjects, type RenderOutcome } from '../thumbnails';
 import { CustomLinksRepository, type CustomLinkRow } from './custom-links.repository';
 
 const toCardSubject = (link: CustomLinkRow): CardSubject => ({
@@ -13,25 +13,9 @@ const toCardSubject = (link: CustomLinkRow): CardSubject => ({
 
 /** Custom Links as the subjects of share cards: their thumbnail fields live on the link row. */
 @Injectable()
+@ImplementsPort(CARD_SUBJECTS)
 export class LinkCardSubjects implements CardSubjects {
-  constructor(
-    private readonly links: CustomLinksRepository,
-    private readonly jobs: JobsService,
-  ) {}
-
-  async markQueued(tx: EntityManager, organizationId: string, linkId: string, renderId: string): Promise<void> {
-    await this.links.update(tx, organizationId, linkId, {
-      thumbnail_status: 'queued',
-      thumbnail_render_id: renderId,
-      thumbnail_error_code: null,
-      thumbnail_error_message: null,
-    });
-  }
-
-  async markCancelled(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<void> {
-    for (const linkId of linkIds)
-      await this.links.update(tx, organizationId, linkId, { thumbnail_status: 'cancelled' });
-  }
+  constructor(private readonly links: CustomLinksRepository) {}
 
   async startRender(organizationId: string, linkId: string, renderId: string): Promise<CardSubject | null> {
     const link =
@@ -58,9 +42,5 @@ export class LinkCardSubjects implements CardSubjects {
   /** An inactive link stops serving (docs/api.md §12.6): its card too. */
   isPublic(organizationId: string, linkId: string): Promise<boolean> {
     return this.links.isActive(organizationId, linkId);
-  }
-
-  renderSettled(organizationId: string, jobId: string): Promise<void> {
-    return this.jobs.settleIfDone(organizationId, jobId);
   }
 }

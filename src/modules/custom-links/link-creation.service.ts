@@ -6,9 +6,11 @@ import { IdempotencyKeyRequiredError } from '../../common/errors/domain-errors';
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
+import { ImplementsPort } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
 import {
+  JOB_HANDLERS,
   jobLocation,
   JobsService,
   type CancelledItem,
@@ -30,16 +32,20 @@ import { defaultDisplayName, newSlug } from './rules/link-defaults';
 const needsRender = (input: { shareThumbnailUrl?: string | null }) => !input.shareThumbnailUrl;
 
 /** The job types whose items are Custom Links: creation jobs and the card re-render jobs of PATCH. */
-export const LINK_JOB_TYPES = ['create', 'thumbnail'] as const;
+const LINK_JOB_TYPES = ['create', 'thumbnail'] as const;
 
 /**
  * Link creation jobs (docs/api.md §12.5, §12.8): requests reserve units and record one item per
  * link with the link's id fixed up front; the jobs module runs the items in order, one transaction
  * each, through this handler, so a worker killed mid-job resumes where it stopped and every item
- * yields at most one link.
+ * yields at most one link. An item inserts its link and queues the link's first card render
+ * (thumbnails module).
  */
 @Injectable()
+@ImplementsPort(JOB_HANDLERS)
 export class LinkCreationService implements JobHandler {
+  readonly types = LINK_JOB_TYPES;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: JobsService,
@@ -115,18 +121,23 @@ export class LinkCreationService implements JobHandler {
     };
   }
 
-  /** Cancelled items give back their units; the job's queued renders are cancelled and give back theirs. */
+  /**
+   * Cancelled items give back their units; the job's queued renders are cancelled (their links show
+   * it) and give back theirs.
+   */
   async cancelled(
     tx: EntityManager,
     organizationId: string,
     job: JobRow,
     items: CancelledItem[],
   ): Promise<() => Promise<void>> {
-    const renders = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
+    const rendersOf = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
+    if (rendersOf.length > 0)
+      await this.links.applyToMany(organizationId, rendersOf, { thumbnail_status: 'cancelled' }, tx);
     const units = this.units(
       organizationId,
       items.length,
-      items.filter((item) => needsRender(item.input)).length + renders,
+      items.filter((item) => needsRender(item.input)).length + rendersOf.length,
     );
     return () => this.limits.refund(units, job.created_at.getTime());
   }

@@ -1,22 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
+import { ImplementsPort } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
-import type {
-  LinkFunnelCounts,
-  LinkRollupDelta,
-  LinkWindow,
-  LinkWindowSql,
-  MilestoneTimes,
-  RollupLinks,
+import {
+  ROLLUP_LINKS,
+  type LinkFunnelCounts,
+  type LinkRollupDelta,
+  type LinkWindow,
+  type MilestoneTimes,
+  type RollupLinks,
 } from '../engagement';
-import { campaignOfLinkSql, linksInWindowSql } from './custom-links.queries';
 import { CustomLinksRepository } from './custom-links.repository';
 import { toCustomLinkResponse } from './dto/custom-link.response';
 import { LINK_LIST } from './link-list';
 
 /** Custom Links as the engagement module sees them: resolved by id or slug, rollups merged on the row. */
 @Injectable()
+@ImplementsPort(ROLLUP_LINKS)
 export class LinkRollups implements RollupLinks {
   constructor(
     private readonly links: CustomLinksRepository,
@@ -50,11 +51,11 @@ export class LinkRollups implements RollupLinks {
     return this.links.funnelCounts(organizationId, window);
   }
 
-  idsInWindowSql(window: LinkWindowSql): string {
-    return linksInWindowSql(window);
+  idsInWindow(organizationId: string, window: LinkWindow): Promise<string[]> {
+    return this.links.idsInWindow(organizationId, window);
   }
 
-  campaignOfLinkSql(organization: string, link: string): string {
-    return campaignOfLinkSql(organization, link);
+  campaignsOf(organizationId: string, linkIds: string[], tx?: EntityManager): Promise<Map<string, string | null>> {
+    return this.links.campaignsOf(organizationId, linkIds, tx);
   }
 }

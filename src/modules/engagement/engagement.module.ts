@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bull';
-import { Module, type OnModuleInit } from '@nestjs/common';
-import { ExportsModule, ExportSources } from '../exports';
+import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
+import { CampaignsModule } from '../campaigns';
 import { WebhooksModule } from '../webhooks';
 import { EngagementRepository } from './engagement.repository';
 import { EngagementService } from './engagement.service';
@@ -10,22 +10,25 @@ import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
 import { LinkEventExport } from './link-event-export';
 import { LinkOpensService } from './link-opens.service';
 import { LinkWebhooks } from './link-webhooks';
-import { RollupLinksRegistry } from './rollup-links';
+import { ROLLUP_LINKS } from './rollup-links';
 import { SessionObservations } from './session-observations';
-import { TrackedSessionsRegistry } from './tracked-sessions';
+import { TRACKED_SESSIONS } from './tracked-sessions';
 
 /**
  * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementJobsModule):
  * events and opens folded into link rollups, session references, campaign engagement, the funnel.
- * Links and sessions are read through what their modules register (RollupLinks, TrackedSessions);
- * link webhook events are recorded in the batch's transaction (WebhookOutbox).
+ * Links and sessions are read through the ports their modules implement (RollupLinks,
+ * TrackedSessions), campaigns through CampaignsService; link webhook events are recorded in the
+ * batch's transaction (WebhookOutbox). Its event timeline is an export source.
  */
 @Module({
   imports: [
     BullModule.registerQueue({ name: LINK_OPENS_QUEUE }),
     IdempotencyRecordsModule,
     WebhooksModule,
-    ExportsModule,
+    CampaignsModule,
+    ROLLUP_LINKS.module,
+    TRACKED_SESSIONS.module,
   ],
   providers: [
     EngagementRepository,
@@ -33,27 +36,9 @@ import { TrackedSessionsRegistry } from './tracked-sessions';
     EventsService,
     LinkOpensService,
     LinkWebhooks,
-    RollupLinksRegistry,
-    TrackedSessionsRegistry,
     SessionObservations,
     LinkEventExport,
   ],
-  exports: [
-    EngagementService,
-    EventsService,
-    LinkOpensService,
-    RollupLinksRegistry,
-    TrackedSessionsRegistry,
-    SessionObservations,
-  ],
+  exports: [EngagementService, EventsService, LinkOpensService, SessionObservations],
 })
-export class EngagementModule implements OnModuleInit {
-  constructor(
-    private readonly exportSources: ExportSources,
-    private readonly linkEventExport: LinkEventExport,
-  ) {}
-
-  onModuleInit(): void {
-    this.exportSources.register(this.linkEventExport);
-  }
-}
+export class EngagementModule {}

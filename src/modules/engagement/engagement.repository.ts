@@ -3,11 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import { campaignRowSql } from '../campaigns';
-import { RollupLinksRegistry, type LinkFunnelCounts, type LinkWindow } from './rollup-links';
+import type { LinkFunnelCounts } from './rollup-links';
 import type { BotReason } from './rules/bot-detection';
-import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
-import { TrackedSessionsRegistry } from './tracked-sessions';
+import type { DistinctKind, EngagementEvent, EventType } from './rules/engagement-rollup';
 
 /** Timestamps go to PostgreSQL as ISO text: pg's own Date formatting is slow for thousands of them. */
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -34,29 +32,27 @@ export type LinkEventRow = Narrowed<
   { bot_reason: BotReason | null }
 >;
 
+/** The earliest event of a type through a link (`at`: its occurred_at). */
+export type EarliestEventRow = Narrowed<Pick<Row<'link_events'>, 'custom_link_id' | 'type'>, { type: EventType }> & {
+  at: Row<'link_events'>['occurred_at'];
+};
+
 /** A link's timeline filters: bots included or not, and the types wanted (all when absent). */
 export interface LinkEventFilters {
   includeBots: boolean;
   types?: string[];
 }
 
-/** A link's session reference; `analysis_available`: the session is visible (TrackedSessions.isVisibleSql). */
+/** A link's session reference. */
 export type SessionReferenceRow = Pick<
   Row<'link_sessions'>,
   'session_id' | 'opened_at' | 'started_at' | 'engaged_at' | 'ended_at'
-> & { analysis_available: boolean };
+>;
 
-/**
- * The only place that queries engagement tables; every statement is scoped by organization. Links
- * and sessions are read through SQL their owners register (RollupLinks, TrackedSessions).
- */
+/** The only place that queries engagement tables; every statement is scoped by organization. */
 @Injectable()
 export class EngagementRepository {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly links: RollupLinksRegistry,
-    private readonly sessions: TrackedSessionsRegistry,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Stores events once per eventId, in the given order (callers sort by it, so rows lock in key order); returns the ids that were new. */
   async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
@@ -131,35 +127,40 @@ export class EngagementRepository {
 
   /**
    * Campaign engagement (docs/api.md §2.10): the campaign's rollup row, which the custom_links trigger keeps
-   * in step with its links (migration CampaignEngagementRollup); null when there is no such campaign.
+   * in step with its links (migration CampaignEngagementRollup); zeros before its first link.
    */
-  async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow | null> {
-    const rows: CampaignEngagementRow[] = await this.db.query(
+  async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow> {
+    const [row]: CampaignEngagementRow[] = await this.db.query(
       `SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::int AS ${field}`).join(', ')},
               ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
-         FROM (${campaignRowSql('$1', '$2')}) c LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.id`,
+         FROM (VALUES (1)) one LEFT JOIN campaign_engagement ce ON ce.organization_id = $1 AND ce.campaign_id = $2`,
       [organizationId, campaignId],
     );
-    return rows[0] ?? null;
+    return row;
   }
 
-  /** The sessions of the funnel (docs/api.md §6.7): the visible ones that came through a link of the window or that events tie to one. */
-  async funnelSessions(
-    organizationId: string,
-    window: LinkWindow,
-  ): Promise<{ total: number; qualified: number; booked: number; high_intent: number }> {
-    const links = this.links
-      .get()
-      .idsInWindowSql({ organization: '$1', from: '$2::timestamptz', to: '$3::timestamptz', campaign: '$4::uuid' });
-    const tied = `SELECT ls.session_id FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id IN (SELECT id FROM links)`;
-    const [row]: { total: number; qualified: number; booked: number; high_intent: number }[] = await this.db.query(
-      `WITH links AS (${links}), linked AS (${this.sessions.get().funnelRowsSql('$1', 'SELECT id FROM links', tied)})
-       SELECT count(*)::int AS total, count(*) FILTER (WHERE qualified)::int AS qualified,
-              count(*) FILTER (WHERE booked)::int AS booked, count(*) FILTER (WHERE high_intent)::int AS high_intent
-         FROM linked`,
-      [organizationId, window.from ?? null, window.to ?? null, window.campaignId ?? null],
+  /** The sessions that tracking tied to one of the links (link_sessions primary key). */
+  async sessionsTiedTo(organizationId: string, linkIds: string[]): Promise<string[]> {
+    if (linkIds.length === 0) return [];
+    const rows: Pick<Row<'link_sessions'>, 'session_id'>[] = await this.db.query(
+      `SELECT DISTINCT session_id FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])`,
+      [organizationId, linkIds],
     );
-    return row;
+    return rows.map((row) => row.session_id);
+  }
+
+  /** The earliest human event of each type per link of the session, oldest first (link_events_session_idx). */
+  async earliestEventsOfSession(
+    organizationId: string,
+    sessionId: string,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<EarliestEventRow[]> {
+    return tx.query(
+      `SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
+        WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
+        GROUP BY e.custom_link_id, e.type ORDER BY at`,
+      [organizationId, sessionId],
+    );
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */
@@ -170,8 +171,7 @@ export class EngagementRepository {
     offset: number,
   ): Promise<{ rows: SessionReferenceRow[]; total: number }> {
     const rows: SessionReferenceRow[] = await this.db.query(
-      `SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at,
-              ${this.sessions.get().isVisibleSql('ls.organization_id', 'ls.session_id')} AS analysis_available
+      `SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at
          FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id = $2
         ORDER BY ls.first_seen_at DESC, ls.session_id DESC LIMIT $3 OFFSET $4`,
       [organizationId, linkId, limit, offset],

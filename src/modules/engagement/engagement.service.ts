@@ -2,9 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { isoOrNull } from '../../common/validation/timestamps';
+import { InjectPort } from '../../common/wiring/port';
+import { CampaignsService } from '../campaigns';
 import { stageOf, visitorFigures } from './rules/engagement-rollup';
 import { EngagementRepository } from './engagement.repository';
-import { RollupLinksRegistry, type LinkFunnelCounts } from './rollup-links';
+import { ROLLUP_LINKS, type LinkFunnelCounts, type LinkWindow, type RollupLinks } from './rollup-links';
+import { TRACKED_SESSIONS, type FunnelSessions, type TrackedSessions } from './tracked-sessions';
 import type {
   CampaignEngagementResponse,
   FunnelResponse,
@@ -30,18 +33,26 @@ function linkCountsOf(row: LinkFunnelCounts) {
   };
 }
 
-/** Engagement reads: campaign rollups, a link's session references, the funnel. */
+/**
+ * Engagement reads: campaign rollups, a link's session references, the funnel. Links, sessions and
+ * campaigns are read through what their modules export (RollupLinks, TrackedSessions, CampaignsService).
+ */
 @Injectable()
 export class EngagementService {
   constructor(
     private readonly engagement: EngagementRepository,
-    private readonly links: RollupLinksRegistry,
+    private readonly campaigns: CampaignsService,
+    @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
+    @InjectPort(TRACKED_SESSIONS) private readonly sessions: TrackedSessions,
     private readonly cursors: Cursors,
   ) {}
 
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
-    const row = await this.engagement.campaignEngagement(organizationId, campaignId);
-    if (!row) throw NotFoundError.inOrganization('Custom Link campaign');
+    const [exists, row] = await Promise.all([
+      this.campaigns.exists(organizationId, campaignId),
+      this.engagement.campaignEngagement(organizationId, campaignId),
+    ]);
+    if (!exists) throw NotFoundError.inOrganization('Custom Link campaign');
     const visitors = visitorFigures(row.loads, row.persistent_visitors, row.ephemeral_page_views);
     return {
       campaignId: campaignId.toLowerCase(),
@@ -69,8 +80,12 @@ export class EngagementService {
     limit: number,
     offset: number,
   ): Promise<SessionReferenceListResponse> {
-    if (!(await this.links.get().exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
+    if (!(await this.links.exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
     const { rows, total } = await this.engagement.sessionsOfLink(organizationId, linkId, limit, offset);
+    const visible = await this.sessions.visibleAmong(
+      organizationId,
+      rows.map((row) => row.session_id),
+    );
     return {
       sessions: rows.map((row) => ({
         sessionId: row.session_id,
@@ -83,7 +98,7 @@ export class EngagementService {
         startedAt: isoOrNull(row.started_at),
         engagedAt: isoOrNull(row.engaged_at),
         endedAt: isoOrNull(row.ended_at),
-        analysisAvailable: row.analysis_available,
+        analysisAvailable: visible.has(row.session_id),
       })),
       total,
       limit,
@@ -92,7 +107,7 @@ export class EngagementService {
   }
 
   async eventsOfLink(organizationId: string, linkId: string, query: LinkEventsQuery): Promise<LinkEventListResponse> {
-    if (!(await this.links.get().exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
+    if (!(await this.links.exists(organizationId, linkId))) throw NotFoundError.inOrganization('Custom Link');
     // The link is in the list's name: a cursor of one link's timeline is refused on another's.
     const list = `link-events:${linkId.toLowerCase()}`;
     const window = this.cursors.window(list, organizationId, query);
@@ -123,8 +138,8 @@ export class EngagementService {
   async funnel(organizationId: string, query: FunnelQuery): Promise<FunnelResponse> {
     const window = { from: query.from, to: query.to, campaignId: query.campaign_id?.toLowerCase() };
     const [links, sessions] = await Promise.all([
-      this.links.get().funnelCounts(organizationId, window),
-      this.engagement.funnelSessions(organizationId, window),
+      this.links.funnelCounts(organizationId, window),
+      this.funnelSessions(organizationId, window),
     ]);
     return {
       ...linkCountsOf(links),
@@ -139,8 +154,15 @@ export class EngagementService {
         total: sessions.total,
         qualified: sessions.qualified,
         booked: sessions.booked,
-        highIntent: sessions.high_intent,
+        highIntent: sessions.highIntent,
       },
     };
+  }
+
+  /** The funnel's sessions (docs/api.md §6.7): the visible ones that came through a link of the window or that events tie to one. */
+  private async funnelSessions(organizationId: string, window: LinkWindow): Promise<FunnelSessions> {
+    const linkIds = await this.links.idsInWindow(organizationId, window);
+    const tied = await this.engagement.sessionsTiedTo(organizationId, linkIds);
+    return this.sessions.funnel(organizationId, linkIds, tied);
   }
 }

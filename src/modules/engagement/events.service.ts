@@ -8,6 +8,7 @@ import {
   type IdempotencyClaim,
 } from '../../common/idempotency/idempotency-recorder';
 import { observeIngestionLag } from '../../common/metrics/app-metrics';
+import { InjectPort } from '../../common/wiring/port';
 import { botReasonOf, type BotReason } from './rules/bot-detection';
 import {
   addEvent,
@@ -21,7 +22,7 @@ import {
 } from './rules/engagement-rollup';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
 import { LinkWebhooks } from './link-webhooks';
-import { RollupLinksRegistry } from './rollup-links';
+import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 import type { EventInput, EventsResponse } from './dto/events.request';
 
 const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = {
@@ -90,7 +91,7 @@ export class EventsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly engagement: EngagementRepository,
-    private readonly links: RollupLinksRegistry,
+    @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
     private readonly idempotency: IdempotencyRecorder,
     private readonly webhooks: LinkWebhooks,
   ) {}
@@ -98,7 +99,7 @@ export class EventsService {
   async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
     const ids = [...new Set(inputs.filter((e) => e.customLinkId).map((e) => (e.customLinkId as string).toLowerCase()))];
     const slugs = [...new Set(inputs.filter((e) => !e.customLinkId && e.slug).map((e) => e.slug as string))];
-    const links = await this.links.get().resolve(organizationId, ids, slugs);
+    const links = await this.links.resolve(organizationId, ids, slugs);
     const byId = new Set(links.map((l) => l.id));
     const bySlug = new Map(links.map((l) => [l.slug, l.id]));
     const rejected: { index: number; reason: string }[] = [];
@@ -125,7 +126,7 @@ export class EventsService {
     const accepted = await this.groups.submit(organizationId, { events, answer, claim: idempotencyClaims.getStore() });
     // Counted once committed, and only new events: a duplicate eventId is not late ingestion.
     for (const event of accepted) observeIngestionLag('link_event', event.occurredAt);
-    if (accepted.length > 0) await this.links.get().changed(organizationId);
+    if (accepted.length > 0) await this.links.changed(organizationId);
     return accepted.length;
   }
 
@@ -186,7 +187,7 @@ export class EventsService {
       organizationId,
       [...sessions.keys()].sort().map((key) => sessions.get(key) as SessionTimes),
     );
-    const before = await this.links.get().merge(
+    const before = await this.links.merge(
       tx,
       organizationId,
       linkIds.map((linkId) => ({

@@ -5,15 +5,14 @@ export { EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
 export { LinkOpensService } from './link-opens.service';
 export {
-  RollupLinksRegistry,
+  ROLLUP_LINKS,
   type LinkFunnelCounts,
   type LinkRollupDelta,
   type LinkWindow,
-  type LinkWindowSql,
   type RollupLinks,
 } from './rollup-links';
-export { SessionObservations } from './session-observations';
-export { TrackedSessionsRegistry, type TrackedSessions } from './tracked-sessions';
+export { SessionObservations, type ObservedLinkEvent } from './session-observations';
+export { TRACKED_SESSIONS, type FunnelSessions, type TrackedSessions } from './tracked-sessions';
 export {
   engagementOf,
   type DistinctKind,

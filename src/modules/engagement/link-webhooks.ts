@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { InjectPort } from '../../common/wiring/port';
 import { WebhookOutbox } from '../webhooks';
 import type { NewEvent } from './engagement.repository';
 import { LINK_EVENT_TYPES, linkEventCauses, type LinkEventType, type MilestoneTimes } from './rules/link-milestones';
-import { RollupLinksRegistry } from './rollup-links';
+import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 
 /**
  * The link webhook events of a folded batch (custom_link.opened and the first-reached milestones),
@@ -14,7 +15,7 @@ import { RollupLinksRegistry } from './rollup-links';
 export class LinkWebhooks {
   constructor(
     private readonly outbox: WebhookOutbox,
-    private readonly links: RollupLinksRegistry,
+    @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
   ) {}
 
   /** One query says which link event types anyone listens to; none: nothing else is done. */
@@ -29,8 +30,7 @@ export class LinkWebhooks {
     const causes = linkEventCauses(before, events).filter((cause) => listened.has(cause.type));
     if (causes.length === 0) return;
     let views: Promise<Map<string, object>> | undefined;
-    const viewsOnce = () =>
-      (views ??= this.links.get().views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]));
+    const viewsOnce = () => (views ??= this.links.views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]));
     await this.outbox.recordMany(
       tx,
       organizationId,

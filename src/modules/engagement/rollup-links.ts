@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Registration } from '../../common/registry/registration';
+import { definePort } from '../../common/wiring/port';
 import type { DistinctKind, LinkStats } from './rules/engagement-rollup';
 import type { MilestoneTimes } from './rules/link-milestones';
 
@@ -31,18 +30,10 @@ export interface LinkWindow {
   campaignId?: string;
 }
 
-/** SQL expressions (usually parameters) for a LinkWindow; a null from, to or campaign means unbounded. */
-export interface LinkWindowSql {
-  organization: string;
-  from: string;
-  to: string;
-  campaign: string;
-}
-
 /**
  * The links events are about, as their owning module keeps them (the rollup is stored on the link
- * row, where the link list filters and sorts by it). The owner registers an implementation at
- * start: it depends on this module, not the reverse.
+ * row, where the link list filters and sorts by it). The owner implements the port: it depends on
+ * this module, not the reverse.
  */
 export interface RollupLinks {
   /** The organization's links among these ids and slugs. */
@@ -59,16 +50,10 @@ export interface RollupLinks {
   changed(organizationId: string): Promise<void>;
   /** The funnel's link counts over a window. */
   funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts>;
-  /** SQL selecting the `id` of every link in a window, for reads that join it in one statement. */
-  idsInWindowSql(window: LinkWindowSql): string;
-  /** SQL: the campaign id of a link (both SQL expressions), or null. */
-  campaignOfLinkSql(organization: string, link: string): string;
+  /** The ids of the links created in a window. */
+  idsInWindow(organizationId: string, window: LinkWindow): Promise<string[]>;
+  /** The campaign of each of these links (null when unfiled), read in `tx` when given; absent: not a link of the organization. */
+  campaignsOf(organizationId: string, linkIds: string[], tx?: EntityManager): Promise<Map<string, string | null>>;
 }
 
-/** Holds the registered RollupLinks; one per application. */
-@Injectable()
-export class RollupLinksRegistry extends Registration<RollupLinks> {
-  constructor() {
-    super('rollup links');
-  }
-}
+export const ROLLUP_LINKS = definePort<RollupLinks>('rollup links');

@@ -1,21 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { RollupLinksRegistry } from './rollup-links';
+import type { EntityManager } from 'typeorm';
+import { InjectPort } from '../../common/wiring/port';
+import { EngagementRepository, type EarliestEventRow } from './engagement.repository';
+import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 
-/** What tracking observed of sessions, as SQL the sessions module's detail read embeds (one round trip). */
+/**
+ * The earliest human event of one type that tracking observed of a session through one link, with
+ * the link's campaign (null when unfiled or when the link is gone).
+ */
+export type ObservedLinkEvent = EarliestEventRow & { campaign_id: string | null };
+
+/** What tracking observed of sessions, for the sessions module's detail. */
 @Injectable()
 export class SessionObservations {
-  constructor(private readonly links: RollupLinksRegistry) {}
+  constructor(
+    private readonly engagement: EngagementRepository,
+    @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
+  ) {}
 
-  /**
-   * SQL: a json array of the earliest human event of each type per link of the session row
-   * `session` (an alias with organization_id and id), each with its link and that link's campaign,
-   * oldest first (link_events_session_idx).
-   */
-  earliestEventsSql(session: string): string {
-    const campaign = this.links.get().campaignOfLinkSql(`${session}.organization_id`, 'o.custom_link_id');
-    return `coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'campaign_id', ${campaign}, 'type', o.type, 'at', o.at) ORDER BY o.at)
-      FROM (SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
-             WHERE e.organization_id = ${session}.organization_id AND e.session_id = ${session}.id AND NOT e.bot
-             GROUP BY e.custom_link_id, e.type) o), '[]')`;
+  /** The earliest human event of each type per link of the session, with that link's campaign, oldest first; read in `tx` when given. */
+  async of(organizationId: string, sessionId: string, tx?: EntityManager): Promise<ObservedLinkEvent[]> {
+    const events = await this.engagement.earliestEventsOfSession(organizationId, sessionId, tx);
+    const campaigns = await this.links.campaignsOf(
+      organizationId,
+      [...new Set(events.map((event) => event.custom_link_id))],
+      tx,
+    );
+    return events.map((event) => ({ ...event, campaign_id: campaigns.get(event.custom_link_id) ?? null }));
   }
 }

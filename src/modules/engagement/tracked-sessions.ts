@@ -1,26 +1,22 @@
-import { Injectable } from '@nestjs/common';
-import { Registration } from '../../common/registry/registration';
+import { definePort } from '../../common/wiring/port';
+
+/** The funnel's sessions (docs/api.md §6.7): how many, and how many are qualified, booked, of a high-intent person. */
+export interface FunnelSessions {
+  total: number;
+  qualified: number;
+  booked: number;
+  highIntent: number;
+}
 
 /**
- * Sessions as engagement reads them, as SQL its statements embed (one round trip each), from the
- * module that owns sessions. The owner registers an implementation at start: it depends on this
- * module, not the reverse.
+ * Sessions as engagement reads them, from the module that owns sessions: it implements the port
+ * (it depends on this module, not the reverse).
  */
 export interface TrackedSessions {
-  /** SQL: whether the session (an expression) of the organization (an expression) is visible. */
-  isVisibleSql(organization: string, session: string): string;
-  /**
-   * SQL selecting one row per visible session of the organization that came through one of
-   * `linkIds` or that tracking tied to one (`sessionIds`), both SQL sets, with boolean columns
-   * `qualified`, `booked` and `high_intent` (its person's).
-   */
-  funnelRowsSql(organization: string, linkIds: string, sessionIds: string): string;
+  /** Those of these sessions of the organization that are visible. */
+  visibleAmong(organizationId: string, sessionIds: string[]): Promise<Set<string>>;
+  /** The visible sessions of the organization that came through one of `linkIds`, or that tracking tied to one (`sessionIds`). */
+  funnel(organizationId: string, linkIds: string[], sessionIds: string[]): Promise<FunnelSessions>;
 }
 
-/** Holds the registered TrackedSessions; one per application. */
-@Injectable()
-export class TrackedSessionsRegistry extends Registration<TrackedSessions> {
-  constructor() {
-    super('tracked sessions');
-  }
-}
+export const TRACKED_SESSIONS = definePort<TrackedSessions>('tracked sessions');

@@ -1,6 +1,7 @@
-import { Injectable, type Type } from '@nestjs/common';
+import type { Type } from '@nestjs/common';
 import type { Scope } from '../../common/auth/scopes';
 import type { PaginationQuery } from '../../common/pagination/pagination.query';
+import { defineKeyedPort } from '../../common/wiring/port';
 
 export const EXPORT_RESOURCES = ['sessions', 'people', 'accounts', 'custom_links', 'link_events'] as const;
 export type ExportResource = (typeof EXPORT_RESOURCES)[number];
@@ -12,9 +13,9 @@ export interface ExportPage {
 }
 
 /**
- * A list that can be exported, registered at start by the module that owns it: the rows are the
- * list's own records, read page by page through its own query and mapping (cursor pages, so rows
- * inserted meanwhile neither shift nor repeat any), never from its tables here.
+ * A list that can be exported, implemented by the module that owns it: the rows are the list's own
+ * records, read page by page through its own query and mapping (cursor pages, so rows inserted
+ * meanwhile neither shift nor repeat any), never from its tables here.
  */
 export interface ExportSource<Q extends PaginationQuery = PaginationQuery> {
   resource: ExportResource;
@@ -29,19 +30,8 @@ export interface ExportSource<Q extends PaginationQuery = PaginationQuery> {
   page(organizationId: string, query: Q): Promise<ExportPage>;
 }
 
-/** The registered sources, one per resource; one per application. */
-@Injectable()
-export class ExportSources {
-  private readonly sources = new Map<ExportResource, ExportSource>();
-
-  register<Q extends PaginationQuery>(source: ExportSource<Q>): void {
-    this.sources.set(source.resource, source as unknown as ExportSource);
-  }
-
-  get(resource: ExportResource): ExportSource {
-    const source = this.sources.get(resource);
-    if (!source)
-      throw new Error(`No export source registered for ${resource}: the module that owns it must register at start`);
-    return source;
-  }
-}
+/** One source per resource, every resource with one (checked at start). */
+export const EXPORT_SOURCES = defineKeyedPort<ExportSource, ExportResource>('export sources', {
+  keysOf: (source) => source.resource,
+  required: EXPORT_RESOURCES,
+});

@@ -10,10 +10,11 @@ import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { enqueue } from '../../common/queue/job-options';
 import { validateNestedQuery } from '../../common/validation/request-validator';
 import { RequestValidationError, valueError, type ValidationIssue } from '../../common/errors/validation-issue';
+import { InjectPort, type Keyed } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
 import type { CreateExportRequest } from './dto/export.request';
 import { toExportResponse, type ExportResponse } from './dto/export.response';
-import { ExportSources, type ExportResource, type ExportSource } from './export-sources';
+import { EXPORT_SOURCES, type ExportResource, type ExportSource } from './export-sources';
 import { ExportsRepository, type ExportRow } from './exports.repository';
 import { CONTENT_TYPES, type ExportFormat } from './rules/export-format';
 import { EXPORTS_QUEUE, RUN_EXPORT, type RunExportPayload } from './jobs/exports.queue';
@@ -33,7 +34,7 @@ export interface ExportFile {
 export class ExportsService {
   constructor(
     private readonly exports: ExportsRepository,
-    private readonly sources: ExportSources,
+    @InjectPort(EXPORT_SOURCES) private readonly sources: Keyed<ExportResource, ExportSource>,
     @InjectQueue(EXPORTS_QUEUE) private readonly queue: Queue<RunExportPayload>,
     private readonly config: AppConfigService,
   ) {}
@@ -44,7 +45,7 @@ export class ExportsService {
     body: CreateExportRequest,
     idempotencyKey: string | undefined,
   ): Promise<ExportResponse> {
-    const source = this.sources.get(body.resource);
+    const source = this.sources.of(body.resource);
     if (!grantsAny(caller.scopes, source.scopes)) throw new MissingScopeError();
     const filters = body.filters ?? {};
     const query = checkedFilters(source, filters);
@@ -92,7 +93,7 @@ export class ExportsService {
   private async readable(caller: Principal, id: string): Promise<ExportRow> {
     const row = await this.exports.find(caller.organizationId, id);
     if (!row) throw NotFoundError.inOrganization(NOT_FOUND);
-    if (!grantsAny(caller.scopes, this.sources.get(row.resource as ExportResource).scopes))
+    if (!grantsAny(caller.scopes, this.sources.of(row.resource as ExportResource).scopes))
       throw new MissingScopeError();
     return row;
   }

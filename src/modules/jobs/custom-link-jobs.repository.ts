@@ -8,16 +8,20 @@ import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/c
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SqlConditions } from '../../common/database/sql-conditions';
 import type { JobListQuery } from './dto/job-list.query';
-import { JobWorkFactsRegistry, type JobWorkFacts } from './job-work-facts';
 import type { JobProgressFacts } from './rules/job-status';
 
 export type JobRow = Row<'custom_link_jobs'>;
 
-/** A job with the counts its response and status rules need (`view`: item counts, then JobWorkFacts). */
-export type JobView = JobRow & {
+/** A job with its item counts, and the links its created items made (`view`). */
+export type JobItemsRow = JobRow & {
   created: number;
   failed: number;
   cancelled: number;
+  created_links: Row<'custom_link_job_items'>['custom_link_id'][];
+};
+
+/** A job with the counts its response and status rules need (JobViews adds what its work produced). */
+export type JobView = Omit<JobItemsRow, 'created_links'> & {
   renders_queued: number;
   renders_settled: number;
   thumbnails: Record<string, number>;
@@ -64,27 +68,23 @@ export interface NewJob {
 /** Each item is re-run by at most one retry (custom_link_job_items_retry_of_key). */
 const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 
-/** The links the created items of the job `job` (an alias) made, as an SQL set for JobWorkFacts. */
-const createdLinksOf = (job: string) =>
-  `SELECT custom_link_id FROM custom_link_job_items WHERE organization_id = ${job}.organization_id AND job_id = ${job}.id AND status = 'created'`;
-
-/** A job with its item counts and what its work produced (JobWorkFacts), as one statement. */
-const view = (work: JobWorkFacts, extra = '') => `
-  SELECT j.*, ${extra ? `${extra}, ` : ''}i.created, i.failed, i.cancelled, w.renders_queued, w.renders_settled, w.thumbnails
+/** A job with its item counts and the links its created items made, as one statement. */
+const view = (extra = '') => `
+  SELECT j.*, ${extra ? `${extra}, ` : ''}i.created, i.failed, i.cancelled, i.created_links
     FROM custom_link_jobs j
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-             count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-        FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i
-    CROSS JOIN LATERAL (${work.sql('j', createdLinksOf('j'))}) w`;
+             count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled,
+             coalesce(array_agg(custom_link_id) FILTER (WHERE status = 'created'), '{}') AS created_links
+        FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i`;
+
+/** Unsettled (custom_link_jobs_unfinished_idx), and nobody runs it: its lease lapsed, or it was recorded a lease ago and never leased. */
+const LAPSED = `c.status IN ('queued', 'processing') AND coalesce(c.lease_until, c.created_at + $1 * interval '1 millisecond') < now()`;
 
 /** The only place that queries jobs and their items; every statement is scoped by organization. */
 @Injectable()
 export class CustomLinkJobsRepository {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly work: JobWorkFactsRegistry,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(tx: EntityManager, organizationId: string, job: NewJob): Promise<void> {
     await tx.query(
@@ -129,8 +129,12 @@ export class CustomLinkJobsRepository {
     }
   }
 
-  async view(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<JobView | null> {
-    const rows: JobView[] = await tx.query(`${view(this.work.get())} WHERE j.organization_id = $1 AND j.id = $2`, [
+  async view(
+    organizationId: string,
+    id: string,
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<JobItemsRow | null> {
+    const rows: JobItemsRow[] = await tx.query(`${view()} WHERE j.organization_id = $1 AND j.id = $2`, [
       organizationId,
       id,
     ]);
@@ -142,12 +146,12 @@ export class CustomLinkJobsRepository {
     organizationId: string,
     query: JobListQuery,
     window: PageWindow,
-  ): Promise<(JobView & { keyset: Keyset })[]> {
+  ): Promise<(JobItemsRow & { keyset: Keyset })[]> {
     const where = this.filters(organizationId, query);
     const after =
       window.after === null ? '' : ` AND ${JOBS_BY_CREATION.after(window.after, (value) => where.param(value))}`;
     return this.db.query(
-      `${view(this.work.get(), JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
+      `${view(JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
         ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}`,
       where.params,
     );
@@ -224,23 +228,38 @@ export class CustomLinkJobsRepository {
   }
 
   /**
-   * Unsettled jobs that nobody runs (ReapableJobs.reclaimLapsed), across organizations (the
-   * reaper's sweep; custom_link_jobs_unfinished_idx). Only jobs whose runner has something to do:
-   * items to run, or nothing pending and the job still to settle. A job whose items are done and
-   * whose renders are pending waits for the renders, which have leases of their own.
+   * Unsettled jobs that nobody runs and whose items are all settled, across organizations (the
+   * reaper's sweep): what is left of them is their work's, or settling.
    */
-  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+  async lapsedWithItemsSettled(lease: LeaseTerms): Promise<LapsedJob[]> {
+    return this.db.query(
+      `SELECT c.organization_id AS "organizationId", c.id FROM custom_link_jobs c
+        WHERE ${LAPSED}
+          AND NOT EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')`,
+      [lease.leaseMs],
+    );
+  }
+
+  /**
+   * Unsettled jobs that nobody runs (ReapableJobs.reclaimLapsed), across organizations (the
+   * reaper's sweep): those with items to run, and those of `settleable` (whose items and work are
+   * settled) still to settle.
+   */
+  async reclaimLapsed(
+    lease: LeaseTerms,
+    limit: number,
+    settleable: { organizationId: string; id: string }[],
+  ): Promise<LapsedJob[]> {
     const [rows]: [LapsedJob[], number] = await this.db.query(
       `UPDATE custom_link_jobs j SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
          FROM (SELECT c.organization_id, c.id FROM custom_link_jobs c
-                CROSS JOIN LATERAL (${this.work.get().sql('c', createdLinksOf('c'))}) w
-                WHERE c.status IN ('queued', 'processing') AND coalesce(c.lease_until, c.created_at + $1 * interval '1 millisecond') < now()
+                WHERE ${LAPSED}
                   AND (EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
-                       OR w.renders_settled >= w.renders_queued)
+                       OR (c.organization_id, c.id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[])))
                 LIMIT $2 FOR UPDATE OF c SKIP LOCKED) lapsed
         WHERE j.organization_id = lapsed.organization_id AND j.id = lapsed.id
         RETURNING j.organization_id AS "organizationId", j.id`,
-      [lease.leaseMs, limit],
+      [lease.leaseMs, limit, settleable.map((job) => job.organizationId), settleable.map((job) => job.id)],
     );
     return rows;
   }

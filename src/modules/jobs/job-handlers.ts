@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { CancelledItem, ItemRow, JobRow, JobView } from './custom-link-jobs.repository';
+import { defineKeyedPort } from '../../common/wiring/port';
+import type { CancelledItem, ItemRow, JobRow, JobView, NewJob } from './custom-link-jobs.repository';
 import type { JobResponse } from './dto/job.response';
+
+/** The job types; each has exactly one handler (checked at start). */
+export const JOB_TYPES = ['create', 'thumbnail'] as const satisfies readonly NewJob['type'][];
 
 /** What one item's run came to, inside the job's transaction; `after` runs once it committed. */
 export interface ItemOutcome {
@@ -11,10 +14,12 @@ export interface ItemOutcome {
 }
 
 /**
- * A kind of work that jobs run, registered by the module that owns the work (the jobs module
+ * A kind of work that jobs run, implemented by the module that owns the work (the jobs module
  * imports none of them). Every method must be safe to run twice: a worker can die at any point.
  */
 export interface JobHandler {
+  /** The job types it runs. */
+  readonly types: readonly NewJob['type'][];
   /** Before the first item, and again when a job resumes after a crash. */
   resume(organizationId: string, jobId: string): Promise<void>;
   /** One queued item, inside the transaction that holds the job's row. */
@@ -30,18 +35,7 @@ export interface JobHandler {
   retry(organizationId: string, parent: JobView, items: ItemRow[]): Promise<JobResponse>;
 }
 
-/** The registered handlers by job type; one registry per application. */
-@Injectable()
-export class JobHandlers {
-  private readonly handlers = new Map<string, JobHandler>();
-
-  register(types: readonly string[], handler: JobHandler): void {
-    for (const type of types) this.handlers.set(type, handler);
-  }
-
-  of(type: string): JobHandler {
-    const handler = this.handlers.get(type);
-    if (!handler) throw new Error(`No handler registered for jobs of type ${type}`);
-    return handler;
-  }
-}
+export const JOB_HANDLERS = defineKeyedPort<JobHandler, string>('job handlers', {
+  keysOf: (handler) => handler.types,
+  required: JOB_TYPES,
+});

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { WebhookOutbox } from '../webhooks';
 import { CustomLinkJobsRepository, progressFactsOf } from './custom-link-jobs.repository';
 import { toJobResponse } from './dto/job.response';
+import { JobViews } from './job-views';
 import { isTerminal, settledStatus } from './rules/job-status';
 
 /**
@@ -15,11 +16,12 @@ export class JobSettlementService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: CustomLinkJobsRepository,
+    private readonly views: JobViews,
     private readonly webhooks: WebhookOutbox,
   ) {}
 
   async settleIfDone(organizationId: string, jobId: string): Promise<void> {
-    const job = await this.jobs.view(organizationId, jobId);
+    const job = await this.views.find(organizationId, jobId);
     if (!job || isTerminal(job.status)) return;
     const status = settledStatus(progressFactsOf(job));
     if (!status) return this.jobs.touch(organizationId, jobId);
@@ -27,7 +29,7 @@ export class JobSettlementService {
     await this.db.transaction(async (tx) => {
       if (!(await this.jobs.settle(tx, organizationId, jobId, status))) return;
       await this.webhooks.record(tx, organizationId, 'custom_link_job.finished', async () =>
-        toJobResponse((await this.jobs.view(organizationId, jobId, tx))!),
+        toJobResponse((await this.views.find(organizationId, jobId, tx))!),
       );
     });
   }

@@ -1,23 +1,27 @@
-import { Injectable } from '@nestjs/common';
-import { Registration } from '../../common/registry/registration';
+import type { EntityManager } from 'typeorm';
+import { definePort } from '../../common/wiring/port';
 
-/**
- * What the work of a job produced beyond its items (share card renders), as SQL the job view
- * embeds so a poll stays one statement. The module whose work jobs run registers it at start.
- */
+/** What the work of a job produced beyond its items: the card renders it asked for, the cards of its links. */
+export interface JobWork {
+  rendersQueued: number;
+  rendersSettled: number;
+  /** How many of the links its created items made have each thumbnail status. */
+  thumbnails: Record<string, number>;
+}
+
+/** The work of jobs, as the module whose work jobs run reads it (it implements the port). */
 export interface JobWorkFacts {
   /**
-   * SQL selecting one row of the job `job` (an alias with organization_id and id), whose created
-   * items' link ids are the SQL set `createdLinks`: `renders_queued` and `renders_settled` (int),
-   * and `thumbnails` (a json object of link counts by thumbnail status).
+   * By job id, for jobs of the organization, each given with the links its created items made
+   * (read in `tx` when given); a job whose work produced nothing may be absent.
    */
-  sql(job: string, createdLinks: string): string;
+  of(
+    organizationId: string,
+    jobs: { id: string; createdLinkIds: string[] }[],
+    tx?: EntityManager,
+  ): Promise<Map<string, JobWork>>;
+  /** Among these jobs, of any organizations, the ids of those whose work is still pending. */
+  pending(jobs: { organizationId: string; id: string }[]): Promise<Set<string>>;
 }
 
-/** Holds the registered JobWorkFacts; one per application. */
-@Injectable()
-export class JobWorkFactsRegistry extends Registration<JobWorkFacts> {
-  constructor() {
-    super('job work facts');
-  }
-}
+export const JOB_WORK_FACTS = definePort<JobWorkFacts>('job work facts');

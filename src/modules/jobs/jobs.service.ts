@@ -7,10 +7,11 @@ import { ConflictError, NotFoundError } from '../../common/errors/domain-errors'
 import { IdempotencyRecorder } from '../../common/idempotency/idempotency-recorder';
 import { LimitsService } from '../../common/limits/limits.service';
 import { enqueue } from '../../common/queue/job-options';
-import { JobLeases } from '../../common/queue/job-leases';
+import { JobLeases, type LeaseTerms } from '../../common/queue/job-leases';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import type { PaginationQuery } from '../../common/pagination/pagination.query';
-import type { ReapableJobs } from '../../common/queue/job-reaper';
+import type { LapsedJob } from '../../common/queue/job-reaper';
+import { InjectPort, type Keyed } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinkJobsRepository, type JobRow, type JobView, type NewJob } from './custom-link-jobs.repository';
 import {
@@ -21,8 +22,10 @@ import {
   type JobResponse,
 } from './dto/job.response';
 import type { JobListQuery } from './dto/job-list.query';
-import { JobHandlers } from './job-handlers';
+import { JOB_HANDLERS, type JobHandler } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
+import { JobViews } from './job-views';
+import { JOB_WORK_FACTS, type JobWorkFacts } from './job-work-facts';
 import { JOBS_QUEUE, RUN_JOB, type RunJobPayload } from './queue/job-queue';
 import { isTerminal } from './rules/job-status';
 
@@ -36,7 +39,7 @@ const nothing = async () => undefined;
  * Jobs (docs/api.md §12.5, §12.7, §12.8): recorded with their items in the requester's
  * transaction, run by a worker one item per transaction (the job's row locked, so a cancel lands
  * between items), cancelled, retried as a child job, and settled once nothing they own is pending.
- * What an item does is the business of the handler registered for the job's type.
+ * What an item does is the business of the handler of the job's type (JobHandler).
  */
 @Injectable()
 export class JobsService {
@@ -44,7 +47,9 @@ export class JobsService {
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue<RunJobPayload>,
     private readonly jobs: CustomLinkJobsRepository,
-    private readonly handlers: JobHandlers,
+    private readonly views: JobViews,
+    @InjectPort(JOB_HANDLERS) private readonly handlers: Keyed<string, JobHandler>,
+    @InjectPort(JOB_WORK_FACTS) private readonly work: JobWorkFacts,
     private readonly limits: LimitsService,
     private readonly settlement: JobSettlementService,
     private readonly config: AppConfigService,
@@ -69,14 +74,14 @@ export class JobsService {
   }
 
   async find(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobResponse | null> {
-    const job = await this.jobs.view(organizationId, jobId, tx);
+    const job = await this.views.find(organizationId, jobId, tx);
     return job ? toJobResponse(job) : null;
   }
 
   async list(organizationId: string, query: JobListQuery): Promise<JobListResponse> {
     const window = this.cursors.window(JOB_LIST, organizationId, query);
     const [rows, total] = await Promise.all([
-      this.jobs.listPage(organizationId, query, window),
+      this.jobs.listPage(organizationId, query, window).then((page) => this.views.of(organizationId, page)),
       this.jobs.count(organizationId, query),
     ]);
     const page = this.cursors.page(JOB_LIST, organizationId, query, window, rows, keysetOf);
@@ -156,15 +161,20 @@ export class JobsService {
     );
   }
 
-  /** Jobs as the JobReaper sees them: unsettled ones whose lease lapsed and that have work for a runner go back to the queue. */
-  reapable(): ReapableJobs<RunJobPayload> {
-    return {
-      kind: 'custom link job',
-      queue: this.queue,
-      jobName: RUN_JOB,
-      reclaimLapsed: (lease, limit) => this.jobs.reclaimLapsed(lease, limit),
-      payload: (job) => ({ organizationId: job.organizationId, jobId: job.id }),
-    };
+  /**
+   * Unsettled jobs that nobody runs and that have something for a runner to do, for the JobReaper
+   * (ReapableJobs.reclaimLapsed): items to run, or nothing pending and the job still to settle. A
+   * job whose items are done and whose work (its renders) is pending waits for it: renders have
+   * leases of their own, and the last to settle settles the job.
+   */
+  async reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    const idle = await this.jobs.lapsedWithItemsSettled(lease);
+    const working = await this.work.pending(idle);
+    return this.jobs.reclaimLapsed(
+      lease,
+      limit,
+      idle.filter((job) => !working.has(job.id)),
+    );
   }
 
   settleIfDone(organizationId: string, jobId: string): Promise<void> {
@@ -193,7 +203,7 @@ export class JobsService {
   }
 
   private async viewOrThrow(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobView> {
-    const job = await this.jobs.view(organizationId, jobId, tx);
+    const job = await this.views.find(organizationId, jobId, tx);
     if (!job) throw NotFoundError.inOrganization('Custom Link job');
     return job;
   }

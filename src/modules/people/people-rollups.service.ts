@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { lockNames } from '../../common/database/advisory-locks';
+import { InjectPort } from '../../common/wiring/port';
 import { AccountRollupsService, accountDomainOf } from '../accounts';
 import { PeopleRepository } from './people.repository';
-import { PersonSessionsRegistry } from './person-sessions';
+import { PERSON_SESSIONS, type PersonSessions } from './person-sessions';
 import { rollUpPerson } from './rules/person-rollup';
 
 /**
@@ -16,7 +17,7 @@ import { rollUpPerson } from './rules/person-rollup';
 export class PeopleRollupsService {
   constructor(
     private readonly people: PeopleRepository,
-    private readonly sessions: PersonSessionsRegistry,
+    @InjectPort(PERSON_SESSIONS) private readonly sessions: PersonSessions,
     private readonly accounts: AccountRollupsService,
   ) {}
 
@@ -33,10 +34,10 @@ export class PeopleRollupsService {
       tx,
       keys.map((key) => `person:${organizationId}:${key}`),
     );
-    const sessionsByKey = await this.sessions.get().factsFor(tx, organizationId, keys);
+    const sessionsByKey = await this.sessions.factsFor(tx, organizationId, keys);
     const rollups = [...sessionsByKey].map(([key, sessions]) => rollUpPerson(key, sessions, calculatedAt));
     const ids = await this.people.upsertRollups(tx, organizationId, rollups);
-    await this.sessions.get().assign(
+    await this.sessions.assign(
       tx,
       organizationId,
       rollups.map((rollup) => ({

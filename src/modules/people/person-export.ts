@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { ExportSource } from '../exports';
+import { ImplementsPort } from '../../common/wiring/port';
+import { EXPORT_SOURCES, type ExportSource } from '../exports';
 import { PeopleListQuery } from './dto/people-list.query';
 import { PersonResponse } from './dto/person.response';
 import { PeopleService } from './people.service';
 
 /** The people list as the exports module reads it: GET /api/v1/people, page by page. */
 @Injectable()
+@ImplementsPort(EXPORT_SOURCES)
 export class PersonExport implements ExportSource<PeopleListQuery> {
   readonly resource = 'people';
   readonly scopes = ['people:read' as const];

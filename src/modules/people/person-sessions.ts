@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Registration } from '../../common/registry/registration';
+import { definePort } from '../../common/wiring/port';
 import type { SessionFacts } from './rules/person-rollup';
 
 /** Which person a visible session belongs to now, with that person's effective qualification. */
@@ -11,9 +10,9 @@ export interface SessionAssignment {
 }
 
 /**
- * The sessions people are rolled up from, as their owning module keeps them. The owner registers
- * an implementation at start (it depends on this module, not the reverse); both calls run inside
- * the rollup's transaction.
+ * The sessions people are rolled up from, as their owning module keeps them. The owner implements
+ * the port (it depends on this module, not the reverse); both calls run inside the rollup's
+ * transaction.
  */
 export interface PersonSessions {
   /** The visible sessions of these people, grouped by email key. */
@@ -22,10 +21,4 @@ export interface PersonSessions {
   assign(tx: EntityManager, organizationId: string, assignments: SessionAssignment[]): Promise<void>;
 }
 
-/** Holds the registered PersonSessions; one per application. */
-@Injectable()
-export class PersonSessionsRegistry extends Registration<PersonSessions> {
-  constructor() {
-    super('person sessions');
-  }
-}
+export const PERSON_SESSIONS = definePort<PersonSessions>('person sessions');

@@ -2,5 +2,4 @@ export { IngestSessionRequest } from './dto/ingest-session.request';
 export { IngestionService } from './ingestion.service';
 export { SessionsHttpModule } from './sessions-http.module';
 export { SessionsModule } from './sessions.module';
-export { visibleSession } from './visible-session';
 export { TranscriptQuota } from './transcript-quota';

@@ -4,16 +4,15 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { isoTimestamp } from '../../common/database/iso-timestamp';
 import { preparedQuery } from '../../common/database/prepared-query';
-import type { IsoText, Narrowed, OuterJoined, Row } from '../../common/database/rows';
+import type { IsoText, Narrowed, Row } from '../../common/database/rows';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
-import { SessionObservations, type EventType } from '../engagement';
-import { personJoinSql, type SessionAssignment, type SessionFacts } from '../people';
+import type { SessionAssignment, SessionFacts } from '../people';
 import type { SessionListQuery } from './dto/session-list.query';
 import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
 import { visibleSession } from './visible-session';
 
-/** A session row with its person's intent, as the list and detail read it (LIST_COLUMNS). */
+/** A session row as the list and detail read it (LIST_COLUMNS; its person's intent comes from the people module). */
 export type SessionRow = IsoText<
   Pick<
     Row<'sessions'>,
@@ -45,9 +44,8 @@ export type SessionRow = IsoText<
     | 'custom_link_id'
     | 'custom_link_campaign_id'
     | 'updated_at'
-  > &
-    OuterJoined<Pick<Row<'people'>, 'overall_intent' | 'intent_score' | 'intent_calculated_at'>>,
-  'start_time' | 'end_time' | 'qualification_assessed_at' | 'intent_calculated_at' | 'updated_at'
+  >,
+  'start_time' | 'end_time' | 'qualification_assessed_at' | 'updated_at'
 >;
 
 /** A listed session with its keyset (the cursor of the page it ends). */
@@ -56,18 +54,8 @@ export type ListedSession = SessionRow & { keyset: Keyset };
 /** A list query with an email substring, which searches session_emails. */
 export type SessionSearchQuery = SessionListQuery & { email: string };
 
-/** The earliest human event of one type that tracking observed of a session through one link. */
-export interface ObservedLinkEvent {
-  custom_link_id: string;
-  campaign_id: string | null;
-  type: EventType;
-  at: Date;
-}
-
 export type SessionDetailRow = SessionRow &
-  Narrowed<Pick<Row<'sessions'>, 'tracking' | 'details'>, { tracking: Tracking; details: SessionDetails }> & {
-    observed: ObservedLinkEvent[];
-  };
+  Narrowed<Pick<Row<'sessions'>, 'tracking' | 'details'>, { tracking: Tracking; details: SessionDetails }>;
 
 export interface StoredSession {
   organizationId: string;
@@ -149,7 +137,7 @@ const LIST_COLUMNS = `s.id, s.display_id, ${isoTimestamp('s.start_time')}, ${iso
   s.person_id, s.effective_qualification_status, s.qualification_rationale, s.qualification_source,
   ${isoTimestamp('s.qualification_assessed_at')}, s.qualification_rubric_version_id, s.buying_intent, s.booked_status, s.session_status,
   s.sentiment, s.engagement_level, s.primary_intent, s.summary_markdown, s.utm_source, s.device, s.geo_country,
-  s.custom_link_id, s.custom_link_campaign_id, p.overall_intent, p.intent_score, ${isoTimestamp('p.intent_calculated_at')}, ${isoTimestamp('s.updated_at')}`;
+  s.custom_link_id, s.custom_link_campaign_id, ${isoTimestamp('s.updated_at')}`;
 
 /** sessions columns written by an ingestion, in parameter order after organization_id and id. */
 const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] = [
@@ -196,10 +184,7 @@ const UPSERT_SESSION = `
 /** The only place that queries sessions and transcripts; every read is scoped by organization_id. */
 @Injectable()
 export class SessionsRepository {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly observations: SessionObservations,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
    * The stored session with this id in any organization (sessions_id_key): ingestion must know
@@ -362,25 +347,45 @@ export class SessionsRepository {
   }
 
   /**
-   * A visible session with its details, its person's intent and what engagement tracking observed of
-   * it (link_events_session_idx): the earliest human event of each type, with its link and that
-   * link's campaign, oldest first. One round trip; null when absent, elsewhere, staging or pending.
+   * A visible session with its details; null when absent, elsewhere, staging or pending. `tx`: as
+   * that transaction sees it (its own statement, not the prepared one on the pool).
    */
-  /** `tx`: as a transaction sees it (its own statement, not the prepared one on the pool). */
   async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
-    // The observed events come as JSON: their times as text.
-    type Found = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedLinkEvent, 'at'> & { at: string })[] };
-    const query = (sql: string, params: unknown[]): Promise<Found[]> =>
-      tx ? tx.query(sql, params) : preparedQuery<Found>(this.db, sql, params);
-    const rows = await query(
-      `SELECT ${LIST_COLUMNS}, s.tracking, s.details, ${this.observations.earliestEventsSql('s')} AS observed
-         FROM sessions s ${personJoinSql('p', 's.organization_id', 's.person_id')}
-        WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`,
-      [organizationId, id],
+    const sql = `SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`;
+    const rows: SessionDetailRow[] = tx
+      ? await tx.query(sql, [organizationId, id])
+      : await preparedQuery<SessionDetailRow>(this.db, sql, [organizationId, id]);
+    return rows[0] ?? null;
+  }
+
+  /** Those of these sessions that are visible (sessions primary key). */
+  async visibleAmong(organizationId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: Pick<Row<'sessions'>, 'id'>[] = await this.db.query(
+      `SELECT s.id FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${VISIBLE}`,
+      [organizationId, ids],
     );
-    const row = rows[0];
-    // Replaced in place: copying a row of some 35 columns with a spread costs more than the mapping itself.
-    return row ? Object.assign(row, { observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) }) : null;
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * The visible sessions that came through one of the links or are among `ids`, counted per person
+   * (null: without one), with how many are qualified and booked.
+   */
+  async countsPerPerson(
+    organizationId: string,
+    linkIds: string[],
+    ids: string[],
+  ): Promise<(Pick<Row<'sessions'>, 'person_id'> & { total: number; qualified: number; booked: number })[]> {
+    return this.db.query(
+      `SELECT s.person_id, count(*)::int AS total,
+              count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
+              count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked
+         FROM sessions s
+        WHERE s.organization_id = $1 AND ${VISIBLE} AND (s.custom_link_id = ANY($2::uuid[]) OR s.id = ANY($3::uuid[]))
+        GROUP BY s.person_id`,
+      [organizationId, linkIds, ids],
+    );
   }
 
   /**
@@ -406,8 +411,7 @@ export class SessionsRepository {
     const total = this.totalSql(where.params, organizationId, query);
     const sql = `${page}
        SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
-         LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
-                    ${personJoinSql('p', '$1', 's.person_id')}) ON true
+         LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id) ON true
         ORDER BY ${key.orderBy('page.')}`;
     const rows = await preparedQuery<ListedSession & { total: string }>(this.db, sql, where.params);
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
@@ -430,7 +434,6 @@ export class SessionsRepository {
       `${this.pageSql(where, query, window, 'session_emails')}
        SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
          JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
-         ${personJoinSql('p', '$1', 's.person_id')}
         ORDER BY ${BY_START.orderBy('page.')}`,
       where.params,
     );

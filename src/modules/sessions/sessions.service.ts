@@ -13,7 +13,8 @@ import {
   type SessionListResponse,
 } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
-import { lifecycleOf } from '../engagement';
+import { lifecycleOf, SessionObservations } from '../engagement';
+import { PeopleService } from '../people';
 import { SESSION_LIST } from './session-list';
 import { SessionsRepository, type ListedSession, type SessionSearchQuery } from './sessions.repository';
 import { TranscriptQuota } from './transcript-quota';
@@ -25,6 +26,8 @@ const TRANSCRIPT_NOT_FOUND = 'Transcript not found or outside the organization.'
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
+    private readonly people: PeopleService,
+    private readonly observations: SessionObservations,
     private readonly counts: CountCache,
     private readonly quota: TranscriptQuota,
     private readonly cursors: Cursors,
@@ -39,8 +42,9 @@ export class SessionsService {
         ? await this.sessions.list(organizationId, query, window)
         : await this.search(organizationId, { ...query, email }, window);
     const page = this.cursors.page(SESSION_LIST, organizationId, query, window, rows, keysetOf);
+    const intents = await this.people.intentsOf(organizationId, personIdsOf(page.rows));
     return {
-      sessions: page.rows.map(toSessionResponse),
+      sessions: page.rows.map((row) => toSessionResponse(row, row.person_id ? intents.get(row.person_id) : undefined)),
       pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor },
     };
   }
@@ -62,15 +66,22 @@ export class SessionsService {
     return { rows: await this.sessions.searchPage(organizationId, query, window, total, limits), total };
   }
 
-  /** `tx`: the detail as that transaction sees it (a webhook payload written with the change). */
+  /**
+   * A session with its person's intent and what engagement tracking observed of it. `tx`: the detail
+   * as that transaction sees it (a webhook payload written with the change).
+   */
   async get(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailResponse> {
-    const session = await this.sessions.findVisible(organizationId, id, tx);
+    const read = this.sessions.findVisible(organizationId, id, tx);
+    const [session, intents, observed] = await Promise.all([
+      read,
+      read.then((row) => this.people.intentsOf(organizationId, row ? personIdsOf([row]) : [], tx)),
+      this.observations.of(organizationId, id, tx),
+    ]);
     if (!session) throw new NotFoundError(SESSION_NOT_FOUND);
     // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
-    const { observed } = session;
     const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
     const ofLink = observed.filter((e) => e.custom_link_id === linkId);
-    return toSessionDetailResponse(session, {
+    return toSessionDetailResponse(session, session.person_id ? intents.get(session.person_id) : undefined, {
       customLinkId: linkId,
       customLinkCampaignId: session.custom_link_campaign_id ?? ofLink[0]?.campaign_id ?? null,
       lifecycle: linkId ? lifecycleOf(ofLink) : null,
@@ -94,3 +105,6 @@ export class SessionsService {
     return { sessionId, entries: read.entries, total: read.total };
   }
 }
+
+const personIdsOf = (rows: { person_id: string | null }[]) =>
+  rows.flatMap((row) => (row.person_id === null ? [] : [row.person_id]));

@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Registration } from '../../common/registry/registration';
+import { definePort } from '../../common/wiring/port';
 import type { ThumbnailError } from './thumbnail-errors';
 
 /** What a share card shows, as the subject's owner keeps it. */
@@ -20,14 +19,12 @@ export interface RenderOutcome {
 }
 
 /**
- * The things share cards are drawn for (Custom Links), as their owning module exposes them. The
- * owner registers an implementation at start (it depends on this module, not the reverse). A
- * subject waits for one render at a time: a newer render supersedes the one it waited for.
+ * The things share cards are drawn for (Custom Links), as their owning module exposes them: it
+ * implements the port (it depends on this module, not the reverse). A subject waits for one render
+ * at a time: a newer render supersedes the one it waited for. The owner points its subject at a
+ * render it queues, or marks it cancelled, itself.
  */
 export interface CardSubjects {
-  /** Inside the transaction that queues the render. */
-  markQueued(tx: EntityManager, organizationId: string, subjectId: string, renderId: string): Promise<void>;
-  markCancelled(tx: EntityManager, organizationId: string, subjectIds: string[]): Promise<void>;
   /** The subject as its render starts, marked processing if it still waits for that render; null when it is gone. */
   startRender(organizationId: string, subjectId: string, renderId: string): Promise<CardSubject | null>;
   /**
@@ -44,14 +41,6 @@ export interface CardSubjects {
   ): Promise<number | null>;
   /** Whether the subject's card may be served on the public route (outside any transaction). */
   isPublic(organizationId: string, subjectId: string): Promise<boolean>;
-  /** After the last pending render of a job settled (committed): lets the job settle in turn. */
-  renderSettled(organizationId: string, jobId: string): Promise<void>;
 }
 
-/** Holds the registered CardSubjects; one per application. */
-@Injectable()
-export class CardSubjectsRegistry extends Registration<CardSubjects> {
-  constructor() {
-    super('card subjects');
-  }
-}
+export const CARD_SUBJECTS = definePort<CardSubjects>('card subjects');

@@ -7,11 +7,14 @@ import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { observeCardRender } from '../../common/metrics/work-metrics';
 import { JobLeases } from '../../common/queue/job-leases';
+import type { LeaseTerms } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
-import type { ReapableJobs } from '../../common/queue/job-reaper';
+import type { LapsedJob } from '../../common/queue/job-reaper';
+import { InjectPort } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
+import { JobsService } from '../jobs';
 import { CardRenderer } from './card-renderer';
-import { CardSubjectsRegistry, type CardSubject } from './card-subjects';
+import { CARD_SUBJECTS, type CardSubject, type CardSubjects } from './card-subjects';
 import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from './jobs/thumbnails.queue';
 import { LogoFetcher } from './rendering/logo-fetcher';
 import { thumbnailError, type ThumbnailError } from './thumbnail-errors';
@@ -39,23 +42,24 @@ export class ThumbnailRendersService {
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(THUMBNAILS_QUEUE) private readonly queueOfRenders: Queue<RenderThumbnailPayload>,
     private readonly renders: ThumbnailsRepository,
-    private readonly subjects: CardSubjectsRegistry,
+    @InjectPort(CARD_SUBJECTS) private readonly subjects: CardSubjects,
     private readonly config: AppConfigService,
     @Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore,
     private readonly logos: LogoFetcher,
     private readonly cards: CardRenderer,
     private readonly leases: JobLeases,
+    private readonly jobs: JobsService,
   ) {}
 
   /**
    * Records a render of the link for a job (inside the caller's transaction): the link's unfinished
-   * renders are superseded (cancelled) and the link waits for this one. Enqueue it after commit.
+   * renders are superseded (cancelled); the caller has the link wait for the returned one. Enqueue
+   * it after commit.
    */
   async queue(tx: EntityManager, organizationId: string, linkId: string, jobId: string): Promise<string> {
     const renderId = uuidv7();
     await this.renders.cancelUnfinishedForLink(tx, organizationId, linkId);
     await this.renders.insert(tx, organizationId, renderId, linkId, jobId);
-    await this.subjects.get().markQueued(tx, organizationId, linkId, renderId);
     return renderId;
   }
 
@@ -91,15 +95,23 @@ export class ThumbnailRendersService {
     return this.renders.queuedForJob(organizationId, jobId);
   }
 
-  /** Renders as the JobReaper sees them: unfinished ones whose lease lapsed go back to the render queue. */
-  reapable(): ReapableJobs<RenderThumbnailPayload> {
-    return {
-      kind: 'thumbnail render',
-      queue: this.queueOfRenders,
-      jobName: RENDER_THUMBNAIL,
-      reclaimLapsed: (lease, limit) => this.renders.reclaimLapsed(lease, limit),
-      payload: (render) => ({ organizationId: render.organizationId, renderId: render.id }),
-    };
+  /** Unfinished renders whose lease lapsed, for the JobReaper (ReapableJobs.reclaimLapsed). */
+  reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return this.renders.reclaimLapsed(lease, limit);
+  }
+
+  /** The renders each of these jobs asked for, and how many of them settled, by job id. */
+  progressOfJobs(
+    organizationId: string,
+    jobIds: string[],
+    tx?: EntityManager,
+  ): Promise<Map<string, { queued: number; settled: number }>> {
+    return this.renders.progressOfJobs(organizationId, jobIds, tx);
+  }
+
+  /** Among these jobs (of any organization), the ids of those with a render still queued or being drawn. */
+  jobsDrawing(jobs: { organizationId: string; id: string }[]): Promise<Set<string>> {
+    return this.renders.jobsDrawing(jobs);
   }
 
   /**
@@ -111,11 +123,9 @@ export class ThumbnailRendersService {
     await this.store.prune({ organizationId, linkId, keep: null }, tx);
   }
 
-  /** Cancels a job's renders that have not started; their links show `cancelled`. Returns how many. */
-  async cancelQueuedForJob(tx: EntityManager, organizationId: string, jobId: string): Promise<number> {
-    const linkIds = await this.renders.cancelQueuedForJob(tx, organizationId, jobId);
-    await this.subjects.get().markCancelled(tx, organizationId, linkIds);
-    return linkIds.length;
+  /** Cancels a job's renders that have not started; returns their links (the caller shows them cancelled). */
+  cancelQueuedForJob(tx: EntityManager, organizationId: string, jobId: string): Promise<string[]> {
+    return this.renders.cancelQueuedForJob(tx, organizationId, jobId);
   }
 
   /**
@@ -124,9 +134,7 @@ export class ThumbnailRendersService {
    */
   async run(organizationId: string, renderId: string): Promise<void> {
     const render = await this.renders.claim(organizationId, renderId, this.leases.terms());
-    const subject = render
-      ? await this.subjects.get().startRender(organizationId, render.custom_link_id, renderId)
-      : null;
+    const subject = render ? await this.subjects.startRender(organizationId, render.custom_link_id, renderId) : null;
     if (!render || !subject) return this.settleJobOf(organizationId, renderId);
     const started = Date.now();
     const outcome = await this.leases.hold(
@@ -140,7 +148,7 @@ export class ThumbnailRendersService {
     await this.db.transaction(async (tx) => {
       if (!(await this.renders.finish(tx, organizationId, renderId, outcome.status))) return;
       const newCardUrl = card ? `${this.config.values.publicBaseUrl}/thumbnails/${subject.id}/${card.hash}.png` : null;
-      const recorded = await this.subjects.get().recordOutcome(tx, organizationId, subject.id, renderId, {
+      const recorded = await this.subjects.recordOutcome(tx, organizationId, subject.id, renderId, {
         status: outcome.status,
         newCardUrl,
         error: outcome.error,
@@ -178,6 +186,6 @@ export class ThumbnailRendersService {
   /** A job settles after its last render: while another is pending, that one's run settles it. */
   private async settleJob(organizationId: string, jobId: string): Promise<void> {
     if (!(await this.renders.unfinishedForJob(organizationId, jobId)))
-      await this.subjects.get().renderSettled(organizationId, jobId);
+      await this.jobs.settleIfDone(organizationId, jobId);
   }
 }

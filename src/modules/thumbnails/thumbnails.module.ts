@@ -1,8 +1,9 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { JobLeasesModule } from '../../common/queue/job-leases';
+import { JobsModule } from '../jobs';
 import { CardRenderer, renderWorkerProvider } from './card-renderer';
-import { CardSubjectsRegistry } from './card-subjects';
+import { CARD_SUBJECTS } from './card-subjects';
 import { THUMBNAILS_QUEUE } from './jobs/thumbnails.queue';
 import { PgThumbnailStore } from './pg-thumbnail.store';
 import { LogoFetcher } from './rendering/logo-fetcher';
@@ -14,21 +15,21 @@ import { ThumbnailsService } from './thumbnails.service';
 /**
  * Share cards for every role (route: ThumbnailsHttpModule; worker: ThumbnailsJobsModule): renders
  * queued and drawn, cards stored (PostgreSQL by default) and served. What a card shows comes from
- * the CardSubjects its owner registers.
+ * the CardSubjects its owner implements; a render belongs to a job, which settles after its last
+ * render (JobsService).
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: THUMBNAILS_QUEUE }), JobLeasesModule],
+  imports: [BullModule.registerQueue({ name: THUMBNAILS_QUEUE }), JobLeasesModule, JobsModule, CARD_SUBJECTS.module],
   providers: [
     ThumbnailsRepository,
     ThumbnailRendersService,
     ThumbnailsService,
-    CardSubjectsRegistry,
     CardRenderer,
     renderWorkerProvider,
     { provide: LogoFetcher, useFactory: () => new LogoFetcher() },
     PgThumbnailStore,
     { provide: THUMBNAIL_STORE, useExisting: PgThumbnailStore },
   ],
-  exports: [ThumbnailRendersService, ThumbnailsService, CardSubjectsRegistry],
+  exports: [ThumbnailRendersService, ThumbnailsService],
 })
 export class ThumbnailsModule {}

@@ -43,6 +43,33 @@ export class ThumbnailsRepository {
     return row.unfinished;
   }
 
+  /** The renders each job asked for and how many settled (thumbnail_renders_job_idx). */
+  async progressOfJobs(
+    organizationId: string,
+    jobIds: string[],
+    tx: EntityManager | DataSource = this.db,
+  ): Promise<Map<string, { queued: number; settled: number }>> {
+    if (jobIds.length === 0) return new Map();
+    const rows: (Pick<Row<'thumbnail_renders'>, 'job_id'> & { queued: number; settled: number })[] = await tx.query(
+      `SELECT job_id, count(*)::int AS queued, count(*) FILTER (WHERE status NOT IN ('queued', 'processing'))::int AS settled
+         FROM thumbnail_renders WHERE organization_id = $1 AND job_id = ANY($2::uuid[]) GROUP BY job_id`,
+      [organizationId, jobIds],
+    );
+    return new Map(rows.map((row) => [row.job_id, { queued: row.queued, settled: row.settled }]));
+  }
+
+  /** Among these jobs, of any organizations, those with a render queued or being drawn (thumbnail_renders_job_idx). */
+  async jobsDrawing(jobs: { organizationId: string; id: string }[]): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows: Pick<Row<'thumbnail_renders'>, 'job_id'>[] = await this.db.query(
+      `SELECT j.job_id FROM unnest($1::uuid[], $2::uuid[]) AS j(organization_id, job_id)
+        WHERE EXISTS (SELECT 1 FROM thumbnail_renders r WHERE r.organization_id = j.organization_id AND r.job_id = j.job_id
+                         AND r.status IN ('queued', 'processing'))`,
+      [jobs.map((job) => job.organizationId), jobs.map((job) => job.id)],
+    );
+    return new Set(rows.map((row) => row.job_id));
+  }
+
   async queuedForJob(organizationId: string, jobId: string): Promise<string[]> {
     const rows: Pick<RenderRow, 'id'>[] = await this.db.query(
       `SELECT id FROM thumbnail_renders WHERE organization_id = $1 AND job_id = $2 AND status = 'queued'`,

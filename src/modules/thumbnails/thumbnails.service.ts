@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { canonicalUuid } from '../../common/validation/uuid-format';
-import { CardSubjectsRegistry } from './card-subjects';
+import { InjectPort } from '../../common/wiring/port';
+import { CARD_SUBJECTS, type CardSubjects } from './card-subjects';
 import { THUMBNAIL_STORE, type ThumbnailStore } from './thumbnail-store';
 
 const PNG_FILE = /^([0-9a-f]{64})\.png$/;
@@ -11,7 +12,7 @@ const PNG_FILE = /^([0-9a-f]{64})\.png$/;
 export class ThumbnailsService {
   constructor(
     @Inject(THUMBNAIL_STORE) private readonly store: ThumbnailStore,
-    private readonly subjects: CardSubjectsRegistry,
+    @InjectPort(CARD_SUBJECTS) private readonly subjects: CardSubjects,
   ) {}
 
   async card(linkId: string, file: string): Promise<Buffer> {
@@ -19,7 +20,7 @@ export class ThumbnailsService {
     const id = canonicalUuid(linkId);
     const card = hash && id ? await this.store.get(id, hash) : null;
     // A deactivated link's card is kept (reactivating serves it again) but not served meanwhile.
-    if (!card || !(await this.subjects.get().isPublic(card.organizationId, id as string)))
+    if (!card || !(await this.subjects.isPublic(card.organizationId, id as string)))
       throw new NotFoundError('Not Found');
     return card.png;
   }

@@ -1,19 +1,17 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bull';
 import { v7 as uuidv7 } from 'uuid';
 import { observeExportCompleted, observeExportFailed, type ExportRun } from '../../../common/metrics/work-metrics';
-import { JobLeases } from '../../../common/queue/job-leases';
-import type { ReapableJobs } from '../../../common/queue/job-reaper';
+import { JobLeases, type LeaseTerms } from '../../../common/queue/job-leases';
+import type { LapsedJob } from '../../../common/queue/job-reaper';
 import { validateNestedQuery } from '../../../common/validation/request-validator';
 import { NotFoundError } from '../../../common/errors/domain-errors';
 import type { PaginationQuery } from '../../../common/pagination/pagination.query';
-import { ExportSources, type ExportResource, type ExportSource } from '../export-sources';
+import { InjectPort, type Keyed } from '../../../common/wiring/port';
+import { EXPORT_SOURCES, type ExportResource, type ExportSource } from '../export-sources';
 import { ExportsRepository, type ExportRow } from '../exports.repository';
 import { ChunkedGzip } from '../rules/chunked-gzip';
 import { columnsOf } from '../rules/columns';
 import { csvLine, csvRow, ndjsonRow } from '../rules/export-format';
-import { EXPORTS_QUEUE, RUN_EXPORT, type RunExportPayload } from './exports.queue';
 
 /** Completed and failed exports are kept this long, then gone (404). */
 export const EXPORT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -41,9 +39,8 @@ export class ExportRunner {
 
   constructor(
     private readonly exports: ExportsRepository,
-    private readonly sources: ExportSources,
+    @InjectPort(EXPORT_SOURCES) private readonly sources: Keyed<ExportResource, ExportSource>,
     private readonly leases: JobLeases,
-    @InjectQueue(EXPORTS_QUEUE) private readonly queue: Queue<RunExportPayload>,
   ) {}
 
   async run(organizationId: string, exportId: string): Promise<void> {
@@ -60,14 +57,9 @@ export class ExportRunner {
     else if (outcome.status === 'failed') observeExportFailed(run);
   }
 
-  reapable(): ReapableJobs<RunExportPayload> {
-    return {
-      kind: 'export',
-      queue: this.queue,
-      jobName: RUN_EXPORT,
-      reclaimLapsed: (lease, limit) => this.exports.reclaimLapsed(lease, limit),
-      payload: (job) => ({ organizationId: job.organizationId, exportId: job.id }),
-    };
+  /** Unfinished exports whose lease lapsed, for the JobReaper (ReapableJobs.reclaimLapsed). */
+  reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return this.exports.reclaimLapsed(lease, limit);
   }
 
   /** Deletes expired exports with their files; resolves how many. */
@@ -81,7 +73,7 @@ export class ExportRunner {
   }
 
   private async write(organizationId: string, row: ExportRow, runId: string): Promise<RunOutcome> {
-    const source = this.sources.get(row.resource as ExportResource);
+    const source = this.sources.of(row.resource as ExportResource);
     const { value: query, issues } = validateNestedQuery(source.filters, row.filters, ['body', 'filters']);
     if (issues.length > 0) {
       // Filters valid when the export was made and no longer (the list's rules changed): nothing to write.

@@ -1,7 +1,9 @@
 import { InjectQueue, Process, Processor } from '@nestjs/bull';
-import { Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
-import { JobReaper } from '../../../common/queue/job-reaper';
+import type { LeaseTerms } from '../../../common/queue/job-leases';
+import { REAPABLE_JOBS, type LapsedJob, type ReapableJobs } from '../../../common/queue/job-reaper';
+import { ImplementsPort } from '../../../common/wiring/port';
 import { ExportRunner } from './export-runner.service';
 import {
   EXPORTS_QUEUE,
@@ -11,20 +13,21 @@ import {
   type RunExportPayload,
 } from './exports.queue';
 
-/** Export runs (ids-only payload; a rerun starts the file over) and the hourly sweep of expired exports. */
+/**
+ * Export runs (ids-only payload; a rerun starts the file over) and the hourly sweep of expired
+ * exports; exports nobody runs come back through the reaper.
+ */
 @Processor(EXPORTS_QUEUE)
-export class ExportsProcessor implements OnModuleInit, OnApplicationBootstrap {
+@ImplementsPort(REAPABLE_JOBS)
+export class ExportsProcessor implements OnApplicationBootstrap, ReapableJobs<RunExportPayload> {
+  readonly kind = 'export';
+  readonly jobName = RUN_EXPORT;
   private readonly logger = new Logger('ExportsProcessor');
 
   constructor(
     private readonly runner: ExportRunner,
-    private readonly reaper: JobReaper,
-    @InjectQueue(EXPORTS_QUEUE) private readonly queue: Queue,
+    @InjectQueue(EXPORTS_QUEUE) readonly queue: Queue,
   ) {}
-
-  onModuleInit(): void {
-    this.reaper.register(this.runner.reapable());
-  }
 
   async onApplicationBootstrap(): Promise<void> {
     // Repeatable jobs are keyed by name and schedule: every worker may register, one job exists.
@@ -44,5 +47,13 @@ export class ExportsProcessor implements OnModuleInit, OnApplicationBootstrap {
   async sweep(): Promise<void> {
     const deleted = await this.runner.sweepExpired();
     if (deleted > 0) this.logger.log(`Deleted ${deleted} expired exports`);
+  }
+
+  reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return this.runner.reclaimLapsed(lease, limit);
+  }
+
+  payload(job: LapsedJob): RunExportPayload {
+    return { organizationId: job.organizationId, exportId: job.id };
   }
 }

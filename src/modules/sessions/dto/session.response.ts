@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PaginationResponse } from '../../../common/pagination/pagination.response';
+import type { PersonIntent } from '../../people';
 import type { SessionDetailRow, SessionRow } from '../sessions.repository';
 import type { Objection, SessionDetails, TimelineEvent, Topic, Tracking } from '../rules/session-record';
 import { ApiInteger } from '../../../common/http/api-integer';
@@ -128,7 +129,8 @@ export class SessionListResponse {
   @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
 }
 
-export function toSessionResponse(row: SessionRow): SessionResponse {
+/** `intent`: its person's (none without a person). */
+export function toSessionResponse(row: SessionRow, intent: PersonIntent | undefined): SessionResponse {
   return {
     id: row.id,
     displayId: row.display_id,
@@ -154,21 +156,22 @@ export function toSessionResponse(row: SessionRow): SessionResponse {
     qualificationSource: row.qualification_source,
     qualificationAssessedAt: row.qualification_assessed_at,
     qualificationRubricVersionId: row.qualification_rubric_version_id,
-    overallIntent: row.overall_intent,
-    intentScore: row.intent_score,
-    intentCalculatedAt: row.intent_calculated_at,
+    overallIntent: intent?.overallIntent ?? null,
+    intentScore: intent?.intentScore ?? null,
+    intentCalculatedAt: intent?.intentCalculatedAt ?? null,
     updatedAt: row.updated_at,
   };
 }
 
 export function toSessionDetailResponse(
   row: SessionDetailRow,
+  intent: PersonIntent | undefined,
   link: { customLinkId: string | null; customLinkCampaignId: string | null; lifecycle: LifecycleResponse | null },
 ): SessionDetailResponse {
   const details: SessionDetails = row.details;
   // Object.assign, not `{ ...toSessionResponse(row), phone, … }`: V8 gives a spread followed by more
   // properties a new hidden class on every call (about 40 µs per detail, and garbage for the old generation).
-  return Object.assign(toSessionResponse(row), {
+  return Object.assign(toSessionResponse(row, intent), {
     phone: row.phone,
     qualificationReason: details.qualificationReason,
     qualificationStage: details.qualificationStage,

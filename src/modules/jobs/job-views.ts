@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { InjectPort } from '../../common/wiring/port';
+import { CustomLinkJobsRepository, type JobItemsRow, type JobView } from './custom-link-jobs.repository';
+import { JOB_WORK_FACTS, type JobWork, type JobWorkFacts } from './job-work-facts';
+
+const NO_WORK: JobWork = { rendersQueued: 0, rendersSettled: 0, thumbnails: {} };
+
+/** Jobs as their responses and status rules see them: their rows and items, and what their work produced (JobWorkFacts). */
+@Injectable()
+export class JobViews {
+  constructor(
+    private readonly jobs: CustomLinkJobsRepository,
+    @InjectPort(JOB_WORK_FACTS) private readonly work: JobWorkFacts,
+  ) {}
+
+  /** `tx`: as that transaction sees the job. */
+  async find(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobView | null> {
+    const row = await this.jobs.view(organizationId, jobId, tx);
+    return row ? (await this.of(organizationId, [row], tx))[0] : null;
+  }
+
+  /** The views of rows the repository read (JobItemsRow), in their order and with their other fields. */
+  async of<R extends JobItemsRow>(
+    organizationId: string,
+    rows: R[],
+    tx?: EntityManager,
+  ): Promise<(Omit<R, 'created_links'> & JobView)[]> {
+    const work = await this.work.of(
+      organizationId,
+      rows.map((row) => ({ id: row.id, createdLinkIds: row.created_links })),
+      tx,
+    );
+    return rows.map(({ created_links: _, ...row }) => {
+      const { rendersQueued, rendersSettled, thumbnails } = work.get(row.id) ?? NO_WORK;
+      return { ...row, renders_queued: rendersQueued, renders_settled: rendersSettled, thumbnails };
+    });
+  }
+}
