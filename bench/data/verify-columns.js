@@ -82,7 +82,7 @@ async function whatEventsServiceWrites(organizationId, events) {
       written.sessions.push(...sessions);
     },
   };
-  const links = { get: () => ({ merge: async () => new Map(), changed: async () => {} }) };
+  const links = { merge: async () => new Map(), changed: async () => {} };
   const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, {
     record: async () => {},
   });

@@ -59,6 +59,9 @@ ${inWindow('id')}
 -- CustomLinksRepository.campaignsOf
 SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
 
+-- CustomLinksRepository.campaignsOf (2)
+SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+
 -- CustomLinksRepository.thumbnailCountsOfJobs
 SELECT p.job_id, l.thumbnail_status, count(*)::int AS links
  FROM unnest($2::uuid[], $3::uuid[]) AS p(job_id, link_id)

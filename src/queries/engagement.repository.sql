@@ -37,6 +37,11 @@ SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
 WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
 GROUP BY e.custom_link_id, e.type ORDER BY at
 
+-- EngagementRepository.earliestEventsOfSession (2)
+SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
+WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
+GROUP BY e.custom_link_id, e.type ORDER BY at
+
 -- EngagementRepository.sessionsOfLink
 SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at
  FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id = $2

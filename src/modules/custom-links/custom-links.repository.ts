@@ -241,17 +241,17 @@ export class CustomLinksRepository {
     return rows.map((row) => row.id);
   }
 
-  /** The campaign of each of these links (null when unfiled); absent: not the organization's. */
-  async campaignsOf(
-    organizationId: string,
-    ids: string[],
-    tx: EntityManager | DataSource = this.db,
-  ): Promise<Map<string, string | null>> {
+  /**
+   * The campaign of each of these links (null when unfiled; absent: not the organization's), by the
+   * primary key; read in `tx` when given, else prepared (session details read it).
+   */
+  async campaignsOf(organizationId: string, ids: string[], tx?: EntityManager): Promise<Map<string, string | null>> {
     if (ids.length === 0) return new Map();
-    const rows: Pick<CustomLinkRow, 'id' | 'campaign_id'>[] = await tx.query(
-      `SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
-      [organizationId, ids],
-    );
+    type CampaignRow = Pick<CustomLinkRow, 'id' | 'campaign_id'>;
+    const sql = `SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`;
+    const rows: CampaignRow[] = tx
+      ? await tx.query(sql, [organizationId, ids])
+      : await preparedQuery<CampaignRow>(this.db, sql, [organizationId, ids]);
     return new Map(rows.map((row) => [row.id, row.campaign_id]));
   }
 

@@ -131,13 +131,13 @@ export class LinkCreationService implements JobHandler {
     job: JobRow,
     items: CancelledItem[],
   ): Promise<() => Promise<void>> {
-    const rendersOf = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
-    if (rendersOf.length > 0)
-      await this.links.applyToMany(organizationId, rendersOf, { thumbnail_status: 'cancelled' }, tx);
+    const cancelledRenderLinks = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
+    if (cancelledRenderLinks.length > 0)
+      await this.links.applyToMany(organizationId, cancelledRenderLinks, { thumbnail_status: 'cancelled' }, tx);
     const units = this.units(
       organizationId,
       items.length,
-      items.filter((item) => needsRender(item.input)).length + rendersOf.length,
+      items.filter((item) => needsRender(item.input)).length + cancelledRenderLinks.length,
     );
     return () => this.limits.refund(units, job.created_at.getTime());
   }

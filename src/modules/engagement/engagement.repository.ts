@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery } from '../../common/database/prepared-query';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { LinkFunnelCounts } from './rollup-links';
@@ -149,18 +150,21 @@ export class EngagementRepository {
     return rows.map((row) => row.session_id);
   }
 
-  /** The earliest human event of each type per link of the session, oldest first (link_events_session_idx). */
+  /**
+   * The earliest human event of each type per link of the session, oldest first
+   * (link_events_session_idx); read in `tx` when given, else prepared (every session detail reads it).
+   */
   async earliestEventsOfSession(
     organizationId: string,
     sessionId: string,
-    tx: EntityManager | DataSource = this.db,
+    tx?: EntityManager,
   ): Promise<EarliestEventRow[]> {
-    return tx.query(
-      `SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
-        WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
-        GROUP BY e.custom_link_id, e.type ORDER BY at`,
-      [organizationId, sessionId],
-    );
+    const sql = `SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
+                  WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
+                  GROUP BY e.custom_link_id, e.type ORDER BY at`;
+    return tx
+      ? tx.query(sql, [organizationId, sessionId])
+      : preparedQuery<EarliestEventRow>(this.db, sql, [organizationId, sessionId]);
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */
