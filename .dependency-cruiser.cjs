@@ -123,10 +123,11 @@ module.exports = {
       to: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
     },
     {
-      name: 'jobs-knows-no-job-type',
+      name: 'custom-link-jobs-knows-no-job-type',
       severity: 'error',
-      comment: 'The jobs module runs kinds of work that other modules implement (JobHandler); it imports none of them.',
-      from: { path: '^src/modules/jobs/' },
+      comment:
+        'The custom-link-jobs module runs kinds of work that other modules implement (JobHandler); it imports none of them.',
+      from: { path: '^src/modules/custom-link-jobs/' },
       to: {
         path: '^src/modules/(custom-links|thumbnails|engagement|sessions|people|accounts|campaigns|playbook|agent)/',
       },

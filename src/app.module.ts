@@ -22,21 +22,21 @@ import { DemoModule } from './modules/demo/demo.module';
 import { seedsOnFirstRun } from './modules/demo/first-run';
 import { CampaignsHttpModule } from './modules/campaigns/campaigns-http.module';
 import { CustomLinksHttpModule } from './modules/custom-links/custom-links-http.module';
-import { CustomLinksJobsModule } from './modules/custom-links/custom-links-jobs.module';
-import { EngagementHttpModule, EngagementJobsModule } from './modules/engagement';
-import { JobsHttpModule } from './modules/jobs';
-import { ThumbnailsHttpModule, ThumbnailsJobsModule } from './modules/thumbnails';
+import { CustomLinksWorkerModule } from './modules/custom-links/custom-links-worker.module';
+import { EngagementHttpModule, EngagementWorkerModule } from './modules/engagement';
+import { CustomLinkJobsHttpModule } from './modules/custom-link-jobs';
+import { ThumbnailsHttpModule, ThumbnailsWorkerModule } from './modules/thumbnails';
 import { HealthModule } from './modules/health/health.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PeopleHttpModule } from './modules/people/people-http.module';
-import { AgentHttpModule, AgentJobsModule } from './modules/agent';
+import { AgentHttpModule, AgentWorkerModule } from './modules/agent';
 import { PlaybookHttpModule } from './modules/playbook';
-import { PeopleJobsModule } from './modules/people/people-jobs.module';
+import { PeopleWorkerModule } from './modules/people/people-worker.module';
 import { SessionsHttpModule, SessionsModule } from './modules/sessions';
 import { UsageHttpModule } from './modules/usage';
-import { WebhooksHttpModule, WebhooksJobsModule } from './modules/webhooks';
-import { ExportsHttpModule, ExportsJobsModule } from './modules/exports';
+import { WebhooksHttpModule, WebhooksWorkerModule } from './modules/webhooks';
+import { ExportsHttpModule, ExportsWorkerModule } from './modules/exports';
 
 /** Where logs go instead of stdout (tests that read them). */
 export interface AppModuleOptions {
@@ -78,7 +78,7 @@ const apiModules = (config: AppConfig) => [
   PeopleHttpModule,
   AccountsHttpModule,
   CustomLinksHttpModule,
-  JobsHttpModule,
+  CustomLinkJobsHttpModule,
   EngagementHttpModule,
   ThumbnailsHttpModule,
   PlaybookHttpModule,
@@ -92,13 +92,13 @@ const apiModules = (config: AppConfig) => [
 const WORKER_MODULES = [
   MaintenanceModule,
   SessionsModule,
-  PeopleJobsModule,
-  CustomLinksJobsModule,
-  ThumbnailsJobsModule,
-  EngagementJobsModule,
-  AgentJobsModule,
-  WebhooksJobsModule,
-  ExportsJobsModule,
+  PeopleWorkerModule,
+  CustomLinksWorkerModule,
+  ThumbnailsWorkerModule,
+  EngagementWorkerModule,
+  AgentWorkerModule,
+  WebhooksWorkerModule,
+  ExportsWorkerModule,
 ];
 
 /**

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { LINK_LIST } from '../src/modules/custom-links/link-list';
-import { JOBS_QUEUE } from '../src/modules/jobs/queue/job-queue';
+import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { JOBS_QUEUE } from '../src/modules/jobs/queue/job-queue';
+import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import { unique } from './support/api-responses';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 

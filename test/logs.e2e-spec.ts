@@ -6,7 +6,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Public } from '../src/common/auth/auth.decorators';
 import { preparedQuery } from '../src/common/database/prepared-query';
-import { JOBS_QUEUE, RUN_JOB } from '../src/modules/jobs/queue/job-queue';
+import { JOBS_QUEUE, RUN_JOB } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';

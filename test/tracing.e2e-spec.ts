@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { JOBS_QUEUE, RUN_JOB } from '../src/modules/jobs/queue/job-queue';
+import { JOBS_QUEUE, RUN_JOB } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 import { assertBuilt, exitCodeOf, freePort, startService } from './support/worker-process';
 

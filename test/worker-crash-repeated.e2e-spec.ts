@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AGENT_PUBLISH_QUEUE } from '../src/modules/agent/jobs/publish.queue';
-import { JOBS_QUEUE } from '../src/modules/jobs/queue/job-queue';
+import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import { createMigratedDatabase, dropDatabase } from './support/databases';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 import { assertBuilt, freePort, startWorker } from './support/worker-process';

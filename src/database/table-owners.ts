@@ -9,7 +9,7 @@ export type TableOwner =
   | 'accounts'
   | 'custom-links'
   | 'campaigns'
-  | 'jobs'
+  | 'custom-link-jobs'
   | 'engagement'
   | 'thumbnails'
   | 'playbook'
@@ -38,8 +38,8 @@ export const TABLE_OWNERS = {
   campaigns: 'campaigns',
   custom_links: 'custom-links',
   custom_link_search: 'custom-links',
-  custom_link_jobs: 'jobs',
-  custom_link_job_items: 'jobs',
+  custom_link_jobs: 'custom-link-jobs',
+  custom_link_job_items: 'custom-link-jobs',
   thumbnail_renders: 'thumbnails',
   thumbnail_images: 'thumbnails',
   link_events: 'engagement',

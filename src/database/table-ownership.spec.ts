@@ -27,7 +27,7 @@ describe('table ownership', () => {
   it('gives every table an owner that is a module (or a folder of common/)', () => {
     expect(owner.get('sessions')).toBe('sessions');
     expect(owner.get('custom_links')).toBe('custom-links');
-    expect(owner.get('custom_link_jobs')).toBe('jobs');
+    expect(owner.get('custom_link_jobs')).toBe('custom-link-jobs');
     const folders = [...new Set(owner.values())].map((name) => (name.includes('/') ? name : `modules/${name}`));
     expect(folders.filter((folder) => !statSync(join(SRC, folder), { throwIfNoEntry: false })?.isDirectory())).toEqual(
       [],

@@ -28,8 +28,8 @@ const CLEAN: Record<string, string> = {
   'src/modules/links/index.ts': "export { LinksService } from './links.service';\n",
   'src/modules/links/links.service.ts':
     "import { one } from '../../common/errors/util';\nimport { sql } from '../../common/database/sql';\nexport class LinksService { n = one; q = sql; }\n",
-  'src/modules/jobs/index.ts': "export { JobsService } from './jobs.service';\n",
-  'src/modules/jobs/jobs.service.ts': 'export class JobsService {}\n',
+  'src/modules/custom-link-jobs/index.ts': "export { CustomLinkJobsService } from './jobs.service';\n",
+  'src/modules/custom-link-jobs/jobs.service.ts': 'export class CustomLinkJobsService {}\n',
   'src/modules/reports/reports.service.ts':
     "import { LinksService } from '../links';\nexport class ReportsService { links = new LinksService(); }\n",
   'src/database/migrations/1-first.ts': 'export class First1 {}\n',
@@ -44,9 +44,10 @@ const VIOLATIONS: Record<string, string> = {
     "import { LinksService } from '../modules/links/links.service';\nexport const s = LinksService;\n",
   'src/modules/reports/deep-import.ts':
     "import { LinksService } from '../links/links.service';\nexport const s = LinksService;\n",
-  'src/modules/jobs/knows-links.ts': "import { LinksService } from '../links';\nexport const s = LinksService;\n",
+  'src/modules/custom-link-jobs/knows-links.ts':
+    "import { LinksService } from '../links';\nexport const s = LinksService;\n",
   'src/modules/custom-links/index.ts': 'export const x = 1;\n',
-  'src/modules/jobs/knows-job-type.ts': "import { x } from '../custom-links';\nexport const y = x;\n",
+  'src/modules/custom-link-jobs/knows-job-type.ts': "import { x } from '../custom-links';\nexport const y = x;\n",
   'src/modules/reports/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
   'src/modules/reports/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
   'src/common/errors/uses-dev-tool.ts': "import { tool } from 'devtool';\nexport const t = tool;\n",
@@ -108,8 +109,8 @@ describe('module boundary rules (.dependency-cruiser.cjs)', () => {
       'common-knows-no-module',
       'common-request-checks-imports-no-higher-layer',
       'common-request-services-imports-no-higher-layer',
+      'custom-link-jobs-knows-no-job-type',
       'dev-dependencies-as-types-only',
-      'jobs-knows-no-job-type',
       'migration-imports-no-migration',
       'migration-imports-only-typeorm',
       'module-public-api-only',

@@ -60,9 +60,9 @@ describe('module graph', () => {
   it('sees the imports between modules', () => {
     expect([...(graph.get('custom-links') ?? [])].sort()).toEqual([
       'campaigns',
+      'custom-link-jobs',
       'engagement',
       'exports',
-      'jobs',
       'thumbnails',
     ]);
     expect([...(graph.get('sessions') ?? [])].sort()).toEqual(['engagement', 'exports', 'people', 'webhooks']);

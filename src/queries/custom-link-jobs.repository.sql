@@ -1,4 +1,4 @@
--- Generated from src/modules/jobs/custom-link-jobs.repository.ts by `npm run sql:snapshot`; do not edit.
+-- Generated from src/modules/custom-link-jobs/custom-link-jobs.repository.ts by `npm run sql:snapshot`; do not edit.
 
 -- CustomLinkJobsRepository.insert
 INSERT INTO custom_link_jobs (organization_id, id, type, status, total_items, campaign_id, campaign_name, parent_job_id, render_units, created_at, started_at)

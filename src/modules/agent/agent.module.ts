@@ -8,7 +8,7 @@ import { AgentService } from './agent.service';
 import { AGENT_PUBLISH_QUEUE } from './jobs/publish.queue';
 import { WebhooksModule } from '../webhooks';
 
-/** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentJobsModule). */
+/** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentWorkerModule). */
 @Module({
   imports: [
     BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }),

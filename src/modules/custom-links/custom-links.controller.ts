@@ -15,7 +15,7 @@ import { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request
 import { CreateLinksRequest } from './dto/create-links.request';
 import { CustomLinkListQuery } from './dto/custom-link-list.query';
 import { CustomLinkListResponse, CustomLinkResponse } from './dto/custom-link.response';
-import { jobLocation, JobEnvelopeResponse } from '../jobs';
+import { jobLocation, JobEnvelopeResponse } from '../custom-link-jobs';
 import { UpdateLinkRequest } from './dto/update-link.request';
 import { UpdateLinkResponse } from './dto/update-link.response';
 

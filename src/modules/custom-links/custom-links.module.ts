@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { CampaignsModule } from '../campaigns';
 import { EngagementModule } from '../engagement';
-import { JobsModule } from '../jobs';
+import { CustomLinkJobsModule } from '../custom-link-jobs';
 import { ThumbnailsModule } from '../thumbnails';
 import { CustomLinksRepository } from './custom-links.repository';
 import { CustomLinksService } from './custom-links.service';
@@ -22,7 +22,7 @@ import { PublicLinksService } from './public-links.service';
  * rollup links, campaign links, export source).
  */
 @Module({
-  imports: [CampaignsModule, EngagementModule, JobsModule, ThumbnailsModule, IdempotencyRecordsModule],
+  imports: [CampaignsModule, EngagementModule, CustomLinkJobsModule, ThumbnailsModule, IdempotencyRecordsModule],
   providers: [
     CustomLinksRepository,
     CustomLinksService,

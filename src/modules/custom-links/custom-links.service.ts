@@ -10,7 +10,7 @@ import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
-import { JobsService } from '../jobs';
+import { CustomLinkJobsService } from '../custom-link-jobs';
 import { CustomLinksRepository, FIELD_COLUMNS, type CustomLinkRow, type LinkColumns } from './custom-links.repository';
 import type { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
@@ -34,7 +34,7 @@ export class CustomLinksService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly links: CustomLinksRepository,
-    private readonly jobs: JobsService,
+    private readonly jobs: CustomLinkJobsService,
     private readonly campaigns: CampaignsService,
     private readonly limits: LimitsService,
     private readonly thumbnails: ThumbnailRendersService,

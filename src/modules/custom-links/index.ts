@@ -1,5 +1,5 @@
 export { CustomLinksHttpModule } from './custom-links-http.module';
-export { CustomLinksJobsModule } from './custom-links-jobs.module';
+export { CustomLinksWorkerModule } from './custom-links-worker.module';
 export { CustomLinksModule } from './custom-links.module';
 export { CustomLinksService } from './custom-links.service';
 export { CreateLinksRequest } from './dto/create-links.request';

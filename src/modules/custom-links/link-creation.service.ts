@@ -12,7 +12,7 @@ import { CampaignsService } from '../campaigns';
 import {
   JOB_HANDLERS,
   jobLocation,
-  JobsService,
+  CustomLinkJobsService,
   type CancelledItem,
   type ItemOutcome,
   type ItemRow,
@@ -20,7 +20,7 @@ import {
   type JobResponse,
   type JobRow,
   type JobView,
-} from '../jobs';
+} from '../custom-link-jobs';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
 import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.request';
@@ -48,7 +48,7 @@ export class LinkCreationService implements JobHandler {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly jobs: JobsService,
+    private readonly jobs: CustomLinkJobsService,
     private readonly links: CustomLinksRepository,
     private readonly campaigns: CampaignsService,
     private readonly limits: LimitsService,

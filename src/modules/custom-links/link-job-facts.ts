@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ImplementsPort } from '../../common/wiring/port';
-import { JOB_WORK_FACTS, type JobWork, type JobWorkFacts } from '../jobs';
+import { JOB_WORK_FACTS, type JobWork, type JobWorkFacts } from '../custom-link-jobs';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository } from './custom-links.repository';
 

@@ -6,7 +6,7 @@ import { OrganizationsService } from '../organizations';
 import { IngestionService, IngestSessionRequest } from '../sessions';
 import { CreateLinksRequest, CustomLinkListQuery, CustomLinksService, LinkCreationService } from '../custom-links';
 import { EventsRequest, EventsService } from '../engagement';
-import { JobsService } from '../jobs';
+import { CustomLinkJobsService } from '../custom-link-jobs';
 import { AgentService, ConversationTestsRequest } from '../agent';
 import { CreateSuggestionsRequest, PlaybookService, PutPlaybookRequest } from '../playbook';
 import { demoEvents, demoLinks, demoPlaybook, demoSessions } from './demo-data';
@@ -30,7 +30,7 @@ export class DemoSeedService {
     private readonly ingestion: IngestionService,
     private readonly links: CustomLinksService,
     private readonly linkCreation: LinkCreationService,
-    private readonly jobs: JobsService,
+    private readonly jobs: CustomLinkJobsService,
     private readonly events: EventsService,
     private readonly playbook: PlaybookService,
     private readonly agent: AgentService,

@@ -3,7 +3,7 @@ import { ApiKeysModule } from '../api-keys';
 import { CustomLinksModule } from '../custom-links';
 import { AgentModule } from '../agent';
 import { EngagementModule } from '../engagement';
-import { JobsModule } from '../jobs';
+import { CustomLinkJobsModule } from '../custom-link-jobs';
 import { PlaybookModule } from '../playbook';
 import { OrganizationsModule } from '../organizations';
 import { SessionsModule } from '../sessions';
@@ -16,7 +16,7 @@ import { DemoSeedService } from './demo-seed.service';
     OrganizationsModule,
     ApiKeysModule,
     CustomLinksModule,
-    JobsModule,
+    CustomLinkJobsModule,
     EngagementModule,
     PlaybookModule,
     AgentModule,

@@ -15,7 +15,7 @@ import { SessionObservations } from './session-observations';
 import { TRACKED_SESSIONS } from './tracked-sessions';
 
 /**
- * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementJobsModule):
+ * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementWorkerModule):
  * events and opens folded into link rollups, session references, campaign engagement, the funnel.
  * Links and sessions are read through the ports their modules implement (RollupLinks,
  * TrackedSessions), campaigns through CampaignsService; link webhook events are recorded in the

@@ -1,6 +1,6 @@
 export { EventsRequest } from './dto/events.request';
 export { EngagementHttpModule } from './engagement-http.module';
-export { EngagementJobsModule } from './engagement-jobs.module';
+export { EngagementWorkerModule } from './engagement-worker.module';
 export { EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
 export { LinkOpensService } from './link-opens.service';

@@ -6,7 +6,7 @@ import { ExportsService } from './exports.service';
 import { EXPORTS_QUEUE } from './jobs/exports.queue';
 
 /**
- * Exports for every role (routes: ExportsHttpModule; files written by ExportsJobsModule). The
+ * Exports for every role (routes: ExportsHttpModule; files written by ExportsWorkerModule). The
  * modules that own the exportable lists implement their ExportSource.
  */
 @Module({

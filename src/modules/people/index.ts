@@ -1,5 +1,5 @@
 export { PeopleHttpModule } from './people-http.module';
-export { PeopleJobsModule } from './people-jobs.module';
+export { PeopleWorkerModule } from './people-worker.module';
 export { PeopleRollupsService } from './people-rollups.service';
 export { PeopleModule } from './people.module';
 export type { PersonIntent } from './people.repository';

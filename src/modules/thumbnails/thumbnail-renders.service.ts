@@ -11,7 +11,7 @@ import { enqueue } from '../../common/queue/job-options';
 import type { LapsedJob } from '../../common/queue/job-reaper';
 import { InjectPort } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
-import { JobsService } from '../jobs';
+import { CustomLinkJobsService } from '../custom-link-jobs';
 import { CardRenderer } from './card-renderer';
 import { CARD_SUBJECTS, type CardSubject, type CardSubjects } from './card-subjects';
 import { RENDER_THUMBNAIL, THUMBNAILS_QUEUE, type RenderThumbnailPayload } from './jobs/thumbnails.queue';
@@ -47,7 +47,7 @@ export class ThumbnailRendersService {
     private readonly logos: LogoFetcher,
     private readonly cards: CardRenderer,
     private readonly leases: JobLeases,
-    private readonly jobs: JobsService,
+    private readonly jobs: CustomLinkJobsService,
   ) {}
 
   /**

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { JobLeasesModule } from '../../common/queue/job-leases';
-import { JobsModule } from '../jobs';
+import { CustomLinkJobsModule } from '../custom-link-jobs';
 import { CardRenderer, renderWorkerProvider } from './card-renderer';
 import { CARD_SUBJECTS } from './card-subjects';
 import { THUMBNAILS_QUEUE } from './jobs/thumbnails.queue';
@@ -13,13 +13,18 @@ import { ThumbnailsRepository } from './thumbnails.repository';
 import { ThumbnailsService } from './thumbnails.service';
 
 /**
- * Share cards for every role (route: ThumbnailsHttpModule; worker: ThumbnailsJobsModule): renders
+ * Share cards for every role (route: ThumbnailsHttpModule; worker: ThumbnailsWorkerModule): renders
  * queued and drawn, cards stored (PostgreSQL by default) and served. What a card shows comes from
  * the CardSubjects its owner implements; a render belongs to a job, which settles after its last
- * render (JobsService).
+ * render (CustomLinkJobsService).
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: THUMBNAILS_QUEUE }), JobLeasesModule, JobsModule, CARD_SUBJECTS.module],
+  imports: [
+    BullModule.registerQueue({ name: THUMBNAILS_QUEUE }),
+    JobLeasesModule,
+    CustomLinkJobsModule,
+    CARD_SUBJECTS.module,
+  ],
   providers: [
     ThumbnailsRepository,
     ThumbnailRendersService,

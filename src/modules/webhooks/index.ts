@@ -1,5 +1,5 @@
 export { WebhooksHttpModule } from './webhooks-http.module';
-export { WebhooksJobsModule } from './webhooks-jobs.module';
+export { WebhooksWorkerModule } from './webhooks-worker.module';
 export { WebhooksModule } from './webhooks.module';
 export { WebhookOutbox } from './webhook-outbox.service';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-types';

@@ -8,7 +8,7 @@ import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhooksRepository } from './webhooks.repository';
 
 /**
- * Webhooks for every role (routes: WebhooksHttpModule; sending: WebhooksJobsModule). Other modules
+ * Webhooks for every role (routes: WebhooksHttpModule; sending: WebhooksWorkerModule). Other modules
  * import it for WebhookOutbox only.
  */
 @Module({

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CustomLinkResponse } from './custom-link.response';
-import { JobResponse } from '../../jobs';
+import { JobResponse } from '../../custom-link-jobs';
 
 export class UpdateLinkResponse {
   @ApiProperty({ type: CustomLinkResponse }) customLink: CustomLinkResponse;

@@ -12,4 +12,4 @@ import { ExportsProcessor } from './jobs/exports.processor';
   imports: [ExportsModule, BullModule.registerQueue({ name: EXPORTS_QUEUE }), JobLeasesModule, JobReaperModule],
   providers: [ExportRunner, ExportsProcessor],
 })
-export class ExportsJobsModule {}
+export class ExportsWorkerModule {}

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { JobsWorkerModule } from '../jobs';
+import { CustomLinkJobsWorkerModule } from '../custom-link-jobs';
 import { CustomLinksModule } from './custom-links.module';
 
 /** Worker-only: the jobs runner, with the link job handler (CustomLinksModule). */
-@Module({ imports: [CustomLinksModule, JobsWorkerModule] })
-export class CustomLinksJobsModule {}
+@Module({ imports: [CustomLinksModule, CustomLinkJobsWorkerModule] })
+export class CustomLinksWorkerModule {}

@@ -26,7 +26,7 @@ import { JOB_HANDLERS, type JobHandler } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
 import { JobViews } from './job-views';
 import { JOB_WORK_FACTS, type JobWorkFacts } from './job-work-facts';
-import { JOBS_QUEUE, RUN_JOB, type RunJobPayload } from './queue/job-queue';
+import { JOBS_QUEUE, RUN_JOB, type RunJobPayload } from './jobs/custom-link-jobs.queue';
 import { isTerminal } from './rules/job-status';
 
 /** The cursor names of the job list and of a job's items (signed into their cursors, so never changed). */
@@ -42,7 +42,7 @@ const nothing = async () => undefined;
  * What an item does is the business of the handler of the job's type (JobHandler).
  */
 @Injectable()
-export class JobsService {
+export class CustomLinkJobsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue<RunJobPayload>,

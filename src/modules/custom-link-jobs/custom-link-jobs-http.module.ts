@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { ConditionalGet } from '../../common/limits/conditional-get';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CustomLinkJobsController } from './custom-link-jobs.controller';
-import { JobsModule } from './jobs.module';
+import { CustomLinkJobsModule } from './custom-link-jobs.module';
 
 /** The job routes (API role only). */
 @Module({
   providers: [ConditionalGet],
-  imports: [JobsModule, IdempotencyModule],
+  imports: [CustomLinkJobsModule, IdempotencyModule],
   controllers: [CustomLinkJobsController],
 })
-export class JobsHttpModule {}
+export class CustomLinkJobsHttpModule {}

@@ -9,4 +9,4 @@ import { PeopleModule } from './people.module';
   imports: [BullModule.registerQueue({ name: PEOPLE_INTENT_QUEUE }), PeopleModule],
   providers: [IntentProcessor],
 })
-export class PeopleJobsModule {}
+export class PeopleWorkerModule {}

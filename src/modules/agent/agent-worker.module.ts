@@ -10,4 +10,4 @@ import { PublishProcessor } from './jobs/publish.processor';
   imports: [AgentModule, BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), JobReaperModule],
   providers: [PublishProcessor],
 })
-export class AgentJobsModule {}
+export class AgentWorkerModule {}

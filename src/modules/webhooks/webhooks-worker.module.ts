@@ -12,4 +12,4 @@ import { WebhooksModule } from './webhooks.module';
   imports: [WebhooksModule, BullModule.registerQueue({ name: WEBHOOK_DELIVERIES_QUEUE }), JobLeasesModule],
   providers: [WebhookDeliveriesService, WebhookDispatcher, WebhooksProcessor],
 })
-export class WebhooksJobsModule {}
+export class WebhooksWorkerModule {}

@@ -3,8 +3,8 @@ import type { Job, Queue } from 'bull';
 import type { LeaseTerms } from '../../../common/queue/job-leases';
 import { REAPABLE_JOBS, type LapsedJob, type ReapableJobs } from '../../../common/queue/job-reaper';
 import { ImplementsPort } from '../../../common/wiring/port';
-import { JobsService } from '../jobs.service';
-import { JOBS_QUEUE, RUN_JOB, type RunJobPayload } from './job-queue';
+import { CustomLinkJobsService } from '../custom-link-jobs.service';
+import { JOBS_QUEUE, RUN_JOB, type RunJobPayload } from './custom-link-jobs.queue';
 
 /** Jobs: ids-only payload; the service re-reads state, so a rerun after a crash resumes; jobs nobody runs come back through the reaper. */
 @Processor(JOBS_QUEUE)
@@ -14,7 +14,7 @@ export class CustomLinkJobsProcessor implements ReapableJobs<RunJobPayload> {
   readonly jobName = RUN_JOB;
 
   constructor(
-    private readonly jobs: JobsService,
+    private readonly jobs: CustomLinkJobsService,
     @InjectQueue(JOBS_QUEUE) readonly queue: Queue<RunJobPayload>,
   ) {}
 

@@ -7,12 +7,12 @@ import { JOB_HANDLERS } from './job-handlers';
 import { JobSettlementService } from './job-settlement.service';
 import { JobViews } from './job-views';
 import { JOB_WORK_FACTS } from './job-work-facts';
-import { JobsService } from './jobs.service';
-import { JOBS_QUEUE } from './queue/job-queue';
+import { CustomLinkJobsService } from './custom-link-jobs.service';
+import { JOBS_QUEUE } from './jobs/custom-link-jobs.queue';
 import { WebhooksModule } from '../webhooks';
 
 /**
- * Jobs for every role (routes: JobsHttpModule; worker: JobsWorkerModule): the job resource and its
+ * Jobs for every role (routes: CustomLinkJobsHttpModule; worker: CustomLinkJobsWorkerModule): the job resource and its
  * lifecycle. The module whose work jobs run implements a JobHandler for its job types, and what its
  * work produced (JobWorkFacts) for the job view.
  */
@@ -25,7 +25,7 @@ import { WebhooksModule } from '../webhooks';
     JOB_HANDLERS.module,
     JOB_WORK_FACTS.module,
   ],
-  providers: [CustomLinkJobsRepository, JobSettlementService, JobViews, JobsService],
-  exports: [JobsService],
+  providers: [CustomLinkJobsRepository, JobSettlementService, JobViews, CustomLinkJobsService],
+  exports: [CustomLinkJobsService],
 })
-export class JobsModule {}
+export class CustomLinkJobsModule {}

@@ -4,4 +4,4 @@ import { LinkOpensProcessor } from './jobs/link-opens.processor';
 
 /** Worker-only: opens recorded from GET /l/{slug}. */
 @Module({ imports: [EngagementModule], providers: [LinkOpensProcessor] })
-export class EngagementJobsModule {}
+export class EngagementWorkerModule {}

@@ -10,4 +10,4 @@ import { ThumbnailsModule } from './thumbnails.module';
   imports: [ThumbnailsModule, BullModule.registerQueue({ name: THUMBNAILS_QUEUE }), JobReaperModule],
   providers: [ThumbnailsProcessor],
 })
-export class ThumbnailsJobsModule {}
+export class ThumbnailsWorkerModule {}

@@ -9,7 +9,7 @@ import { responseHeaders } from '../../common/http/openapi-headers';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { PaginationQuery } from '../../common/pagination/pagination.query';
 import { ParseUuidPipe } from '../../common/validation/parse-uuid.pipe';
-import { JobsService } from './jobs.service';
+import { CustomLinkJobsService } from './custom-link-jobs.service';
 import {
   jobLocation,
   JobEnvelopeResponse,
@@ -23,7 +23,7 @@ import { JobListQuery } from './dto/job-list.query';
 @Controller('api/v1/custom-link-jobs')
 export class CustomLinkJobsController {
   constructor(
-    private readonly jobs: JobsService,
+    private readonly jobs: CustomLinkJobsService,
     private readonly conditional: ConditionalGet,
   ) {}
 
