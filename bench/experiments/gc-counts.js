@@ -1,4 +1,4 @@
-// Preload for bench/cpu-side-by-side.js (node --require): counts the process's minor and major
+// Preload for bench/experiments/cpu-side-by-side.js (node --require): counts the process's minor and major
 // garbage collections and their pauses; on SIGUSR2 appends the running totals as a JSON line to
 // $GC_COUNTS_FILE.
 'use strict';
