@@ -3,7 +3,7 @@
 // $GC_COUNTS_FILE.
 'use strict';
 const { appendFileSync } = require('node:fs');
-const { PerformanceObserver, constants } = require('node:perf_hooks');
+const { constants } = require('node:perf_hooks');
 
 const totals = { minor: { count: 0, ms: 0 }, major: { count: 0, ms: 0 } };
 const KINDS = { [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major' };
