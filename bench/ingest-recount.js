@@ -23,9 +23,17 @@ const {
 const LINKS_PER_QUERY = 100;
 const MAX_REPORTED = 20;
 
-/** One chunk of links: rollup columns, distinct values and session references against the recount. */
+/**
+ * One chunk of links: rollup columns, distinct values and session references against the recount.
+ * @param {Client} db
+ * @param {string} organizationId
+ * @param {string[]} linkIds
+ * @param {string[]} mismatches
+ */
 async function recountLinks(db, organizationId, linkIds, mismatches) {
+  /** @type {typeof import('../src/modules/engagement/rules/engagement-rollup')} */
   const rules = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
+  /** @type {typeof import('../src/modules/engagement/rules/bot-detection')} */
   const { BOT_REASONS } = require(path.join(DIST, 'modules/engagement/rules/bot-detection'));
   const params = [organizationId, linkIds];
   // One snapshot for the four reads: a write landing between them would look like a mismatch.
@@ -50,10 +58,17 @@ async function recountLinks(db, organizationId, linkIds, mismatches) {
   await db.query('COMMIT');
   if (links.rows.length !== linkIds.length)
     mismatches.push(`links: ${linkIds.length} given, ${links.rows.length} found`);
+  /** @type {Map<string, import('./data/verify-columns').NewEvent[]>} */
   const eventsOf = new Map(linkIds.map((id) => [id, []]));
-  for (const e of events.rows) eventsOf.get(e.custom_link_id).push(eventOfRow(e));
+  /** @param {string} id */
+  const eventsOfLink = (id) => {
+    const list = eventsOf.get(id);
+    if (!list) throw new Error(`link ${id} was not asked for`);
+    return list;
+  };
+  for (const e of events.rows) eventsOfLink(e.custom_link_id).push(eventOfRow(e));
   for (const row of links.rows) {
-    const stats = rules.statsOf(eventsOf.get(row.id));
+    const stats = rules.statsOf(eventsOfLink(row.id));
     compare(mismatches, `link ${row.id}`, linkRollupColumns(stats, rules), row);
     compare(
       mismatches,
@@ -73,7 +88,13 @@ async function recountLinks(db, organizationId, linkIds, mismatches) {
   return { events: events.rows.length, ...expected };
 }
 
-/** docs/api.md §6.5: each campaign's figures over the links filed in it, against its campaign_engagement row. */
+/**
+ * docs/api.md §6.5: each campaign's figures over the links filed in it, against its campaign_engagement row.
+ * @param {Client} db
+ * @param {string} organizationId
+ * @param {string[]} linkIds
+ * @param {string[]} mismatches
+ */
 async function recountCampaigns(db, organizationId, linkIds, mismatches) {
   const { rows } = await db.query(
     `WITH campaigns AS (SELECT DISTINCT campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND campaign_id IS NOT NULL),
@@ -105,17 +126,23 @@ async function recountCampaigns(db, organizationId, linkIds, mismatches) {
   return rows.length;
 }
 
-/** Recounts `linkIds` of the organization and their campaigns; `mismatches` lists every difference. */
+/**
+ * Recounts `linkIds` of the organization and their campaigns; `mismatches` lists every difference.
+ * @param {string} databaseUrl
+ * @param {string} organizationId
+ * @param {string[]} linkIds
+ */
 async function recountRollups(databaseUrl, organizationId, linkIds) {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
+  /** @type {string[]} */
   const mismatches = [];
   const totals = { links: linkIds.length, events: 0, distinct: 0, sessions: 0, campaigns: 0 };
   const started = Date.now();
   try {
     for (let i = 0; i < linkIds.length; i += LINKS_PER_QUERY) {
       const counted = await recountLinks(db, organizationId, linkIds.slice(i, i + LINKS_PER_QUERY), mismatches);
-      for (const key of ['events', 'distinct', 'sessions']) totals[key] += counted[key];
+      for (const key of /** @type {const} */ (['events', 'distinct', 'sessions'])) totals[key] += counted[key];
     }
     totals.campaigns = await recountCampaigns(db, organizationId, linkIds, mismatches);
   } finally {
@@ -133,6 +160,7 @@ module.exports = { recountRollups };
 
 if (require.main === module) {
   const at = process.argv.indexOf('--manifest');
+  /** @type {import('./data/manifest').Manifest} */
   const manifest = JSON.parse(
     readFileSync(at > 0 ? process.argv[at + 1] : path.join(__dirname, '.dataset.json'), 'utf8'),
   );

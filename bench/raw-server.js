@@ -27,34 +27,65 @@ const http = require('node:http');
 const path = require('node:path');
 const { NestFactory } = require('@nestjs/core');
 
+/**
+ * A module of the built service; each use is typed as its source declares it.
+ * @param {string} file
+ * @returns {any}
+ */
 const dist = (file) => require(path.join(__dirname, '..', 'dist/src', file));
+/** @type {typeof import('../src/config/environment')} */
 const { loadConfig } = dist('config/environment');
+/** @type {typeof import('../src/app.module')} */
 const { AppModule } = dist('app.module');
+/** @type {typeof import('../src/common/redis/redis.module')} */
 const { REDIS } = dist('common/redis/redis.module');
+/** @type {typeof import('../src/common/auth/principal')} */
 const { PrincipalLookup } = dist('common/auth/principal');
+/** @type {typeof import('../src/common/auth/api-key')} */
 const { extractApiKey, hashApiKey } = dist('common/auth/api-key');
+/** @type {typeof import('../src/common/auth/scopes')} */
 const { grantsAny } = dist('common/auth/scopes');
+/** @type {typeof import('../src/common/counters/window-counter')} */
 const { WindowCounter } = dist('common/counters/window-counter');
+/** @type {typeof import('../src/common/limits/redis-throttler.storage')} */
 const { RedisThrottlerStorage } = dist('common/limits/redis-throttler.storage');
+/** @type {typeof import('../src/common/counters/windows')} */
 const { limitState } = dist('common/counters/windows');
+/** @type {typeof import('../src/common/errors/domain-errors')} */
 const { DomainError, LimitExceededError, rateLimitHeaders } = dist('common/errors/domain-errors');
+/** @type {typeof import('../src/common/errors/error-response')} */
 const { httpStatusOf, errorBody } = dist('common/errors/error-response');
+/** @type {typeof import('../src/modules/sessions/sessions.service')} */
 const { SessionsService } = dist('modules/sessions/sessions.service');
+/** @type {typeof import('../src/modules/sessions/dto/session-list.query')} */
 const { SessionListQuery } = dist('modules/sessions/dto/session-list.query');
+/** @type {typeof import('../src/modules/people/people.service')} */
 const { PeopleService } = dist('modules/people/people.service');
+/** @type {typeof import('../src/modules/people/dto/people-list.query')} */
 const { PeopleListQuery } = dist('modules/people/dto/people-list.query');
+/** @type {typeof import('../src/modules/accounts/accounts.service')} */
 const { AccountsService } = dist('modules/accounts/accounts.service');
+/** @type {typeof import('../src/modules/custom-links/custom-links.service')} */
 const { CustomLinksService } = dist('modules/custom-links/custom-links.service');
+/** @type {typeof import('../src/modules/custom-links/dto/custom-link-list.query')} */
 const { CustomLinkListQuery } = dist('modules/custom-links/dto/custom-link-list.query');
+/** @type {typeof import('../src/modules/engagement/engagement.service')} */
 const { EngagementService } = dist('modules/engagement/engagement.service');
 
 const RATE_WINDOW_MS = 60_000;
 const INTEGERS = new Set(['limit', 'offset']);
 const COMMA_LISTS = new Set(['qualification_status', 'buying_intent', 'booked_status']);
 
-/** The query as the DTO holds it after its transforms: defaults, integers, comma lists (as ToCommaList), strings. */
+/**
+ * The query as the DTO holds it after its transforms: defaults, integers, comma lists (as ToCommaList), strings.
+ * @template {object} T
+ * @param {new () => T} Dto
+ * @param {URLSearchParams} params
+ * @returns {T}
+ */
 function queryOf(Dto, params) {
-  const query = new Dto();
+  const dto = new Dto();
+  const query = /** @type {Record<string, unknown>} */ (dto);
   for (const [name, value] of params) {
     if (INTEGERS.has(name)) query[name] = Number(value);
     else if (COMMA_LISTS.has(name))
@@ -65,19 +96,24 @@ function queryOf(Dto, params) {
     else query[name] = value;
   }
   if (params.has('offset')) query.offsetGiven = true;
-  return query;
+  return dto;
 }
 
-/** path pattern → the scopes the route accepts and the service call its controller makes. */
+/**
+ * @typedef {[pattern: RegExp, scopes: import('../src/common/auth/scopes').Scope[], call: (organizationId: string, params: URLSearchParams, groups: string[]) => Promise<unknown>]} Route
+ */
+
+/**
+ * path pattern → the scopes the route accepts and the service call its controller makes.
+ * @param {import('@nestjs/common').INestApplicationContext} app
+ * @returns {Route[]}
+ */
 function routes(app) {
-  const service = (type) => app.get(type, { strict: false });
-  const [sessions, people, accounts, links, engagement] = [
-    SessionsService,
-    PeopleService,
-    AccountsService,
-    CustomLinksService,
-    EngagementService,
-  ].map(service);
+  const sessions = app.get(SessionsService, { strict: false });
+  const people = app.get(PeopleService, { strict: false });
+  const accounts = app.get(AccountsService, { strict: false });
+  const links = app.get(CustomLinksService, { strict: false });
+  const engagement = app.get(EngagementService, { strict: false });
   return [
     [
       /^\/api\/v1\/sessions$/,
@@ -109,7 +145,11 @@ function routes(app) {
   ];
 }
 
-/** key hash → principal, for the keys named at start, resolved as the service resolves a cache miss. */
+/**
+ * key hash → principal, for the keys named at start, resolved as the service resolves a cache miss.
+ * @param {import('@nestjs/common').INestApplicationContext} app
+ * @param {string[]} keys
+ */
 async function loadPrincipals(app, keys) {
   const lookup = app.get(PrincipalLookup, { strict: false });
   const principals = new Map();
@@ -122,7 +162,13 @@ async function loadPrincipals(app, keys) {
   return principals;
 }
 
-/** As express's res.json sends a body: JSON text with its length. */
+/**
+ * As express's res.json sends a body: JSON text with its length.
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body
+ * @param {Record<string, string | number>} [headers]
+ */
 function send(res, status, body, headers = {}) {
   const text = JSON.stringify(body);
   res
@@ -142,8 +188,12 @@ async function main() {
   const table = routes(app);
   const requestsPerMinute = config.limits.requestsPerMinute;
 
+  /**
+   * @param {http.IncomingMessage} req
+   * @param {http.ServerResponse} res
+   */
   const handle = async (req, res) => {
-    const url = new URL(req.url, 'http://raw');
+    const url = new URL(req.url ?? '/', 'http://raw');
     if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
     const key = extractApiKey(req.headers);
     const principal = key === null ? undefined : principals.get(hashApiKey(key));
@@ -156,7 +206,7 @@ async function main() {
     const record = await storage.increment(`rate:raw-baseline:${principal.keyId}`, RATE_WINDOW_MS, requestsPerMinute);
     const state = limitState({ limit: requestsPerMinute, endsAt: record.endsAt }, record.totalHits, Date.now());
     if (record.isBlocked) throw new LimitExceededError(state);
-    const body = await call(principal.organizationId, url.searchParams, pattern.exec(url.pathname).slice(1));
+    const body = await call(principal.organizationId, url.searchParams, (pattern.exec(url.pathname) ?? []).slice(1));
     send(res, 200, body, rateLimitHeaders(state));
   };
 
@@ -169,7 +219,9 @@ async function main() {
     })
     .listen(Number(process.env.PORT || 3960), '127.0.0.1');
 
-  const stop = () => app.close().finally(() => process.exit(0));
+  const stop = () => {
+    void app.close().finally(() => process.exit(0));
+  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

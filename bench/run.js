@@ -81,7 +81,16 @@ const ROOT = path.join(__dirname, '..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
 const RAW_SERVER = path.join(__dirname, 'raw-server.js');
 
-/** `count` processes of one kind on ports of their own, answering on `health`. */
+/**
+ * `count` processes of one kind on ports of their own, answering on `health`.
+ * @param {string} kind
+ * @param {string} script
+ * @param {number} count
+ * @param {Record<string, string>} env
+ * @param {string} health  The path that answers 200 once a process is up.
+ * @param {string} [cwd]
+ * @returns {Promise<import('./run/jobs').Api>}
+ */
 async function startProcesses(kind, script, count, env, health, cwd = ROOT) {
   const started = [];
   for (let i = 0; i < count; i++) {
@@ -95,14 +104,21 @@ async function startProcesses(kind, script, count, env, health, cwd = ROOT) {
   await Promise.all(started.map(({ child, url }) => waitHealthy(child, url + health)));
   return {
     urls: started.map((p) => p.url),
-    pids: started.map((p) => p.child.pid),
+    pids: started.map(({ child }) => {
+      if (child.pid === undefined) throw new Error(`${child.label} has no process id`);
+      return child.pid;
+    }),
     children: started.map((p) => p.child),
   };
 }
 
-/** A refused manifest key means the database was rebuilt (or replaced) after the manifest was read. */
+/**
+ * A refused manifest key means the database was rebuilt (or replaced) after the manifest was read.
+ * @param {string} origin
+ * @param {import('./data/manifest').Manifest} manifest
+ */
 async function checkKeys(origin, manifest) {
-  for (const apiKey of [manifest.apiKey, manifest.tenant?.apiKey].filter(Boolean)) {
+  for (const apiKey of [manifest.apiKey, ...(manifest.tenant ? [manifest.tenant.apiKey] : [])]) {
     const res = await fetch(`${origin}/api/v1/sessions?limit=1`, { headers: headersOf(apiKey) });
     if (res.status === 401)
       throw new Error(
@@ -111,6 +127,11 @@ async function checkKeys(origin, manifest) {
   }
 }
 
+/**
+ * @param {import('./run/options').Options} opts
+ * @param {import('./data/manifest').Manifest} manifest
+ * @param {Date} startedAt
+ */
 async function bench(opts, manifest, startedAt) {
   const apiTree = opts.apiTree ?? ROOT;
   const apiMain = path.join(apiTree, 'dist/src/main.js');
@@ -118,6 +139,7 @@ async function bench(opts, manifest, startedAt) {
   const runTag = `bench-${startedAt.getTime().toString(36)}-${process.pid}`;
   const env = serviceEnv(manifest, opts, runTag);
   await flushRedis(opts.redis);
+  /** @param {string} name */
   const named = (name) => opts.only === null || name.toLowerCase().includes(opts.only);
   const scenarios = selectScenarios(loadScenarios(manifest, runTag), opts.only).map((s) => ({
     ...s,
@@ -128,6 +150,7 @@ async function bench(opts, manifest, startedAt) {
 
   const apiEnv = { ...env, APP_ROLE: 'api', NODE_OPTIONS: API_NODE_OPTIONS };
   const rawKeys = [manifest.apiKey, manifest.tenant?.apiKey].filter(Boolean).join(',');
+  /** @type {string | null} */
   let jobsOrg = null;
   const makeJobsOrganization = async () => {
     const org = await jobsOrganization(env, runTag);
@@ -160,13 +183,23 @@ async function bench(opts, manifest, startedAt) {
   }
 }
 
+/**
+ * @param {import('./run/options').Options} opts
+ * @param {import('./data/manifest').Manifest} manifest
+ * @param {Date} startedAt
+ * @param {string} postgres  Its version.
+ * @param {Awaited<ReturnType<typeof bench>>} measured
+ * @returns {import('./run/report').Results}
+ */
 function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory }) {
   const rowByKey = new Map(outcomes.map((o) => [o.scenario.key, o.row]));
   const loadTargets = outcomes.flatMap((o) =>
     evaluate(o.row.name, o.scenario.targets, o.row, (key) => rowByKey.get(key)),
   );
   const rssTarget = evaluate('API peak RSS', [atMost('peak_rss_mb', 300, ' MB')], memory);
-  const runs = [...outcomes.flatMap((o) => o.runs), ...jobs.runs];
+  const loadRuns = outcomes.flatMap((o) => o.runs);
+  // The mixed scenario's runs report their failures through jobs.failures.
+  const runs = [...loadRuns, ...jobs.runs];
   const ingestion = outcomes.find((o) => o.scenario.key === 'event ingestion')?.row;
   const { tenant } = manifest;
   return {
@@ -202,7 +235,7 @@ function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory 
     rss: memory,
     runs,
     failures: [
-      ...runs.filter((r) => r.failure).map((r) => ({ name: r.name, server: r.server, failure: r.failure })),
+      ...loadRuns.flatMap((r) => (r.failure ? [{ name: r.name, server: r.server, failure: r.failure }] : [])),
       ...jobs.failures,
       ...jobs.jobs
         .filter((j) => !['completed', 'error'].includes(j.status))

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { detailOf } from './support/api-responses';
+import type { Account, IngestedSession, PeoplePage, Person } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -13,29 +15,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NOT_FOUND = { detail: "Account not found for the key's organization." };
 const FORBIDDEN = { detail: 'API key does not include the required scope.' };
 const UNAUTHORIZED = { detail: 'API key required or invalid.' };
-
-interface Account {
-  id: string;
-  accountDomain: string;
-  companyName: string | null;
-  totalUsers: number;
-  totalSessions: number;
-  bookedSessions: number;
-  highIntentUsers: number;
-  qualifiedUsers: number;
-  totalTimeSpentSeconds: number;
-  lastSeenAt: string;
-  summaryMarkdown: string | null;
-  updatedAt: string;
-}
-
-interface Person {
-  id: string;
-  email: string;
-  accountDomain: string | null;
-  overallIntent: string;
-  qualificationStatus: string | null;
-}
 
 const DAY = 86_400_000;
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
@@ -68,16 +47,15 @@ describe('accounts', () => {
 
   const tenant = () => t.createTenant();
   const put = async (who: Tenant, id: string, body: Record<string, unknown>) =>
-    (await ingest(t.server, who.key, id, body).expect(200)).body as { id: string; personId: string | null };
+    (await ingest(t.server, who.key, id, body).expect(200)).body as IngestedSession;
   const get = (who: Tenant, domain: string) =>
     request(t.server).get(`${ACCOUNTS}/${domain}`).set('Authorization', `Bearer ${who.key}`);
   const getOk = async (who: Tenant, domain: string): Promise<Account> =>
     (await get(who, domain).expect(200)).body as Account;
   const people = async (who: Tenant): Promise<Person[]> =>
     (
-      (await request(t.server).get('/api/v1/people').set('Authorization', `Bearer ${who.key}`).expect(200)).body as {
-        people: Person[];
-      }
+      (await request(t.server).get('/api/v1/people').set('Authorization', `Bearer ${who.key}`).expect(200))
+        .body as PeoplePage
     ).people;
 
   describe('rollup', () => {
@@ -244,7 +222,7 @@ describe('accounts', () => {
       const who = await tenant();
       await put(who, newSessionId(), visit('a@acme.com', 1, 10));
       const res = await get(who, path).expect(422);
-      const { detail } = res.body as { detail: Record<string, unknown>[] };
+      const detail = detailOf(res);
       expect(detail).toHaveLength(1);
       expect(detail[0]).toMatchObject({
         type: 'value_error',

@@ -16,6 +16,18 @@ import {
   sessionEmailDrift,
   type SessionFilters,
 } from './support/aggregates';
+import type {
+  Campaign,
+  EventInput,
+  EventType,
+  EventsAnswer,
+  Job,
+  JobEnvelope,
+  JobItemPage,
+  Link,
+  LinkUpdate,
+  SessionPage,
+} from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 import { CountCache } from '../src/common/pagination/count-cache';
@@ -156,11 +168,6 @@ const DEEP_FILTERS: SessionFilters[] = [
   { booked_status: 'not_booked' },
   { qualification_status: 'qualified' },
 ];
-
-interface SessionPage {
-  sessions: { id: string }[];
-  pagination: { total: number; limit: number; offset: number };
-}
 
 describe('session totals and deep offsets (session_counts + session_count_deltas)', () => {
   let t: TestApp;
@@ -621,19 +628,7 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
 // Campaign engagement
 // ---------------------------------------------------------------------------------------------
 
-interface Ev {
-  eventId: string;
-  type: string;
-  customLinkId: string;
-  occurredAt: string;
-  pageViewId?: string;
-  visitorId?: string;
-  sessionId?: string;
-  userAgent?: string;
-  bot?: boolean;
-}
-
-const EVENT_TYPES = [
+const EVENT_TYPES: EventType[] = [
   'open',
   'open',
   'open',
@@ -652,12 +647,12 @@ const EVENT_TYPES = [
 const SESSION_POOL = Array.from({ length: 6 }, () => randomUUID());
 
 /** Random events over `links`: human and bot opens, loads with and without visitorId, session events, conversions; some repeated. */
-function randomEvents(rnd: ReturnType<typeof prng>, links: string[], n: number): Ev[] {
-  const events: Ev[] = Array.from({ length: n }, () => {
+function randomEvents(rnd: ReturnType<typeof prng>, links: string[], n: number): EventInput[] {
+  const events: EventInput[] = Array.from({ length: n }, () => {
     const type = rnd.pick(EVENT_TYPES);
     // 2026-01-25 .. 2026-03-06: some earlier than the seeded links' first opens, some later than their last activity.
     const occurredAt = new Date(Date.UTC(2026, 0, 25) + rnd.int(40 * 24 * 60) * 60_000 + rnd.int(1000)).toISOString();
-    const e: Ev = { eventId: `agg-${randomUUID()}`, type, customLinkId: rnd.pick(links), occurredAt };
+    const e: EventInput = { eventId: `agg-${randomUUID()}`, type, customLinkId: rnd.pick(links), occurredAt };
     if (type === 'page_view') {
       e.pageViewId = `pv-${rnd.int(6)}`;
       if (rnd.int(2) === 0) e.visitorId = `v-${rnd.int(4)}`;
@@ -699,22 +694,19 @@ describe('campaign engagement (campaign_engagement)', () => {
   const get = (who: Tenant, path: string) => request(t.server).get(path).set('x-api-key', who.key);
   const engagement = (who: Tenant, id: string) => get(who, `${CAMPAIGNS}/${id}/engagement`);
   const createCampaign = async (who: Tenant, name: string) =>
-    (
-      (await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name }).expect(201)).body as {
-        id: string;
-      }
-    ).id;
+    ((await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name }).expect(201)).body as Campaign)
+      .id;
   const patch = (id: string, body: Record<string, unknown>) =>
     request(t.server).patch(`${LINKS}/${id}`).set('x-api-key', c.key).send(body).expect(200);
   const bulk = (body: Record<string, unknown>) =>
     request(t.server).post(`${LINKS}/actions`).set('x-api-key', c.key).send(body).expect(200);
-  const send = async (who: Tenant, events: Ev[]) => {
+  const send = async (who: Tenant, events: EventInput[]) => {
     const res = await request(t.server).post(EVENTS).set('x-api-key', who.key).send({ events });
     expect(res.status).toBe(202);
-    expect((res.body as { rejected: unknown[] }).rejected).toEqual([]);
+    expect((res.body as EventsAnswer).rejected).toEqual([]);
   };
   const campaignOf = async (linkId: string) =>
-    ((await get(c, `${LINKS}/${linkId}`).expect(200)).body as { campaignId: string | null }).campaignId;
+    ((await get(c, `${LINKS}/${linkId}`).expect(200)).body as Link).campaignId;
 
   /** Creates links through POST /custom-links (a job on the app's worker); returns their ids. */
   async function createLinks(who: Tenant, n: number, campaign?: { id?: string; name?: string }): Promise<string[]> {
@@ -729,18 +721,15 @@ describe('campaign engagement (campaign_engagement)', () => {
       .set('Idempotency-Key', randomUUID())
       .send(campaign ? { links: input, campaign } : { links: input })
       .expect(202);
-    const jobId = (res.body as { job: { id: string } }).job.id;
+    const jobId = (res.body as JobEnvelope).job.id;
     await eventually(
       async () =>
-        ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status ===
-        'completed',
+        ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as Job).status === 'completed',
       30_000,
     );
     return (
-      (await get(who, `/api/v1/custom-link-jobs/${jobId}/items?limit=200`).expect(200)).body as {
-        items: { customLinkId: string }[];
-      }
-    ).items.map((i) => i.customLinkId);
+      (await get(who, `/api/v1/custom-link-jobs/${jobId}/items?limit=200`).expect(200)).body as JobItemPage
+    ).items.map((i) => i.customLinkId!);
   }
 
   /** Every live campaign of both organizations equals the oracle; deleted ones are 404 with no rollup row. */
@@ -893,12 +882,12 @@ describe('campaign engagement (campaign_engagement)', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ company: 'Rendered Co', shareThumbnailUrl: null, campaign: { id: campaigns.get('four') } })
       .expect(200);
-    const jobId = (res.body as { job: { id: string } | null }).job?.id;
+    const jobId = (res.body as LinkUpdate).job?.id;
     expect(jobId).toBeDefined();
     await eventually(
       async () =>
         ['completed', 'completed_with_errors', 'failed'].includes(
-          ((await get(c, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status,
+          ((await get(c, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as Job).status,
         ),
       30_000,
     );

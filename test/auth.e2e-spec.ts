@@ -3,6 +3,7 @@ import request from 'supertest';
 import { hashApiKey } from '../src/common/auth/api-key';
 import type { Scope } from '../src/common/auth/scopes';
 import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
+import type { Campaign, CampaignPage } from './support/api-types';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /** Authentication, scopes, the key cache and tenancy through HTTP: docs/api.md §5 (keys, scopes), §7 (errors, order of checks). */
@@ -18,11 +19,6 @@ const unknownKey = () => 'sk_live_' + Array.from({ length: 32 }, () => BASE62[ra
 
 let seq = 0;
 const uniqueName = (label: string) => `${label} ${Date.now().toString(36)}-${++seq}`;
-
-interface Campaign {
-  id: string;
-  name: string;
-}
 
 describe('authentication and authorization', () => {
   let t: TestApp;
@@ -40,7 +36,7 @@ describe('authentication and authorization', () => {
   const createCampaign = async (who: Tenant, name = uniqueName('Campaign')): Promise<Campaign> =>
     (await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name }).expect(201)).body as Campaign;
   const listCampaigns = async (who: Tenant): Promise<Campaign[]> =>
-    ((await list().set('x-api-key', who.key).expect(200)).body as { campaigns: Campaign[] }).campaigns;
+    ((await list().set('x-api-key', who.key).expect(200)).body as CampaignPage).campaigns;
 
   describe('401 API key required or invalid', () => {
     let valid: string;

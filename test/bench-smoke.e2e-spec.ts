@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { checkoutDataState } from './support/checkout-data';
+import type { Results } from '../bench/run/report';
 import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './support/test-env';
 import { assertBuilt } from './support/worker-process';
 
@@ -63,47 +64,6 @@ const SCENARIO_FIELDS = ['name', 'rps', 'p50_ms', 'p99_ms', 'max_ms', 'baseline_
 
 const named = (prefix: string) => (name: string) =>
   prefix.endsWith(' ') || prefix.endsWith('(') ? name.startsWith(prefix) : name === prefix;
-
-interface Scenario {
-  name: string;
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  max_ms: number;
-  baseline_rps: number | null;
-  baseline_p50_ms?: number | null;
-  baseline_p99_ms?: number | null;
-  ratio: number | null;
-}
-interface Job {
-  name: string;
-  seconds: number;
-  status: string;
-  links: number;
-  thumbnails_rendered: number;
-}
-interface Results {
-  scenarios: Scenario[];
-  jobs: Job[];
-  mixed: {
-    p99_alone_ms: number;
-    p99_during_ms: number;
-    window_seconds: number;
-    window_inside_job: boolean;
-    job_status: string;
-  };
-  events: { events_per_s: number; batch_size: number; connections: number };
-  peak_rss_mb: number;
-  targets: { name: string; target: string; value: number | null; met: boolean }[];
-  dataset: {
-    counts: Record<string, number>;
-    flags: Record<string, unknown>;
-    tenant?: { counts: { sessions: number } };
-  };
-  command: string;
-  started_at: string;
-  machine: { cpus: number; node: string; postgres: string };
-}
 
 interface Run {
   code: number | null;
@@ -215,7 +175,7 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
     for (const scenario of results.scenarios) {
       expect(Object.keys(scenario)).toEqual(expect.arrayContaining(SCENARIO_FIELDS));
       const figures = {
-        rps: scenario.rps > 0,
+        rps: scenario.rps !== null && scenario.rps > 0,
         p50: typeof scenario.p50_ms,
         p99: typeof scenario.p99_ms,
         max: typeof scenario.max_ms,
@@ -285,7 +245,7 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
   });
 
   it('measured event throughput and the API process peak memory', () => {
-    expect(results.events.events_per_s).toBeGreaterThan(0);
+    expect(results.events?.events_per_s).toBeGreaterThan(0);
     expect(results.peak_rss_mb).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { Campaign, CampaignPage } from './support/api-types';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /** Campaigns through HTTP: docs/api.md §2.9, §4.5, §12.4, §7.2 (404 text), §8.3 (link mutations). */
@@ -9,15 +10,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CONFLICT = { detail: 'The operation conflicts with current state or idempotency history.' };
 const NOT_FOUND = { detail: "Custom Link campaign not found for the key's organization." };
 const LIMITED = { detail: 'Rate limit or organization quota exceeded.' };
-
-interface Campaign {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  customLinkCount: number;
-  activeCustomLinkCount: number;
-}
 
 let seq = 0;
 /** A name no other test uses, so clashes come only from what a test sets up. */
@@ -41,7 +33,7 @@ describe('custom link campaigns', () => {
   const list = async (who: Tenant): Promise<Campaign[]> => {
     const res = await request(t.server).get(CAMPAIGNS).set('Authorization', `Bearer ${who.key}`).expect(200);
     expect(Object.keys(res.body as object)).toEqual(['campaigns', 'total', 'limit', 'offset', 'nextCursor']);
-    return (res.body as { campaigns: Campaign[] }).campaigns;
+    return (res.body as CampaignPage).campaigns;
   };
   const createOk = async (who: Tenant, name: string): Promise<Campaign> =>
     (await create(who, name).expect(201)).body as Campaign;

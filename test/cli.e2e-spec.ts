@@ -5,6 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import type {
+  Account,
+  CampaignEngagement,
+  CampaignPage,
+  LinkPage,
+  PeoplePage,
+  Playbook,
+  SessionPage,
+  SuggestionGroupPage,
+  Transcript,
+} from './support/api-types';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 
 /**
@@ -248,68 +259,57 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     });
     const auth = { Authorization: `Bearer ${seeded.key as string}` };
     const sessions = await request(t.server).get('/api/v1/sessions?limit=200').set(auth).expect(200);
-    const list = sessions.body as {
-      sessions: { id: string; email: string; personId: string; qualificationStatus: string; bookedStatus: string }[];
-      pagination: { total: number };
-    };
+    const list = sessions.body as SessionPage;
     expect(list.pagination.total).toBe(seeded.sessions);
     expect(new Set(list.sessions.map((s) => s.qualificationStatus))).toEqual(new Set(['qualified', 'unqualified']));
     expect(list.sessions.some((s) => s.bookedStatus === 'booked')).toBe(true);
     const people = await request(t.server).get('/api/v1/people?limit=200').set(auth).expect(200);
-    const persons = (people.body as { people: { accountDomain: string | null }[] }).people;
+    const persons = (people.body as PeoplePage).people;
     expect(persons).toHaveLength(seeded.people as number);
     expect(persons.some((p) => p.accountDomain === null)).toBe(true);
     const domains = persons.map((p) => p.accountDomain).filter((d): d is string => d !== null);
     const account = await request(t.server).get(`/api/v1/accounts/${domains[0]}`).set(auth).expect(200);
-    expect((account.body as { totalUsers: number }).totalUsers).toBe(domains.filter((d) => d === domains[0]).length);
+    expect((account.body as Account).totalUsers).toBe(domains.filter((d) => d === domains[0]).length);
     const withTranscript = await Promise.all(
       list.sessions.map((s) => request(t.server).get(`/api/v1/sessions/${s.id}/transcript`).set(auth)),
     );
-    expect(withTranscript.some((r) => r.status === 200 && (r.body as { total: number }).total > 0)).toBe(true);
+    expect(withTranscript.some((r) => r.status === 200 && (r.body as Transcript).total > 0)).toBe(true);
 
-    const links = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as {
-      total: number;
-      customLinks: { campaignId: string | null }[];
-    };
+    const links = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200))
+      .body as LinkPage;
     expect(links.total).toBe(seeded.customLinks);
     expect(links.total).toBeGreaterThan(0);
-    const campaigns = (await request(t.server).get('/api/v1/custom-link-campaigns').set(auth).expect(200)).body as {
-      campaigns: { name: string; customLinkCount: number }[];
-    };
+    const campaigns = (await request(t.server).get('/api/v1/custom-link-campaigns').set(auth).expect(200))
+      .body as CampaignPage;
     expect(campaigns.campaigns).toEqual([
       expect.objectContaining({ name: 'Demo outreach', customLinkCount: seeded.customLinks }),
     ]);
     const engagement = (
       await request(t.server)
-        .get(`/api/v1/custom-link-campaigns/${(campaigns.campaigns[0] as unknown as { id: string }).id}/engagement`)
+        .get(`/api/v1/custom-link-campaigns/${campaigns.campaigns[0].id}/engagement`)
         .set(auth)
         .expect(200)
-    ).body as Record<string, number>;
+    ).body as CampaignEngagement;
     expect(engagement.openedLinkCount).toBeGreaterThan(0);
     expect(engagement.engagedLinkCount).toBeGreaterThan(0);
     expect(engagement.botScannedOnlyLinkCount).toBeGreaterThan(0);
-    const playbook = (await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as {
-      version: number;
-      sections: unknown[];
-    };
+    const playbook = (await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as Playbook;
     expect(playbook.version).toBe(1);
     expect(playbook.sections).toHaveLength(3);
     expect(
-      ((await request(t.server).get('/api/v1/playbook/suggestions').set(auth).expect(200)).body as { total: number })
+      ((await request(t.server).get('/api/v1/playbook/suggestions').set(auth).expect(200)).body as SuggestionGroupPage)
         .total,
     ).toBe(1);
 
     const again = output(await run(CLI, ['demo:seed', '--org', seeded.organizationId as string], env));
     expect(again.sessions).toBe(seeded.sessions);
     expect(again.customLinks).toBe(seeded.customLinks);
-    expect(
-      ((await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as { version: number }).version,
-    ).toBe(1);
-    expect(
-      ((await request(t.server).get('/api/v1/custom-links').set(auth).expect(200)).body as { total: number }).total,
-    ).toBe(seeded.customLinks);
+    expect(((await request(t.server).get('/api/v1/playbook').set(auth).expect(200)).body as Playbook).version).toBe(1);
+    expect(((await request(t.server).get('/api/v1/custom-links').set(auth).expect(200)).body as LinkPage).total).toBe(
+      seeded.customLinks,
+    );
     const after = await request(t.server).get('/api/v1/sessions').set(auth).expect(200);
-    expect((after.body as { pagination: { total: number } }).pagination.total).toBe(seeded.sessions);
+    expect((after.body as SessionPage).pagination.total).toBe(seeded.sessions);
   }, 30_000);
 });
 

@@ -2,6 +2,16 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { detailOf, unique } from './support/api-responses';
+import type {
+  Campaign,
+  CampaignPage,
+  Job,
+  JobEnvelope,
+  JobItemPage,
+  JobPage,
+  Link,
+  LinkPage,
+} from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -57,58 +67,6 @@ const JOB_KEYS = [
   'cancelRequested',
 ].sort();
 
-interface Job {
-  id: string;
-  type: string;
-  status: string;
-  totalItems: number;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  completedAt: string | null;
-  campaignId: string | null;
-  parentJobId: string | null;
-  createdCount: number;
-  failedCount: number;
-  thumbnailQueuedCount: number;
-  thumbnailProcessingCount: number;
-  thumbnailGeneratedCount: number;
-  thumbnailProvidedCount: number;
-  thumbnailFallbackCount: number;
-  thumbnailFailedCount: number;
-  progress: number;
-  pollAfterSeconds: number | null;
-  cancelRequested: boolean;
-}
-
-interface Item {
-  index: number;
-  status: string;
-  customLinkId: string | null;
-  externalId: string | null;
-  error: { code: string; message: string } | null;
-}
-
-interface Link {
-  id: string;
-  displayName: string;
-  url: string;
-  active: boolean;
-  thumbnailStatus: string;
-  shareThumbnailUrl: string | null;
-  thumbnailError: { code: string; message: string } | null;
-  externalId: string | null;
-  campaignId: string | null;
-  jobId: string | null;
-  [key: string]: unknown;
-}
-
-interface Campaign {
-  id: string;
-  name: string;
-  customLinkCount: number;
-}
-
 /** `n` links with a provided thumbnail (no render), numbered external ids. */
 const provided = (n: number, prefix = 'ext') =>
   Array.from({ length: n }, (_, i) => ({
@@ -127,7 +85,7 @@ function clientFor(app: () => TestApp) {
     return (idempotencyKey === null ? req : req.set('Idempotency-Key', idempotencyKey)).send(body as object);
   };
   const start = async (who: Tenant, body: unknown): Promise<Job> =>
-    ((await post(who, body).expect(202)).body as { job: Job }).job;
+    ((await post(who, body).expect(202)).body as JobEnvelope).job;
   const getJob = async (who: Tenant, id: string): Promise<Job> =>
     (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
   const waitForJob = (who: Tenant, id: string, timeoutMs = 30000): Promise<Job> =>
@@ -137,12 +95,7 @@ function clientFor(app: () => TestApp) {
       timeoutMs,
     );
   const itemsOf = async (who: Tenant, id: string, query = '?limit=200') =>
-    (await get(who, `${JOBS}/${id}/items${query}`).expect(200)).body as {
-      items: Item[];
-      total: number;
-      limit: number;
-      offset: number;
-    };
+    (await get(who, `${JOBS}/${id}/items${query}`).expect(200)).body as JobItemPage;
   const getLink = async (who: Tenant, id: string): Promise<Link> =>
     (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
   const cancel = (who: Tenant, id: string) =>
@@ -150,14 +103,8 @@ function clientFor(app: () => TestApp) {
   const retry = (who: Tenant, id: string) =>
     request(app().server).post(`${JOBS}/${id}/retry`).set('x-api-key', who.key);
   const campaigns = async (who: Tenant): Promise<Campaign[]> =>
-    ((await get(who, CAMPAIGNS).expect(200)).body as { campaigns: Campaign[] }).campaigns;
-  const listJobs = async (who: Tenant, query = '') =>
-    (await get(who, `${JOBS}${query}`).expect(200)).body as {
-      jobs: Job[];
-      total: number;
-      limit: number;
-      offset: number;
-    };
+    ((await get(who, CAMPAIGNS).expect(200)).body as CampaignPage).campaigns;
+  const listJobs = async (who: Tenant, query = '') => (await get(who, `${JOBS}${query}`).expect(200)).body as JobPage;
   return { get, post, start, getJob, waitForJob, itemsOf, getLink, cancel, retry, campaigns, listJobs };
 }
 
@@ -189,7 +136,7 @@ describe('custom link jobs', () => {
       const before = Date.now();
       const res = await c.post(who, { links: provided(3) }).expect(202);
       expect(Object.keys(res.body as object)).toEqual(['job']);
-      const job = (res.body as { job: Job }).job;
+      const job = (res.body as JobEnvelope).job;
       expect(Object.keys(job).sort()).toEqual(JOB_KEYS);
       expect(job).toMatchObject({
         id: expect.stringMatching(UUID),
@@ -353,7 +300,7 @@ describe('custom link jobs', () => {
       expect(replay.body).toEqual(first.body);
       expect(replay.headers.location).toBe(first.headers.location);
 
-      const jobId = (first.body as { job: Job }).job.id;
+      const jobId = (first.body as JobEnvelope).job.id;
       await c.waitForJob(who, jobId);
       const jobs = await c.listJobs(who);
       expect(jobs.total).toBe(1);
@@ -490,7 +437,7 @@ describe('custom link jobs', () => {
           })),
         );
       }
-      expect(((await c.get(who, LINKS).expect(200)).body as { total: number }).total).toBe(0);
+      expect(((await c.get(who, LINKS).expect(200)).body as LinkPage).total).toBe(0);
       expect((await c.campaigns(other))[0].customLinkCount).toBe(0);
     });
 
@@ -553,10 +500,7 @@ describe('custom link jobs', () => {
       expect(rest.every((i) => i.status === 'cancelled' && i.customLinkId === null)).toBe(true);
       expect(created.length).toBe(done.createdCount);
       expect(done.failedCount).toBe(0);
-      const listed = (await c.get(who, `${LINKS}?limit=200`).expect(200)).body as {
-        total: number;
-        customLinks: Link[];
-      };
+      const listed = (await c.get(who, `${LINKS}?limit=200`).expect(200)).body as LinkPage;
       expect(listed.total).toBe(created.length);
       expect(listed.customLinks.map((l) => l.id).sort()).toEqual(created.map((i) => i.customLinkId).sort());
       for (const link of listed.customLinks)
@@ -569,7 +513,7 @@ describe('custom link jobs', () => {
       // A retry covers exactly the cancelled items, if any.
       if (rest.length > 0) {
         const retried = await c.retry(who, job.id).expect(202);
-        const child = (retried.body as { job: Job }).job;
+        const child = (retried.body as JobEnvelope).job;
         expect(child).toMatchObject({ parentJobId: job.id, totalItems: rest.length, type: 'create' });
         await c.cancel(who, child.id); // keep the machine quiet; outcome not asserted here
         await c.waitForJob(who, child.id);
@@ -658,7 +602,7 @@ describe('custom link jobs', () => {
       expect((await c.waitForJob(who, parent.id)).status).toBe('failed');
 
       const res = await c.retry(who, parent.id).expect(202);
-      const child = (res.body as { job: Job }).job;
+      const child = (res.body as JobEnvelope).job;
       expect(Object.keys(child).sort()).toEqual(JOB_KEYS);
       expect(child).toMatchObject({ type: 'create', parentJobId: parent.id, totalItems: 3 });
       expect(child.id).not.toBe(parent.id);
@@ -725,7 +669,7 @@ describe('link creation units (docs/api.md §8.4)', () => {
     const body = { links: provided(6) };
     const first = await c.post(who, body, key).expect(202);
     await c.post(who, body, key).expect(202);
-    await c.waitForJob(who, (first.body as { job: Job }).job.id);
+    await c.waitForJob(who, (first.body as JobEnvelope).job.id);
     await c.post(who, { links: provided(4) }).expect(202);
   });
 });
@@ -756,7 +700,7 @@ describe('link-mutation limit (docs/api.md §8.3)', () => {
     await c.waitForJob(who, failing.id);
     // Reads are free.
     for (let i = 0; i < 3; i++) await c.get(who, LINKS).expect(200);
-    const retried = (await c.retry(who, failing.id).expect(202)).body as { job: Job }; // 6
+    const retried = (await c.retry(who, failing.id).expect(202)).body as JobEnvelope; // 6
     await c.waitForJob(who, retried.job.id);
 
     expectLimited(await c.cancel(who, retried.job.id), LIMIT);

@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { detailOf, unique } from './support/api-responses';
+import type {
+  BulkActionAnswer,
+  Campaign,
+  CampaignPage,
+  Job,
+  JobEnvelope,
+  JobItemPage,
+  Link,
+  LinkPage,
+  LinkUpdate,
+} from './support/api-types';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -85,64 +96,6 @@ const ENGAGEMENT_KEYS = [
   'firstMeetingBookedAt',
 ].sort();
 
-interface Engagement {
-  stage: string;
-  lastActivityAt: string | null;
-  [key: string]: unknown;
-}
-
-interface Link {
-  id: string;
-  displayName: string;
-  active: boolean;
-  url: string;
-  thumbnailStatus: string;
-  createdAt: string;
-  updatedAt: string;
-  engagement: Engagement;
-  externalId: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  phone: string | null;
-  role: string | null;
-  company: string | null;
-  context: string | null;
-  shareTitle: string | null;
-  shareDescription: string | null;
-  shareThumbnailUrl: string | null;
-  prospectLogoUrl: string | null;
-  prospectDomain: string | null;
-  campaignId: string | null;
-  jobId: string | null;
-  thumbnailAttempts: number;
-  thumbnailError: { code: string; message: string } | null;
-}
-
-interface Job {
-  id: string;
-  type: string;
-  status: string;
-  totalItems: number;
-  campaignId: string | null;
-  [key: string]: unknown;
-}
-
-interface Item {
-  index: number;
-  status: string;
-  customLinkId: string | null;
-  externalId: string | null;
-  error: { code: string; message: string } | null;
-}
-
-interface Campaign {
-  id: string;
-  name: string;
-  customLinkCount: number;
-  activeCustomLinkCount: number;
-}
-
 const slugOf = (link: Link) => link.url.slice(`${PUBLIC_BASE_URL}/l/`.length);
 const ids = (links: { id: string }[]) => links.map((l) => l.id);
 const byCreated = (order: 'asc' | 'desc') => (a: Link, b: Link) => {
@@ -193,10 +146,10 @@ describe('custom links', () => {
       .set('Idempotency-Key', randomUUID())
       .send(campaign === undefined ? { links } : { links, campaign })
       .expect(202);
-    const job = (res.body as { job: Job }).job;
+    const job = (res.body as JobEnvelope).job;
     const done = await waitForJob(who, job.id);
     expect(done.status).toBe('completed');
-    const items = (await get(who, `${JOBS}/${job.id}/items?limit=200`).expect(200)).body as { items: Item[] };
+    const items = (await get(who, `${JOBS}/${job.id}/items?limit=200`).expect(200)).body as JobItemPage;
     expect(items.items.map((i) => i.status)).toEqual(links.map(() => 'created'));
     return Promise.all(items.items.map((i) => getLink(who, i.customLinkId as string)));
   };
@@ -218,16 +171,13 @@ describe('custom links', () => {
       .post(`${LINKS}/actions`)
       .set('x-api-key', who.key)
       .send(body as object);
-  const list = async (
-    who: Tenant,
-    query = '',
-  ): Promise<{ customLinks: Link[]; total: number; limit: number; offset: number }> => {
+  const list = async (who: Tenant, query = ''): Promise<LinkPage> => {
     const res = await get(who, `${LINKS}${query}`).expect(200);
-    return res.body as { customLinks: Link[]; total: number; limit: number; offset: number };
+    return res.body as LinkPage;
   };
   const listIds = async (who: Tenant, query: string) => ids((await list(who, query)).customLinks);
   const campaigns = async (who: Tenant): Promise<Campaign[]> =>
-    ((await get(who, CAMPAIGNS).expect(200)).body as { campaigns: Campaign[] }).campaigns;
+    ((await get(who, CAMPAIGNS).expect(200)).body as CampaignPage).campaigns;
   const createCampaign = async (who: Tenant, name: string): Promise<Campaign> =>
     (await request(t.server).post(CAMPAIGNS).set('x-api-key', who.key).send({ name }).expect(201)).body as Campaign;
   const open = (slug: string) => request(t.server).get(`/l/${slug}`).set('User-Agent', HUMAN_UA).redirects(0);
@@ -529,7 +479,7 @@ describe('custom links', () => {
         email: 'ada@lovelace.org',
         shareDescription: 'Hello',
       }).expect(200);
-      const body = res.body as { customLink: Link; job: Job | null };
+      const body = res.body as LinkUpdate;
       expect(Object.keys(body).sort()).toEqual(['customLink', 'job']);
       expect(body.job).toBeNull();
       const { updatedAt, ...rest } = body.customLink;
@@ -548,18 +498,18 @@ describe('custom links', () => {
       const who = await tenant();
       const link = await createOne(who);
       const res = await patch(who, link.id, {}).expect(200);
-      expect((res.body as { customLink: Link }).customLink).toMatchObject({
+      expect((res.body as LinkUpdate).customLink).toMatchObject({
         ...link,
         updatedAt: expect.stringMatching(ISO_MS_Z),
       });
-      expect((res.body as { job: unknown }).job).toBeNull();
+      expect((res.body as LinkUpdate).job).toBeNull();
     });
 
     it('sets and clears nullable fields with null', async () => {
       const who = await tenant();
       const link = await createOne(who, { role: 'CTO', context: 'ctx' });
       const res = await patch(who, link.id, { context: null }).expect(200);
-      expect((res.body as { customLink: Link }).customLink).toMatchObject({ context: null, role: 'CTO' });
+      expect((res.body as LinkUpdate).customLink).toMatchObject({ context: null, role: 'CTO' });
     });
 
     it('a thumbnail-affecting change returns a thumbnail job, re-renders the card and needs an Idempotency-Key', async () => {
@@ -578,12 +528,12 @@ describe('custom links', () => {
       expect(await getLink(who, link.id)).toEqual(link);
 
       const res = await patch(who, link.id, { displayName: 'Ada L.' }, randomUUID()).expect(200);
-      const body = res.body as { customLink: Link; job: Job };
+      const body = res.body as LinkUpdate;
       expect(body.customLink.displayName).toBe('Ada L.');
       expect(body.job).toMatchObject({ id: expect.stringMatching(UUID), type: 'thumbnail', totalItems: 1 });
       expect(['queued', 'processing']).toContain(body.customLink.thumbnailStatus);
 
-      const job = await waitForJob(who, body.job.id);
+      const job = await waitForJob(who, body.job!.id);
       expect(job.status).toBe('completed');
       const rendered = await getLink(who, link.id);
       expect(rendered.thumbnailStatus).toBe('generated');
@@ -593,9 +543,9 @@ describe('custom links', () => {
       // The card shows the company: changing it gives a new card at a new address (an address
       // never changes content, so caches never serve a stale card).
       const companyChange = await patch(who, link.id, { company: 'Babbage & Co' }, randomUUID()).expect(200);
-      const companyJob = (companyChange.body as { job: Job }).job;
+      const companyJob = (companyChange.body as LinkUpdate).job!;
       expect(companyJob).toMatchObject({ type: 'thumbnail', totalItems: 1 });
-      expect(companyJob.id).not.toBe(body.job.id);
+      expect(companyJob.id).not.toBe(body.job!.id);
       expect((await waitForJob(who, companyJob.id)).status).toBe('completed');
       const recarded = await getLink(who, link.id);
       expect(recarded).toMatchObject({ thumbnailStatus: 'generated', company: 'Babbage & Co', displayName: 'Ada L.' });
@@ -634,7 +584,7 @@ describe('custom links', () => {
         displayName: link.displayName,
         context: 'c',
       }).expect(200);
-      const body = res.body as { customLink: Link; job: Job | null };
+      const body = res.body as LinkUpdate;
       expect(body.job).toBeNull();
       expect(body.customLink.context).toBe('c');
       expect(body.customLink.thumbnailStatus).toBe('generated');
@@ -642,7 +592,7 @@ describe('custom links', () => {
 
       // With a key and the same values, still no job.
       const again = await patch(who, link.id, { lastName: 'Hopper' }, randomUUID()).expect(200);
-      expect((again.body as { job: unknown }).job).toBeNull();
+      expect((again.body as LinkUpdate).job).toBeNull();
     });
 
     it('serves the rendered card publicly as a PNG, cacheable for 5 minutes', async () => {
@@ -754,7 +704,7 @@ describe('custom links', () => {
       };
       expect(body.prospectLogoUrl).toHaveLength(2083);
       const res = await patch(who, link.id, body, randomUUID()).expect(200);
-      expect((res.body as { customLink: Link }).customLink).toMatchObject(body);
+      expect((res.body as LinkUpdate).customLink).toMatchObject(body);
     });
 
     it('rejects wrong types: string_type for a number, model_attributes_type for a non-object campaign, header bounds', async () => {
@@ -806,26 +756,26 @@ describe('custom links', () => {
       const existing = await createCampaign(who, unique('Existing'));
 
       const byId = await patch(who, a.id, { campaign: { id: existing.id } }).expect(200);
-      expect((byId.body as { customLink: Link; job: unknown }).customLink.campaignId).toBe(existing.id);
-      expect((byId.body as { job: unknown }).job).toBeNull();
+      expect((byId.body as LinkUpdate).customLink.campaignId).toBe(existing.id);
+      expect((byId.body as LinkUpdate).job).toBeNull();
 
       const name = unique('Fresh Campaign');
       const created = await patch(who, b.id, { campaign: { name } }).expect(200);
-      const newId = (created.body as { customLink: Link }).customLink.campaignId as string;
+      const newId = (created.body as LinkUpdate).customLink.campaignId as string;
       expect(newId).toMatch(UUID);
       expect(newId).not.toBe(existing.id);
       let all = await campaigns(who);
       expect(all.find((c) => c.id === newId)).toMatchObject({ name, customLinkCount: 1, activeCustomLinkCount: 1 });
 
       const reused = await patch(who, a.id, { campaign: { name: name.toUpperCase() } }).expect(200);
-      expect((reused.body as { customLink: Link }).customLink.campaignId).toBe(newId);
+      expect((reused.body as LinkUpdate).customLink.campaignId).toBe(newId);
       const byExistingName = await patch(who, b.id, { campaign: { name: existing.name.toLowerCase() } }).expect(200);
-      expect((byExistingName.body as { customLink: Link }).customLink.campaignId).toBe(existing.id);
+      expect((byExistingName.body as LinkUpdate).customLink.campaignId).toBe(existing.id);
       all = await campaigns(who);
       expect(all).toHaveLength(2);
 
       const unfiled = await patch(who, a.id, { campaign: null }).expect(200);
-      expect((unfiled.body as { customLink: Link }).customLink.campaignId).toBeNull();
+      expect((unfiled.body as LinkUpdate).customLink.campaignId).toBeNull();
       expect((await getLink(who, a.id)).campaignId).toBeNull();
       expect((await getLink(who, b.id)).campaignId).toBe(existing.id);
     });
@@ -834,7 +784,7 @@ describe('custom links', () => {
       const who = await tenant();
       const link = await createOne(who);
       const off = await patch(who, link.id, { active: false }).expect(200);
-      expect(off.body as { customLink: Link; job: unknown }).toMatchObject({
+      expect(off.body as LinkUpdate).toMatchObject({
         customLink: { active: false },
         job: null,
       });
@@ -857,7 +807,7 @@ describe('custom links', () => {
         action: 'deactivate',
         customLinkIds: [a.id, b.id, a.id, theirs.id, UNKNOWN_ID, b.id],
       }).expect(200);
-      const body = res.body as { action: string; affectedCount: number; customLinkIds: string[] };
+      const body = res.body as BulkActionAnswer;
       expect(Object.keys(body).sort()).toEqual(['action', 'affectedCount', 'customLinkIds']);
       expect(body.action).toBe('deactivate');
       expect(body.affectedCount).toBe(2);
@@ -892,8 +842,8 @@ describe('custom links', () => {
         customLinkIds: [a.id, b.id, a.id],
         campaignId: mine.id,
       }).expect(200);
-      expect((moved.body as { affectedCount: number }).affectedCount).toBe(2);
-      expect((moved.body as { action: string }).action).toBe('move');
+      expect((moved.body as BulkActionAnswer).affectedCount).toBe(2);
+      expect((moved.body as BulkActionAnswer).action).toBe('move');
       expect((await getLink(who, a.id)).campaignId).toBe(mine.id);
       expect((await getLink(who, b.id)).campaignId).toBe(mine.id);
 

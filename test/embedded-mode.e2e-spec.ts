@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SessionPage } from './support/api-types';
 import { eventually } from './support/test-app';
 import { assertBuilt, freePort, MAIN } from './support/worker-process';
 
@@ -128,7 +129,7 @@ describe('embedded mode: no URLs, two commands', () => {
 
     const response = await sessions(key);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { sessions: unknown[]; pagination: { total: number } };
+    const body = (await response.json()) as SessionPage;
     expect(body.sessions.length).toBeGreaterThan(0);
     total = body.pagination.total;
 
@@ -150,7 +151,7 @@ describe('embedded mode: no URLs, two commands', () => {
     expect(server.stdout()).not.toContain('Demo organization');
     const response = await sessions(key);
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { pagination: { total: number } }).pagination.total).toBe(total);
+    expect(((await response.json()) as SessionPage).pagination.total).toBe(total);
     expect(await stop(server)).toBe(0);
   });
 

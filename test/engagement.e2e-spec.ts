@@ -1,6 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Scope } from '../src/common/auth/scopes';
+import { detailOf } from './support/api-responses';
+import type {
+  Campaign,
+  EventInput,
+  EventsAnswer,
+  Funnel,
+  Job,
+  JobEnvelope,
+  JobItemPage,
+  Link,
+  LinkEngagement,
+  LinkPage,
+  SessionReferencePage,
+} from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
@@ -82,31 +96,6 @@ const REFERENCE_KEYS = [
   'analysisAvailable',
 ].sort();
 
-type Engagement = Record<string, unknown> & {
-  stage: string;
-  openObserved: boolean;
-  botScannedOnly: boolean;
-  lastActivityAt: string | null;
-};
-interface Link {
-  id: string;
-  url: string;
-  campaignId: string | null;
-  engagement: Engagement;
-}
-interface Ev {
-  eventId?: string;
-  type?: string;
-  customLinkId?: string;
-  slug?: string;
-  occurredAt?: string;
-  pageViewId?: string;
-  visitorId?: string;
-  sessionId?: string;
-  userAgent?: string;
-  bot?: boolean;
-}
-
 /** Minute `n` of 2026-03-01 (UTC). */
 const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
 let seq = 0;
@@ -133,12 +122,7 @@ describe('engagement tracking', () => {
       .post(EVENTS)
       .set('x-api-key', typeof who === 'string' ? who : who.key)
       .send({ events });
-  const send = async (who: Tenant, events: Ev[]) =>
-    (await post(who, events).expect(202)).body as {
-      accepted: number;
-      duplicates: number;
-      rejected: { index: number; reason: string }[];
-    };
+  const send = async (who: Tenant, events: EventInput[]) => (await post(who, events).expect(202)).body as EventsAnswer;
   const link = async (who: Tenant, id: string): Promise<Link> =>
     (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
   const engagement = async (who: Tenant, id: string) => (await link(who, id)).engagement;
@@ -158,18 +142,16 @@ describe('engagement tracking', () => {
       .set('Idempotency-Key', randomUUID())
       .send(campaign ? { links, campaign: { name: campaign } } : { links })
       .expect(202);
-    const jobId = (res.body as { job: { id: string } }).job.id;
+    const jobId = (res.body as JobEnvelope).job.id;
     await eventually(
       async () =>
         ['completed', 'completed_with_errors', 'failed'].includes(
-          ((await get(who, `${JOBS}/${jobId}`).expect(200)).body as { status: string }).status,
+          ((await get(who, `${JOBS}/${jobId}`).expect(200)).body as Job).status,
         ),
       30000,
     );
-    const items = (
-      (await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as { items: { customLinkId: string }[] }
-    ).items;
-    return Promise.all(items.map((i) => link(who, i.customLinkId)));
+    const items = ((await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as JobItemPage).items;
+    return Promise.all(items.map((i) => link(who, i.customLinkId!)));
   }
 
   describe('POST /api/v1/events', () => {
@@ -204,7 +186,7 @@ describe('engagement tracking', () => {
     });
 
     describe('422 for a structurally invalid event, and nothing is stored', () => {
-      const valid = () => ({
+      const valid = (): EventInput => ({
         eventId: eid(),
         type: 'page_view',
         customLinkId: links[1].id,
@@ -227,7 +209,7 @@ describe('engagement tracking', () => {
         const before = await engagement(who, links[1].id);
         const res = await post(who, [good, bad]);
         expect(res.status).toBe(422);
-        const detail = (res.body as { detail: { loc: (string | number)[]; type: string; msg: string }[] }).detail;
+        const detail = detailOf(res);
         expect(detail.length).toBeGreaterThanOrEqual(1);
         for (const entry of detail) expect(entry.loc.slice(0, 3)).toEqual(['body', 'events', 1]);
         if (field) expect(detail.map((d) => d.loc[3])).toContain(field);
@@ -248,7 +230,7 @@ describe('engagement tracking', () => {
         expect((await post(who, [])).status).toBe(422);
         expect((await request(t.server).post(EVENTS).set('x-api-key', who.key).send({})).status).toBe(422);
         const many = (n: number) =>
-          Array.from({ length: n }, (_, i) => ({
+          Array.from({ length: n }, (_, i): EventInput => ({
             eventId: `${eid()}-${i}`,
             type: 'session_ended',
             customLinkId: links[2].id,
@@ -312,7 +294,7 @@ describe('engagement tracking', () => {
 
     it('counts repeated eventIds as duplicates, across and within batches, and they change nothing', async () => {
       const [l] = await createLinks(who, 1);
-      const a = {
+      const a: EventInput = {
         eventId: eid(),
         type: 'page_view',
         customLinkId: l.id,
@@ -320,7 +302,7 @@ describe('engagement tracking', () => {
         pageViewId: 'p1',
         visitorId: 'v1',
       };
-      const b = {
+      const b: EventInput = {
         eventId: eid(),
         type: 'page_view',
         customLinkId: l.id,
@@ -333,7 +315,7 @@ describe('engagement tracking', () => {
       expect(
         await send(who, [a, { ...b, customLinkId: undefined, slug: slugOf(l), occurredAt: at(1), pageViewId: 'p3' }]),
       ).toEqual({ accepted: 0, duplicates: 2, rejected: [] });
-      const c = { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(9) };
+      const c: EventInput = { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(9) };
       expect(await send(who, [c, { ...c, type: 'lead_submitted' }, a])).toEqual({
         accepted: 1,
         duplicates: 2,
@@ -518,7 +500,7 @@ describe('engagement tracking', () => {
       const who = await t.createTenant();
       const [one, two, three] = await createLinks(who, 3);
       const tag = eid();
-      const pair = (id: string) => [
+      const pair = (id: string): EventInput[] => [
         { eventId: `${tag}-a`, type: 'open', customLinkId: id, occurredAt: at(30) },
         { eventId: `${tag}-B`, type: 'lead_submitted', customLinkId: id, occurredAt: at(30) },
       ];
@@ -540,7 +522,7 @@ describe('engagement tracking', () => {
       const [one, two] = await createLinks(who, 2);
       const tag = eid();
       // UTF-8 byte order: "\u{1F600}" (F0 9F 98 80) > "\uE000" (EE 80 80); UTF-16 code units order them the other way.
-      const events = (id: string, p: string) => [
+      const events = (id: string, p: string): EventInput[] => [
         { eventId: `${p}${tag}\uE000`, type: 'open', customLinkId: id, occurredAt: at(40) },
         { eventId: `${p}${tag}\u{1F600}`, type: 'session_ended', customLinkId: id, occurredAt: at(40) },
       ];
@@ -593,15 +575,13 @@ describe('engagement tracking', () => {
         { eventId: eid(), type: 'open', customLinkId: b.id, occurredAt: at(4), bot: true },
       ]);
       const ids = async (query: string) =>
-        (
-          (await get(who, `${LINKS}?${query}`).expect(200)).body as { customLinks: Link[]; total: number }
-        ).customLinks.map((l) => l.id);
+        ((await get(who, `${LINKS}?${query}`).expect(200)).body as LinkPage).customLinks.map((l) => l.id);
       expect(await ids('stage=not_opened')).toEqual(expect.arrayContaining([n.id, b.id]));
       expect((await ids('stage=not_opened')).sort()).toEqual([n.id, b.id].sort());
       expect(await ids('stage=opened')).toEqual([o.id]);
       expect(await ids('stage=started')).toEqual([s.id]);
       expect(await ids('stage=engaged')).toEqual([e.id]);
-      const total = ((await get(who, `${LINKS}?stage=not_opened`).expect(200)).body as { total: number }).total;
+      const total = ((await get(who, `${LINKS}?stage=not_opened`).expect(200)).body as LinkPage).total;
       expect(total).toBe(2);
       expect((await get(who, `${LINKS}?stage=bounced`)).status).toBe(422);
       const desc = await ids('sort=last_activity_at&order=desc');
@@ -629,7 +609,7 @@ describe('engagement tracking', () => {
         .redirects(0)
         .expect(302);
       const after = Date.now();
-      let e: Engagement | undefined;
+      let e: LinkEngagement | undefined;
       await eventually(async () => {
         e = await engagement(who, links[0].id);
         return e.stage === 'opened';
@@ -663,7 +643,7 @@ describe('engagement tracking', () => {
       const l = links[index];
       const res = await open(slugOf(l)).redirects(0);
       expect(res.status).toBe(302);
-      let e: Engagement | undefined;
+      let e: LinkEngagement | undefined;
       await eventually(async () => {
         e = await engagement(who, l.id);
         return e.botScannedOnly;
@@ -803,7 +783,7 @@ describe('engagement tracking', () => {
         .set('x-api-key', who.key)
         .send({ name: `Empty ${eid()}` })
         .expect(201);
-      const id = (created.body as { id: string }).id;
+      const id = (created.body as Campaign).id;
       const res = (await get(who, `/api/v1/custom-link-campaigns/${id}/engagement`).expect(200)).body as Record<
         string,
         unknown
@@ -845,13 +825,7 @@ describe('engagement tracking', () => {
         { eventId: eid(), type: 'open', customLinkId: l.id, occurredAt: at(20), sessionId: s3 },
         { eventId: eid(), type: 'session_started', customLinkId: l.id, occurredAt: at(21), sessionId: sBot, bot: true },
       ]);
-      const list = async () =>
-        (await get(who, `${LINKS}/${l.id}/sessions`).expect(200)).body as {
-          sessions: Record<string, unknown>[];
-          total: number;
-          limit: number;
-          offset: number;
-        };
+      const list = async () => (await get(who, `${LINKS}/${l.id}/sessions`).expect(200)).body as SessionReferencePage;
       const res = await list();
       expect(Object.keys(res).sort()).toEqual(['limit', 'offset', 'sessions', 'total']);
       expect(res).toMatchObject({ total: 3, limit: 50, offset: 0 });
@@ -885,15 +859,13 @@ describe('engagement tracking', () => {
         analysisAvailable: false,
       });
       expect(byId.has(sBot)).toBe(false);
-      const paged = (await get(who, `${LINKS}/${l.id}/sessions?limit=2&offset=2`).expect(200)).body as {
-        sessions: unknown[];
-        total: number;
-      };
+      const paged = (await get(who, `${LINKS}/${l.id}/sessions?limit=2&offset=2`).expect(200))
+        .body as SessionReferencePage;
       expect(paged.total).toBe(3);
       expect(paged.sessions).toHaveLength(1);
-      expect(((await get(who, `${LINKS}/${otherLink.id}/sessions`).expect(200)).body as { total: number }).total).toBe(
-        0,
-      );
+      expect(
+        ((await get(who, `${LINKS}/${otherLink.id}/sessions`).expect(200)).body as SessionReferencePage).total,
+      ).toBe(0);
 
       // analysisAvailable: production + analyzed only.
       await ingest(t.server, who.key, s1, sessionBody({ email: 'one@acme.com' })).expect(200);
@@ -1068,10 +1040,7 @@ describe('engagement tracking', () => {
       expect((await get(analyst, '/api/v1/analytics/funnel').expect(200)).body).toEqual(all);
 
       const other = await t.createTenant();
-      expect(
-        ((await get(other, '/api/v1/analytics/funnel').expect(200)).body as { generatedLinkCount: number })
-          .generatedLinkCount,
-      ).toBe(0);
+      expect(((await get(other, '/api/v1/analytics/funnel').expect(200)).body as Funnel).generatedLinkCount).toBe(0);
     });
   });
 });

@@ -9,6 +9,7 @@ import {
   type EngagementEvent,
   type EventType,
 } from '../src/modules/engagement/rules/engagement-rollup';
+import type { EventsAnswer, Job, JobEnvelope, JobItemPage, Link, LinkEngagement } from './support/api-types';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -39,8 +40,8 @@ const SESSION_POOL = [
   '0190b000-0000-7000-8000-00000000000b',
   '0190b000-0000-7000-8000-00000000000c',
 ];
-const RANK: Record<string, number> = { not_opened: 0, opened: 1, started: 2, engaged: 3 };
-const COUNTS = [
+const RANK: Record<LinkEngagement['stage'], number> = { not_opened: 0, opened: 1, started: 2, engaged: 3 };
+const COUNTS: (keyof LinkEngagement)[] = [
   'pageViewCount',
   'loadCount',
   'uniqueVisitorCount',
@@ -50,7 +51,7 @@ const COUNTS = [
   'startedSessionCount',
   'engagedSessionCount',
 ];
-const FIRSTS = [
+const FIRSTS: (keyof LinkEngagement)[] = [
   'firstOpenedAt',
   'firstStartedAt',
   'firstEngagedAt',
@@ -58,9 +59,7 @@ const FIRSTS = [
   'firstMeetingClickedAt',
   'firstMeetingBookedAt',
 ];
-const FLAGS = ['openObserved', 'leadSubmitted', 'meetingClicked', 'meetingBooked'];
-
-type Engagement = Record<string, unknown>;
+const FLAGS: (keyof LinkEngagement)[] = ['openObserved', 'leadSubmitted', 'meetingClicked', 'meetingBooked'];
 
 interface Draft {
   link: number;
@@ -143,37 +142,29 @@ describe('engagement rollups (property, through HTTP)', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links })
       .expect(202);
-    const jobId = (res.body as { job: { id: string } }).job.id;
+    const jobId = (res.body as JobEnvelope).job.id;
     await eventually(
       async () =>
-        ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string }).status ===
-        'completed',
+        ((await get(who, `/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as Job).status === 'completed',
       30000,
     );
-    const items = (
-      (await get(who, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as {
-        items: { customLinkId: string }[];
-      }
-    ).items;
+    const items = ((await get(who, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as JobItemPage).items;
     return Promise.all(
       items.map(async (i) => {
-        const link = (await get(who, `/api/v1/custom-links/${i.customLinkId}`).expect(200)).body as {
-          id: string;
-          url: string;
-        };
+        const link = (await get(who, `/api/v1/custom-links/${i.customLinkId}`).expect(200)).body as Link;
         return { id: link.id, slug: link.url.slice(`${PUBLIC_BASE_URL}/l/`.length) };
       }),
     );
   }
 
-  function assertNoRegression(before: Engagement, after: Engagement, context: string): void {
+  function assertNoRegression(before: LinkEngagement, after: LinkEngagement, context: string): void {
     for (const key of COUNTS)
       expect({ context, key, ok: (after[key] as number) >= (before[key] as number) }).toEqual({
         context,
         key,
         ok: true,
       });
-    expect({ context, stage: RANK[after.stage as string] >= RANK[before.stage as string] }).toEqual({
+    expect({ context, stage: RANK[after.stage] >= RANK[before.stage] }).toEqual({
       context,
       stage: true,
     });
@@ -241,9 +232,7 @@ describe('engagement rollups (property, through HTTP)', () => {
         const snapshot = async () =>
           Promise.all(
             links.map(
-              async (l) =>
-                ((await get(who, `/api/v1/custom-links/${l.id}`).expect(200)).body as { engagement: Engagement })
-                  .engagement,
+              async (l) => ((await get(who, `/api/v1/custom-links/${l.id}`).expect(200)).body as Link).engagement,
             ),
           );
         let previous = await snapshot();
@@ -257,7 +246,7 @@ describe('engagement rollups (property, through HTTP)', () => {
                 .set('x-api-key', who.key)
                 .send({ events: batch.map(body) });
               expect(res.status).toBe(202);
-              return res.body as { accepted: number; duplicates: number; rejected: unknown[] };
+              return res.body as EventsAnswer;
             }),
           );
           for (const reply of replies) {

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Public, RequireScope } from '../src/common/auth/auth.decorators';
 import { PaginationQuery } from '../src/common/pagination/pagination.query';
+import { detailOf } from './support/api-responses';
+import type { Campaign } from './support/api-types';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -94,7 +96,6 @@ describe('error model', () => {
   };
   const patch = (id: string, body: object, key: string | null = who.key) =>
     authed(request(t.server).patch(`${CAMPAIGNS}/${id}`), key).send(body);
-  const issues = (res: request.Response) => (res.body as { detail: unknown[] }).detail;
 
   describe('routing', () => {
     it.each([
@@ -201,7 +202,7 @@ describe('error model', () => {
 
     it('accepts exactly 1 MiB (then validates it: the name is too long)', async () => {
       const res = await post(bodyOfSize(MIB)).expect(422);
-      expect(issues(res)).toEqual([
+      expect(detailOf(res)).toEqual([
         expect.objectContaining({ type: 'string_too_long', loc: ['body', 'name'], ctx: { max_length: 255 } }),
       ]);
     });
@@ -228,7 +229,7 @@ describe('error model', () => {
           request(t.server).post(path).set('x-api-key', key).set('Content-Type', 'application/json').send(body);
         for (const size of [MIB + 1, 5 * MIB]) {
           const res = await send(bodyOfSize(size)).expect(422);
-          expect(issues(res)).toEqual([expect.objectContaining({ type: 'missing', loc: ['body', field] })]);
+          expect(detailOf(res)).toEqual([expect.objectContaining({ type: 'missing', loc: ['body', field] })]);
         }
         expect((await send(bodyOfSize(5 * MIB + 1)).expect(413)).body).toEqual({ detail: 'Request body too large.' });
       },
@@ -238,7 +239,7 @@ describe('error model', () => {
       const echo = (body: string) =>
         request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(body);
       expect((await echo('{"name":"x"}').expect(201)).body).toEqual({ name: 'x' });
-      expect(issues(await echo('{name: 1}').expect(422))).toEqual([
+      expect(detailOf(await echo('{name: 1}').expect(422))).toEqual([
         expect.objectContaining({ type: 'json_invalid', loc: ['body', 1] }),
       ]);
       expect((await echo(bodyOfSize(MIB + 1)).expect(413)).body).toEqual({ detail: 'Request body too large.' });
@@ -391,7 +392,7 @@ describe('error model', () => {
       const res = await post({ name, color: 'red', id: SOME_ID, customLinkCount: 99 }).expect(201);
       expect(res.body).toMatchObject({ name, customLinkCount: 0 });
       expect(res.body).not.toHaveProperty('color');
-      expect((res.body as { id: string }).id).not.toBe(SOME_ID);
+      expect((res.body as Campaign).id).not.toBe(SOME_ID);
     });
 
     it('invalid path uuid: uuid_parsing at ["path","campaign_id"] with the raw string', async () => {
@@ -475,7 +476,7 @@ describe('error model', () => {
         .set('Idempotency-Key', key)
         .send({ name: '' })
         .expect(422);
-      expect(issues(res)).toEqual([
+      expect(detailOf(res)).toEqual([
         expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'campaign_id'], input: 'not-a-uuid' }),
         expect.objectContaining({ type: 'string_too_long', loc: ['header', 'idempotency-key'], input: key }),
         expect.objectContaining({ type: 'string_too_short', loc: ['body', 'name'], input: '' }),
@@ -577,7 +578,7 @@ describe('error model', () => {
 
     it('reports both parameters in one 422, limit first', async () => {
       const res = await page('?offset=-5&limit=abc').expect(422);
-      expect(issues(res)).toEqual([
+      expect(detailOf(res)).toEqual([
         expect.objectContaining({ type: 'int_parsing', loc: ['query', 'limit'], input: 'abc' }),
         expect.objectContaining({ type: 'greater_than_equal', loc: ['query', 'offset'], input: '-5' }),
       ]);
@@ -632,14 +633,14 @@ describe('error model', () => {
 
     it('422 before 404: an invalid uuid is never looked up, and a valid unknown id with an invalid body is 422', async () => {
       const res = await patch('0190b3b0-7a1c-7cc0-8000-zzzzzzzzzzzz', { name: 'fine' }).expect(422);
-      expect(issues(res)).toEqual([expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'campaign_id'] })]);
+      expect(detailOf(res)).toEqual([expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'campaign_id'] })]);
       const unknown = await patch(SOME_ID, { name: '' }).expect(422);
-      expect(issues(unknown)).toEqual([expect.objectContaining({ type: 'string_too_short', loc: ['body', 'name'] })]);
+      expect(detailOf(unknown)).toEqual([expect.objectContaining({ type: 'string_too_short', loc: ['body', 'name'] })]);
     });
 
     it("404 for a valid uuid of another organization's campaign", async () => {
       const other = await t.createTenant(['custom_links:write']);
-      const theirs = (await post({ name: uniqueName('Theirs') }, other.key).expect(201)).body as { id: string };
+      const theirs = (await post({ name: uniqueName('Theirs') }, other.key).expect(201)).body as Campaign;
       expect((await patch(theirs.id, { name: uniqueName('Mine') }).expect(404)).body).toEqual(CAMPAIGN_NOT_FOUND);
       expect(
         (await request(t.server).delete(`${CAMPAIGNS}/${theirs.id}`).set('x-api-key', who.key).expect(404)).body,

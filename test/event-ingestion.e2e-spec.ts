@@ -9,6 +9,7 @@ import {
   type EventType,
 } from '../src/modules/engagement/rules/engagement-rollup';
 import { insertLinks, oracleCampaignEngagement } from './support/aggregates';
+import type { EventInput, EventsAnswer, Link } from './support/api-types';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -32,22 +33,10 @@ const TYPES: EventType[] = [
 ];
 const SESSIONS = Array.from({ length: 6 }, () => randomUUID());
 
-type Answer = { accepted: number; duplicates: number; rejected: unknown[] };
-type Event = {
-  eventId: string;
-  type: EventType;
-  customLinkId: string;
-  occurredAt: string;
-  pageViewId?: string;
-  visitorId?: string;
-  sessionId?: string;
-  bot?: boolean;
-};
-
 /** A pool of events over the links: every one of a fixed content, so a repeat is an identical duplicate. */
-function eventPool(linkIds: string[], size: number, tag: string): Event[] {
+function eventPool(linkIds: string[], size: number, tag: string): EventInput[] {
   return Array.from({ length: size }, (_, i) => {
-    const event: Event = {
+    const event: EventInput = {
       eventId: `${tag}-${i}`,
       type: TYPES[i % TYPES.length],
       customLinkId: linkIds[i % linkIds.length],
@@ -62,12 +51,12 @@ function eventPool(linkIds: string[], size: number, tag: string): Event[] {
 }
 
 /** `count` batches of `size` events drawn from the pool, so batches share ids. */
-const batchesOf = (pool: Event[], count: number, size: number) =>
+const batchesOf = (pool: EventInput[], count: number, size: number) =>
   Array.from({ length: count }, (_, b) =>
     Array.from({ length: size }, (_, i) => pool[(b * 37 + i * 13) % pool.length]),
   );
 
-const asEngagementEvent = (e: Event): EngagementEvent => ({
+const asEngagementEvent = (e: EventInput): EngagementEvent => ({
   eventId: e.eventId,
   type: e.type,
   occurredAt: new Date(e.occurredAt),
@@ -90,16 +79,13 @@ describe('event batches committed together', () => {
     await t.close();
   });
 
-  const post = (who: Tenant, events: Event[], key?: string) => {
+  const post = (who: Tenant, events: EventInput[], key?: string) => {
     const req = request(t.server).post(EVENTS).set('x-api-key', who.key);
     return (key ? req.set('Idempotency-Key', key) : req).send({ events });
   };
   const engagement = async (who: Tenant, id: string) =>
-    (
-      (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as {
-        engagement: unknown;
-      }
-    ).engagement;
+    ((await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as Link)
+      .engagement;
 
   /** Fresh links (no engagement yet) in a new campaign. */
   async function linksInCampaign(who: Tenant, n: number): Promise<{ campaignId: string; linkIds: string[] }> {
@@ -125,14 +111,14 @@ describe('event batches committed together', () => {
     const batches = batchesOf(pool, 12, 40);
 
     const answers = (await Promise.all(batches.map((batch) => post(who, batch).expect(202)))).map(
-      (res) => res.body as Answer,
+      (res) => res.body as EventsAnswer,
     );
 
     const distinct = new Set(batches.flat().map((e) => e.eventId));
     expect(answers.reduce((sum, a) => sum + a.accepted, 0)).toBe(distinct.size);
     answers.forEach((a, i) => expect(a.accepted + a.duplicates).toBe(batches[i].length));
     // Posted again, every event is a duplicate.
-    expect(((await post(who, batches[0]).expect(202)).body as Answer).accepted).toBe(0);
+    expect(((await post(who, batches[0]).expect(202)).body as EventsAnswer).accepted).toBe(0);
     const stored = pool.filter((e) => distinct.has(e.eventId));
     for (const id of linkIds) {
       expect(await engagement(who, id)).toEqual(
@@ -160,7 +146,7 @@ describe('event batches committed together', () => {
       expect(res.headers['idempotent-replayed']).toBe('true');
       expect(res.body).toEqual(first[i].body);
     });
-    expect(first.reduce((sum, res) => sum + (res.body as Answer).accepted, 0)).toBe(
+    expect(first.reduce((sum, res) => sum + (res.body as EventsAnswer).accepted, 0)).toBe(
       new Set(batches.flat().map((e) => e.eventId)).size,
     );
   });

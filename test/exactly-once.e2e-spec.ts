@@ -6,6 +6,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { LINK_LIST } from '../src/modules/custom-links/link-list';
 import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
+import type { Job, JobEnvelope } from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -20,14 +21,6 @@ const JOBS = '/api/v1/custom-link-jobs';
 const CONFLICT = { detail: 'The operation conflicts with current state or idempotency history.' };
 const TERMINAL = ['completed', 'completed_with_errors', 'cancelled', 'failed'];
 const INTERNAL = { detail: 'Internal server error.' };
-
-interface Job {
-  id: string;
-  status: string;
-  totalItems: number;
-  createdCount: number;
-  parentJobId: string | null;
-}
 
 const links = (n: number, prefix: string) =>
   Array.from({ length: n }, (_, i) => ({
@@ -98,7 +91,7 @@ describe('exactly once', () => {
 
     const originals = responses.filter((r) => r.status === 202 && r.headers['idempotent-replayed'] === undefined);
     expect(originals).toHaveLength(1);
-    const job = (originals[0].body as { job: Job }).job;
+    const job = (originals[0].body as JobEnvelope).job;
     for (const res of responses) {
       if (res.status === 409) {
         expect(res.body).toEqual(CONFLICT);
@@ -119,7 +112,7 @@ describe('exactly once', () => {
     const who = await tenant();
     // Paused, the workers leave jobs queued, so a cancel settles every item as cancelled at once.
     await queue.pause();
-    const parent = ((await create(who, { links: links(5, 'chain') }).expect(202)).body as { job: Job }).job;
+    const parent = ((await create(who, { links: links(5, 'chain') }).expect(202)).body as JobEnvelope).job;
     expect(((await cancel(who, parent.id).expect(200)).body as Job).status).toBe('cancelled');
 
     // Ten concurrent retries of one parent: one child, the rest 409.
@@ -130,14 +123,14 @@ describe('exactly once', () => {
       expect(res.status).toBe(409);
       expect(res.body).toEqual(CONFLICT);
     }
-    const child = (accepted[0].body as { job: Job }).job;
+    const child = (accepted[0].body as JobEnvelope).job;
     expect(child).toMatchObject({ parentJobId: parent.id, totalItems: 5 });
     // The same parent again, later: its items were all handed to the child.
     await retry(who, parent.id).expect(409, CONFLICT);
 
     // The child is cancelled too and retried in turn: a grandchild over the same five items.
     expect(((await cancel(who, child.id).expect(200)).body as Job).status).toBe('cancelled');
-    const grandchild = ((await retry(who, child.id).expect(202)).body as { job: Job }).job;
+    const grandchild = ((await retry(who, child.id).expect(202)).body as JobEnvelope).job;
     expect(grandchild).toMatchObject({ parentJobId: child.id, totalItems: 5 });
     await retry(who, child.id).expect(409, CONFLICT);
     await retry(who, parent.id).expect(409, CONFLICT);
@@ -177,7 +170,7 @@ describe('exactly once', () => {
 
   it('a PATCH that fails after its commit is replayed, not run again: one thumbnail job', async () => {
     const who = await tenant();
-    const job = ((await create(who, { links: links(1, 'patch') }).expect(202)).body as { job: Job }).job;
+    const job = ((await create(who, { links: links(1, 'patch') }).expect(202)).body as JobEnvelope).job;
     await settled(who, job.id);
     const [{ id: linkId }]: { id: string }[] = await db.query(
       `SELECT id FROM custom_links WHERE organization_id = $1`,

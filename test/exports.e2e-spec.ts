@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { insertLinks } from './support/aggregates';
+import type { Export } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { ExportsRepository } from '../src/modules/exports/exports.repository';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
@@ -36,17 +37,8 @@ function create(who: Tenant, body: object, key: string | null = `export-${++seq}
   return (key === null ? req : req.set('Idempotency-Key', key)).send(body);
 }
 
-interface ExportBody {
-  id: string;
-  status: string;
-  rowCount: number | null;
-  downloadUrl: string | null;
-  completedAt: string | null;
-  expiresAt: string | null;
-}
-
 /** Starts an export, waits for it to finish, and returns it. */
-async function exported(who: Tenant, body: object): Promise<ExportBody> {
+async function exported(who: Tenant, body: object): Promise<Export> {
   const res = await create(who, body).expect(202);
   expect(res.headers.location).toBe(`${EXPORTS}/${res.body.id}`);
   return readUntil(
@@ -56,7 +48,7 @@ async function exported(who: Tenant, body: object): Promise<ExportBody> {
           .get(res.headers.location as string)
           .set(auth(who))
           .expect(200)
-      ).body as ExportBody,
+      ).body as Export,
     (e) => e.status === 'completed' || e.status === 'failed',
   );
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { WEBHOOK_EVENT_TYPES } from '../src/modules/webhooks/webhook-event-types';
+import type { SessionPage } from './support/api-types';
 import { OPENAPI_PATH } from './support/openapi-operations';
 import { ingest, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
@@ -235,7 +236,7 @@ describe('clients generated from openapi.json', () => {
       .get('/api/v1/sessions?buying_intent=high,medium&limit=200')
       .set('x-api-key', tenant.key)
       .expect(200);
-    const commaIds = (comma.body as { sessions: { id: string }[] }).sessions.map((session) => session.id).sort();
+    const commaIds = (comma.body as SessionPage).sessions.map((session) => session.id).sort();
     expect(commaIds).toHaveLength(2);
     expect({ url: result.url, ids: result.ids }).toEqual({ url: result.url, ids: commaIds });
     expect(result.lifecycleStage).toBeNull();

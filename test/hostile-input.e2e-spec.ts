@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import request from 'supertest';
+import type { Campaign, Job, JobEnvelope, JobItemPage, Link, LinkPage } from './support/api-types';
 import { ingest, sessionBody } from './support/sessions';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
@@ -35,13 +36,6 @@ const jsonInvalid = (position: number, reason: string) => ({
   input: {},
   ctx: { error: reason },
 });
-
-interface Link {
-  id: string;
-  url: string;
-  context: string | null;
-  company: string | null;
-}
 
 describe('hostile input (issue 17)', () => {
   let t: TestApp;
@@ -90,13 +84,12 @@ describe('hostile input (issue 17)', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links })
       .expect(202);
-    const jobId = (res.body as { job: { id: string } }).job.id;
+    const jobId = (res.body as JobEnvelope).job.id;
     await readUntil(
-      async () => ((await get(`${JOBS}/${jobId}`).expect(200)).body as { status: string }).status,
+      async () => ((await get(`${JOBS}/${jobId}`).expect(200)).body as Job).status,
       (status) => status === 'completed',
     );
-    const items = ((await get(`${JOBS}/${jobId}/items`).expect(200)).body as { items: { customLinkId: string }[] })
-      .items;
+    const items = ((await get(`${JOBS}/${jobId}/items`).expect(200)).body as JobItemPage).items;
     return Promise.all(
       items.map(async (item) => (await get(`${LINKS}/${item.customLinkId}`).expect(200)).body as Link),
     );
@@ -202,7 +195,7 @@ describe('hostile input (issue 17)', () => {
           .set('x-api-key', who.key)
           .send({ name: `Forms ${randomUUID()}` })
           .expect(201)
-      ).body as { id: string };
+      ).body as Campaign;
       const moved = await request(t.server)
         .post(`${LINKS}/actions`)
         .set('x-api-key', who.key)
@@ -214,7 +207,7 @@ describe('hostile input (issue 17)', () => {
         .expect(200);
       expect(moved.body).toEqual({ action: 'move', affectedCount: 1, customLinkIds: [link.id] });
       const listed = await get(`${LINKS}?campaign_id=urn:uuid:${campaign.id}`).expect(200);
-      expect((listed.body as { customLinks: Link[] }).customLinks.map((l) => l.id)).toEqual([link.id]);
+      expect((listed.body as LinkPage).customLinks.map((l) => l.id)).toEqual([link.id]);
       await request(t.server)
         .post(`${LINKS}/actions`)
         .set('x-api-key', who.key)
@@ -467,9 +460,9 @@ describe('hostile input (issue 17)', () => {
 
     it('a backslash in a substring filter matches literally', async () => {
       const companies = async (query: string) =>
-        (
-          (await get(`${LINKS}?company=${encodeURIComponent(query)}`).expect(200)).body as { customLinks: Link[] }
-        ).customLinks.map((l) => l.company);
+        ((await get(`${LINKS}?company=${encodeURIComponent(query)}`).expect(200)).body as LinkPage).customLinks.map(
+          (l) => l.company,
+        );
       expect(await companies('k\\s')).toEqual(['Back\\slash']);
       expect(await companies('\\')).toEqual(['Back\\slash']);
       expect(await companies('backs')).toEqual(['Backslash']);

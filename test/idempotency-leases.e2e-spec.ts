@@ -5,6 +5,7 @@ import type { Response } from 'supertest';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import { unique } from './support/api-responses';
+import type { JobEnvelope } from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -20,12 +21,6 @@ const LEASE_MS = 1000;
 const QUEUE_PREFIX = `bull-leases-${randomUUID()}`;
 const CONFLICT = { detail: 'The operation conflicts with current state or idempotency history.' };
 const INTERNAL = { detail: 'Internal server error.' };
-
-interface Job {
-  id: string;
-  status: string;
-  totalItems: number;
-}
 
 interface RecordRow {
   state: string;
@@ -130,7 +125,7 @@ describe('Idempotency-Key leases', () => {
     const original = await slow;
     expect(original.status).toBe(202);
     expect(original.headers['idempotent-replayed']).toBeUndefined();
-    const job = (original.body as { job: Job }).job;
+    const job = (original.body as JobEnvelope).job;
 
     const replay = await post(who, body, key).expect(202).expect('Idempotent-Replayed', 'true');
     expect(replay.body).toEqual(original.body);
@@ -184,7 +179,7 @@ describe('Idempotency-Key leases', () => {
     expect(taken?.lease_token).not.toBe(stolen.lease_token);
     expect(taken?.created_at.getTime()).toBeGreaterThanOrEqual(stolen.lease_expires_at.getTime());
 
-    const job = (retried.body as { job: Job }).job;
+    const job = (retried.body as JobEnvelope).job;
     expect(await jobsOf(who)).toEqual([{ id: job.id, total_items: 3 }]);
     await post(who, body, key).expect(202, retried.body).expect('Idempotent-Replayed', 'true');
   });
@@ -205,7 +200,7 @@ describe('Idempotency-Key leases', () => {
 
       await redis.del(waitList);
       const replay = await post(who, body, key).expect(202).expect('Idempotent-Replayed', 'true');
-      expect((replay.body as { job: Job }).job).toMatchObject({ id: job.id, status: 'queued', totalItems: 2 });
+      expect((replay.body as JobEnvelope).job).toMatchObject({ id: job.id, status: 'queued', totalItems: 2 });
       expect(replay.headers.location).toBe(`/api/v1/custom-link-jobs/${job.id}`);
       expect(await jobsOf(who)).toEqual([job]);
     } finally {
@@ -235,6 +230,6 @@ describe('Idempotency-Key leases', () => {
     await post(who, body, key).expect(202, original.body).expect('Idempotent-Replayed', 'true');
     // Replayed, not taken over: the job exists once.
     expect(await record(who, key)).toMatchObject({ state: 'committed', lease_token: committed.lease_token });
-    expect((await jobsOf(who)).map((j) => j.id)).toEqual([(original.body as { job: Job }).job.id]);
+    expect((await jobsOf(who)).map((j) => j.id)).toEqual([(original.body as JobEnvelope).job.id]);
   });
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { detailOf } from './support/api-responses';
+import type { Campaign, CampaignPage } from './support/api-types';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /** Idempotency-Key on campaign mutations through HTTP (docs/api.md §10). */
@@ -8,11 +10,6 @@ import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 const CAMPAIGNS = '/api/v1/custom-link-campaigns';
 const CONFLICT = { detail: 'The operation conflicts with current state or idempotency history.' };
 const LIMITED = { detail: 'Rate limit or organization quota exceeded.' };
-
-interface Campaign {
-  id: string;
-  name: string;
-}
 
 let seq = 0;
 const uniqueName = (label: string) => `${label} ${Date.now().toString(36)}-${++seq}`;
@@ -35,8 +32,7 @@ describe('Idempotency-Key', () => {
     return (key === undefined ? req : req.set('Idempotency-Key', key)).send(body);
   };
   const list = async (who: Tenant): Promise<Campaign[]> =>
-    ((await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key).expect(200)).body as { campaigns: Campaign[] })
-      .campaigns;
+    ((await request(t.server).get(CAMPAIGNS).set('x-api-key', who.key).expect(200)).body as CampaignPage).campaigns;
   const storedRecords = async (who: Tenant, key: string) =>
     db.query<{ method: string; route: string; state: string; response_status: number }[]>(
       `SELECT method, route, state, response_status FROM idempotency_records WHERE organization_id = $1 AND idempotency_key = $2`,
@@ -107,7 +103,7 @@ describe('Idempotency-Key', () => {
     const invalid = { name: 42 };
 
     const first = await post(who, invalid, key).expect(422);
-    expect((first.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([['body', 'name']]);
+    expect(detailOf(first).map((d) => d.loc)).toEqual([['body', 'name']]);
     const replay = await post(who, invalid, key).expect(422);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);

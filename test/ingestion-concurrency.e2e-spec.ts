@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { Account, IngestedSession, PeoplePage } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -37,9 +38,7 @@ describe('concurrent ingestion', () => {
     expect(responses.map((r) => r.status)).toEqual(bodies.map(() => 200));
 
     const auth = { Authorization: `Bearer ${key}` };
-    const people = (await request(first.server).get('/api/v1/people').set(auth).expect(200)).body as {
-      people: { email: string; totalSessions: number; totalTimeSpentSeconds: number }[];
-    };
+    const people = (await request(first.server).get('/api/v1/people').set(auth).expect(200)).body as PeoplePage;
     const byEmail = Object.fromEntries(people.people.map((p) => [p.email, p]));
     expect(Object.keys(byEmail).sort()).toEqual(['ada@race.io', 'alan@eu.race.io', 'grace@race.io']);
     expect(byEmail['ada@race.io'].totalSessions).toBe(12);
@@ -47,17 +46,15 @@ describe('concurrent ingestion', () => {
     expect(byEmail['alan@eu.race.io'].totalSessions).toBe(6);
     expect(byEmail['ada@race.io'].totalTimeSpentSeconds).toBe(12 * 600);
 
-    const account = (await request(second.server).get('/api/v1/accounts/race.io').set(auth).expect(200)).body as Record<
-      string,
-      unknown
-    >;
+    const account = (await request(second.server).get('/api/v1/accounts/race.io').set(auth).expect(200))
+      .body as Account;
     expect(account).toMatchObject({
       totalUsers: 3,
       totalSessions: 24,
       bookedSessions: 8,
       totalTimeSpentSeconds: 24 * 600,
     });
-    const ids = new Set(responses.filter((_, i) => i % 4 < 2).map((r) => (r.body as { personId: string }).personId));
+    const ids = new Set(responses.filter((_, i) => i % 4 < 2).map((r) => (r.body as IngestedSession).personId));
     expect(ids.size).toBe(1);
   });
 

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { detailOf } from './support/api-responses';
+import type { PeoplePage, SessionPage, Transcript } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
@@ -61,7 +63,6 @@ describe('session ingestion', () => {
     (await get(who, `/api/v1/people/${id}`).expect(200)).body as Json;
   const ingestOk = async (who: Tenant, id: string, body: Json): Promise<Json> =>
     (await ingest(t.server, who.key, id, body).expect(200)).body as Json;
-  const issues = (res: request.Response) => (res.body as { detail: Json[] }).detail;
 
   describe('200 response', () => {
     it('answers {id, personId, analysisStatus} for an analyzed production session with an email', async () => {
@@ -312,7 +313,7 @@ describe('session ingestion', () => {
     it('an email that is not an address is a value_error', async () => {
       const who = await t.createTenant();
       const res = await ingest(t.server, who.key, newSessionId(), sessionBody({ email: 'not-an-email' })).expect(422);
-      expect(issues(res)).toEqual([
+      expect(detailOf(res)).toEqual([
         {
           type: 'value_error',
           loc: ['body', 'email'],
@@ -321,7 +322,7 @@ describe('session ingestion', () => {
           ctx: { error: expect.any(String) },
         },
       ]);
-      const [issue] = issues(res);
+      const [issue] = detailOf(res);
       expect(issue.msg).toBe(`Value error, ${(issue.ctx as { error: string }).error}`);
     });
 
@@ -366,7 +367,7 @@ describe('session ingestion', () => {
           environment: 'dev',
         }),
       ).expect(422);
-      expect(issues(res).map((i) => [i.type, i.loc, i.input])).toEqual([
+      expect(detailOf(res).map((i) => [i.type, i.loc, i.input])).toEqual([
         ['uuid_parsing', ['path', 'session_id'], 'nope'],
         ['datetime_from_date_parsing', ['body', 'startTime'], 'yesterday'],
         ['literal_error', ['body', 'buyingIntent'], 'huge'],
@@ -523,7 +524,7 @@ describe('session ingestion', () => {
 
       expect(await detailOk(owner, id)).toEqual(before);
       await detail(intruder, id).expect(404, SESSION_NOT_FOUND);
-      const people = (await get(intruder, '/api/v1/people').expect(200)).body as { people: Json[]; pagination: Json };
+      const people = (await get(intruder, '/api/v1/people').expect(200)).body as PeoplePage;
       expect(people.people).toEqual([]);
       expect(people.pagination).toMatchObject({ total: 0 });
     });
@@ -566,7 +567,7 @@ describe('session ingestion', () => {
       const d = await detailOk(who, id);
       expect(d).toMatchObject({ utmSource: 'linkedin', device: 'desktop', geoCountry: 'US' });
       expect(d.tracking).toEqual(body.tracking);
-      const list = (await get(who, '/api/v1/sessions').expect(200)).body as { sessions: Json[] };
+      const list = (await get(who, '/api/v1/sessions').expect(200)).body as SessionPage;
       expect(list.sessions).toEqual([
         expect.objectContaining({ id, utmSource: 'linkedin', device: 'desktop', geoCountry: 'US' }),
       ]);
@@ -614,7 +615,7 @@ describe('session ingestion', () => {
         qualificationAssessedAt: '2026-11-20T10:31:00.500Z',
         intentCalculatedAt: expect.stringMatching(ISO_MS_Z),
       });
-      const transcript = (await get(who, `/api/v1/sessions/${id}/transcript`).expect(200)).body as { entries: Json[] };
+      const transcript = (await get(who, `/api/v1/sessions/${id}/transcript`).expect(200)).body as Transcript;
       expect(transcript.entries).toEqual([
         { speaker: 'agent', text: 'Hello', timestamp: '2026-11-20T10:00:01.000Z', sequenceNumber: 1 },
       ]);

@@ -2,6 +2,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import request from 'supertest';
 import { IntentRefreshService } from '../src/modules/people/intent-refresh.service';
+import type { Account, BuyingIntent, IngestedSession, Person, SessionDetail } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
@@ -21,20 +22,11 @@ const DAY = 86_400_000;
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
 const ago = (days: number, minutes = 0) => new Date(NOW - days * DAY + minutes * 60_000).toISOString();
 
-type Intent = 'high' | 'medium' | 'low' | 'none';
-const INTENT_VALUE: Record<Intent, number> = { none: 0, low: 1, medium: 2, high: 3 };
-
-interface Person {
-  id: string;
-  email: string;
-  overallIntent: string;
-  intentScore: number;
-  intentCalculatedAt: string;
-}
+const INTENT_VALUE: Record<BuyingIntent, number> = { none: 0, low: 1, medium: 2, high: 3 };
 
 interface Visit {
   startTime: string;
-  buyingIntent: Intent;
+  buyingIntent: BuyingIntent;
 }
 
 /** docs/api.md §13.4: the intent score of `sessions` as of `calculatedAt`. */
@@ -65,13 +57,13 @@ describe('worker role: daily intent recomputation', () => {
   afterAll(() => t.close());
 
   const put = async (who: Tenant, id: string, body: Record<string, unknown>) =>
-    (await ingest(t.server, who.key, id, body).expect(200)).body as { id: string; personId: string };
+    (await ingest(t.server, who.key, id, body).expect(200)).body as IngestedSession;
   const getPerson = async (who: Tenant, id: string): Promise<Person> =>
     (await request(t.server).get(`/api/v1/people/${id}`).set('Authorization', `Bearer ${who.key}`).expect(200))
       .body as Person;
   const getAccount = async (who: Tenant, domain: string) =>
     (await request(t.server).get(`/api/v1/accounts/${domain}`).set('Authorization', `Bearer ${who.key}`).expect(200))
-      .body as { highIntentUsers: number };
+      .body as Account;
   /** Ingests one 10-minute session per visit for `email`; returns the person id and the session ids. */
   const seed = async (who: Tenant, email: string, visits: Visit[]) => {
     const sessionIds: string[] = [];
@@ -79,13 +71,13 @@ describe('worker role: daily intent recomputation', () => {
     for (const v of visits) {
       const id = newSessionId();
       sessionIds.push(id);
-      personId = (
-        await put(
-          who,
-          id,
-          sessionBody({ ...v, email, endTime: new Date(Date.parse(v.startTime) + 600_000).toISOString() }),
-        )
-      ).personId;
+      const ingested = await put(
+        who,
+        id,
+        sessionBody({ ...v, email, endTime: new Date(Date.parse(v.startTime) + 600_000).toISOString() }),
+      );
+      if (ingested.personId === null) throw new Error(`session ${id} with email ${email} has no person`);
+      personId = ingested.personId;
     }
     return { personId, sessionIds };
   };
@@ -143,7 +135,7 @@ describe('worker role: daily intent recomputation', () => {
       overallIntent: 'medium',
       intentCalculatedAt: asOf.toISOString(),
     });
-    expect((session.body as Person).intentScore).toBeCloseTo(after.intentScore, 9);
+    expect((session.body as SessionDetail).intentScore).toBeCloseTo(after.intentScore, 9);
     // Another organization is not touched.
     expect(await getPerson(bystander, other.personId)).toEqual(bystanderBefore);
   });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Scope } from '../src/common/auth/scopes';
+import { detailOf } from './support/api-responses';
+import type { JobEnvelope, JobItemPage, Link, LinkEventPage } from './support/api-types';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -16,28 +18,6 @@ const CHROME =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const LINK_NOT_FOUND = { detail: "Custom Link not found for the key's organization." };
-
-interface LinkEvent {
-  eventId: string;
-  type: string;
-  occurredAt: string;
-  visitorId: string | null;
-  sessionId: string | null;
-  pageViewId: string | null;
-  bot: { isBot: boolean; reason: string | null };
-}
-interface EventList {
-  events: LinkEvent[];
-  total: number;
-  limit: number;
-  offset: number;
-  nextCursor: string | null;
-}
-interface Link {
-  id: string;
-  url: string;
-  engagement: { botOpens: Record<string, number>; botScannedOnly: boolean; openObserved: boolean };
-}
 
 /** Minute `n` of 2026-03-01 (UTC). */
 const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
@@ -59,7 +39,7 @@ describe('link event timeline', () => {
 
   const get = (key: string, path: string) => request(t.server).get(path).set('x-api-key', key);
   const list = async (linkId: string, query = '', key = who.key) =>
-    (await get(key, `${LINKS}/${linkId}/events${query}`).expect(200)).body as EventList;
+    (await get(key, `${LINKS}/${linkId}/events${query}`).expect(200)).body as LinkEventPage;
   const send = (events: unknown[]) =>
     request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
   const linkOf = async (id: string) => (await get(who.key, `${LINKS}/${id}`).expect(200)).body as Link;
@@ -71,12 +51,10 @@ describe('link event timeline', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links: [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }] })
       .expect(202);
-    const jobId = (res.body as { job: { id: string } }).job.id;
+    const jobId = (res.body as JobEnvelope).job.id;
     let linkId = '';
     await eventually(async () => {
-      const items = (await get(owner.key, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as {
-        items: { customLinkId: string | null }[];
-      };
+      const items = (await get(owner.key, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as JobItemPage;
       linkId = items.items[0]?.customLinkId ?? '';
       return linkId !== '';
     }, 30_000);
@@ -288,11 +266,9 @@ describe('link event timeline', () => {
 
     it('422 for an unknown type or a non-boolean include_bots, at the parameter', async () => {
       const type = await get(who.key, `${LINKS}/${link.id}/events?type=open,click`).expect(422);
-      expect((type.body as { detail: { loc: string[]; type: string }[] }).detail).toEqual([
-        expect.objectContaining({ loc: ['query', 'type'], type: 'enum' }),
-      ]);
+      expect(detailOf(type)).toEqual([expect.objectContaining({ loc: ['query', 'type'], type: 'enum' })]);
       const bots = await get(who.key, `${LINKS}/${link.id}/events?include_bots=maybe`).expect(422);
-      expect((bots.body as { detail: { loc: string[]; type: string }[] }).detail).toEqual([
+      expect(detailOf(bots)).toEqual([
         expect.objectContaining({ loc: ['query', 'include_bots'], type: 'bool_parsing' }),
       ]);
     });

@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { Public } from '../src/common/auth/auth.decorators';
 import { preparedQuery } from '../src/common/database/prepared-query';
 import { JOBS_QUEUE, RUN_JOB } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
+import type { Job, JobEnvelope, JobItemPage, Link } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';
@@ -155,33 +156,22 @@ describe('logs hold no personal data and no secrets', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links: [link] })
       .expect(202);
-    const jobId = (created.body as { job: { id: string } }).job.id;
+    const jobId = (created.body as JobEnvelope).job.id;
     const job = await readUntil(
-      async () =>
-        (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}`)).expect(200)).body as {
-          status: string;
-          thumbnailGeneratedCount: number;
-        },
+      async () => (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}`)).expect(200)).body as Job,
       (j) => j.status === 'completed',
       60_000,
     );
     expect(job.thumbnailGeneratedCount).toBe(1);
-    const items = (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}/items`)).expect(200)).body as {
-      items: { customLinkId: string }[];
-    };
+    const items = (await auth(api().get(`/api/v1/custom-link-jobs/${jobId}/items`)).expect(200)).body as JobItemPage;
     const linkId = items.items[0].customLinkId;
     await auth(api().patch(`/api/v1/custom-links/${linkId}`))
       .send({ context: M.patchedContext })
       .expect(200);
-    const { url } = (await auth(api().get(`/api/v1/custom-links/${linkId}`)).expect(200)).body as { url: string };
+    const { url } = (await auth(api().get(`/api/v1/custom-links/${linkId}`)).expect(200)).body as Link;
     await api().get(new URL(url).pathname).set('User-Agent', M.userAgent).redirects(0).expect(302);
     await readUntil(
-      async () =>
-        (
-          (await auth(api().get(`/api/v1/custom-links/${linkId}`)).expect(200)).body as {
-            engagement: { stage: string };
-          }
-        ).engagement.stage,
+      async () => ((await auth(api().get(`/api/v1/custom-links/${linkId}`)).expect(200)).body as Link).engagement.stage,
       (stage) => stage === 'opened',
       30_000,
     );

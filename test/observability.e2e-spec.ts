@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookOutbox } from '../src/modules/webhooks';
+import type { Export, Job, JobEnvelope, PeoplePage, WebhookEndpoint } from './support/api-types';
 import { ingest, sessionBody } from './support/sessions';
 import { TcpProxy } from './support/tcp-proxy';
 import { createTestApp, eventually, readUntil, type TestApp } from './support/test-app';
@@ -108,7 +109,7 @@ describe('metrics', () => {
     const misses = 'engagement_cache_lookups_total{cache="count",result="miss"}';
     const text0 = await metrics();
     const page = await request(t.server).get('/api/v1/people?limit=1').set('x-api-key', who.key).expect(200);
-    expect((page.body as { pagination: { total: number } }).pagination.total).toBe(0);
+    expect((page.body as PeoplePage).pagination.total).toBe(0);
     await request(t.server).get('/api/v1/people?limit=1').set('x-api-key', who.key).expect(200);
     const text = await until(hits, sample(text0, hits) ?? 0);
     expect(sample(text, misses)).toBeGreaterThan(sample(text0, misses) ?? 0);
@@ -188,11 +189,11 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links: [link] })
       .expect(202);
-    const jobId = (created.body as { job: { id: string } }).job.id;
+    const jobId = (created.body as JobEnvelope).job.id;
     const job = await readUntil(
       async () =>
         (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200))
-          .body as { status: string },
+          .body as Job,
       (j) => j.status !== 'queued' && j.status !== 'processing',
     );
     expect(job.status).toBe('completed');
@@ -213,7 +214,7 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
             .set('x-api-key', who.key)
             .send({ url: `${hooks}${path}`, eventTypes: ['custom_link.opened'] })
             .expect(201)
-        ).body as { id: string }
+        ).body as WebhookEndpoint
       ).id;
     const series = {
       success: 'engagement_webhook_attempts_total{outcome="success"}',
@@ -242,7 +243,7 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
     expect(text).not.toContain('127.0.0.1');
     const endpoints = (
       await request(t.server).get(`/api/v1/webhook-endpoints/${failing}`).set('x-api-key', who.key).expect(200)
-    ).body as { active: boolean };
+    ).body as WebhookEndpoint;
     expect(endpoints.active).toBe(false);
   });
 
@@ -268,7 +269,7 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
             .get(created.headers.location as string)
             .set('x-api-key', who.key)
             .expect(200)
-        ).body as { status: string; rowCount: number | null },
+        ).body as Export,
       (e) => e.status !== 'queued' && e.status !== 'processing',
     );
     expect(done).toMatchObject({ status: 'completed', rowCount: 1 });
@@ -290,11 +291,11 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links: [link] })
       .expect(202);
-    const jobId = (created.body as { job: { id: string } }).job.id;
+    const jobId = (created.body as JobEnvelope).job.id;
     const job = await readUntil(
       async () =>
         (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200))
-          .body as { status: string; thumbnailGeneratedCount: number },
+          .body as Job,
       (j) => j.status !== 'queued' && j.status !== 'processing',
       60_000,
     );

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { BuyingIntent, IngestedSession, OverallIntent, PeoplePage, Person } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -14,46 +15,6 @@ const NOT_FOUND = { detail: "Person not found for the key's organization." };
 const FORBIDDEN = { detail: 'API key does not include the required scope.' };
 const UNAUTHORIZED = { detail: 'API key required or invalid.' };
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
-
-type Intent = 'high' | 'medium' | 'low' | 'none';
-type Level = 'low' | 'medium' | 'high';
-
-interface Person {
-  id: string;
-  email: string;
-  name: string | null;
-  phone: string | null;
-  business: string | null;
-  totalSessions: number;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  totalTimeSpentSeconds: number;
-  firstSource: string | null;
-  lastSource: string | null;
-  lastLocation: string | null;
-  qualificationStatus: string | null;
-  buyingIntent: string | null;
-  accountDomain: string | null;
-  summaryMarkdown: string | null;
-  qualificationRationale: string | null;
-  qualificationSource: string | null;
-  qualificationAssessedAt: string | null;
-  qualificationRubricVersionId: string | null;
-  overallIntent: Level;
-  intentScore: number;
-  intentCalculatedAt: string;
-}
-
-interface PeoplePage {
-  people: Person[];
-  pagination: { total: number; limit: number; offset: number; nextCursor: string | null };
-}
-
-interface Ingested {
-  id: string;
-  personId: string | null;
-  analysisStatus: string;
-}
 
 const DAY = 86_400_000;
 /** The run's start, on a whole minute: session times are placed relative to it. */
@@ -93,11 +54,11 @@ function visit(
   });
 }
 
-const INTENT_VALUE: Record<Intent, number> = { none: 0, low: 1, medium: 2, high: 3 };
+const INTENT_VALUE: Record<BuyingIntent, number> = { none: 0, low: 1, medium: 2, high: 3 };
 
 /** docs/api.md §13.4 and DECISIONS: the intent score of sessions as of `calculatedAt`. */
 function expectedIntentScore(
-  sessions: { startTime: string; buyingIntent: Intent | null }[],
+  sessions: { startTime: string; buyingIntent: BuyingIntent | null }[],
   calculatedAt: string,
 ): number {
   const reference = Date.parse(calculatedAt);
@@ -126,8 +87,8 @@ describe('people', () => {
   afterAll(() => t.close());
 
   const tenant = () => t.createTenant();
-  const put = async (who: Tenant, id: string, body: Record<string, unknown>): Promise<Ingested> =>
-    (await ingest(t.server, who.key, id, body).expect(200)).body as Ingested;
+  const put = async (who: Tenant, id: string, body: Record<string, unknown>): Promise<IngestedSession> =>
+    (await ingest(t.server, who.key, id, body).expect(200)).body as IngestedSession;
   const get = (who: Tenant, id: string) =>
     request(t.server).get(`${PEOPLE}/${id}`).set('Authorization', `Bearer ${who.key}`);
   const getOk = async (who: Tenant, id: string): Promise<Person> => (await get(who, id).expect(200)).body as Person;
@@ -286,7 +247,7 @@ describe('people', () => {
         updatedAt: expect.stringMatching(ISO_MS_Z),
       });
       const score = expectedIntentScore(
-        [early, middle, latest] as { startTime: string; buyingIntent: Intent }[],
+        [early, middle, latest] as { startTime: string; buyingIntent: BuyingIntent }[],
         person.intentCalculatedAt,
       );
       expect(person.intentScore).toBeCloseTo(score, 6);
@@ -459,8 +420,8 @@ describe('people', () => {
   });
 
   describe('intent', () => {
-    type Visit = [Intent | null, number]; // intent, days ago
-    const cases: { label: string; visits: Visit[]; level: Level }[] = [
+    type Visit = [BuyingIntent | null, number]; // intent, days ago
+    const cases: { label: string; visits: Visit[]; level: OverallIntent }[] = [
       { label: 'one session without intent', visits: [[null, 1]], level: 'low' },
       { label: 'one none', visits: [['none', 1]], level: 'low' },
       {
@@ -510,7 +471,7 @@ describe('people', () => {
         for (const body of bodies) personId = (await put(who, newSessionId(), body)).personId;
         const person = await getOk(who, personId!);
         const score = expectedIntentScore(
-          bodies as { startTime: string; buyingIntent: Intent | null }[],
+          bodies as { startTime: string; buyingIntent: BuyingIntent | null }[],
           person.intentCalculatedAt,
         );
         expect({ label, score: person.intentScore, level: person.overallIntent }).toEqual({
@@ -537,7 +498,7 @@ describe('people', () => {
       const person = await getOk(who, personId!);
 
       const score = expectedIntentScore(
-        bodies as { startTime: string; buyingIntent: Intent | null }[],
+        bodies as { startTime: string; buyingIntent: BuyingIntent | null }[],
         person.intentCalculatedAt,
       );
       expect(person.intentScore).toBeCloseTo(score, 6);

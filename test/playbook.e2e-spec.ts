@@ -1,8 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { detailOf, type ValidationEntry } from './support/api-responses';
+import { detailOf } from './support/api-responses';
 import { DataSource } from 'typeorm';
 import { lockNames } from '../src/common/database/advisory-locks';
+import type {
+  AgentLinks,
+  Applied,
+  Change,
+  ChangeInput,
+  Playbook,
+  Preview,
+  PublishJob,
+  Section,
+  SuggestionGroup,
+  SuggestionGroupPage,
+  ValidationIssue,
+} from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -29,49 +42,6 @@ const UNAVAILABLE = { detail: 'The workflow is disabled or temporarily unavailab
 const GROUP_NOT_FOUND = { detail: "Suggestion group not found for the key's organization." };
 const JOB_NOT_FOUND = { detail: "Publish job not found for the key's organization." };
 
-interface Section {
-  key: string;
-  title: string;
-  content: string;
-}
-interface Links {
-  staging: { url: string | null; availabilityReason: string | null };
-  production: { url: string | null; availabilityReason: string | null };
-}
-interface Playbook {
-  version: number | null;
-  productionVersion: number | null;
-  sections: Section[];
-  sectionsEtag: string;
-  links: Links;
-}
-interface Change {
-  changeId: string;
-  sectionKey: string;
-  operation: 'replace' | 'add' | 'remove';
-  title?: string | null;
-  content?: string | null;
-  rationale?: string | null;
-}
-interface Group {
-  id: string;
-  generationRevision: number;
-  status: string;
-  changes: Required<Change>[];
-  createdAt: string;
-}
-interface PublishJob {
-  jobId: string;
-  status: string;
-  requestedVersion: number;
-  links: Links;
-  createdAt: string;
-  updatedAt: string;
-  errorCode: string | null;
-  errorMessage: string | null;
-  productionLink: string | null;
-  completedAt: string | null;
-}
 /** Canonical JSON written independently of the service: object keys sorted at every depth. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -88,7 +58,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const etagOf = (sections: Section[]) => sha256(canonical(sections));
 const EMPTY_ETAG = sha256('[]');
 /** A full change as stored (omitted optional fields are null). */
-const stored = (c: Change): Required<Change> => ({ title: null, content: null, rationale: null, ...c });
+const stored = (c: ChangeInput): Change => ({ title: null, content: null, rationale: null, ...c });
 
 describe('playbook and agent publishing', () => {
   let t: TestApp;
@@ -117,13 +87,13 @@ describe('playbook and agent publishing', () => {
   const playbook = async (who: Tenant): Promise<Playbook> => (await get(who, PLAYBOOK).expect(200)).body as Playbook;
   const putSections = async (who: Tenant, sections: Section[]): Promise<Playbook> =>
     (await put(who, PLAYBOOK, { sections }).expect(200)).body as Playbook;
-  const createGroup = async (who: Tenant, changes: Change[]): Promise<Group> =>
-    (await post(who, GROUPS, { changes }).expect(201)).body as Group;
-  const getGroup = async (who: Tenant, id: string): Promise<Group> =>
-    (await get(who, `${GROUPS}/${id}`).expect(200)).body as Group;
+  const createGroup = async (who: Tenant, changes: ChangeInput[]): Promise<SuggestionGroup> =>
+    (await post(who, GROUPS, { changes }).expect(201)).body as SuggestionGroup;
+  const getGroup = async (who: Tenant, id: string): Promise<SuggestionGroup> =>
+    (await get(who, `${GROUPS}/${id}`).expect(200)).body as SuggestionGroup;
   const apply = (who: Tenant, groupId: string, body: unknown) => post(who, `${GROUPS}/${groupId}/apply`, body);
   const preview = (who: Tenant, groupId: string, body: unknown) => post(who, `${GROUPS}/${groupId}/preview`, body);
-  const linksFor = (orgId: string, published: boolean): Links => ({
+  const linksFor = (orgId: string, published: boolean): AgentLinks => ({
     staging: { url: `${t.config.agentBaseUrl}/staging/${orgId}`, availabilityReason: null },
     production: published
       ? { url: `${t.config.agentBaseUrl}/live/${orgId}`, availabilityReason: null }
@@ -323,14 +293,14 @@ describe('playbook and agent publishing', () => {
   describe('suggestion groups', () => {
     it('POST answers 201 with the stored group; GET one returns it', async () => {
       const who = await t.createTenant();
-      const changes: Change[] = [
+      const changes: ChangeInput[] = [
         { changeId: 'c1', sectionKey: 'intro', operation: 'replace', content: 'New intro', rationale: 'Friendlier' },
         { changeId: 'c2', sectionKey: 'faq', operation: 'add', title: 'FAQ', content: 'Questions' },
         { changeId: 'c3', sectionKey: 'pricing', operation: 'remove' },
       ];
       const before = Date.now();
       const res = await post(who, GROUPS, { changes }).expect(201);
-      const group = res.body as Group;
+      const group = res.body as SuggestionGroup;
       expect(group).toEqual({
         id: expect.stringMatching(UUID),
         generationRevision: 0,
@@ -347,21 +317,11 @@ describe('playbook and agent publishing', () => {
       const ids: string[] = [];
       for (let i = 0; i < 3; i += 1)
         ids.push((await createGroup(who, [{ changeId: `c${i}`, sectionKey: 'intro', operation: 'remove' }])).id);
-      const all = (await get(who, GROUPS).expect(200)).body as {
-        suggestionGroups: Group[];
-        total: number;
-        limit: number;
-        offset: number;
-      };
+      const all = (await get(who, GROUPS).expect(200)).body as SuggestionGroupPage;
       expect(all).toMatchObject({ total: 3, limit: 50, offset: 0 });
       expect(all.suggestionGroups.map((g) => g.id)).toEqual([...ids].reverse());
       expect(all.suggestionGroups[0]).toEqual(await getGroup(who, ids[2]));
-      const page = (await get(who, `${GROUPS}?limit=2&offset=1`).expect(200)).body as {
-        suggestionGroups: Group[];
-        total: number;
-        limit: number;
-        offset: number;
-      };
+      const page = (await get(who, `${GROUPS}?limit=2&offset=1`).expect(200)).body as SuggestionGroupPage;
       expect(page).toMatchObject({ total: 3, limit: 2, offset: 1 });
       expect(page.suggestionGroups.map((g) => g.id)).toEqual([ids[1], ids[0]]);
       // Another organization sees none of them.
@@ -464,7 +424,7 @@ describe('playbook and agent publishing', () => {
           changeIds: ['c1'],
           edits: [{ changeId: 'c1', content: 'Edited wording' }],
         }).expect(200)
-      ).body as { sections: Section[]; sectionsEtag: string; generationRevision: number };
+      ).body as Preview;
       const expected = [{ key: 'intro', title: 'Intro', content: 'Edited wording' }, BASE[1]];
       expect(edited).toEqual({ sections: expected, sectionsEtag: etagOf(expected), generationRevision: 1 });
       expect(await getGroup(who, group.id)).toEqual({
@@ -486,7 +446,7 @@ describe('playbook and agent publishing', () => {
             { changeId: 'c2', content: 'Fourth' },
           ],
         }).expect(200)
-      ).body as { generationRevision: number };
+      ).body as Preview;
       expect(both.generationRevision).toBe(2);
       expect((await getGroup(who, group.id)).changes.map((c) => c.content)).toEqual(['Third', 'Fourth']);
 
@@ -516,20 +476,20 @@ describe('playbook and agent publishing', () => {
 
   describe('apply', () => {
     /** A tenant with BASE as version 1 and one open group. */
-    const setup = async (changes: Change[]) => {
+    const setup = async (changes: ChangeInput[]) => {
       const who = await t.createTenant();
       const v1 = await putSections(who, BASE);
       const group = await createGroup(who, changes);
       return { who, v1, group };
     };
-    const REPLACE_INTRO: Change[] = [
+    const REPLACE_INTRO: ChangeInput[] = [
       { changeId: 'c1', sectionKey: 'intro', operation: 'replace', content: 'Applied intro' },
     ];
 
     it('validates the strict body with pydantic-shaped 422s and changes nothing', async () => {
       const { who, v1, group } = await setup(REPLACE_INTRO);
       const valid = { changeIds: ['c1'], expectedSectionsEtag: v1.sectionsEtag, expectedGenerationRevision: 0 };
-      const one = async (body: unknown): Promise<ValidationEntry[]> =>
+      const one = async (body: unknown): Promise<ValidationIssue[]> =>
         detailOf(await apply(who, group.id, body).expect(422));
 
       expect(await one({ ...valid, force: true })).toEqual([
@@ -788,7 +748,7 @@ describe('playbook and agent publishing', () => {
       // The same key with another body: 409.
       const other = await apply(who, group.id, {
         ...body,
-        expectedSectionsEtag: (first.body as { sectionsEtag: string }).sectionsEtag,
+        expectedSectionsEtag: (first.body as Applied).sectionsEtag,
       })
         .set('Idempotency-Key', key)
         .expect(409);

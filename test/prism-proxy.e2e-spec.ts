@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { JobItemPage } from './support/api-types';
 import { sessionBody } from './support/sessions';
 import type { DocumentOperation } from './support/openapi-operations';
 import { startPrism, type PrismProxy } from './support/prism';
@@ -277,8 +278,9 @@ describe('openapi.json through Prism (validating proxy)', () => {
       headers: { 'if-none-match': String(done.headers.get('etag')) },
       expect: 304,
     });
-    const items = (await s.must({ method: 'GET', path: `${JOBS}/${jobId}/items`, query: { limit: 50 }, expect: 200 }))
-      .body.items as { customLinkId: string }[];
+    const { items } = (
+      await s.must({ method: 'GET', path: `${JOBS}/${jobId}/items`, query: { limit: 50 }, expect: 200 })
+    ).body as JobItemPage;
     const [adaId, graceId] = items.map((item) => item.customLinkId);
     await s.send({
       method: 'GET',

@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Response } from 'supertest';
 import { metricsRegistry } from '../src/common/metrics/metrics-registry';
 import { ReadinessService } from '../src/modules/health/readiness';
+import type { Job, JobEnvelope, JobItemPage, Link } from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -23,13 +24,6 @@ jest.setTimeout(120_000);
 
 /** A client address of its own per test, so that no two tests or runs share a counter. */
 const clientAddress = () => `10.${[...randomBytes(3)].join('.')}`;
-
-interface Link {
-  id: string;
-  url: string;
-  thumbnailStatus: string;
-  shareThumbnailUrl: string | null;
-}
 
 function expectRefusedBy(res: Response, limit: number): void {
   expect(res.status).toBe(429);
@@ -77,15 +71,13 @@ describe('public routes under load', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links })
       .expect(202);
-    const jobId = (res.body as { job: { id: string } }).job.id;
+    const jobId = (res.body as JobEnvelope).job.id;
     const job = await readUntil(
-      async () => (await authed(`/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as { status: string },
+      async () => (await authed(`/api/v1/custom-link-jobs/${jobId}`).expect(200)).body as Job,
       (j) => TERMINAL.includes(j.status),
     );
     expect(job.status).toBe('completed');
-    const items = (await authed(`/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as {
-      items: { customLinkId: string }[];
-    };
+    const items = (await authed(`/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as JobItemPage;
     return Promise.all(
       items.items.map(
         async (item) => (await authed(`/api/v1/custom-links/${item.customLinkId}`).expect(200)).body as Link,

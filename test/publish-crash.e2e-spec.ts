@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import request from 'supertest';
+import type { Agent, PublishJob } from './support/api-types';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';
 
@@ -43,18 +44,11 @@ describe('a worker killed while publishing', () => {
         .set(auth)
         .send({ version: 1, confirm: 'publish-to-production' })
         .expect(202)
-    ).body as { jobId: string };
+    ).body as PublishJob;
     const poll = async () =>
-      (await request(t.server).get(`/api/v1/agent/publish-jobs/${job.jobId}`).set(auth).expect(200)).body as {
-        status: string;
-        productionLink: string | null;
-      };
+      (await request(t.server).get(`/api/v1/agent/publish-jobs/${job.jobId}`).set(auth).expect(200)).body as PublishJob;
     const production = async () =>
-      (
-        (await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as {
-          productionVersion: number | null;
-        }
-      ).productionVersion;
+      ((await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as Agent).productionVersion;
 
     const holder = new Client({ connectionString: process.env.DATABASE_URL });
     await holder.connect();

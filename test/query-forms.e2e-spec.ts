@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { detailOf } from './support/api-responses';
+import type { SessionPage } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type TestApp, type Tenant } from './support/test-app';
 
@@ -11,7 +12,7 @@ describe('multi-value query filters in both forms', () => {
   let t: TestApp;
   let tenant: Tenant;
   const get = (url: string) => request(t.server).get(url).set('Authorization', `Bearer ${tenant.key}`);
-  const ids = (res: request.Response) => (res.body as { sessions: { id: string }[] }).sessions.map((s) => s.id).sort();
+  const ids = (res: request.Response) => (res.body as SessionPage).sessions.map((s) => s.id).sort();
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import request from 'supertest';
+import type { Account, PeoplePage, Person, SessionDetail } from './support/api-types';
 import { newSessionId } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 import {
@@ -67,14 +68,14 @@ const PERSON_FIELDS = [
   'overallIntent',
   'intentScore',
   'intentCalculatedAt',
-] as const;
+] as const satisfies readonly (keyof Person)[];
 const QUALIFICATION_FIELDS = [
   'qualificationStatus',
   'qualificationRationale',
   'qualificationSource',
   'qualificationAssessedAt',
   'qualificationRubricVersionId',
-] as const;
+] as const satisfies readonly (keyof Person)[];
 const ACCOUNT_FIELDS = [
   'id',
   'accountDomain',
@@ -87,15 +88,7 @@ const ACCOUNT_FIELDS = [
   'totalTimeSpentSeconds',
   'lastSeenAt',
   'summaryMarkdown',
-] as const;
-
-type Person = { [K in (typeof PERSON_FIELDS)[number]]: unknown } & {
-  id: string;
-  email: string;
-  lastSeenAt: string;
-  intentCalculatedAt: string;
-};
-type Account = { [K in (typeof ACCOUNT_FIELDS)[number]]: unknown } & { id: string };
+] as const satisfies readonly (keyof Account)[];
 
 // ---------------------------------------------------------------------------------------------------
 // Commands: what one ingestion sends, as plain data (fast-check prints and shrinks it)
@@ -415,10 +408,7 @@ describe('person and account rollups (property-based, against a reference implem
     });
     expect(typeof person.intentScore).toBe('number');
     expect(person.intentScore).toBeCloseTo(intent.score, 6);
-    return {
-      qualificationStatus: person.qualificationStatus as string | null,
-      overallIntent: person.overallIntent as string | null,
-    };
+    return { qualificationStatus: person.qualificationStatus, overallIntent: person.overallIntent };
   }
 
   /** Everything the API says about the run's organization against the oracle; returns what it saw. */
@@ -428,7 +418,7 @@ describe('person and account rollups (property-based, against a reference implem
     // People: exactly the oracle's, newest lastSeenAt first then id desc, each field as computed.
     const list = await get(run, '/api/v1/people?limit=200');
     expect(list.status).toBe(200);
-    const { people, pagination } = list.body as { people: Person[]; pagination: unknown };
+    const { people, pagination } = list.body as PeoplePage;
     expect(pagination).toEqual({ total: oracle.size, limit: 200, offset: 0, nextCursor: null });
     expect(people.map((p) => p.email).sort()).toEqual([...oracle.keys()].sort());
     expect(people.map((p) => p.id)).toEqual([...people].sort(newestFirst).map((p) => p.id));
@@ -453,7 +443,7 @@ describe('person and account rollups (property-based, against a reference implem
       const key = personKey(body);
       const person = people.find((p) => p.email === key);
       if (key === null || !person) {
-        expect({ id, personId: (detail.body as { personId: unknown }).personId }).toEqual({ id, personId: null });
+        expect({ id, personId: (detail.body as SessionDetail).personId }).toEqual({ id, personId: null });
         continue;
       }
       expect({

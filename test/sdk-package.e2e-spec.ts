@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
+import type { WebhookEndpointWithSecret } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
@@ -201,7 +202,7 @@ describe('the SDK package (client/) installed from its tarball', () => {
         sessionBody({ buyingIntent: intents[name], startTime, endTime: startTime.replace('T10', 'T11') }),
       ).expect(200);
     }
-    return (endpoint.body as { secret: string }).secret;
+    return (endpoint.body as WebhookEndpointWithSecret).secret;
   }
 
   let output: ConsumerOutput;

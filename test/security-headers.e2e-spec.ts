@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import type { Job, JobEnvelope, JobItemPage, Link } from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -93,10 +94,10 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
       .send({ links })
       .expect(202);
     expect(created.headers['cache-control']).toBe('no-store');
-    const path = `/api/v1/custom-link-jobs/${(created.body as { job: { id: string } }).job.id}`;
+    const path = `/api/v1/custom-link-jobs/${(created.body as JobEnvelope).job.id}`;
     const done = await readUntil(
       () => get(path).expect(200),
-      (res) => (res.body as { status: string }).status === 'completed',
+      (res) => (res.body as Job).status === 'completed',
     );
     expect(done.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(done.headers['cache-control']).toBe('no-store');
@@ -115,20 +116,16 @@ describe('security and cache headers (no CORS_ORIGINS)', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links: [{ firstName: 'Ada', lastName: 'Lovelace', company: 'Acme' }] })
       .expect(202);
-    const jobPath = `/api/v1/custom-link-jobs/${(created.body as { job: { id: string } }).job.id}`;
+    const jobPath = `/api/v1/custom-link-jobs/${(created.body as JobEnvelope).job.id}`;
     await readUntil(
       () => get(jobPath).expect(200),
-      (res) => (res.body as { status: string }).status === 'completed',
+      (res) => (res.body as Job).status === 'completed',
       60_000,
     );
-    const items = (await get(`${jobPath}/items`).expect(200)).body as { items: { customLinkId: string }[] };
-    const link = (await get(`/api/v1/custom-links/${items.items[0].customLinkId}`).expect(200)).body as {
-      shareThumbnailUrl: string;
-      thumbnailStatus: string;
-      url: string;
-    };
+    const items = (await get(`${jobPath}/items`).expect(200)).body as JobItemPage;
+    const link = (await get(`/api/v1/custom-links/${items.items[0].customLinkId}`).expect(200)).body as Link;
     expect(link.thumbnailStatus).toBe('generated');
-    const cardPath = new URL(link.shareThumbnailUrl).pathname;
+    const cardPath = new URL(link.shareThumbnailUrl as string).pathname;
 
     const card = await request(t.server).get(cardPath).expect(200).expect('Content-Type', 'image/png');
     expect(card.headers['cache-control']).toBe('public, max-age=300');

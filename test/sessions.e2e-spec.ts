@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import type { IngestedSession, Person, SessionDetail, SessionPage } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -150,11 +151,6 @@ const queryEnumIssue = (name: string, input: string, values: string[]) => {
   return { type: 'enum', loc: ['query', name], msg: `Input should be ${expected}`, input, ctx: { expected } };
 };
 
-interface Page {
-  sessions: Json[];
-  pagination: { total: number; limit: number; offset: number; nextCursor: string | null };
-}
-
 describe('sessions', () => {
   let t: TestApp;
 
@@ -166,18 +162,19 @@ describe('sessions', () => {
 
   const get = (key: string, path: string) => request(t.server).get(path).set('Authorization', `Bearer ${key}`);
   const list = (who: Tenant, query: Query = {}) => get(who.key, SESSIONS).query(query);
-  const listOk = async (who: Tenant, query: Query = {}): Promise<Page> =>
-    (await list(who, query).expect(200)).body as Page;
+  const listOk = async (who: Tenant, query: Query = {}): Promise<SessionPage> =>
+    (await list(who, query).expect(200)).body as SessionPage;
   const listIds = async (who: Tenant, query: Query = {}) => (await listOk(who, query)).sessions.map((s) => s.id);
   const detail = (who: Tenant, id: string) => get(who.key, `${SESSIONS}/${id}`);
-  const detailOk = async (who: Tenant, id: string): Promise<Json> => (await detail(who, id).expect(200)).body as Json;
-  const personOk = async (who: Tenant, id: string): Promise<Json> =>
-    (await get(who.key, `/api/v1/people/${id}`).expect(200)).body as Json;
+  const detailOk = async (who: Tenant, id: string): Promise<SessionDetail> =>
+    (await detail(who, id).expect(200)).body as SessionDetail;
+  const personOk = async (who: Tenant, id: string): Promise<Person> =>
+    (await get(who.key, `/api/v1/people/${id}`).expect(200)).body as Person;
   /** Ingests `body` under a new id; returns the id and the answer's personId. */
-  const seed = async (who: Tenant, body: Json): Promise<{ id: string; personId: string | null }> => {
+  const seed = async (who: Tenant, body: Json) => {
     const id = newSessionId();
     const res = await ingest(t.server, who.key, id, body).expect(200);
-    return { id, personId: (res.body as Json).personId as string | null };
+    return { id, personId: (res.body as IngestedSession).personId };
   };
 
   describe('visibility', () => {
@@ -240,7 +237,7 @@ describe('sessions', () => {
       await get(others, SESSIONS).query({ limit: 0 }).expect(403, FORBIDDEN);
       await get(others, `${SESSIONS}/nope`).expect(403, FORBIDDEN);
       const reader = await t.createKey(who.organizationId, ['sessions:read']);
-      expect(((await get(reader, SESSIONS).expect(200)).body as Page).sessions.map((s) => s.id)).toEqual([id]);
+      expect(((await get(reader, SESSIONS).expect(200)).body as SessionPage).sessions.map((s) => s.id)).toEqual([id]);
     });
 
     it("never shows another organization's sessions; their ids are 404", async () => {

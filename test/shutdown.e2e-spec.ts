@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { Public } from '../src/common/auth/auth.decorators';
 import { REDIS } from '../src/common/redis/redis.module';
 import { Draining } from '../src/common/shutdown/draining';
+import type { Job, JobEnvelope } from './support/api-types';
 import { createTestApp, eventually, readUntil, type TestApp } from './support/test-app';
 import { assertBuilt, exitCodeOf, freePort, startService, startWorker } from './support/worker-process';
 
@@ -296,13 +297,10 @@ describe('the built service on SIGTERM', () => {
       .set('Idempotency-Key', randomUUID())
       .send({ links })
       .expect(202);
-    const jobId = (created.body as { job: { id: string } }).job.id;
+    const jobId = (created.body as JobEnvelope).job.id;
     return {
       job: async () =>
-        (await request(api.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as {
-          status: string;
-          createdCount: number;
-        },
+        (await request(api.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as Job,
       /** Links the job made, and how many distinct items they stand for. */
       links: async () => {
         const [row] = await db.query<{ links: string; items: string }[]>(

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { randomUUID } from 'node:crypto';
 import { insertLinks, insertPreciseSessions } from './support/aggregates';
 import { detailOf } from './support/api-responses';
+import type { AccountPage, LinkPage, PeoplePage, SessionDetail, SessionPage } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -212,9 +213,7 @@ describe('updated_since', () => {
       who.organizationId,
       Array.from({ length: 5 }, (_, i) => ({ campaignId: null, i })),
     );
-    const all = (await get(who, LINKS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as {
-      customLinks: { id: string; updatedAt: string }[];
-    };
+    const all = (await get(who, LINKS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as LinkPage;
     const keys = all.customLinks.map((l) => [l.updatedAt, l.id].join(' '));
     expect(keys).toEqual([...keys].sort());
     expect(all.customLinks.map((l) => l.id).sort()).toEqual([...ids].sort());
@@ -250,14 +249,11 @@ describe('updated_since', () => {
       ids[1],
     ]);
     const res = await get(who, SESSIONS, { updated_since: since }).expect(200);
-    const body = res.body as {
-      sessions: { id: string; updatedAt: string }[];
-      pagination: { total: number; nextCursor: string | null };
-    };
+    const body = res.body as SessionPage;
     expect(body.sessions.map((s) => s.id)).toEqual([ids[1]]);
     expect(Date.parse(body.sessions[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(since) - 1);
     expect(body.pagination).toMatchObject({ total: 1, nextCursor: null });
-    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as { people: unknown[] };
+    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as PeoplePage;
     expect(people.people).toEqual([]);
   });
 });
@@ -282,13 +278,7 @@ describe('GET /api/v1/accounts', () => {
     await insertAccounts(other.organizationId, [1, 2, 3]);
     const ids = await insertAccounts(who.organizationId, [5, 9, 9, 9, 1, 7]);
     const res = await get(who, ACCOUNTS, { limit: 4 }).expect(200);
-    const body = res.body as {
-      accounts: { id: string; accountDomain: string; lastSeenAt: string }[];
-      total: number;
-      limit: number;
-      offset: number;
-      nextCursor: string | null;
-    };
+    const body = res.body as AccountPage;
     const tied = [ids[1], ids[2], ids[3]].sort().reverse();
     expect(body.accounts.map((a) => a.id)).toEqual([...tied, ids[5]]);
     expect(body).toMatchObject({ total: 6, limit: 4, offset: 0, nextCursor: expect.any(String) });
@@ -337,16 +327,11 @@ describe('GET /api/v1/accounts', () => {
       newSessionId(),
       sessionBody({ email: 'b@acme.com', startTime: at, endTime: end }),
     ).expect(200);
-    const body = (await get(who, ACCOUNTS, { updated_since: since }).expect(200)).body as {
-      accounts: { accountDomain: string; totalUsers: number; updatedAt: string }[];
-      total: number;
-    };
+    const body = (await get(who, ACCOUNTS, { updated_since: since }).expect(200)).body as AccountPage;
     expect(body.accounts).toEqual([expect.objectContaining({ accountDomain: 'acme.com', totalUsers: 2 })]);
     expect(Date.parse(body.accounts[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(since) - 1);
     expect(body.total).toBe(1);
-    const all = (await get(who, ACCOUNTS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as {
-      accounts: { id: string; updatedAt: string }[];
-    };
+    const all = (await get(who, ACCOUNTS, { updated_since: '2000-01-01T00:00:00Z' }).expect(200)).body as AccountPage;
     const keys = all.accounts.map((a) => [a.updatedAt, a.id].join(' '));
     expect(keys).toEqual([...keys].sort());
     expect(keys).toHaveLength(2);
@@ -486,25 +471,20 @@ describe("a session's updatedAt and its person's intent", () => {
     const visit = (days: number, buyingIntent: string) =>
       sessionBody({ email: 'ada@acme.com', startTime: day(days), endTime: day(days, 30), buyingIntent });
     await ingest(t.server, who.key, older, visit(40, 'low')).expect(200);
-    type Shown = { updatedAt: string; overallIntent: string; intentScore: number; personId: string };
-    const before = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as Shown;
+    const before = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as SessionDetail;
     const since = (await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at.toISOString();
     const newer = newSessionId();
     await ingest(t.server, who.key, newer, visit(0, 'high')).expect(200);
 
-    const after = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as Shown;
+    const after = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as SessionDetail;
     expect({ intentScore: after.intentScore, overallIntent: after.overallIntent }).not.toEqual({
       intentScore: before.intentScore,
       overallIntent: before.overallIntent,
     });
     expect(after.updatedAt).toBe(before.updatedAt);
-    const sessions = (await get(who, SESSIONS, { updated_since: since }).expect(200)).body as {
-      sessions: { id: string }[];
-    };
+    const sessions = (await get(who, SESSIONS, { updated_since: since }).expect(200)).body as SessionPage;
     expect(sessions.sessions.map((s) => s.id)).toEqual([newer]);
-    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as {
-      people: { id: string; intentScore: number }[];
-    };
+    const people = (await get(who, PEOPLE, { updated_since: since }).expect(200)).body as PeoplePage;
     expect(people.people).toEqual([expect.objectContaining({ id: before.personId, intentScore: after.intentScore })]);
   });
 });

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { RENDER_WORKER } from '../src/modules/thumbnails/card-renderer';
 import { LogoFetcher } from '../src/modules/thumbnails/rendering/logo-fetcher';
+import type { Job, JobEnvelope, JobItemPage, Link, LinkUpdate } from './support/api-types';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -24,19 +25,6 @@ const PROVIDED = 'https://cdn.example.com/card.png';
 const TERMINAL = ['completed', 'completed_with_errors', 'cancelled', 'failed'];
 const CARD_PATH = /^\/thumbnails\/[0-9a-f-]{36}\/[0-9a-f]{64}\.png$/;
 
-interface Link {
-  id: string;
-  thumbnailStatus: string;
-  thumbnailError: { code: string; message: string } | null;
-  shareThumbnailUrl: string | null;
-  thumbnailAttempts: number;
-}
-interface Job {
-  id: string;
-  status: string;
-  thumbnailFailedCount: number;
-}
-
 function client(app: () => TestApp) {
   const get = (who: Tenant, path: string) => request(app().server).get(path).set('x-api-key', who.key);
   const start = async (who: Tenant, links: Record<string, unknown>[]): Promise<Job> =>
@@ -48,7 +36,7 @@ function client(app: () => TestApp) {
           .set('Idempotency-Key', randomUUID())
           .send({ links })
           .expect(202)
-      ).body as { job: Job }
+      ).body as JobEnvelope
     ).job;
   const getJob = async (who: Tenant, id: string): Promise<Job> =>
     (await get(who, `${JOBS}/${id}`).expect(200)).body as Job;
@@ -61,10 +49,8 @@ function client(app: () => TestApp) {
   const getLink = async (who: Tenant, id: string): Promise<Link> =>
     (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
   const linksOf = async (who: Tenant, jobId: string): Promise<Link[]> => {
-    const { items } = (await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as {
-      items: { customLinkId: string }[];
-    };
-    return Promise.all(items.map((item) => getLink(who, item.customLinkId)));
+    const { items } = (await get(who, `${JOBS}/${jobId}/items?limit=200`).expect(200)).body as JobItemPage;
+    return Promise.all(items.map((item) => getLink(who, item.customLinkId!)));
   };
   /** Creates links, waits for their job (renders included) and returns them in input order. */
   const createLinks = async (who: Tenant, links: Record<string, unknown>[]): Promise<Link[]> => {
@@ -267,7 +253,7 @@ describe('cards drawn by the render worker', () => {
     expect(new URL(link.shareThumbnailUrl as string).pathname).toMatch(CARD_PATH);
     await c.card(link).expect(200);
 
-    const renamed = ((await c.patch(who, link.id, { company: 'Babbage & Co' }).expect(200)).body as { job: Job }).job;
+    const renamed = ((await c.patch(who, link.id, { company: 'Babbage & Co' }).expect(200)).body as LinkUpdate).job!;
     expect((await c.waitForJob(who, renamed.id)).status).toBe('completed');
     const rerendered = await c.getLink(who, link.id);
     expect(rerendered.shareThumbnailUrl).not.toBe(link.shareThumbnailUrl);

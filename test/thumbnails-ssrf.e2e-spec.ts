@@ -1,6 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import type { Job, JobEnvelope, LinkPage } from './support/api-types';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 
 /**
@@ -51,29 +52,18 @@ describe('thumbnail logos and SSRF', () => {
       .set('Idempotency-Key', 'ssrf')
       .send({ links })
       .expect(202);
-    const jobId = (created.body as { job: { id: string } }).job.id;
+    const jobId = (created.body as JobEnvelope).job.id;
     await eventually(
       async () =>
-        ((await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth)).body as { status: string })
-          .status === 'completed',
+        ((await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth)).body as Job).status ===
+        'completed',
       30_000,
       100,
     );
 
-    const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as Record<
-      string,
-      number
-    >;
+    const job = (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as Job;
     expect(job.thumbnailFallbackCount).toBe(refused.length);
-    const list = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as {
-      customLinks: {
-        prospectLogoUrl: string;
-        thumbnailStatus: string;
-        thumbnailError: { code: string; message: string } | null;
-        shareThumbnailUrl: string | null;
-        thumbnailAttempts: number;
-      }[];
-    };
+    const list = (await request(t.server).get('/api/v1/custom-links?limit=200').set(auth).expect(200)).body as LinkPage;
     for (const link of list.customLinks) {
       expect({
         url: link.prospectLogoUrl,

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { TranscriptEntryInput } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -8,20 +9,13 @@ import { createTestApp, type Tenant, type TestApp } from './support/test-app';
  */
 
 type Json = Record<string, unknown>;
-interface Entry {
-  speaker: string;
-  text: string;
-  timestamp?: string | null;
-  sequenceNumber: number;
-}
-
 const TRANSCRIPT_NOT_FOUND = { detail: 'Transcript not found or outside the organization.' };
 const SESSION_NOT_FOUND = { detail: 'Session not found, outside the organization, or not yet analyzed.' };
 const FORBIDDEN = { detail: 'API key does not include the required scope.' };
 const UNAUTHENTICATED = { detail: 'API key required or invalid.' };
 const LIMITED = { detail: 'Rate limit or organization quota exceeded.' };
 
-const ENTRIES: Entry[] = [
+const ENTRIES: TranscriptEntryInput[] = [
   { speaker: 'agent', text: 'Hi Ada, welcome to the demo.', timestamp: '2026-11-20T10:00:05.000Z', sequenceNumber: 1 },
   {
     speaker: 'prospect',
@@ -39,7 +33,7 @@ const ENTRIES: Entry[] = [
 ];
 
 /** `entries` in this order: the service must sort them by sequenceNumber. */
-const withTranscript = (entries: Entry[], overrides: Json = {}) =>
+const withTranscript = (entries: TranscriptEntryInput[], overrides: Json = {}) =>
   sessionBody({ ...overrides, transcript: { entries } });
 const shuffled = [ENTRIES[2], ENTRIES[3], ENTRIES[0], ENTRIES[1]];
 
@@ -189,7 +183,7 @@ describe('transcripts', () => {
       await seed(t, who, sessionBody({ name: 'Ada K.', transcript: null }), id);
       expect((await read(t, who.key, id).expect(200)).body).toEqual({ sessionId: id, entries: ENTRIES, total: 4 });
 
-      const replacement: Entry[] = [
+      const replacement: TranscriptEntryInput[] = [
         { speaker: 'prospect', text: 'Second take.', timestamp: '2026-11-20T10:05:00.000Z', sequenceNumber: 2 },
         { speaker: 'agent', text: 'Let us start over.', timestamp: '2026-11-20T10:04:00.000Z', sequenceNumber: 1 },
       ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { detailOf } from './support/api-responses';
+import type { Job, JobEnvelope, JobItemPage, JobPage, Link, LinkUpdate, SessionDetail } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
@@ -32,13 +33,6 @@ const HOSTILE = [
   'ftp://example.com/logo.png',
 ];
 
-interface Link {
-  id: string;
-  shareThumbnailUrl: string | null;
-  prospectLogoUrl: string | null;
-  [key: string]: unknown;
-}
-
 describe('URL fields', () => {
   let t: TestApp;
 
@@ -50,26 +44,22 @@ describe('URL fields', () => {
   const create = (who: Tenant, links: Record<string, unknown>[]) =>
     request(t.server).post(LINKS).set('x-api-key', who.key).set('Idempotency-Key', randomUUID()).send({ links });
   const jobsOf = async (who: Tenant) =>
-    (
-      (await request(t.server).get('/api/v1/custom-link-jobs').set('x-api-key', who.key).expect(200)).body as {
-        total: number;
-      }
-    ).total;
+    ((await request(t.server).get('/api/v1/custom-link-jobs').set('x-api-key', who.key).expect(200)).body as JobPage)
+      .total;
   const getLink = async (who: Tenant, id: string) =>
     (await request(t.server).get(`${LINKS}/${id}`).set('x-api-key', who.key).expect(200)).body as Link;
   const createdLink = async (who: Tenant, fields: Record<string, unknown>): Promise<Link> => {
-    const job = ((await create(who, [{ firstName: 'Ada', ...fields }]).expect(202)).body as { job: { id: string } })
-      .job;
+    const job = ((await create(who, [{ firstName: 'Ada', ...fields }]).expect(202)).body as JobEnvelope).job;
     const read = async () =>
       (await request(t.server).get(`/api/v1/custom-link-jobs/${job.id}`).set('x-api-key', who.key).expect(200))
-        .body as { status: string };
+        .body as Job;
     expect(
       (await readUntil(read, (polled) => polled.status !== 'queued' && polled.status !== 'processing')).status,
     ).toBe('completed');
     const items = (
       await request(t.server).get(`/api/v1/custom-link-jobs/${job.id}/items`).set('x-api-key', who.key).expect(200)
-    ).body as { items: { customLinkId: string }[] };
-    return getLink(who, items.items[0].customLinkId);
+    ).body as JobItemPage;
+    return getLink(who, items.items[0].customLinkId!);
   };
 
   describe('link creation', () => {
@@ -192,7 +182,7 @@ describe('URL fields', () => {
         .set('Idempotency-Key', randomUUID())
         .send({ prospectLogoUrl: null })
         .expect(200);
-      expect((res.body as { customLink: Link }).customLink.prospectLogoUrl).toBeNull();
+      expect((res.body as LinkUpdate).customLink.prospectLogoUrl).toBeNull();
     });
   });
 
@@ -219,7 +209,7 @@ describe('URL fields', () => {
         sessionBody({ tracking: { referrerUrl: '', landingPageUrl: 'https://demo.example.com/?utm_source=x' } }),
       ).expect(200);
       const detail = (await request(t.server).get(`/api/v1/sessions/${id}`).set('x-api-key', who.key).expect(200))
-        .body as { tracking: Record<string, unknown> };
+        .body as SessionDetail;
       expect(detail.tracking).toMatchObject({
         referrerUrl: '',
         landingPageUrl: 'https://demo.example.com/?utm_source=x',

@@ -1,27 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import request from 'supertest';
+import type { Usage, UsageWindow } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
-
-/**
- * GET /api/v1/usage (issue 20 point 3): any valid key reads every limit's window as the limit
- * enforces it: same counts, same ends, the call itself counted in requestRate like its headers.
- */
-
-interface UsageWindow {
-  limit: number;
-  used: number;
-  remaining: number;
-  resetAt: string;
-}
-interface Usage {
-  requestRate: UsageWindow;
-  transcriptReads: UsageWindow;
-  linkMutations: UsageWindow;
-  linkCreationUnits: { hour: UsageWindow; day: UsageWindow };
-  thumbnailRenderUnits: { hour: UsageWindow; day: UsageWindow };
-}
 
 const USAGE = '/api/v1/usage';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookOutbox } from '../src/modules/webhooks';
+import type { WebhookDeliveryPage, WebhookEndpointWithSecret } from './support/api-types';
 import { createMigratedDatabase, dropDatabase } from './support/databases';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, exitCodeOf, freePort, startWorker } from './support/worker-process';
@@ -91,7 +92,7 @@ describe('webhook delivery across a worker crash', () => {
       .set('x-api-key', who.key)
       .send({ url: receiver.url, eventTypes: ['custom_link.opened'] })
       .expect(201);
-    const { id: endpointId, secret } = created.body as { id: string; secret: string };
+    const { id: endpointId, secret } = created.body as WebhookEndpointWithSecret;
     await t.app
       .get(DataSource)
       .transaction((tx) =>
@@ -108,7 +109,7 @@ describe('webhook delivery across a worker crash', () => {
           .get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`)
           .set('x-api-key', who.key)
           .expect(200)
-      ).body as { deliveries: { attempt: number; status: string; messageId: string }[] };
+      ).body as WebhookDeliveryPage;
     // The attempt died with its worker: nothing was recorded, the delivery is still pending.
     expect((await deliveries()).deliveries).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })]);
 

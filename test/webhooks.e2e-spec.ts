@@ -4,6 +4,17 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookOutbox } from '../src/modules/webhooks';
+import { detailOf } from './support/api-responses';
+import type {
+  JobEnvelope,
+  JobItemPage,
+  Link,
+  PublishJob,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointPage,
+  WebhookEndpointWithSecret,
+} from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
@@ -84,7 +95,7 @@ describe('webhooks', () => {
       .set('x-api-key', who.key)
       .send(body as object);
   const createEndpoint = async (who: Tenant, eventTypes = ['custom_link.opened']) =>
-    (await post(t, who, { url: receiver.url, eventTypes }).expect(201)).body as { id: string; secret: string };
+    (await post(t, who, { url: receiver.url, eventTypes }).expect(201)).body as WebhookEndpointWithSecret;
   /** Records a message as a producer does: inside a transaction of its own. */
   const record = (who: Tenant, data: unknown) =>
     t.app
@@ -93,19 +104,7 @@ describe('webhooks', () => {
   const receivedFor = (marker: string) => receiver.received.filter((r) => r.body.includes(marker));
   const deliveries = async (who: Tenant, endpointId: string, query = '') =>
     (await request(t.server).get(`${ENDPOINTS}/${endpointId}/deliveries${query}`).set('x-api-key', who.key).expect(200))
-      .body as {
-      deliveries: {
-        id: string;
-        messageId: string;
-        attempt: number;
-        status: string;
-        responseStatus: number | null;
-        nextAttemptAt: string | null;
-        eventType: string;
-        error: string | null;
-      }[];
-      total: number;
-    };
+      .body as WebhookDeliveryPage;
 
   describe('endpoints', () => {
     it('creates with 201, Location and a whsec_ secret shown only on creation and rotation', async () => {
@@ -115,7 +114,7 @@ describe('webhooks', () => {
         eventTypes: ['custom_link.opened', 'session.analyzed'],
         description: 'CRM',
       }).expect(201);
-      const created = res.body as { id: string; secret: string };
+      const created = res.body as WebhookEndpointWithSecret;
       expect(res.body).toEqual({
         id: expect.stringMatching(UUID),
         url: receiver.url,
@@ -138,8 +137,8 @@ describe('webhooks', () => {
         .post(`${ENDPOINTS}/${created.id}/rotate-secret`)
         .set('x-api-key', who.key)
         .expect(200);
-      expect((rotated.body as { secret: string }).secret).toMatch(SECRET);
-      expect((rotated.body as { secret: string }).secret).not.toBe(created.secret);
+      expect((rotated.body as WebhookEndpointWithSecret).secret).toMatch(SECRET);
+      expect((rotated.body as WebhookEndpointWithSecret).secret).not.toBe(created.secret);
     });
 
     it('lists newest first, patches any field, deletes with 204', async () => {
@@ -147,10 +146,7 @@ describe('webhooks', () => {
       const first = await createEndpoint(who);
       const second = await createEndpoint(who);
       const listed = await request(t.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200);
-      expect((listed.body as { webhookEndpoints: { id: string }[] }).webhookEndpoints.map((e) => e.id)).toEqual([
-        second.id,
-        first.id,
-      ]);
+      expect((listed.body as WebhookEndpointPage).webhookEndpoints.map((e) => e.id)).toEqual([second.id, first.id]);
 
       const patched = await request(t.server)
         .patch(`${ENDPOINTS}/${first.id}`)
@@ -215,7 +211,7 @@ describe('webhooks', () => {
       const who = await strict.createTenant();
       const urlIssue = async (url: string) => {
         const res = await post(strict, who, { url, eventTypes: ['custom_link.opened'] }).expect(422);
-        return (res.body as { detail: { type: string; loc: unknown[] }[] }).detail[0];
+        return detailOf(res)[0];
       };
       for (const url of [
         'http://93.184.215.14/hook',
@@ -231,9 +227,7 @@ describe('webhooks', () => {
         url: 'https://93.184.215.14/hook',
         eventTypes: ['custom_link.opened', 'link.exploded'],
       }).expect(422);
-      expect((unknown.body as { detail: unknown[] }).detail).toEqual([
-        expect.objectContaining({ type: 'enum', loc: ['body', 'eventTypes', 1] }),
-      ]);
+      expect(detailOf(unknown)).toEqual([expect.objectContaining({ type: 'enum', loc: ['body', 'eventTypes', 1] })]);
       await request(strict.server)
         .patch(`${ENDPOINTS}/${(await createEndpointOn(strict, who)).id}`)
         .set('x-api-key', who.key)
@@ -245,12 +239,12 @@ describe('webhooks', () => {
         url: 'https://93.184.215.14/hook',
         eventTypes: ['session.analyzed'],
       }).expect(422);
-      expect((tooMany.body as { detail: unknown[] }).detail).toEqual([
-        expect.objectContaining({ type: 'value_error', loc: ['body'] }),
-      ]);
+      expect(detailOf(tooMany)).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body'] })]);
       expect(
-        ((await request(strict.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200)).body as { total: number })
-          .total,
+        (
+          (await request(strict.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200))
+            .body as WebhookEndpointPage
+        ).total,
       ).toBe(20);
     });
 
@@ -278,7 +272,7 @@ describe('webhooks', () => {
         .set('x-api-key', who.key)
         .send({ url: 'https://93.184.215.14:9000/' })
         .expect(422);
-      expect((patched.body as { detail: { msg: string; loc: unknown[] }[] }).detail).toEqual([
+      expect(detailOf(patched)).toEqual([
         expect.objectContaining({ loc: ['body', 'url'], msg: "Value error, the URL's port must be one of 443, 80" }),
       ]);
       // The receivers of these tests listen on random ports: WEBHOOK_ALLOW_PRIVATE_URLS admits any port.
@@ -299,9 +293,7 @@ describe('webhooks', () => {
           url: 'https://93.184.215.14/hook',
           eventTypes: ['custom_link.opened'],
         }).expect(422);
-        expect((refused.body as { detail: { msg: string }[] }).detail[0].msg).toBe(
-          "Value error, the URL's port must be one of 8443",
-        );
+        expect(detailOf(refused)[0].msg).toBe("Value error, the URL's port must be one of 8443");
       } finally {
         await custom.close();
       }
@@ -310,7 +302,7 @@ describe('webhooks', () => {
 
   const createEndpointOn = async (app: TestApp, who: Tenant) =>
     (await post(app, who, { url: 'https://93.184.215.14/hook', eventTypes: ['custom_link.opened'] }).expect(201))
-      .body as { id: string };
+      .body as WebhookEndpoint;
 
   describe('delivery', () => {
     it('signs every message for the Standard Webhooks verifier and sends the body fixed at recording', async () => {
@@ -350,7 +342,7 @@ describe('webhooks', () => {
       const endpoint = await createEndpoint(who);
       const rotated = (
         await request(t.server).post(`${ENDPOINTS}/${endpoint.id}/rotate-secret`).set('x-api-key', who.key).expect(200)
-      ).body as { secret: string };
+      ).body as WebhookEndpointWithSecret;
       const marker = `r-${Date.now()}`;
       await record(who, { marker });
       await eventually(async () => receivedFor(marker).length === 1);
@@ -464,7 +456,7 @@ describe('webhooks', () => {
           links: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' }],
         })
         .expect(202);
-      const jobId = (created.body as { job: { id: string } }).job.id;
+      const jobId = (created.body as JobEnvelope).job.id;
       await eventually(async () => bodiesOf('custom_link_job.finished').some((b) => b.data.id === jobId), 30_000);
       const job = (
         await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)
@@ -486,7 +478,7 @@ describe('webhooks', () => {
               .set('x-api-key', who.key)
               .send({ version, confirm: 'publish-to-production' })
               .expect(202)
-          ).body as { jobId: string }
+          ).body as PublishJob
         ).jobId;
       const jobOf = async (id: string) =>
         (await request(t.server).get(`${JOBS}/${id}`).set('x-api-key', who.key).expect(200)).body as Record<
@@ -537,8 +529,7 @@ describe('webhooks', () => {
           .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
           .filter((b) => LINK_TYPES.includes(b.type) && b.data.id === linkId);
       const linkOf = async (who: Tenant, id: string) =>
-        (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200))
-          .body as Record<string, unknown> & { url: string; engagement: { botOpens: Record<string, number> } };
+        (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as Link;
       const send = (who: Tenant, events: unknown[]) =>
         request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
 
@@ -549,12 +540,12 @@ describe('webhooks', () => {
           .set('Idempotency-Key', `wh-link-${Date.now()}-${Math.random()}`)
           .send({ links: [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }] })
           .expect(202);
-        const jobId = (res.body as { job: { id: string } }).job.id;
+        const jobId = (res.body as JobEnvelope).job.id;
         let linkId = '';
         await eventually(async () => {
           const items = (
             await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}/items`).set('x-api-key', who.key).expect(200)
-          ).body as { items: { customLinkId: string | null }[] };
+          ).body as JobItemPage;
           linkId = items.items[0]?.customLinkId ?? '';
           return linkId !== '';
         }, 30_000);

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AGENT_PUBLISH_QUEUE } from '../src/modules/agent/jobs/publish.queue';
 import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
+import type { Agent, Job, JobEnvelope, PublishJob } from './support/api-types';
 import { createMigratedDatabase, dropDatabase } from './support/databases';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 import { assertBuilt, freePort, startWorker } from './support/worker-process';
@@ -132,7 +133,7 @@ describe('workers killed again and again', () => {
           .set('Idempotency-Key', 'never-queued')
           .send({ links })
           .expect(202)
-      ).body as { job: { id: string } }
+      ).body as JobEnvelope
     ).job.id;
     const publishJob = await startPublish(who);
     // As if the request's process died after its commit: nothing in the queues.
@@ -181,7 +182,7 @@ describe('workers killed again and again', () => {
           .set('Idempotency-Key', 'crash-repeated')
           .send({ links })
           .expect(202)
-      ).body as { job: { id: string } }
+      ).body as JobEnvelope
     ).job.id;
     const progress = async () =>
       (
@@ -328,11 +329,8 @@ describe('workers killed again and again', () => {
     );
     expect(await switches()).toEqual([1]);
     expect(
-      (
-        (await request(t.server).get('/api/v1/agent').set('x-api-key', who.key).expect(200)).body as {
-          productionVersion: number;
-        }
-      ).productionVersion,
+      ((await request(t.server).get('/api/v1/agent').set('x-api-key', who.key).expect(200)).body as Agent)
+        .productionVersion,
     ).toBe(1);
     expect(requeuedBy([...killed, last], jobId)).toContainEqual(
       expect.objectContaining({ kind: 'publish job', queueState: 'failed' }),
@@ -358,22 +356,21 @@ describe('workers killed again and again', () => {
           .set(auth)
           .send({ version: 1, confirm: 'publish-to-production' })
           .expect(202)
-      ).body as { jobId: string }
+      ).body as PublishJob
     ).jobId;
   }
 
   async function publishStatus(who: Tenant, jobId: string): Promise<string> {
     return (
       (await request(t.server).get(`/api/v1/agent/publish-jobs/${jobId}`).set('x-api-key', who.key).expect(200))
-        .body as { status: string }
+        .body as PublishJob
     ).status;
   }
 
   async function linkJobStatus(who: Tenant, jobId: string): Promise<string> {
     return (
-      (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200)).body as {
-        status: string;
-      }
+      (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set('x-api-key', who.key).expect(200))
+        .body as Job
     ).status;
   }
 });

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import type { Job, JobEnvelope } from './support/api-types';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';
 
@@ -42,12 +43,9 @@ describe('a worker killed mid-job', () => {
       .set('Idempotency-Key', 'crash-job')
       .send({ links })
       .expect(202);
-    const jobId = (created.body as { job: { id: string } }).job.id;
+    const jobId = (created.body as JobEnvelope).job.id;
     const job = async () =>
-      (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as {
-        status: string;
-        createdCount: number;
-      };
+      (await request(t.server).get(`/api/v1/custom-link-jobs/${jobId}`).set(auth).expect(200)).body as Job;
 
     const first = startWorker(39_000 + Math.floor(Math.random() * 1000));
     workers.push(first);

@@ -2,10 +2,13 @@
 'use strict';
 const { uuid7, nonEmpty } = require('./sql');
 
+/** @typedef {import('pg').Client} Client */
+
 /**
  * Accounts from their people (account-rollup.ts): company name = most frequent non-empty business,
  * ties to the business of the most recently seen person (lastSeenAt desc, id desc); summary of the
  * most recent person who has one.
+ * @param {Client} db
  */
 async function insertAccounts(db) {
   // Accounts in order of creation (their first person).

@@ -5,7 +5,19 @@ const { VOCAB } = require('./vocabulary');
 const { Params, uuid7, ms } = require('./sql');
 const { linkOnlyProspects } = require('./organizations');
 
-/** Campaigns of one organization (the first is the large one), created over the past ten months. */
+/**
+ * @typedef {import('pg').Client} Client
+ * @typedef {import('./organizations').OrganizationSpec} OrganizationSpec
+ * @typedef {{ id: string, created_at: Date }} CampaignRow
+ */
+
+/**
+ * Campaigns of one organization (the first is the large one), created over the past ten months.
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ * @param {string} now  The build's "now" (ISO 8601).
+ * @returns {Promise<CampaignRow[]>}
+ */
 async function generateCampaigns(db, spec, now) {
   const p = new Params();
   const names = VOCAB.campaign_names.length;
@@ -20,12 +32,18 @@ async function generateCampaigns(db, spec, now) {
      ORDER BY t RETURNING id, created_at`,
     p.values,
   );
-  return rows.sort((a, b) => a.created_at - b.created_at);
+  /** @type {CampaignRow[]} */
+  const campaigns = rows;
+  return campaigns.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 }
 
 /**
  * Links of one organization planned in bench_gen.links_plan: the large campaign's links, the other
  * campaigns sharing the rest, ~3 % unfiled; jobs of up to 500 links; personalization from prospects.
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ * @param {CampaignRow[]} campaigns
+ * @param {string} now
  */
 async function planLinks(db, spec, campaigns, now) {
   if (spec.links === 0) return;
@@ -111,7 +129,11 @@ async function planLinks(db, spec, campaigns, now) {
 /** A job's campaign and a link's (both may be none), as a hashable join condition. */
 const SAME_CAMPAIGN = `coalesce(j.campaign_id, '00000000-0000-0000-0000-000000000000') = coalesce(l.campaign_id, '00000000-0000-0000-0000-000000000000')`;
 
-/** Jobs, job items and links from the plan, then each prospect's first link (sessions may come through it). */
+/**
+ * Jobs, job items and links from the plan, then each prospect's first link (sessions may come through it).
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ */
 async function insertLinks(db, spec) {
   if (spec.links === 0) return;
   // Jobs: one per (campaign, batch of up to 500); unfiled links in small jobs of 25.

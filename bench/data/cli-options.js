@@ -4,6 +4,8 @@ const { parseArgs } = require('node:util');
 const path = require('node:path');
 const { ROOT } = require('./constants');
 
+/** @typedef {typeof DEFAULTS} Flags  The dataset's sizes and database name. */
+
 const DEFAULTS = {
   sessions: 1_000_000,
   people: 300_000,
@@ -18,12 +20,15 @@ const DEFAULTS = {
   tenantSessions: 100_000,
   database: 'engagement_bench',
 };
+const NAMES = /** @type {(keyof Flags)[]} */ (Object.keys(DEFAULTS));
 
 /**
  * The main organization at --scale N: N times the sessions, people, accounts, links and campaigns
  * (campaigns keep their size; the large one stays 50,000 links), and events growing by a third of
  * the step (5 M at 1, 20 M at 10, the issue's sizes): events per link fall as an organization grows.
  * The tenant and the small organizations do not scale. Explicit flags win over these.
+ * @param {number} scale
+ * @returns {Flags}
  */
 function scaled(scale) {
   if (scale === 1) return DEFAULTS;
@@ -39,24 +44,30 @@ function scaled(scale) {
   };
 }
 
-/** The command-line name of a flag: largeCampaign → large-campaign. */
+/**
+ * The command-line name of a flag: largeCampaign → large-campaign.
+ * @param {string} name
+ */
 const optionName = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** @param {string[]} argv */
 function parseFlags(argv) {
+  /** @type {import('node:util').ParseArgsOptionsConfig} */
   const options = { rebuild: { type: 'boolean' }, manifest: { type: 'string' }, scale: { type: 'string' } };
-  for (const name of Object.keys(DEFAULTS)) options[optionName(name)] = { type: 'string' };
+  for (const name of NAMES) options[optionName(name)] = { type: 'string' };
   const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   const scale = Number(values.scale ?? 1);
   if (!Number.isInteger(scale) || scale < 1) throw new Error(`--scale: invalid value ${values.scale}`);
   const flags = { ...scaled(scale) };
-  for (const name of Object.keys(DEFAULTS)) {
+  for (const name of NAMES) {
     const raw = values[optionName(name)];
-    if (raw === undefined) continue;
+    if (typeof raw !== 'string') continue;
     if (name === 'database') flags.database = raw;
     else flags[name] = Number(raw);
   }
-  for (const [name, value] of Object.entries(flags)) {
+  for (const name of NAMES) {
     if (name === 'database') continue;
+    const value = flags[name];
     const ok = name === 'transcripts' ? value >= 0 && value <= 1 : Number.isInteger(value) && value >= 0;
     if (!ok) throw new Error(`--${optionName(name)}: invalid value ${value}`);
   }
@@ -64,7 +75,7 @@ function parseFlags(argv) {
   if (flags.sessions < 1 || flags.people < 1 || flags.accounts < 1 || flags.campaigns < 1)
     throw new Error('--sessions, --people, --accounts and --campaigns must be at least 1');
   const manifest =
-    values.manifest ??
+    /** @type {string | undefined} */ (values.manifest) ??
     path.join(
       ROOT,
       'bench',
@@ -73,6 +84,7 @@ function parseFlags(argv) {
   return { flags, scale, rebuild: values.rebuild === true, manifest };
 }
 
-const flagsKey = (flags) => JSON.stringify(Object.keys(DEFAULTS).map((name) => flags[name]));
+/** @param {Flags} flags */
+const flagsKey = (flags) => JSON.stringify(NAMES.map((name) => flags[name]));
 
 module.exports = { parseFlags, flagsKey };

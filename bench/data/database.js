@@ -8,6 +8,7 @@ const { ROOT, GENERATOR_VERSION } = require('./constants');
 const { log } = require('./log');
 
 const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** @param {string} name */
 const databaseUrl = (name) => {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
@@ -15,6 +16,12 @@ const databaseUrl = (name) => {
 };
 const execFileAsync = promisify(execFile);
 
+/**
+ * @template T
+ * @param {string} url
+ * @param {(client: Client) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 async function withClient(url, fn) {
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -25,7 +32,12 @@ async function withClient(url, fn) {
   }
 }
 
-/** The manifest stored with the database (COMMENT ON DATABASE), or null. */
+/**
+ * The manifest stored with the database (COMMENT ON DATABASE), or null.
+ * @param {Client} admin
+ * @param {string} database
+ * @returns {Promise<import('./manifest').Manifest | null>}
+ */
 async function storedManifest(admin, database) {
   const { rows } = await admin.query(
     `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
@@ -40,17 +52,29 @@ async function storedManifest(admin, database) {
   }
 }
 
+/**
+ * @param {Client} admin
+ * @param {string} database
+ */
 async function recreateDatabase(admin, database) {
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${database}`);
 }
 
-/** The project's migration command: each migration in its own transaction, or none for one that builds an index concurrently. */
+/**
+ * The project's migration command: each migration in its own transaction, or none for one that builds an index concurrently.
+ * @param {string} url
+ */
 async function runMigrations(url) {
   await cli(url, 'migration:run');
 }
 
-/** The project CLI (dist/src/cli.js); each command prints one JSON object. */
+/**
+ * The project CLI (dist/src/cli.js); each command prints one JSON object.
+ * @param {string} url
+ * @param {...string} args
+ * @returns {Promise<any>} The command's JSON answer, which the caller knows the shape of.
+ */
 async function cli(url, ...args) {
   // A Redis of its own too: without REDIS_URL the CLI would start the checkout's embedded one (./.data).
   const env = {
@@ -63,6 +87,10 @@ async function cli(url, ...args) {
   return JSON.parse(stdout);
 }
 
+/**
+ * @param {Client} db
+ * @param {number} seed  setseed()'s, so that a build is repeatable.
+ */
 async function sessionSettings(db, seed) {
   await db.query(`SET synchronous_commit = off`);
   await db.query(`SET jit = off`);
@@ -72,7 +100,10 @@ async function sessionSettings(db, seed) {
   await db.query(`SELECT setseed($1)`, [seed]);
 }
 
-/** Two connections with the build's session settings (the machine has two cores: independent work runs side by side). */
+/**
+ * Two connections with the build's session settings (the machine has two cores: independent work runs side by side).
+ * @param {string} url
+ */
 async function connectPair(url) {
   const pair = [new Client({ connectionString: url }), new Client({ connectionString: url })];
   for (const [i, db] of pair.entries()) {
@@ -83,10 +114,16 @@ async function connectPair(url) {
   return pair;
 }
 
-/** BENCH_DATA_TRACE=1: logs every statement that takes over a second, with its first line. */
+/**
+ * BENCH_DATA_TRACE=1: logs every statement that takes over a second, with its first line.
+ * @param {Client} db
+ * @param {string} label
+ */
 function traceStatements(db, label) {
+  /** @type {(...args: any[]) => Promise<unknown>} */
   const query = db.query.bind(db);
-  db.query = async (...args) => {
+  /** @param {...any} args */
+  const timed = async (...args) => {
     const t0 = Date.now();
     const result = await query(...args);
     const text = typeof args[0] === 'string' ? args[0] : args[0].text;
@@ -94,6 +131,7 @@ function traceStatements(db, label) {
       log(`  [${label}] ${((Date.now() - t0) / 1000).toFixed(1)} s: ${text.trim().split('\n')[0].slice(0, 110)}`);
     return result;
   };
+  db.query = /** @type {Client['query']} */ (timed);
 }
 
 module.exports = {

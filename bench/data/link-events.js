@@ -4,7 +4,15 @@ const { ms } = require('./sql');
 
 const EVENT_CHUNK = 500_000;
 
-/** The event offsets (ms after the visit's start) of a human visit, by the types it contains. */
+/**
+ * @typedef {import('pg').Client} Client
+ * @typedef {import('./organizations').OrganizationSpec} OrganizationSpec
+ */
+
+/**
+ * The event offsets (ms after the visit's start) of a human visit, by the types it contains.
+ * @param {string} f  The alias of the visit's flags.
+ */
 const TYPES_OF_VISIT = (
   f,
 ) => `(CASE WHEN ${f}.has_open THEN '{open}'::text[] ELSE '{}'::text[] END) || array_fill('page_view'::text, ARRAY[${f}.pv])
@@ -24,6 +32,9 @@ const AVERAGE_EVENTS_PER_ACTIVE_VISIT = 2.6;
  * Visits of one organization's links: one per real session that came through a link (its own
  * start, end and outcome), bot scans of bot-only links, then human (and a few bot) visits on a
  * skewed choice of the active links (a few hot ones), enough to reach the --events total.
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ * @param {string} now
  */
 async function planVisits(db, spec, now) {
   // Real sessions that came through a link: open, load(s), then the session's own lifecycle at its own times.
@@ -43,7 +54,7 @@ async function planVisits(db, spec, now) {
       CROSS JOIN LATERAL (SELECT f0.*, 6500 + f0.pv * 40000 AS start_off, f0.dur > 90000 AND (s.engagement_level <> 'low' OR s.r_eng < 0.5) AS engaged OFFSET 0) f`,
     [spec.id],
   );
-  const realVisits = real.rowCount;
+  const realVisits = real.rowCount ?? 0;
   // How many bot-only and active links there are.
   const {
     rows: [counts],
@@ -79,13 +90,25 @@ async function planVisits(db, spec, now) {
   }
 }
 
+/**
+ * @param {Client} db
+ * @param {string} org
+ */
 const plannedEvents = async (db, org) =>
   Number(
     (await db.query(`SELECT coalesce(sum(cardinality(types)), 0) AS n FROM bench_gen.visits_raw WHERE org = $1`, [org]))
       .rows[0].n,
   );
 
-/** `count` visits (numbered after firstV) of active links: link rank ~ A·u^2.5 (a few hot links), time skewed towards the link's first days; 2 % are bot scans. */
+/**
+ * `count` visits (numbered after firstV) of active links: link rank ~ A·u^2.5 (a few hot links), time skewed towards the link's first days; 2 % are bot scans.
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ * @param {number} firstV
+ * @param {number} count
+ * @param {number} activeLinks
+ * @param {string} now
+ */
 async function addActiveVisits(db, spec, firstV, count, activeLinks, now) {
   await db.query(
     `INSERT INTO bench_gen.visits_raw (${VISIT_COLUMNS})
@@ -115,7 +138,10 @@ async function addActiveVisits(db, spec, firstV, count, activeLinks, now) {
   );
 }
 
-/** Visits with the number of events before them in their organization (event ids and the --events cut). */
+/**
+ * Visits with the number of events before them in their organization (event ids and the --events cut).
+ * @param {Client} db
+ */
 async function numberVisits(db) {
   // Running event count per organization, in visit order.
   await db.query(
@@ -125,7 +151,11 @@ async function numberVisits(db) {
   await db.query(`CREATE INDEX ON bench_gen.visits (org, v)`);
 }
 
-/** One organization's link events, expanded from its visits in chunks of ~500k, cut at exactly --events. */
+/**
+ * One organization's link events, expanded from its visits in chunks of ~500k, cut at exactly --events.
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ */
 async function insertEvents(db, spec) {
   // Visit ranges holding ~500k events each.
   const { rows: chunks } = await db.query(

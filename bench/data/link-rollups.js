@@ -4,15 +4,26 @@
 const path = require('node:path');
 const { DIST } = require('./constants');
 
-/** SQL list of the event types that are evidence of a stage mark (the service's STAGE_EVIDENCE table). */
+/** @typedef {import('pg').Client} Client */
+
+/** @typedef {typeof import('../../src/modules/engagement/rules/engagement-rollup')} EngagementRollup */
+
+/**
+ * SQL list of the event types that are evidence of a stage mark (the service's STAGE_EVIDENCE table).
+ * @param {import('../../src/modules/engagement/rules/engagement-rollup').StageMark} mark
+ */
 function evidenceTypes(mark) {
+  /** @type {EngagementRollup} */
   const { EVENT_TYPES, STAGE_EVIDENCE } = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
   return EVENT_TYPES.filter((type) => STAGE_EVIDENCE[type].includes(mark))
     .map((type) => `'${type}'`)
     .join(', ');
 }
 
-/** addEvent's distinct sets: non-bot events only; a page view's id, its visitor or (without one) the ephemeral page view; sessions by kind. */
+/**
+ * addEvent's distinct sets: non-bot events only; a page view's id, its visitor or (without one) the ephemeral page view; sessions by kind.
+ * @param {Client} db
+ */
 async function insertDistinctValues(db) {
   // Every distinct value of every link, in primary-key order.
   await db.query(
@@ -31,7 +42,10 @@ async function insertDistinctValues(db) {
   );
 }
 
-/** Session references (events.service addSessionTimes): per (link, session) of non-bot events, the earliest time of each kind. */
+/**
+ * Session references (events.service addSessionTimes): per (link, session) of non-bot events, the earliest time of each kind.
+ * @param {Client} db
+ */
 async function insertLinkSessions(db) {
   // One reference per (link, session), in primary-key order.
   await db.query(
@@ -52,6 +66,7 @@ async function insertLinkSessions(db) {
  * Every link's rollup in one UPDATE (statsOf/storedFormOf/stageOf): bots only count as bot opens;
  * opens and loads mark the link opened; first times by STAGE_EVIDENCE; distinct counts from
  * link_distinct_values; last activity = latest non-bot event, ties by event id in byte order.
+ * @param {Client} db
  */
 async function updateLinkRollups(db) {
   const counts = {

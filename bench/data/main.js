@@ -31,7 +31,12 @@ const { verify } = require('./verify');
 const { countsOf, sampleFor, tenantManifest, storeManifest, writeManifestFile } = require('./manifest');
 const { buildResources } = require('./resources');
 
-/** Reuses the database when its stored manifest was built with these flags; returns true when it did. */
+/**
+ * Reuses the database when its stored manifest was built with these flags; returns true when it did.
+ * @param {Client} admin
+ * @param {import('./cli-options').Flags} flags
+ * @param {string} manifestFile
+ */
 async function reuse(admin, flags, manifestFile) {
   const stored = await storedManifest(admin, flags.database);
   if (!stored || flagsKey(stored.flags) !== flagsKey(flags)) return false;
@@ -48,6 +53,12 @@ async function reuse(admin, flags, manifestFile) {
   return true;
 }
 
+/**
+ * @param {Client} admin
+ * @param {import('./cli-options').Flags} flags
+ * @param {number} scale
+ * @param {string} manifestFile
+ */
 async function build(admin, flags, scale, manifestFile) {
   const url = databaseUrl(flags.database);
   const now = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
@@ -118,6 +129,10 @@ async function build(admin, flags, scale, manifestFile) {
     await phase('link rollups (one UPDATE of custom_links)', () => updateLinkRollups(a));
     await phase('drop work tables, VACUUM ANALYZE (two connections)', async () => {
       await a.query(`DROP SCHEMA bench_gen CASCADE`);
+      /**
+       * @param {Client} db
+       * @param {string[]} tables
+       */
       const vacuum = async (db, tables) => {
         for (const table of tables) await db.query(`VACUUM ANALYZE ${table}`);
       };
@@ -138,6 +153,7 @@ async function build(admin, flags, scale, manifestFile) {
     await phase('verification (service rules, compiled)', () => verify(a, specs));
     const manifest = await phase('manifest', async () => {
       const counts = await countsOf(a, main);
+      /** @param {import('./manifest').Counts} c */
       const describe = (c) =>
         Object.entries(c)
           .map(([k, v]) => `${v} ${k}`)
@@ -148,7 +164,8 @@ async function build(admin, flags, scale, manifestFile) {
         (await a.query(`SELECT pg_database_size(current_database()) AS bytes`)).rows[0].bytes,
       );
       log(`  database size ${(databaseBytes / 2 ** 30).toFixed(2)} GiB`);
-      return {
+      /** @type {import('./manifest').Manifest} */
+      const built = {
         database: flags.database,
         databaseUrl: url,
         builtAt: new Date().toISOString(),
@@ -164,9 +181,10 @@ async function build(admin, flags, scale, manifestFile) {
         databaseBytes,
         eventIdFormat: "'ev-' + 9-digit zero-padded number, unique per organization",
         sample: await sampleFor(a, specs[0], largeCampaigns.get(main)),
-        tenant: tenant ? await tenantManifest(a, tenant, tenantApiKey) : null,
+        tenant: tenant && tenantApiKey ? await tenantManifest(a, tenant, tenantApiKey) : null,
         buildResources: await buildResources(a, b),
       };
+      return built;
     });
     manifest.buildSeconds = Math.round((Date.now() - started) / 1000);
     manifest.phaseSeconds = Object.fromEntries(timings.map((t) => [t.phase, Math.round(t.seconds * 10) / 10]));

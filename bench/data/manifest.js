@@ -5,6 +5,67 @@ const path = require('node:path');
 const { log } = require('./log');
 const { VISIBLE } = require('./sql');
 
+/** @typedef {import('pg').Client} Client */
+
+/**
+ * @typedef {object} Counts  Rows of one organization (sessions: visible ones).
+ * @property {number} sessions
+ * @property {number} people
+ * @property {number} accounts
+ * @property {number} links
+ * @property {number} campaigns
+ * @property {number} events
+ * @property {number} transcripts
+ */
+
+/**
+ * @typedef {object} Sample  Ids and values the runners' requests pick from (main organization).
+ * @property {string[]} sessionIds
+ * @property {string[]} transcriptSessionIds
+ * @property {string[]} personIds
+ * @property {string[]} accountDomains
+ * @property {string[]} emailSubstrings
+ * @property {string} largeCampaignId
+ * @property {string[]} campaignIds
+ * @property {string[]} linkIds
+ */
+
+/**
+ * @typedef {object} TenantManifest  The tenant beside the main organization, as the runners read it.
+ * @property {string} organizationId
+ * @property {string} apiKey
+ * @property {Counts} counts
+ * @property {{ emailSubstrings: string[] }} sample
+ */
+
+/**
+ * @typedef {object} Manifest  The dataset: stored with its database (COMMENT ON DATABASE) and written
+ *   to a file for the runners (bench/run/options.js readManifest checks what they need of it).
+ * @property {string} database
+ * @property {string} databaseUrl
+ * @property {string} builtAt
+ * @property {number} buildSeconds
+ * @property {number} generatorVersion
+ * @property {string} now  The build's "now": every generated time is relative to it.
+ * @property {import('./cli-options').Flags} flags
+ * @property {number} scale
+ * @property {string} organizationId
+ * @property {string} apiKey
+ * @property {string[]} smallOrganizationIds
+ * @property {Counts} counts
+ * @property {number} databaseBytes
+ * @property {string} eventIdFormat
+ * @property {Sample} sample
+ * @property {TenantManifest | null} tenant
+ * @property {Awaited<ReturnType<typeof import('./resources').buildResources>>} buildResources
+ * @property {Record<string, number>} [phaseSeconds]
+ */
+
+/**
+ * @param {Client} db
+ * @param {string} org
+ * @returns {Promise<Counts>}
+ */
 async function countsOf(db, org) {
   const {
     rows: [c],
@@ -21,14 +82,23 @@ async function countsOf(db, org) {
   return c;
 }
 
-/** Substrings a user would type into the email filter (a name, "@company", "lastname@", a domain part), each matching a visible session. */
+/**
+ * Substrings a user would type into the email filter (a name, "@company", "lastname@", a domain part), each matching a visible session.
+ * @param {Client} db
+ * @param {string} org
+ * @param {number} wanted
+ * @returns {Promise<string[]>}
+ */
 async function emailSubstrings(db, org, wanted) {
   const { rows } = await db.query(
     `SELECT email_key FROM sessions WHERE organization_id = $1 AND ${VISIBLE} AND email_key IS NOT NULL ORDER BY random() LIMIT $2`,
     [org, wanted * 3],
   );
+  /** @type {Set<string>} */
   const substrings = new Set();
-  rows.forEach(({ email_key: email }, i) => {
+  /** @type {{ email_key: string }[]} */
+  const emails = rows;
+  emails.forEach(({ email_key: email }, i) => {
     const [local, host] = email.split('@');
     const parts = local.split(/[._]/).filter((part) => part.length >= 3);
     const candidates = [
@@ -54,7 +124,14 @@ async function emailSubstrings(db, org, wanted) {
   return verified;
 }
 
+/**
+ * @param {Client} db
+ * @param {import('./organizations').OrganizationSpec} spec
+ * @param {string} largeCampaignId
+ * @returns {Promise<Sample>}
+ */
 async function sampleFor(db, spec, largeCampaignId) {
+  /** @param {string} sql @returns {Promise<string[]>} */
   const column = async (sql) => (await db.query(sql, [spec.id])).rows.map((r) => Object.values(r)[0]);
   return {
     sessionIds: await column(
@@ -76,7 +153,13 @@ async function sampleFor(db, spec, largeCampaignId) {
   };
 }
 
-/** The tenant as the runners read it: its organization, API key, counts and email substrings (chosen as the main organization's are). */
+/**
+ * The tenant as the runners read it: its organization, API key, counts and email substrings (chosen as the main organization's are).
+ * @param {Client} db
+ * @param {import('./organizations').OrganizationSpec} spec
+ * @param {string} apiKey
+ * @returns {Promise<TenantManifest>}
+ */
 async function tenantManifest(db, spec, apiKey) {
   return {
     organizationId: spec.id,
@@ -86,6 +169,11 @@ async function tenantManifest(db, spec, apiKey) {
   };
 }
 
+/**
+ * @param {Client} admin
+ * @param {Manifest} manifest
+ * @param {string} file
+ */
 async function storeManifest(admin, manifest, file) {
   // The manifest travels with the database (reuse needs no file), and is written for the runners.
   const {
@@ -98,6 +186,10 @@ async function storeManifest(admin, manifest, file) {
   writeManifestFile(manifest, file);
 }
 
+/**
+ * @param {Manifest} manifest
+ * @param {string} file
+ */
 function writeManifestFile(manifest, file) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);

@@ -3,6 +3,24 @@
 'use strict';
 const { cli } = require('./database');
 
+/**
+ * @typedef {object} OrganizationSpec  What one organization gets.
+ * @property {string} id
+ * @property {string} label  'main', 'tenant' or 'small <n>'.
+ * @property {number} sessions  Visible sessions.
+ * @property {number} extraSessions  Staging and pending ones besides.
+ * @property {number} people
+ * @property {number} companies
+ * @property {number} companyOffset  Where its companies start in the shared company pool.
+ * @property {number} links
+ * @property {number} campaigns
+ * @property {number} largeCampaign  Links in its first (large) campaign.
+ * @property {number} events
+ * @property {number} transcripts
+ */
+
+/** @typedef {{ main: string, tenant: string | null, small: string[] }} OrganizationIds */
+
 const MAIN_SCOPES =
   'sessions:read,sessions:write,people:read,accounts:read,analytics:read,transcripts:read,custom_links:write,events:write,playbook:read';
 
@@ -10,8 +28,12 @@ const MAIN_SCOPES =
  * Sizes per organization: the main one from the flags; the tenant, a smaller organization beside it
  * shaped like the main one at the default size (per session: 0.3 people, 0.05 accounts, 0.2 links,
  * 5 events); the small ones scaled from --small-sessions. The main organization comes first.
+ * @param {import('./cli-options').Flags} flags
+ * @param {OrganizationIds} ids
+ * @returns {OrganizationSpec[]}
  */
 function organizationSpecs(flags, ids) {
+  /** @type {OrganizationSpec} */
   const main = {
     id: ids.main,
     label: 'main',
@@ -49,6 +71,11 @@ function organizationSpecs(flags, ids) {
   return withSessions([main, ...(tenant ? [tenant] : []), ...small]);
 }
 
+/**
+ * @param {string} id
+ * @param {import('./cli-options').Flags} flags
+ * @returns {OrganizationSpec}
+ */
 function tenantSpec(id, flags) {
   const sessions = flags.tenantSessions;
   const links = Math.max(5, Math.round(sessions * 0.2));
@@ -68,14 +95,25 @@ function tenantSpec(id, flags) {
   };
 }
 
+/** @param {OrganizationSpec[]} specs */
 const withSessions = (specs) => specs.filter((spec) => spec.sessions > 0);
 
-/** Link-only prospects (links for people who never had a session): about 30 % of the links. */
+/**
+ * Link-only prospects (links for people who never had a session): about 30 % of the links.
+ * @param {OrganizationSpec} spec
+ */
 const linkOnlyProspects = (spec) => Math.ceil(spec.links * 0.32) + 1;
 
-/** The organizations and the API keys of the main one and the tenant (project CLI); tenant and its key are null without tenant sessions. */
+/**
+ * The organizations and the API keys of the main one and the tenant (project CLI); tenant and its key are null without tenant sessions.
+ * @param {string} url
+ * @param {import('./cli-options').Flags} flags
+ * @returns {Promise<{ ids: OrganizationIds, apiKey: string, tenantApiKey: string | null }>}
+ */
 async function createOrganizations(url, flags) {
+  /** @param {string} name @returns {Promise<{ id: string }>} */
   const create = (name) => cli(url, 'org:create', '--name', name);
+  /** @param {string} org @returns {Promise<string>} */
   const key = async (org) =>
     (await cli(url, 'key:create', '--org', org, '--scopes', MAIN_SCOPES, '--name', 'bench')).key;
   const [main, tenant, ...small] = await Promise.all([

@@ -6,7 +6,14 @@ const { uuid7, ms, VISIBLE, visibleOf, nonEmpty } = require('./sql');
 
 const LATEST = `ORDER BY s.start_time DESC, s.id DESC`;
 
-/** Every person's rollup fields except intent, as SQL aggregates of its visible sessions (all organizations). */
+/** @typedef {import('pg').Client} Client */
+/** @typedef {typeof import('../../src/modules/people/rules/intent')} IntentRules */
+/** @typedef {import('../../src/modules/people/rules/intent').IntentInput} IntentInput */
+
+/**
+ * Every person's rollup fields except intent, as SQL aggregates of its visible sessions (all organizations).
+ * @param {Client} db
+ */
 async function stagePeople(db) {
   // Latest non-empty values, first/last source, latest location, effective qualification (docs/api.md §13.3 order), sums and extremes.
   await db.query(
@@ -48,11 +55,16 @@ async function stagePeople(db) {
 /**
  * Intent scores with the service's own intentScore / overallIntentFor (recency decay), streamed
  * from a cursor over the stage in (person, start, id) order and written back in batches.
+ * @param {Client} db
+ * @param {string} now
  */
 async function computeIntent(db, now) {
+  /** @type {IntentRules} */
   const { intentScore, overallIntentFor } = require(path.join(DIST, 'modules/people/rules/intent'));
   const asOf = new Date(now);
+  /** @type {{ org: string[], key: string[], score: number[], overall: string[] }} */
   const out = { org: [], key: [], score: [], overall: [] };
+  /** @type {{ org: string, key: string, sessions: IntentInput[] } | null} */
   let current = null;
   const flushPerson = () => {
     if (!current) return;
@@ -81,7 +93,12 @@ async function computeIntent(db, now) {
   for (;;) {
     const { rows } = await db.query({ text: 'FETCH 50000 FROM intent_cursor', rowMode: 'array' });
     if (rows.length === 0) break;
-    for (const [org, key, startMs, buyingIntent] of rows) {
+    for (const [
+      org,
+      key,
+      startMs,
+      buyingIntent,
+    ] of /** @type {[string, string, number, IntentInput['buyingIntent']][]} */ (rows)) {
       if (!current || current.key !== key || current.org !== org) {
         flushPerson();
         current = { org, key, sessions: [] };
@@ -95,7 +112,11 @@ async function computeIntent(db, now) {
   await db.query('COMMIT');
 }
 
-/** People rows: aggregates + account domain (per email host, from accountDomainOf) + intent; ids are uuid v7 of their creation. */
+/**
+ * People rows: aggregates + account domain (per email host, from accountDomainOf) + intent; ids are uuid v7 of their creation.
+ * @param {Client} db
+ * @param {string} now
+ */
 async function insertPeople(db, now) {
   await db.query(`CREATE INDEX ON bench_gen.intent (organization_id, email_key)`);
   // People in order of creation (their first session), updated by the last intent refresh (now).

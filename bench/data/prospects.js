@@ -21,20 +21,28 @@ const { linkOnlyProspects } = require('./organizations');
 
 const COMPANY_BATCH = 10_000;
 
+/** @typedef {ReturnType<typeof makeCompanies> extends Generator<infer C> ? C : never} Company */
+
 /**
  * `count` companies with unique registrable domains (accountDomainOf(domain) === domain), a subdomain
  * host and a home country, one at a time: only their domains are kept (for uniqueness).
+ * @param {number} count
+ * @param {(email: string) => string | null} accountDomainOf
  */
 function* makeCompanies(count, accountDomainOf) {
   // Seeded, so the company list is the same on every build.
+  /** @type {typeof import('../../src/common/seeded-random')} */
   const { seededRandom } = require(path.join(DIST, 'common/seeded-random'));
   const random = seededRandom(20261122);
+  /** @template T @param {readonly T[]} items @returns {T} */
   const pick = (items) => items[Math.floor(random() * items.length)];
   const countryWeights = weighted(COUNTRY_WEIGHTS);
+  /** @param {string} country */
   const placeRange = (country) => {
     const lo = PLACES.findIndex((p) => p.startsWith(`${country}|`));
     return [lo + 1, PLACES.filter((p) => p.startsWith(`${country}|`)).length];
   };
+  /** @type {Set<string>} */
   const domains = new Set();
   for (let attempts = 0; domains.size < count; attempts += 1) {
     if (attempts > count * 50 + 1000) throw new Error(`could not generate ${count} distinct company domains`);
@@ -66,16 +74,25 @@ function* makeCompanies(count, accountDomainOf) {
   }
 }
 
-/** The company pool and the account domain of every email host (as the service computes it; none for free mail), in batches. */
+/**
+ * The company pool and the account domain of every email host (as the service computes it; none for free mail), in batches.
+ * @param {import('pg').Client} db
+ * @param {number} count
+ * @returns {Promise<number>}
+ */
 async function loadCompanies(db, count) {
+  /** @type {typeof import('../../src/modules/accounts/rules/account-domain')} */
   const { accountDomainOf } = require(path.join(DIST, 'modules/accounts/rules/account-domain'));
+  /** @param {string[]} hosts */
   const insertHosts = (hosts) =>
     db.query(`INSERT INTO bench_gen.hosts SELECT * FROM unnest($1::text[], $2::text[])`, [
       hosts,
       hosts.map((host) => accountDomainOf(`x@${host}`)),
     ]);
+  /** @type {Company[]} */
   let batch = [];
   const flush = async () => {
+    /** @param {keyof Company} field */
     const column = (field) => batch.map((c) => c[field]);
     // A batch of the company pool.
     await db.query(
@@ -103,7 +120,12 @@ async function loadCompanies(db, count) {
   return count;
 }
 
-/** Prospects of one organization: each of the first `companies` at its own company, the rest skewed; ~10 % on free mail. */
+/**
+ * Prospects of one organization: each of the first `companies` at its own company, the rest skewed; ~10 % on free mail.
+ * @param {import('pg').Client} db
+ * @param {import('./organizations').OrganizationSpec} spec
+ * @param {number} pool  The companies in the shared pool.
+ */
 async function generateProspects(db, spec, pool) {
   const total = spec.people + linkOnlyProspects(spec);
   const freeShare = Math.min(1, Math.max(0, (0.1 * total) / Math.max(1, total - spec.companies)));

@@ -5,7 +5,10 @@ const fs = require('node:fs');
 
 const MIB = 2 ** 20;
 
-/** A backend's peak resident set (VmHWM, shared buffers it touched included) in MiB, or null when its /proc is not ours to read. */
+/**
+ * A backend's peak resident set (VmHWM, shared buffers it touched included) in MiB, or null when its /proc is not ours to read.
+ * @param {number} pid
+ */
 function backendPeakMiB(pid) {
   try {
     const match = /^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -15,7 +18,9 @@ function backendPeakMiB(pid) {
   }
 }
 
+/** @param {...import('pg').Client} connections */
 async function buildResources(...connections) {
+  /** @type {{ workMem: string, maintenanceWorkMem: string, hashMemMultiplier: number, peakRssMiB: number | null }[]} */
   const backends = [];
   for (const db of connections) {
     const {

@@ -5,27 +5,40 @@ const { VOCAB } = require('./vocabulary');
 // JSON documents are built as text and cast once: much cheaper than nested jsonb_build_object
 // for a million rows. Values are SQL expressions rendered as JSON text; vocabulary strings contain
 // no quote or backslash (checked at start-up), so they are quoted without escaping.
+/** @param {string} expr */
 const jStr = (expr) => `coalesce('"' || (${expr}) || '"', 'null')`;
+/** @param {string} expr */
 const jNum = (expr) => `coalesce((${expr})::text, 'null')`;
+/** @param {string} arrayExpr */
 const jStrings = (arrayExpr) => `('["' || array_to_string(${arrayExpr}, '", "') || '"]')`;
-/** SQL text of a JSON object from [key, SQL JSON-text expression] pairs. */
+/**
+ * SQL text of a JSON object from [key, SQL JSON-text expression] pairs.
+ * @param {Record<string, string>} fields
+ */
 const jObject = (fields) =>
   `concat('{', ${Object.entries(fields)
     .map(([key, value], i) => `'${i > 0 ? ', ' : ''}"${key}": ', ${value}`)
     .join(', ')}, '}')`;
-/** SQL text of a JSON array of items, each with an optional SQL condition. */
+/**
+ * SQL text of a JSON array of items, each with an optional SQL condition.
+ * @param {[value: string, condition?: string][]} items
+ */
 const jArray = (items) =>
   `('[' || concat_ws(', ', ${items.map(([value, condition]) => (condition ? `CASE WHEN ${condition} THEN ${value} END` : value)).join(', ')}) || ']')`;
 
 function assertJsonSafeVocabulary() {
   for (const [name, list] of Object.entries(VOCAB)) {
     for (const value of list)
+      // eslint-disable-next-line no-control-regex -- the characters JSON text must escape
       if (value !== null && /["\\\u0000-\u001f]/.test(value))
         throw new Error(`vocabulary ${name} has a value that needs JSON escaping: ${value}`);
   }
 }
 
-/** The two features a session is about (SQL): m.fi, and another one chosen by x.r_f2 (summary, timeline, topics). */
+/**
+ * The two features a session is about (SQL): m.fi, and another one chosen by x.r_f2 (summary, timeline, topics).
+ * @param {import('./sql').Params} p
+ */
 function featurePair(p) {
   const NF = VOCAB.features.length;
   const f1 = p.at('features', 'm.fi');
@@ -33,7 +46,10 @@ function featurePair(p) {
   return { f1, f2 };
 }
 
-/** The tracking document (session-record.ts trackingOf: every TRACKING_FIELDS key, null when unknown). */
+/**
+ * The tracking document (session-record.ts trackingOf: every TRACKING_FIELDS key, null when unknown).
+ * @param {import('./sql').Params} p
+ */
 function trackingJson(p) {
   return `(${jObject({
     utmSource: jStr('tr.utm_source'),
@@ -62,9 +78,19 @@ function trackingJson(p) {
   })})::jsonb`;
 }
 
-/** The details document (session-record.ts SessionDetails) of a session: qualification context, next steps, timeline, topics, objections. */
+/**
+ * The details document (session-record.ts SessionDetails) of a session: qualification context, next steps, timeline, topics, objections.
+ * @param {import('./sql').Params} p
+ */
 function detailsJson(p) {
   const { f1, f2 } = featurePair(p);
+  /**
+   * @param {string} type
+   * @param {string} description
+   * @param {string} offset
+   * @param {string} features
+   * @param {number} order
+   */
   const milestone = (type, description, offset, features, order) =>
     jObject({
       milestoneType: `'"${type}"'`,

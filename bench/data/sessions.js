@@ -8,6 +8,11 @@ const { log } = require('./log');
 
 const SESSION_CHUNK = 100_000;
 
+/**
+ * @typedef {import('pg').Client} Client
+ * @typedef {import('./organizations').OrganizationSpec} OrganizationSpec
+ */
+
 /** The session columns written from the stage (person_id and effective_qualification_status come from the people). */
 const SESSION_COLUMNS = `organization_id, id, environment, analysis_status, display_id, start_time, end_time, session_type, email, email_key, name,
   business, phone, qualification_status, qualification_rationale, qualification_source, qualification_assessed_at, qualification_rubric_version_id,
@@ -19,6 +24,11 @@ const SESSION_COLUMNS = `organization_id, id, environment, analysis_status, disp
  * analyzed), the rest staging or pending; the first `people` visible ones give each person a
  * session, later ones repeat people (skewed) or are anonymous (~8 %). Start times over the past
  * year (growing towards now) with weekday and business-hour rhythm in the visitor's time zone.
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ * @param {string} now
+ * @param {number} lo
+ * @param {number} hi
  */
 async function stageSessions(db, spec, now, lo, hi) {
   const p = new Params();
@@ -88,6 +98,7 @@ async function stageSessions(db, spec, now, lo, hi) {
   const NN = VOCAB.next_steps.length;
   const NO = VOCAB.objection_types.length;
   const { f1, f2 } = featurePair(p);
+  /** @param {number} k */
   const bullet = (k) => p.at('bullets', `1 + (m.bi + ${k}) % ${NB}`);
   const place = p.at('places', 'b.place_i');
   // One chunk of staged sessions: who, when, what the analysis said, tracking and details documents.
@@ -193,7 +204,13 @@ async function stageSessions(db, spec, now, lo, hi) {
   );
 }
 
-/** Every organization's sessions into the stage, in chunks of 100k alternating between the two connections. */
+/**
+ * Every organization's sessions into the stage, in chunks of 100k alternating between the two connections.
+ * @param {Client} a
+ * @param {Client} b
+ * @param {OrganizationSpec[]} specs
+ * @param {string} now
+ */
 async function stageAllSessions(a, b, specs, now) {
   const chunks = specs.flatMap((spec) => {
     const total = spec.sessions + spec.extraSessions;
@@ -204,6 +221,10 @@ async function stageAllSessions(a, b, specs, now) {
     }));
   });
   let done = 0;
+  /**
+   * @param {Client} db
+   * @param {typeof chunks} mine
+   */
   const worker = async (db, mine) => {
     for (const { spec, lo, hi } of mine) {
       await stageSessions(db, spec, now, lo, hi);
@@ -231,12 +252,15 @@ async function stageAllSessions(a, b, specs, now) {
  * person and effective qualification. Organizations interleave as they would in production (sessions
  * arrive over time from all of them), so no organization's rows sit together in the table: a
  * tenant's search cannot read fewer pages than its rows need only because the build wrote them together.
+ * @param {Client} db
+ * @param {OrganizationSpec[]} specs
  */
 async function insertSessions(db, specs) {
   const total = specs.reduce((sum, spec) => sum + spec.sessions + spec.extraSessions, 0);
   const chunks = Math.max(1, Math.ceil(total / SESSION_CHUNK));
   const fractions = Array.from({ length: chunks - 1 }, (_, i) => (i + 1) / chunks);
   // Chunk boundaries: start-time quantiles.
+  /** @type {Date[]} */
   const bounds =
     fractions.length === 0
       ? []

@@ -3,12 +3,22 @@
 const { VOCAB } = require('./vocabulary');
 const { Params, visibleOf } = require('./sql');
 
+/** @typedef {import('pg').Client} Client */
+
 /** Transcripts for a share of one organization's visible sessions: 20–60 alternating turns through the session (SessionsRepository.replaceTranscript shape). */
+/**
+ * @param {Client} db
+ * @param {import('./organizations').OrganizationSpec} spec
+ */
 async function insertTranscripts(db, spec) {
   if (spec.transcripts === 0) return;
   const p = new Params();
   const NA = VOCAB.agent_lines.length;
   const NP = VOCAB.prospect_lines.length;
+  /**
+   * @param {import('./sql').VocabularyList} list
+   * @param {number} n  Its length.
+   */
   const line = (
     list,
     n,

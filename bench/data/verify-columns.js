@@ -4,10 +4,32 @@
 const path = require('node:path');
 const { DIST } = require('./constants');
 
-const same = (a, b) => (a instanceof Date || b instanceof Date ? a?.getTime?.() === b?.getTime?.() : a === b);
+/**
+ * @typedef {typeof import('../../src/modules/engagement/rules/engagement-rollup')} EngagementRollup
+ * @typedef {import('../../src/modules/engagement/engagement.repository').NewEvent} NewEvent
+ * @typedef {import('../../src/modules/engagement/engagement.repository').SessionTimes} SessionTimes
+ * @typedef {{ linkId: string, kind: string, value: string }} DistinctValue
+ * @typedef {{ distinct: DistinctValue[], sessions: SessionTimes[] }} EngagementWrites
+ */
+
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ */
+const same = (a, b) =>
+  a instanceof Date || b instanceof Date
+    ? (a instanceof Date ? a.getTime() : undefined) === (b instanceof Date ? b.getTime() : undefined)
+    : a === b;
+/** @param {unknown} value */
 const show = (value) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
 
-/** Compares expected column values with a stored row; records every difference. */
+/**
+ * Compares expected column values with a stored row; records every difference.
+ * @param {string[]} failures
+ * @param {string} what
+ * @param {Record<string, unknown>} expected
+ * @param {Record<string, unknown>} row
+ */
 function compareColumns(failures, what, expected, row) {
   for (const [column, value] of Object.entries(expected)) {
     const stored =
@@ -21,6 +43,8 @@ function compareColumns(failures, what, expected, row) {
 /**
  * A link's rollup columns as the service's rules give them for its events: `stats` from statsOf,
  * `rules` the compiled engagement-rollup module (storedFormOf, stageOf).
+ * @param {import('../../src/modules/engagement/rules/engagement-rollup').LinkStats} stats
+ * @param {Pick<EngagementRollup, 'storedFormOf' | 'stageOf'>} rules
  */
 function linkRollupColumns(stats, { storedFormOf, stageOf }) {
   const stored = storedFormOf(stats);
@@ -49,6 +73,10 @@ function linkRollupColumns(stats, { storedFormOf, stageOf }) {
 }
 
 /** A link_events row (with bot_reason) as the event EventsService folds. */
+/**
+ * @param {Record<string, any>} row
+ * @returns {NewEvent}
+ */
 function eventOfRow(row) {
   return {
     linkId: row.custom_link_id,
@@ -67,25 +95,38 @@ function eventOfRow(row) {
  * The distinct values and session references the compiled EventsService writes for these events of
  * one organization taken as one batch, captured from a stand-in repository. The links' side
  * (rollups merged on the link rows), webhook messages and Idempotency-Key answers are not read.
+ * @param {string} organizationId
+ * @param {NewEvent[]} events
+ * @returns {Promise<EngagementWrites>}
  */
 async function whatEventsServiceWrites(organizationId, events) {
   require('reflect-metadata');
   const { EventsService } = require(path.join(DIST, 'modules/engagement/events.service'));
+  /** @type {EngagementWrites} */
   const written = { distinct: [], sessions: [] };
   const repository = {
+    /** @param {unknown} _tx @param {string} _org @param {NewEvent[]} batch */
     insertEvents: async (_tx, _org, batch) => new Set(batch.map((e) => e.eventId)),
+    /** @param {unknown} _tx @param {string} _org @param {DistinctValue[]} values */
     insertDistinct: async (_tx, _org, values) => {
       written.distinct.push(...values);
       return new Map();
     },
+    /** @param {unknown} _tx @param {string} _org @param {SessionTimes[]} sessions */
     mergeSessions: async (_tx, _org, sessions) => {
       written.sessions.push(...sessions);
     },
   };
   const links = { merge: async () => new Map(), changed: async () => {} };
-  const service = new EventsService({ transaction: (work) => work({}) }, repository, links, undefined, {
-    record: async () => {},
-  });
+  const service = new EventsService(
+    { transaction: (/** @type {(tx: object) => unknown} */ work) => work({}) },
+    repository,
+    links,
+    undefined,
+    {
+      record: async () => {},
+    },
+  );
   if (events.length > 0) await service.apply(organizationId, events);
   return written;
 }
@@ -93,6 +134,11 @@ async function whatEventsServiceWrites(organizationId, events) {
 /**
  * One organization's stored link_distinct_values and link_sessions rows against what EventsService
  * writes (`written`, from whatEventsServiceWrites); records every difference, returns the expected counts.
+ * @param {string[]} failures
+ * @param {string} what
+ * @param {EngagementWrites} written
+ * @param {{ custom_link_id: string, kind: string, value: string }[]} distinctRows
+ * @param {Record<string, unknown>[]} sessionRows
  */
 function compareEngagementWrites(failures, what, written, distinctRows, sessionRows) {
   const want = new Set(written.distinct.map((v) => `${v.linkId}|${v.kind}|${v.value}`));

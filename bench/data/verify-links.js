@@ -11,7 +11,14 @@ const {
   whatEventsServiceWrites,
 } = require('./verify-columns');
 
+/** @typedef {{ org: string, id: string }} LinkRef */
+
+/** @param {LinkRef[]} pairs */
 const pairsParam = (pairs) => [pairs.map((p) => p.org), pairs.map((p) => p.id)];
+/**
+ * @param {string} orgColumn
+ * @param {string} idColumn
+ */
 const IN_PAIRS = (orgColumn, idColumn) =>
   `(${orgColumn}, ${idColumn}) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`;
 
@@ -21,6 +28,8 @@ const VERIFY_EVENT_BUDGET = 1_500_000;
  * Links to verify: the hottest, some without events, some bot-only, random ones, and some of the
  * other organizations; at most VERIFY_EVENT_BUDGET events in all (they are loaded into memory).
  * Chosen in SQL: the generator holds no per-link data.
+ * @param {import('pg').Client} db
+ * @param {import('./organizations').OrganizationSpec[]} specs
  */
 async function linkSample(db, specs) {
   const main = specs[0].id;
@@ -34,7 +43,10 @@ async function linkSample(db, specs) {
                   LEFT JOIN per_link p ON p.id = r.id)`,
     [main],
   );
-  const ofKind = (kind) => rows.filter((r) => r.kind === kind);
+  /** @type {{ kind: string, id: string, n: number }[]} */
+  const perKind = rows;
+  /** @param {string} kind */
+  const ofKind = (kind) => perKind.filter((r) => r.kind === kind);
   const hottest = ofKind('hottest');
   const botOnly = ofKind('botOnly');
   const random = ofKind('random');
@@ -43,13 +55,12 @@ async function linkSample(db, specs) {
     `SELECT organization_id AS org, id FROM custom_links WHERE organization_id = ANY($1) ORDER BY random() LIMIT 30`,
     [specs.slice(1).map((s) => s.id)],
   );
+  /** @type {Map<string, LinkRef>} */
   const unique = new Map();
   let events = 0;
-  for (const link of [...hottest, ...silent, ...botOnly, ...random.slice(0, 300), ...others].map((r) => ({
-    org: r.org ?? main,
-    id: r.id,
-    n: r.n ?? 0,
-  }))) {
+  /** @type {{ org?: string, id: string, n?: number }[]} */
+  const candidates = [...hottest, ...silent, ...botOnly, ...random.slice(0, 300), ...others];
+  for (const link of candidates.map((r) => ({ org: r.org ?? main, id: r.id, n: r.n ?? 0 }))) {
     if (unique.has(`${link.org}/${link.id}`) || (events + link.n > VERIFY_EVENT_BUDGET && unique.size > 0)) continue;
     unique.set(`${link.org}/${link.id}`, { org: link.org, id: link.id });
     events += link.n;
@@ -57,11 +68,18 @@ async function linkSample(db, specs) {
   return { links: [...unique.values()], hottest: hottest.length, silent: silent.length, botOnly: botOnly.length };
 }
 
+/**
+ * @param {import('pg').Client} db
+ * @param {import('./organizations').OrganizationSpec[]} specs
+ * @param {string[]} failures
+ */
 async function verifyLinks(db, specs, failures) {
+  /** @type {typeof import('../../src/modules/engagement/rules/engagement-rollup')} */
   const rules = require(path.join(DIST, 'modules/engagement/rules/engagement-rollup'));
   const { statsOf } = rules;
   const sample = await linkSample(db, specs);
   const params = pairsParam(sample.links);
+  /** @param {string} sql */
   const query = async (sql) => db.query(sql, params);
   const links = await query(`SELECT * FROM custom_links WHERE ${IN_PAIRS('organization_id', 'id')}`);
   const events =
@@ -71,11 +89,18 @@ async function verifyLinks(db, specs, failures) {
     `SELECT organization_id, custom_link_id, kind, value FROM link_distinct_values WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`,
   );
   const sessions = await query(`SELECT * FROM link_sessions WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`);
+  /** @type {Map<string, import('./verify-columns').NewEvent[]>} */
   const eventsOf = new Map(sample.links.map((l) => [l.id, []]));
-  for (const e of events.rows) eventsOf.get(e.custom_link_id).push(eventOfRow(e));
+  /** @param {string} id */
+  const eventsOfLink = (id) => {
+    const list = eventsOf.get(id);
+    if (!list) throw new Error(`link ${id} is not in the sample`);
+    return list;
+  };
+  for (const e of events.rows) eventsOfLink(e.custom_link_id).push(eventOfRow(e));
   // Link columns against statsOf / storedFormOf / stageOf.
   for (const row of links.rows) {
-    compareColumns(failures, `link ${row.id}`, linkRollupColumns(statsOf(eventsOf.get(row.id)), rules), row);
+    compareColumns(failures, `link ${row.id}`, linkRollupColumns(statsOf(eventsOfLink(row.id)), rules), row);
   }
   if (links.rows.length !== sample.links.length)
     failures.push(`links: ${sample.links.length} sampled, ${links.rows.length} found`);
@@ -86,8 +111,9 @@ async function verifyLinks(db, specs, failures) {
     const orgLinks = sample.links.filter((l) => l.org === org);
     const written = await whatEventsServiceWrites(
       org,
-      orgLinks.flatMap((l) => eventsOf.get(l.id)),
+      orgLinks.flatMap((l) => eventsOfLink(l.id)),
     );
+    /** @param {any[]} rows */
     const ofOrg = (rows) => rows.filter((r) => r.organization_id === org);
     const expected = compareEngagementWrites(
       failures,

@@ -7,7 +7,10 @@ const { log } = require('./log');
 const { visibleOf } = require('./sql');
 const { compareColumns } = require('./verify-columns');
 
-/** people columns written by a rollup (people.repository.ts ROLLUP_COLUMNS) from a PersonRollup. */
+/**
+ * people columns written by a rollup (people.repository.ts ROLLUP_COLUMNS) from a PersonRollup.
+ * @param {import('../../src/modules/people/rules/person-rollup').PersonRollup} r
+ */
 const personColumns = (r) => ({
   email_key: r.emailKey,
   name: r.name,
@@ -34,13 +37,24 @@ const personColumns = (r) => ({
   intent_calculated_at: r.intentCalculatedAt,
 });
 
+/**
+ * @param {import('pg').Client} db
+ * @param {import('./organizations').OrganizationSpec[]} specs
+ * @param {string[]} failures
+ */
 async function verifyPeople(db, specs, failures) {
   require('reflect-metadata');
   const { SessionsRepository } = require(path.join(DIST, 'modules/sessions/sessions.repository'));
   const { PeopleRepository } = require(path.join(DIST, 'modules/people/people.repository'));
+  /** @type {typeof import('../../src/modules/people/rules/person-rollup')} */
   const { rollUpPerson } = require(path.join(DIST, 'modules/people/rules/person-rollup'));
+  /** @type {typeof import('../../src/modules/accounts/rules/account-rollup')} */
   const { rollUpAccount } = require(path.join(DIST, 'modules/accounts/rules/account-rollup'));
-  const tx = { query: async (sql, params) => (await db.query(sql, params)).rows };
+  // The repositories are built without their data source: only their methods that take a transaction
+  // (this stand-in over the build's connection) are called, so their constructors' types do not apply.
+  const tx = {
+    query: async (/** @type {string} */ sql, /** @type {unknown[]} */ params) => (await db.query(sql, params)).rows,
+  };
   const sessionsRepository = new SessionsRepository(undefined, undefined);
   const peopleRepository = new PeopleRepository(undefined);
   const main = specs[0].id;
@@ -57,6 +71,7 @@ async function verifyPeople(db, specs, failures) {
     const people = sample.filter((p) => p.organization_id === org);
     const keys = people.map((p) => p.email_key);
     const facts = await sessionsRepository.factsOfPeople(tx, org, keys);
+    /** @type {Map<string, { person: Record<string, any>, rollup: import('../../src/modules/people/rules/person-rollup').PersonRollup }>} */
     const rollups = new Map();
     for (const person of people) {
       const sessions = facts.get(person.email_key);
@@ -84,7 +99,9 @@ async function verifyPeople(db, specs, failures) {
       sessionsChecked += 1;
     }
     // Their accounts, from all the people of each domain.
-    const domains = [...new Set([...rollups.values()].map((r) => r.rollup.accountDomain).filter(Boolean))];
+    const domains = [
+      ...new Set([...rollups.values()].flatMap((r) => (r.rollup.accountDomain ? [r.rollup.accountDomain] : []))),
+    ];
     const peopleByDomain = await peopleRepository.accountFactsFor(tx, org, domains);
     const { rows: accounts } = await db.query(
       `SELECT * FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)`,

@@ -6,7 +6,11 @@ const { VISIBLE } = require('./sql');
 const { verifyLinks } = require('./verify-links');
 const { verifyPeople } = require('./verify-people');
 
-/** Whole-table invariants that are cheap to check in SQL. */
+/**
+ * Whole-table invariants that are cheap to check in SQL.
+ * @param {import('pg').Client} db
+ * @param {string[]} failures
+ */
 async function globalChecks(db, failures) {
   const checks = {
     'visible sessions with an email but no person': `SELECT count(*) FROM sessions WHERE ${VISIBLE} AND email_key IS NOT NULL AND person_id IS NULL`,
@@ -37,7 +41,12 @@ async function globalChecks(db, failures) {
   );
 }
 
+/**
+ * @param {import('pg').Client} db
+ * @param {import('./organizations').OrganizationSpec[]} specs
+ */
 async function verify(db, specs) {
+  /** @type {string[]} */
   const failures = [];
   await verifyLinks(db, specs, failures);
   await verifyPeople(db, specs, failures);

@@ -1,9 +1,17 @@
 // Vocabulary: names, companies, places and the word lists the generated rows pick from.
 'use strict';
 
-/** A list where each entry appears in proportion to its weight: {a: 3, b: 1} → [a, a, a, b]. */
+/**
+ * A list where each entry appears in proportion to its weight: {a: 3, b: 1} → [a, a, a, b]; the key NULL is null.
+ * @template {Record<string, number>} W
+ * @param {W} weights
+ * @returns {W extends { NULL: number } ? (string | null)[] : string[]}
+ */
 function weighted(weights) {
-  return Object.entries(weights).flatMap(([value, weight]) => Array(weight).fill(value === 'NULL' ? null : value));
+  const list = Object.entries(weights).flatMap(([value, weight]) =>
+    Array(weight).fill(value === 'NULL' ? null : value),
+  );
+  return /** @type {W extends { NULL: number } ? (string | null)[] : string[]} */ (list);
 }
 
 const FIRST_NAMES =
@@ -40,7 +48,10 @@ Virtanen O'Brien O'Connor De_Vries Jansen Okafor Mensah Haddad Cohen Levi Da_Sil
     .split(/\s+/)
     .map((n) => n.replace('_', ' '));
 
-/** An email-safe form of a name: accents dropped, letters only, lower case ("O'Brien" → "obrien"). */
+/**
+ * An email-safe form of a name: accents dropped, letters only, lower case ("O'Brien" → "obrien").
+ * @param {string} name
+ */
 const emailSafe = (name) =>
   name
     .normalize('NFD')
@@ -113,6 +124,10 @@ const TLDS = weighted({
   es: 1,
   se: 1,
 });
+/**
+ * The country of a country-code TLD.
+ * @type {Record<string, string>}
+ */
 const TLD_COUNTRY = {
   'co.uk': 'GB',
   de: 'DE',

@@ -1,6 +1,7 @@
 // Generation: work tables (schema bench_gen, unlogged, dropped at the end).
 'use strict';
 
+/** @param {import('pg').Client} db */
 async function createWorkTables(db) {
   await db.query(`DROP SCHEMA IF EXISTS bench_gen CASCADE`);
   await db.query(`CREATE SCHEMA bench_gen`);

@@ -11,6 +11,28 @@ const MAIN = path.join(__dirname, '../../dist/src/main.js');
 const JOB_POLL_MS = 50;
 const ACTIVE = ['queued', 'processing'];
 
+/**
+ * @typedef {import('../../client/index').components['schemas']['JobResponse']} JobState  A job as GET /custom-link-jobs/{id} answers.
+ * @typedef {{ name: string, count: number, thumbnails: boolean, label: string, timeoutMs: number }} JobRequest
+ * @typedef {{ name: string, seconds: number | null, status: string, links: number, thumbnails_rendered: number, failure?: string }} JobOutcome
+ * @typedef {import('./measure').Target & { children: import('node:child_process').ChildProcess[] }} Api  The API processes.
+ */
+
+/**
+ * @typedef {object} JobsContext
+ * @property {Record<string, string>} env  The service's environment (the worker's, and the CLI's).
+ * @property {Api} api
+ * @property {import('../data/manifest').Manifest} manifest
+ * @property {import('./options').Options} opts
+ * @property {string} runTag
+ * @property {{ organizationId: string, apiKey: string } | null} jobsOrganization  Null when no job runs.
+ */
+
+/**
+ * @param {number} count
+ * @param {string} label
+ * @param {boolean} thumbnails  Drawn by the worker (else provided).
+ */
 function jobBody(count, label, thumbnails) {
   return JSON.stringify({
     links: Array.from({ length: count }, (_, i) => ({
@@ -24,7 +46,13 @@ function jobBody(count, label, thumbnails) {
   });
 }
 
-/** POST /custom-links (202): the job's id. */
+/**
+ * POST /custom-links (202): the job's id.
+ * @param {string} origin
+ * @param {Record<string, string>} headers
+ * @param {Pick<JobRequest, 'count' | 'thumbnails' | 'label'>} job
+ * @returns {Promise<string>}
+ */
 async function startJob(origin, headers, { count, thumbnails, label }) {
   const res = await fetch(`${origin}/api/v1/custom-links`, {
     method: 'POST',
@@ -33,17 +61,33 @@ async function startJob(origin, headers, { count, thumbnails, label }) {
   });
   if (res.status !== 202)
     throw new Error(`POST /custom-links answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
-  return (await res.json()).job.id;
+  const created = /** @type {import('../../client/index').components['schemas']['JobEnvelopeResponse']} */ (
+    await res.json()
+  );
+  return created.job.id;
 }
 
+/**
+ * @param {string} origin
+ * @param {Record<string, string>} headers
+ * @param {string} id
+ * @returns {Promise<JobState>}
+ */
 async function pollJob(origin, headers, id) {
   const res = await fetch(`${origin}/api/v1/custom-link-jobs/${id}`, { headers });
   if (!res.ok)
     throw new Error(`GET /custom-link-jobs/${id} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
-  return res.json();
+  return /** @type {JobState} */ (await res.json());
 }
 
-/** Polls every 50 ms until `done(state)` or the deadline; returns the last state. */
+/**
+ * Polls every 50 ms until `done(state)` or the deadline; returns the last state.
+ * @param {string} origin
+ * @param {Record<string, string>} headers
+ * @param {string} id
+ * @param {(state: JobState) => boolean} done
+ * @param {number} deadline  Epoch ms.
+ */
 async function pollUntil(origin, headers, id, done, deadline) {
   for (;;) {
     const state = await pollJob(origin, headers, id);
@@ -52,6 +96,12 @@ async function pollUntil(origin, headers, id, done, deadline) {
   }
 }
 
+/**
+ * @param {string} name
+ * @param {number} started  Epoch ms.
+ * @param {JobState} state
+ * @returns {JobOutcome}
+ */
 const outcome = (name, started, state) => ({
   name,
   seconds: Math.round((Date.now() - started) / 10) / 100,
@@ -60,7 +110,13 @@ const outcome = (name, started, state) => ({
   thumbnails_rendered: state.thumbnailGeneratedCount + state.thumbnailFallbackCount,
 });
 
-/** Seconds from POST /custom-links (202) to a terminal job status; a failure (a refused request, a dead API) is a job of status `error`. */
+/**
+ * Seconds from POST /custom-links (202) to a terminal job status; a failure (a refused request, a dead API) is a job of status `error`.
+ * @param {string} origin
+ * @param {Record<string, string>} headers
+ * @param {JobRequest} job
+ * @returns {Promise<JobOutcome>}
+ */
 async function timeJob(origin, headers, job) {
   const started = Date.now();
   try {
@@ -71,8 +127,9 @@ async function timeJob(origin, headers, job) {
       await pollUntil(origin, headers, id, (s) => !ACTIVE.includes(s.status), started + job.timeoutMs),
     );
   } catch (error) {
-    log(`  ${job.name}: ${error.message}`);
-    return { name: job.name, seconds: null, status: 'error', links: 0, thumbnails_rendered: 0, failure: error.message };
+    const message = error instanceof Error ? error.message : String(error);
+    log(`  ${job.name}: ${message}`);
+    return { name: job.name, seconds: null, status: 'error', links: 0, thumbnails_rendered: 0, failure: message };
   }
 }
 
@@ -80,10 +137,14 @@ async function timeJob(origin, headers, job) {
  * The mixed scenario: the sessions list (manifest's organization) for `windowSeconds` alone, then
  * while a job renders its cards (the window starts once the first card is being drawn and must end
  * before the job does), then alone again once the job has finished. p99 alone is the mean of the two.
+ * @param {import('./scenarios').MixedScenario} mixed
+ * @param {JobsContext & { jobsHeaders: Record<string, string> }} ctx
+ * @param {number} windowSeconds
  */
 async function runMixed(mixed, ctx, windowSeconds) {
   const { api, jobsHeaders, manifest, opts, runTag } = ctx;
   const origin = api.urls[0];
+  /** @param {number} warmup */
   const load = (warmup) =>
     generateLoad(
       {
@@ -101,6 +162,7 @@ async function runMixed(mixed, ctx, windowSeconds) {
   const started = Date.now();
   const deadline = started + (opts.smoke ? 120_000 : 600_000);
   const id = await startJob(origin, jobsHeaders, { count: opts.jobLinks, thumbnails: true, label: `${runTag}-mixed` });
+  /** @param {JobState} s */
   const rendering = (s) =>
     !ACTIVE.includes(s.status) || s.thumbnailProcessingCount + s.thumbnailGeneratedCount + s.thumbnailFallbackCount > 0;
   await pollUntil(origin, jobsHeaders, id, rendering, deadline);
@@ -112,9 +174,11 @@ async function runMixed(mixed, ctx, windowSeconds) {
     await pollUntil(origin, jobsHeaders, id, (s) => !ACTIVE.includes(s.status), deadline),
   );
   const after = await load(0);
+  /** The mean of both, or null when either has none. @param {number | null} a @param {number | null} b */
+  const meanOfBoth = (a, b) => (a === null || b === null ? null : (a + b) / 2);
   const alone = {
-    p50: (before.p50_ms + after.p50_ms) / 2,
-    p99: (before.p99_ms + after.p99_ms) / 2,
+    p50: meanOfBoth(before.p50_ms, after.p50_ms),
+    p99: meanOfBoth(before.p99_ms, after.p99_ms),
     rps: (before.rps + after.rps) / 2,
   };
   const row = {
@@ -159,7 +223,12 @@ async function runMixed(mixed, ctx, windowSeconds) {
   };
 }
 
-/** A fresh organization for the jobs (so the manifest's stays as built; the runner deletes it at the end) and its key. */
+/**
+ * A fresh organization for the jobs (so the manifest's stays as built; the runner deletes it at the end) and its key.
+ * @param {Record<string, string>} env
+ * @param {string} runTag
+ * @returns {Promise<{ organizationId: string, apiKey: string }>}
+ */
 async function jobsOrganization(env, runTag) {
   const org = await cli(env, 'org:create', '--name', `Bench jobs ${runTag}`);
   const { key } = await cli(env, 'key:create', '--org', org.id, '--scopes', 'custom_links:write');
@@ -169,10 +238,14 @@ async function jobsOrganization(env, runTag) {
 /**
  * The job scenarios and the mixed one in the jobs' organization, with one worker process under
  * `nice`; a small warm-up job first.
+ * @param {import('./scenarios').JobScenario[]} jobs
+ * @param {import('./scenarios').MixedScenario | null} mixed
+ * @param {JobsContext} ctx
  */
 async function runJobs(jobs, mixed, ctx) {
   const { env, api, opts, runTag } = ctx;
   if (jobs.length === 0 && !mixed) return { jobs: [], mixed: null, targets: [], failures: [], runs: [] };
+  if (!ctx.jobsOrganization) throw new Error('the jobs have no organization');
   const jobsHeaders = headersOf(ctx.jobsOrganization.apiKey);
   const workerPort = await freePort();
   const worker = startChild(
@@ -193,8 +266,11 @@ async function runJobs(jobs, mixed, ctx) {
       label: `${runTag}-warm-up`,
       timeoutMs,
     });
+    /** @type {Omit<JobOutcome, 'failure'>[]} */
     const results = [];
+    /** @type {ReturnType<typeof evaluate>} */
     const targets = [];
+    /** @type {{ name: string, server: string, failure: string }[]} */
     const failures = [];
     for (const [i, job] of jobs.entries()) {
       log(job.name);
@@ -216,9 +292,10 @@ async function runJobs(jobs, mixed, ctx) {
     if (mixed) {
       // Windows short enough to fit inside the job: 60 % of a rendering job's time in this run.
       const rendered = results.find((r) => jobs.find((j) => j.name === r.name)?.thumbnails && r.seconds !== null);
+      const renderedSeconds = rendered?.seconds ?? null;
       const windowSeconds = Math.max(
         1,
-        Math.min(opts.seconds, rendered ? Math.floor(rendered.seconds * 0.6) : opts.seconds),
+        Math.min(opts.seconds, renderedSeconds !== null ? Math.floor(renderedSeconds * 0.6) : opts.seconds),
       );
       mixedResult = await runMixed(mixed, { ...ctx, jobsHeaders }, windowSeconds);
       targets.push(...mixedResult.targets);

@@ -10,11 +10,48 @@
 const autocannon = require('autocannon');
 const { eventBodies, pick } = require('./requests');
 
+/**
+ * @typedef {object} LoadSpec  One measurement, as the runner sends it.
+ * @property {string | string[]} urls  One origin, or several that autocannon's connections take in turn.
+ * @property {number} connections
+ * @property {number} warmup  Seconds of load before the measured window (0: none).
+ * @property {number} seconds  The measured window.
+ * @property {Record<string, string>} headers
+ * @property {string[]} paths  One is picked at random per request.
+ * @property {import('./requests').EventsSpec} [events]  POSTs of event batches instead of GETs.
+ */
+
+/**
+ * @typedef {object} Measured  The figures of one measurement (latencies in ms, null without a 2xx answer).
+ * @property {number} seconds
+ * @property {number} rps
+ * @property {number | null} p50_ms
+ * @property {number | null} p90_ms
+ * @property {number | null} p99_ms
+ * @property {number | null} max_ms
+ * @property {number} requests
+ * @property {number} non2xx
+ * @property {number} errors
+ * @property {number} timeouts
+ * @property {Record<string, number>} status_codes
+ */
+
+/**
+ * @typedef {{ type: 'measuring' } | { type: 'done', result: Measured } | { type: 'failed', error: string }} GeneratorMessage
+ *   What the load generator tells the runner.
+ */
+
+const send = process.send?.bind(process);
+if (!send) throw new Error('bench/run/load-generator.js runs as a child of the runner (fork, with an IPC channel)');
+/** @param {GeneratorMessage} message */
+const tell = (message) => send(message);
+
 /** Response times in ms, growing as needed. */
 class Samples {
   values = new Float64Array(65_536);
   length = 0;
 
+  /** @param {number} value */
   add(value) {
     if (this.length === this.values.length) {
       const grown = new Float64Array(this.values.length * 2);
@@ -24,9 +61,14 @@ class Samples {
     this.values[this.length++] = value;
   }
 
-  /** Nearest-rank percentiles (0 < p ≤ 100) and the maximum, in ms to the hundredth; null without samples. */
+  /**
+   * Nearest-rank percentiles (0 < p ≤ 100) and the maximum, in ms to the hundredth; null without samples.
+   * @param {number[]} percentiles
+   * @returns {Record<string, number | null>}
+   */
   summary(percentiles) {
     const sorted = this.values.slice(0, this.length).sort();
+    /** @param {number} p */
     const at = (p) =>
       sorted.length === 0
         ? null
@@ -35,7 +77,12 @@ class Samples {
   }
 }
 
-/** One autocannon run; with `samples`, every 2xx response time goes into them. */
+/**
+ * One autocannon run; with `samples`, every 2xx response time goes into them.
+ * @param {autocannon.Options} config
+ * @param {Samples} [samples]
+ * @returns {Promise<autocannon.Result>}
+ */
 function run(config, samples) {
   return new Promise((resolve, reject) => {
     const instance = autocannon(config, (error, result) => (error ? reject(error) : resolve(result)));
@@ -44,11 +91,17 @@ function run(config, samples) {
   });
 }
 
+/**
+ * @param {LoadSpec} spec
+ * @returns {Promise<Measured>}
+ */
 async function measure({ urls, connections, warmup, seconds, headers, paths, events }) {
   const body = events ? eventBodies(events) : null;
+  /** @type {autocannon.Request} */
   const request = body
     ? { method: 'POST', setupRequest: (req) => ({ ...req, path: pick(paths), body: body() }) }
     : { method: 'GET', setupRequest: (req) => ({ ...req, path: pick(paths) }) };
+  /** @type {autocannon.Options} */
   const config = {
     url: urls,
     connections,
@@ -57,13 +110,17 @@ async function measure({ urls, connections, warmup, seconds, headers, paths, eve
     requests: [request],
   };
   const warm = warmup > 0 ? await run({ ...config, duration: warmup }) : { non2xx: 0, errors: 0 };
-  process.send({ type: 'measuring' });
+  tell({ type: 'measuring' });
   const samples = new Samples();
   const r = await run({ ...config, duration: seconds }, samples);
+  const { p50_ms, p90_ms, p99_ms, max_ms } = samples.summary([50, 90, 99]);
   return {
     seconds: r.duration,
     rps: Math.round((r.requests.total / r.duration) * 10) / 10,
-    ...samples.summary([50, 90, 99]),
+    p50_ms,
+    p90_ms,
+    p99_ms,
+    max_ms,
     requests: r.requests.total,
     non2xx: r.non2xx + warm.non2xx,
     errors: r.errors + warm.errors,
@@ -75,9 +132,9 @@ async function measure({ urls, connections, warmup, seconds, headers, paths, eve
 // The runner is gone (interrupted): so is the measurement.
 process.once('disconnect', () => process.exit(1));
 
-process.on('message', (spec) => {
+process.on('message', (/** @type {LoadSpec} */ spec) => {
   measure(spec).then(
-    (result) => process.send({ type: 'done', result }),
-    (error) => process.send({ type: 'failed', error: String(error?.stack ?? error) }),
+    (result) => tell({ type: 'done', result }),
+    (error) => tell({ type: 'failed', error: String(error?.stack ?? error) }),
   );
 });

@@ -9,10 +9,65 @@ const { eventBodies, pick } = require('./requests');
 
 const GENERATOR = path.join(__dirname, 'load-generator.js');
 
+/**
+ * @typedef {import('./scenarios').LoadScenario} LoadScenario
+ * @typedef {import('./load-generator').LoadSpec} LoadSpec
+ * @typedef {import('./load-generator').Measured} Measured
+ * @typedef {import('./load-generator').GeneratorMessage} GeneratorMessage
+ * @typedef {{ urls: string[], pids: number[] }} Target  Where a measurement sends its load, and whose CPU time it reads.
+ * @typedef {'service' | 'raw' | 'one'} Server  The API instances, their raw baselines, or the first API instance alone.
+ */
+
+/**
+ * @typedef {object} Run  One measurement of a scenario against one target (failed before loading: no figures).
+ * @property {Server} server
+ * @property {number} instances
+ * @property {number} [connections]
+ * @property {number} rps
+ * @property {number | null} p50_ms
+ * @property {number | null} p99_ms
+ * @property {number | null} max_ms
+ * @property {number} [requests]
+ * @property {number} non2xx
+ * @property {number} errors
+ * @property {Record<string, number>} [status_codes]
+ * @property {number | null} [cpu_seconds]
+ * @property {string | null} failure
+ * @property {unknown} [body]  The preflight's answer (dropped once the scenario is named).
+ */
+
+/**
+ * @typedef {object} ScenarioRow  A scenario's figures in the results (service side the mean of its runs).
+ * @property {string} name
+ * @property {number | null} rps
+ * @property {number | null} p50_ms
+ * @property {number | null} p99_ms
+ * @property {number | null} max_ms
+ * @property {number | null} baseline_rps
+ * @property {number | null} ratio  Service req/s ÷ raw req/s.
+ * @property {number} connections
+ * @property {number} instances
+ * @property {number | null} cpu_ms_per_request
+ * @property {number | null} baseline_cpu_ms_per_request
+ * @property {number | null} baseline_p50_ms
+ * @property {number | null} baseline_p99_ms
+ * @property {number | null} [rps_one_instance]
+ * @property {number | null} [p99_ms_one_instance]
+ * @property {number | null} [scaling]
+ */
+
+/** @param {string} apiKey */
 const headersOf = (apiKey) => ({ authorization: `Bearer ${apiKey}` });
 
-/** One plain request of the scenario: fails fast with the status and body, else returns the JSON body. */
+/**
+ * One plain request of the scenario: fails fast with the status and body, else returns the JSON body.
+ * @param {string} origin
+ * @param {LoadScenario} scenario
+ * @param {Record<string, string>} headers
+ * @returns {Promise<{ failure?: string, body?: unknown }>}
+ */
 async function preflight(origin, scenario, headers) {
+  /** @type {RequestInit} */
   const init = scenario.events
     ? {
         method: 'POST',
@@ -28,7 +83,12 @@ async function preflight(origin, scenario, headers) {
   return problem ? { failure: problem } : { body };
 }
 
-/** After a load with non-2xx answers: a few requests of the same kind, to show one. */
+/**
+ * After a load with non-2xx answers: a few requests of the same kind, to show one.
+ * @param {string} origin
+ * @param {LoadScenario} scenario
+ * @param {Record<string, string>} headers
+ */
 async function sampleFailure(origin, scenario, headers) {
   for (let i = 0; i < 20; i++) {
     const { failure } = await preflight(origin, scenario, headers).catch((error) => ({ failure: String(error) }));
@@ -37,6 +97,7 @@ async function sampleFailure(origin, scenario, headers) {
   return null;
 }
 
+/** @type {import('node:child_process').ChildProcess | null} */
 let generator = null;
 
 /** The load generator process, started on first use and kept for the run (stopped with the other children). */
@@ -50,36 +111,58 @@ function loadGenerator() {
 /**
  * One measurement by the load generator (warm-up, then the measured window) against `target.urls`,
  * with the CPU time `target.pids` used over the measured window.
+ * @param {Omit<LoadSpec, 'urls'> & { urls: string[] }} spec
+ * @param {Target} target
+ * @returns {Promise<Measured & { cpu_seconds: number | null }>}
  */
 function generateLoad(spec, target) {
   const child = loadGenerator();
   return new Promise((resolve, reject) => {
+    /** @type {number | null} */
     let cpuAtStart = null;
-    const finish = (fn, value) => {
+    const stop = () => {
       child.off('message', onMessage);
       child.off('exit', onExit);
-      fn(value);
     };
+    /** @param {GeneratorMessage} message */
     const onMessage = (message) => {
       if (message.type === 'measuring') cpuAtStart = cpuSeconds(target.pids);
-      else if (message.type === 'failed') finish(reject, new Error(`load generator: ${message.error}`));
-      else if (message.type === 'done') {
+      else if (message.type === 'failed') {
+        stop();
+        reject(new Error(`load generator: ${message.error}`));
+      } else {
         const cpuAtEnd = cpuSeconds(target.pids);
         const cpu = cpuAtStart === null || cpuAtEnd === null ? null : cpuAtEnd - cpuAtStart;
-        finish(resolve, { ...message.result, cpu_seconds: cpu === null ? null : Math.round(cpu * 100) / 100 });
+        stop();
+        resolve({ ...message.result, cpu_seconds: cpu === null ? null : Math.round(cpu * 100) / 100 });
       }
     };
-    const onExit = (code, signal) =>
-      finish(reject, new Error(`load generator exited (${signal ?? code}) without a result`));
+    /**
+     * @param {number | null} code
+     * @param {NodeJS.Signals | null} signal
+     */
+    const onExit = (code, signal) => {
+      stop();
+      reject(new Error(`load generator exited (${signal ?? code}) without a result`));
+    };
     child.on('message', onMessage);
     child.once('exit', onExit);
     child.send({ ...spec, urls: spec.urls.length === 1 ? spec.urls[0] : spec.urls });
   });
 }
 
-/** Preflight and load of one scenario against one target (its URLs and process ids); a failed preflight skips the load. */
+/**
+ * Preflight and load of one scenario against one target (its URLs and process ids); a failed preflight skips the load.
+ * @param {Target} target
+ * @param {LoadScenario & { apiKey: string }} scenario
+ * @param {import('./options').Options} opts
+ * @param {Server} server
+ * @param {number} seq  The run's place in the scenario's order (event ids stay unique across runs).
+ * @returns {Promise<Run>}
+ */
 async function runOne(target, scenario, opts, server, seq) {
   const headers = headersOf(scenario.apiKey);
+  /** @type {{ failure?: string, body?: unknown }} */
   const checked = await preflight(target.urls[0], scenario, headers).catch((error) => ({ failure: String(error) }));
   if (checked.failure) {
     log(`  ${server}: FAILED before loading: ${checked.failure}`);
@@ -102,6 +185,7 @@ async function runOne(target, scenario, opts, server, seq) {
     { urls: target.urls, connections, warmup: opts.warmup, seconds, headers, paths: scenario.paths, events },
     target,
   );
+  /** @type {Run} */
   const run = { server, instances: target.urls.length, connections, ...measured, failure: null, body: checked.body };
   if (run.non2xx > 0 || run.errors > 0) {
     run.failure =
@@ -112,23 +196,43 @@ async function runOne(target, scenario, opts, server, seq) {
   return run;
 }
 
+/**
+ * @param {number | null} value
+ * @param {number} [digits]
+ */
 const round = (value, digits = 1) => (value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits);
 
-/** The figures of one side over its runs: mean req/s and percentiles, the highest max, CPU per request over all of them. */
+/**
+ * `a ÷ b` to the hundredth, or null without both or with b not positive.
+ * @param {number | null} a
+ * @param {number | null} b
+ */
+const ratioOf = (a, b) => (a !== null && b !== null && b > 0 ? round(a / b, 2) : null);
+
+/**
+ * The figures of one side over its runs: mean req/s and percentiles, the highest max, CPU per request over all of them.
+ * @param {Run[]} runs
+ */
 function meanOf(runs) {
-  const mean = (key) =>
-    runs.some((r) => r[key] === null || r[key] === undefined)
-      ? null
-      : round(runs.reduce((sum, r) => sum + r[key], 0) / runs.length);
+  /** @param {'rps' | 'p50_ms' | 'p99_ms'} key */
+  const mean = (key) => {
+    let sum = 0;
+    for (const r of runs) {
+      const value = r[key];
+      if (value === null || value === undefined) return null;
+      sum += value;
+    }
+    return round(sum / runs.length);
+  };
   const requests = runs.reduce((sum, r) => sum + (r.requests ?? 0), 0);
   const cpu = runs.some((r) => r.cpu_seconds === null || r.cpu_seconds === undefined)
     ? null
-    : runs.reduce((sum, r) => sum + r.cpu_seconds, 0);
+    : runs.reduce((sum, r) => sum + (r.cpu_seconds ?? 0), 0);
   return {
     rps: mean('rps'),
     p50_ms: mean('p50_ms'),
     p99_ms: mean('p99_ms'),
-    max_ms: runs.some((r) => r.max_ms === null) ? null : Math.max(...runs.map((r) => r.max_ms)),
+    max_ms: runs.some((r) => r.max_ms === null) ? null : Math.max(...runs.map((r) => r.max_ms ?? 0)),
     cpu_ms_per_request: cpu === null || requests === 0 ? null : round((cpu * 1000) / requests, 3),
   };
 }
@@ -137,6 +241,9 @@ function meanOf(runs) {
  * The order of a scenario's runs. A hot read runs service and raw in ABBA order, so neither gains
  * from going first or second (the caches, the JIT and the machine's drift are shared); with several
  * API instances, its runs against the first instance alone (`one`) sit symmetrically inside them.
+ * @param {LoadScenario} scenario
+ * @param {number} instances
+ * @returns {Server[]}
  */
 function runOrder(scenario, instances) {
   if (!scenario.read) return ['service'];
@@ -147,15 +254,23 @@ function runOrder(scenario, instances) {
 /**
  * One scenario: its runs against each target, the row of its figures, and the runs kept for the
  * results file. `context` (the manifest, the run's tag) goes to the scenario's `finish`.
+ * @param {LoadScenario & { apiKey: string }} scenario
+ * @param {{ service: Target, one: Target, raw: Target | null }} targets
+ * @param {import('./options').Options} opts
+ * @param {{ manifest: import('../data/manifest').Manifest, runTag: string }} context
  */
 async function runScenario(scenario, targets, opts, context) {
   const order = runOrder(scenario, opts.instances);
   log(
     `${scenario.name}: ${scenario.connections ?? opts.connections} connections, ${opts.warmup} s warm-up, ${opts.seconds} s, runs ${order.join(', ')}`,
   );
+  /** @type {Record<Server, Run[]>} */
   const runs = { service: [], raw: [], one: [] };
-  for (const [seq, server] of order.entries())
-    runs[server].push(await runOne(targets[server], scenario, opts, server, seq));
+  for (const [seq, server] of order.entries()) {
+    const target = targets[server];
+    if (!target) throw new Error(`${scenario.name}: no ${server} processes were started`);
+    runs[server].push(await runOne(target, scenario, opts, server, seq));
+  }
   const body = runs.service[0].body;
   const name = scenario.rename && body ? scenario.rename(body) : scenario.name;
   const all = [...runs.service, ...runs.one, ...runs.raw];
@@ -163,6 +278,7 @@ async function runScenario(scenario, targets, opts, context) {
   const service = meanOf(runs.service);
   const raw = runs.raw.length > 0 ? meanOf(runs.raw) : null;
   const one = runs.one.length > 0 ? meanOf(runs.one) : null;
+  /** @type {ScenarioRow & import('./scenarios').Figures} */
   const row = {
     name,
     rps: service.rps,
@@ -170,7 +286,7 @@ async function runScenario(scenario, targets, opts, context) {
     p99_ms: service.p99_ms,
     max_ms: service.max_ms,
     baseline_rps: raw ? raw.rps : null,
-    ratio: raw && raw.rps > 0 ? round(service.rps / raw.rps, 2) : null,
+    ratio: raw ? ratioOf(service.rps, raw.rps) : null,
     connections: scenario.connections ?? opts.connections,
     instances: opts.instances,
     cpu_ms_per_request: service.cpu_ms_per_request,
@@ -183,7 +299,7 @@ async function runScenario(scenario, targets, opts, context) {
       ? {
           rps_one_instance: one.rps,
           p99_ms_one_instance: one.p99_ms,
-          scaling: one.rps > 0 ? round(service.rps / one.rps, 2) : null,
+          scaling: ratioOf(service.rps, one.rps),
         }
       : {}),
   };

@@ -7,7 +7,11 @@ const BENCH = path.join(__dirname, '..');
 
 class UsageError extends Error {}
 
+/** @typedef {ReturnType<typeof parseArgs>} Options  The run's options, defaults applied. */
+
+/** @param {string[]} argv */
 function parseArgs(argv) {
+  /** @type {{ seconds?: number, warmup?: number, connections?: number, instances?: number, jobLinks?: number, only?: string, manifest?: string, out?: string, redis?: string, apiTree?: string, smoke?: boolean, check?: boolean }} */
   const given = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -15,6 +19,7 @@ function parseArgs(argv) {
       if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
       return argv[++i];
     };
+    /** @param {number} min */
     const number = (min) => {
       const n = Number(value());
       if (!Number.isFinite(n) || n < min) throw new UsageError(`${arg} must be a number >= ${min}`);
@@ -51,10 +56,17 @@ function parseArgs(argv) {
   };
 }
 
+/**
+ * @param {string} file
+ * @returns {import('../data/manifest').Manifest}
+ */
 function readManifest(file) {
   if (!existsSync(file))
     throw new Error(`no dataset manifest at ${file}: build one with node bench/data.js (see its header)`);
+  // A file of unknown age and origin: what the runner needs of it is checked before it is a Manifest.
+  /** @type {Record<string, any>} */
   const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  /** @type {Record<string, any>} */
   const sample = manifest.sample ?? {};
   const missing = ['databaseUrl', 'organizationId', 'apiKey', 'counts'].filter((k) => !manifest[k]);
   for (const list of ['sessionIds', 'transcriptSessionIds', 'accountDomains', 'emailSubstrings', 'linkIds']) {
@@ -70,7 +82,7 @@ function readManifest(file) {
       missing.push('tenant.sample.emailSubstrings');
   }
   if (missing.length > 0) throw new Error(`manifest ${file} lacks ${missing.join(', ')}`);
-  return manifest;
+  return /** @type {import('../data/manifest').Manifest} */ (manifest);
 }
 
 module.exports = { UsageError, parseArgs, readManifest };

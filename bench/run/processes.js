@@ -6,7 +6,7 @@ const { readFileSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
-const Redis = require('ioredis');
+const { Redis } = require('ioredis');
 const { Client } = require('pg');
 const { log, sleep } = require('./log');
 
@@ -20,18 +20,33 @@ const WORKER_NICE = 10;
 /** Kernel clock ticks per second (utime and stime in /proc/<pid>/stat): 100 on Linux. */
 const CLOCK_TICKS = 100;
 
+/**
+ * @typedef {import('node:child_process').ChildProcess & { label: string, tail: string[], stopping?: boolean }} Child
+ *   A process the run started: its name in our log, the last lines it wrote, and whether we stop it.
+ */
+
+/** @type {Set<import('node:child_process').ChildProcess & { stopping?: boolean }>} */
 const children = new Set();
 
 /**
  * Starts `node script` with this env in `cwd` (under `nice -n <nice>` when given, so that every
  * thread it starts inherits the priority); its output goes to our stderr, prefixed, and its tail is kept for errors.
+ * @param {string} label
+ * @param {string} script
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ nice?: number, cwd?: string }} [options]
+ * @returns {Child}
  */
 function startChild(label, script, env, { nice = 0, cwd = ROOT } = {}) {
   const [command, args] =
     nice > 0 ? ['nice', ['-n', String(nice), process.execPath, script]] : [process.execPath, [script]];
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.label = label;
-  child.tail = [];
+  /** @type {string[]} */
+  const tail = [];
+  const child = Object.assign(spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }), {
+    label,
+    tail,
+    stopping: false,
+  });
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on('line', (line) => {
       child.tail.push(line);
@@ -47,16 +62,26 @@ function startChild(label, script, env, { nice = 0, cwd = ROOT } = {}) {
   return child;
 }
 
-/** A child started elsewhere (the load generators) that a stop or an interrupt must end too. */
+/**
+ * A child started elsewhere (the load generators) that a stop or an interrupt must end too.
+ * @template {import('node:child_process').ChildProcess} C
+ * @param {C} child
+ * @returns {C & { stopping: boolean }}
+ */
 function adopt(child) {
-  child.stopping = true;
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
+  const adopted = Object.assign(child, { stopping: true });
+  children.add(adopted);
+  adopted.once('exit', () => children.delete(adopted));
+  return adopted;
 }
 
+/** @param {import('node:child_process').ChildProcess} child */
 const exited = (child) => child.exitCode !== null || child.signalCode !== null;
 
+/**
+ * @param {import('node:child_process').ChildProcess & { stopping?: boolean }} child
+ * @param {number} [graceMs]  After it, SIGKILL.
+ */
 async function stopChild(child, graceMs = 10_000) {
   if (exited(child)) return;
   const done = new Promise((resolve) => child.once('exit', resolve));
@@ -76,6 +101,11 @@ function killChildrenNow() {
   }
 }
 
+/**
+ * @param {Child} child
+ * @param {string} url
+ * @param {number} [timeoutMs]
+ */
 async function waitHealthy(child, url, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -95,17 +125,24 @@ async function waitHealthy(child, url, timeoutMs = 90_000) {
   throw new Error(`${child.label} did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer().once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
-/** The service's environment: the manifest's database, our Redis and queues, every limit far above the load. */
+/**
+ * The service's environment: the manifest's database, our Redis and queues, every limit far above the load.
+ * @param {Pick<import('../data/manifest').Manifest, 'databaseUrl'>} manifest
+ * @param {{ redis: string }} opts
+ * @param {string} queuePrefix
+ * @returns {Record<string, string>}
+ */
 function serviceEnv(manifest, opts, queuePrefix) {
   return {
     PATH: process.env.PATH ?? '',
@@ -127,6 +164,12 @@ function serviceEnv(manifest, opts, queuePrefix) {
   };
 }
 
+/**
+ * The project CLI (dist/src/cli.js); each command prints one JSON object.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {...string} args
+ * @returns {Promise<any>} The command's JSON answer, which the caller knows the shape of.
+ */
 function cli(env, ...args) {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
@@ -136,6 +179,7 @@ function cli(env, ...args) {
   });
 }
 
+/** @param {string} url */
 async function flushRedis(url) {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
@@ -146,7 +190,13 @@ async function flushRedis(url) {
   }
 }
 
-/** One statement on a connection of its own. */
+/**
+ * One statement on a connection of its own.
+ * @param {string} databaseUrl
+ * @param {string} text
+ * @param {unknown[]} [params]
+ * @returns {Promise<any[]>} The rows, which the caller knows the shape of.
+ */
 async function sql(databaseUrl, text, params = []) {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -157,6 +207,11 @@ async function sql(databaseUrl, text, params = []) {
   }
 }
 
+/**
+ * A field of /proc/<pid>/status in MB, or null when the process is gone.
+ * @param {number} pid
+ * @param {'VmRSS' | 'VmHWM'} field
+ */
 const procStatusMb = (pid, field) => {
   try {
     const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
@@ -166,13 +221,16 @@ const procStatusMb = (pid, field) => {
   }
 };
 
-/** Seconds of CPU (user + system, every thread) the processes have used so far; null when one is gone. */
+/**
+ * Seconds of CPU (user + system, every thread) the processes have used so far; null when one is gone.
+ * @param {number[]} pids
+ */
 function cpuSeconds(pids) {
   let ticks = 0;
   for (const pid of pids) {
     try {
       // The fields after the command name, which is in parentheses and may hold spaces.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').slice(-1)[0].split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       return null;
@@ -181,7 +239,10 @@ function cpuSeconds(pids) {
   return ticks / CLOCK_TICKS;
 }
 
-/** Samples VmRSS of each process every second; `stop()` adds each one's high-water mark (VmHWM) and returns the highest of both. */
+/**
+ * Samples VmRSS of each process every second; `stop()` adds each one's high-water mark (VmHWM) and returns the highest of both.
+ * @param {number[]} pids
+ */
 function watchRss(pids) {
   const sample = () => Math.max(0, ...pids.map((pid) => procStatusMb(pid, 'VmRSS') ?? 0));
   let sampled = sample();

@@ -8,6 +8,38 @@ const RESULTS_MD = path.join(__dirname, '../RESULTS.md');
 const MARK_START = '<!-- bench:latest:start -->';
 const MARK_END = '<!-- bench:latest:end -->';
 
+/**
+ * @typedef {import('./measure').ScenarioRow} ScenarioRow
+ * @typedef {ReturnType<typeof import('./scenarios').evaluate>[number]} Verdict  A target's verdict.
+ */
+
+/**
+ * @typedef {ScenarioRow & { rps_alone: number, p50_alone_ms: number | null, p99_alone_ms: number | null,
+ *   p99_during_ms: number | null, window_seconds: number, window_inside_job: boolean, job_seconds: number | null,
+ *   job_status: string }} MixedRow  The sessions list alone and during a job.
+ */
+
+/**
+ * @typedef {object} Results  What a run writes into its results file (bench/results/*.json) and reports.
+ * @property {(ScenarioRow & import('./scenarios').Figures)[]} scenarios
+ * @property {Verdict[]} targets
+ * @property {Omit<import('./jobs').JobOutcome, 'failure'>[]} jobs
+ * @property {MixedRow | null} mixed
+ * @property {{ events_per_s: unknown, batch_size: unknown, connections: number } | null} events
+ * @property {number | null} peak_rss_mb
+ * @property {number} instances
+ * @property {{ database: string, builtAt: string, buildSeconds: number, counts: import('../data/manifest').Counts,
+ *   flags: object, tenant?: { organizationId: string, counts: import('../data/manifest').Counts } }} dataset
+ * @property {string} command
+ * @property {string} started_at
+ * @property {{ cpus: number, node: string, postgres: string }} machine
+ * @property {boolean} smoke
+ * @property {object} settings
+ * @property {{ vmhwm_mb: number | null, sampled_vmrss_mb: number | null, peak_rss_mb: number | null }} rss
+ * @property {object[]} runs
+ * @property {{ name: string, server: string, failure: string }[]} failures
+ */
+
 /** How the ratios are defined; the runner's header says the same. */
 const RAW_BASELINE =
   'The raw baseline (`bench/raw-server.js`) is the service without its framework: the built modules booted as a Nest application context (no HTTP adapter) ' +
@@ -17,14 +49,23 @@ const RAW_BASELINE =
   'It leaves out express and Nest’s request pipeline (routing, middleware, guards, pipes and validation, interceptors, the exception filter), helmet, request ids, logging and metrics. ' +
   '`ratio` = service req/s ÷ raw req/s, measured service, raw, raw, service in one run (each side the mean of its two runs).';
 
-/** p99 ÷ p50, or null when either is missing. */
+/**
+ * p99 ÷ p50, or null when either is missing.
+ * @param {number | null | undefined} p99
+ * @param {number | null | undefined} p50
+ */
 const tailRatio = (p99, p50) =>
   p99 === null || p99 === undefined || !p50 ? null : Math.round((p99 / p50) * 100) / 100;
+/**
+ * @param {unknown} value
+ * @param {number} [digits]
+ */
 const fmt = (value, digits = 0) =>
   value === null || value === undefined
     ? '–'
     : Number(value).toLocaleString('en-US', { maximumFractionDigits: digits });
 
+/** @param {Results} results */
 function printSummary(results) {
   console.log('');
   console.table(
@@ -55,7 +96,12 @@ function printSummary(results) {
   for (const f of results.failures) console.log(`FAILED  ${f.name} (${f.server}): ${f.failure}`);
 }
 
+/**
+ * @param {Results} results
+ * @param {import('./options').Options} opts
+ */
 function markdownSection(results, opts) {
+  /** @param {string} name */
   const targetCells = (name) => {
     const targets = results.targets.filter((t) => t.name === name);
     if (targets.length === 0) return '| | |';
@@ -151,7 +197,10 @@ function markdownSection(results, opts) {
   return lines.join('\n');
 }
 
-/** Replaces the marked section of RESULTS.md, or inserts it after the intro paragraph. */
+/**
+ * Replaces the marked section of RESULTS.md, or inserts it after the intro paragraph.
+ * @param {string} section
+ */
 function updateResultsMd(section) {
   const text = readFileSync(RESULTS_MD, 'utf8');
   const block = `${MARK_START}\n${section}\n${MARK_END}`;

@@ -15,15 +15,28 @@ const EVENT_TYPES = [
   'meeting_booked',
 ];
 
+/** @template T @param {readonly T[]} items @returns {T} */
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
 
-/** A function making request bodies of `batch` events over these links, event ids unique to `tag`. */
+/**
+ * @typedef {object} EventsSpec  What a scenario posts: batches of events over these links.
+ * @property {string[]} linkIds
+ * @property {string} tag  Event ids are `${tag}-${n}`: unique to the tag.
+ * @property {number} batch  Events per request.
+ */
+
+/**
+ * A function making request bodies of `batch` events over these links, event ids unique to `tag`.
+ * @param {EventsSpec} spec
+ * @returns {() => string}
+ */
 function eventBodies({ linkIds, tag, batch }) {
   let seq = 0;
   return () => {
     const now = Date.now();
     const events = [];
     for (let i = 0; i < batch; i++) {
+      /** @type {{ eventId: string, type: string, customLinkId: string, occurredAt: string, pageViewId: string, visitorId?: string, sessionId?: string }} */
       const event = {
         eventId: `${tag}-${++seq}`,
         type: pick(EVENT_TYPES),

@@ -7,57 +7,151 @@ const EVENT_BATCH = 500;
 /** Issue 21: every read at 20 connections keeps p99 within this many p50s. */
 const TAIL_FACTOR = 2.5;
 
+/** @param {number} n */
 const fmt = (n) => Number(n).toLocaleString('en-US');
+
+/**
+ * @typedef {Record<string, unknown>} Figures  What targets judge: a scenario's row, a job's outcome, the mixed row.
+ * @typedef {(key: string) => Figures | undefined} RowOf  Another scenario's row of the run, by its key.
+ */
+
+/**
+ * @typedef {object} Target
+ * @property {string} label
+ * @property {'<=' | '>='} op
+ * @property {number} limit
+ * @property {string} [needs]  The key of the scenario whose row the value reads.
+ * @property {(values: Figures, rowOf: RowOf) => number | null} value
+ */
+
+/**
+ * @typedef {object} LoadScenario
+ * @property {string} key  Its name before any rename: what relative targets refer to.
+ * @property {string} name
+ * @property {string[]} paths
+ * @property {boolean} [baseline]  Also run against the raw baseline (ABBA).
+ * @property {boolean} [read]
+ * @property {Target[]} targets
+ * @property {string} [apiKey]  Else the manifest's.
+ * @property {number} [connections]
+ * @property {number} [minSeconds]  Of the measured window.
+ * @property {import('./requests').EventsSpec} [events]  POST bodies.
+ * @property {(body: any) => string | null} [check]  A problem with a preflight answer, or null.
+ * @property {(body: any) => string} [rename]
+ * @property {(context: { row: Figures, runs: object[], manifest: Manifest, runTag: string }) => Promise<Figures>} [finish]
+ *   Run after the load; the figures it returns join the row (and its targets' values).
+ */
+
+/** @typedef {import('../data/manifest').Manifest} Manifest */
+/** @typedef {import('../../client/index').components['schemas']} Schemas */
+
+/**
+ * A figure of `values` that is a number, else null.
+ * @param {Figures | undefined} values
+ * @param {string} metric
+ */
+const figure = (values, metric) => {
+  const value = values?.[metric];
+  return typeof value === 'number' ? value : null;
+};
+
+/**
+ * `a / b` when both are known and b is positive, else null.
+ * @param {number | null} a
+ * @param {number | null} b
+ */
+const quotient = (a, b) => (a !== null && b !== null && b > 0 ? a / b : null);
 
 // ---------------------------------------------------------------- targets
 // A target: its text (`label`), the value it judges (`value(values, rowOf)`: this scenario's
 // figures, and the rows of the run by scenario key for relative targets), and its bound.
 
+/**
+ * @param {Target['op']} op
+ * @param {number} value
+ * @param {number} limit
+ */
 const compare = (op, value, limit) => (op === '<=' ? value <= limit : value >= limit);
+/** @param {Target['op']} op */
 const sign = (op) => (op === '<=' ? '≤' : '≥');
 
-/** A figure of the scenario against a fixed bound. */
+/**
+ * A figure of the scenario against a fixed bound.
+ * @param {string} metric
+ * @param {Target['op']} op
+ * @param {number} limit
+ * @param {string} [unit]
+ * @returns {Target}
+ */
 function bound(metric, op, limit, unit = '') {
-  const label =
-    { ratio: 'ratio ', p50_ms: 'p50 ', p99_ms: 'p99 ', events_per_s: '', seconds: '', peak_rss_mb: '' }[metric] ??
-    `${metric} `;
-  return { label: `${label}${sign(op)} ${fmt(limit)}${unit}`, op, limit, value: (values) => values[metric] ?? null };
+  /** @type {Record<string, string>} */
+  const named = { ratio: 'ratio ', p50_ms: 'p50 ', p99_ms: 'p99 ', events_per_s: '', seconds: '', peak_rss_mb: '' };
+  const label = named[metric] ?? `${metric} `;
+  return { label: `${label}${sign(op)} ${fmt(limit)}${unit}`, op, limit, value: (values) => figure(values, metric) };
 }
+/**
+ * @param {string} metric
+ * @param {number} limit
+ * @param {string} [unit]
+ */
 const atMost = (metric, limit, unit = ' ms') => bound(metric, '<=', limit, unit);
+/**
+ * @param {string} metric
+ * @param {number} limit
+ * @param {string} [unit]
+ */
 const atLeast = (metric, limit, unit = '') => bound(metric, '>=', limit, unit);
 
-/** Against its raw baseline, in the same run. */
+/**
+ * Against its raw baseline, in the same run.
+ * @param {number} limit
+ */
 const ratioAtLeast = (limit) => atLeast('ratio', limit);
 
-/** A steady tail: p99 within TAIL_FACTOR × p50 (the value is p99 / p50). */
+/**
+ * A steady tail: p99 within TAIL_FACTOR × p50 (the value is p99 / p50).
+ * @returns {Target}
+ */
 const steadyTail = () => ({
   label: `p99 ≤ ${TAIL_FACTOR} × p50`,
   op: '<=',
   limit: TAIL_FACTOR,
-  value: (v) => (v.p50_ms > 0 && v.p99_ms !== null ? v.p99_ms / v.p50_ms : null),
+  value: (v) => quotient(figure(v, 'p99_ms'), figure(v, 'p50_ms')),
 });
 
-/** p99 within `factor` × another scenario's p99 in the same run (the value is the quotient). */
+/**
+ * p99 within `factor` × another scenario's p99 in the same run (the value is the quotient).
+ * @param {number} factor
+ * @param {string} key
+ * @returns {Target}
+ */
 const p99WithinOf = (factor, key) => ({
   label: `p99 ≤ ${factor} × ${key} p99`,
   op: '<=',
   limit: factor,
   needs: key,
-  value: (v, rowOf) => {
-    const other = rowOf(key);
-    return other?.p99_ms > 0 && v.p99_ms !== null ? v.p99_ms / other.p99_ms : null;
-  },
+  value: (v, rowOf) => quotient(figure(v, 'p99_ms'), figure(rowOf(key), 'p99_ms')),
 });
 
-/** During a job against alone (the mixed scenario's own figures); no value when the job ended before the window did. */
+/**
+ * During a job against alone (the mixed scenario's own figures); no value when the job ended before the window did.
+ * @param {number} factor
+ * @returns {Target}
+ */
 const p99DuringWithin = (factor) => ({
   label: `p99 during ≤ ${factor} × p99 alone`,
   op: '<=',
   limit: factor,
-  value: (v) =>
-    v.window_inside_job && v.p99_alone_ms > 0 && v.p99_during_ms !== null ? v.p99_during_ms / v.p99_alone_ms : null,
+  value: (v) => (v.window_inside_job ? quotient(figure(v, 'p99_during_ms'), figure(v, 'p99_alone_ms')) : null),
 });
 
+/**
+ * The targets' verdicts on `values`: a value rounded to the hundredth, and whether it meets its bound.
+ * @param {string} name
+ * @param {Target[]} targets
+ * @param {Figures} values
+ * @param {RowOf} [rowOf]
+ */
 function evaluate(name, targets, values, rowOf = () => undefined) {
   return targets.map((target) => {
     const raw = target.value(values, rowOf);
@@ -71,6 +165,11 @@ function evaluate(name, targets, values, rowOf = () => undefined) {
 /**
  * A hot read: measured against the service and its raw baseline (ABBA), with a steady-tail target.
  * `paths` are the requests (one picked at random per request).
+ * @param {string} key
+ * @param {string[]} paths
+ * @param {Target[]} targets
+ * @param {Partial<LoadScenario>} [more]
+ * @returns {LoadScenario}
  */
 const hotRead = (key, paths, targets, more = {}) => ({
   key,
@@ -88,11 +187,16 @@ const hotRead = (key, paths, targets, more = {}) => ({
  * manifest's), `connections`, `minSeconds` (of the measured window), `events` (POST bodies), `check(body)` on a preflight answer,
  * `rename(body)`, and `finish({ row, manifest, runTag })`, run after the load, whose returned
  * figures join the scenario's row (and its targets' values).
+ * @param {Manifest} manifest
+ * @param {string} runTag
+ * @returns {LoadScenario[]}
  */
 function loadScenarios(manifest, runTag) {
   const { sample, counts, tenant } = manifest;
   const lastPage = Math.min(MAX_OFFSET, Math.max(0, counts.sessions - 50));
+  /** @param {string} query */
   const sessions = (query) => `/api/v1/sessions${query}`;
+  /** @param {string[]} substrings */
   const byEmail = (substrings) => substrings.map((s) => sessions(`?email=${encodeURIComponent(s)}`));
   return [
     hotRead('sessions list', [sessions('')], [ratioAtLeast(0.9), atMost('p99_ms', 50)]),
@@ -149,7 +253,8 @@ function loadScenarios(manifest, runTag) {
       [atMost('p50_ms', 100)],
       {
         // Named after the links it aggregates, as the service counts them.
-        rename: (body) => `campaign engagement (${fmt(body.generatedLinkCount)} links)`,
+        rename: (/** @type {Schemas['CampaignEngagementResponse']} */ body) =>
+          `campaign engagement (${fmt(body.generatedLinkCount)} links)`,
       },
     ),
     {
@@ -160,7 +265,7 @@ function loadScenarios(manifest, runTag) {
       connections: 6,
       // A batch may take a second on a busy machine: a one-second window (--smoke) could count none.
       minSeconds: 3,
-      check: (body) =>
+      check: (/** @type {Schemas['EventsResponse']} */ body) =>
         body.accepted === EVENT_BATCH
           ? null
           : `accepted ${body.accepted} of ${EVENT_BATCH} (rejected: ${JSON.stringify(body.rejected).slice(0, 200)})`,
@@ -169,7 +274,7 @@ function loadScenarios(manifest, runTag) {
         const recount = await recountRollups(manifest.databaseUrl, manifest.organizationId, sample.linkIds);
         // A mismatch misses the target `rollup_mismatches ≤ 0` (and fails --check); the first few are in the results.
         return {
-          events_per_s: Math.round(row.rps * EVENT_BATCH),
+          events_per_s: Math.round((figure(row, 'rps') ?? 0) * EVENT_BATCH),
           batch_size: EVENT_BATCH,
           rollup_mismatches: recount.mismatchCount,
           recount,
@@ -182,7 +287,16 @@ function loadScenarios(manifest, runTag) {
 
 // ---------------------------------------------------------------- jobs
 
-/** The link creation jobs, then the mixed scenario (the sessions list while a job renders its cards). */
+/**
+ * @typedef {{ name: string, thumbnails: boolean, targets: Target[] }} JobScenario
+ * @typedef {{ name: string, path: string, targets: Target[] }} MixedScenario
+ */
+
+/**
+ * The link creation jobs, then the mixed scenario (the sessions list while a job renders its cards).
+ * @param {number} jobLinks
+ * @returns {JobScenario[]}
+ */
 function jobScenarios(jobLinks) {
   return [
     { name: `${jobLinks}-link job, thumbnails provided`, thumbnails: false, targets: [atMost('seconds', 10, ' s')] },
@@ -191,14 +305,23 @@ function jobScenarios(jobLinks) {
 }
 
 // Not named "sessions list", so that --only "sessions list" does not start jobs.
+/**
+ * @param {number} jobLinks
+ * @returns {MixedScenario}
+ */
 const mixedScenario = (jobLinks) => ({
   name: `mixed: /api/v1/sessions during a ${jobLinks}-card job`,
   path: '/api/v1/sessions',
   targets: [p99DuringWithin(1.25)],
 });
 
-/** The scenarios --only selects by name, with the scenarios their relative targets need. */
+/**
+ * The scenarios --only selects by name, with the scenarios their relative targets need.
+ * @param {LoadScenario[]} scenarios
+ * @param {string | null} only
+ */
 function selectScenarios(scenarios, only) {
+  /** @param {string} name */
   const named = (name) => only === null || name.toLowerCase().includes(only);
   const chosen = scenarios.filter((s) => named(s.name));
   const needed = new Set(chosen.flatMap((s) => s.targets.map((t) => t.needs).filter(Boolean)));

@@ -1,5 +1,6 @@
 import freeMailProviders from 'email-providers/all.json';
 import { getDomain } from 'tldts';
+import type { Person } from './api-types';
 
 /**
  * Reference implementation of the person and account rollups, written from docs/api.md §13.3–§13.5 and
@@ -64,10 +65,7 @@ export interface OracleAccount {
 }
 
 /** What the service shows of a person that the account rollup counts (already checked per person). */
-export interface PersonVerdict {
-  qualificationStatus: string | null;
-  overallIntent: string | null;
-}
+export type PersonVerdict = Pick<Person, 'qualificationStatus' | 'overallIntent'>;
 
 interface Visible {
   id: string;

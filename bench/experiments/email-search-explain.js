@@ -5,7 +5,7 @@
 // explained), summed over the statements' plans.
 // Buffers do not depend on the machine's load; times do (each query runs twice, the second is kept).
 //
-// Usage (after npm run build): node bench/email-search-explain.js [--manifest bench/.dataset.json] [--plans] [--each]
+// Usage (after npm run build): node bench/experiments/email-search-explain.js [--manifest bench/.dataset.json] [--plans] [--each]
 //   --plans   also prints each statement's plan for the first substring of each organization
 //   --each    also prints every substring's buffers, time and indexes
 'use strict';
@@ -14,7 +14,7 @@ const { readFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { Client } = require('pg');
 
-const DIST = path.join(__dirname, '..', 'dist', 'src');
+const DIST = path.join(__dirname, '../..', 'dist', 'src');
 
 /**
  * The statements the repository sends for the count of `email` and its first page (default limit),
@@ -64,7 +64,7 @@ async function main() {
   const { values: opts } = parseArgs({
     options: { manifest: { type: 'string' }, plans: { type: 'boolean' }, each: { type: 'boolean' } },
   });
-  const manifest = JSON.parse(readFileSync(opts.manifest ?? path.join(__dirname, '.dataset.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(opts.manifest ?? path.join(__dirname, '..', '.dataset.json'), 'utf8'));
   const db = new Client({ connectionString: manifest.databaseUrl });
   await db.connect();
   try {

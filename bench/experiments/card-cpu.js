@@ -5,7 +5,7 @@
 // per card, which a busy machine inflates far less than wall time. Compares builds side by side.
 //
 // Usage (after `npm run build` in each tree):
-//   node bench/card-cpu.js [--trees DIR[,DIR...]] [--cards 500] [--rounds 3]
+//   node bench/experiments/card-cpu.js [--trees DIR[,DIR...]] [--cards 500] [--rounds 3]
 // Prints one JSON line per tree and round: cpu_ms_per_card (thread), wall_ms_per_card, png_bytes.
 'use strict';
 const path = require('node:path');
@@ -15,7 +15,7 @@ function options(argv) {
   const given = {};
   for (let i = 0; i < argv.length; i += 2) given[argv[i].replace(/^--/, '')] = argv[i + 1];
   return {
-    trees: (given.trees ?? path.join(__dirname, '..')).split(',').map((tree) => path.resolve(tree)),
+    trees: (given.trees ?? path.join(__dirname, '../..')).split(',').map((tree) => path.resolve(tree)),
     cards: Number(given.cards ?? 500),
     rounds: Number(given.rounds ?? 3),
   };

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Where the time of event ingestion goes, in figures that do not depend on the machine's load.
 //
-//   node bench/ingest-profile.js explain [--manifest FILE] [--batch 500] [--redis URL]
+//   node bench/experiments/ingest-profile.js explain [--manifest FILE] [--batch 500] [--redis URL]
 //     One realistic batch through the compiled EventsService.apply inside a transaction that is rolled
 //     back: every statement it sends runs first under EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) in a
 //     savepoint (rolled back), then for real; prints each run's backend CPU (/proc/PID/schedstat), rows,
 //     buffers and triggers. Also the CPU of validating a batch body: class-validator, the fast parser.
-//   node bench/ingest-profile.js load [--manifest FILE] [--seconds 20] [--warmup 3] [--connections 6] [--redis URL]
+//   node bench/experiments/ingest-profile.js load [--manifest FILE] [--seconds 20] [--warmup 3] [--connections 6] [--redis URL]
 //     Starts the built API (APP_ROLE=api, as bench/run.js runs it) and posts batches from
 //     `connections` loops: events/s, latency, CPU ms per 1,000 events of the API process and of the
 //     PostgreSQL backends serving the manifest's database (/proc/PID/schedstat), rows written per
@@ -14,7 +14,7 @@
 //     (pg_stat_activity sampled every 10 ms: the mean number of those backends waiting on a lock).
 //     API_NODE_OPTIONS adds to the API's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
 //     --without links|rollups: the same load with the link merge, or every rollup (link merge,
-//     distinct values, session references), made a no-op in the API (bench/ingest-without.js), to
+//     distinct values, session references), made a no-op in the API (bench/experiments/ingest-without.js), to
 //     measure what each part costs. When the server runs without autovacuum (this machine's CI
 //     configuration), the engagement tables are vacuumed first, so that earlier runs' dead rows do
 //     not weigh on this one.
@@ -25,10 +25,10 @@ const { readdirSync, readFileSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { Client } = require('pg');
-const { serviceEnv: runnerServiceEnv, sql } = require('./run/processes');
-const { eventBodies } = require('./run/requests');
+const { serviceEnv: runnerServiceEnv, sql } = require('../run/processes');
+const { eventBodies } = require('../run/requests');
 
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist/src');
 /** The tables event ingestion writes. */
 const ENGAGEMENT_TABLES = [
@@ -45,12 +45,12 @@ function options(argv) {
   const given = {};
   for (let i = 0; i < rest.length; i += 2) given[rest[i].replace(/^--/, '')] = rest[i + 1];
   if (!['explain', 'load'].includes(mode))
-    throw new Error('usage: node bench/ingest-profile.js explain|load [--manifest FILE] ...');
+    throw new Error('usage: node bench/experiments/ingest-profile.js explain|load [--manifest FILE] ...');
   if (given.without !== undefined && !['links', 'rollups'].includes(given.without))
     throw new Error('--without takes links or rollups');
   return {
     mode,
-    manifest: path.resolve(given.manifest ?? path.join(__dirname, '.dataset.json')),
+    manifest: path.resolve(given.manifest ?? path.join(__dirname, '..', '.dataset.json')),
     batch: Number(given.batch ?? 500),
     seconds: Number(given.seconds ?? 20),
     warmup: Number(given.warmup ?? 3),

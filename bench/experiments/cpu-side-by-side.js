@@ -8,7 +8,7 @@
 // round trips. A preload (gc-counts.js) counts each process's garbage collections.
 //
 // Usage (after `npm run build` in each tree, `npm run bench:data` here):
-//   node bench/cpu-side-by-side.js --trees DIR,DIR[,DIR] --scenario transcript|detail|links|list
+//   node bench/experiments/cpu-side-by-side.js --trees DIR,DIR[,DIR] --scenario transcript|detail|links|list
 //        (a tree may be `DIR#<node options>`: that build with extra Node options)
 //        [--rate 400] [--seconds 20] [--rounds 3] [--manifest bench/.dataset.json]
 // Prints one JSON line per build and round.
@@ -35,7 +35,7 @@ function options(argv) {
     rate: Number(given.rate ?? 400),
     seconds: Number(given.seconds ?? 20),
     rounds: Number(given.rounds ?? 3),
-    manifest: JSON.parse(readFileSync(given.manifest ?? path.join(__dirname, '.dataset.json'), 'utf8')),
+    manifest: JSON.parse(readFileSync(given.manifest ?? path.join(__dirname, '..', '.dataset.json'), 'utf8')),
   };
 }
 

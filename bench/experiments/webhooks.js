@@ -4,15 +4,15 @@
 // dispatch to the last receipt. Each message goes through the whole path: outbox rows, the
 // dispatcher, the Bull queue, signing and the HTTP POST, and the attempt recorded.
 //
-// Usage: npm run build && node bench/webhooks.js [--messages N (5000)]
+// Usage: npm run build && node bench/experiments/webhooks.js [--messages N (5000)]
 // Environment: BENCH_ADMIN_DATABASE_URL [postgres://postgres@127.0.0.1:5432/postgres],
 //              BENCH_REDIS_URL [redis://127.0.0.1:6379/14]. Uses a scratch database, dropped at the end.
 const http = require('node:http');
 const { Client } = require('pg');
 const { DataSource } = require('typeorm');
-const { dataSourceOptions } = require('../dist/src/database/data-source-options');
-const { loadConfig } = require('../dist/src/config/environment');
-const { createWorkerApp } = require('../dist/src/worker');
+const { dataSourceOptions } = require('../../dist/src/database/data-source-options');
+const { loadConfig } = require('../../dist/src/config/environment');
+const { createWorkerApp } = require('../../dist/src/worker');
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);

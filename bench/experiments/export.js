@@ -6,12 +6,12 @@
 // before the export), the rows and the stored gzip bytes. The export row is recorded as the API
 // records it and taken by the worker's reaper, as an export whose enqueue was lost would be.
 //
-// Usage: npm run build && node bench/export.js [--sessions N (1000000)] [--format csv|ndjson (csv)]
+// Usage: npm run build && node bench/experiments/export.js [--sessions N (1000000)] [--format csv|ndjson (csv)]
 // Environment: BENCH_ADMIN_DATABASE_URL [postgres://postgres@127.0.0.1:5432/postgres],
 //              BENCH_REDIS_URL [redis://127.0.0.1:6379/14]. Uses a scratch database, dropped at the end.
 'use strict';
 const { fork } = require('node:child_process');
-const { sql: query } = require('./run/processes');
+const { sql: query } = require('../run/processes');
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -25,8 +25,8 @@ const DB = 'engagement_bench_export';
 
 /** The child: a worker process until the export completes; reports its memory and timing. */
 async function worker(url, exportId) {
-  const { loadConfig } = require('../dist/src/config/environment');
-  const { createWorkerApp } = require('../dist/src/worker');
+  const { loadConfig } = require('../../dist/src/config/environment');
+  const { createWorkerApp } = require('../../dist/src/worker');
   const config = loadConfig({
     ...process.env,
     APP_ROLE: 'worker',
@@ -64,7 +64,7 @@ async function main() {
   const url = new URL(ADMIN);
   url.pathname = `/${DB}`;
   const { DataSource } = require('typeorm');
-  const { dataSourceOptions } = require('../dist/src/database/data-source-options');
+  const { dataSourceOptions } = require('../../dist/src/database/data-source-options');
   const db = new DataSource(dataSourceOptions(url.toString(), 2));
   await db.initialize();
   await db.runMigrations({ transaction: 'each' });

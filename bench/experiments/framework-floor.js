@@ -6,7 +6,7 @@
 // so it bounds the ratio any such service can reach against a raw node:http baseline.
 //
 // Usage (after `npm run build`):
-//   node bench/framework-floor.js [--body FILE] [--rate 2000] [--seconds 15] [--rounds 2]
+//   node bench/experiments/framework-floor.js [--body FILE] [--rate 2000] [--seconds 15] [--rounds 2]
 // --body: the JSON answered (default: a 3 KB object shaped like a session detail).
 // Prints one JSON line per server and round, then the floor: the mean difference in µs per request.
 'use strict';
@@ -15,7 +15,7 @@ const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
-const { cpuSeconds, freePort } = require('./run/processes');
+const { cpuSeconds, freePort } = require('../run/processes');
 
 const ROUTE = '/api/v1/sessions/00000000-0000-4000-8000-000000000001';
 
@@ -71,7 +71,7 @@ function serve() {
   require('reflect-metadata');
   const { Controller, Get, Module, Param } = require('@nestjs/common');
   const { NestFactory } = require('@nestjs/core');
-  const { LeanExpressAdapter } = require(path.join(__dirname, '..', 'dist/src/common/http/lean-express-adapter'));
+  const { LeanExpressAdapter } = require(path.join(__dirname, '../..', 'dist/src/common/http/lean-express-adapter'));
   class SessionsController {
     detail(_id) {
       return body;

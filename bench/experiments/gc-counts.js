@@ -1,9 +1,9 @@
-// Preload for bench/cpu-side-by-side.js (node --require): counts the process's minor and major
+// Preload for bench/experiments/cpu-side-by-side.js (node --require): counts the process's minor and major
 // garbage collections and their pauses; on SIGUSR2 appends the running totals as a JSON line to
 // $GC_COUNTS_FILE.
 'use strict';
 const { appendFileSync } = require('node:fs');
-const { PerformanceObserver, constants } = require('node:perf_hooks');
+const { constants } = require('node:perf_hooks');
 
 const totals = { minor: { count: 0, ms: 0 }, major: { count: 0, ms: 0 } };
 const KINDS = { [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major' };

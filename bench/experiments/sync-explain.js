@@ -4,7 +4,7 @@
  * point 2) on a scratch database this script fills (never the bench database): one large
  * organization beside a smaller one. The SQL mirrors the repositories' (page CTEs, keyset
  * conditions, counts). Usage, after `npm run build` and `node dist/src/cli.js migration:run` on it:
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<scratch> node bench/sync-explain.js [--seed]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<scratch> node bench/experiments/sync-explain.js [--seed]
  */
 const { Client } = require('pg');
 

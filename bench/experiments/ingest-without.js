@@ -1,4 +1,4 @@
-// Preloaded into the API by `node bench/ingest-profile.js load --without …` (NODE_OPTIONS --require),
+// Preloaded into the API by `node bench/experiments/ingest-profile.js load --without …` (NODE_OPTIONS --require),
 // never by the service itself: it turns parts of event ingestion into no-ops, so that a load run
 // measures what the rest costs. INGEST_WITHOUT names what goes:
 //   links    the merge into the link rows (and so the campaign rows their trigger keeps);
@@ -7,7 +7,7 @@
 'use strict';
 const path = require('node:path');
 
-const DIST = path.join(__dirname, '..', 'dist/src');
+const DIST = path.join(__dirname, '../..', 'dist/src');
 const without = process.env.INGEST_WITHOUT;
 if (!['links', 'rollups'].includes(without)) throw new Error(`INGEST_WITHOUT must be links or rollups, not ${without}`);
 
