@@ -71,6 +71,13 @@ export interface ReapableJobs<T = unknown> {
    */
   reclaimLapsed(terms: LeaseTerms, limit: number): Promise<LapsedJob[]>;
   payload(job: LapsedJob): T;
+  /** How often this kind is swept; JOB_REAPER_INTERVAL_MS unless the kind's work comes due on a schedule. */
+  sweepIntervalMs?: number;
+  /**
+   * True when rows come back in normal operation (a retry that came due), not only after a crash:
+   * those hand-backs are logged at debug instead of warn.
+   */
+  routine?: boolean;
 }
 
 /** The kinds of job rows the reaper sweeps, one provider per kind. */
@@ -91,8 +98,8 @@ const MAX_BATCHES = 10;
 @Injectable()
 export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('JobReaper');
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<unknown> = Promise.resolve();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly sweeping = new Set<Promise<unknown>>();
   private stopped = false;
 
   constructor(
@@ -102,14 +109,14 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.kinds.all().length > 0) this.schedule();
+    for (const kind of this.kinds.all()) this.schedule(kind);
   }
 
-  /** Before the connections close: no new sweep, and the one running finishes. */
+  /** Before the connections close: no new sweep, and the ones running finish. */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.sweeping;
+    for (const timer of this.timers) clearTimeout(timer);
+    await Promise.all(this.sweeping);
   }
 
   /** One sweep over every kind; resolves how many jobs went back to their queue. */
@@ -119,13 +126,18 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
     return requeued;
   }
 
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      this.sweeping = this.sweep().finally(() => {
-        if (!this.stopped) this.schedule();
+  /** Each kind on a timer of its own, so a kind swept often never waits behind a slow one. */
+  private schedule(kind: ReapableJobs): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      const running = this.sweepKind(kind).finally(() => {
+        this.sweeping.delete(running);
+        if (!this.stopped) this.schedule(kind);
       });
-    }, this.config.values.jobReaperIntervalMs);
-    this.timer.unref();
+      this.sweeping.add(running);
+    }, kind.sweepIntervalMs ?? this.config.values.jobReaperIntervalMs);
+    timer.unref();
+    this.timers.add(timer);
   }
 
   private async sweepKind(kind: ReapableJobs): Promise<number> {
@@ -144,7 +156,8 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
           );
           if (found === 'live') continue;
           requeued++;
-          this.logger.warn({ kind: kind.kind, jobId: job.id, queueState: found }, 'Re-queued a job whose lease lapsed');
+          const log = kind.routine ? this.logger.debug.bind(this.logger) : this.logger.warn.bind(this.logger);
+          log({ kind: kind.kind, jobId: job.id, queueState: found }, 'Re-queued a job whose lease lapsed');
         }
         if (lapsed.length < BATCH) break;
       }

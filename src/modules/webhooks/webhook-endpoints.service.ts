@@ -166,7 +166,7 @@ export class WebhookEndpointsService {
       await this.idempotency.complete(tx, row);
       return row;
     });
-    // Not queued (Redis down): the dispatcher takes the attempt once its lease lapses.
+    // Not queued (Redis down): the reaper queues the attempt once its lease lapses.
     await enqueue(
       this.queue,
       SEND_DELIVERY,

@@ -245,7 +245,7 @@ export class WebhooksRepository {
     return rows[0] ?? null;
   }
 
-  /** A new attempt of a delivery's message, due now and leased to whoever queues it (the dispatcher takes it if that fails). */
+  /** A new attempt of a delivery's message, due now and leased to whoever queues it (the reaper queues it if that fails). */
   async insertManualAttempt(tx: Db, organizationId: string, of: DeliveryRow, lease: LeaseTerms): Promise<DeliveryRow> {
     const id = uuidv7();
     await tx.query(
@@ -259,7 +259,7 @@ export class WebhooksRepository {
 
   /**
    * Due pending deliveries that nobody sends (new, retries that came due, or leased by a worker that
-   * died), across organizations; their lease is pushed one term forward, so concurrent dispatchers
+   * died), across organizations; their lease is pushed one term forward, so concurrent sweeps
    * never take a row twice in a term.
    */
   async claimDue(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {

@@ -1,58 +1,32 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bull';
 import { countWebhookEndpointDisabled, observeWebhookAttempt } from '../../../common/metrics/work-metrics';
-import { JobLeases } from '../../../common/queue/job-leases';
-import { requeue } from '../../../common/queue/job-options';
+import { JobLeases, type LeaseTerms } from '../../../common/queue/job-leases';
+import type { LapsedJob } from '../../../common/queue/job-reaper';
 import { AppConfigService } from '../../../config/app-config';
 import { MAX_ATTEMPTS, retryDelayMs, shouldDeactivate } from '../rules/retry-schedule';
 import { signatureHeader } from '../rules/signing';
 import { WebhooksRepository, type EndpointRow } from '../webhooks.repository';
 import { sendWebhook } from './webhook-sender';
-import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from '../jobs/webhooks.queue';
-
-/** Deliveries taken per dispatcher statement, and statements per round. */
-const BATCH = 100;
-const MAX_BATCHES = 10;
 
 /**
- * Sending on the workers: the dispatcher queues the due deliveries nobody sends, one Bull job per
+ * Sending on the workers: the reaper queues the due deliveries nobody sends (WebhooksProcessor), one Bull job per
  * delivery row (jobId = its id); the processor sends it, records the attempt and schedules the next.
  * At least once: a worker that dies mid-send leaves the row pending with a lease that lapses, and
- * the dispatcher queues it again.
+ * the reaper queues it again.
  */
 @Injectable()
 export class WebhookDeliveriesService {
   private readonly logger = new Logger('WebhookDeliveries');
 
   constructor(
-    @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<SendDeliveryPayload>,
     private readonly webhooks: WebhooksRepository,
     private readonly leases: JobLeases,
     private readonly config: AppConfigService,
   ) {}
 
-  /** One dispatcher round; resolves how many deliveries went to the queue. */
-  async dispatchDue(): Promise<number> {
-    let queued = 0;
-    for (let batch = 0; batch < MAX_BATCHES; batch++) {
-      const due = await this.webhooks.claimDue(this.leases.terms(), BATCH);
-      for (const { organizationId, id } of due) {
-        const found = await requeue(
-          this.queue,
-          SEND_DELIVERY,
-          { organizationId, deliveryId: id },
-          id,
-          this.config.values.timeouts.redisCommandMs,
-        ).catch((err: unknown) => {
-          this.logger.warn({ deliveryId: id, err }, 'Could not queue a due webhook delivery');
-          return 'live' as const;
-        });
-        if (found !== 'live') queued++;
-      }
-      if (due.length < BATCH) break;
-    }
-    return queued;
+  /** Due pending deliveries nobody sends, leased one term forward (the reaper's sweep of this kind). */
+  claimDue(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
+    return this.webhooks.claimDue(lease, limit);
   }
 
   /** Sends one pending delivery (a no-op once it is not pending) and records what came of it. */
