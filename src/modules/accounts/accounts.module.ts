@@ -3,6 +3,7 @@ import { AccountExport } from './account-export';
 import { AccountRollupsService } from './account-rollups.service';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
+import { AccountsController } from './accounts.controller';
 
 /** Accounts: reads and rollups, for every role (no routes; see AccountsHttpModule); the list is an export source. */
 @Module({
@@ -10,3 +11,7 @@ import { AccountsService } from './accounts.service';
   exports: [AccountsService, AccountRollupsService],
 })
 export class AccountsModule {}
+
+/** The accounts routes (API role only). */
+@Module({ imports: [AccountsModule], controllers: [AccountsController] })
+export class AccountsHttpModule {}

@@ -1,5 +1,4 @@
 export { AccountRollupsService, type PeopleOfDomains } from './account-rollups.service';
-export { AccountsHttpModule } from './accounts-http.module';
-export { AccountsModule } from './accounts.module';
+export { AccountsHttpModule, AccountsModule } from './accounts.module';
 export { accountDomainOf } from './rules/account-domain';
 export type { PersonFacts } from './rules/account-rollup';

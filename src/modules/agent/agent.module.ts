@@ -7,6 +7,11 @@ import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
 import { AGENT_PUBLISH_QUEUE } from './jobs/publish.queue';
 import { WebhooksModule } from '../webhooks';
+import { ConditionalGet } from '../../common/limits/conditional-get';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { AgentController } from './agent.controller';
+import { JobReaperModule } from '../../common/queue/job-reaper';
+import { PublishProcessor } from './jobs/publish.processor';
 
 /** Conversation tests and publishing for every role (routes: AgentHttpModule; worker: AgentWorkerModule). */
 @Module({
@@ -21,3 +26,14 @@ import { WebhooksModule } from '../webhooks';
   exports: [AgentService],
 })
 export class AgentModule {}
+
+/** The agent routes (API role only). */
+@Module({ providers: [ConditionalGet], imports: [AgentModule, IdempotencyModule], controllers: [AgentController] })
+export class AgentHttpModule {}
+
+/** Worker-only: publish jobs. */
+@Module({
+  imports: [AgentModule, BullModule.registerQueue({ name: AGENT_PUBLISH_QUEUE }), JobReaperModule],
+  providers: [PublishProcessor],
+})
+export class AgentWorkerModule {}

@@ -3,6 +3,8 @@ import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-r
 import { CAMPAIGN_LINKS } from './campaign-links';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { CampaignsController } from './campaigns.controller';
 
 /**
  * Campaigns for every role (no routes: workers file links too; see CampaignsHttpModule). Their link
@@ -14,3 +16,7 @@ import { CampaignsService } from './campaigns.service';
   exports: [CampaignsService],
 })
 export class CampaignsModule {}
+
+/** The campaign routes (API role only). */
+@Module({ imports: [CampaignsModule, IdempotencyModule], controllers: [CampaignsController] })
+export class CampaignsHttpModule {}

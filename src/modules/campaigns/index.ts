@@ -1,5 +1,4 @@
 export { CAMPAIGN_LINKS, type CampaignLinks } from './campaign-links';
-export { CampaignsHttpModule } from './campaigns-http.module';
-export { CampaignsModule } from './campaigns.module';
+export { CampaignsHttpModule, CampaignsModule } from './campaigns.module';
 export { CampaignsService } from './campaigns.service';
 export type { CampaignLinkCounts } from './dto/campaign.response';

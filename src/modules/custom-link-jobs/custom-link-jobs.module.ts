@@ -10,6 +10,11 @@ import { JOB_WORK_FACTS } from './job-work-facts';
 import { CustomLinkJobsService } from './custom-link-jobs.service';
 import { JOBS_QUEUE } from './jobs/custom-link-jobs.queue';
 import { WebhooksModule } from '../webhooks';
+import { ConditionalGet } from '../../common/limits/conditional-get';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { CustomLinkJobsController } from './custom-link-jobs.controller';
+import { JobReaperModule } from '../../common/queue/job-reaper';
+import { CustomLinkJobsProcessor } from './jobs/custom-link-jobs.processor';
 
 /**
  * Jobs for every role (routes: CustomLinkJobsHttpModule; worker: CustomLinkJobsWorkerModule): the job resource and its
@@ -29,3 +34,18 @@ import { WebhooksModule } from '../webhooks';
   exports: [CustomLinkJobsService],
 })
 export class CustomLinkJobsModule {}
+
+/** The job routes (API role only). */
+@Module({
+  providers: [ConditionalGet],
+  imports: [CustomLinkJobsModule, IdempotencyModule],
+  controllers: [CustomLinkJobsController],
+})
+export class CustomLinkJobsHttpModule {}
+
+/** Worker-only: runs queued jobs through their handlers, and hands back to the queue those nobody runs (JobReaper). */
+@Module({
+  imports: [CustomLinkJobsModule, BullModule.registerQueue({ name: JOBS_QUEUE }), JobReaperModule],
+  providers: [CustomLinkJobsProcessor],
+})
+export class CustomLinkJobsWorkerModule {}

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { CampaignsModule } from '../campaigns';
 import { EngagementModule } from '../engagement';
-import { CustomLinkJobsModule } from '../custom-link-jobs';
+import { CustomLinkJobsModule, CustomLinkJobsWorkerModule } from '../custom-link-jobs';
 import { ThumbnailsModule } from '../thumbnails';
 import { CustomLinksRepository } from './custom-links.repository';
 import { CustomLinksService } from './custom-links.service';
@@ -13,10 +13,13 @@ import { LinkCreationService } from './link-creation.service';
 import { LinkRollups } from './link-rollups';
 import { LinksOfCampaigns } from './links-of-campaigns';
 import { PublicLinksService } from './public-links.service';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { CustomLinksController } from './custom-links.controller';
+import { PublicLinksController } from './public-links.controller';
 
 /**
  * Custom Links for every role (routes: CustomLinksHttpModule). Their creation and card re-render
- * jobs run in the jobs module, their cards are drawn by the thumbnails module, their engagement is
+ * jobs run in the custom-link-jobs module, their cards are drawn by the thumbnails module, their engagement is
  * folded by the engagement module, campaigns count them and exports read their list: none of these
  * depends on this module, which implements their ports (job handler and job facts, card subjects,
  * rollup links, campaign links, export source).
@@ -37,3 +40,14 @@ import { PublicLinksService } from './public-links.service';
   exports: [CustomLinksService, LinkCreationService, PublicLinksService],
 })
 export class CustomLinksModule {}
+
+/** The Custom Link and public link routes (API role only). */
+@Module({
+  imports: [CustomLinksModule, IdempotencyModule],
+  controllers: [CustomLinksController, PublicLinksController],
+})
+export class CustomLinksHttpModule {}
+
+/** Worker-only: the jobs runner, with the link job handler (CustomLinksModule). */
+@Module({ imports: [CustomLinksModule, CustomLinkJobsWorkerModule] })
+export class CustomLinksWorkerModule {}

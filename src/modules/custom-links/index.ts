@@ -1,6 +1,4 @@
-export { CustomLinksHttpModule } from './custom-links-http.module';
-export { CustomLinksWorkerModule } from './custom-links-worker.module';
-export { CustomLinksModule } from './custom-links.module';
+export { CustomLinksHttpModule, CustomLinksWorkerModule, CustomLinksModule } from './custom-links.module';
 export { CustomLinksService } from './custom-links.service';
 export { CreateLinksRequest } from './dto/create-links.request';
 export { CustomLinkListQuery } from './dto/custom-link-list.query';

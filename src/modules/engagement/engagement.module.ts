@@ -13,6 +13,9 @@ import { LinkWebhooks } from './link-webhooks';
 import { ROLLUP_LINKS } from './rollup-links';
 import { SessionObservations } from './session-observations';
 import { TRACKED_SESSIONS } from './tracked-sessions';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { EngagementController } from './engagement.controller';
+import { LinkOpensProcessor } from './jobs/link-opens.processor';
 
 /**
  * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementWorkerModule):
@@ -42,3 +45,11 @@ import { TRACKED_SESSIONS } from './tracked-sessions';
   exports: [EngagementService, EventsService, LinkOpensService, SessionObservations],
 })
 export class EngagementModule {}
+
+/** Event ingestion, session references, campaign engagement and the funnel (API role only). */
+@Module({ imports: [EngagementModule, IdempotencyModule], controllers: [EngagementController] })
+export class EngagementHttpModule {}
+
+/** Worker-only: opens recorded from GET /l/{slug}. */
+@Module({ imports: [EngagementModule], providers: [LinkOpensProcessor] })
+export class EngagementWorkerModule {}

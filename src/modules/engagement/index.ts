@@ -1,7 +1,5 @@
 export { EventsRequest } from './dto/events.request';
-export { EngagementHttpModule } from './engagement-http.module';
-export { EngagementWorkerModule } from './engagement-worker.module';
-export { EngagementModule } from './engagement.module';
+export { EngagementHttpModule, EngagementWorkerModule, EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
 export { LinkOpensService } from './link-opens.service';
 export {

@@ -1,7 +1,5 @@
-export { PeopleHttpModule } from './people-http.module';
-export { PeopleWorkerModule } from './people-worker.module';
+export { PeopleHttpModule, PeopleWorkerModule, PeopleModule } from './people.module';
 export { PeopleRollupsService } from './people-rollups.service';
-export { PeopleModule } from './people.module';
 export type { PersonIntent } from './people.repository';
 export { PeopleService } from './people.service';
 export { PEOPLE_LIST } from './people-list';

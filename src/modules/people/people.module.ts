@@ -6,6 +6,10 @@ import { PeopleRepository } from './people.repository';
 import { PeopleService } from './people.service';
 import { PersonExport } from './person-export';
 import { PERSON_SESSIONS } from './person-sessions';
+import { PeopleController } from './people.controller';
+import { BullModule } from '@nestjs/bull';
+import { IntentProcessor } from './jobs/intent.processor';
+import { PEOPLE_INTENT_QUEUE } from './jobs/intent.queue';
 
 /**
  * People: reads, rollups and the intent recomputation, for every role (no routes; see PeopleHttpModule).
@@ -17,3 +21,14 @@ import { PERSON_SESSIONS } from './person-sessions';
   exports: [PeopleService, PeopleRollupsService, IntentRefreshService],
 })
 export class PeopleModule {}
+
+/** The people routes (API role only). */
+@Module({ imports: [PeopleModule], controllers: [PeopleController] })
+export class PeopleHttpModule {}
+
+/** Worker-only: the daily intent recomputation. */
+@Module({
+  imports: [BullModule.registerQueue({ name: PEOPLE_INTENT_QUEUE }), PeopleModule],
+  providers: [IntentProcessor],
+})
+export class PeopleWorkerModule {}

@@ -10,6 +10,9 @@ import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { TranscriptQuota } from './transcript-quota';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { IngestionController } from './ingestion.controller';
+import { SessionsController } from './sessions.controller';
 
 /**
  * Sessions, transcripts and ingestion for every role (routes: SessionsHttpModule). People are
@@ -31,3 +34,7 @@ import { TranscriptQuota } from './transcript-quota';
   exports: [SessionsService, IngestionService, TranscriptQuota],
 })
 export class SessionsModule {}
+
+/** The session, transcript and ingestion routes (API role only). */
+@Module({ imports: [SessionsModule, IdempotencyModule], controllers: [SessionsController, IngestionController] })
+export class SessionsHttpModule {}

@@ -11,6 +11,9 @@ import { ThumbnailRendersService } from './thumbnail-renders.service';
 import { THUMBNAIL_STORE } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
 import { ThumbnailsService } from './thumbnails.service';
+import { ThumbnailsController } from './thumbnails.controller';
+import { JobReaperModule } from '../../common/queue/job-reaper';
+import { ThumbnailsProcessor } from './jobs/thumbnails.processor';
 
 /**
  * Share cards for every role (route: ThumbnailsHttpModule; worker: ThumbnailsWorkerModule): renders
@@ -38,3 +41,14 @@ import { ThumbnailsService } from './thumbnails.service';
   exports: [ThumbnailRendersService, ThumbnailsService],
 })
 export class ThumbnailsModule {}
+
+/** The public card route (API role only). */
+@Module({ imports: [ThumbnailsModule], controllers: [ThumbnailsController] })
+export class ThumbnailsHttpModule {}
+
+/** Worker-only: share-card renders, on their own queue so creation never waits behind drawing. */
+@Module({
+  imports: [ThumbnailsModule, BullModule.registerQueue({ name: THUMBNAILS_QUEUE }), JobReaperModule],
+  providers: [ThumbnailsProcessor],
+})
+export class ThumbnailsWorkerModule {}
