@@ -79,4 +79,5 @@ UPDATE custom_link_jobs SET status = $3, completed_at = now(), updated_at = now(
 WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')
 
 -- CustomLinkJobsRepository.touch
-UPDATE custom_link_jobs SET updated_at = now() WHERE organization_id = $1 AND id = $2
+UPDATE custom_link_jobs SET updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')

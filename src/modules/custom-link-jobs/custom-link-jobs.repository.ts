@@ -314,7 +314,6 @@ export class CustomLinkJobsRepository {
     );
   }
 
-  /** Settles the job when nothing is pending (docs/api.md §12.5); a no-op otherwise or when already settled. */
   /** Moves an unfinished job to its final status; false when it had finished already. */
   async settle(tx: EntityManager, organizationId: string, id: string, status: string): Promise<boolean> {
     const [, count]: [unknown[], number] = await tx.query(
@@ -325,11 +324,16 @@ export class CustomLinkJobsRepository {
     return count > 0;
   }
 
+  /**
+   * Marks progress on an unfinished job. A settled job never changes: a caller that read the job
+   * before another settled it must not move its updatedAt past the custom_link_job.finished payload.
+   */
   async touch(organizationId: string, id: string): Promise<void> {
-    await this.db.query(`UPDATE custom_link_jobs SET updated_at = now() WHERE organization_id = $1 AND id = $2`, [
-      organizationId,
-      id,
-    ]);
+    await this.db.query(
+      `UPDATE custom_link_jobs SET updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')`,
+      [organizationId, id],
+    );
   }
 }
 
