@@ -56,11 +56,11 @@ ${inWindow(LINK_FUNNEL_COLUMNS)}
 -- not a literal: the SQL is what this expression returns at run time
 ${inWindow('id')}
 
--- CustomLinksRepository.campaignsOf
-SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+-- CustomLinksRepository.campaignOf
+SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
 
--- CustomLinksRepository.campaignsOf (2)
-SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+-- CustomLinksRepository.campaignOf (2)
+SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
 
 -- CustomLinksRepository.thumbnailCountsOfJobs
 SELECT p.job_id, l.thumbnail_status, count(*)::int AS links

@@ -242,17 +242,16 @@ export class CustomLinksRepository {
   }
 
   /**
-   * The campaign of each of these links (null when unfiled; absent: not the organization's), by the
-   * primary key; read in `tx` when given, else prepared (session details read it).
+   * The campaign of a link (null when unfiled or absent), by the primary key; read in `tx` when
+   * given, else prepared (session details read it).
    */
-  async campaignsOf(organizationId: string, ids: string[], tx?: EntityManager): Promise<Map<string, string | null>> {
-    if (ids.length === 0) return new Map();
-    type CampaignRow = Pick<CustomLinkRow, 'id' | 'campaign_id'>;
-    const sql = `SELECT id, campaign_id FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`;
+  async campaignOf(organizationId: string, id: string, tx?: EntityManager): Promise<string | null> {
+    type CampaignRow = Pick<CustomLinkRow, 'campaign_id'>;
+    const sql = `SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2`;
     const rows: CampaignRow[] = tx
-      ? await tx.query(sql, [organizationId, ids])
-      : await preparedQuery<CampaignRow>(this.db, sql, [organizationId, ids]);
-    return new Map(rows.map((row) => [row.id, row.campaign_id]));
+      ? await tx.query(sql, [organizationId, id])
+      : await preparedQuery<CampaignRow>(this.db, sql, [organizationId, id]);
+    return rows[0]?.campaign_id ?? null;
   }
 
   /** How many of each job's links have each thumbnail status (primary key), by job id. */

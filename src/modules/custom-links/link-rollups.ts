@@ -55,7 +55,7 @@ export class LinkRollups implements RollupLinks {
     return this.links.idsInWindow(organizationId, window);
   }
 
-  campaignsOf(organizationId: string, linkIds: string[], tx?: EntityManager): Promise<Map<string, string | null>> {
-    return this.links.campaignsOf(organizationId, linkIds, tx);
+  campaignOf(organizationId: string, linkId: string, tx?: EntityManager): Promise<string | null> {
+    return this.links.campaignOf(organizationId, linkId, tx);
   }
 }

@@ -52,8 +52,8 @@ export interface RollupLinks {
   funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts>;
   /** The ids of the links created in a window. */
   idsInWindow(organizationId: string, window: LinkWindow): Promise<string[]>;
-  /** The campaign of each of these links (null when unfiled), read in `tx` when given; absent: not a link of the organization. */
-  campaignsOf(organizationId: string, linkIds: string[], tx?: EntityManager): Promise<Map<string, string | null>>;
+  /** The campaign of a link, read in `tx` when given: null when unfiled or not a link of the organization. */
+  campaignOf(organizationId: string, linkId: string, tx?: EntityManager): Promise<string | null>;
 }
 
 export const ROLLUP_LINKS = definePort<RollupLinks>('rollup links');

@@ -67,8 +67,8 @@ export class SessionsService {
   }
 
   /**
-   * A session with its person's intent and what engagement tracking observed of it. `tx`: the detail
-   * as that transaction sees it (a webhook payload written with the change).
+   * A session with its person's intent and what engagement tracking observed of it (each read by
+   * its owner). `tx`: the detail as that transaction sees it (a webhook payload written with the change).
    */
   async get(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailResponse> {
     const read = this.sessions.findVisible(organizationId, id, tx);
@@ -81,9 +81,13 @@ export class SessionsService {
     // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
     const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
     const ofLink = observed.filter((e) => e.custom_link_id === linkId);
+    // An ingested campaign stands; else the campaign of the link the session was observed through.
+    const campaignId =
+      session.custom_link_campaign_id ??
+      (linkId !== null && ofLink.length > 0 ? await this.observations.campaignOf(organizationId, linkId, tx) : null);
     return toSessionDetailResponse(session, session.person_id ? intents.get(session.person_id) : undefined, {
       customLinkId: linkId,
-      customLinkCampaignId: session.custom_link_campaign_id ?? ofLink[0]?.campaign_id ?? null,
+      customLinkCampaignId: campaignId,
       lifecycle: linkId ? lifecycleOf(ofLink) : null,
     });
   }
