@@ -119,13 +119,6 @@ export class JobReaper implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.all(this.sweeping);
   }
 
-  /** One sweep over every kind; resolves how many jobs went back to their queue. */
-  async sweep(): Promise<number> {
-    let requeued = 0;
-    for (const kind of this.kinds.all()) requeued += await this.sweepKind(kind);
-    return requeued;
-  }
-
   /** Each kind on a timer of its own, so a kind swept often never waits behind a slow one. */
   private schedule(kind: ReapableJobs): void {
     const timer = setTimeout(() => {
