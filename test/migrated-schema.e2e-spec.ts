@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { READ_MODELS, TABLE_OWNERS } from '../src/database/table-owners';
 import { visibleSession } from '../src/modules/sessions/visible-session';
 
 /** What the run's freshly migrated database must hold beyond its tables' shapes (those: schema-types.e2e-spec.ts). */
@@ -32,5 +33,17 @@ describe('migrated schema', () => {
     const bare = (sql: string) => sql.replace(/::text|[()]/g, '');
     for (const { name, predicate } of indexes)
       expect({ name, uses: bare(predicate).startsWith(visibleSession()) }).toEqual({ name, uses: true });
+  });
+
+  it('declares the read models as views and every other owned name as a table', async () => {
+    const { rows } = await client.query<{ name: string; kind: string }>(
+      `SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relname = ANY($1::text[])`,
+      [Object.keys(TABLE_OWNERS)],
+    );
+    const views = rows.filter((row) => row.kind === 'v').map((row) => row.name);
+    expect(views.sort()).toEqual([...READ_MODELS].sort());
+    expect(rows.length).toBe(Object.keys(TABLE_OWNERS).length);
+    expect(rows.filter((row) => row.kind !== 'v' && row.kind !== 'r' && row.kind !== 'p')).toEqual([]);
   });
 });

@@ -34,8 +34,10 @@ export const TABLE_OWNERS = {
   session_count_deltas: 'sessions',
   transcript_daily_reads: 'sessions',
   people: 'people',
+  person_intents: 'people',
   accounts: 'accounts',
   campaigns: 'campaigns',
+  campaign_ids: 'campaigns',
   custom_links: 'custom-links',
   custom_link_search: 'custom-links',
   custom_link_jobs: 'custom-link-jobs',
@@ -46,6 +48,7 @@ export const TABLE_OWNERS = {
   link_distinct_values: 'engagement',
   link_sessions: 'engagement',
   campaign_engagement: 'engagement',
+  session_observations: 'engagement',
   agents: 'playbook',
   agent_versions: 'playbook',
   suggestion_groups: 'playbook',
@@ -56,3 +59,14 @@ export const TABLE_OWNERS = {
   exports: 'exports',
   export_chunks: 'exports',
 } as const satisfies Record<TableName, TableOwner>;
+
+/**
+ * Read models: views an owner declares over its tables (migration ReadModels) for other modules to
+ * join in their own SQL, read only. The planner inlines a view, so the reader's one statement plans as
+ * the join it replaces, while the owner keeps its tables to itself.
+ */
+export const READ_MODELS: ReadonlySet<TableName> = new Set<TableName>([
+  'person_intents',
+  'session_observations',
+  'campaign_ids',
+]);

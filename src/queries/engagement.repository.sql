@@ -26,21 +26,13 @@ ON CONFLICT (organization_id, custom_link_id, session_id) DO UPDATE SET
 
 -- EngagementRepository.campaignEngagement
 SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::int AS ${field}`).join(', ')},
-     ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
-FROM (VALUES (1)) one LEFT JOIN campaign_engagement ce ON ce.organization_id = $1 AND ce.campaign_id = $2
+      ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
+ FROM campaign_ids c
+ LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.campaign_id
+WHERE c.organization_id = $1 AND c.campaign_id = $2
 
 -- EngagementRepository.sessionsTiedTo
 SELECT DISTINCT session_id FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])
-
--- EngagementRepository.earliestEventsOfSession
-SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
-WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
-GROUP BY e.custom_link_id, e.type ORDER BY at
-
--- EngagementRepository.earliestEventsOfSession (2)
-SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
-WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
-GROUP BY e.custom_link_id, e.type ORDER BY at
 
 -- EngagementRepository.sessionsOfLink
 SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at

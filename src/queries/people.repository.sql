@@ -29,14 +29,6 @@ SELECT DISTINCT organization_id FROM people
 -- PeopleRepository.findById
 SELECT * FROM people WHERE organization_id = $1 AND id = $2
 
--- PeopleRepository.intentsOf
-SELECT id, overall_intent, intent_score, ${isoTimestamp('intent_calculated_at')}
-FROM people WHERE organization_id = $1 AND id = ANY($2::uuid[])
-
--- PeopleRepository.intentsOf (2)
-SELECT id, overall_intent, intent_score, ${isoTimestamp('intent_calculated_at')}
-FROM people WHERE organization_id = $1 AND id = ANY($2::uuid[])
-
 -- PeopleRepository.listPage
 WITH page AS (
   SELECT id, last_seen_at, updated_at FROM people WHERE ${where.toSql()} ${after}

@@ -44,32 +44,40 @@ WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
   AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)
 
 -- SessionsRepository.findVisible
-SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
+SELECT ${LIST_COLUMNS}, s.tracking, s.details,
+      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at) ORDER BY o.at)
+                  FROM session_observations o WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+ FROM sessions s ${PERSON_INTENT('s.organization_id')}
+WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 
 -- SessionsRepository.findVisible (2)
-SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
+SELECT ${LIST_COLUMNS}, s.tracking, s.details,
+      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at) ORDER BY o.at)
+                  FROM session_observations o WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+ FROM sessions s ${PERSON_INTENT('s.organization_id')}
+WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 
 -- SessionsRepository.visibleAmong
 SELECT s.id FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${VISIBLE}
 
--- SessionsRepository.countsPerPerson
-SELECT s.person_id, count(*)::int AS total,
+-- SessionsRepository.funnelCounts
+SELECT count(*)::int AS total,
       count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
-      count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked
- FROM sessions s
+      count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked,
+      count(*) FILTER (WHERE pi.overall_intent = 'high')::int AS high_intent
+ FROM sessions s ${PERSON_INTENT('s.organization_id')}
 WHERE s.organization_id = $1 AND ${VISIBLE} AND (s.custom_link_id = ANY($2::uuid[]) OR s.id = ANY($3::uuid[]))
-GROUP BY s.person_id
 
 -- SessionsRepository.list
 ${page}
 SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
-  LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id) ON true
+  LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}) ON true
  ORDER BY ${key.orderBy('page.')}
 
 -- SessionsRepository.searchPage
 ${this.pageSql(where, query, window, 'session_emails')}
 SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
-  JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
+  JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}
  ORDER BY ${BY_START.orderBy('page.')}
 
 -- SessionsRepository.searchCount

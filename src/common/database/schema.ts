@@ -93,6 +93,11 @@ export interface CampaignEngagement {
   started_sessions: Generated<Int8>;
 }
 
+export interface CampaignIds {
+  campaign_id: string | null;
+  organization_id: string | null;
+}
+
 export interface Campaigns {
   created_at: Generated<Timestamp>;
   id: string;
@@ -302,6 +307,14 @@ export interface People {
   updated_at: Generated<Timestamp>;
 }
 
+export interface PersonIntents {
+  intent_calculated_at: Timestamp | null;
+  intent_score: number | null;
+  organization_id: string | null;
+  overall_intent: string | null;
+  person_id: string | null;
+}
+
 export interface PublishJobs {
   completed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
@@ -342,6 +355,14 @@ export interface SessionEmails {
   id: string;
   organization_id: string;
   start_time: Timestamp;
+}
+
+export interface SessionObservations {
+  at: Timestamp | null;
+  custom_link_id: string | null;
+  organization_id: string | null;
+  session_id: string | null;
+  type: string | null;
 }
 
 export interface Sessions {
@@ -473,6 +494,7 @@ export interface DB {
   agents: Agents;
   api_keys: ApiKeys;
   campaign_engagement: CampaignEngagement;
+  campaign_ids: CampaignIds;
   campaigns: Campaigns;
   custom_link_job_items: CustomLinkJobItems;
   custom_link_jobs: CustomLinkJobs;
@@ -486,10 +508,12 @@ export interface DB {
   link_sessions: LinkSessions;
   organizations: Organizations;
   people: People;
+  person_intents: PersonIntents;
   publish_jobs: PublishJobs;
   session_count_deltas: SessionCountDeltas;
   session_counts: SessionCounts;
   session_emails: SessionEmails;
+  session_observations: SessionObservations;
   session_transcripts: SessionTranscripts;
   sessions: Sessions;
   suggestion_groups: SuggestionGroups;

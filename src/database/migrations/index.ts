@@ -25,6 +25,7 @@ import { CampaignEngagementJoinOnce1765800000002 } from './1765800000002-Campaig
 import { CardImagesStoredAsIs1765850000000 } from './1765850000000-CardImagesStoredAsIs';
 import { TenantEmailSearch1765900000000 } from './1765900000000-TenantEmailSearch';
 import { LinkSearchApart1766000000000 } from './1766000000000-LinkSearchApart';
+import { ReadModels1766100000000 } from './1766100000000-ReadModels';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   CardImagesStoredAsIs1765850000000,
   TenantEmailSearch1765900000000,
   LinkSearchApart1766000000000,
+  ReadModels1766100000000,
 ];

@@ -1,7 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
-import { CampaignsModule } from '../campaigns';
 import { WebhooksModule } from '../webhooks';
 import { EngagementRepository } from './engagement.repository';
 import { EngagementService } from './engagement.service';
@@ -21,7 +20,7 @@ import { LinkOpensProcessor } from './jobs/link-opens.processor';
  * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementWorkerModule):
  * events and opens folded into link rollups, session references, campaign engagement, the funnel.
  * Links and sessions are read through the ports their modules implement (RollupLinks,
- * TrackedSessions), campaigns through CampaignsService; link webhook events are recorded in the
+ * TrackedSessions), campaigns through their read model campaign_ids; link webhook events are recorded in the
  * batch's transaction (WebhookOutbox). Its event timeline is an export source.
  */
 @Module({
@@ -29,7 +28,6 @@ import { LinkOpensProcessor } from './jobs/link-opens.processor';
     BullModule.registerQueue({ name: LINK_OPENS_QUEUE }),
     IdempotencyRecordsModule,
     WebhooksModule,
-    CampaignsModule,
     ROLLUP_LINKS.module,
     TRACKED_SESSIONS.module,
   ],

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { preparedQuery } from '../../common/database/prepared-query';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { LinkFunnelCounts } from './rollup-links';
 import type { BotReason } from './rules/bot-detection';
-import type { DistinctKind, EngagementEvent, EventType } from './rules/engagement-rollup';
+import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 
 /** Timestamps go to PostgreSQL as ISO text: pg's own Date formatting is slow for thousands of them. */
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -32,11 +31,6 @@ export type LinkEventRow = Narrowed<
   >,
   { bot_reason: BotReason | null }
 >;
-
-/** The earliest event of a type through a link (`at`: its occurred_at). */
-export type EarliestEventRow = Narrowed<Pick<Row<'link_events'>, 'custom_link_id' | 'type'>, { type: EventType }> & {
-  at: Row<'link_events'>['occurred_at'];
-};
 
 /** A link's timeline filters: bots included or not, and the types wanted (all when absent). */
 export interface LinkEventFilters {
@@ -128,16 +122,19 @@ export class EngagementRepository {
 
   /**
    * Campaign engagement (docs/api.md §2.10): the campaign's rollup row, which the custom_links trigger keeps
-   * in step with its links (migration CampaignEngagementRollup); zeros before its first link.
+   * in step with its links (migration CampaignEngagementRollup); zeros before its first link; null when
+   * the campaign does not exist in the organization (campaigns' read model campaign_ids).
    */
-  async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow> {
-    const [row]: CampaignEngagementRow[] = await this.db.query(
+  async campaignEngagement(organizationId: string, campaignId: string): Promise<CampaignEngagementRow | null> {
+    const rows: CampaignEngagementRow[] = await this.db.query(
       `SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::int AS ${field}`).join(', ')},
               ce.first_opened_at, ce.last_opened_at, ce.last_activity_at
-         FROM (VALUES (1)) one LEFT JOIN campaign_engagement ce ON ce.organization_id = $1 AND ce.campaign_id = $2`,
+         FROM campaign_ids c
+         LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.campaign_id
+        WHERE c.organization_id = $1 AND c.campaign_id = $2`,
       [organizationId, campaignId],
     );
-    return row;
+    return rows[0] ?? null;
   }
 
   /** The sessions that tracking tied to one of the links (link_sessions primary key). */
@@ -148,23 +145,6 @@ export class EngagementRepository {
       [organizationId, linkIds],
     );
     return rows.map((row) => row.session_id);
-  }
-
-  /**
-   * The earliest human event of each type per link of the session, oldest first
-   * (link_events_session_idx); read in `tx` when given, else prepared (every session detail reads it).
-   */
-  async earliestEventsOfSession(
-    organizationId: string,
-    sessionId: string,
-    tx?: EntityManager,
-  ): Promise<EarliestEventRow[]> {
-    const sql = `SELECT e.custom_link_id, e.type, min(e.occurred_at) AS at FROM link_events e
-                  WHERE e.organization_id = $1 AND e.session_id = $2 AND NOT e.bot
-                  GROUP BY e.custom_link_id, e.type ORDER BY at`;
-    return tx
-      ? tx.query(sql, [organizationId, sessionId])
-      : preparedQuery<EarliestEventRow>(this.db, sql, [organizationId, sessionId]);
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */

@@ -3,7 +3,6 @@ import { NotFoundError } from '../../common/errors/domain-errors';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { InjectPort } from '../../common/wiring/port';
-import { CampaignsService } from '../campaigns';
 import { stageOf, visitorFigures } from './rules/engagement-rollup';
 import { EngagementRepository } from './engagement.repository';
 import { ROLLUP_LINKS, type LinkFunnelCounts, type LinkWindow, type RollupLinks } from './rollup-links';
@@ -34,25 +33,22 @@ function linkCountsOf(row: LinkFunnelCounts) {
 }
 
 /**
- * Engagement reads: campaign rollups, a link's session references, the funnel. Links, sessions and
- * campaigns are read through what their modules export (RollupLinks, TrackedSessions, CampaignsService).
+ * Engagement reads: campaign rollups, a link's session references, the funnel. Links and sessions are
+ * read through the ports their modules implement (RollupLinks, TrackedSessions), campaigns through
+ * their read model campaign_ids.
  */
 @Injectable()
 export class EngagementService {
   constructor(
     private readonly engagement: EngagementRepository,
-    private readonly campaigns: CampaignsService,
     @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
     @InjectPort(TRACKED_SESSIONS) private readonly sessions: TrackedSessions,
     private readonly cursors: Cursors,
   ) {}
 
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
-    const [exists, row] = await Promise.all([
-      this.campaigns.exists(organizationId, campaignId),
-      this.engagement.campaignEngagement(organizationId, campaignId),
-    ]);
-    if (!exists) throw NotFoundError.inOrganization('Custom Link campaign');
+    const row = await this.engagement.campaignEngagement(organizationId, campaignId);
+    if (!row) throw NotFoundError.inOrganization('Custom Link campaign');
     const visitors = visitorFigures(row.loads, row.persistent_visitors, row.ephemeral_page_views);
     return {
       campaignId: campaignId.toLowerCase(),

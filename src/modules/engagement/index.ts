@@ -9,7 +9,7 @@ export {
   type LinkWindow,
   type RollupLinks,
 } from './rollup-links';
-export { SessionObservations, type ObservedLinkEvent } from './session-observations';
+export { SessionObservations } from './session-observations';
 export { TRACKED_SESSIONS, type FunnelSessions, type TrackedSessions } from './tracked-sessions';
 export {
   engagementOf,

@@ -1,6 +1,5 @@
 export { PeopleHttpModule, PeopleWorkerModule, PeopleModule } from './people.module';
 export { PeopleRollupsService } from './people-rollups.service';
-export type { PersonIntent } from './people.repository';
 export { PeopleService } from './people.service';
 export { PEOPLE_LIST } from './people-list';
 export { PERSON_SESSIONS, type PersonSessions, type SessionAssignment } from './person-sessions';

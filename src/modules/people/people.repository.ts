@@ -3,9 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import { isoTimestamp } from '../../common/database/iso-timestamp';
-import { preparedQuery } from '../../common/database/prepared-query';
-import type { IsoText, Row } from '../../common/database/rows';
+import type { Row } from '../../common/database/rows';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
 import type { PersonFacts } from '../accounts';
 import type { PeopleListQuery } from './dto/people-list.query';
@@ -27,13 +25,6 @@ type PersonFactsRow = {
   qualificationStatus: PersonRow['qualification_status'];
   summaryMarkdown: PersonRow['summary_markdown'];
 };
-
-/** A person's intent as session reads show it (its calculation time as the API writes timestamps). */
-export interface PersonIntent {
-  overallIntent: Row<'people'>['overall_intent'];
-  intentScore: Row<'people'>['intent_score'];
-  intentCalculatedAt: string;
-}
 
 /** people columns written by a rollup, with their SQL types and values. */
 const ROLLUP_COLUMNS: [column: string, type: string, value: (r: PersonRollup) => unknown][] = [
@@ -145,32 +136,6 @@ export class PeopleRepository {
       id,
     ]);
     return rows[0] ?? null;
-  }
-
-  /**
-   * The intent of these people, by id (people_pkey); read in `tx` when given, else prepared once
-   * per connection (every session page reads it).
-   */
-  async intentsOf(organizationId: string, ids: string[], tx?: EntityManager): Promise<Map<string, PersonIntent>> {
-    if (ids.length === 0) return new Map();
-    type IntentRow = IsoText<
-      Pick<Row<'people'>, 'id' | 'overall_intent' | 'intent_score' | 'intent_calculated_at'>,
-      'intent_calculated_at'
-    >;
-    const sql = `SELECT id, overall_intent, intent_score, ${isoTimestamp('intent_calculated_at')}
-                   FROM people WHERE organization_id = $1 AND id = ANY($2::uuid[])`;
-    const params = [organizationId, ids];
-    const rows: IntentRow[] = tx ? await tx.query(sql, params) : await preparedQuery<IntentRow>(this.db, sql, params);
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        {
-          overallIntent: row.overall_intent,
-          intentScore: row.intent_score,
-          intentCalculatedAt: row.intent_calculated_at,
-        },
-      ]),
-    );
   }
 
   /**

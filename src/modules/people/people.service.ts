@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { NotFoundError } from '../../common/errors/domain-errors';
 import { CountCache } from '../../common/pagination/count-cache';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import type { PeopleListQuery } from './dto/people-list.query';
 import { toPersonResponse, type PeopleListResponse, type PersonResponse } from './dto/person.response';
 import { PEOPLE_LIST } from './people-list';
-import { PeopleRepository, type PersonIntent } from './people.repository';
+import { PeopleRepository } from './people.repository';
 
 @Injectable()
 export class PeopleService {
@@ -27,11 +26,6 @@ export class PeopleService {
       people: page.rows.map(toPersonResponse),
       pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor },
     };
-  }
-
-  /** The intent of these people (sessions show their person's), by id; read in `tx` when given. */
-  intentsOf(organizationId: string, ids: string[], tx?: EntityManager): Promise<Map<string, PersonIntent>> {
-    return this.people.intentsOf(organizationId, [...new Set(ids)], tx);
   }
 
   async get(organizationId: string, id: string): Promise<PersonResponse> {

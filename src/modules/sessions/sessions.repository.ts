@@ -6,13 +6,14 @@ import { isoTimestamp } from '../../common/database/iso-timestamp';
 import { preparedQuery } from '../../common/database/prepared-query';
 import type { IsoText, Narrowed, Row } from '../../common/database/rows';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
+import type { EventType } from '../engagement';
 import type { SessionAssignment, SessionFacts } from '../people';
 import type { SessionListQuery } from './dto/session-list.query';
 import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
 import { visibleSession } from './visible-session';
 
-/** A session row as the list and detail read it (LIST_COLUMNS; its person's intent comes from the people module). */
+/** A session row as the list and detail read it (LIST_COLUMNS), with its person's intent (person_intents). */
 export type SessionRow = IsoText<
   Pick<
     Row<'sessions'>,
@@ -46,7 +47,11 @@ export type SessionRow = IsoText<
     | 'updated_at'
   >,
   'start_time' | 'end_time' | 'qualification_assessed_at' | 'updated_at'
->;
+> &
+  IsoText<
+    Pick<Row<'person_intents'>, 'overall_intent' | 'intent_score' | 'intent_calculated_at'>,
+    'intent_calculated_at'
+  >;
 
 /** A listed session with its keyset (the cursor of the page it ends). */
 export type ListedSession = SessionRow & { keyset: Keyset };
@@ -54,8 +59,17 @@ export type ListedSession = SessionRow & { keyset: Keyset };
 /** A list query with an email substring, which searches session_emails. */
 export type SessionSearchQuery = SessionListQuery & { email: string };
 
+/** The earliest human event of one type that tracking observed of a session through one link. */
+export type ObservedEvent = Narrowed<
+  Pick<Row<'session_observations'>, 'custom_link_id' | 'type' | 'at'>,
+  { custom_link_id: string; type: EventType; at: Date }
+>;
+
 export type SessionDetailRow = SessionRow &
-  Narrowed<Pick<Row<'sessions'>, 'tracking' | 'details'>, { tracking: Tracking; details: SessionDetails }>;
+  Narrowed<Pick<Row<'sessions'>, 'tracking' | 'details'>, { tracking: Tracking; details: SessionDetails }> & {
+    /** Oldest first. */
+    observed: ObservedEvent[];
+  };
 
 export interface StoredSession {
   organizationId: string;
@@ -137,7 +151,12 @@ const LIST_COLUMNS = `s.id, s.display_id, ${isoTimestamp('s.start_time')}, ${iso
   s.person_id, s.effective_qualification_status, s.qualification_rationale, s.qualification_source,
   ${isoTimestamp('s.qualification_assessed_at')}, s.qualification_rubric_version_id, s.buying_intent, s.booked_status, s.session_status,
   s.sentiment, s.engagement_level, s.primary_intent, s.summary_markdown, s.utm_source, s.device, s.geo_country,
-  s.custom_link_id, s.custom_link_campaign_id, ${isoTimestamp('s.updated_at')}`;
+  s.custom_link_id, s.custom_link_campaign_id, ${isoTimestamp('s.updated_at')},
+  pi.overall_intent, pi.intent_score, ${isoTimestamp('pi.intent_calculated_at')}`;
+
+/** Each session's person, for their intent: the people module's read model (person_intents), by people_pkey. */
+const PERSON_INTENT = (organization: string) =>
+  `LEFT JOIN person_intents pi ON pi.organization_id = ${organization} AND pi.person_id = s.person_id`;
 
 /** sessions columns written by an ingestion, in parameter order after organization_id and id. */
 const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] = [
@@ -347,15 +366,24 @@ export class SessionsRepository {
   }
 
   /**
-   * A visible session with its details; null when absent, elsewhere, staging or pending. `tx`: as
-   * that transaction sees it (its own statement, not the prepared one on the pool).
+   * A visible session with its details, its person's intent and what engagement tracking observed of
+   * it (engagement's read model session_observations, by link_events_session_idx): the earliest human
+   * event of each type per link, oldest first. One statement; null when absent, elsewhere, staging or
+   * pending. `tx`: as that transaction sees it (its own statement, not the prepared one on the pool).
    */
   async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
-    const sql = `SELECT ${LIST_COLUMNS}, s.tracking, s.details FROM sessions s WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`;
-    const rows: SessionDetailRow[] = tx
+    type Read = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedEvent, 'at'> & { at: string })[] };
+    const sql = `SELECT ${LIST_COLUMNS}, s.tracking, s.details,
+              coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at) ORDER BY o.at)
+                          FROM session_observations o WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+         FROM sessions s ${PERSON_INTENT('s.organization_id')}
+        WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`;
+    const rows: Read[] = tx
       ? await tx.query(sql, [organizationId, id])
-      : await preparedQuery<SessionDetailRow>(this.db, sql, [organizationId, id]);
-    return rows[0] ?? null;
+      : await preparedQuery<Read>(this.db, sql, [organizationId, id]);
+    const row = rows[0];
+    // Replaced in place: copying a row of some 40 columns with a spread costs more than the mapping itself.
+    return row ? Object.assign(row, { observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) }) : null;
   }
 
   /** Those of these sessions that are visible (sessions primary key). */
@@ -369,23 +397,24 @@ export class SessionsRepository {
   }
 
   /**
-   * The visible sessions that came through one of the links or are among `ids`, counted per person
-   * (null: without one), with how many are qualified and booked.
+   * The visible sessions that came through one of the links or are among `ids`: how many, how many
+   * are qualified, booked, and high intent (their person's overall intent, person_intents).
    */
-  async countsPerPerson(
+  async funnelCounts(
     organizationId: string,
     linkIds: string[],
     ids: string[],
-  ): Promise<(Pick<Row<'sessions'>, 'person_id'> & { total: number; qualified: number; booked: number })[]> {
-    return this.db.query(
-      `SELECT s.person_id, count(*)::int AS total,
+  ): Promise<{ total: number; qualified: number; booked: number; high_intent: number }> {
+    const [row]: { total: number; qualified: number; booked: number; high_intent: number }[] = await this.db.query(
+      `SELECT count(*)::int AS total,
               count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
-              count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked
-         FROM sessions s
-        WHERE s.organization_id = $1 AND ${VISIBLE} AND (s.custom_link_id = ANY($2::uuid[]) OR s.id = ANY($3::uuid[]))
-        GROUP BY s.person_id`,
+              count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked,
+              count(*) FILTER (WHERE pi.overall_intent = 'high')::int AS high_intent
+         FROM sessions s ${PERSON_INTENT('s.organization_id')}
+        WHERE s.organization_id = $1 AND ${VISIBLE} AND (s.custom_link_id = ANY($2::uuid[]) OR s.id = ANY($3::uuid[]))`,
       [organizationId, linkIds, ids],
     );
+    return row;
   }
 
   /**
@@ -411,7 +440,7 @@ export class SessionsRepository {
     const total = this.totalSql(where.params, organizationId, query);
     const sql = `${page}
        SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
-         LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id) ON true
+         LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}) ON true
         ORDER BY ${key.orderBy('page.')}`;
     const rows = await preparedQuery<ListedSession & { total: string }>(this.db, sql, where.params);
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
@@ -433,7 +462,7 @@ export class SessionsRepository {
     return this.db.query(
       `${this.pageSql(where, query, window, 'session_emails')}
        SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
-         JOIN sessions s ON s.organization_id = $1 AND s.id = page.id
+         JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}
         ORDER BY ${BY_START.orderBy('page.')}`,
       where.params,
     );

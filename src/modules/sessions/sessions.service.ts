@@ -14,7 +14,6 @@ import {
 } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf, SessionObservations } from '../engagement';
-import { PeopleService } from '../people';
 import { SESSION_LIST } from './session-list';
 import { SessionsRepository, type ListedSession, type SessionSearchQuery } from './sessions.repository';
 import { TranscriptQuota } from './transcript-quota';
@@ -26,7 +25,6 @@ const TRANSCRIPT_NOT_FOUND = 'Transcript not found or outside the organization.'
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
-    private readonly people: PeopleService,
     private readonly observations: SessionObservations,
     private readonly counts: CountCache,
     private readonly quota: TranscriptQuota,
@@ -42,9 +40,8 @@ export class SessionsService {
         ? await this.sessions.list(organizationId, query, window)
         : await this.search(organizationId, { ...query, email }, window);
     const page = this.cursors.page(SESSION_LIST, organizationId, query, window, rows, keysetOf);
-    const intents = await this.people.intentsOf(organizationId, personIdsOf(page.rows));
     return {
-      sessions: page.rows.map((row) => toSessionResponse(row, row.person_id ? intents.get(row.person_id) : undefined)),
+      sessions: page.rows.map(toSessionResponse),
       pagination: { total, limit: query.limit, offset: page.offset, nextCursor: page.nextCursor },
     };
   }
@@ -67,17 +64,14 @@ export class SessionsService {
   }
 
   /**
-   * A session with its person's intent and what engagement tracking observed of it (each read by
-   * its owner). `tx`: the detail as that transaction sees it (a webhook payload written with the change).
+   * A session with its person's intent and what engagement tracking observed of it (one statement,
+   * through the owners' read models). `tx`: the detail as that transaction sees it (a webhook
+   * payload written with the change).
    */
   async get(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailResponse> {
-    const read = this.sessions.findVisible(organizationId, id, tx);
-    const [session, intents, observed] = await Promise.all([
-      read,
-      read.then((row) => this.people.intentsOf(organizationId, row ? personIdsOf([row]) : [], tx)),
-      this.observations.of(organizationId, id, tx),
-    ]);
+    const session = await this.sessions.findVisible(organizationId, id, tx);
     if (!session) throw new NotFoundError(SESSION_NOT_FOUND);
+    const { observed } = session;
     // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
     const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
     const ofLink = observed.filter((e) => e.custom_link_id === linkId);
@@ -85,7 +79,7 @@ export class SessionsService {
     const campaignId =
       session.custom_link_campaign_id ??
       (linkId !== null && ofLink.length > 0 ? await this.observations.campaignOf(organizationId, linkId, tx) : null);
-    return toSessionDetailResponse(session, session.person_id ? intents.get(session.person_id) : undefined, {
+    return toSessionDetailResponse(session, {
       customLinkId: linkId,
       customLinkCampaignId: campaignId,
       lifecycle: linkId ? lifecycleOf(ofLink) : null,
@@ -109,6 +103,3 @@ export class SessionsService {
     return { sessionId, entries: read.entries, total: read.total };
   }
 }
-
-const personIdsOf = (rows: { person_id: string | null }[]) =>
-  rows.flatMap((row) => (row.person_id === null ? [] : [row.person_id]));

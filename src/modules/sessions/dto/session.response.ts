@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PaginationResponse } from '../../../common/pagination/pagination.response';
-import type { PersonIntent } from '../../people';
 import type { SessionDetailRow, SessionRow } from '../sessions.repository';
 import type { Objection, SessionDetails, TimelineEvent, Topic, Tracking } from '../rules/session-record';
 import { ApiInteger } from '../../../common/http/api-integer';
@@ -129,8 +128,8 @@ export class SessionListResponse {
   @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
 }
 
-/** `intent`: its person's (none without a person). */
-export function toSessionResponse(row: SessionRow, intent: PersonIntent | undefined): SessionResponse {
+/** `row` holds its person's intent (all null without a person). */
+export function toSessionResponse(row: SessionRow): SessionResponse {
   return {
     id: row.id,
     displayId: row.display_id,
@@ -156,22 +155,21 @@ export function toSessionResponse(row: SessionRow, intent: PersonIntent | undefi
     qualificationSource: row.qualification_source,
     qualificationAssessedAt: row.qualification_assessed_at,
     qualificationRubricVersionId: row.qualification_rubric_version_id,
-    overallIntent: intent?.overallIntent ?? null,
-    intentScore: intent?.intentScore ?? null,
-    intentCalculatedAt: intent?.intentCalculatedAt ?? null,
+    overallIntent: row.overall_intent,
+    intentScore: row.intent_score,
+    intentCalculatedAt: row.intent_calculated_at,
     updatedAt: row.updated_at,
   };
 }
 
 export function toSessionDetailResponse(
   row: SessionDetailRow,
-  intent: PersonIntent | undefined,
   link: { customLinkId: string | null; customLinkCampaignId: string | null; lifecycle: LifecycleResponse | null },
 ): SessionDetailResponse {
   const details: SessionDetails = row.details;
   // Object.assign, not `{ ...toSessionResponse(row), phone, … }`: V8 gives a spread followed by more
   // properties a new hidden class on every call (about 40 µs per detail, and garbage for the old generation).
-  return Object.assign(toSessionResponse(row, intent), {
+  return Object.assign(toSessionResponse(row), {
     phone: row.phone,
     qualificationReason: details.qualificationReason,
     qualificationStage: details.qualificationStage,
