@@ -16,7 +16,7 @@ describe('migrated schema', () => {
     expect(major).toBeLessThanOrEqual(18);
   });
 
-  it('uses the one definition of a visible session in every trigger and partial index that filters sessions by it', async () => {
+  it('uses the one definition of a visible session in every trigger, partial index and view that filters sessions by it', async () => {
     const { rows: functions } = await client.query<{ name: string; source: string }>(
       `SELECT p.proname AS name, p.prosrc AS source FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = current_schema() AND p.prosrc LIKE '%analysis_status%'`,
@@ -33,6 +33,10 @@ describe('migrated schema', () => {
     const bare = (sql: string) => sql.replace(/::text|[()]/g, '');
     for (const { name, predicate } of indexes)
       expect({ name, uses: bare(predicate).startsWith(visibleSession()) }).toEqual({ name, uses: true });
+    const { rows: views } = await client.query<{ definition: string }>(
+      `SELECT pg_get_viewdef('visible_sessions'::regclass) AS definition`,
+    );
+    expect(bare(views[0].definition).replace(/\s+/g, ' ')).toContain(`WHERE ${visibleSession('sessions')}`);
   });
 
   it('declares the read models as views and every other owned name as a table', async () => {

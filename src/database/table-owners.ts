@@ -28,6 +28,7 @@ export const TABLE_OWNERS = {
   api_keys: 'api-keys',
   idempotency_records: 'common/idempotency',
   sessions: 'sessions',
+  visible_sessions: 'sessions',
   session_transcripts: 'sessions',
   session_emails: 'sessions',
   session_counts: 'sessions',
@@ -39,6 +40,7 @@ export const TABLE_OWNERS = {
   campaigns: 'campaigns',
   campaign_ids: 'campaigns',
   custom_links: 'custom-links',
+  link_rollups: 'custom-links',
   custom_link_search: 'custom-links',
   custom_link_jobs: 'custom-link-jobs',
   custom_link_job_items: 'custom-link-jobs',
@@ -69,4 +71,6 @@ export const READ_MODELS: ReadonlySet<TableName> = new Set<TableName>([
   'person_intents',
   'session_observations',
   'campaign_ids',
+  'link_rollups',
+  'visible_sessions',
 ]);

@@ -48,14 +48,6 @@ SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}
 SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
 FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id
 
--- CustomLinksRepository.funnelCounts
--- not a literal: the SQL is what this expression returns at run time
-${inWindow(LINK_FUNNEL_COLUMNS)}
-
--- CustomLinksRepository.idsInWindow
--- not a literal: the SQL is what this expression returns at run time
-${inWindow('id')}
-
 -- CustomLinksRepository.campaignOf
 SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
 

@@ -31,8 +31,33 @@ SELECT ${CAMPAIGN_COUNTERS.map(([field, column]) => `coalesce(ce.${column}, 0)::
  LEFT JOIN campaign_engagement ce ON ce.organization_id = c.organization_id AND ce.campaign_id = c.campaign_id
 WHERE c.organization_id = $1 AND c.campaign_id = $2
 
--- EngagementRepository.sessionsTiedTo
-SELECT DISTINCT session_id FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])
+-- EngagementRepository.funnel
+WITH links AS (
+  SELECT * FROM link_rollups
+   WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+     AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz) AND ($4::uuid IS NULL OR campaign_id = $4::uuid)),
+tied AS (SELECT ls.session_id FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id IN (SELECT link_id FROM links)),
+linked AS (
+  SELECT count(*)::int AS sessions,
+         count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
+         count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked,
+         count(*) FILTER (WHERE pi.overall_intent = 'high')::int AS high_intent
+    FROM visible_sessions s
+    LEFT JOIN person_intents pi ON pi.organization_id = s.organization_id AND pi.person_id = s.person_id
+   WHERE s.organization_id = $1
+     AND (s.custom_link_id IN (SELECT link_id FROM links) OR s.session_id IN (SELECT session_id FROM tied)))
+SELECT count(*)::int AS generated,
+       count(*) FILTER (WHERE active)::int AS active,
+       count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
+       count(*) FILTER (WHERE stage IN ('started', 'engaged'))::int AS started,
+       count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
+       count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
+       count(*) FILTER (WHERE first_meeting_clicked_at IS NOT NULL)::int AS meeting_clicked,
+       count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
+       count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed)::int AS bot_scanned_only,
+       (SELECT sessions FROM linked), (SELECT qualified FROM linked),
+       (SELECT booked FROM linked), (SELECT high_intent FROM linked)
+  FROM links
 
 -- EngagementRepository.sessionsOfLink
 SELECT ls.session_id, ls.opened_at, ls.started_at, ls.engaged_at, ls.ended_at

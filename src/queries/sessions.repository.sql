@@ -60,14 +60,6 @@ WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 -- SessionsRepository.visibleAmong
 SELECT s.id FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${VISIBLE}
 
--- SessionsRepository.funnelCounts
-SELECT count(*)::int AS total,
-      count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
-      count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked,
-      count(*) FILTER (WHERE pi.overall_intent = 'high')::int AS high_intent
- FROM sessions s ${PERSON_INTENT('s.organization_id')}
-WHERE s.organization_id = $1 AND ${VISIBLE} AND (s.custom_link_id = ANY($2::uuid[]) OR s.id = ANY($3::uuid[]))
-
 -- SessionsRepository.list
 ${page}
 SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t

@@ -260,6 +260,20 @@ export interface LinkEvents {
   visitor_id: string | null;
 }
 
+export interface LinkRollups {
+  active: boolean | null;
+  bot_open_count: number | null;
+  campaign_id: string | null;
+  created_at: Timestamp | null;
+  first_lead_submitted_at: Timestamp | null;
+  first_meeting_booked_at: Timestamp | null;
+  first_meeting_clicked_at: Timestamp | null;
+  link_id: string | null;
+  open_observed: boolean | null;
+  organization_id: string | null;
+  stage: string | null;
+}
+
 export interface LinkSessions {
   custom_link_id: string;
   ended_at: Timestamp | null;
@@ -449,6 +463,15 @@ export interface TranscriptDailyReads {
   reads: number;
 }
 
+export interface VisibleSessions {
+  booked_status: string | null;
+  custom_link_id: string | null;
+  effective_qualification_status: string | null;
+  organization_id: string | null;
+  person_id: string | null;
+  session_id: string | null;
+}
+
 export interface WebhookDeliveries {
   attempt: number;
   created_at: Generated<Timestamp>;
@@ -505,6 +528,7 @@ export interface DB {
   idempotency_records: IdempotencyRecords;
   link_distinct_values: LinkDistinctValues;
   link_events: LinkEvents;
+  link_rollups: LinkRollups;
   link_sessions: LinkSessions;
   organizations: Organizations;
   people: People;
@@ -520,6 +544,7 @@ export interface DB {
   thumbnail_images: ThumbnailImages;
   thumbnail_renders: ThumbnailRenders;
   transcript_daily_reads: TranscriptDailyReads;
+  visible_sessions: VisibleSessions;
   webhook_deliveries: WebhookDeliveries;
   webhook_endpoints: WebhookEndpoints;
   webhook_messages: WebhookMessages;

@@ -7,7 +7,7 @@ import type { Narrowed, Row } from '../../common/database/rows';
 import { preparedQuery } from '../../common/database/prepared-query';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
 import type { CampaignLinkCounts } from '../campaigns';
-import type { BotOpens, LinkFunnelCounts, LinkRollupDelta, LinkWindow, MilestoneTimes } from '../engagement';
+import type { BotOpens, LinkRollupDelta, MilestoneTimes } from '../engagement';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
 import { MERGE_ROLLUPS, mergeParameters } from './link-rollup-merge';
@@ -224,23 +224,6 @@ export class CustomLinksRepository {
   }
 
   /** The funnel's link counts over the links created in a window. */
-  async funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts> {
-    const [row]: LinkFunnelCounts[] = await this.db.query(
-      inWindow(LINK_FUNNEL_COLUMNS),
-      windowParameters(organizationId, window),
-    );
-    return row;
-  }
-
-  /** The ids of the links created in a window. */
-  async idsInWindow(organizationId: string, window: LinkWindow): Promise<string[]> {
-    const rows: Pick<CustomLinkRow, 'id'>[] = await this.db.query(
-      inWindow('id'),
-      windowParameters(organizationId, window),
-    );
-    return rows.map((row) => row.id);
-  }
-
   /**
    * The campaign of a link (null when unfiled or absent), by the primary key; read in `tx` when
    * given, else prepared (session details read it).
@@ -329,29 +312,6 @@ export class CustomLinksRepository {
 }
 
 /** Columns over the links created in a window, optionally of one campaign (windowParameters: null bounds are open). */
-const inWindow = (columns: string) =>
-  `SELECT ${columns} FROM custom_links
-    WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
-      AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz) AND ($4::uuid IS NULL OR campaign_id = $4::uuid)`;
-const windowParameters = (organizationId: string, window: LinkWindow) => [
-  organizationId,
-  window.from ?? null,
-  window.to ?? null,
-  window.campaignId ?? null,
-];
-
-/** Funnel link counts (docs/api.md §6.7) over the links a statement selects. */
-const LINK_FUNNEL_COLUMNS = `
-  count(*)::int AS generated,
-  count(*) FILTER (WHERE active)::int AS active,
-  count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
-  count(*) FILTER (WHERE stage IN ('started', 'engaged'))::int AS started,
-  count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
-  count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
-  count(*) FILTER (WHERE first_meeting_clicked_at IS NOT NULL)::int AS meeting_clicked,
-  count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
-  count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed)::int AS bot_scanned_only`;
-
 const linkKey = (column: string, descending: boolean, nullsLast = false) =>
   new SortKey([
     { sql: column, type: 'timestamptz', descending, nullsLast },

@@ -3,14 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
 import { ImplementsPort } from '../../common/wiring/port';
 import { AppConfigService } from '../../config/app-config';
-import {
-  ROLLUP_LINKS,
-  type LinkFunnelCounts,
-  type LinkRollupDelta,
-  type LinkWindow,
-  type MilestoneTimes,
-  type RollupLinks,
-} from '../engagement';
+import { ROLLUP_LINKS, type LinkRollupDelta, type MilestoneTimes, type RollupLinks } from '../engagement';
 import { CustomLinksRepository } from './custom-links.repository';
 import { toCustomLinkResponse } from './dto/custom-link.response';
 import { LINK_LIST } from './link-list';
@@ -45,14 +38,6 @@ export class LinkRollups implements RollupLinks {
   /** Stage and activity filters of the link list may answer differently now. */
   changed(organizationId: string): Promise<void> {
     return this.counts.invalidate(organizationId, LINK_LIST);
-  }
-
-  funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts> {
-    return this.links.funnelCounts(organizationId, window);
-  }
-
-  idsInWindow(organizationId: string, window: LinkWindow): Promise<string[]> {
-    return this.links.idsInWindow(organizationId, window);
   }
 
   campaignOf(organizationId: string, linkId: string, tx?: EntityManager): Promise<string | null> {

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import type { LinkFunnelCounts } from './rollup-links';
 import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 
@@ -137,14 +136,42 @@ export class EngagementRepository {
     return rows[0] ?? null;
   }
 
-  /** The sessions that tracking tied to one of the links (link_sessions primary key). */
-  async sessionsTiedTo(organizationId: string, linkIds: string[]): Promise<string[]> {
-    if (linkIds.length === 0) return [];
-    const rows: Pick<Row<'link_sessions'>, 'session_id'>[] = await this.db.query(
-      `SELECT DISTINCT session_id FROM link_sessions WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])`,
-      [organizationId, linkIds],
+  /**
+   * The funnel over the links created in a window, in one statement through the owners' read models:
+   * the links' rollups (link_rollups), and the visible sessions (visible_sessions) that came through
+   * one of them or that tracking tied to one (link_sessions), with their person's intent (person_intents).
+   */
+  async funnel(organizationId: string, window: LinkWindow): Promise<FunnelRow> {
+    const [row]: FunnelRow[] = await this.db.query(
+      `WITH links AS (
+         SELECT * FROM link_rollups
+          WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+            AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz) AND ($4::uuid IS NULL OR campaign_id = $4::uuid)),
+       tied AS (SELECT ls.session_id FROM link_sessions ls WHERE ls.organization_id = $1 AND ls.custom_link_id IN (SELECT link_id FROM links)),
+       linked AS (
+         SELECT count(*)::int AS sessions,
+                count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
+                count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked,
+                count(*) FILTER (WHERE pi.overall_intent = 'high')::int AS high_intent
+           FROM visible_sessions s
+           LEFT JOIN person_intents pi ON pi.organization_id = s.organization_id AND pi.person_id = s.person_id
+          WHERE s.organization_id = $1
+            AND (s.custom_link_id IN (SELECT link_id FROM links) OR s.session_id IN (SELECT session_id FROM tied)))
+       SELECT count(*)::int AS generated,
+              count(*) FILTER (WHERE active)::int AS active,
+              count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
+              count(*) FILTER (WHERE stage IN ('started', 'engaged'))::int AS started,
+              count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
+              count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
+              count(*) FILTER (WHERE first_meeting_clicked_at IS NOT NULL)::int AS meeting_clicked,
+              count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
+              count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed)::int AS bot_scanned_only,
+              (SELECT sessions FROM linked), (SELECT qualified FROM linked),
+              (SELECT booked FROM linked), (SELECT high_intent FROM linked)
+         FROM links`,
+      [organizationId, window.from ?? null, window.to ?? null, window.campaignId ?? null],
     );
-    return rows.map((row) => row.session_id);
+    return row;
   }
 
   /** A link's session references, most recent first (link_sessions_list_idx). */
@@ -193,6 +220,29 @@ export class EngagementRepository {
     return { rows, total: Number(count.total) };
   }
 }
+
+/** Link counts of a funnel or campaign (docs/api.md §2.10, §6.7). */
+export interface LinkFunnelCounts {
+  generated: number;
+  active: number;
+  opened: number;
+  started: number;
+  engaged: number;
+  lead_submitted: number;
+  meeting_clicked: number;
+  meeting_booked: number;
+  bot_scanned_only: number;
+}
+
+/** The links created in a window (bounds optional, both inclusive), optionally of one campaign. */
+export interface LinkWindow {
+  from?: Date;
+  to?: Date;
+  campaignId?: string;
+}
+
+/** The funnel (docs/api.md §6.7): its links' counts and its sessions' (`high_intent`: of a high-intent person). */
+export type FunnelRow = LinkFunnelCounts & { sessions: number; qualified: number; booked: number; high_intent: number };
 
 /** The campaign's counters (CAMPAIGN_COUNTERS, each an int under the funnel's name) and its times. */
 export type CampaignEngagementRow = LinkFunnelCounts & {

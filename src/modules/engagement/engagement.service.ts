@@ -4,9 +4,9 @@ import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { isoOrNull } from '../../common/validation/timestamps';
 import { InjectPort } from '../../common/wiring/port';
 import { stageOf, visitorFigures } from './rules/engagement-rollup';
-import { EngagementRepository } from './engagement.repository';
-import { ROLLUP_LINKS, type LinkFunnelCounts, type LinkWindow, type RollupLinks } from './rollup-links';
-import { TRACKED_SESSIONS, type FunnelSessions, type TrackedSessions } from './tracked-sessions';
+import { EngagementRepository, type LinkFunnelCounts } from './engagement.repository';
+import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
+import { TRACKED_SESSIONS, type TrackedSessions } from './tracked-sessions';
 import type {
   CampaignEngagementResponse,
   FunnelResponse,
@@ -34,8 +34,8 @@ function linkCountsOf(row: LinkFunnelCounts) {
 
 /**
  * Engagement reads: campaign rollups, a link's session references, the funnel. Links and sessions are
- * read through the ports their modules implement (RollupLinks, TrackedSessions), campaigns through
- * their read model campaign_ids.
+ * read through the ports their modules implement (RollupLinks, TrackedSessions) or, where a read is
+ * one statement, their read models (campaign_ids, link_rollups, visible_sessions, person_intents).
  */
 @Injectable()
 export class EngagementService {
@@ -133,32 +133,22 @@ export class EngagementService {
 
   async funnel(organizationId: string, query: FunnelQuery): Promise<FunnelResponse> {
     const window = { from: query.from, to: query.to, campaignId: query.campaign_id?.toLowerCase() };
-    const [links, sessions] = await Promise.all([
-      this.links.funnelCounts(organizationId, window),
-      this.funnelSessions(organizationId, window),
-    ]);
+    const funnel = await this.engagement.funnel(organizationId, window);
     return {
-      ...linkCountsOf(links),
+      ...linkCountsOf(funnel),
       rates: {
-        opened: share(links.opened, links.generated),
-        started: share(links.started, links.generated),
-        engaged: share(links.engaged, links.generated),
-        leadSubmitted: share(links.lead_submitted, links.generated),
-        meetingBooked: share(links.meeting_booked, links.generated),
+        opened: share(funnel.opened, funnel.generated),
+        started: share(funnel.started, funnel.generated),
+        engaged: share(funnel.engaged, funnel.generated),
+        leadSubmitted: share(funnel.lead_submitted, funnel.generated),
+        meetingBooked: share(funnel.meeting_booked, funnel.generated),
       },
       sessions: {
-        total: sessions.total,
-        qualified: sessions.qualified,
-        booked: sessions.booked,
-        highIntent: sessions.highIntent,
+        total: funnel.sessions,
+        qualified: funnel.qualified,
+        booked: funnel.booked,
+        highIntent: funnel.high_intent,
       },
     };
-  }
-
-  /** The funnel's sessions (docs/api.md §6.7): the visible ones that came through a link of the window or that events tie to one. */
-  private async funnelSessions(organizationId: string, window: LinkWindow): Promise<FunnelSessions> {
-    const linkIds = await this.links.idsInWindow(organizationId, window);
-    const tied = await this.engagement.sessionsTiedTo(organizationId, linkIds);
-    return this.sessions.funnel(organizationId, linkIds, tied);
   }
 }

@@ -2,15 +2,9 @@ export { EventsRequest } from './dto/events.request';
 export { EngagementHttpModule, EngagementWorkerModule, EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
 export { LinkOpensService } from './link-opens.service';
-export {
-  ROLLUP_LINKS,
-  type LinkFunnelCounts,
-  type LinkRollupDelta,
-  type LinkWindow,
-  type RollupLinks,
-} from './rollup-links';
+export { ROLLUP_LINKS, type LinkRollupDelta, type RollupLinks } from './rollup-links';
 export { SessionObservations } from './session-observations';
-export { TRACKED_SESSIONS, type FunnelSessions, type TrackedSessions } from './tracked-sessions';
+export { TRACKED_SESSIONS, type TrackedSessions } from './tracked-sessions';
 export {
   engagementOf,
   type DistinctKind,

@@ -10,26 +10,6 @@ export interface LinkRollupDelta {
   newDistinct: (kind: DistinctKind) => number;
 }
 
-/** Link counts of a funnel or campaign (docs/api.md §2.10, §6.7). */
-export interface LinkFunnelCounts {
-  generated: number;
-  active: number;
-  opened: number;
-  started: number;
-  engaged: number;
-  lead_submitted: number;
-  meeting_clicked: number;
-  meeting_booked: number;
-  bot_scanned_only: number;
-}
-
-/** The links created in a window (bounds optional), optionally of one campaign. */
-export interface LinkWindow {
-  from?: Date;
-  to?: Date;
-  campaignId?: string;
-}
-
 /**
  * The links events are about, as their owning module keeps them (the rollup is stored on the link
  * row, where the link list filters and sorts by it). The owner implements the port: it depends on
@@ -48,10 +28,6 @@ export interface RollupLinks {
   views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>>;
   /** After a committed batch changed rollups (the link list's filters may answer differently). */
   changed(organizationId: string): Promise<void>;
-  /** The funnel's link counts over a window. */
-  funnelCounts(organizationId: string, window: LinkWindow): Promise<LinkFunnelCounts>;
-  /** The ids of the links created in a window. */
-  idsInWindow(organizationId: string, window: LinkWindow): Promise<string[]>;
   /** The campaign of a link, read in `tx` when given: null when unfiled or not a link of the organization. */
   campaignOf(organizationId: string, linkId: string, tx?: EntityManager): Promise<string | null>;
 }

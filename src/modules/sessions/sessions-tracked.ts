@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ImplementsPort } from '../../common/wiring/port';
-import { TRACKED_SESSIONS, type FunnelSessions, type TrackedSessions } from '../engagement';
+import { TRACKED_SESSIONS, type TrackedSessions } from '../engagement';
 import { SessionsRepository } from './sessions.repository';
 
-/** Sessions as engagement reads them (session references, the funnel). */
+/** Sessions as engagement reads them (session references). */
 @Injectable()
 @ImplementsPort(TRACKED_SESSIONS)
 export class SessionsTracked implements TrackedSessions {
@@ -11,11 +11,5 @@ export class SessionsTracked implements TrackedSessions {
 
   visibleAmong(organizationId: string, sessionIds: string[]): Promise<Set<string>> {
     return this.sessions.visibleAmong(organizationId, sessionIds);
-  }
-
-  /** A session is high intent when its person is (the people module's overall intent). */
-  async funnel(organizationId: string, linkIds: string[], sessionIds: string[]): Promise<FunnelSessions> {
-    const counts = await this.sessions.funnelCounts(organizationId, linkIds, sessionIds);
-    return { total: counts.total, qualified: counts.qualified, booked: counts.booked, highIntent: counts.high_intent };
   }
 }

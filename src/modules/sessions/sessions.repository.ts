@@ -397,27 +397,6 @@ export class SessionsRepository {
   }
 
   /**
-   * The visible sessions that came through one of the links or are among `ids`: how many, how many
-   * are qualified, booked, and high intent (their person's overall intent, person_intents).
-   */
-  async funnelCounts(
-    organizationId: string,
-    linkIds: string[],
-    ids: string[],
-  ): Promise<{ total: number; qualified: number; booked: number; high_intent: number }> {
-    const [row]: { total: number; qualified: number; booked: number; high_intent: number }[] = await this.db.query(
-      `SELECT count(*)::int AS total,
-              count(*) FILTER (WHERE s.effective_qualification_status = 'qualified')::int AS qualified,
-              count(*) FILTER (WHERE s.booked_status = 'booked')::int AS booked,
-              count(*) FILTER (WHERE pi.overall_intent = 'high')::int AS high_intent
-         FROM sessions s ${PERSON_INTENT('s.organization_id')}
-        WHERE s.organization_id = $1 AND ${VISIBLE} AND (s.custom_link_id = ANY($2::uuid[]) OR s.id = ANY($3::uuid[]))`,
-      [organizationId, linkIds, ids],
-    );
-    return row;
-  }
-
-  /**
    * A page of visible sessions, newest first then id, with the exact total: one statement, so both
    * come from one snapshot. The page's ids come from sessions_list_idx (an index-only scan that also
    * applies the enum filters), so an offset skips index entries, not rows; only the page's rows are
