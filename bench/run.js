@@ -23,9 +23,9 @@
 // Instances. `--instances N` starts N API processes (and N raw baselines); autocannon spreads its
 // connections over their ports in turn (no proxy process), and each read also runs against the
 // first instance alone (`rps_one_instance`, `scaling`), interleaved with the others.
-// Jobs. Link creation jobs run on one worker process under `nice -n 10` (production runs workers in
-// pods of their own: they do not take the API's CPU); the mixed scenario measures the sessions list's
-// p99 alone and while a job renders its cards.
+// Jobs. Link creation jobs run on one worker process (of the --api-tree) under `nice -n 10`
+// (production runs workers in pods of their own: they do not take the API's CPU); the mixed scenario
+// measures the sessions list's p99 alone and while a job renders its cards.
 //
 // Usage: npm run bench            (= npm run build && node bench/run.js)
 //        npm run bench:smoke      (CI: tiny dataset, ~1 s per scenario, bench/results/smoke.json)
@@ -39,9 +39,9 @@
 //             warm-up, 50-link jobs, results in bench/results/smoke.json; RESULTS.md is not touched
 //             and targets are printed, not enforced.
 //   --check   exit 1 when a target that ran is missed (with --only too).
-//   --api-tree the API processes run DIR's build (dist/ of another checkout, e.g. an earlier commit in
-//             a worktree) under this runner, raw baselines and worker: an A/B of builds with one
-//             runner. Use with --only and --out (RESULTS.md is never rewritten from it).
+//   --api-tree the API processes and the jobs' worker run DIR's build (dist/ of another checkout, e.g.
+//             an earlier commit in a worktree) under this runner and raw baselines: an A/B of builds
+//             with one runner. Use with --out (RESULTS.md is never rewritten from it).
 // Results (latest.json, or --out): `scenarios[]` (name, rps, p50_ms, p99_ms, max_ms, baseline_rps,
 // ratio, and connections, instances, cpu_ms_per_request, baseline_cpu_ms_per_request, baseline_p50_ms,
 // baseline_p99_ms, rps_one_instance, scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,

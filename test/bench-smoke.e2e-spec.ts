@@ -57,6 +57,7 @@ const HOT_READS = [
   'account',
   'custom links by last activity',
   'campaign engagement (',
+  'funnel of a campaign (',
 ];
 const OTHER_SCENARIOS = ['event ingestion (', 'mixed: '];
 const TENANT_SEARCH = 'sessions of the ';

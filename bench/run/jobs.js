@@ -7,7 +7,7 @@ const { generateLoad, headersOf } = require('./measure');
 const { WORKER_NICE, cli, freePort, startChild, stopChild, waitHealthy } = require('./processes');
 const { evaluate } = require('./scenarios');
 
-const MAIN = path.join(__dirname, '../../dist/src/main.js');
+const ROOT = path.join(__dirname, '../..');
 const JOB_POLL_MS = 50;
 const ACTIVE = ['queued', 'processing'];
 
@@ -248,11 +248,13 @@ async function runJobs(jobs, mixed, ctx) {
   if (!ctx.jobsOrganization) throw new Error('the jobs have no organization');
   const jobsHeaders = headersOf(ctx.jobsOrganization.apiKey);
   const workerPort = await freePort();
+  // The worker of the tree under test (--api-tree), as its API processes.
+  const tree = opts.apiTree ?? ROOT;
   const worker = startChild(
     'worker',
-    MAIN,
+    path.join(tree, 'dist/src/main.js'),
     { ...env, APP_ROLE: 'worker', PORT: String(workerPort) },
-    { nice: WORKER_NICE },
+    { nice: WORKER_NICE, cwd: tree },
   );
   const origin = api.urls[0];
   try {
