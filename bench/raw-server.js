@@ -20,7 +20,7 @@
 //
 // Routes: GET /api/v1/sessions, /api/v1/sessions/:id, /api/v1/sessions/:id/transcript,
 // /api/v1/people, /api/v1/accounts/:domain, /api/v1/custom-links,
-// /api/v1/custom-link-campaigns/:id/engagement, /api/v1/analytics/funnel; /healthz once ready.
+// /api/v1/custom-link-campaigns/:id/engagement; /healthz once ready.
 // Usage: <the API's environment> RAW_API_KEYS=sk_live_…[,sk_live_…] PORT=3960 node bench/raw-server.js
 'use strict';
 const http = require('node:http');
@@ -71,8 +71,6 @@ const { CustomLinksService } = dist('modules/custom-links/custom-links.service')
 const { CustomLinkListQuery } = dist('modules/custom-links/dto/custom-link-list.query');
 /** @type {typeof import('../src/modules/engagement/engagement.service')} */
 const { EngagementService } = dist('modules/engagement/engagement.service');
-/** @type {typeof import('../src/modules/engagement/dto/funnel.query')} */
-const { FunnelQuery } = dist('modules/engagement/dto/funnel.query');
 
 const RATE_WINDOW_MS = 60_000;
 const INTEGERS = new Set(['limit', 'offset']);
@@ -143,11 +141,6 @@ function routes(app) {
       /^\/api\/v1\/custom-link-campaigns\/([^/]+)\/engagement$/,
       ['custom_links:read', 'custom_links:write'],
       (org, _, [id]) => engagement.campaign(org, id),
-    ],
-    [
-      /^\/api\/v1\/analytics\/funnel$/,
-      ['analytics:read'],
-      (org, params) => engagement.funnel(org, queryOf(FunnelQuery, params)),
     ],
   ];
 }

@@ -57,7 +57,6 @@ const HOT_READS = [
   'account',
   'custom links by last activity',
   'campaign engagement (',
-  'funnel of a campaign (',
 ];
 const OTHER_SCENARIOS = ['event ingestion (', 'mixed: '];
 const TENANT_SEARCH = 'sessions of the ';

@@ -257,15 +257,6 @@ function loadScenarios(manifest, runTag) {
           `campaign engagement (${fmt(body.generatedLinkCount)} links)`,
       },
     ),
-    hotRead(
-      'funnel of the large campaign',
-      [`/api/v1/analytics/funnel?campaign_id=${sample.largeCampaignId}`],
-      [atMost('p50_ms', 200)],
-      {
-        rename: (/** @type {Schemas['FunnelResponse']} */ body) =>
-          `funnel of a campaign (${fmt(body.generatedLinkCount)} links, ${fmt(body.sessions.total)} sessions)`,
-      },
-    ),
     {
       key: 'event ingestion',
       name: `event ingestion (batches of ${EVENT_BATCH})`,
