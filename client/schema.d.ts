@@ -1353,6 +1353,13 @@ export interface components {
             sessionId?: string;
             userAgent?: string;
             bot?: boolean;
+            /** @description The visitor's country, ISO 3166-1 alpha-2 (stored upper case); wins over `clientIp`. */
+            country?: string;
+            /** @description The visitor's IP address (IPv4 or IPv6): its country is looked up when `country` is not given. Never stored, never logged. */
+            clientIp?: string;
+            /** @description The page that led to the experience (a URL or a host name); only its registrable domain is kept. */
+            referrer?: string;
+            utm?: components["schemas"]["UtmInput"];
         };
         EventsRequest: {
             events: components["schemas"]["EventInput"][];
@@ -1618,6 +1625,28 @@ export interface components {
             sessionId: string | null;
             pageViewId: string | null;
             bot: components["schemas"]["LinkEventBotResponse"];
+            /** @description ISO 3166-1 alpha-2, from the proxy in front or the client address (not stored). */
+            country: string | null;
+            /**
+             * @description From the User-Agent; null without one.
+             * @enum {string|null}
+             */
+            deviceType: "desktop" | "mobile" | "tablet" | "other" | null;
+            /** @description The browser name the User-Agent gives (bowser), e.g. Chrome. */
+            browser: string | null;
+            /** @description The operating system the User-Agent gives (bowser), e.g. macOS. */
+            os: string | null;
+            /** @description The registrable domain of the referrer. */
+            referrerDomain: string | null;
+            /** @description null when the event carried no UTM parameter. */
+            utm: components["schemas"]["LinkEventUtmResponse"] | null;
+        };
+        LinkEventUtmResponse: {
+            source: string | null;
+            medium: string | null;
+            campaign: string | null;
+            term: string | null;
+            content: string | null;
         };
         LivenessResponse: {
             /** @enum {string} */
@@ -2083,6 +2112,13 @@ export interface components {
              * @description The window's end, when its count starts again from zero. A window not open yet reports the end a window opened now would get (a request-rate, mutation or unit window opens with its first charge; the transcript quota's window is the UTC day).
              */
             resetAt: string;
+        };
+        UtmInput: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
+            term?: string;
+            content?: string;
         };
         ValidationErrorResponse: {
             detail: components["schemas"]["ValidationIssueDto"][];
@@ -10943,7 +10979,18 @@ export interface operations {
     };
     publicLinks_open: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Stored with the open as utm.source (at most 255 characters kept) and passed on to the experience URL. */
+                utm_source?: string;
+                /** @description Stored with the open as utm.medium (at most 255 characters kept) and passed on to the experience URL. */
+                utm_medium?: string;
+                /** @description Stored with the open as utm.campaign (at most 255 characters kept) and passed on to the experience URL. */
+                utm_campaign?: string;
+                /** @description Stored with the open as utm.term (at most 255 characters kept) and passed on to the experience URL. */
+                utm_term?: string;
+                /** @description Stored with the open as utm.content (at most 255 characters kept) and passed on to the experience URL. */
+                utm_content?: string;
+            };
             header?: never;
             path: {
                 slug: string;
@@ -10952,12 +10999,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To {EXPERIENCE_BASE_URL}?cl={slug}. */
+            /** @description To {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried. */
             302: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
-                    /** @description The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}. */
+                    /** @description The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried. */
                     Location: string;
                     [name: string]: unknown;
                 };

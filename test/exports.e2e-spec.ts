@@ -310,6 +310,16 @@ describe('people, accounts and link events', () => {
       'pageViewId',
       'bot.isBot',
       'bot.reason',
+      'country',
+      'deviceType',
+      'browser',
+      'os',
+      'referrerDomain',
+      'utm.source',
+      'utm.medium',
+      'utm.campaign',
+      'utm.term',
+      'utm.content',
     ]);
     expect(rows.map((r) => r[0])).toEqual(listed.map((e) => e.eventId));
     const missing = await create(who, { resource: 'link_events', format: 'csv', filters: {} }).expect(422);

@@ -18,6 +18,8 @@ const CHROME =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const LINK_NOT_FOUND = { detail: "Custom Link not found for the key's organization." };
+/** The context of an event sent with none (docs/api.md §6.3). */
+const NO_CONTEXT = { country: null, deviceType: null, browser: null, os: null, referrerDomain: null, utm: null };
 
 /** Minute `n` of 2026-03-01 (UTC). */
 const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
@@ -117,6 +119,11 @@ describe('link event timeline', () => {
           sessionId: null,
           pageViewId: null,
           bot: { isBot: false, reason: null },
+          // From the browser's User-Agent; the test client's loopback address is in no country.
+          ...NO_CONTEXT,
+          deviceType: 'desktop',
+          browser: 'Chrome',
+          os: 'macOS',
         },
       ]);
       expect((await list(link.id, '?include_bots=false')).total).toBe(1);
@@ -181,6 +188,7 @@ describe('link event timeline', () => {
           sessionId,
           pageViewId: null,
           bot: { isBot: false, reason: null },
+          ...NO_CONTEXT,
         },
         {
           eventId: 'h-4a',
@@ -190,6 +198,7 @@ describe('link event timeline', () => {
           sessionId,
           pageViewId: null,
           bot: { isBot: false, reason: null },
+          ...NO_CONTEXT,
         },
         {
           eventId: 'h-3',
@@ -199,6 +208,7 @@ describe('link event timeline', () => {
           sessionId: null,
           pageViewId: null,
           bot: { isBot: false, reason: null },
+          ...NO_CONTEXT,
         },
         {
           eventId: 'h-2',
@@ -208,6 +218,7 @@ describe('link event timeline', () => {
           sessionId,
           pageViewId: null,
           bot: { isBot: false, reason: null },
+          ...NO_CONTEXT,
         },
         {
           eventId: 'h-1',
@@ -217,6 +228,11 @@ describe('link event timeline', () => {
           sessionId: null,
           pageViewId: 'pv-1',
           bot: { isBot: false, reason: null },
+          // Sent with the browser's User-Agent.
+          ...NO_CONTEXT,
+          deviceType: 'desktop',
+          browser: 'Chrome',
+          os: 'macOS',
         },
       ]);
     });

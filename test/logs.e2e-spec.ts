@@ -39,6 +39,9 @@ const M = {
   patchedContext: marker('patchedcontext'),
   userAgent: `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 ${marker('useragent')}`,
   visitorId: marker('visitor'),
+  // An address (looked up for the event's country, never stored nor logged) unique to the run.
+  clientIp: `2001:db8:${RUN.slice(0, 4)}:${RUN.slice(4, 8)}::${RUN.slice(8, 10)}`,
+  referrer: `https://${marker('referrerhost')}.example.com/?q=${marker('referrerquery')}`,
   queryEmail: `${marker('queryemail')}@example.com`,
   invalidBody: marker('invalidbody'),
   invalidQuery: marker('invalidquery'),
@@ -182,6 +185,8 @@ describe('logs hold no personal data and no secrets', () => {
       occurredAt: '2026-11-20T10:00:00.000Z',
       visitorId: M.visitorId,
       userAgent: M.userAgent,
+      clientIp: M.clientIp,
+      referrer: M.referrer,
     };
     await auth(api().post('/api/v1/events'))
       .send({ events: [event] })

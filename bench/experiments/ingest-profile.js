@@ -128,7 +128,9 @@ function explainingManager(manager, backendPid, report) {
 /** The batch a body of the benchmark's generator is, resolved as EventsService.ingest resolves it. */
 function newEvents(body) {
   const { newEventOf } = require(path.join(DIST, 'modules/engagement/events.service'));
-  return JSON.parse(body).events.map((e) => newEventOf({ ...e, occurredAt: new Date(e.occurredAt) }, e.customLinkId));
+  return JSON.parse(body).events.map((e) =>
+    newEventOf({ ...e, occurredAt: new Date(e.occurredAt) }, e.customLinkId, () => null),
+  );
 }
 
 /** CPU ms of `work` per call: the mean of `runs` calls after `warm` unmeasured ones. */

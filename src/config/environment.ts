@@ -28,6 +28,8 @@ export interface AppConfig {
   apiKeyNegativeCacheTtlSeconds: number;
   /** Express's `trust proxy` setting: which proxies' X-Forwarded-For decides the client address. */
   trustProxy: TrustProxy;
+  /** The request header (lower case) in which a trusted proxy reports the client's country; null: none. */
+  geoCountryHeader: string | null;
   /** From the first SIGTERM/SIGINT: how long the server keeps serving with /readyz at 503 (always 0 for APP_ROLE=worker). */
   shutdownDrainDelayMs: number;
   /** From the first SIGTERM/SIGINT, drain included: the most the shutdown may take. */
@@ -249,6 +251,12 @@ const token: Parser<string> = (raw) => {
   return raw;
 };
 
+/** An HTTP header name (a token), lower case as Node presents request headers. */
+const headerName: Parser<string> = (raw) => {
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(raw.trim())) throw new InvalidVariable('must be an HTTP header name');
+  return raw.trim().toLowerCase();
+};
+
 /** Unset stays null (the caller decides the fallback); otherwise the value must parse. */
 const optional =
   <T>(parse: Parser<T>): Parser<T | null> =>
@@ -423,6 +431,12 @@ export const VARIABLES = {
     'false',
     trustProxy,
     "Which proxies' X-Forwarded-For gives the client address for per-client limits (Express trust proxy): false (the connection's peer), true (any), a hop count, or comma-separated addresses, CIDR ranges or loopback, linklocal, uniquelocal.",
+  ),
+  geoCountryHeader: variable(
+    'GEO_COUNTRY_HEADER',
+    '',
+    optional(headerName),
+    "The header in which the proxy in front reports the client's country (ISO 3166-1 alpha-2), e.g. cf-ipcountry; believed only from a proxy TRUST_PROXY trusts. Unset, or not sent: an open's country comes from the client address through the bundled IP-to-country database.",
   ),
   shutdownDrainDelayMs: variable(
     'SHUTDOWN_DRAIN_DELAY_MS',
@@ -674,6 +688,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiKeyCacheTtlSeconds: v.apiKeyCacheTtlSeconds,
     apiKeyNegativeCacheTtlSeconds: v.apiKeyNegativeCacheTtlSeconds,
     trustProxy: v.trustProxy,
+    geoCountryHeader: v.geoCountryHeader,
     // No traffic is routed to a worker-only process (it serves probes only): nothing to drain.
     shutdownDrainDelayMs: v.appRole === 'worker' ? 0 : v.shutdownDrainDelayMs,
     shutdownTimeoutMs: v.shutdownTimeoutMs,

@@ -40,6 +40,7 @@ export type EventInput = Schemas['EventInput'];
 export type EventType = EventInput['type'];
 export type EventsAnswer = Schemas['EventsResponse'];
 export type LinkEventPage = Schemas['LinkEventListResponse'];
+export type LinkEvent = Schemas['LinkEventResponse'];
 
 export type Export = Schemas['ExportResponse'];
 export type Usage = Schemas['UsageResponse'];

@@ -249,14 +249,24 @@ export interface LinkDistinctValues {
 export interface LinkEvents {
   bot: boolean;
   bot_reason: string | null;
+  browser: string | null;
+  country: string | null;
   custom_link_id: string;
+  device_type: string | null;
   event_id: string;
   occurred_at: Timestamp;
   organization_id: string;
+  os: string | null;
   page_view_id: string | null;
   received_at: Generated<Timestamp>;
+  referrer_domain: string | null;
   session_id: string | null;
   type: string;
+  utm_campaign: string | null;
+  utm_content: string | null;
+  utm_medium: string | null;
+  utm_source: string | null;
+  utm_term: string | null;
   visitor_id: string | null;
 }
 

@@ -31,3 +31,13 @@ function ipv6Hextets(ip: string): string[] {
     part.includes('.') ? part : parseInt(part, 16).toString(16),
   );
 }
+
+/**
+ * Whether the connection's peer is a proxy that TRUST_PROXY trusts (Express's compiled `trust proxy`
+ * setting): only then is a header it adds (a country, a forwarded address) believed.
+ */
+export function fromTrustedProxy(req: Request): boolean {
+  const trust = req.app.get('trust proxy fn') as ((address: string, hop: number) => boolean) | undefined;
+  const peer = req.socket.remoteAddress;
+  return trust !== undefined && peer !== undefined && trust(peer, 0);
+}

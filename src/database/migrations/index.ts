@@ -26,6 +26,7 @@ import { CardImagesStoredAsIs1765850000000 } from './1765850000000-CardImagesSto
 import { TenantEmailSearch1765900000000 } from './1765900000000-TenantEmailSearch';
 import { LinkSearchApart1766000000000 } from './1766000000000-LinkSearchApart';
 import { ReadModels1766100000000 } from './1766100000000-ReadModels';
+import { EventContext1766200000000 } from './1766200000000-EventContext';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   TenantEmailSearch1765900000000,
   LinkSearchApart1766000000000,
   ReadModels1766100000000,
+  EventContext1766200000000,
 ];

@@ -1,17 +1,36 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
+import { fromTrustedProxy } from '../../common/http/client-address';
 import { responseHeaders } from '../../common/http/openapi-headers';
 import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
+import { AppConfigService } from '../../config/app-config';
+import { utmOfQuery, UTM_FIELDS, type OpenSignals } from '../engagement';
 import { PublicLinksService } from './public-links.service';
+
+/** The UTM parameters an open may carry: stored with it (cut at 255 characters) and passed on to the experience. */
+const UtmQuery = () =>
+  applyDecorators(
+    ...UTM_FIELDS.map((field) =>
+      ApiQuery({
+        name: `utm_${field}`,
+        required: false,
+        type: String,
+        description: `Stored with the open as utm.${field} (at most 255 characters kept) and passed on to the experience URL.`,
+      }),
+    ),
+  );
 
 /** What prospects' browsers reach: the link itself. No key. */
 @ApiTags('Public')
 @Public()
 @Controller()
 export class PublicLinksController {
-  constructor(private readonly links: PublicLinksService) {}
+  constructor(
+    private readonly links: PublicLinksService,
+    private readonly config: AppConfigService,
+  ) {}
 
   @Get('l/:slug')
   @ApiOperation({ summary: 'Open a Custom Link' })
@@ -22,19 +41,33 @@ export class PublicLinksController {
     { name: 'link-opens:link', perMinute: 'linkOpensPerLinkPerMinute', per: { param: 'slug' } },
   )
   @ApiParam({ name: 'slug' })
+  @UtmQuery()
   @ApiResponse({
     status: 302,
-    description: 'To {EXPERIENCE_BASE_URL}?cl={slug}.',
-    headers: responseHeaders(['Location'], [], { Location: 'The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}.' }),
+    description: 'To {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried.',
+    headers: responseHeaders(['Location'], [], {
+      Location: 'The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried.',
+    }),
   })
   @ApiResponse({ status: 404, description: 'Unknown slug.' })
   @ApiResponse({ status: 410, description: 'The link is inactive.' })
   async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     // Express answers HEAD with this GET route: a HEAD is recorded as a bot open (head_request).
-    res.redirect(
-      302,
-      await this.links.open(slug, { method: req.method, userAgent: req.headers['user-agent'], headers: req.headers }),
-    );
+    res.redirect(302, await this.links.open(slug, this.signalsOf(req)));
+  }
+
+  private signalsOf(req: Request): OpenSignals {
+    const countryHeader = this.config.values.geoCountryHeader;
+    const proxyCountry = countryHeader !== null && fromTrustedProxy(req) ? req.headers[countryHeader] : undefined;
+    return {
+      method: req.method,
+      userAgent: req.headers['user-agent'],
+      headers: req.headers,
+      clientAddress: req.ip ?? null,
+      proxyCountry: typeof proxyCountry === 'string' ? proxyCountry : null,
+      referrer: req.headers.referer ?? null,
+      utm: utmOfQuery(req.query),
+    };
   }
 }

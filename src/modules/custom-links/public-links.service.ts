@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GoneError, NotFoundError } from '../../common/errors/domain-errors';
 import { AppConfigService } from '../../config/app-config';
 import { CustomLinksRepository } from './custom-links.repository';
-import { LinkOpensService, type BotSignals } from '../engagement';
+import { LinkOpensService, UTM_FIELDS, type OpenSignals } from '../engagement';
 
 /** What newSlug() makes (base64url), with room for slugs of other lengths; the column holds 32. */
 const SLUG = /^[A-Za-z0-9_-]{1,32}$/;
@@ -17,9 +17,10 @@ export class PublicLinksService {
 
   /**
    * Where GET /l/{slug} redirects; 404 for an unknown slug, 410 for an inactive link (docs/api.md §6.1).
-   * The open is recorded off the request path: one read here and one queue write.
+   * The open is recorded off the request path: one read here and one queue write. Its UTM
+   * parameters go on to the experience.
    */
-  async open(slug: string, request: BotSignals): Promise<string> {
+  async open(slug: string, request: OpenSignals): Promise<string> {
     // Only a string shaped like a slug is looked up: any other bytes (NUL, invalid UTF-8, 10,000
     // characters) are an unknown link, never a database error.
     const link = SLUG.test(slug) ? await this.links.findBySlug(slug) : null;
@@ -28,6 +29,10 @@ export class PublicLinksService {
     await this.opens.queue({ organizationId: link.organization_id, id: link.id }, request);
     const target = new URL(this.config.values.experienceBaseUrl);
     target.searchParams.set('cl', slug);
+    for (const field of UTM_FIELDS) {
+      const value = request.utm?.[field];
+      if (value) target.searchParams.set(`utm_${field}`, value);
+    }
     return target.toString();
   }
 }

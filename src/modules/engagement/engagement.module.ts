@@ -13,6 +13,7 @@ import { ROLLUP_LINKS } from './rollup-links';
 import { SessionObservations } from './session-observations';
 import { TRACKED_SESSIONS } from './tracked-sessions';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { CountryLookup } from '../../common/network/country-lookup';
 import { EngagementController } from './engagement.controller';
 import { LinkOpensProcessor } from './jobs/link-opens.processor';
 
@@ -32,6 +33,7 @@ import { LinkOpensProcessor } from './jobs/link-opens.processor';
     TRACKED_SESSIONS.module,
   ],
   providers: [
+    CountryLookup,
     EngagementRepository,
     EngagementService,
     EventsService,

@@ -5,12 +5,14 @@ import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
+import type { DeviceType, EventContext } from './rules/event-context';
 
 /** Timestamps go to PostgreSQL as ISO text: pg's own Date formatting is slow for thousands of them. */
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
 export interface NewEvent extends EngagementEvent {
   linkId: string;
+  context: EventContext;
 }
 
 export interface SessionTimes {
@@ -26,9 +28,26 @@ export interface SessionTimes {
 export type LinkEventRow = Narrowed<
   Pick<
     Row<'link_events'>,
-    'event_id' | 'type' | 'occurred_at' | 'visitor_id' | 'session_id' | 'page_view_id' | 'bot' | 'bot_reason'
+    | 'event_id'
+    | 'type'
+    | 'occurred_at'
+    | 'visitor_id'
+    | 'session_id'
+    | 'page_view_id'
+    | 'bot'
+    | 'bot_reason'
+    | 'country'
+    | 'device_type'
+    | 'browser'
+    | 'os'
+    | 'referrer_domain'
+    | 'utm_source'
+    | 'utm_medium'
+    | 'utm_campaign'
+    | 'utm_term'
+    | 'utm_content'
   >,
-  { bot_reason: BotReason | null }
+  { bot_reason: BotReason | null; device_type: DeviceType | null }
 >;
 
 /** A link's timeline filters: bots included or not, and the types wanted (all when absent). */
@@ -52,10 +71,14 @@ export class EngagementRepository {
   async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     const rows: Pick<Row<'link_events'>, 'event_id'>[] = await tx.query(
-      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason)
-       SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason
-         FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[])
-              WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason, ord)
+      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
+                                country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content)
+       SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason,
+              e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content
+         FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[],
+                     $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
+              WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
+                                   country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, ord)
         ORDER BY e.ord
        ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id`,
       [
@@ -69,6 +92,16 @@ export class EngagementRepository {
         events.map((e) => e.sessionId),
         events.map((e) => e.bot),
         events.map((e) => e.botReason ?? null),
+        events.map((e) => e.context.country),
+        events.map((e) => e.context.deviceType),
+        events.map((e) => e.context.browser),
+        events.map((e) => e.context.os),
+        events.map((e) => e.context.referrerDomain),
+        events.map((e) => e.context.utm?.source ?? null),
+        events.map((e) => e.context.utm?.medium ?? null),
+        events.map((e) => e.context.utm?.campaign ?? null),
+        events.map((e) => e.context.utm?.term ?? null),
+        events.map((e) => e.context.utm?.content ?? null),
       ],
     );
     return new Set(rows.map((row) => row.event_id));
@@ -210,7 +243,8 @@ export class EngagementRepository {
         : `AND ${EVENTS_NEWEST_FIRST.after(window.after, (value) => `$${pageParams.push(value)}`)}`;
     const [rows, [count]] = await Promise.all([
       this.db.query<(LinkEventRow & { keyset: Keyset })[]>(
-        `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, ${EVENTS_NEWEST_FIRST.select()}
+        `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, country, device_type, browser, os,
+                referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, ${EVENTS_NEWEST_FIRST.select()}
            FROM link_events WHERE ${where} ${after}
           ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $5 OFFSET $6`,
         pageParams,

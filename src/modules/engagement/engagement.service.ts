@@ -13,7 +13,7 @@ import type {
   SessionReferenceListResponse,
 } from './dto/engagement.response';
 import type { FunnelQuery } from './dto/funnel.query';
-import type { LinkEventListResponse } from './dto/link-event.response';
+import { toLinkEventResponse, type LinkEventListResponse } from './dto/link-event.response';
 import type { LinkEventsQuery } from './dto/link-events.query';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
@@ -115,15 +115,7 @@ export class EngagementService {
     );
     const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);
     return {
-      events: page.rows.map((row) => ({
-        eventId: row.event_id,
-        type: row.type,
-        occurredAt: row.occurred_at.toISOString(),
-        visitorId: row.visitor_id,
-        sessionId: row.session_id,
-        pageViewId: row.page_view_id,
-        bot: { isBot: row.bot, reason: row.bot ? row.bot_reason : null },
-      })),
+      events: page.rows.map(toLinkEventResponse),
       total,
       limit: query.limit,
       offset: page.offset,

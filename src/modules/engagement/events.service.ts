@@ -8,6 +8,7 @@ import {
   type IdempotencyClaim,
 } from '../../common/idempotency/idempotency-recorder';
 import { observeIngestionLag } from '../../common/metrics/app-metrics';
+import { CountryLookup } from '../../common/network/country-lookup';
 import { InjectPort } from '../../common/wiring/port';
 import { botReasonOf, type BotReason } from './rules/bot-detection';
 import {
@@ -20,6 +21,7 @@ import {
   type LinkStats,
   type StageMark,
 } from './rules/engagement-rollup';
+import { countryCodeOf, deviceOf, referrerDomainOf, utmOf } from './rules/event-context';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
 import { LinkWebhooks } from './link-webhooks';
 import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
@@ -56,8 +58,11 @@ function botReasonOfInput(input: EventInput): BotReason | null {
   return reason ?? (input.bot === true ? 'user_agent' : null);
 }
 
-/** A validated batch event as it is stored and rolled up, once its link is resolved. */
-export function newEventOf(input: EventInput, linkId: string): NewEvent {
+/**
+ * A validated batch event as it is stored and rolled up, once its link is resolved. `countryOf`
+ * looks up a client address (which goes no further): an event's `country` wins over it.
+ */
+export function newEventOf(input: EventInput, linkId: string, countryOf: (address: string) => string | null): NewEvent {
   const botReason = botReasonOfInput(input);
   return {
     linkId,
@@ -69,6 +74,12 @@ export function newEventOf(input: EventInput, linkId: string): NewEvent {
     sessionId: input.sessionId?.toLowerCase() ?? null,
     bot: botReason !== null,
     botReason,
+    context: {
+      country: countryCodeOf(input.country) ?? (input.clientIp === undefined ? null : countryOf(input.clientIp)),
+      ...deviceOf(input.userAgent),
+      referrerDomain: referrerDomainOf(input.referrer),
+      utm: input.utm === undefined ? null : utmOf((field) => input.utm?.[field]),
+    },
   };
 }
 
@@ -94,7 +105,10 @@ export class EventsService {
     @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
     private readonly idempotency: IdempotencyRecorder,
     private readonly webhooks: LinkWebhooks,
+    private readonly countries: CountryLookup,
   ) {}
+
+  private readonly countryOf = (address: string) => this.countries.countryOf(address);
 
   async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
     const ids = [...new Set(inputs.filter((e) => e.customLinkId).map((e) => (e.customLinkId as string).toLowerCase()))];
@@ -110,7 +124,7 @@ export class EventsService {
           ? input.customLinkId.toLowerCase()
           : undefined
         : bySlug.get(input.slug as string);
-      if (linkId) events.push(newEventOf(input, linkId));
+      if (linkId) events.push(newEventOf(input, linkId, this.countryOf));
       else rejected.push({ index, reason: 'unknown_link' });
     });
     const answer = (accepted: number): EventsResponse => ({ accepted, duplicates: events.length - accepted, rejected });

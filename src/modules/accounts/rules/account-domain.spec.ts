@@ -1,30 +1,10 @@
-import { accountDomainOf, parseDomainParam, registrableDomain } from './account-domain';
+import { accountDomainOf, parseDomainParam } from './account-domain';
 
 /**
  * docs/api.md §13.5 and DECISIONS "Account path": accountDomain is the registrable domain (ICANN
  * part of the Public Suffix List) of the email's host, none for free-mail providers (the host or its
  * registrable domain on the email-providers list).
  */
-describe('registrableDomain', () => {
-  it('reduces a host to its registrable domain', () => {
-    expect(registrableDomain('acme.com')).toBe('acme.com');
-    expect(registrableDomain('eu.sales.acme.com')).toBe('acme.com');
-    expect(registrableDomain('acme.co.uk')).toBe('acme.co.uk');
-    expect(registrableDomain('eu.acme.co.uk')).toBe('acme.co.uk');
-    expect(registrableDomain('shop.acme.com.au')).toBe('acme.com.au');
-  });
-
-  it('has none for a public suffix itself or an IP address', () => {
-    expect(registrableDomain('co.uk')).toBeNull();
-    expect(registrableDomain('com')).toBeNull();
-    expect(registrableDomain('192.168.0.1')).toBeNull();
-  });
-
-  it('uses the ICANN section only (private suffixes such as github.io are ignored)', () => {
-    expect(registrableDomain('acme.github.io')).toBe('github.io');
-  });
-});
-
 describe('accountDomainOf', () => {
   it('is the registrable domain of the email host', () => {
     expect(accountDomainOf('ann@acme.com')).toBe('acme.com');

@@ -1,16 +1,10 @@
 import { createRequire } from 'node:module';
-import { getDomain } from 'tldts';
+import { registrableDomain } from '../../../common/network/registrable-domain';
 
 // email-providers is an ES module whose list is plain JSON; read the JSON directly.
 const FREE_MAIL_HOSTS: ReadonlySet<string> = new Set(createRequire(__filename)('email-providers/all.json') as string[]);
 
-const ICANN_ONLY = { allowPrivateDomains: false } as const;
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
-
-/** The registrable domain (ICANN section of the Public Suffix List) of a host, or null. */
-export function registrableDomain(host: string): string | null {
-  return getDomain(host, ICANN_ONLY);
-}
 
 /**
  * An email's account domain (docs/api.md §13.5): the registrable domain of its host, none for free-mail

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -7,9 +8,11 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
+  IsIP,
   IsObject,
   IsOptional,
   IsString,
+  Matches,
   MaxLength,
   MinLength,
   ValidateIf,
@@ -20,9 +23,41 @@ import { parseTimestamp, TimestampInput } from '../../../common/validation/times
 import { canonicalUuid } from '../../../common/validation/uuid-format';
 import { IsUuidString } from '../../../common/validation/validators';
 import { EVENT_TYPES, type EventType } from '../rules/engagement-rollup';
+import { UTM_FIELDS, UTM_MAX_LENGTH } from '../rules/event-context';
 import { ApiInteger } from '../../../common/http/api-integer';
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
+const REFERRER_MAX_LENGTH = 2048;
+const COUNTRY = /^[A-Za-z]{2}$/;
+
+/** An event's UTM parameters (docs/api.md §6.2). */
+export class UtmInput {
+  @ApiPropertyOptional({ maxLength: UTM_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(UTM_MAX_LENGTH)
+  source?: string;
+  @ApiPropertyOptional({ maxLength: UTM_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(UTM_MAX_LENGTH)
+  medium?: string;
+  @ApiPropertyOptional({ maxLength: UTM_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(UTM_MAX_LENGTH)
+  campaign?: string;
+  @ApiPropertyOptional({ maxLength: UTM_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(UTM_MAX_LENGTH)
+  term?: string;
+  @ApiPropertyOptional({ maxLength: UTM_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(UTM_MAX_LENGTH)
+  content?: string;
+}
 
 /** One event of POST /api/v1/events (docs/api.md §6.2); a link by `customLinkId` or `slug`. */
 export class EventInput {
@@ -79,6 +114,40 @@ export class EventInput {
   @IsOptional()
   @IsBoolean()
   bot?: boolean;
+
+  @ApiPropertyOptional({
+    pattern: '^[A-Za-z]{2}$',
+    description: "The visitor's country, ISO 3166-1 alpha-2 (stored upper case); wins over `clientIp`.",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(COUNTRY, { message: 'must be an ISO 3166-1 alpha-2 country code' })
+  country?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The visitor's IP address (IPv4 or IPv6): its country is looked up when `country` is not given. Never stored, never logged.",
+  })
+  @IsOptional()
+  @IsString()
+  @IsIP(undefined, { message: 'must be an IPv4 or IPv6 address' })
+  clientIp?: string;
+
+  @ApiPropertyOptional({
+    maxLength: REFERRER_MAX_LENGTH,
+    description: 'The page that led to the experience (a URL or a host name); only its registrable domain is kept.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(REFERRER_MAX_LENGTH)
+  referrer?: string;
+
+  @ApiPropertyOptional({ type: UtmInput })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => UtmInput)
+  utm?: UtmInput;
 }
 
 @FastParse(parseCommonBatch)
@@ -138,7 +207,25 @@ const EVENT_FIELDS = new Set([
   'sessionId',
   'userAgent',
   'bot',
+  'country',
+  'clientIp',
+  'referrer',
 ]);
+const UTM_KEYS: ReadonlySet<string> = new Set(UTM_FIELDS);
+/** Digits, hex, dots and colons only: forms on which node:net and class-validator agree (no zone ids). */
+const PLAIN_ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
+
+/** A plain UTM object: known keys with printable text within bounds (unknown keys dropped); undefined for anything else. */
+function commonUtm(value: unknown): UtmInput | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const utm = new UtmInput();
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    if (!UTM_KEYS.has(key)) continue;
+    if (!text(field, 0, UTM_MAX_LENGTH)) return undefined;
+    (utm as Record<string, unknown>)[key] = field;
+  }
+  return utm;
+}
 
 function parseCommonEvent(item: unknown): EventInput | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
@@ -156,10 +243,20 @@ function parseCommonEvent(item: unknown): EventInput | undefined {
     optionalText(e.visitorId, 128) &&
     sessionId !== null &&
     optionalText(e.userAgent, 2000) &&
-    (e.bot === undefined || typeof e.bot === 'boolean');
-  if (!valid) return undefined;
+    (e.bot === undefined || typeof e.bot === 'boolean') &&
+    (e.country === undefined || (typeof e.country === 'string' && COUNTRY.test(e.country))) &&
+    (e.clientIp === undefined ||
+      (typeof e.clientIp === 'string' && PLAIN_ADDRESS.test(e.clientIp) && isIP(e.clientIp) !== 0)) &&
+    optionalText(e.referrer, REFERRER_MAX_LENGTH);
+  const utm = e.utm === undefined ? undefined : commonUtm(e.utm);
+  if (!valid || (e.utm !== undefined && utm === undefined)) return undefined;
   const event = new EventInput();
   for (const key of Object.keys(e))
     if (EVENT_FIELDS.has(key)) (event as unknown as Record<string, unknown>)[key] = e[key];
-  return Object.assign(event, { customLinkId, occurredAt }, sessionId === undefined ? {} : { sessionId });
+  return Object.assign(
+    event,
+    { customLinkId, occurredAt },
+    sessionId === undefined ? {} : { sessionId },
+    utm === undefined ? {} : { utm },
+  );
 }

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { LinkEventRow } from '../engagement.repository';
 import { BOT_REASONS, type BotReason } from '../rules/bot-detection';
 import { EVENT_TYPES } from '../rules/engagement-rollup';
+import { DEVICE_TYPES, type DeviceType } from '../rules/event-context';
 import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
@@ -18,6 +20,15 @@ export class LinkEventBotResponse {
   reason: BotReason | null;
 }
 
+/** An event's UTM parameters (docs/api.md §6.3), each null when not sent. */
+export class LinkEventUtmResponse {
+  @ApiProperty(text) source: string | null;
+  @ApiProperty(text) medium: string | null;
+  @ApiProperty(text) campaign: string | null;
+  @ApiProperty(text) term: string | null;
+  @ApiProperty(text) content: string | null;
+}
+
 /** One event of a link's timeline. */
 export class LinkEventResponse {
   @ApiProperty() eventId: string;
@@ -27,6 +38,57 @@ export class LinkEventResponse {
   @ApiProperty({ ...text, format: 'uuid' }) sessionId: string | null;
   @ApiProperty(text) pageViewId: string | null;
   @ApiProperty({ type: LinkEventBotResponse }) bot: LinkEventBotResponse;
+  @ApiProperty({
+    ...text,
+    description: 'ISO 3166-1 alpha-2, from the proxy in front or the client address (not stored).',
+  })
+  country: string | null;
+  @ApiProperty({
+    type: String,
+    enum: DEVICE_TYPES,
+    nullable: true,
+    description: 'From the User-Agent; null without one.',
+  })
+  deviceType: DeviceType | null;
+  @ApiProperty({ ...text, description: 'The browser name the User-Agent gives (bowser), e.g. Chrome.' })
+  browser: string | null;
+  @ApiProperty({ ...text, description: 'The operating system the User-Agent gives (bowser), e.g. macOS.' })
+  os: string | null;
+  @ApiProperty({ ...text, description: 'The registrable domain of the referrer.' }) referrerDomain: string | null;
+  @ApiProperty({
+    type: LinkEventUtmResponse,
+    nullable: true,
+    description: 'null when the event carried no UTM parameter.',
+  })
+  utm: LinkEventUtmResponse | null;
+}
+
+export function toLinkEventResponse(row: LinkEventRow): LinkEventResponse {
+  const utm =
+    (row.utm_source ?? row.utm_medium ?? row.utm_campaign ?? row.utm_term ?? row.utm_content) !== null
+      ? {
+          source: row.utm_source,
+          medium: row.utm_medium,
+          campaign: row.utm_campaign,
+          term: row.utm_term,
+          content: row.utm_content,
+        }
+      : null;
+  return {
+    eventId: row.event_id,
+    type: row.type,
+    occurredAt: row.occurred_at.toISOString(),
+    visitorId: row.visitor_id,
+    sessionId: row.session_id,
+    pageViewId: row.page_view_id,
+    bot: { isBot: row.bot, reason: row.bot ? row.bot_reason : null },
+    country: row.country,
+    deviceType: row.device_type,
+    browser: row.browser,
+    os: row.os,
+    referrerDomain: row.referrer_domain,
+    utm,
+  };
 }
 
 export class LinkEventListResponse {

@@ -1,6 +1,7 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
 import { EventsService } from '../events.service';
+import { noContext } from '../rules/event-context';
 import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './link-opens.queue';
 
 /** Opens from GET /l/{slug} through the event pipeline; the eventId makes a rerun a duplicate. */
@@ -22,6 +23,7 @@ export class LinkOpensProcessor {
         sessionId: null,
         bot: open.bot,
         botReason: open.botReason ?? null,
+        context: open.context ?? noContext(),
       },
     ]);
   }

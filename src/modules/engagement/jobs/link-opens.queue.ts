@@ -1,4 +1,5 @@
 import type { BotReason } from '../rules/bot-detection';
+import type { EventContext } from '../rules/event-context';
 
 export const LINK_OPENS_QUEUE = 'link-opens';
 export const RECORD_OPEN = 'record-open';
@@ -12,4 +13,6 @@ export interface RecordOpenPayload {
   bot: boolean;
   /** Absent from opens queued before reasons were recorded. */
   botReason?: BotReason | null;
+  /** Derived on the request path (the client address is looked up there and goes no further); absent from opens queued before. */
+  context?: EventContext;
 }
