@@ -43,7 +43,7 @@ async function recountLinks(db, organizationId, linkIds, mismatches) {
     params,
   );
   const events = await db.query(
-    `SELECT custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason FROM link_events
+    `SELECT custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason, internal_reason FROM link_events
                                   WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])`,
     params,
   );

@@ -611,6 +611,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/settings/internal-traffic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the internal traffic setting */
+        get: operations["settings_internalTraffic"];
+        /** Replace the internal traffic setting */
+        put: operations["settings_setInternalTraffic"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/usage": {
         parameters: {
             query?: never;
@@ -1279,6 +1297,8 @@ export interface components {
             active: boolean;
             /** @description Published experience URL: {PUBLIC_BASE_URL}/l/{slug}. */
             url: string;
+            /** @description The link's URL for the organization's own people: {PUBLIC_BASE_URL}/l/{slug}?preview=<token>. It opens like the link (the experience URL gains preview=1), and its opens are internal (reason preview). */
+            previewUrl: string;
             /** @enum {string} */
             thumbnailStatus: "not_requested" | "provided" | "queued" | "processing" | "generated" | "fallback" | "failed" | "cancelled";
             /** Format: date-time */
@@ -1359,6 +1379,8 @@ export interface components {
             clientIp?: string;
             /** @description The page that led to the experience (a URL or a host name); only its registrable domain is kept. */
             referrer?: string;
+            /** @description true: sent by the organization's own people (docs/api.md §6.8): stored as internal (reason declared), counted only in the link's internalOpens. */
+            internal?: boolean;
             utm?: components["schemas"]["UtmInput"];
         };
         EventsRequest: {
@@ -1484,6 +1506,30 @@ export interface components {
             /** @enum {string} */
             analysisStatus: "pending" | "analyzed";
         };
+        InternalTrafficRequest: {
+            /**
+             * @description IPv4 or IPv6 ranges in CIDR notation (a bare address is a range of one).
+             * @example [
+             *       "203.0.113.0/24",
+             *       "2001:db8::/32"
+             *     ]
+             */
+            ipRanges: string[];
+            /** @description Visitor ids (1..128 characters each). */
+            visitorIds: string[];
+            /** @description Texts (1..128 characters each) a User-Agent contains, in any case. */
+            userAgentContains: string[];
+        };
+        InternalTrafficResponse: {
+            ipRanges: string[];
+            visitorIds: string[];
+            userAgentContains: string[];
+            /**
+             * Format: date-time
+             * @description null until first set.
+             */
+            updatedAt: string | null;
+        };
         ItemErrorResponse: {
             /** @enum {string} */
             code: "quota_exceeded" | "campaign_not_found" | "internal_error";
@@ -1566,6 +1612,8 @@ export interface components {
             botScannedOnly: boolean;
             /** @description Bot opens by reason (GET /api/v1/custom-links/{link_id}/events tells them apart). */
             botOpens: components["schemas"]["BotOpensResponse"];
+            /** @description Opens by the organization's own people (internal traffic: its IP ranges, visitor ids or User-Agents, the preview URL, or events sent with internal: true); they move nothing else. */
+            internalOpens: number;
             pageViewCount: number;
             loadCount: number;
             uniqueVisitorCount: number;
@@ -1606,6 +1654,14 @@ export interface components {
              */
             reason: "user_agent" | "prefetch" | "head_request" | "scanner" | null;
         };
+        LinkEventInternalResponse: {
+            isInternal: boolean;
+            /**
+             * @description null for external traffic; ip_range, visitor_id, user_agent: the organization's internal traffic setting matched; preview: opened through the link's previewUrl; declared: sent with internal: true (docs/api.md §6.8).
+             * @enum {string|null}
+             */
+            reason: "ip_range" | "visitor_id" | "user_agent" | "preview" | "declared" | null;
+        };
         LinkEventListResponse: {
             events: components["schemas"]["LinkEventResponse"][];
             total: number;
@@ -1625,6 +1681,7 @@ export interface components {
             sessionId: string | null;
             pageViewId: string | null;
             bot: components["schemas"]["LinkEventBotResponse"];
+            internal: components["schemas"]["LinkEventInternalResponse"];
             /** @description ISO 3166-1 alpha-2, from the proxy in front or the client address (not stored). */
             country: string | null;
             /**
@@ -6097,6 +6154,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Include bot events (each with its reason). */
                 include_bots?: boolean;
+                /** @description Include internal events (the organization's own traffic, each with its reason). */
+                include_internal?: boolean;
                 /** @description Event types. One or more of open, page_view, session_started, session_engaged, session_ended, lead_submitted, meeting_clicked, meeting_booked: comma-separated, repeated, or both. */
                 type?: ("open" | "page_view" | "session_started" | "session_engaged" | "session_ended" | "lead_submitted" | "meeting_clicked" | "meeting_booked")[];
             };
@@ -9364,6 +9423,281 @@ export interface operations {
             };
         };
     };
+    settings_internalTraffic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalTrafficResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settings_setInternalTraffic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InternalTrafficRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalTrafficResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     usage_get: {
         parameters: {
             query?: never;
@@ -10980,6 +11314,8 @@ export interface operations {
     publicLinks_open: {
         parameters: {
             query?: {
+                /** @description The link's preview token (its previewUrl carries it): the open is internal (reason preview) and the experience URL gains preview=1. Any other value is ignored. */
+                preview?: string;
                 /** @description Stored with the open as utm.source (at most 255 characters kept) and passed on to the experience URL. */
                 utm_source?: string;
                 /** @description Stored with the open as utm.medium (at most 255 characters kept) and passed on to the experience URL. */

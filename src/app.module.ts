@@ -37,6 +37,7 @@ import { SessionsHttpModule, SessionsModule } from './modules/sessions';
 import { UsageHttpModule } from './modules/usage';
 import { WebhooksHttpModule, WebhooksWorkerModule } from './modules/webhooks';
 import { ExportsHttpModule, ExportsWorkerModule } from './modules/exports';
+import { SettingsHttpModule } from './modules/settings';
 
 /** Where logs go instead of stdout (tests that read them). */
 export interface AppModuleOptions {
@@ -86,6 +87,7 @@ const apiModules = (config: AppConfig) => [
   UsageHttpModule,
   WebhooksHttpModule,
   ExportsHttpModule,
+  SettingsHttpModule,
 ];
 
 /** Queue processors, only where APP_ROLE runs workers (SessionsModule implements the sessions people and engagement read). */

@@ -45,6 +45,7 @@ const LINK_KEYS = [
   'displayName',
   'active',
   'url',
+  'previewUrl',
   'thumbnailStatus',
   'createdAt',
   'updatedAt',
@@ -72,6 +73,7 @@ const ENGAGEMENT_KEYS = [
   'openObserved',
   'botScannedOnly',
   'botOpens',
+  'internalOpens',
   'pageViewCount',
   'loadCount',
   'uniqueVisitorCount',
@@ -215,6 +217,7 @@ describe('custom links', () => {
         thumbnailError: null,
       });
       expect(link.url).toMatch(new RegExp(`^${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/l/[A-Za-z0-9_-]{20,}$`));
+      expect(link.previewUrl).toMatch(new RegExp(`^${link.url.replace(/[.?]/g, '\\$&')}\\?preview=[A-Za-z0-9_-]{22}$`));
       expect(Date.parse(link.createdAt)).toBeGreaterThanOrEqual(before - 1000);
       expect(link.engagement).toMatchObject({
         stage: 'not_opened',

@@ -38,6 +38,7 @@ const ENGAGEMENT_KEYS = [
   'openObserved',
   'botScannedOnly',
   'botOpens',
+  'internalOpens',
   'pageViewCount',
   'loadCount',
   'uniqueVisitorCount',
@@ -421,6 +422,7 @@ describe('engagement tracking', () => {
         botScannedOnly: false,
         // The Googlebot open; bot loads are no bot opens.
         botOpens: { user_agent: 1, prefetch: 0, head_request: 0, scanner: 0 },
+        internalOpens: 0,
         pageViewCount: 3,
         loadCount: 4,
         uniqueVisitorCount: 3,

@@ -310,6 +310,8 @@ describe('people, accounts and link events', () => {
       'pageViewId',
       'bot.isBot',
       'bot.reason',
+      'internal.isInternal',
+      'internal.reason',
       'country',
       'deviceType',
       'browser',

@@ -20,6 +20,8 @@ const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 const LINK_NOT_FOUND = { detail: "Custom Link not found for the key's organization." };
 /** The context of an event sent with none (docs/api.md §6.3). */
 const NO_CONTEXT = { country: null, deviceType: null, browser: null, os: null, referrerDomain: null, utm: null };
+/** An external event's internal field (docs/api.md §6.8). */
+const EXTERNAL = { internal: { isInternal: false, reason: null } };
 
 /** Minute `n` of 2026-03-01 (UTC). */
 const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
@@ -121,6 +123,7 @@ describe('link event timeline', () => {
           bot: { isBot: false, reason: null },
           // From the browser's User-Agent; the test client's loopback address is in no country.
           ...NO_CONTEXT,
+          ...EXTERNAL,
           deviceType: 'desktop',
           browser: 'Chrome',
           os: 'macOS',
@@ -189,6 +192,7 @@ describe('link event timeline', () => {
           pageViewId: null,
           bot: { isBot: false, reason: null },
           ...NO_CONTEXT,
+          ...EXTERNAL,
         },
         {
           eventId: 'h-4a',
@@ -199,6 +203,7 @@ describe('link event timeline', () => {
           pageViewId: null,
           bot: { isBot: false, reason: null },
           ...NO_CONTEXT,
+          ...EXTERNAL,
         },
         {
           eventId: 'h-3',
@@ -209,6 +214,7 @@ describe('link event timeline', () => {
           pageViewId: null,
           bot: { isBot: false, reason: null },
           ...NO_CONTEXT,
+          ...EXTERNAL,
         },
         {
           eventId: 'h-2',
@@ -219,6 +225,7 @@ describe('link event timeline', () => {
           pageViewId: null,
           bot: { isBot: false, reason: null },
           ...NO_CONTEXT,
+          ...EXTERNAL,
         },
         {
           eventId: 'h-1',
@@ -230,6 +237,7 @@ describe('link event timeline', () => {
           bot: { isBot: false, reason: null },
           // Sent with the browser's User-Agent.
           ...NO_CONTEXT,
+          ...EXTERNAL,
           deviceType: 'desktop',
           browser: 'Chrome',
           os: 'macOS',

@@ -88,6 +88,8 @@ function eventOfRow(row) {
     sessionId: row.session_id,
     bot: row.bot,
     botReason: row.bot_reason,
+    internal: (row.internal_reason ?? null) !== null,
+    internalReason: row.internal_reason ?? null,
     // The rollup reads no context.
     context: { country: null, deviceType: null, browser: null, os: null, referrerDomain: null, utm: null },
   };

@@ -83,7 +83,7 @@ async function verifyLinks(db, specs, failures) {
   const query = async (sql) => db.query(sql, params);
   const links = await query(`SELECT * FROM custom_links WHERE ${IN_PAIRS('organization_id', 'id')}`);
   const events =
-    await query(`SELECT organization_id, custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason FROM link_events
+    await query(`SELECT organization_id, custom_link_id, event_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason, internal_reason FROM link_events
                                 WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`);
   const distinct = await query(
     `SELECT organization_id, custom_link_id, kind, value FROM link_distinct_values WHERE ${IN_PAIRS('organization_id', 'custom_link_id')}`,

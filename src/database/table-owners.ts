@@ -16,6 +16,7 @@ export type TableOwner =
   | 'agent'
   | 'webhooks'
   | 'exports'
+  | 'settings'
   | 'common/idempotency';
 
 /**
@@ -60,6 +61,7 @@ export const TABLE_OWNERS = {
   webhook_deliveries: 'webhooks',
   exports: 'exports',
   export_chunks: 'exports',
+  internal_traffic_settings: 'settings',
 } as const satisfies Record<TableName, TableOwner>;
 
 /**

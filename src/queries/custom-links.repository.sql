@@ -81,6 +81,7 @@ FROM (
      cur.bot_open_count + d.bot_open_count AS bot_open_count,
      CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens
           ELSE jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) END AS bot_opens,
+     cur.internal_open_count + d.internal_open_count AS internal_open_count,
      cur.load_count + d.load_count AS load_count,
      ${COUNT_COLUMNS.map(([, c]) => `cur.${c} + d.${c} AS ${c}`).join(', ')},
      ${TIME_COLUMNS.map(([, c, merge]) => `${merge}(cur.${c}, d.${c}) AS ${c}`).join(', ')},

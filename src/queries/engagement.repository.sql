@@ -2,13 +2,15 @@
 
 -- EngagementRepository.insertEvents
 INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                         country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content)
+                         country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
+                         internal_reason)
 SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason,
-       e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content
+       e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content,
+       e.internal_reason
   FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[],
-              $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
+              $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
        WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                            country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, ord)
+                            country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason, ord)
  ORDER BY e.ord
 ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id
 
@@ -73,9 +75,10 @@ SELECT count(*) AS total FROM link_sessions WHERE organization_id = $1 AND custo
 
 -- EngagementRepository.eventsOfLink
 SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, country, device_type, browser, os,
-      referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, ${EVENTS_NEWEST_FIRST.select()}
+      referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason,
+      ${EVENTS_NEWEST_FIRST.select()}
  FROM link_events WHERE ${where} ${after}
-ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $5 OFFSET $6
+ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $6 OFFSET $7
 
 -- EngagementRepository.eventsOfLink (2)
 SELECT count(*) AS total FROM link_events WHERE ${where}

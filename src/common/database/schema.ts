@@ -161,6 +161,7 @@ export interface CustomLinks {
   first_opened_at: Timestamp | null;
   first_started_at: Timestamp | null;
   id: string;
+  internal_open_count: Generated<number>;
   job_id: string | null;
   last_activity_at: Timestamp | null;
   last_activity_event_id: string | null;
@@ -239,6 +240,14 @@ export interface IdempotencyRecords {
   state: string;
 }
 
+export interface InternalTrafficSettings {
+  ip_ranges: Generated<string[]>;
+  organization_id: string;
+  updated_at: Timestamp;
+  user_agent_contains: Generated<string[]>;
+  visitor_ids: Generated<string[]>;
+}
+
 export interface LinkDistinctValues {
   custom_link_id: string;
   kind: string;
@@ -254,6 +263,7 @@ export interface LinkEvents {
   custom_link_id: string;
   device_type: string | null;
   event_id: string;
+  internal_reason: string | null;
   occurred_at: Timestamp;
   organization_id: string;
   os: string | null;
@@ -536,6 +546,7 @@ export interface DB {
   export_chunks: ExportChunks;
   exports: Exports;
   idempotency_records: IdempotencyRecords;
+  internal_traffic_settings: InternalTrafficSettings;
   link_distinct_values: LinkDistinctValues;
   link_events: LinkEvents;
   link_rollups: LinkRollups;

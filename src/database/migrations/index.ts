@@ -27,6 +27,7 @@ import { TenantEmailSearch1765900000000 } from './1765900000000-TenantEmailSearc
 import { LinkSearchApart1766000000000 } from './1766000000000-LinkSearchApart';
 import { ReadModels1766100000000 } from './1766100000000-ReadModels';
 import { EventContext1766200000000 } from './1766200000000-EventContext';
+import { InternalTraffic1766300000000 } from './1766300000000-InternalTraffic';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   LinkSearchApart1766000000000,
   ReadModels1766100000000,
   EventContext1766200000000,
+  InternalTraffic1766300000000,
 ];

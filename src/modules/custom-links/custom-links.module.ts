@@ -15,6 +15,7 @@ import { LinksOfCampaigns } from './links-of-campaigns';
 import { PublicLinksService } from './public-links.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CustomLinksController } from './custom-links.controller';
+import { LinkUrls } from './link-urls';
 import { PublicLinksController } from './public-links.controller';
 
 /**
@@ -31,6 +32,7 @@ import { PublicLinksController } from './public-links.controller';
     CustomLinksService,
     LinkCreationService,
     PublicLinksService,
+    LinkUrls,
     LinkCardSubjects,
     LinkRollups,
     LinkJobFacts,

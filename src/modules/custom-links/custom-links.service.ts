@@ -20,6 +20,7 @@ import type { UpdateLinkRequest } from './dto/update-link.request';
 import type { UpdateLinkResponse } from './dto/update-link.response';
 import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
+import { LinkUrls } from './link-urls';
 import { ThumbnailRendersService } from '../thumbnails';
 
 /** The render unit a PATCH reserved (if any) and when: the job recording it is created at that instant. */
@@ -42,6 +43,7 @@ export class CustomLinksService {
     private readonly counts: CountCache,
     private readonly cursors: Cursors,
     private readonly idempotency: IdempotencyRecorder,
+    private readonly urls: LinkUrls,
   ) {}
 
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
@@ -197,6 +199,6 @@ export class CustomLinksService {
   }
 
   private toResponse(row: CustomLinkRow): CustomLinkResponse {
-    return toCustomLinkResponse(row, this.config.values.publicBaseUrl);
+    return toCustomLinkResponse(row, this.urls);
   }
 }

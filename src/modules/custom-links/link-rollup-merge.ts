@@ -28,6 +28,7 @@ const DELTA: [string, string][] = [
   ['open_observed', 'boolean'],
   ['bot_open_count', 'integer'],
   ...BOT_REASONS.map((reason): [string, string] => [botColumn(reason), 'integer']),
+  ['internal_open_count', 'integer'],
   ['load_count', 'integer'],
   ...COUNT_COLUMNS.map(([, column]): [string, string] => [column, 'integer']),
   ...TIME_COLUMNS.map(([, column]): [string, string] => [column, 'timestamptz']),
@@ -41,6 +42,7 @@ const MERGED = [
   'open_observed',
   'bot_open_count',
   'bot_opens',
+  'internal_open_count',
   'load_count',
   ...COUNT_COLUMNS.map(([, c]) => c),
   ...TIME_COLUMNS.map(([, c]) => c),
@@ -58,6 +60,7 @@ export function mergeParameters(deltas: LinkRollupDelta[]): unknown[][] {
     ...Object.fromEntries(
       BOT_REASONS.map((reason) => [botColumn(reason), (d: LinkRollupDelta) => d.stats.botOpens[reason]]),
     ),
+    internal_open_count: (d) => d.stats.internalOpenCount,
     load_count: (d) => d.stats.loadCount,
     ...Object.fromEntries(COUNT_COLUMNS.map(([kind, column]) => [column, (d: LinkRollupDelta) => d.newDistinct(kind)])),
     // ISO text rather than Dates: pg's own Date formatting is slow for thousands of them.
@@ -92,6 +95,7 @@ export const MERGE_ROLLUPS = `
        cur.bot_open_count + d.bot_open_count AS bot_open_count,
        CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens
             ELSE jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) END AS bot_opens,
+       cur.internal_open_count + d.internal_open_count AS internal_open_count,
        cur.load_count + d.load_count AS load_count,
        ${COUNT_COLUMNS.map(([, c]) => `cur.${c} + d.${c} AS ${c}`).join(', ')},
        ${TIME_COLUMNS.map(([, c, merge]) => `${merge}(cur.${c}, d.${c}) AS ${c}`).join(', ')},

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
 import { ImplementsPort } from '../../common/wiring/port';
-import { AppConfigService } from '../../config/app-config';
+import { LinkUrls } from './link-urls';
 import { ROLLUP_LINKS, type LinkRollupDelta, type MilestoneTimes, type RollupLinks } from '../engagement';
 import { CustomLinksRepository } from './custom-links.repository';
 import { toCustomLinkResponse } from './dto/custom-link.response';
@@ -15,7 +15,7 @@ export class LinkRollups implements RollupLinks {
   constructor(
     private readonly links: CustomLinksRepository,
     private readonly counts: CountCache,
-    private readonly config: AppConfigService,
+    private readonly urls: LinkUrls,
   ) {}
 
   resolve(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
@@ -32,7 +32,7 @@ export class LinkRollups implements RollupLinks {
 
   async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>> {
     const rows = await this.links.findByIds(tx, organizationId, linkIds);
-    return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.config.values.publicBaseUrl)]));
+    return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.urls)]));
   }
 
   /** Stage and activity filters of the link list may answer differently now. */

@@ -6,8 +6,8 @@ import { fromTrustedProxy } from '../../common/http/client-address';
 import { responseHeaders } from '../../common/http/openapi-headers';
 import { PublicRouteLimits } from '../../common/limits/public-route-limit.guard';
 import { AppConfigService } from '../../config/app-config';
-import { utmOfQuery, UTM_FIELDS, type OpenSignals } from '../engagement';
-import { PublicLinksService } from './public-links.service';
+import { utmOfQuery, UTM_FIELDS } from '../engagement';
+import { PublicLinksService, type OpenRequest } from './public-links.service';
 
 /** The UTM parameters an open may carry: stored with it (cut at 255 characters) and passed on to the experience. */
 const UtmQuery = () =>
@@ -42,6 +42,13 @@ export class PublicLinksController {
   )
   @ApiParam({ name: 'slug' })
   @UtmQuery()
+  @ApiQuery({
+    name: 'preview',
+    required: false,
+    type: String,
+    description:
+      "The link's preview token (its previewUrl carries it): the open is internal (reason preview) and the experience URL gains preview=1. Any other value is ignored.",
+  })
   @ApiResponse({
     status: 302,
     description: 'To {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried.',
@@ -57,7 +64,7 @@ export class PublicLinksController {
     res.redirect(302, await this.links.open(slug, this.signalsOf(req)));
   }
 
-  private signalsOf(req: Request): OpenSignals {
+  private signalsOf(req: Request): OpenRequest {
     const countryHeader = this.config.values.geoCountryHeader;
     const proxyCountry = countryHeader !== null && fromTrustedProxy(req) ? req.headers[countryHeader] : undefined;
     return {
@@ -68,6 +75,7 @@ export class PublicLinksController {
       proxyCountry: typeof proxyCountry === 'string' ? proxyCountry : null,
       referrer: req.headers.referer ?? null,
       utm: utmOfQuery(req.query),
+      previewToken: typeof req.query.preview === 'string' ? req.query.preview : null,
     };
   }
 }

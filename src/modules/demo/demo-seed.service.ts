@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { SCOPES } from '../../common/auth/scopes';
+import { OPT_IN_SCOPES, SCOPES } from '../../common/auth/scopes';
 import { ApiKeysService } from '../api-keys';
 import { OrganizationsService } from '../organizations';
 import { IngestionService, IngestSessionRequest } from '../sessions';
@@ -54,7 +54,11 @@ export class DemoSeedService {
       sessions.map((s) => s.id),
     );
     await this.seedPlaybook(organizationId);
-    const key = await this.keys.create(organizationId, [...SCOPES], 'demo');
+    const key = await this.keys.create(
+      organizationId,
+      SCOPES.filter((scope) => !OPT_IN_SCOPES.includes(scope)),
+      'demo',
+    );
     return {
       organizationId,
       key: key.key,

@@ -14,6 +14,7 @@ import { SessionObservations } from './session-observations';
 import { TRACKED_SESSIONS } from './tracked-sessions';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CountryLookup } from '../../common/network/country-lookup';
+import { SettingsModule } from '../settings';
 import { EngagementController } from './engagement.controller';
 import { LinkOpensProcessor } from './jobs/link-opens.processor';
 
@@ -29,6 +30,7 @@ import { LinkOpensProcessor } from './jobs/link-opens.processor';
     BullModule.registerQueue({ name: LINK_OPENS_QUEUE }),
     IdempotencyRecordsModule,
     WebhooksModule,
+    SettingsModule,
     ROLLUP_LINKS.module,
     TRACKED_SESSIONS.module,
   ],

@@ -6,6 +6,7 @@ import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/c
 import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 import type { DeviceType, EventContext } from './rules/event-context';
+import type { InternalReason } from '../settings';
 
 /** Timestamps go to PostgreSQL as ISO text: pg's own Date formatting is slow for thousands of them. */
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -13,6 +14,8 @@ const iso = (at: Date | null) => at?.toISOString() ?? null;
 export interface NewEvent extends EngagementEvent {
   linkId: string;
   context: EventContext;
+  /** Why the event is internal (docs/api.md §6.8); null for external traffic. */
+  internalReason: InternalReason | null;
 }
 
 export interface SessionTimes {
@@ -46,13 +49,15 @@ export type LinkEventRow = Narrowed<
     | 'utm_campaign'
     | 'utm_term'
     | 'utm_content'
+    | 'internal_reason'
   >,
-  { bot_reason: BotReason | null; device_type: DeviceType | null }
+  { bot_reason: BotReason | null; device_type: DeviceType | null; internal_reason: InternalReason | null }
 >;
 
 /** A link's timeline filters: bots included or not, and the types wanted (all when absent). */
 export interface LinkEventFilters {
   includeBots: boolean;
+  includeInternal: boolean;
   types?: string[];
 }
 
@@ -72,13 +77,15 @@ export class EngagementRepository {
     if (events.length === 0) return new Set();
     const rows: Pick<Row<'link_events'>, 'event_id'>[] = await tx.query(
       `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                                country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content)
+                                country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
+                                internal_reason)
        SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason,
-              e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content
+              e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content,
+              e.internal_reason
          FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[],
-                     $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
+                     $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
               WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                                   country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, ord)
+                                   country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason, ord)
         ORDER BY e.ord
        ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id`,
       [
@@ -102,6 +109,7 @@ export class EngagementRepository {
         events.map((e) => e.context.utm?.campaign ?? null),
         events.map((e) => e.context.utm?.term ?? null),
         events.map((e) => e.context.utm?.content ?? null),
+        events.map((e) => e.internalReason),
       ],
     );
     return new Set(rows.map((row) => row.event_id));
@@ -234,8 +242,9 @@ export class EngagementRepository {
     filters: LinkEventFilters,
     window: PageWindow,
   ): Promise<{ rows: (LinkEventRow & { keyset: Keyset })[]; total: number }> {
-    const where = `organization_id = $1 AND custom_link_id = $2 AND ($3::boolean OR NOT bot) AND ($4::text[] IS NULL OR type = ANY($4::text[]))`;
-    const params = [organizationId, linkId, filters.includeBots, filters.types ?? null];
+    const where = `organization_id = $1 AND custom_link_id = $2 AND ($3::boolean OR NOT bot) AND ($4::text[] IS NULL OR type = ANY($4::text[]))
+                   AND ($5::boolean OR internal_reason IS NULL)`;
+    const params = [organizationId, linkId, filters.includeBots, filters.types ?? null, filters.includeInternal];
     const pageParams: unknown[] = [...params, window.limit, window.skip];
     const after =
       window.after === null
@@ -244,9 +253,10 @@ export class EngagementRepository {
     const [rows, [count]] = await Promise.all([
       this.db.query<(LinkEventRow & { keyset: Keyset })[]>(
         `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, country, device_type, browser, os,
-                referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, ${EVENTS_NEWEST_FIRST.select()}
+                referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason,
+                ${EVENTS_NEWEST_FIRST.select()}
            FROM link_events WHERE ${where} ${after}
-          ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $5 OFFSET $6`,
+          ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $6 OFFSET $7`,
         pageParams,
       ),
       this.db.query<{ total: string }[]>(`SELECT count(*) AS total FROM link_events WHERE ${where}`, params),

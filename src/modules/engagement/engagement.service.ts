@@ -110,7 +110,7 @@ export class EngagementService {
     const { rows, total } = await this.engagement.eventsOfLink(
       organizationId,
       linkId,
-      { includeBots: query.include_bots, types: query.type },
+      { includeBots: query.include_bots, includeInternal: query.include_internal, types: query.type },
       window,
     );
     const page = this.cursors.page(list, organizationId, query, window, rows, keysetOf);

@@ -13,6 +13,7 @@ import { InjectPort } from '../../common/wiring/port';
 import { botReasonOf, type BotReason } from './rules/bot-detection';
 import {
   addEvent,
+  countsAsEngagement,
   DISTINCT_KINDS,
   earlier,
   emptyStats,
@@ -22,6 +23,7 @@ import {
   type StageMark,
 } from './rules/engagement-rollup';
 import { countryCodeOf, deviceOf, referrerDomainOf, utmOf } from './rules/event-context';
+import { internalReasonOf, SettingsService, type InternalTrafficRules } from '../settings';
 import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
 import { LinkWebhooks } from './link-webhooks';
 import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
@@ -62,8 +64,17 @@ function botReasonOfInput(input: EventInput): BotReason | null {
  * A validated batch event as it is stored and rolled up, once its link is resolved. `countryOf`
  * looks up a client address (which goes no further): an event's `country` wins over it.
  */
-export function newEventOf(input: EventInput, linkId: string, countryOf: (address: string) => string | null): NewEvent {
+export function newEventOf(
+  input: EventInput,
+  linkId: string,
+  countryOf: (address: string) => string | null,
+  internalTraffic: InternalTrafficRules,
+): NewEvent {
   const botReason = botReasonOfInput(input);
+  const internalReason = internalReasonOf(
+    { address: input.clientIp, visitorId: input.visitorId, userAgent: input.userAgent, declared: input.internal },
+    internalTraffic,
+  );
   return {
     linkId,
     eventId: input.eventId,
@@ -74,6 +85,8 @@ export function newEventOf(input: EventInput, linkId: string, countryOf: (addres
     sessionId: input.sessionId?.toLowerCase() ?? null,
     bot: botReason !== null,
     botReason,
+    internal: internalReason !== null,
+    internalReason,
     context: {
       country: countryCodeOf(input.country) ?? (input.clientIp === undefined ? null : countryOf(input.clientIp)),
       ...deviceOf(input.userAgent),
@@ -106,6 +119,7 @@ export class EventsService {
     private readonly idempotency: IdempotencyRecorder,
     private readonly webhooks: LinkWebhooks,
     private readonly countries: CountryLookup,
+    private readonly settings: SettingsService,
   ) {}
 
   private readonly countryOf = (address: string) => this.countries.countryOf(address);
@@ -113,7 +127,10 @@ export class EventsService {
   async ingest(organizationId: string, inputs: EventInput[]): Promise<EventsResponse> {
     const ids = [...new Set(inputs.filter((e) => e.customLinkId).map((e) => (e.customLinkId as string).toLowerCase()))];
     const slugs = [...new Set(inputs.filter((e) => !e.customLinkId && e.slug).map((e) => e.slug as string))];
-    const links = await this.links.resolve(organizationId, ids, slugs);
+    const [links, internalTraffic] = await Promise.all([
+      this.links.resolve(organizationId, ids, slugs),
+      this.settings.internalTrafficRules(organizationId),
+    ]);
     const byId = new Set(links.map((l) => l.id));
     const bySlug = new Map(links.map((l) => [l.slug, l.id]));
     const rejected: { index: number; reason: string }[] = [];
@@ -124,7 +141,7 @@ export class EventsService {
           ? input.customLinkId.toLowerCase()
           : undefined
         : bySlug.get(input.slug as string);
-      if (linkId) events.push(newEventOf(input, linkId, this.countryOf));
+      if (linkId) events.push(newEventOf(input, linkId, this.countryOf, internalTraffic));
       else rejected.push({ index, reason: 'unknown_link' });
     });
     const answer = (accepted: number): EventsResponse => ({ accepted, duplicates: events.length - accepted, rejected });
@@ -184,7 +201,7 @@ export class EventsService {
       const stats = statsByLink.get(event.linkId) ?? emptyStats();
       addEvent(stats, event);
       statsByLink.set(event.linkId, stats);
-      if (event.sessionId && !event.bot) this.addSessionTimes(sessions, event);
+      if (event.sessionId && countsAsEngagement(event)) this.addSessionTimes(sessions, event);
     }
     // Every phase takes its row locks in key order and the phases run in one order (events,
     // distinct values, session references, links), so concurrent batches never deadlock; the link

@@ -8,6 +8,7 @@ import { AppConfigService } from '../../config/app-config';
 import { LINK_OPENS_QUEUE, RECORD_OPEN, type RecordOpenPayload } from './jobs/link-opens.queue';
 import { botReasonOf, type BotSignals } from './rules/bot-detection';
 import { countryCodeOf, deviceOf, referrerDomainOf, type EventContext, type Utm } from './rules/event-context';
+import { internalReasonOf, SettingsService } from '../settings';
 
 /** What a request to GET /l/{slug} tells of the open, as the public route reads it. */
 export interface OpenSignals extends BotSignals {
@@ -17,6 +18,8 @@ export interface OpenSignals extends BotSignals {
   proxyCountry: string | null;
   referrer: string | null;
   utm: Utm | null;
+  /** Opened through the link's preview URL (its token checked). */
+  preview: boolean;
 }
 
 /** Opens of a link's public URL, queued so the redirect costs one queue write (docs/api.md §6.1). */
@@ -26,11 +29,13 @@ export class LinkOpensService {
     @InjectQueue(LINK_OPENS_QUEUE) private readonly opens: Queue<RecordOpenPayload>,
     private readonly config: AppConfigService,
     private readonly countries: CountryLookup,
+    private readonly settings: SettingsService,
   ) {}
 
   async queue(link: { organizationId: string; id: string }, request: OpenSignals): Promise<void> {
     const eventId = `open-${uuidv7()}`;
     const botReason = botReasonOf(request);
+    const internalTraffic = await this.settings.internalTrafficRules(link.organizationId);
     const open: RecordOpenPayload = {
       organizationId: link.organizationId,
       linkId: link.id,
@@ -39,6 +44,10 @@ export class LinkOpensService {
       bot: botReason !== null,
       botReason,
       context: this.contextOf(request),
+      internalReason: internalReasonOf(
+        { address: request.clientAddress, userAgent: request.userAgent, preview: request.preview },
+        internalTraffic,
+      ),
     };
     await enqueue(this.opens, RECORD_OPEN, open, eventId, this.config.values.timeouts.redisCommandMs);
   }

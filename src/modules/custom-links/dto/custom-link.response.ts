@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import type { CustomLinkRow } from '../custom-links.repository';
 import { engagementOf, type StoredEngagement } from '../../engagement';
+import type { LinkUrls } from '../link-urls';
 import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
@@ -25,6 +26,11 @@ export class LinkEngagementResponse {
     description: 'Bot opens by reason (GET /api/v1/custom-links/{link_id}/events tells them apart).',
   })
   botOpens: BotOpensResponse;
+  @ApiInteger({
+    description:
+      "Opens by the organization's own people (internal traffic: its IP ranges, visitor ids or User-Agents, the preview URL, or events sent with internal: true); they move nothing else.",
+  })
+  internalOpens: number;
   @ApiInteger() pageViewCount: number;
   @ApiInteger() loadCount: number;
   @ApiInteger() uniqueVisitorCount: number;
@@ -60,6 +66,11 @@ export class CustomLinkResponse {
   @ApiProperty() displayName: string;
   @ApiProperty() active: boolean;
   @ApiProperty({ description: 'Published experience URL: {PUBLIC_BASE_URL}/l/{slug}.' }) url: string;
+  @ApiProperty({
+    description:
+      "The link's URL for the organization's own people: {PUBLIC_BASE_URL}/l/{slug}?preview=<token>. It opens like the link (the experience URL gains preview=1), and its opens are internal (reason preview).",
+  })
+  previewUrl: string;
   @ApiProperty({
     enum: ['not_requested', 'provided', 'queued', 'processing', 'generated', 'fallback', 'failed', 'cancelled'],
   })
@@ -100,6 +111,7 @@ export function storedEngagementOf(row: CustomLinkRow): StoredEngagement {
     openObserved: row.open_observed,
     botOpenCount: row.bot_open_count,
     botOpens: row.bot_opens,
+    internalOpenCount: row.internal_open_count,
     loadCount: row.load_count,
     pageViewCount: row.page_view_count,
     persistentUniqueVisitorCount: row.persistent_visitor_count,
@@ -119,12 +131,13 @@ export function storedEngagementOf(row: CustomLinkRow): StoredEngagement {
   };
 }
 
-export function toCustomLinkResponse(row: CustomLinkRow, publicBaseUrl: string): CustomLinkResponse {
+export function toCustomLinkResponse(row: CustomLinkRow, urls: LinkUrls): CustomLinkResponse {
   return {
     id: row.id,
     displayName: row.display_name,
     active: row.active,
-    url: `${publicBaseUrl}/l/${row.slug}`,
+    url: urls.url(row.slug),
+    previewUrl: urls.previewUrl(row.id, row.slug),
     thumbnailStatus: row.thumbnail_status,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

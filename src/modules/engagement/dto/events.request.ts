@@ -142,6 +142,14 @@ export class EventInput {
   @MaxLength(REFERRER_MAX_LENGTH)
   referrer?: string;
 
+  @ApiPropertyOptional({
+    description:
+      "true: sent by the organization's own people (docs/api.md §6.8): stored as internal (reason declared), counted only in the link's internalOpens.",
+  })
+  @IsOptional()
+  @IsBoolean()
+  internal?: boolean;
+
   @ApiPropertyOptional({ type: UtmInput })
   @IsOptional()
   @IsObject()
@@ -210,6 +218,7 @@ const EVENT_FIELDS = new Set([
   'country',
   'clientIp',
   'referrer',
+  'internal',
 ]);
 const UTM_KEYS: ReadonlySet<string> = new Set(UTM_FIELDS);
 /** Digits, hex, dots and colons only: forms on which node:net and class-validator agree (no zone ids). */
@@ -244,6 +253,7 @@ function parseCommonEvent(item: unknown): EventInput | undefined {
     sessionId !== null &&
     optionalText(e.userAgent, 2000) &&
     (e.bot === undefined || typeof e.bot === 'boolean') &&
+    (e.internal === undefined || typeof e.internal === 'boolean') &&
     (e.country === undefined || (typeof e.country === 'string' && COUNTRY.test(e.country))) &&
     (e.clientIp === undefined ||
       (typeof e.clientIp === 'string' && PLAIN_ADDRESS.test(e.clientIp) && isIP(e.clientIp) !== 0)) &&

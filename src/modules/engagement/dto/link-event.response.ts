@@ -3,6 +3,7 @@ import type { LinkEventRow } from '../engagement.repository';
 import { BOT_REASONS, type BotReason } from '../rules/bot-detection';
 import { EVENT_TYPES } from '../rules/engagement-rollup';
 import { DEVICE_TYPES, type DeviceType } from '../rules/event-context';
+import { INTERNAL_REASONS, type InternalReason } from '../../settings';
 import { ApiInteger } from '../../../common/http/api-integer';
 
 const text = { type: String, nullable: true } as const;
@@ -18,6 +19,19 @@ export class LinkEventBotResponse {
       'null for a human; user_agent: a bot User-Agent (isbot, a missing one, or an event sent with bot: true); prefetch: a Sec-Purpose, Purpose or X-Moz prefetch header; head_request: a HEAD on /l/{slug}; scanner: a known link scanner (docs/api.md §6.3). Also null for bot events recorded before reasons were.',
   })
   reason: BotReason | null;
+}
+
+export class LinkEventInternalResponse {
+  @ApiProperty() isInternal: boolean;
+
+  @ApiProperty({
+    type: String,
+    enum: INTERNAL_REASONS,
+    nullable: true,
+    description:
+      "null for external traffic; ip_range, visitor_id, user_agent: the organization's internal traffic setting matched; preview: opened through the link's previewUrl; declared: sent with internal: true (docs/api.md §6.8).",
+  })
+  reason: InternalReason | null;
 }
 
 /** An event's UTM parameters (docs/api.md §6.3), each null when not sent. */
@@ -38,6 +52,7 @@ export class LinkEventResponse {
   @ApiProperty({ ...text, format: 'uuid' }) sessionId: string | null;
   @ApiProperty(text) pageViewId: string | null;
   @ApiProperty({ type: LinkEventBotResponse }) bot: LinkEventBotResponse;
+  @ApiProperty({ type: LinkEventInternalResponse }) internal: LinkEventInternalResponse;
   @ApiProperty({
     ...text,
     description: 'ISO 3166-1 alpha-2, from the proxy in front or the client address (not stored).',
@@ -82,6 +97,7 @@ export function toLinkEventResponse(row: LinkEventRow): LinkEventResponse {
     sessionId: row.session_id,
     pageViewId: row.page_view_id,
     bot: { isBot: row.bot, reason: row.bot ? row.bot_reason : null },
+    internal: { isInternal: row.internal_reason !== null, reason: row.internal_reason },
     country: row.country,
     deviceType: row.device_type,
     browser: row.browser,

@@ -13,5 +13,15 @@ export class LinkEventsQuery extends PaginationQuery {
   @IsBoolean()
   include_bots: boolean = false;
 
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description: "Include internal events (the organization's own traffic, each with its reason).",
+  })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  include_internal: boolean = false;
+
   @EnumListFilter(EVENT_TYPES, 'Event types.') type?: EventType[];
 }

@@ -24,6 +24,8 @@ export class LinkOpensProcessor {
         bot: open.bot,
         botReason: open.botReason ?? null,
         context: open.context ?? noContext(),
+        internal: (open.internalReason ?? null) !== null,
+        internalReason: open.internalReason ?? null,
       },
     ]);
   }

@@ -1,5 +1,6 @@
 import type { BotReason } from '../rules/bot-detection';
 import type { EventContext } from '../rules/event-context';
+import type { InternalReason } from '../../settings';
 
 export const LINK_OPENS_QUEUE = 'link-opens';
 export const RECORD_OPEN = 'record-open';
@@ -15,4 +16,6 @@ export interface RecordOpenPayload {
   botReason?: BotReason | null;
   /** Derived on the request path (the client address is looked up there and goes no further); absent from opens queued before. */
   context?: EventContext;
+  /** Why the open is internal (decided on the request path, where its address is known); absent from opens queued before. */
+  internalReason?: InternalReason | null;
 }

@@ -39,6 +39,7 @@ const EMPTY = {
   openObserved: false,
   botScannedOnly: false,
   botOpens: { user_agent: 0, prefetch: 0, head_request: 0, scanner: 0 },
+  internalOpens: 0,
   pageViewCount: 0,
   loadCount: 0,
   uniqueVisitorCount: 0,
@@ -315,6 +316,39 @@ describe('engagement rollup rules', () => {
     });
   });
 
+  describe('internal traffic (docs/api.md §6.8)', () => {
+    it('an internal open counts only as an internal open', () => {
+      const r = rollup([ev('open', 1, { internal: true }), ev('open', 2, { internal: true })]);
+      expect(r).toEqual({ ...EMPTY, internalOpens: 2 });
+    });
+
+    it('internal events of every other type count nowhere, and a bot that is internal counts as a bot', () => {
+      const types: EventType[] = [
+        'page_view',
+        'session_started',
+        'session_engaged',
+        'lead_submitted',
+        'meeting_booked',
+      ];
+      expect(
+        rollup(types.map((type, i) => ev(type, i + 1, { internal: true, sessionId: 's1', visitorId: 'v1' }))),
+      ).toEqual(EMPTY);
+      const bot = rollup([ev('open', 1, { internal: true, bot: true })]);
+      expect({ internalOpens: bot.internalOpens, botScannedOnly: bot.botScannedOnly }).toEqual({
+        internalOpens: 0,
+        botScannedOnly: true,
+      });
+    });
+
+    it('leaves the external events as they are', () => {
+      const external = [ev('open', 1), ev('session_started', 2, { sessionId: 's1' })];
+      expect(rollup([...external, ev('session_engaged', 3, { sessionId: 's1', internal: true })])).toEqual({
+        ...rollup(external),
+        internalOpens: 0,
+      });
+    });
+  });
+
   describe('bots', () => {
     it('a bot open only marks botScannedOnly', () => {
       const r = rollup([ev('open', 1, { bot: true }), ev('open', 2, { bot: true })]);
@@ -505,6 +539,7 @@ describe('engagement rollup rules', () => {
         openObserved: true,
         botScannedOnly: false,
         botOpens: EMPTY.botOpens,
+        internalOpens: 0,
         pageViewCount: 3,
         loadCount: 4,
         uniqueVisitorCount: 3,
@@ -650,6 +685,7 @@ function mergeInto(total: LinkStats, batch: LinkStats): void {
   total.openObserved ||= batch.openObserved;
   total.botOpenCount += batch.botOpenCount;
   for (const reason of BOT_REASONS) total.botOpens[reason] += batch.botOpens[reason];
+  total.internalOpenCount += batch.internalOpenCount;
   total.loadCount += batch.loadCount;
   for (const kind of DISTINCT_KINDS) for (const v of batch.distinct[kind]) total.distinct[kind].add(v);
   const min = (a: Date | null, b: Date | null) => (a === null ? b : b === null ? a : b < a ? b : a);

@@ -28,7 +28,13 @@ export interface EngagementEvent {
   bot: boolean;
   /** Why a bot event is one (null for humans, and for bot events stored before reasons were). */
   botReason?: BotReason | null;
+  /** Sent by the organization's own people (docs/api.md §6.8): moves nothing but the link's internal opens. */
+  internal?: boolean;
 }
+
+/** An event that counts (docs/api.md §6.3, §6.8): neither a bot's nor internal. */
+export const countsAsEngagement = (event: Pick<EngagementEvent, 'bot' | 'internal'>): boolean =>
+  !event.bot && event.internal !== true;
 
 /** Bot opens by reason (docs/api.md §2.7 `botOpens`). */
 export type BotOpens = Record<BotReason, number>;
@@ -66,6 +72,7 @@ export interface LinkStats extends TimeStats {
   openObserved: boolean;
   botOpenCount: number;
   botOpens: BotOpens;
+  internalOpenCount: number;
   loadCount: number;
   distinct: Record<DistinctKind, Set<string>>;
   lastActivity: LastActivity | null;
@@ -120,6 +127,7 @@ export function emptyStats(): LinkStats {
     openObserved: false,
     botOpenCount: 0,
     botOpens: noBotOpens(),
+    internalOpenCount: 0,
     loadCount: 0,
     distinct: Object.fromEntries(DISTINCT_KINDS.map((kind) => [kind, new Set<string>()])) as Record<
       DistinctKind,
@@ -136,13 +144,20 @@ export function emptyStats(): LinkStats {
   };
 }
 
-/** Adds one (deduplicated) event to the statistics. Bot events only count as bot opens. */
+/**
+ * Adds one (deduplicated) event to the statistics. Bot events only count as bot opens, internal ones
+ * (that are no bot's) only as internal opens.
+ */
 export function addEvent(stats: LinkStats, event: EngagementEvent): void {
   const at = event.occurredAt;
   if (event.bot) {
     if (event.type !== 'open') return;
     stats.botOpenCount += 1;
     if (event.botReason) stats.botOpens[event.botReason] += 1;
+    return;
+  }
+  if (event.internal) {
+    if (event.type === 'open') stats.internalOpenCount += 1;
     return;
   }
   const activity = { at, type: event.type, eventId: event.eventId };
@@ -210,6 +225,7 @@ export interface StoredEngagement extends TimeStats {
   botOpenCount: number;
   /** A reason never seen may be absent (0). */
   botOpens: Partial<BotOpens>;
+  internalOpenCount: number;
   loadCount: number;
   pageViewCount: number;
   persistentUniqueVisitorCount: number;
@@ -226,6 +242,7 @@ export function storedFormOf(stats: LinkStats): StoredEngagement {
     openObserved: stats.openObserved,
     botOpenCount: stats.botOpenCount,
     botOpens: { ...stats.botOpens },
+    internalOpenCount: stats.internalOpenCount,
     loadCount: stats.loadCount,
     pageViewCount: stats.distinct.page_view.size,
     persistentUniqueVisitorCount: stats.distinct.visitor.size,
@@ -267,6 +284,7 @@ export function engagementOf(stored: StoredEngagement) {
     openObserved: stored.openObserved,
     botScannedOnly: stored.botOpenCount > 0 && !stored.openObserved,
     botOpens: { ...noBotOpens(), ...stored.botOpens },
+    internalOpens: stored.internalOpenCount,
     pageViewCount: stored.pageViewCount,
     loadCount: stored.loadCount,
     uniqueVisitorCount: visitors.uniqueVisitorCount,

@@ -91,4 +91,13 @@ describe('linkEventCauses', () => {
       ),
     ).toEqual(['custom_link.session_started:B:s1']);
   });
+
+  it('fires nothing for internal events (docs/api.md §6.8), however far they would move the link', () => {
+    const internal = (eventId: string, type: EventType, minute: number) => ({
+      ...event(eventId, type, minute),
+      internal: true,
+    });
+    const events = [internal('i1', 'open', 1), internal('i2', 'meeting_booked', 2), event('o1', 'open', 3)];
+    expect(summary(linkEventCauses(new Map([['L', NONE]]), events))).toEqual(['custom_link.opened:L:o1']);
+  });
 });

@@ -1,4 +1,4 @@
-import { STAGE_EVIDENCE, type EngagementEvent, type TimeStats } from './engagement-rollup';
+import { countsAsEngagement, STAGE_EVIDENCE, type EngagementEvent, type TimeStats } from './engagement-rollup';
 
 /** A link's times that say which stages and flags it has reached, as stored before a batch. */
 export type MilestoneTimes = Pick<
@@ -62,11 +62,11 @@ export function linkEventCauses<E extends EngagementEvent & { linkId: string }>(
   events: E[],
 ): LinkEventCause[] {
   const causes: LinkEventCause[] = events
-    .filter((e) => e.type === 'open' && !e.bot)
+    .filter((e) => e.type === 'open' && countsAsEngagement(e))
     .map((e) => ({ type: 'custom_link.opened', linkId: e.linkId, event: e }));
   const humanByLink = new Map<string, E[]>();
   for (const e of events) {
-    if (e.bot) continue;
+    if (!countsAsEngagement(e)) continue;
     const human = humanByLink.get(e.linkId);
     if (human) human.push(e);
     else humanByLink.set(e.linkId, [e]);
