@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import type { Export, JobEnvelope, JobItemPage, Link, LinkEvent, LinkEventPage } from './support/api-types';
+import type { Export, Link, LinkEvent, LinkEventPage } from './support/api-types';
+import { createLink as createLinkThrough, slugOf } from './support/links';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -19,9 +20,6 @@ const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 /** An address the bundled database places in the United States (Google's resolver). */
 const US_ADDRESS = '8.8.8.8';
-
-/** A link's slug, the last segment of its url. */
-const slugOf = (link: Link) => new URL(link.url).pathname.split('/').pop() as string;
 
 type Context = Pick<LinkEvent, 'country' | 'deviceType' | 'browser' | 'os' | 'referrerDomain' | 'utm'>;
 const contextOf = (e: LinkEvent): Context => ({
@@ -71,20 +69,7 @@ describe('event context', () => {
   const send = (events: object[]) =>
     request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events });
 
-  async function createLink(): Promise<Link> {
-    const res = await request(t.server)
-      .post(LINKS)
-      .set('x-api-key', who.key)
-      .set('Idempotency-Key', randomUUID())
-      .send({ links: [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }] })
-      .expect(202);
-    const jobId = (res.body as JobEnvelope).job.id;
-    const items = await readUntil(
-      async () => (await get(`/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as JobItemPage,
-      (page) => Boolean(page.items[0]?.customLinkId),
-    );
-    return (await get(`${LINKS}/${items.items[0].customLinkId}`).expect(200)).body as Link;
-  }
+  const createLink = () => createLinkThrough(t.server, who.key);
 
   describe('GET /l/{slug}', () => {
     it('records the country a trusted proxy reports, the device, the referrer domain and the UTM parameters', async () => {

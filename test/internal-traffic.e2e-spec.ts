@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import type { JobEnvelope, JobItemPage, Link, LinkEvent, LinkEventPage } from './support/api-types';
+import type { Link, LinkEvent, LinkEventPage } from './support/api-types';
+import { createLink as createLinkThrough, slugOf } from './support/links';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -17,8 +18,6 @@ const EXPERIENCE = 'https://experience.internal.test/';
 const CHROME =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const OFFICE = '203.0.113.0/24';
-
-const slugOf = (link: Link) => new URL(link.url).pathname.split('/').pop() as string;
 
 describe('internal traffic', () => {
   let t: TestApp;
@@ -55,20 +54,7 @@ describe('internal traffic', () => {
       (events) => events.length >= count,
     );
 
-  async function createLink(): Promise<Link> {
-    const res = await request(t.server)
-      .post(LINKS)
-      .set('x-api-key', who.key)
-      .set('Idempotency-Key', randomUUID())
-      .send({ links: [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }] })
-      .expect(202);
-    const jobId = (res.body as JobEnvelope).job.id;
-    const items = await readUntil(
-      async () => (await get(`/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as JobItemPage,
-      (page) => Boolean(page.items[0]?.customLinkId),
-    );
-    return linkOf(items.items[0].customLinkId as string);
-  }
+  const createLink = () => createLinkThrough(t.server, who.key);
 
   describe('the setting', () => {
     it('is empty until set, then replaced whole by PUT, which answers it', async () => {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Scope } from '../src/common/auth/scopes';
 import { detailOf } from './support/api-responses';
-import type { JobEnvelope, JobItemPage, Link, LinkEventPage } from './support/api-types';
+import type { Link, LinkEventPage } from './support/api-types';
+import { createLink as createLinkThrough } from './support/links';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -48,22 +49,7 @@ describe('link event timeline', () => {
     request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
   const linkOf = async (id: string) => (await get(who.key, `${LINKS}/${id}`).expect(200)).body as Link;
 
-  async function createLink(owner: Tenant = who): Promise<Link> {
-    const res = await request(t.server)
-      .post(LINKS)
-      .set('x-api-key', owner.key)
-      .set('Idempotency-Key', randomUUID())
-      .send({ links: [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }] })
-      .expect(202);
-    const jobId = (res.body as JobEnvelope).job.id;
-    let linkId = '';
-    await eventually(async () => {
-      const items = (await get(owner.key, `/api/v1/custom-link-jobs/${jobId}/items`).expect(200)).body as JobItemPage;
-      linkId = items.items[0]?.customLinkId ?? '';
-      return linkId !== '';
-    }, 30_000);
-    return (await get(owner.key, `${LINKS}/${linkId}`).expect(200)).body as Link;
-  }
+  const createLink = (owner: Tenant = who) => createLinkThrough(t.server, owner.key);
 
   describe('bot reasons through GET /l/{slug}', () => {
     let link: Link;
