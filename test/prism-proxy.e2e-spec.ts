@@ -616,6 +616,9 @@ describe('openapi.json through Prism (validating proxy)', () => {
       expect: 202,
     });
     await s.send({ method: 'GET', path: '/api/v1/usage', expect: 200 });
+    const internalTraffic = { ipRanges: ['203.0.113.0/24'], visitorIds: ['v-qa'], userAgentContains: ['AcmeQA'] };
+    await s.send({ method: 'PUT', path: '/api/v1/settings/internal-traffic', body: internalTraffic, expect: 200 });
+    await s.send({ method: 'GET', path: '/api/v1/settings/internal-traffic', expect: 200 });
   });
 
   it('playbook, suggestions and agent publishing', async () => {

@@ -42,6 +42,7 @@ export const TABLE_OWNERS = {
   campaign_ids: 'campaigns',
   custom_links: 'custom-links',
   link_rollups: 'custom-links',
+  link_card_states: 'custom-links',
   custom_link_search: 'custom-links',
   custom_link_jobs: 'custom-link-jobs',
   custom_link_job_items: 'custom-link-jobs',
@@ -75,4 +76,5 @@ export const READ_MODELS: ReadonlySet<TableName> = new Set<TableName>([
   'campaign_ids',
   'link_rollups',
   'visible_sessions',
+  'link_card_states',
 ]);

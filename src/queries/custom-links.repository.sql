@@ -54,12 +54,6 @@ SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
 -- CustomLinksRepository.campaignOf (2)
 SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
 
--- CustomLinksRepository.thumbnailCountsOfJobs
-SELECT p.job_id, l.thumbnail_status, count(*)::int AS links
- FROM unnest($2::uuid[], $3::uuid[]) AS p(job_id, link_id)
- JOIN custom_links l ON l.organization_id = $1 AND l.id = p.link_id
-GROUP BY p.job_id, l.thumbnail_status
-
 -- CustomLinksRepository.resolveForEvents
 SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))
 

@@ -248,6 +248,12 @@ export interface InternalTrafficSettings {
   visitor_ids: Generated<string[]>;
 }
 
+export interface LinkCardStates {
+  link_id: string | null;
+  organization_id: string | null;
+  thumbnail_status: string | null;
+}
+
 export interface LinkDistinctValues {
   custom_link_id: string;
   kind: string;
@@ -547,6 +553,7 @@ export interface DB {
   exports: Exports;
   idempotency_records: IdempotencyRecords;
   internal_traffic_settings: InternalTrafficSettings;
+  link_card_states: LinkCardStates;
   link_distinct_values: LinkDistinctValues;
   link_events: LinkEvents;
   link_rollups: LinkRollups;

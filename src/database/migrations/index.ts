@@ -28,6 +28,7 @@ import { LinkSearchApart1766000000000 } from './1766000000000-LinkSearchApart';
 import { ReadModels1766100000000 } from './1766100000000-ReadModels';
 import { EventContext1766200000000 } from './1766200000000-EventContext';
 import { InternalTraffic1766300000000 } from './1766300000000-InternalTraffic';
+import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   ReadModels1766100000000,
   EventContext1766200000000,
   InternalTraffic1766300000000,
+  LinkCardStates1766400000000,
 ];

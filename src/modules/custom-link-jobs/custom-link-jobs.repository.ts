@@ -12,19 +12,18 @@ import type { JobProgressFacts } from './rules/job-status';
 
 export type JobRow = Row<'custom_link_jobs'>;
 
-/** A job with its item counts, and the links its created items made (`view`). */
+/** A job with its item counts and how many of the links its created items made have each card state (`view`). */
 export type JobItemsRow = JobRow & {
   created: number;
   failed: number;
   cancelled: number;
-  created_links: Row<'custom_link_job_items'>['custom_link_id'][];
+  thumbnails: Record<Row<'link_card_states'>['thumbnail_status'] & string, number>;
 };
 
-/** A job with the counts its response and status rules need (JobViews adds what its work produced). */
-export type JobView = Omit<JobItemsRow, 'created_links'> & {
+/** A job with the counts its response and status rules need (JobViews adds its renders' progress). */
+export type JobView = JobItemsRow & {
   renders_queued: number;
   renders_settled: number;
-  thumbnails: Record<string, number>;
 };
 
 /** What the job status rules read of a job. */
@@ -68,15 +67,24 @@ export interface NewJob {
 /** Each item is re-run by at most one retry (custom_link_job_items_retry_of_key). */
 const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 
-/** A job with its item counts and the links its created items made, as one statement. */
+/**
+ * A job with its item counts and the card states of the links its created items made (custom-links'
+ * read model link_card_states), as one statement.
+ */
 const view = (extra = '') => `
-  SELECT j.*, ${extra ? `${extra}, ` : ''}i.created, i.failed, i.cancelled, i.created_links
+  SELECT j.*, ${extra ? `${extra}, ` : ''}i.created, i.failed, i.cancelled, c.thumbnails
     FROM custom_link_jobs j
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-             count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled,
-             coalesce(array_agg(custom_link_id) FILTER (WHERE status = 'created'), '{}') AS created_links
-        FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i`;
+             count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
+        FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i
+    CROSS JOIN LATERAL (
+      SELECT coalesce(jsonb_object_agg(s.thumbnail_status, s.links), '{}') AS thumbnails
+        FROM (SELECT l.thumbnail_status, count(*)::int AS links FROM link_card_states l
+               WHERE l.organization_id = j.organization_id
+                 AND l.link_id IN (SELECT custom_link_id FROM custom_link_job_items
+                                    WHERE organization_id = j.organization_id AND job_id = j.id AND status = 'created')
+               GROUP BY l.thumbnail_status) s) c`;
 
 /** Unsettled (custom_link_jobs_unfinished_idx), and nobody runs it: its lease lapsed, or it was recorded a lease ago and never leased. */
 const LAPSED = `c.status IN ('queued', 'processing') AND coalesce(c.lease_until, c.created_at + $1 * interval '1 millisecond') < now()`;

@@ -4,7 +4,7 @@ import { InjectPort } from '../../common/wiring/port';
 import { CustomLinkJobsRepository, type JobItemsRow, type JobView } from './custom-link-jobs.repository';
 import { JOB_WORK_FACTS, type JobWork, type JobWorkFacts } from './job-work-facts';
 
-const NO_WORK: JobWork = { rendersQueued: 0, rendersSettled: 0, thumbnails: {} };
+const NO_WORK: JobWork = { rendersQueued: 0, rendersSettled: 0 };
 
 /** Jobs as their responses and status rules see them: their rows and items, and what their work produced (JobWorkFacts). */
 @Injectable()
@@ -21,19 +21,15 @@ export class JobViews {
   }
 
   /** The views of rows the repository read (JobItemsRow), in their order and with their other fields. */
-  async of<R extends JobItemsRow>(
-    organizationId: string,
-    rows: R[],
-    tx?: EntityManager,
-  ): Promise<(Omit<R, 'created_links'> & JobView)[]> {
+  async of<R extends JobItemsRow>(organizationId: string, rows: R[], tx?: EntityManager): Promise<(R & JobView)[]> {
     const work = await this.work.of(
       organizationId,
-      rows.map((row) => ({ id: row.id, createdLinkIds: row.created_links })),
+      rows.map((row) => row.id),
       tx,
     );
-    return rows.map(({ created_links: _, ...row }) => {
-      const { rendersQueued, rendersSettled, thumbnails } = work.get(row.id) ?? NO_WORK;
-      return { ...row, renders_queued: rendersQueued, renders_settled: rendersSettled, thumbnails };
+    return rows.map((row) => {
+      const { rendersQueued, rendersSettled } = work.get(row.id) ?? NO_WORK;
+      return { ...row, renders_queued: rendersQueued, renders_settled: rendersSettled };
     });
   }
 }

@@ -237,26 +237,6 @@ export class CustomLinksRepository {
     return rows[0]?.campaign_id ?? null;
   }
 
-  /** How many of each job's links have each thumbnail status (primary key), by job id. */
-  async thumbnailCountsOfJobs(
-    organizationId: string,
-    jobs: { id: string; createdLinkIds: string[] }[],
-    tx: EntityManager | DataSource = this.db,
-  ): Promise<Map<string, Record<string, number>>> {
-    const pairs = jobs.flatMap((job) => [...new Set(job.createdLinkIds)].map((linkId) => [job.id, linkId]));
-    if (pairs.length === 0) return new Map();
-    const rows: (Pick<CustomLinkRow, 'thumbnail_status'> & { job_id: string; links: number })[] = await tx.query(
-      `SELECT p.job_id, l.thumbnail_status, count(*)::int AS links
-         FROM unnest($2::uuid[], $3::uuid[]) AS p(job_id, link_id)
-         JOIN custom_links l ON l.organization_id = $1 AND l.id = p.link_id
-        GROUP BY p.job_id, l.thumbnail_status`,
-      [organizationId, pairs.map(([jobId]) => jobId), pairs.map(([, linkId]) => linkId)],
-    );
-    const counts = new Map<string, Record<string, number>>();
-    for (const row of rows) counts.set(row.job_id, { ...counts.get(row.job_id), [row.thumbnail_status]: row.links });
-    return counts;
-  }
-
   /** The organization's links among these ids and slugs. */
   async resolveForEvents(
     organizationId: string,

@@ -3,38 +3,19 @@ import type { EntityManager } from 'typeorm';
 import { ImplementsPort } from '../../common/wiring/port';
 import { JOB_WORK_FACTS, type JobWork, type JobWorkFacts } from '../custom-link-jobs';
 import { ThumbnailRendersService } from '../thumbnails';
-import { CustomLinksRepository } from './custom-links.repository';
 
-/** What link jobs produced: their card renders (thumbnails module) and their links' card states. */
+/** What link jobs produced: their card renders (thumbnails module). Their links' card states are the read model link_card_states. */
 @Injectable()
 @ImplementsPort(JOB_WORK_FACTS)
 export class LinkJobFacts implements JobWorkFacts {
-  constructor(
-    private readonly renders: ThumbnailRendersService,
-    private readonly links: CustomLinksRepository,
-  ) {}
+  constructor(private readonly renders: ThumbnailRendersService) {}
 
-  async of(
-    organizationId: string,
-    jobs: { id: string; createdLinkIds: string[] }[],
-    tx?: EntityManager,
-  ): Promise<Map<string, JobWork>> {
-    const [progress, cards] = await Promise.all([
-      this.renders.progressOfJobs(
-        organizationId,
-        jobs.map((job) => job.id),
-        tx,
-      ),
-      this.links.thumbnailCountsOfJobs(organizationId, jobs, tx),
-    ]);
+  async of(organizationId: string, jobIds: string[], tx?: EntityManager): Promise<Map<string, JobWork>> {
+    const progress = await this.renders.progressOfJobs(organizationId, jobIds, tx);
     return new Map(
-      jobs.map((job) => [
-        job.id,
-        {
-          rendersQueued: progress.get(job.id)?.queued ?? 0,
-          rendersSettled: progress.get(job.id)?.settled ?? 0,
-          thumbnails: cards.get(job.id) ?? {},
-        },
+      jobIds.map((id) => [
+        id,
+        { rendersQueued: progress.get(id)?.queued ?? 0, rendersSettled: progress.get(id)?.settled ?? 0 },
       ]),
     );
   }
