@@ -1106,6 +1106,11 @@ export interface components {
             lastOpenedAt: string | null;
             /** Format: date-time */
             lastActivityAt: string | null;
+            /**
+             * Format: date-time
+             * @description Every event accepted (answered by POST /api/v1/events, or opened at GET /l/{slug}) before this instant is counted here; later ones may not be yet (the fold runs within seconds).
+             */
+            asOf: string;
         };
         CampaignListResponse: {
             campaigns: components["schemas"]["CampaignResponse"][];
@@ -1645,6 +1650,11 @@ export interface components {
             firstMeetingClickedAt: string | null;
             /** Format: date-time */
             firstMeetingBookedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Every event accepted (answered by POST /api/v1/events, or opened at GET /l/{slug}) before this instant is counted here; later ones may not be yet (the fold runs within seconds).
+             */
+            asOf: string;
         };
         LinkEventBotResponse: {
             isBot: boolean;

@@ -16,6 +16,7 @@ import type {
   SessionReferencePage,
 } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { folded } from './support/fold';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -61,6 +62,7 @@ const ENGAGEMENT_KEYS = [
   'firstLeadSubmittedAt',
   'firstMeetingClickedAt',
   'firstMeetingBookedAt',
+  'asOf',
 ].sort();
 const CAMPAIGN_KEYS = [
   'campaignId',
@@ -86,6 +88,7 @@ const CAMPAIGN_KEYS = [
   'firstOpenedAt',
   'lastOpenedAt',
   'lastActivityAt',
+  'asOf',
 ].sort();
 const REFERENCE_KEYS = [
   'sessionId',
@@ -123,10 +126,20 @@ describe('engagement tracking', () => {
       .post(EVENTS)
       .set('x-api-key', typeof who === 'string' ? who : who.key)
       .send({ events });
-  const send = async (who: Tenant, events: EventInput[]) => (await post(who, events).expect(202)).body as EventsAnswer;
+  /** Posts events and waits for the fold, so what follows reads them in the rollups. */
+  const send = async (who: Tenant, events: EventInput[]) => {
+    const answer = (await post(who, events).expect(202)).body as EventsAnswer;
+    await folded(t.app, who.organizationId);
+    return answer;
+  };
   const link = async (who: Tenant, id: string): Promise<Link> =>
     (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
-  const engagement = async (who: Tenant, id: string) => (await link(who, id)).engagement;
+  /** A link's engagement without `asOf` (the read's own instant: asOf has a test of its own). */
+  const engagement = async (who: Tenant, id: string) => {
+    const { asOf, ...rest } = (await link(who, id)).engagement;
+    expect(Date.parse(asOf)).toBeLessThanOrEqual(Date.now());
+    return rest;
+  };
   const slugOf = (l: Link) => l.url.slice(`${PUBLIC_BASE_URL}/l/`.length);
 
   /** Creates `n` links (optionally in a campaign by name) and waits for the job; returns them in order. */
@@ -611,7 +624,7 @@ describe('engagement tracking', () => {
         .redirects(0)
         .expect(302);
       const after = Date.now();
-      let e: LinkEngagement | undefined;
+      let e: Omit<LinkEngagement, 'asOf'> | undefined;
       await eventually(async () => {
         e = await engagement(who, links[0].id);
         return e.stage === 'opened';
@@ -645,7 +658,7 @@ describe('engagement tracking', () => {
       const l = links[index];
       const res = await open(slugOf(l)).redirects(0);
       expect(res.status).toBe(302);
-      let e: LinkEngagement | undefined;
+      let e: Omit<LinkEngagement, 'asOf'> | undefined;
       await eventually(async () => {
         e = await engagement(who, l.id);
         return e.botScannedOnly;
@@ -727,6 +740,7 @@ describe('engagement tracking', () => {
       const res = await get(who, `/api/v1/custom-link-campaigns/${campaignId}/engagement`).expect(200);
       expect(Object.keys(res.body as object).sort()).toEqual(CAMPAIGN_KEYS);
       expect(res.body).toEqual({
+        asOf: expect.any(String),
         campaignId,
         generatedLinkCount: 4,
         activeLinkCount: 3,

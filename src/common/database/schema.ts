@@ -200,6 +200,12 @@ export interface CustomLinkSearch {
   search_text: string | null;
 }
 
+export interface EngagementFolds {
+  folded_at: Timestamp | null;
+  folded_events: Generated<Int8>;
+  organization_id: string;
+}
+
 export interface ExportChunks {
   data: Buffer;
   export_id: string;
@@ -261,7 +267,40 @@ export interface LinkDistinctValues {
   value: string;
 }
 
+export interface LinkEventBatches {
+  batch_id: string;
+  event_count: number;
+  organization_id: string;
+  received_at: Timestamp;
+  replay: Generated<boolean>;
+}
+
+export interface LinkEventHours {
+  bot: boolean;
+  browser: string | null;
+  country: string | null;
+  custom_link_id: string;
+  device_type: string | null;
+  events: number;
+  hour: Timestamp;
+  internal: boolean;
+  organization_id: string;
+  os: string | null;
+  referrer_domain: string | null;
+  type: string;
+  utm_campaign: string | null;
+  utm_medium: string | null;
+  utm_source: string | null;
+}
+
+export interface LinkEventIds {
+  event_id: string;
+  organization_id: string;
+  received_at: Timestamp;
+}
+
 export interface LinkEvents {
+  batch_id: string;
   bot: boolean;
   bot_reason: string | null;
   browser: string | null;
@@ -274,7 +313,7 @@ export interface LinkEvents {
   organization_id: string;
   os: string | null;
   page_view_id: string | null;
-  received_at: Generated<Timestamp>;
+  received_at: Timestamp;
   referrer_domain: string | null;
   session_id: string | null;
   type: string;
@@ -549,12 +588,16 @@ export interface DB {
   custom_link_jobs: CustomLinkJobs;
   custom_link_search: CustomLinkSearch;
   custom_links: CustomLinks;
+  engagement_folds: EngagementFolds;
   export_chunks: ExportChunks;
   exports: Exports;
   idempotency_records: IdempotencyRecords;
   internal_traffic_settings: InternalTrafficSettings;
   link_card_states: LinkCardStates;
   link_distinct_values: LinkDistinctValues;
+  link_event_batches: LinkEventBatches;
+  link_event_hours: LinkEventHours;
+  link_event_ids: LinkEventIds;
   link_events: LinkEvents;
   link_rollups: LinkRollups;
   link_sessions: LinkSessions;

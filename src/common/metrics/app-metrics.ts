@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { metricsRegistry } from './metrics-registry';
 
 /**
@@ -32,6 +32,19 @@ const ingestionLag = new Histogram({
   registers: [metricsRegistry],
 });
 
+const foldLag = new Histogram({
+  name: 'engagement_fold_lag_seconds',
+  help: 'When a batch of link events is folded into the rollups: now minus when the batch was appended',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+  registers: [metricsRegistry],
+});
+
+const foldBacklog = new Gauge({
+  name: 'engagement_fold_backlog_seconds',
+  help: 'Now minus the oldest appended batch of link events not folded yet (0 when none waits), as a folder last saw it',
+  registers: [metricsRegistry],
+});
+
 /** Qualifiers that follow a limit's name in its counter key and name a window of it, not a subject. */
 const WINDOW_QUALIFIERS = new Set(['client', 'link', 'hour', 'day']);
 
@@ -56,4 +69,14 @@ export type IngestionKind = 'session' | 'link_event';
 /** Records how late something was ingested; a timestamp in the future (clock skew) counts as 0. */
 export function observeIngestionLag(kind: IngestionKind, happenedAt: Date, now = Date.now()): void {
   ingestionLag.observe({ kind }, Math.max(0, (now - happenedAt.getTime()) / 1000));
+}
+
+/** Records how long a batch of link events waited for the fold. */
+export function observeFoldLag(waitedMs: number): void {
+  foldLag.observe(Math.max(0, waitedMs / 1000));
+}
+
+/** Sets the fold backlog: the oldest unfolded batch's age (0: none waits). */
+export function setFoldBacklog(ageMs: number): void {
+  foldBacklog.set(Math.max(0, ageMs / 1000));
 }

@@ -28,6 +28,7 @@ import { LinkSearchApart1766000000000 } from './1766000000000-LinkSearchApart';
 import { ReadModels1766100000000 } from './1766100000000-ReadModels';
 import { EventContext1766200000000 } from './1766200000000-EventContext';
 import { InternalTraffic1766300000000 } from './1766300000000-InternalTraffic';
+import { EventLog1766500000000 } from './1766500000000-EventLog';
 import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
 
 /** Every migration, oldest first. */
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   EventContext1766200000000,
   InternalTraffic1766300000000,
   LinkCardStates1766400000000,
+  EventLog1766500000000,
 ];

@@ -11,6 +11,7 @@ import { RequestValidationError, valueError } from '../../common/errors/validati
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
 import { CustomLinkJobsService } from '../custom-link-jobs';
+import { FoldProgress } from '../engagement';
 import { CustomLinksRepository, FIELD_COLUMNS, type CustomLinkRow, type LinkColumns } from './custom-links.repository';
 import type { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
@@ -44,23 +45,26 @@ export class CustomLinksService {
     private readonly cursors: Cursors,
     private readonly idempotency: IdempotencyRecorder,
     private readonly urls: LinkUrls,
+    private readonly progress: FoldProgress,
   ) {}
 
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
+    const asOf = await this.progress.asOf(organizationId);
     const link = await this.links.findById(organizationId, id);
     if (!link) throw NotFoundError.inOrganization('Custom Link');
-    return this.toResponse(link);
+    return this.toResponse(link, asOf);
   }
 
   async list(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkListResponse> {
     const window = this.cursors.window(LINK_LIST, organizationId, query);
+    const asOf = await this.progress.asOf(organizationId);
     const [rows, total] = await Promise.all([
       this.links.listPage(organizationId, query, window),
       this.counts.count(LINK_LIST, organizationId, query, () => this.links.count(organizationId, query)),
     ]);
     const page = this.cursors.page(LINK_LIST, organizationId, query, window, rows, keysetOf);
     return {
-      customLinks: page.rows.map((row) => this.toResponse(row)),
+      customLinks: page.rows.map((row) => this.toResponse(row, asOf)),
       total,
       limit: query.limit,
       offset: page.offset,
@@ -82,13 +86,14 @@ export class CustomLinksService {
     const reserved: RenderReservation = { at: new Date(), units: [] };
     const outcome = await this.db
       .transaction(async (tx) => {
+        const asOf = await this.progress.asOf(organizationId, tx);
         const changed = await this.change(tx, organizationId, id, body, idempotencyKey, reserved);
         // A thumbnail job may settle only after the commit: a replay after a failure may show it unsettled.
         await this.idempotency.complete(tx, {
-          customLink: this.toResponse(changed.link),
+          customLink: this.toResponse(changed.link, asOf),
           job: changed.jobId ? await this.jobs.find(organizationId, changed.jobId, tx) : null,
         });
-        return changed;
+        return { ...changed, asOf };
       })
       .catch(async (error: unknown) => {
         // The thumbnail job that would have held the render unit was rolled back.
@@ -99,7 +104,7 @@ export class CustomLinksService {
     if (outcome.renderId) await this.thumbnails.enqueue(organizationId, [outcome.renderId]);
     if (outcome.jobId) await this.jobs.settleIfDone(organizationId, outcome.jobId);
     const job = outcome.jobId ? await this.jobs.find(organizationId, outcome.jobId) : null;
-    return { customLink: this.toResponse(outcome.link), job };
+    return { customLink: this.toResponse(outcome.link, outcome.asOf), job };
   }
 
   /** The PATCH inside its transaction: the link as changed, and its thumbnail job and render if any. */
@@ -198,7 +203,7 @@ export class CustomLinksService {
     return response;
   }
 
-  private toResponse(row: CustomLinkRow): CustomLinkResponse {
-    return toCustomLinkResponse(row, this.urls);
+  private toResponse(row: CustomLinkRow, asOf: Date): CustomLinkResponse {
+    return toCustomLinkResponse(row, this.urls, asOf);
   }
 }

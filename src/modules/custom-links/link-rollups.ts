@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
 import { ImplementsPort } from '../../common/wiring/port';
 import { LinkUrls } from './link-urls';
-import { ROLLUP_LINKS, type LinkRollupDelta, type MilestoneTimes, type RollupLinks } from '../engagement';
+import { FoldProgress, ROLLUP_LINKS, type LinkRollupDelta, type MilestoneTimes, type RollupLinks } from '../engagement';
 import { CustomLinksRepository } from './custom-links.repository';
 import { toCustomLinkResponse } from './dto/custom-link.response';
 import { LINK_LIST } from './link-list';
@@ -16,6 +16,7 @@ export class LinkRollups implements RollupLinks {
     private readonly links: CustomLinksRepository,
     private readonly counts: CountCache,
     private readonly urls: LinkUrls,
+    private readonly progress: FoldProgress,
   ) {}
 
   resolve(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
@@ -31,8 +32,9 @@ export class LinkRollups implements RollupLinks {
   }
 
   async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>> {
+    const asOf = await this.progress.asOf(organizationId, tx);
     const rows = await this.links.findByIds(tx, organizationId, linkIds);
-    return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.urls)]));
+    return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.urls, asOf)]));
   }
 
   /** Stage and activity filters of the link list may answer differently now. */

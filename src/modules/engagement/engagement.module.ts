@@ -5,6 +5,7 @@ import { WebhooksModule } from '../webhooks';
 import { EngagementRepository } from './engagement.repository';
 import { EngagementService } from './engagement.service';
 import { EventsService } from './events.service';
+import { FoldProgress } from './fold-progress';
 import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
 import { LinkEventExport } from './link-event-export';
 import { LinkOpensService } from './link-opens.service';
@@ -17,13 +18,16 @@ import { CountryLookup } from '../../common/network/country-lookup';
 import { SettingsModule } from '../settings';
 import { EngagementController } from './engagement.controller';
 import { LinkOpensProcessor } from './jobs/link-opens.processor';
+import { EventFold } from './event-fold.service';
+import { FoldScheduler } from './jobs/fold-scheduler';
 
 /**
  * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementWorkerModule):
- * events and opens folded into link rollups, session references, campaign engagement, the funnel.
+ * events and opens appended to the event log, which workers fold into link rollups, session
+ * references, hourly aggregates and campaign engagement; the funnel.
  * Links and sessions are read through the ports their modules implement (RollupLinks,
  * TrackedSessions), campaigns through their read model campaign_ids; link webhook events are recorded in the
- * batch's transaction (WebhookOutbox). Its event timeline is an export source.
+ * fold's transaction (WebhookOutbox). Its event timeline is an export source.
  */
 @Module({
   imports: [
@@ -39,12 +43,14 @@ import { LinkOpensProcessor } from './jobs/link-opens.processor';
     EngagementRepository,
     EngagementService,
     EventsService,
+    EventFold,
+    FoldProgress,
     LinkOpensService,
     LinkWebhooks,
     SessionObservations,
     LinkEventExport,
   ],
-  exports: [EngagementService, EventsService, LinkOpensService, SessionObservations],
+  exports: [EngagementService, EventsService, EventFold, FoldProgress, LinkOpensService, SessionObservations],
 })
 export class EngagementModule {}
 
@@ -52,6 +58,6 @@ export class EngagementModule {}
 @Module({ imports: [EngagementModule, IdempotencyModule], controllers: [EngagementController] })
 export class EngagementHttpModule {}
 
-/** Worker-only: opens recorded from GET /l/{slug}. */
-@Module({ imports: [EngagementModule], providers: [LinkOpensProcessor] })
+/** Worker-only: opens recorded from GET /l/{slug}, and the fold of the event log. */
+@Module({ imports: [EngagementModule], providers: [LinkOpensProcessor, FoldScheduler] })
 export class EngagementWorkerModule {}

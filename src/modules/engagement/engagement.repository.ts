@@ -54,6 +54,77 @@ export type LinkEventRow = Narrowed<
   { bot_reason: BotReason | null; device_type: DeviceType | null; internal_reason: InternalReason | null }
 >;
 
+/** An appended batch the fold has not taken yet; `replay`: queued again by a refold (it fires no webhooks). */
+export interface PendingBatch {
+  batchId: string;
+  receivedAt: Date;
+  eventCount: number;
+  replay: boolean;
+}
+
+/** An event as the log holds it, back in the fold. */
+export type LoggedEvent = NewEvent & { batchId: string };
+
+/** One hourly aggregate's key and how many events it gains (docs/api.md §6.4). */
+export interface EventHour {
+  linkId: string;
+  hour: Date;
+  type: string;
+  bot: boolean;
+  internal: boolean;
+  country: string | null;
+  deviceType: string | null;
+  browser: string | null;
+  os: string | null;
+  referrerDomain: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  events: number;
+}
+
+const HOUR_KEY =
+  `organization_id, custom_link_id, hour, type, bot, internal, country, device_type, browser, os, referrer_domain,
+  utm_source, utm_medium, utm_campaign`.replace(/\s+/g, ' ');
+
+/** The columns an event is read back with (the timeline, the fold). */
+const LOGGED_COLUMNS = `event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, country, device_type, browser, os,
+  referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason`;
+
+/** A logged event's row as the fold reads it. */
+function loggedEventOf(row: LinkEventRow & Pick<Row<'link_events'>, 'custom_link_id'>): NewEvent {
+  const utm = [row.utm_source, row.utm_medium, row.utm_campaign, row.utm_term, row.utm_content];
+  return {
+    linkId: row.custom_link_id,
+    eventId: row.event_id,
+    type: row.type as NewEvent['type'],
+    occurredAt: row.occurred_at,
+    pageViewId: row.page_view_id,
+    visitorId: row.visitor_id,
+    sessionId: row.session_id,
+    bot: row.bot,
+    botReason: row.bot_reason,
+    internal: row.internal_reason !== null,
+    internalReason: row.internal_reason,
+    context: {
+      country: row.country,
+      deviceType: row.device_type,
+      browser: row.browser,
+      os: row.os,
+      referrerDomain: row.referrer_domain,
+      utm: utm.every((v) => v === null)
+        ? null
+        : {
+            source: row.utm_source,
+            medium: row.utm_medium,
+            campaign: row.utm_campaign,
+            term: row.utm_term,
+            content: row.utm_content,
+          },
+    },
+  };
+}
+
 /** A link's timeline filters: bots included or not, and the types wanted (all when absent). */
 export interface LinkEventFilters {
   includeBots: boolean;
@@ -72,24 +143,41 @@ export type SessionReferenceRow = Pick<
 export class EngagementRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Stores events once per eventId, in the given order (callers sort by it, so rows lock in key order); returns the ids that were new. */
-  async insertEvents(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<Set<string>> {
+  /**
+   * Appends events to the log as one batch (docs/api.md §6.4), each eventId once ever (link_event_ids;
+   * callers pass each id once, sorted, so rows lock in key order), and queues the batch for the fold
+   * when any was new; returns the new ids.
+   */
+  async appendEvents(
+    tx: EntityManager,
+    organizationId: string,
+    batchId: string,
+    events: NewEvent[],
+  ): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     const rows: Pick<Row<'link_events'>, 'event_id'>[] = await tx.query(
-      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                                country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
-                                internal_reason)
-       SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason,
-              e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content,
-              e.internal_reason
-         FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[],
-                     $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+      `WITH input AS (
+         SELECT * FROM unnest($3::text[], $4::uuid[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::uuid[], $10::boolean[], $11::text[],
+                              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[],
+                              $21::text[], $22::text[])
               WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                                   country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason, ord)
-        ORDER BY e.ord
-       ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id`,
+                                   country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term,
+                                   utm_content, internal_reason, ord)),
+       fresh AS (
+         INSERT INTO link_event_ids (organization_id, event_id, received_at)
+         SELECT $1, event_id, now() FROM input ORDER BY ord
+         ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id)
+       INSERT INTO link_events (organization_id, received_at, batch_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id,
+                                session_id, bot, bot_reason, country, device_type, browser, os, referrer_domain, utm_source, utm_medium,
+                                utm_campaign, utm_term, utm_content, internal_reason)
+       SELECT $1, now(), $2, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason,
+              e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term,
+              e.utm_content, e.internal_reason
+         FROM input e JOIN fresh f ON f.event_id = e.event_id
+       RETURNING event_id`,
       [
         organizationId,
+        batchId,
         events.map((e) => e.eventId),
         events.map((e) => e.linkId),
         events.map((e) => e.type),
@@ -112,7 +200,135 @@ export class EngagementRepository {
         events.map((e) => e.internalReason),
       ],
     );
+    if (rows.length > 0)
+      await tx.query(
+        `INSERT INTO link_event_batches (organization_id, batch_id, received_at, event_count) VALUES ($1, $2, now(), $3)`,
+        [organizationId, batchId, rows.length],
+      );
     return new Set(rows.map((row) => row.event_id));
+  }
+
+  /** The organizations with batches to fold, the longest waiting first (a read across tenants; it locks nothing). */
+  async organizationsToFold(): Promise<{ organizationId: string; oldest: Date }[]> {
+    const rows: { organization_id: string; oldest: Date }[] = await this.db.query(
+      `SELECT organization_id, min(received_at) AS oldest FROM link_event_batches GROUP BY organization_id ORDER BY 2`,
+    );
+    return rows.map((row) => ({ organizationId: row.organization_id, oldest: row.oldest }));
+  }
+
+  /**
+   * Takes the organization's fold lock for `tx` (its engagement_folds row): false when another fold
+   * holds it. One organization's row, never a sweep across tenants.
+   */
+  async lockFold(tx: EntityManager, organizationId: string): Promise<boolean> {
+    await tx.query(
+      `INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
+      [organizationId],
+    );
+    const rows: unknown[] = await tx.query(
+      `SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE SKIP LOCKED`,
+      [organizationId],
+    );
+    return rows.length === 1;
+  }
+
+  /** The organization's oldest pending batches, in arrival order (link_event_batches_pending_idx). */
+  async pendingBatches(tx: EntityManager, organizationId: string, limit: number): Promise<PendingBatch[]> {
+    const rows: Pick<Row<'link_event_batches'>, 'batch_id' | 'received_at' | 'event_count' | 'replay'>[] =
+      await tx.query(
+        `SELECT batch_id, received_at, event_count, replay FROM link_event_batches
+        WHERE organization_id = $1 ORDER BY received_at, batch_id LIMIT $2`,
+        [organizationId, limit],
+      );
+    return rows.map((row) => ({
+      batchId: row.batch_id,
+      receivedAt: row.received_at,
+      eventCount: row.event_count,
+      replay: row.replay,
+    }));
+  }
+
+  /**
+   * The events of these pending batches, in arrival order. Their receipt times (read here: a Date
+   * keeps milliseconds, PostgreSQL microseconds) bound the partitions scanned.
+   */
+  async eventsOfBatches(tx: EntityManager, organizationId: string, batches: PendingBatch[]): Promise<LoggedEvent[]> {
+    const rows: (LinkEventRow & Pick<Row<'link_events'>, 'custom_link_id' | 'batch_id'>)[] = await tx.query(
+      `WITH pending AS (
+         SELECT min(received_at) AS first, max(received_at) AS last FROM link_event_batches
+          WHERE organization_id = $1 AND batch_id = ANY($2::uuid[]))
+       SELECT batch_id, custom_link_id, ${LOGGED_COLUMNS} FROM link_events
+        WHERE organization_id = $1 AND batch_id = ANY($2::uuid[])
+          AND received_at >= (SELECT first FROM pending) AND received_at <= (SELECT last FROM pending)
+        ORDER BY received_at, batch_id, occurred_at, event_id`,
+      [organizationId, batches.map((b) => b.batchId)],
+    );
+    return rows.map((row) => ({ batchId: row.batch_id, ...loggedEventOf(row) }));
+  }
+
+  /** Marks batches folded (in the fold's transaction) and counts them on the organization's fold row. */
+  async completeFold(
+    tx: EntityManager,
+    organizationId: string,
+    batches: PendingBatch[],
+    events: number,
+  ): Promise<void> {
+    await tx.query(`DELETE FROM link_event_batches WHERE organization_id = $1 AND batch_id = ANY($2::uuid[])`, [
+      organizationId,
+      batches.map((b) => b.batchId),
+    ]);
+    await tx.query(
+      `UPDATE engagement_folds SET folded_events = folded_events + $2, folded_at = now() WHERE organization_id = $1`,
+      [organizationId, events],
+    );
+  }
+
+  /** Adds counts to the hourly aggregates, in the given order (callers sort by key). */
+  async addHours(tx: EntityManager, organizationId: string, hours: EventHour[]): Promise<void> {
+    if (hours.length === 0) return;
+    const column = <K extends keyof EventHour>(key: K) => hours.map((h) => h[key]);
+    await tx.query(
+      `INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
+       SELECT $1, ${HOUR_KEY.split(', ')
+         .slice(1)
+         .map((c) => `v.${c}`)
+         .join(', ')}, v.events
+         FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[], $9::text[],
+                     $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
+              WITH ORDINALITY AS v(${HOUR_KEY.split(', ').slice(1).join(', ')}, events, ord)
+        ORDER BY v.ord
+       ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events`,
+      [
+        organizationId,
+        column('linkId'),
+        hours.map((h) => h.hour.toISOString()),
+        column('type'),
+        column('bot'),
+        column('internal'),
+        column('country'),
+        column('deviceType'),
+        column('browser'),
+        column('os'),
+        column('referrerDomain'),
+        column('utmSource'),
+        column('utmMedium'),
+        column('utmCampaign'),
+        column('events'),
+      ],
+    );
+  }
+
+  /**
+   * The instant before which every accepted event is folded: the oldest pending batch's receipt, or
+   * this statement's time when none waits. A batch is received (now()) before its request is
+   * answered, so an event answered before the instant was folded by then.
+   */
+  async foldedAsOf(organizationId: string, tx?: EntityManager): Promise<Date> {
+    const [row]: { as_of: Date }[] = await (tx ?? this.db).query(
+      `SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of`,
+      [organizationId],
+    );
+    return row.as_of;
   }
 
   /** Records distinct values, in the given order (callers sort by key); returns how many were new per link and kind. */
@@ -252,9 +468,7 @@ export class EngagementRepository {
         : `AND ${EVENTS_NEWEST_FIRST.after(window.after, (value) => `$${pageParams.push(value)}`)}`;
     const [rows, [count]] = await Promise.all([
       this.db.query<(LinkEventRow & { keyset: Keyset })[]>(
-        `SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, country, device_type, browser, os,
-                referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason,
-                ${EVENTS_NEWEST_FIRST.select()}
+        `SELECT ${LOGGED_COLUMNS}, ${EVENTS_NEWEST_FIRST.select()}
            FROM link_events WHERE ${where} ${after}
           ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $6 OFFSET $7`,
         pageParams,

@@ -47,6 +47,7 @@ export class EngagementService {
   ) {}
 
   async campaign(organizationId: string, campaignId: string): Promise<CampaignEngagementResponse> {
+    const asOf = await this.engagement.foldedAsOf(organizationId);
     const row = await this.engagement.campaignEngagement(organizationId, campaignId);
     if (!row) throw NotFoundError.inOrganization('Custom Link campaign');
     const visitors = visitorFigures(row.loads, row.persistent_visitors, row.ephemeral_page_views);
@@ -67,6 +68,7 @@ export class EngagementService {
       firstOpenedAt: isoOrNull(row.first_opened_at),
       lastOpenedAt: isoOrNull(row.last_opened_at),
       lastActivityAt: isoOrNull(row.last_activity_at),
+      asOf: asOf.toISOString(),
     };
   }
 

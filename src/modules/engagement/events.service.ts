@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
 import { GroupCommit } from '../../common/batching/group-commit';
 import {
   idempotencyClaims,
@@ -11,35 +12,16 @@ import { observeIngestionLag } from '../../common/metrics/app-metrics';
 import { CountryLookup } from '../../common/network/country-lookup';
 import { InjectPort } from '../../common/wiring/port';
 import { botReasonOf, type BotReason } from './rules/bot-detection';
-import {
-  addEvent,
-  countsAsEngagement,
-  DISTINCT_KINDS,
-  earlier,
-  emptyStats,
-  STAGE_EVIDENCE,
-  type DistinctKind,
-  type LinkStats,
-  type StageMark,
-} from './rules/engagement-rollup';
 import { countryCodeOf, deviceOf, referrerDomainOf, utmOf } from './rules/event-context';
 import { internalReasonOf, SettingsService, type InternalTrafficRules } from '../settings';
-import { EngagementRepository, type NewEvent, type SessionTimes } from './engagement.repository';
-import { LinkWebhooks } from './link-webhooks';
+import { EngagementRepository, type NewEvent } from './engagement.repository';
 import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 import type { EventInput, EventsResponse } from './dto/events.request';
 
-const SESSION_TIME: Record<StageMark, 'openedAt' | 'startedAt' | 'engagedAt'> = {
-  opened: 'openedAt',
-  started: 'startedAt',
-  engaged: 'engagedAt',
-};
-
 /**
- * Batches of one organization committed together (group commit): a link row costs ~0.15 ms to
- * rewrite (a dozen indexes) and concurrent batches mostly touch the same hot links, so a group
- * rewrites each of them once. Two groups at once keep both cores busy, the second doing its inserts
- * while the first holds the link rows; a group stops at 5,000 events to bound its transaction.
+ * Batches of one organization appended together (group commit): a group pays one transaction and
+ * one commit for however many batches arrived meanwhile; two groups at once keep both cores busy; a
+ * group stops at 5,000 events to bound its transaction.
  */
 const GROUP_SLOTS = 2;
 const GROUP_MAX_EVENTS = 5000;
@@ -97,9 +79,9 @@ export function newEventOf(
 }
 
 /**
- * Event ingestion (docs/api.md §6.2): resolves links, stores each eventId once, and merges the new
- * events' statistics into their links in one transaction per group of concurrent batches (a handful
- * of statements whatever their size). Opens from GET /l/{slug} arrive here too, off the request path.
+ * Event ingestion (docs/api.md §6.2): resolves links and appends each eventId once to the event log,
+ * in one transaction per group of concurrent batches (two statements whatever their size); workers
+ * fold the log into rollups (EventFold). Opens from GET /l/{slug} arrive here too, off the request path.
  */
 @Injectable()
 export class EventsService {
@@ -117,7 +99,6 @@ export class EventsService {
     private readonly engagement: EngagementRepository,
     @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
     private readonly idempotency: IdempotencyRecorder,
-    private readonly webhooks: LinkWebhooks,
     private readonly countries: CountryLookup,
     private readonly settings: SettingsService,
   ) {}
@@ -149,7 +130,7 @@ export class EventsService {
   }
 
   /**
-   * Stores and rolls up resolved events; returns how many were new. `answer`: the request's answer,
+   * Appends resolved events to the log; returns how many were new. `answer`: the request's answer,
    * committed with the events as its Idempotency-Key answer.
    */
   async apply(organizationId: string, events: NewEvent[], answer?: (accepted: number) => unknown): Promise<number> {
@@ -157,25 +138,21 @@ export class EventsService {
     const accepted = await this.groups.submit(organizationId, { events, answer, claim: idempotencyClaims.getStore() });
     // Counted once committed, and only new events: a duplicate eventId is not late ingestion.
     for (const event of accepted) observeIngestionLag('link_event', event.occurredAt);
-    if (accepted.length > 0) await this.links.changed(organizationId);
     return accepted.length;
   }
 
   /**
-   * One transaction for a group of batches: the union folded as one batch, each new eventId counted
-   * for the first batch that holds it (as if they had come one after another, in submission order).
+   * One transaction for a group of batches: the union appended to the log as one batch, each new
+   * eventId counted for the first batch that holds it (as if they had come one after another, in
+   * submission order). The fold takes it from there (EventFold).
    */
   private async commit(organizationId: string, submissions: Submission[]): Promise<NewEvent[][]> {
+    const once = new Map<string, NewEvent>();
+    for (const event of submissions.flatMap((s) => s.events))
+      if (!once.has(event.eventId)) once.set(event.eventId, event);
+    const sorted = [...once.values()].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
     return this.db.transaction(async (tx) => {
-      const fresh = new Set(
-        (
-          await this.fold(
-            tx,
-            organizationId,
-            submissions.flatMap((s) => s.events),
-          )
-        ).map((e) => e.eventId),
-      );
+      const fresh = await this.engagement.appendEvents(tx, organizationId, uuidv7(), sorted);
       // Taking a new id out of the set gives it to the first batch holding it; later copies are duplicates.
       const accepted = submissions.map((s) => s.events.filter((e) => fresh.delete(e.eventId)));
       for (const [i, { answer, claim }] of submissions.entries()) {
@@ -183,71 +160,5 @@ export class EventsService {
       }
       return accepted;
     });
-  }
-
-  /** The new events among `events`, stored and merged into their links' rollups in `tx`; returns them. */
-  private async fold(tx: EntityManager, organizationId: string, events: NewEvent[]): Promise<NewEvent[]> {
-    const fresh = await this.engagement.insertEvents(
-      tx,
-      organizationId,
-      [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)),
-    );
-    const seen = new Set<string>();
-    const newEvents = events.filter((e) => fresh.has(e.eventId) && !seen.has(e.eventId) && seen.add(e.eventId));
-    if (newEvents.length === 0) return [];
-    const statsByLink = new Map<string, LinkStats>();
-    const sessions = new Map<string, SessionTimes>();
-    for (const event of newEvents) {
-      const stats = statsByLink.get(event.linkId) ?? emptyStats();
-      addEvent(stats, event);
-      statsByLink.set(event.linkId, stats);
-      if (event.sessionId && countsAsEngagement(event)) this.addSessionTimes(sessions, event);
-    }
-    // Every phase takes its row locks in key order and the phases run in one order (events,
-    // distinct values, session references, links), so concurrent batches never deadlock; the link
-    // rows, which every batch of a link needs, are locked last and held only for the merge.
-    const linkIds = [...statsByLink.keys()].sort();
-    const distinct = linkIds.flatMap((linkId) =>
-      DISTINCT_KINDS.flatMap((kind) =>
-        [...(statsByLink.get(linkId) as LinkStats).distinct[kind]].sort().map((value) => ({ linkId, kind, value })),
-      ),
-    );
-    const newDistinct = await this.engagement.insertDistinct(tx, organizationId, distinct);
-    await this.engagement.mergeSessions(
-      tx,
-      organizationId,
-      [...sessions.keys()].sort().map((key) => sessions.get(key) as SessionTimes),
-    );
-    const before = await this.links.merge(
-      tx,
-      organizationId,
-      linkIds.map((linkId) => ({
-        linkId,
-        stats: statsByLink.get(linkId) as LinkStats,
-        newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0,
-      })),
-    );
-    await this.webhooks.record(tx, organizationId, before, newEvents);
-    return newEvents;
-  }
-
-  /** A session reference's times are the earliest of each kind (docs/api.md §6.6), by the shared stage evidence. */
-  private addSessionTimes(sessions: Map<string, SessionTimes>, event: NewEvent): void {
-    const key = `${event.linkId}:${event.sessionId}`;
-    const at = event.occurredAt;
-    const times = sessions.get(key) ?? {
-      linkId: event.linkId,
-      sessionId: event.sessionId as string,
-      openedAt: null,
-      startedAt: null,
-      engagedAt: null,
-      endedAt: null,
-      firstSeenAt: at,
-    };
-    times.firstSeenAt = earlier(times.firstSeenAt, at);
-    for (const stage of STAGE_EVIDENCE[event.type])
-      times[SESSION_TIME[stage]] = earlier(times[SESSION_TIME[stage]], at);
-    if (event.type === 'session_ended') times.endedAt = earlier(times.endedAt, at);
-    sessions.set(key, times);
   }
 }

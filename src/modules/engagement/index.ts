@@ -1,6 +1,8 @@
 export { EventsRequest } from './dto/events.request';
 export { EngagementHttpModule, EngagementWorkerModule, EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
+export { FoldProgress } from './fold-progress';
+export { AS_OF } from './dto/as-of';
 export { LinkOpensService, type OpenSignals } from './link-opens.service';
 export { utmOfQuery, UTM_FIELDS, type Utm } from './rules/event-context';
 export { ROLLUP_LINKS, type LinkRollupDelta, type RollupLinks } from './rollup-links';

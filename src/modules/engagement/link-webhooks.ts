@@ -18,16 +18,22 @@ export class LinkWebhooks {
     @InjectPort(ROLLUP_LINKS) private readonly links: RollupLinks,
   ) {}
 
-  /** One query says which link event types anyone listens to; none: nothing else is done. */
+  /**
+   * One query says which link event types anyone listens to; none: nothing else is done. `fires`
+   * tells the events that may cause one (a refold's replayed events cause none: they caused theirs).
+   */
   async record(
     tx: EntityManager,
     organizationId: string,
     before: Map<string, MilestoneTimes>,
     events: NewEvent[],
+    fires: (eventId: string) => boolean = () => true,
   ): Promise<void> {
     const listened = (await this.outbox.subscribed(tx, organizationId, LINK_EVENT_TYPES)) as Set<LinkEventType>;
     if (listened.size === 0) return;
-    const causes = linkEventCauses(before, events).filter((cause) => listened.has(cause.type));
+    const causes = linkEventCauses(before, events).filter(
+      (cause) => listened.has(cause.type) && fires(cause.event.eventId),
+    );
     if (causes.length === 0) return;
     let views: Promise<Map<string, object>> | undefined;
     const viewsOnce = () => (views ??= this.links.views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]));

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
 import type { CustomLinkRow } from '../custom-links.repository';
-import { engagementOf, type StoredEngagement } from '../../engagement';
+import { AS_OF, engagementOf, type StoredEngagement } from '../../engagement';
 import type { LinkUrls } from '../link-urls';
 import { ApiInteger } from '../../../common/http/api-integer';
 
@@ -53,6 +53,8 @@ export class LinkEngagementResponse {
   @ApiProperty(time) firstLeadSubmittedAt: string | null;
   @ApiProperty(time) firstMeetingClickedAt: string | null;
   @ApiProperty(time) firstMeetingBookedAt: string | null;
+  @ApiProperty({ format: 'date-time', description: AS_OF })
+  asOf: string;
 }
 
 export class ThumbnailErrorResponse {
@@ -131,7 +133,8 @@ export function storedEngagementOf(row: CustomLinkRow): StoredEngagement {
   };
 }
 
-export function toCustomLinkResponse(row: CustomLinkRow, urls: LinkUrls): CustomLinkResponse {
+/** A link as its GET returns it; `asOf`: how far the fold had come before the row was read (FoldProgress). */
+export function toCustomLinkResponse(row: CustomLinkRow, urls: LinkUrls, asOf: Date): CustomLinkResponse {
   return {
     id: row.id,
     displayName: row.display_name,
@@ -141,7 +144,7 @@ export function toCustomLinkResponse(row: CustomLinkRow, urls: LinkUrls): Custom
     thumbnailStatus: row.thumbnail_status,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    engagement: engagementOf(storedEngagementOf(row)),
+    engagement: { ...engagementOf(storedEngagementOf(row)), asOf: asOf.toISOString() },
     externalId: row.external_id,
     firstName: row.first_name,
     lastName: row.last_name,

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiInteger } from '../../../common/http/api-integer';
+import { AS_OF } from './as-of';
 
 const time = { type: String, format: 'date-time', nullable: true } as const;
 
@@ -32,6 +33,8 @@ export class CampaignEngagementResponse extends LinkFunnelCountsResponse {
   @ApiProperty(time) firstOpenedAt: string | null;
   @ApiProperty(time) lastOpenedAt: string | null;
   @ApiProperty(time) lastActivityAt: string | null;
+  @ApiProperty({ format: 'date-time', description: AS_OF })
+  asOf: string;
 }
 
 /** Custom Link session reference (docs/api.md §2.11): no transcripts, visitor ids or prospect data. */
