@@ -10,7 +10,7 @@ import type { CampaignLinkCounts } from '../campaigns';
 import type { BotOpens, LinkRollupDelta, MilestoneTimes } from '../engagement';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
-import { MERGE_ROLLUPS, mergeParameters } from './link-rollup-merge';
+import { MERGE_ROLLUPS, mergeParameters, RESET_ROLLUPS } from './link-rollup-merge';
 
 /** A link row; bot opens by reason, a reason never seen absent. */
 export type CustomLinkRow = Narrowed<Row<'custom_links'>, { bot_opens: Partial<BotOpens> }>;
@@ -254,6 +254,11 @@ export class CustomLinksRepository {
    * lock the UPDATE takes: writers of a link wait, foreign-key checks of its cards do not); returns each
    * link's milestone times as they were before.
    */
+  /** Empties the organization's link rollups in `tx` (a refold follows). */
+  async resetRollups(tx: EntityManager, organizationId: string): Promise<void> {
+    await tx.query(RESET_ROLLUPS, [organizationId]);
+  }
+
   async mergeRollups(
     tx: EntityManager,
     organizationId: string,

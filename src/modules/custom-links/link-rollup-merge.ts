@@ -75,6 +75,14 @@ export function mergeParameters(deltas: LinkRollupDelta[]): unknown[][] {
 }
 
 /**
+ * Empties the organization's rollups, as a link has them before its first event (a refold then
+ * folds the whole log again: docs/api.md §6.4). Only links with a rollup are written.
+ */
+export const RESET_ROLLUPS = `
+  UPDATE custom_links SET ${[...MERGED, 'stage'].map((c) => `${c} = DEFAULT`).join(', ')}
+   WHERE organization_id = $1 AND (open_observed OR bot_open_count > 0 OR internal_open_count > 0 OR last_activity_at IS NOT NULL)`;
+
+/**
  * Merges a batch's statistics into each link (docs/api.md §6.4), rows already locked by the caller:
  * counters add, times take the earliest/latest (LEAST/GREATEST skip nulls), the last activity is the
  * later one (ties by eventId, byte order), and the stage follows from the merged times, so it never

@@ -31,6 +31,10 @@ export class LinkRollups implements RollupLinks {
     return this.links.mergeRollups(tx, organizationId, deltas);
   }
 
+  reset(tx: EntityManager, organizationId: string): Promise<void> {
+    return this.links.resetRollups(tx, organizationId);
+  }
+
   async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>> {
     const asOf = await this.progress.asOf(organizationId, tx);
     const rows = await this.links.findByIds(tx, organizationId, linkIds);

@@ -232,6 +232,32 @@ export class EngagementRepository {
     return rows.length === 1;
   }
 
+  /** Waits for the organization's fold lock (a refold must not be skipped). */
+  async awaitFoldLock(tx: EntityManager, organizationId: string): Promise<void> {
+    await tx.query(`INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`, [
+      organizationId,
+    ]);
+    await tx.query(`SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE`, [organizationId]);
+  }
+
+  /**
+   * Empties what the fold derives of the organization's log (the links' rollups are the owner's to
+   * empty) and queues every logged batch again as a replay; returns how many events wait.
+   */
+  async queueRefold(tx: EntityManager, organizationId: string): Promise<number> {
+    for (const table of ['link_distinct_values', 'link_sessions', 'link_event_hours', 'link_event_batches'])
+      await tx.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
+    const [row]: { events: number }[] = await tx.query(
+      `WITH queued AS (
+         INSERT INTO link_event_batches (organization_id, batch_id, received_at, event_count, replay)
+         SELECT organization_id, batch_id, min(received_at), count(*), true FROM link_events WHERE organization_id = $1
+          GROUP BY organization_id, batch_id RETURNING event_count)
+       SELECT coalesce(sum(event_count), 0)::int AS events FROM queued`,
+      [organizationId],
+    );
+    return row.events;
+  }
+
   /** The organization's oldest pending batches, in arrival order (link_event_batches_pending_idx). */
   async pendingBatches(tx: EntityManager, organizationId: string, limit: number): Promise<PendingBatch[]> {
     const rows: Pick<Row<'link_event_batches'>, 'batch_id' | 'received_at' | 'event_count' | 'replay'>[] =
@@ -249,17 +275,15 @@ export class EngagementRepository {
   }
 
   /**
-   * The events of these pending batches, in arrival order. Their receipt times (read here: a Date
-   * keeps milliseconds, PostgreSQL microseconds) bound the partitions scanned.
+   * The events of these pending batches, in arrival order. The earliest receipt among them (read
+   * here: a Date keeps milliseconds, PostgreSQL microseconds) bounds the partitions scanned; a
+   * batch's events share its receipt time, except a carried batch's (an hour of today's events).
    */
   async eventsOfBatches(tx: EntityManager, organizationId: string, batches: PendingBatch[]): Promise<LoggedEvent[]> {
     const rows: (LinkEventRow & Pick<Row<'link_events'>, 'custom_link_id' | 'batch_id'>)[] = await tx.query(
-      `WITH pending AS (
-         SELECT min(received_at) AS first, max(received_at) AS last FROM link_event_batches
-          WHERE organization_id = $1 AND batch_id = ANY($2::uuid[]))
-       SELECT batch_id, custom_link_id, ${LOGGED_COLUMNS} FROM link_events
+      `SELECT batch_id, custom_link_id, ${LOGGED_COLUMNS} FROM link_events
         WHERE organization_id = $1 AND batch_id = ANY($2::uuid[])
-          AND received_at >= (SELECT first FROM pending) AND received_at <= (SELECT last FROM pending)
+          AND received_at >= (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1 AND batch_id = ANY($2::uuid[]))
         ORDER BY received_at, batch_id, occurred_at, event_id`,
       [organizationId, batches.map((b) => b.batchId)],
     );

@@ -83,6 +83,19 @@ export class EventFold {
     return { busy: false, batches: outcome.batches, events: outcome.events };
   }
 
+  /**
+   * Folds the organization's whole log again (after a fold rule changed, or to check one): derived
+   * state emptied and every batch queued as a replay, in one transaction under the fold lock; the
+   * folders then rebuild it. Replays fire no webhooks. Returns how many events were queued.
+   */
+  async refold(organizationId: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      await this.engagement.awaitFoldLock(tx, organizationId);
+      await this.links.reset(tx, organizationId);
+      return this.engagement.queueRefold(tx, organizationId);
+    });
+  }
+
   /** The oldest batches up to FOLD_MAX_EVENTS (always the first). */
   private bounded(batches: PendingBatch[]): PendingBatch[] {
     let events = 0;

@@ -1,6 +1,7 @@
 export { EventsRequest } from './dto/events.request';
 export { EngagementHttpModule, EngagementWorkerModule, EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
+export { EventFold } from './event-fold.service';
 export { FoldProgress } from './fold-progress';
 export { AS_OF } from './dto/as-of';
 export { LinkOpensService, type OpenSignals } from './link-opens.service';

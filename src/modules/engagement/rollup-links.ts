@@ -24,6 +24,8 @@ export interface RollupLinks {
    * order; returns each link's milestone times as they were before (under the lock).
    */
   merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>>;
+  /** Empties the organization's link rollups in `tx`, before a refold folds the whole log again. */
+  reset(tx: EntityManager, organizationId: string): Promise<void>;
   /** The links as their GET returns them, read in `tx`, by id. */
   views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>>;
   /** After a committed batch changed rollups (the link list's filters may answer differently). */

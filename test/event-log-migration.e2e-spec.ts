@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source-options';
+import { MIGRATIONS } from '../src/database/migrations';
+import { EventFold } from '../src/modules/engagement';
+import { dropDatabase } from './support/databases';
+import { folded } from './support/fold';
+import { createTestApp, type TestApp } from './support/test-app';
+import { ADMIN_DATABASE_URL, databaseUrlFor } from './support/test-env';
+
+/**
+ * Nothing lost in the move to the event log (issue 32 point 7). A database as today's ingestion left
+ * it (test/fixtures/engagement-before-log.sql: two organizations, 16 links, 750 events through the
+ * API, with the rollups that ingestion made) is migrated; its events are carried into the log and
+ * the rollups stay. Then the fold rebuilds everything from the log alone (a refold) and must arrive
+ * at exactly today's rollups, distinct values, session references, campaign engagement, and the
+ * hourly aggregates the migration computed.
+ */
+jest.setTimeout(120_000);
+
+const FIXTURE = join(__dirname, 'fixtures', 'engagement-before-log.sql');
+const BEFORE_LOG = MIGRATIONS.findIndex((migration) => migration.name === 'EventLog1766500000000');
+
+/** Everything the fold derives from the log, in a stable order (the link rows without their updated_at). */
+const DERIVED: Record<string, string> = {
+  links: `SELECT organization_id, id, open_observed, bot_open_count, bot_opens, internal_open_count, load_count, page_view_count,
+                 ephemeral_page_view_count, persistent_visitor_count, session_count, started_session_count, engaged_session_count,
+                 first_opened_at, last_opened_at, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_clicked_at,
+                 first_meeting_booked_at, last_activity_at, last_activity_type, last_activity_event_id, stage
+            FROM custom_links ORDER BY organization_id, id`,
+  distinctValues: `SELECT * FROM link_distinct_values ORDER BY organization_id, custom_link_id, kind, value`,
+  sessions: `SELECT * FROM link_sessions ORDER BY organization_id, custom_link_id, session_id`,
+  campaigns: `SELECT * FROM campaign_engagement ORDER BY organization_id, campaign_id`,
+};
+const HOURS = `SELECT * FROM link_event_hours ORDER BY organization_id, custom_link_id, hour, type, bot, internal, country NULLS FIRST,
+  device_type NULLS FIRST, browser NULLS FIRST, os NULLS FIRST, referrer_domain NULLS FIRST, utm_source NULLS FIRST,
+  utm_medium NULLS FIRST, utm_campaign NULLS FIRST`;
+
+async function snapshot(db: Client, queries: Record<string, string>): Promise<Record<string, unknown[]>> {
+  const result: Record<string, unknown[]> = {};
+  for (const [name, sql] of Object.entries(queries)) result[name] = (await db.query(sql)).rows;
+  return result;
+}
+
+describe('the event log migration', () => {
+  const name = `engagement_log_migration_${process.pid}`;
+  const url = databaseUrlFor(name);
+  let db: Client;
+  let t: TestApp | undefined;
+
+  beforeAll(async () => {
+    expect(BEFORE_LOG).toBeGreaterThan(0);
+    const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const before = new DataSource({ ...dataSourceOptions(url, 1), migrations: MIGRATIONS.slice(0, BEFORE_LOG) });
+    await before.initialize();
+    await before.runMigrations({ transaction: 'each' });
+    await before.destroy();
+    // Rows as they were, triggers off: the dump holds what the triggers made (campaign engagement).
+    execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-f', FIXTURE, url], {
+      env: { ...process.env, PGOPTIONS: '-c session_replication_role=replica' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    db = new Client({ connectionString: url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.end();
+    await dropDatabase(name);
+  });
+
+  it("carries today's events into the log and keeps today's rollups; a refold from the log alone arrives at the same", async () => {
+    const today = await snapshot(db, DERIVED);
+    const events = (await db.query(`SELECT organization_id, event_id FROM link_events ORDER BY 1, 2`)).rows;
+    expect(events).toHaveLength(750);
+    expect((today.links as { open_observed: boolean }[]).filter((l) => l.open_observed).length).toBeGreaterThan(5);
+    expect(today.campaigns.length).toBe(4);
+
+    const after = new DataSource(dataSourceOptions(url, 1));
+    await after.initialize();
+    expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toContain('EventLog1766500000000');
+    await after.destroy();
+
+    // Carried: every event once in the log and in the ids, none waiting, the rollups untouched.
+    expect((await db.query(`SELECT organization_id, event_id FROM link_events ORDER BY 1, 2`)).rows).toEqual(events);
+    expect((await db.query(`SELECT organization_id, event_id FROM link_event_ids ORDER BY 1, 2`)).rows).toEqual(events);
+    expect((await db.query(`SELECT count(*)::int AS n FROM link_event_batches`)).rows).toEqual([{ n: 0 }]);
+    expect(await snapshot(db, DERIVED)).toEqual(today);
+    const hours = (await db.query(HOURS)).rows as { events: number }[];
+    expect(hours.reduce((sum, h) => sum + h.events, 0)).toBe(750);
+
+    t = await createTestApp({ APP_ROLE: 'all', DATABASE_URL: url, QUEUE_PREFIX: `bull-log-migration-${randomUUID()}` });
+    const fold = t.app.get(EventFold);
+    const organizations = (await db.query(`SELECT id FROM organizations ORDER BY id`)).rows as { id: string }[];
+    let queued = 0;
+    for (const { id } of organizations) queued += await fold.refold(id);
+    expect(queued).toBe(750);
+    await folded(t.app, undefined, 30_000);
+
+    expect(await snapshot(db, DERIVED)).toEqual(today);
+    expect((await db.query(HOURS)).rows).toEqual(hours);
+  });
+});
