@@ -285,6 +285,11 @@ describe('the fold, exactly once', () => {
     await exitCodeOf(linkmaker.child);
     await listen(who);
     const events = await post(who, eventsFor('race', linkIds, 6_000, 3));
+    const answered = Date.now();
+    // Appended, not folded: asOf stays before the events' acceptance, and they are not counted yet.
+    const waiting = ((await get(who, `${LINKS}/${linkIds[0]}`)).body as Link).engagement;
+    expect(Date.parse(waiting.asOf)).toBeLessThan(answered);
+    expect(waiting.lastActivityAt).toBeNull();
     const fold = t.app.get(EventFold);
     let busy = 0;
     const folder = async () => {
@@ -296,6 +301,9 @@ describe('the fold, exactly once', () => {
     };
     await Promise.all([folder(), folder(), folder(), folder()]);
     expect(busy).toBeGreaterThan(0);
+    const done = ((await get(who, `${LINKS}/${linkIds[0]}`)).body as Link).engagement;
+    expect(Date.parse(done.asOf)).toBeGreaterThanOrEqual(answered);
+    expect(done.lastActivityAt).not.toBeNull();
     await expectExact(who, linkIds, events);
   });
 });

@@ -107,4 +107,28 @@ describe('the event log migration', () => {
     expect(await snapshot(db, DERIVED)).toEqual(today);
     expect((await db.query(HOURS)).rows).toEqual(hours);
   });
+
+  it('keeps the log in monthly partitions (UTC) through two months ahead, so a month can be dropped whole', async () => {
+    const partitions = async () =>
+      (
+        (await db.query(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = 'link_events'::regclass ORDER BY 1`,
+        )) as { rows: { name: string }[] }
+      ).rows.map((row) => row.name);
+    const month = (ahead: number) => {
+      const now = new Date();
+      const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + ahead, 1));
+      return `link_events_${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+    };
+    // The fixture's events were received in the month it was made: their month has a partition too.
+    expect(await partitions()).toEqual(expect.arrayContaining(['link_events_default', month(0), month(1), month(2)]));
+    const fold = (t as TestApp).app.get(EventFold);
+    expect(await fold.ensurePartitions()).toEqual([]);
+    await db.query(`DROP TABLE ${month(2)}`);
+    expect(await fold.ensurePartitions()).toEqual([month(2)]);
+    expect(await partitions()).toContain(month(2));
+    const [row]: { n: number }[] = (await db.query(`SELECT count(*)::int AS n FROM link_events_default`)).rows;
+    expect(row.n).toBe(0);
+  });
 });

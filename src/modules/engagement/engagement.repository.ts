@@ -208,6 +208,26 @@ export class EngagementRepository {
     return new Set(rows.map((row) => row.event_id));
   }
 
+  /**
+   * The log's monthly partitions (UTC) from this month through `monthsAhead` later, created when
+   * missing, so that appends never land in the default partition; returns the names created.
+   */
+  async ensureLogPartitions(monthsAhead: number): Promise<string[]> {
+    const months: { name: string; start: string; end: string }[] = await this.db.query(
+      `SELECT 'link_events_' || to_char(m, 'YYYYMM') AS name, (m AT TIME ZONE 'UTC')::text AS start,
+              ((m + interval '1 month') AT TIME ZONE 'UTC')::text AS end
+         FROM generate_series(date_trunc('month', now() AT TIME ZONE 'UTC'),
+                              date_trunc('month', now() AT TIME ZONE 'UTC') + make_interval(months => $1), interval '1 month') AS m
+        WHERE to_regclass('link_events_' || to_char(m, 'YYYYMM')) IS NULL`,
+      [monthsAhead],
+    );
+    for (const month of months)
+      await this.db.query(
+        `CREATE TABLE IF NOT EXISTS ${month.name} PARTITION OF link_events FOR VALUES FROM ('${month.start}') TO ('${month.end}')`,
+      );
+    return months.map((month) => month.name);
+  }
+
   /** The organizations with batches to fold, the longest waiting first (a read across tenants; it locks nothing). */
   async organizationsToFold(): Promise<{ organizationId: string; oldest: Date }[]> {
     const rows: { organization_id: string; oldest: Date }[] = await this.db.query(

@@ -58,6 +58,11 @@ export class EventFold {
     private readonly webhooks: LinkWebhooks,
   ) {}
 
+  /** Creates the log's partitions of this month and the next two when missing (idempotent). */
+  ensurePartitions(): Promise<string[]> {
+    return this.engagement.ensureLogPartitions(2);
+  }
+
   /** The organizations with appended batches to fold, the longest waiting first. */
   waiting(): Promise<{ organizationId: string; oldest: Date }[]> {
     return this.engagement.organizationsToFold();

@@ -6,6 +6,8 @@ import { EventFold } from '../event-fold.service';
 const IDLE_POLL_MS = 100;
 /** After a failure (the database away): the next look, so a folder heals without a restart. */
 const RETRY_MS = 1000;
+/** How often a folder makes sure the log's coming months have partitions. */
+const PARTITIONS_EVERY_MS = 3_600_000;
 /** Organizations folded at once by one process (the machine's cores). */
 const PARALLEL_ORGANIZATIONS = 2;
 
@@ -22,6 +24,7 @@ export class FoldScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
+  private partitionsDueAt = 0;
 
   constructor(private readonly fold: EventFold) {}
 
@@ -52,6 +55,11 @@ export class FoldScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One look: every waiting organization folded once; true when any batch was folded. */
   private async foldWaiting(): Promise<boolean> {
+    if (Date.now() >= this.partitionsDueAt) {
+      const created = await this.fold.ensurePartitions();
+      if (created.length > 0) this.logger.log({ partitions: created }, 'Created event log partitions');
+      this.partitionsDueAt = Date.now() + PARTITIONS_EVERY_MS;
+    }
     const waiting = await this.fold.waiting();
     setFoldBacklog(waiting.length === 0 ? 0 : Date.now() - waiting[0].oldest.getTime());
     let folded = false;
