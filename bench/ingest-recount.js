@@ -17,7 +17,7 @@ const {
   compareEngagementWrites,
   eventOfRow,
   linkRollupColumns,
-  whatEventsServiceWrites,
+  whatTheFoldWrites,
 } = require('./data/verify-columns');
 
 const LINKS_PER_QUERY = 100;
@@ -77,7 +77,7 @@ async function recountLinks(db, organizationId, linkIds, mismatches) {
       Object.fromEntries(BOT_REASONS.map((r) => [r, row.bot_opens[r] ?? 0])),
     );
   }
-  const written = await whatEventsServiceWrites(organizationId, [...eventsOf.values()].flat());
+  const written = await whatTheFoldWrites(organizationId, [...eventsOf.values()].flat());
   const expected = compareEngagementWrites(
     mismatches,
     `organization ${organizationId}`,
@@ -156,7 +156,33 @@ async function recountRollups(databaseUrl, organizationId, linkIds) {
   };
 }
 
-module.exports = { recountRollups };
+/**
+ * Waits until the fold has caught up with the organization's appended events (no batch waits);
+ * returns how long that took. Throws past `timeoutMs`.
+ * @param {string} databaseUrl
+ * @param {string} organizationId
+ * @param {number} timeoutMs
+ */
+async function foldCaughtUp(databaseUrl, organizationId, timeoutMs) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const started = Date.now();
+  try {
+    for (;;) {
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS waiting FROM link_event_batches WHERE organization_id = $1`,
+        [organizationId],
+      );
+      if (rows[0].waiting === 0) return Date.now() - started;
+      if (Date.now() - started > timeoutMs) throw new Error(`the fold did not catch up within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await db.end();
+  }
+}
+
+module.exports = { recountRollups, foldCaughtUp };
 
 if (require.main === module) {
   const at = process.argv.indexOf('--manifest');
@@ -164,14 +190,16 @@ if (require.main === module) {
   const manifest = JSON.parse(
     readFileSync(at > 0 ? process.argv[at + 1] : path.join(__dirname, '.dataset.json'), 'utf8'),
   );
-  recountRollups(manifest.databaseUrl, manifest.organizationId, manifest.sample.linkIds).then(
-    (result) => {
-      console.log(JSON.stringify(result, null, 2));
-      process.exit(result.mismatchCount === 0 ? 0 : 1);
-    },
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
+  foldCaughtUp(manifest.databaseUrl, manifest.organizationId, 300_000)
+    .then(() => recountRollups(manifest.databaseUrl, manifest.organizationId, manifest.sample.linkIds))
+    .then(
+      (result) => {
+        console.log(JSON.stringify(result, null, 2));
+        process.exit(result.mismatchCount === 0 ? 0 : 1);
+      },
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
 }

@@ -167,11 +167,21 @@ async function bench(opts, manifest, startedAt) {
       jobs.length > 0 || mixed ? makeJobsOrganization() : null,
     ]);
     await checkKeys(api.urls[0], manifest);
+    // A worker of the tree under test folds the event log while the scenarios run (ingestion needs it).
+    const folderPort = await freePort();
+    const folder = startChild(
+      'folder',
+      apiMain,
+      { ...env, APP_ROLE: 'worker', PORT: String(folderPort) },
+      { cwd: apiTree },
+    );
+    await waitHealthy(folder, `http://127.0.0.1:${folderPort}/healthz`);
     const targets = { service: api, one: { urls: api.urls.slice(0, 1), pids: api.pids.slice(0, 1) }, raw };
     const rss = watchRss(api.pids);
     const outcomes = [];
     for (const scenario of scenarios) outcomes.push(await runScenario(scenario, targets, opts, { manifest, runTag }));
     if (raw) await Promise.all(raw.children.map((child) => stopChild(child)));
+    await stopChild(folder);
     const jobResults = await runJobs(jobs, mixed, { env, api, manifest, opts, runTag, jobsOrganization: jobsOrgKey });
     return { outcomes, jobs: jobResults, memory: rss.stop() };
   } finally {

@@ -165,12 +165,13 @@ async function insertEvents(db, spec) {
   for (const { lo, hi } of chunks) {
     // Events of visits lo..hi: ids 'ev-' + zero-padded number; page views carry a page view id, visit events the visitor and session.
     await db.query(
-      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at)
+      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at, batch_id)
        SELECT v.org, 'ev-' || lpad((v.before + e.ord)::text, 9, '0'), v.link_id, CASE WHEN e.type = 'page_view_retry' THEN 'page_view' ELSE e.type END, o.at,
               CASE WHEN e.type <> 'open' THEN 'pv_' || substr(md5(v.org::text || ':' || v.v || ':' ||
                      CASE WHEN e.type = 'page_view' THEN e.ord WHEN e.type = 'page_view_retry' THEN e.ord - 1 ELSE v.last_pv END), 1, 24) END,
               CASE WHEN e.type <> 'open' THEN v.visitor_id END, CASE WHEN e.type <> 'open' THEN v.session_id END, v.bot,
-              o.at + (200 + (v.v * 7 + e.ord * 131) % 2800) * interval '1 millisecond'
+              o.at + (200 + (v.v * 7 + e.ord * 131) % 2800) * interval '1 millisecond',
+              md5(v.org::text || date_trunc('hour', o.at AT TIME ZONE 'UTC')::text)::uuid
          FROM bench_gen.visits v
         CROSS JOIN LATERAL unnest(v.types) WITH ORDINALITY AS e(type, ord)
         CROSS JOIN LATERAL (
@@ -182,6 +183,41 @@ async function insertEvents(db, spec) {
       [spec.id, lo, hi, spec.events],
     );
   }
+  // Every eventId accepted once ever (the log's dedup keys); the events are folded (the rollups follow).
+  await db.query(
+    `INSERT INTO link_event_ids (organization_id, event_id, received_at) SELECT organization_id, event_id, received_at FROM link_events WHERE organization_id = $1`,
+    [spec.id],
+  );
+  // The hourly aggregates the fold keeps (as migration EventLog computes them for carried events).
+  await db.query(
+    `INSERT INTO link_event_hours (organization_id, custom_link_id, hour, type, bot, internal, country, device_type, browser, os,
+                                   referrer_domain, utm_source, utm_medium, utm_campaign, events)
+     SELECT organization_id, custom_link_id, date_trunc('hour', occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', type, bot,
+            internal_reason IS NOT NULL, country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, count(*)
+       FROM link_events WHERE organization_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14`,
+    [spec.id],
+  );
 }
 
-module.exports = { planVisits, numberVisits, insertEvents };
+/**
+ * The log's monthly partitions (UTC) from `from` through this month, as the migration EventLog makes
+ * them, so that the generated history lands in its months rather than the default partition.
+ * @param {Client} db
+ * @param {string} from  ISO timestamp of the earliest event
+ */
+async function createLogPartitions(db, from) {
+  await db.query(
+    `DO $$
+     DECLARE month timestamptz;
+     BEGIN
+       FOR month IN SELECT generate_series(date_trunc('month', timestamptz '${from}' AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+                                           date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', interval '1 month')
+       LOOP
+         EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF link_events FOR VALUES FROM (%L) TO (%L)',
+           'link_events_' || to_char(month AT TIME ZONE 'UTC', 'YYYYMM'), month, month + interval '1 month');
+       END LOOP;
+     END $$`,
+  );
+}
+
+module.exports = { planVisits, numberVisits, insertEvents, createLogPartitions };

@@ -25,7 +25,7 @@ const { stageAllSessions, insertSessions } = require('./sessions');
 const { stagePeople, computeIntent, insertPeople } = require('./people');
 const { insertAccounts } = require('./accounts');
 const { insertTranscripts } = require('./transcripts');
-const { planVisits, numberVisits, insertEvents } = require('./link-events');
+const { planVisits, numberVisits, insertEvents, createLogPartitions } = require('./link-events');
 const { insertDistinctValues, insertLinkSessions, updateLinkRollups } = require('./link-rollups');
 const { verify } = require('./verify');
 const { countsOf, sampleFor, tenantManifest, storeManifest, writeManifestFile } = require('./manifest');
@@ -116,6 +116,10 @@ async function build(admin, flags, scale, manifestFile) {
           await numberVisits(b);
         });
         await phase('[B] link events', async () => {
+          const {
+            rows: [first],
+          } = await b.query(`SELECT min(at)::text AS at FROM bench_gen.visits`);
+          if (first.at) await createLogPartitions(b, new Date(first.at).toISOString());
           for (const spec of specs) await insertEvents(b, spec);
           await b.query(`ANALYZE link_events`);
         });

@@ -1,5 +1,5 @@
 // Verification: expected column values (from the service's rules) against a stored row, and a
-// link's engagement writes (distinct values, session references) against what EventsService writes.
+// link's engagement writes (distinct values, session references) against what the fold (EventFold) writes.
 'use strict';
 const path = require('node:path');
 const { DIST } = require('./constants');
@@ -72,7 +72,7 @@ function linkRollupColumns(stats, { storedFormOf, stageOf }) {
   };
 }
 
-/** A link_events row (with bot_reason) as the event EventsService folds. */
+/** A link_events row (with bot_reason) as the event the fold (EventFold) reads back. */
 /**
  * @param {Record<string, any>} row
  * @returns {NewEvent}
@@ -96,21 +96,25 @@ function eventOfRow(row) {
 }
 
 /**
- * The distinct values and session references the compiled EventsService writes for these events of
- * one organization taken as one batch, captured from a stand-in repository. The links' side
- * (rollups merged on the link rows), webhook messages and Idempotency-Key answers are not read.
+ * The distinct values and session references the compiled fold (EventFold) writes for these events
+ * of one organization taken as one appended batch, captured from a stand-in repository. The links'
+ * side (rollups merged on the link rows), hourly aggregates and webhook messages are not read.
  * @param {string} organizationId
  * @param {NewEvent[]} events
  * @returns {Promise<EngagementWrites>}
  */
-async function whatEventsServiceWrites(organizationId, events) {
+async function whatTheFoldWrites(organizationId, events) {
   require('reflect-metadata');
-  const { EventsService } = require(path.join(DIST, 'modules/engagement/events.service'));
+  const { EventFold } = require(path.join(DIST, 'modules/engagement/event-fold.service'));
   /** @type {EngagementWrites} */
   const written = { distinct: [], sessions: [] };
+  const batch = { batchId: 'verify', receivedAt: new Date(), eventCount: events.length, replay: false };
   const repository = {
-    /** @param {unknown} _tx @param {string} _org @param {NewEvent[]} batch */
-    insertEvents: async (_tx, _org, batch) => new Set(batch.map((e) => e.eventId)),
+    lockFold: async () => true,
+    pendingBatches: async () => [batch],
+    eventsOfBatches: async () => events.map((e) => ({ ...e, batchId: batch.batchId })),
+    completeFold: async () => {},
+    addHours: async () => {},
     /** @param {unknown} _tx @param {string} _org @param {DistinctValue[]} values */
     insertDistinct: async (_tx, _org, values) => {
       written.distinct.push(...values);
@@ -122,22 +126,19 @@ async function whatEventsServiceWrites(organizationId, events) {
     },
   };
   const links = { merge: async () => new Map(), changed: async () => {} };
-  const service = new EventsService(
+  const fold = new EventFold(
     { transaction: (/** @type {(tx: object) => unknown} */ work) => work({}) },
     repository,
     links,
-    undefined,
-    {
-      record: async () => {},
-    },
+    { record: async () => {} },
   );
-  if (events.length > 0) await service.apply(organizationId, events);
+  if (events.length > 0) await fold.foldOnce(organizationId);
   return written;
 }
 
 /**
- * One organization's stored link_distinct_values and link_sessions rows against what EventsService
- * writes (`written`, from whatEventsServiceWrites); records every difference, returns the expected counts.
+ * One organization's stored link_distinct_values and link_sessions rows against what the fold
+ * writes (`written`, from whatTheFoldWrites); records every difference, returns the expected counts.
  * @param {string[]} failures
  * @param {string} what
  * @param {EngagementWrites} written
@@ -172,4 +173,4 @@ function compareEngagementWrites(failures, what, written, distinctRows, sessionR
   return { distinct: want.size, sessions: written.sessions.length };
 }
 
-module.exports = { compareColumns, linkRollupColumns, eventOfRow, whatEventsServiceWrites, compareEngagementWrites };
+module.exports = { compareColumns, linkRollupColumns, eventOfRow, whatTheFoldWrites, compareEngagementWrites };

@@ -8,7 +8,7 @@ const {
   compareEngagementWrites,
   eventOfRow,
   linkRollupColumns,
-  whatEventsServiceWrites,
+  whatTheFoldWrites,
 } = require('./verify-columns');
 
 /** @typedef {{ org: string, id: string }} LinkRef */
@@ -109,7 +109,7 @@ async function verifyLinks(db, specs, failures) {
   let expectedSessions = 0;
   for (const org of new Set(sample.links.map((l) => l.org))) {
     const orgLinks = sample.links.filter((l) => l.org === org);
-    const written = await whatEventsServiceWrites(
+    const written = await whatTheFoldWrites(
       org,
       orgLinks.flatMap((l) => eventsOfLink(l.id)),
     );

@@ -1,6 +1,6 @@
 // The scenarios, in run order, and their targets.
 'use strict';
-const { recountRollups } = require('../ingest-recount');
+const { foldCaughtUp, recountRollups } = require('../ingest-recount');
 
 const MAX_OFFSET = 1_000_000; // PaginationQuery's bound
 const EVENT_BATCH = 500;
@@ -271,12 +271,15 @@ function loadScenarios(manifest, runTag) {
           : `accepted ${body.accepted} of ${EVENT_BATCH} (rejected: ${JSON.stringify(body.rejected).slice(0, 200)})`,
       // The links' and campaigns' rollups against a recount from the stored events (bench/ingest-recount.js).
       finish: async ({ row }) => {
+        // The fold catches up first (every appended batch folded), then the recount.
+        const catchUpMs = await foldCaughtUp(manifest.databaseUrl, manifest.organizationId, 300_000);
         const recount = await recountRollups(manifest.databaseUrl, manifest.organizationId, sample.linkIds);
         // A mismatch misses the target `rollup_mismatches ≤ 0` (and fails --check); the first few are in the results.
         return {
           events_per_s: Math.round((figure(row, 'rps') ?? 0) * EVENT_BATCH),
           batch_size: EVENT_BATCH,
           rollup_mismatches: recount.mismatchCount,
+          fold_catch_up_ms: catchUpMs,
           recount,
         };
       },

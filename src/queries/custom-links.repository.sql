@@ -57,6 +57,10 @@ SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
 -- CustomLinksRepository.resolveForEvents
 SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))
 
+-- CustomLinksRepository.resetRollups
+UPDATE custom_links SET ${[...MERGED, 'stage'].map((c) => `${c} = DEFAULT`).join(', ')}
+ WHERE organization_id = $1 AND (open_observed OR bot_open_count > 0 OR internal_open_count > 0 OR last_activity_at IS NOT NULL)
+
 -- CustomLinksRepository.mergeRollups
 SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
 WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE

@@ -254,9 +254,10 @@ export class EngagementRepository {
 
   /** Waits for the organization's fold lock (a refold must not be skipped). */
   async awaitFoldLock(tx: EntityManager, organizationId: string): Promise<void> {
-    await tx.query(`INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`, [
-      organizationId,
-    ]);
+    await tx.query(
+      `INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
+      [organizationId],
+    );
     await tx.query(`SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE`, [organizationId]);
   }
 
