@@ -43,6 +43,7 @@ const USAGE = `usage:
   cli key:list --org ORG_ID
   cli key:revoke --id KEY_ID
   cli demo:seed [--org ORG_ID]
+  cli events:refold --org ORG_ID
   cli migration:run
   cli migration:revert
 scopes: ${SCOPES.join(', ')}`;
@@ -53,12 +54,13 @@ const COMMANDS = [
   'key:list',
   'key:revoke',
   'demo:seed',
+  'events:refold',
   'migration:run',
   'migration:revert',
 ];
 
 /** Commands that use keys, and so Redis: key creations and revocations are announced to the API instances' key caches. */
-const KEY_COMMANDS = ['key:create', 'key:list', 'key:revoke', 'demo:seed'];
+const KEY_COMMANDS = ['key:create', 'key:list', 'key:revoke', 'demo:seed', 'events:refold'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -135,8 +137,10 @@ async function adminCommand(
   command: string,
   values: Record<string, string | undefined>,
 ): Promise<unknown> {
-  // demo:seed needs the ingestion stack (Redis, limits, rollups); the key commands stay light.
-  const demo = command === 'demo:seed' ? await import('./modules/demo/demo-cli.module.js') : null;
+  // demo:seed and events:refold need the ingestion stack (Redis, limits, rollups); the key commands stay light.
+  const demo = ['demo:seed', 'events:refold'].includes(command)
+    ? await import('./modules/demo/demo-cli.module.js')
+    : null;
   const modules = [
     ...(KEY_COMMANDS.includes(command) ? [RedisModule, ApiKeysModule] : []),
     ...(demo ? [demo.DemoCliModule.forRoot(config)] : []),
@@ -167,6 +171,13 @@ async function adminCommand(
         const org = values.org === undefined ? undefined : requiredUuid(values, 'org');
         if (org && !(await organizations.exists(org))) throw new UsageError(`organization ${org} not found`);
         return await app.get((demo as NonNullable<typeof demo>).DemoSeedService).seed(org);
+      }
+      case 'events:refold': {
+        // docs/api.md §15.3: the derived engagement of the organization rebuilt from its event log.
+        const org = requiredUuid(values, 'org');
+        if (!(await organizations.exists(org))) throw new UsageError(`organization ${org} not found`);
+        const queued = await app.get((demo as NonNullable<typeof demo>).EventFold).refold(org);
+        return { organizationId: org, queuedEvents: queued };
       }
     }
     throw new UsageError(USAGE);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -22,6 +23,7 @@ import { ADMIN_DATABASE_URL, databaseUrlFor } from './support/test-env';
 jest.setTimeout(120_000);
 
 const FIXTURE = join(__dirname, 'fixtures', 'engagement-before-log.sql');
+const CLI = join(__dirname, '..', 'dist/src/cli.js');
 const BEFORE_LOG = MIGRATIONS.findIndex((migration) => migration.name === 'EventLog1766500000000');
 
 /** Everything the fold derives from the log, in a stable order (the link rows without their updated_at). */
@@ -104,6 +106,21 @@ describe('the event log migration', () => {
     expect(queued).toBe(750);
     await folded(t.app, undefined, 30_000);
 
+    expect(await snapshot(db, DERIVED)).toEqual(today);
+    expect((await db.query(HOURS)).rows).toEqual(hours);
+
+    // The operator's way to the same (docs/api.md §15.3): the built CLI queues, the workers fold.
+    const [first] = organizations;
+    const cli = execFileSync(process.execPath, [CLI, 'events:refold', '--org', first.id], {
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: url, REDIS_URL: process.env.REDIS_URL ?? '' },
+      timeout: 60_000,
+    }).toString();
+    const [{ n: ofFirst }] = (
+      await db.query(`SELECT count(*)::int AS n FROM link_events WHERE organization_id = $1`, [first.id])
+    ).rows as { n: number }[];
+    expect(JSON.parse(cli)).toEqual({ organizationId: first.id, queuedEvents: ofFirst });
+    await folded(t.app, undefined, 30_000);
     expect(await snapshot(db, DERIVED)).toEqual(today);
     expect((await db.query(HOURS)).rows).toEqual(hours);
   });

@@ -8,8 +8,12 @@ import { RedisModule } from '../../common/redis/redis.module';
 import { DemoModule } from './demo.module';
 
 export { DemoSeedService } from './demo-seed.service';
+export { EventFold } from '../engagement';
 
-/** What demo:seed adds to the CLI: the ingestion and link stacks' infrastructure and the seeder. */
+/**
+ * What demo:seed and events:refold add to the CLI: the ingestion and link stacks' infrastructure,
+ * the seeder, and the fold (the refold queues the log again; running workers fold it).
+ */
 @Module({})
 export class DemoCliModule {
   static forRoot(config: AppConfig): DynamicModule {
