@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Reader, type CountryResponse } from 'maxmind';
+import { AppConfigService } from '../../config/app-config';
 
 /** The country database of ip-location-db (CC0), as its npm package ships it. */
 const DATABASE = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
@@ -11,14 +12,18 @@ type CountryRecord = CountryResponse & { country_code?: string };
 
 /**
  * The country of a client address, looked up in memory (a few microseconds) in the database the
- * project installs from npm: no network call, and the address goes nowhere. Loaded once at start.
+ * project installs from npm: no network call, and the address goes nowhere. A process that serves
+ * HTTP loads it (about 15 MB) at start, so no request pays for it; a worker, which looks up nothing,
+ * never does.
  */
 @Injectable()
 export class CountryLookup implements OnModuleInit {
   private reader: Reader<CountryRecord> | null = null;
 
+  constructor(private readonly config: AppConfigService) {}
+
   onModuleInit(): void {
-    this.database();
+    if (this.config.values.appRole !== 'worker') this.database();
   }
 
   /** ISO 3166-1 alpha-2 (upper case), or null: not an address, private, or not in the database. */
