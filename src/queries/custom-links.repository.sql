@@ -48,12 +48,6 @@ SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}
 SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
 FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id
 
--- CustomLinksRepository.campaignOf
-SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
-
--- CustomLinksRepository.campaignOf (2)
-SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2
-
 -- CustomLinksRepository.resolveForEvents
 SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))
 

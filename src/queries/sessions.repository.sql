@@ -45,15 +45,21 @@ WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
 
 -- SessionsRepository.findVisible
 SELECT ${LIST_COLUMNS}, s.tracking, s.details,
-      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at) ORDER BY o.at)
-                  FROM session_observations o WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
+                                                  'campaign_id', lr.campaign_id) ORDER BY o.at)
+                  FROM session_observations o
+                  LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
+                 WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
  FROM sessions s ${PERSON_INTENT('s.organization_id')}
 WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 
 -- SessionsRepository.findVisible (2)
 SELECT ${LIST_COLUMNS}, s.tracking, s.details,
-      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at) ORDER BY o.at)
-                  FROM session_observations o WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
+                                                  'campaign_id', lr.campaign_id) ORDER BY o.at)
+                  FROM session_observations o
+                  LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
+                 WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
  FROM sessions s ${PERSON_INTENT('s.organization_id')}
 WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 

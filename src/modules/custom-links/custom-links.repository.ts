@@ -223,20 +223,6 @@ export class CustomLinksRepository {
     return new Map(rows.map((row) => [row.campaign_id, { total: Number(row.total), active: Number(row.active) }]));
   }
 
-  /** The funnel's link counts over the links created in a window. */
-  /**
-   * The campaign of a link (null when unfiled or absent), by the primary key; read in `tx` when
-   * given, else prepared (session details read it).
-   */
-  async campaignOf(organizationId: string, id: string, tx?: EntityManager): Promise<string | null> {
-    type CampaignRow = Pick<CustomLinkRow, 'campaign_id'>;
-    const sql = `SELECT campaign_id FROM custom_links WHERE organization_id = $1 AND id = $2`;
-    const rows: CampaignRow[] = tx
-      ? await tx.query(sql, [organizationId, id])
-      : await preparedQuery<CampaignRow>(this.db, sql, [organizationId, id]);
-    return rows[0]?.campaign_id ?? null;
-  }
-
   /** The organization's links among these ids and slugs. */
   async resolveForEvents(
     organizationId: string,

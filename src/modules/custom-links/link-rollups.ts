@@ -45,8 +45,4 @@ export class LinkRollups implements RollupLinks {
   changed(organizationId: string): Promise<void> {
     return this.counts.invalidate(organizationId, LINK_LIST);
   }
-
-  campaignOf(organizationId: string, linkId: string, tx?: EntityManager): Promise<string | null> {
-    return this.links.campaignOf(organizationId, linkId, tx);
-  }
 }

@@ -11,7 +11,6 @@ import { LinkEventExport } from './link-event-export';
 import { LinkOpensService } from './link-opens.service';
 import { LinkWebhooks } from './link-webhooks';
 import { ROLLUP_LINKS } from './rollup-links';
-import { SessionObservations } from './session-observations';
 import { TRACKED_SESSIONS } from './tracked-sessions';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CountryLookup } from '../../common/network/country-lookup';
@@ -47,10 +46,9 @@ import { FoldScheduler } from './jobs/fold-scheduler';
     FoldProgress,
     LinkOpensService,
     LinkWebhooks,
-    SessionObservations,
     LinkEventExport,
   ],
-  exports: [EngagementService, EventsService, EventFold, FoldProgress, LinkOpensService, SessionObservations],
+  exports: [EngagementService, EventsService, EventFold, FoldProgress, LinkOpensService],
 })
 export class EngagementModule {}
 

@@ -7,7 +7,6 @@ export { AS_OF } from './dto/as-of';
 export { LinkOpensService, type OpenSignals } from './link-opens.service';
 export { utmOfQuery, UTM_FIELDS, type Utm } from './rules/event-context';
 export { ROLLUP_LINKS, type LinkRollupDelta, type RollupLinks } from './rollup-links';
-export { SessionObservations } from './session-observations';
 export { TRACKED_SESSIONS, type TrackedSessions } from './tracked-sessions';
 export {
   engagementOf,

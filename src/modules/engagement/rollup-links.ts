@@ -30,8 +30,6 @@ export interface RollupLinks {
   views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>>;
   /** After a committed batch changed rollups (the link list's filters may answer differently). */
   changed(organizationId: string): Promise<void>;
-  /** The campaign of a link, read in `tx` when given: null when unfiled or not a link of the organization. */
-  campaignOf(organizationId: string, linkId: string, tx?: EntityManager): Promise<string | null>;
 }
 
 export const ROLLUP_LINKS = definePort<RollupLinks>('rollup links');

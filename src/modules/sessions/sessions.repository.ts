@@ -59,10 +59,13 @@ export type ListedSession = SessionRow & { keyset: Keyset };
 /** A list query with an email substring, which searches session_emails. */
 export type SessionSearchQuery = SessionListQuery & { email: string };
 
-/** The earliest human event of one type that tracking observed of a session through one link. */
+/**
+ * The earliest human event of one type that tracking observed of a session through one link, with
+ * that link's campaign (custom-links' read model link_rollups; null when unfiled or gone).
+ */
 export type ObservedEvent = Narrowed<
-  Pick<Row<'session_observations'>, 'custom_link_id' | 'type' | 'at'>,
-  { custom_link_id: string; type: EventType; at: Date }
+  Pick<Row<'session_observations'>, 'custom_link_id' | 'type' | 'at'> & Pick<Row<'link_rollups'>, 'campaign_id'>,
+  { custom_link_id: string; type: EventType; at: Date; campaign_id: string | null }
 >;
 
 export type SessionDetailRow = SessionRow &
@@ -368,14 +371,17 @@ export class SessionsRepository {
   /**
    * A visible session with its details, its person's intent and what engagement tracking observed of
    * it (engagement's read model session_observations, by link_events_session_idx): the earliest human
-   * event of each type per link, oldest first. One statement; null when absent, elsewhere, staging or
+   * event of each type per link, oldest first, with the link's campaign (link_rollups). One statement; null when absent, elsewhere, staging or
    * pending. `tx`: as that transaction sees it (its own statement, not the prepared one on the pool).
    */
   async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
     type Read = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedEvent, 'at'> & { at: string })[] };
     const sql = `SELECT ${LIST_COLUMNS}, s.tracking, s.details,
-              coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at) ORDER BY o.at)
-                          FROM session_observations o WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+              coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
+                                                          'campaign_id', lr.campaign_id) ORDER BY o.at)
+                          FROM session_observations o
+                          LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
+                         WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
          FROM sessions s ${PERSON_INTENT('s.organization_id')}
         WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`;
     const rows: Read[] = tx

@@ -13,7 +13,7 @@ import {
   type SessionListResponse,
 } from './dto/session.response';
 import type { TranscriptResponse } from './dto/transcript.response';
-import { lifecycleOf, SessionObservations } from '../engagement';
+import { lifecycleOf } from '../engagement';
 import { SESSION_LIST } from './session-list';
 import { SessionsRepository, type ListedSession, type SessionSearchQuery } from './sessions.repository';
 import { TranscriptQuota } from './transcript-quota';
@@ -25,7 +25,6 @@ const TRANSCRIPT_NOT_FOUND = 'Transcript not found or outside the organization.'
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
-    private readonly observations: SessionObservations,
     private readonly counts: CountCache,
     private readonly quota: TranscriptQuota,
     private readonly cursors: Cursors,
@@ -76,9 +75,7 @@ export class SessionsService {
     const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
     const ofLink = observed.filter((e) => e.custom_link_id === linkId);
     // An ingested campaign stands; else the campaign of the link the session was observed through.
-    const campaignId =
-      session.custom_link_campaign_id ??
-      (linkId !== null && ofLink.length > 0 ? await this.observations.campaignOf(organizationId, linkId, tx) : null);
+    const campaignId = session.custom_link_campaign_id ?? ofLink[0]?.campaign_id ?? null;
     return toSessionDetailResponse(session, {
       customLinkId: linkId,
       customLinkCampaignId: campaignId,
