@@ -18,7 +18,13 @@
 // metrics. Query parameters are read without validation (the bench sends valid ones only): integers,
 // comma lists, and strings, on top of the DTO's defaults.
 //
-// Routes: GET /api/v1/sessions, /api/v1/sessions/:id, /api/v1/sessions/:id/transcript,
+// The redirect: GET /l/{slug} charges the route's two windows (per client address, per link) through
+// the service's LimitsService, calls PublicLinksService.open (the slug lookup and the queued open,
+// with its bot check, context and internal-traffic rules) and answers 302 to the experience URL.
+// What it leaves out there too: Nest, express (its query parser, trust proxy: the peer is the client),
+// helmet, request logging and metrics.
+//
+// Routes: GET /l/:slug, GET /api/v1/sessions, /api/v1/sessions/:id, /api/v1/sessions/:id/transcript,
 // /api/v1/people, /api/v1/accounts/:domain, /api/v1/custom-links,
 // /api/v1/custom-link-campaigns/:id/engagement; /healthz once ready.
 // Usage: <the API's environment> RAW_API_KEYS=sk_live_…[,sk_live_…] PORT=3960 node bench/raw-server.js
@@ -71,6 +77,12 @@ const { CustomLinksService } = dist('modules/custom-links/custom-links.service')
 const { CustomLinkListQuery } = dist('modules/custom-links/dto/custom-link-list.query');
 /** @type {typeof import('../src/modules/engagement/engagement.service')} */
 const { EngagementService } = dist('modules/engagement/engagement.service');
+/** @type {typeof import('../src/modules/custom-links/public-links.service')} */
+const { PublicLinksService } = dist('modules/custom-links/public-links.service');
+/** @type {typeof import('../src/modules/engagement')} */
+const { utmOfQuery } = dist('modules/engagement');
+/** @type {typeof import('../src/common/limits/limits.service')} */
+const { LimitsService } = dist('common/limits/limits.service');
 
 const RATE_WINDOW_MS = 60_000;
 const INTEGERS = new Set(['limit', 'offset']);
@@ -187,6 +199,42 @@ async function main() {
   const storage = new RedisThrottlerStorage(new WindowCounter(app.get(REDIS, { strict: false })));
   const table = routes(app);
   const requestsPerMinute = config.limits.requestsPerMinute;
+  const publicLinks = app.get(PublicLinksService, { strict: false });
+  const limits = app.get(LimitsService, { strict: false });
+
+  /**
+   * GET /l/{slug}, as PublicLinksController and its limit guard do it.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {URL} url
+   * @param {string} slug
+   */
+  const redirect = async (req, res, url, slug) => {
+    const clientAddress = req.socket.remoteAddress ?? null;
+    await limits.chargeOrThrow([
+      {
+        key: `limit:raw-link-opens:client:${clientAddress}`,
+        limit: config.limits.linkOpensPerClientPerMinute,
+        ttlMs: RATE_WINDOW_MS,
+      },
+      {
+        key: `limit:raw-link-opens:link:${slug}`,
+        limit: config.limits.linkOpensPerLinkPerMinute,
+        ttlMs: RATE_WINDOW_MS,
+      },
+    ]);
+    const location = await publicLinks.open(slug, {
+      method: req.method ?? 'GET',
+      userAgent: req.headers['user-agent'],
+      headers: req.headers,
+      clientAddress,
+      proxyCountry: null,
+      referrer: req.headers.referer ?? null,
+      utm: utmOfQuery(Object.fromEntries(url.searchParams)),
+      previewToken: url.searchParams.get('preview'),
+    });
+    res.writeHead(302, { location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+  };
 
   /**
    * @param {http.IncomingMessage} req
@@ -195,6 +243,8 @@ async function main() {
   const handle = async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://raw');
     if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
+    const open = /^\/l\/([^/]+)$/.exec(url.pathname);
+    if (open) return redirect(req, res, url, decodeURIComponent(open[1]));
     const key = extractApiKey(req.headers);
     const principal = key === null ? undefined : principals.get(hashApiKey(key));
     if (!principal) return send(res, 401, { detail: 'API key required or invalid.' });

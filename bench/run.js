@@ -141,6 +141,13 @@ async function bench(opts, manifest, startedAt) {
   await flushRedis(opts.redis);
   /** @param {string} name */
   const named = (name) => opts.only === null || name.toLowerCase().includes(opts.only);
+  // The redirect scenario opens the sample links by slug (read here: manifests written before it have none).
+  const slugs = await sql(
+    manifest.databaseUrl,
+    'SELECT slug FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND active ORDER BY slug LIMIT 200',
+    [manifest.organizationId, manifest.sample.linkIds],
+  );
+  manifest.sample.slugs = slugs.map((row) => row.slug);
   const scenarios = selectScenarios(loadScenarios(manifest, runTag), opts.only).map((s) => ({
     ...s,
     apiKey: s.apiKey ?? manifest.apiKey,

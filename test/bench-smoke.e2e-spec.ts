@@ -59,6 +59,8 @@ const HOT_READS = [
   'campaign engagement (',
 ];
 const OTHER_SCENARIOS = ['event ingestion (', 'mixed: '];
+/** Against a raw baseline too, with a tail bound relative to it rather than to its own p50. */
+const REDIRECT = 'link redirect (GET /l/{slug})';
 const TENANT_SEARCH = 'sessions of the ';
 const SCENARIO_FIELDS = ['name', 'rps', 'p50_ms', 'p99_ms', 'max_ms', 'baseline_rps', 'ratio'];
 
@@ -168,7 +170,7 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
 
   it('ran every scenario: requests per second and latencies, and a raw baseline with a ratio and a steady-tail target for every hot read', () => {
     const names = results.scenarios.map((s) => s.name);
-    const expected = [...HOT_READS, ...OTHER_SCENARIOS, ...(results.dataset.tenant ? [TENANT_SEARCH] : [])];
+    const expected = [...HOT_READS, ...OTHER_SCENARIOS, REDIRECT, ...(results.dataset.tenant ? [TENANT_SEARCH] : [])];
     for (const prefix of expected)
       expect({ prefix, found: names.filter(named(prefix)).length }).toEqual({ prefix, found: 1 });
     const hotReads = [...HOT_READS, TENANT_SEARCH];
@@ -204,6 +206,15 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
         });
         expect(results.targets).toContainEqual(
           expect.objectContaining({ name: scenario.name, target: 'p99 ≤ 2.5 × p50' }),
+        );
+      } else if (scenario.name === REDIRECT) {
+        expect({
+          baseline: scenario.baseline_rps! > 0,
+          p99: scenario.baseline_p99_ms! > 0,
+          ratio: typeof scenario.ratio,
+        }).toEqual({ baseline: true, p99: true, ratio: 'number' });
+        expect(results.targets).toContainEqual(
+          expect.objectContaining({ name: REDIRECT, target: 'p99 ≤ 1.2 × raw p99' }),
         );
       } else {
         expect({ name: scenario.name, baseline_rps: scenario.baseline_rps, ratio: scenario.ratio }).toEqual({

@@ -28,6 +28,7 @@ const { VISIBLE } = require('./sql');
  * @property {string} largeCampaignId
  * @property {string[]} campaignIds
  * @property {string[]} linkIds
+ * @property {string[]} [slugs]  The active sample links' slugs (the runner reads them from the database).
  */
 
 /**

@@ -19,6 +19,7 @@ const { eventBodies, pick } = require('./requests');
  * @property {Record<string, string>} headers
  * @property {string[]} paths  One is picked at random per request.
  * @property {import('./requests').EventsSpec} [events]  POSTs of event batches instead of GETs.
+ * @property {number} [expectStatus]  The answer every request must get (else any 2xx); `non2xx` then counts the others.
  */
 
 /**
@@ -78,16 +79,25 @@ class Samples {
 }
 
 /**
- * One autocannon run; with `samples`, every 2xx response time goes into them.
+ * One autocannon run; with `samples`, every expected answer's time goes into them (any 2xx, or
+ * `expectStatus`), and `unexpected` counts the other answers.
  * @param {autocannon.Options} config
  * @param {Samples} [samples]
- * @returns {Promise<autocannon.Result>}
+ * @param {number} [expectStatus]
+ * @returns {Promise<autocannon.Result & { unexpected: number }>}
  */
-function run(config, samples) {
+function run(config, samples, expectStatus) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon(config, (error, result) => (error ? reject(error) : resolve(result)));
-    if (samples)
-      instance.on('response', (_client, status, _bytes, ms) => status >= 200 && status < 300 && samples.add(ms));
+    let unexpected = 0;
+    const instance = autocannon(config, (error, result) =>
+      error ? reject(error) : resolve({ ...result, unexpected }),
+    );
+    const expected = (/** @type {number} */ status) =>
+      expectStatus === undefined ? status >= 200 && status < 300 : status === expectStatus;
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (!expected(status)) unexpected++;
+      else if (samples) samples.add(ms);
+    });
   });
 }
 
@@ -95,7 +105,7 @@ function run(config, samples) {
  * @param {LoadSpec} spec
  * @returns {Promise<Measured>}
  */
-async function measure({ urls, connections, warmup, seconds, headers, paths, events }) {
+async function measure({ urls, connections, warmup, seconds, headers, paths, events, expectStatus }) {
   const body = events ? eventBodies(events) : null;
   /** @type {autocannon.Request} */
   const request = body
@@ -109,10 +119,11 @@ async function measure({ urls, connections, warmup, seconds, headers, paths, eve
     headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
     requests: [request],
   };
-  const warm = warmup > 0 ? await run({ ...config, duration: warmup }) : { non2xx: 0, errors: 0 };
+  const warm =
+    warmup > 0 ? await run({ ...config, duration: warmup }, undefined, expectStatus) : { unexpected: 0, errors: 0 };
   tell({ type: 'measuring' });
   const samples = new Samples();
-  const r = await run({ ...config, duration: seconds }, samples);
+  const r = await run({ ...config, duration: seconds }, samples, expectStatus);
   const { p50_ms, p90_ms, p99_ms, max_ms } = samples.summary([50, 90, 99]);
   return {
     seconds: r.duration,
@@ -122,7 +133,7 @@ async function measure({ urls, connections, warmup, seconds, headers, paths, eve
     p99_ms,
     max_ms,
     requests: r.requests.total,
-    non2xx: r.non2xx + warm.non2xx,
+    non2xx: r.unexpected + warm.unexpected,
     errors: r.errors + warm.errors,
     timeouts: r.timeouts,
     status_codes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count])),

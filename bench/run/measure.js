@@ -74,9 +74,11 @@ async function preflight(origin, scenario, headers) {
         headers: { ...headers, 'content-type': 'application/json' },
         body: eventBodies({ ...scenario.events, tag: `${scenario.events.tag}-preflight` })(),
       }
-    : { headers };
+    : { headers, redirect: 'manual' };
   const res = await fetch(origin + pick(scenario.paths), init);
   const text = await res.text();
+  if (scenario.expectStatus !== undefined)
+    return res.status === scenario.expectStatus ? { body: null } : { failure: `${res.status} ${text.slice(0, 500)}` };
   if (!res.ok) return { failure: `${res.status} ${text.slice(0, 500)}` };
   const body = JSON.parse(text);
   const problem = scenario.check ? scenario.check(body) : null;
@@ -182,7 +184,16 @@ async function runOne(target, scenario, opts, server, seq) {
   const events = scenario.events ? { ...scenario.events, tag: `${scenario.events.tag}-${seq}` } : undefined;
   const seconds = Math.max(opts.seconds, scenario.minSeconds ?? 0);
   const measured = await generateLoad(
-    { urls: target.urls, connections, warmup: opts.warmup, seconds, headers, paths: scenario.paths, events },
+    {
+      urls: target.urls,
+      connections,
+      warmup: opts.warmup,
+      seconds,
+      headers,
+      paths: scenario.paths,
+      events,
+      expectStatus: scenario.expectStatus,
+    },
     target,
   );
   /** @type {Run} */

@@ -161,6 +161,9 @@ function serviceEnv(manifest, opts, queuePrefix) {
     LINK_CREATION_UNITS_PER_DAY: HUGE,
     THUMBNAIL_RENDER_UNITS_PER_HOUR: HUGE,
     THUMBNAIL_RENDER_UNITS_PER_DAY: HUGE,
+    // One load generator is one client opening a few hundred links.
+    LINK_OPENS_PER_CLIENT_PER_MINUTE: HUGE,
+    LINK_OPENS_PER_LINK_PER_MINUTE: HUGE,
   };
 }
 

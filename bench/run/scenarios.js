@@ -36,6 +36,7 @@ const fmt = (n) => Number(n).toLocaleString('en-US');
  * @property {number} [connections]
  * @property {number} [minSeconds]  Of the measured window.
  * @property {import('./requests').EventsSpec} [events]  POST bodies.
+ * @property {number} [expectStatus]  The status every answer must have (else any 2xx); the preflight reads no body.
  * @property {(body: any) => string | null} [check]  A problem with a preflight answer, or null.
  * @property {(body: any) => string} [rename]
  * @property {(context: { row: Figures, runs: object[], manifest: Manifest, runTag: string }) => Promise<Figures>} [finish]
@@ -131,6 +132,18 @@ const p99WithinOf = (factor, key) => ({
   limit: factor,
   needs: key,
   value: (v, rowOf) => quotient(figure(v, 'p99_ms'), figure(rowOf(key), 'p99_ms')),
+});
+
+/**
+ * p99 within `factor` × the raw baseline's p99 in the same run (the value is the quotient).
+ * @param {number} factor
+ * @returns {Target}
+ */
+const p99WithinBaseline = (factor) => ({
+  label: `p99 ≤ ${factor} × raw p99`,
+  op: '<=',
+  limit: factor,
+  value: (v) => quotient(figure(v, 'p99_ms'), figure(v, 'baseline_p99_ms')),
 });
 
 /**
@@ -257,6 +270,17 @@ function loadScenarios(manifest, runTag) {
           `campaign engagement (${fmt(body.generatedLinkCount)} links)`,
       },
     ),
+    {
+      // The prospect's first impression (issue 32 point 6): the lookup, the open queued, the redirect.
+      key: 'link redirect',
+      name: 'link redirect (GET /l/{slug})',
+      paths: (sample.slugs ?? []).map((slug) => `/l/${slug}`),
+      baseline: true,
+      // Run ABBA like a read: each open only adds an event, so the runs' order changes nothing.
+      read: true,
+      expectStatus: 302,
+      targets: [ratioAtLeast(0.9), p99WithinBaseline(1.2)],
+    },
     {
       key: 'event ingestion',
       name: `event ingestion (batches of ${EVENT_BATCH})`,
