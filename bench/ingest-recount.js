@@ -182,7 +182,56 @@ async function foldCaughtUp(databaseUrl, organizationId, timeoutMs) {
   }
 }
 
-module.exports = { recountRollups, foldCaughtUp };
+/**
+ * Samples the fold's lag every 200 ms (now − the oldest appended batch of the organization not
+ * folded yet, 0 when none waits) and PostgreSQL's CPU, until `stop()`: lag p50 / p99 / max in ms,
+ * PostgreSQL CPU seconds and the seconds watched.
+ * @param {string} databaseUrl
+ * @param {string} organizationId
+ */
+function watchFold(databaseUrl, organizationId) {
+  const { watchPostgresCpu } = require('./run/processes');
+  const db = new Client({ connectionString: databaseUrl });
+  const connected = db.connect();
+  const cpu = watchPostgresCpu();
+  const started = Date.now();
+  /** @type {number[]} */
+  const lags = [];
+  let stopped = false;
+  const sampling = (async () => {
+    await connected;
+    while (!stopped) {
+      const { rows } = await db.query(
+        `SELECT coalesce(extract(epoch FROM clock_timestamp() - min(received_at)) * 1000, 0)::float8 AS lag_ms
+           FROM link_event_batches WHERE organization_id = $1`,
+        [organizationId],
+      );
+      lags.push(rows[0].lag_ms);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      const postgresCpuS = cpu.stop();
+      const seconds = (Date.now() - started) / 1000;
+      await sampling;
+      await db.end();
+      const sorted = lags.sort((a, b) => a - b);
+      const at = (/** @type {number} */ p) =>
+        sorted.length === 0 ? null : Math.round(sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]);
+      return {
+        fold_lag_p50_ms: at(50),
+        fold_lag_p99_ms: at(99),
+        fold_lag_max_ms: at(100),
+        postgres_cpu_s: postgresCpuS,
+        load_seconds: Math.round(seconds * 10) / 10,
+      };
+    },
+  };
+}
+
+module.exports = { recountRollups, foldCaughtUp, watchFold };
 
 if (require.main === module) {
   const at = process.argv.indexOf('--manifest');

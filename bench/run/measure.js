@@ -277,11 +277,13 @@ async function runScenario(scenario, targets, opts, context) {
   );
   /** @type {Record<Server, Run[]>} */
   const runs = { service: [], raw: [], one: [] };
+  const watching = scenario.watch ? scenario.watch(context) : null;
   for (const [seq, server] of order.entries()) {
     const target = targets[server];
     if (!target) throw new Error(`${scenario.name}: no ${server} processes were started`);
     runs[server].push(await runOne(target, scenario, opts, server, seq));
   }
+  const watched = watching ? await watching.stop() : {};
   const body = runs.service[0].body;
   const name = scenario.rename && body ? scenario.rename(body) : scenario.name;
   const all = [...runs.service, ...runs.one, ...runs.raw];
@@ -314,6 +316,7 @@ async function runScenario(scenario, targets, opts, context) {
         }
       : {}),
   };
+  Object.assign(row, watched);
   if (scenario.finish) Object.assign(row, await scenario.finish({ ...context, row, runs: all }));
   log(
     `  ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms, max ${row.max_ms} ms${raw ? `; raw ${raw.rps} req/s, ratio ${row.ratio}` : ''}${one ? `; one instance ${one.rps} req/s` : ''}`,

@@ -2,7 +2,7 @@
 // the runner reads of them in /proc (memory, CPU time).
 'use strict';
 const { spawn, execFile } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { readdirSync, readFileSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
@@ -243,6 +243,42 @@ function cpuSeconds(pids) {
 }
 
 /**
+ * CPU seconds used so far by each PostgreSQL process of this machine (server and backends), by pid.
+ * @returns {Map<number, number>}
+ */
+function postgresCpu() {
+  /** @type {Map<number, number>} */
+  const used = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ').slice(-1)[0].split(' ');
+      used.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return used;
+}
+
+/**
+ * PostgreSQL's CPU seconds from now until `stop()` (backends that ended meanwhile are not counted;
+ * the services keep theirs in pools).
+ */
+function watchPostgresCpu() {
+  const before = postgresCpu();
+  return {
+    stop: () => {
+      let seconds = 0;
+      for (const [pid, used] of postgresCpu()) seconds += used - (before.get(pid) ?? 0);
+      return Math.round(seconds * 100) / 100;
+    },
+  };
+}
+
+/**
  * Samples VmRSS of each process every second; `stop()` adds each one's high-water mark (VmHWM) and returns the highest of both.
  * @param {number[]} pids
  */
@@ -276,6 +312,7 @@ module.exports = {
   flushRedis,
   sql,
   procStatusMb,
+  watchPostgresCpu,
   cpuSeconds,
   watchRss,
 };

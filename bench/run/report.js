@@ -186,7 +186,9 @@ function markdownSection(results, opts) {
     const run = results.scenarios.find((s) => s.name.startsWith('event ingestion'));
     lines.push(
       '',
-      `Event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} events per request, ${results.events.connections} connections, p50 ${fmt(run?.p50_ms)} ms, p99 ${fmt(run?.p99_ms)} ms).`,
+      `Event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} events per request, ${results.events.connections} connections, p50 ${fmt(run?.p50_ms)} ms, p99 ${fmt(run?.p99_ms)} ms); ` +
+        `fold lag p50 ${fmt(run?.fold_lag_p50_ms)} ms, p99 ${fmt(run?.fold_lag_p99_ms)} ms, max ${fmt(run?.fold_lag_max_ms)} ms; caught up ${fmt(run?.fold_catch_up_ms)} ms after the load; ` +
+        `PostgreSQL CPU ${fmt(run?.postgres_cpu_ms_per_1000_events)} ms per 1,000 events; rollup mismatches ${fmt(run?.rollup_mismatches)}.`,
     );
   }
   const rss = results.rss;
