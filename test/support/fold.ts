@@ -16,3 +16,14 @@ export async function folded(app: INestApplication, organizationId?: string, tim
     return row.waiting === 0;
   }, timeoutMs);
 }
+
+/** An ISO 8601 instant as the API writes it (UTC, milliseconds). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * `link` as another read returns it when nothing about it changed: its engagement's `asOf` is each
+ * read's own instant (docs/api.md §6.4), so it is any instant there; every other field is the same.
+ */
+export function sameLink<T extends { engagement: { asOf: string } }>(link: T): T {
+  return { ...link, engagement: { ...link.engagement, asOf: expect.stringMatching(ISO_INSTANT) as string } };
+}
