@@ -1,18 +1,71 @@
 -- Generated from src/modules/engagement/engagement.repository.ts by `npm run sql:snapshot`; do not edit.
 
--- EngagementRepository.insertEvents
-INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                         country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
-                         internal_reason)
-SELECT $1, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason,
-       e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content,
-       e.internal_reason
-  FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::uuid[], $9::boolean[], $10::text[],
-              $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+-- EngagementRepository.appendEvents
+WITH input AS (
+  SELECT * FROM unnest($3::text[], $4::uuid[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::uuid[], $10::boolean[], $11::text[],
+                       $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[],
+                       $21::text[], $22::text[])
        WITH ORDINALITY AS e(event_id, link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, bot_reason,
-                            country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason, ord)
- ORDER BY e.ord
-ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id
+                            country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, utm_term,
+                            utm_content, internal_reason, ord)),
+fresh AS (
+  INSERT INTO link_event_ids (organization_id, event_id, received_at)
+  SELECT $1, event_id, now() FROM input ORDER BY ord
+  ON CONFLICT (organization_id, event_id) DO NOTHING RETURNING event_id)
+INSERT INTO link_events (organization_id, received_at, batch_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id,
+                         session_id, bot, bot_reason, country, device_type, browser, os, referrer_domain, utm_source, utm_medium,
+                         utm_campaign, utm_term, utm_content, internal_reason)
+SELECT $1, now(), $2, e.event_id, e.link_id, e.type, e.occurred_at, e.page_view_id, e.visitor_id, e.session_id, e.bot, e.bot_reason,
+       e.country, e.device_type, e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term,
+       e.utm_content, e.internal_reason
+  FROM input e JOIN fresh f ON f.event_id = e.event_id
+RETURNING event_id
+
+-- EngagementRepository.appendEvents (2)
+INSERT INTO link_event_batches (organization_id, batch_id, received_at, event_count) VALUES ($1, $2, now(), $3)
+
+-- EngagementRepository.organizationsToFold
+SELECT organization_id, min(received_at) AS oldest FROM link_event_batches GROUP BY organization_id ORDER BY 2
+
+-- EngagementRepository.lockFold
+INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING
+
+-- EngagementRepository.lockFold (2)
+SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE SKIP LOCKED
+
+-- EngagementRepository.pendingBatches
+SELECT batch_id, received_at, event_count, replay FROM link_event_batches
+WHERE organization_id = $1 ORDER BY received_at, batch_id LIMIT $2
+
+-- EngagementRepository.eventsOfBatches
+WITH pending AS (
+  SELECT min(received_at) AS first, max(received_at) AS last FROM link_event_batches
+   WHERE organization_id = $1 AND batch_id = ANY($2::uuid[]))
+SELECT batch_id, custom_link_id, ${LOGGED_COLUMNS} FROM link_events
+ WHERE organization_id = $1 AND batch_id = ANY($2::uuid[])
+   AND received_at >= (SELECT first FROM pending) AND received_at <= (SELECT last FROM pending)
+ ORDER BY received_at, batch_id, occurred_at, event_id
+
+-- EngagementRepository.completeFold
+DELETE FROM link_event_batches WHERE organization_id = $1 AND batch_id = ANY($2::uuid[])
+
+-- EngagementRepository.completeFold (2)
+UPDATE engagement_folds SET folded_events = folded_events + $2, folded_at = now() WHERE organization_id = $1
+
+-- EngagementRepository.addHours
+INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
+SELECT $1, ${HOUR_KEY.split(', ')
+  .slice(1)
+  .map((c) => `v.${c}`)
+  .join(', ')}, v.events
+  FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[], $9::text[],
+              $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
+       WITH ORDINALITY AS v(${HOUR_KEY.split(', ').slice(1).join(', ')}, events, ord)
+ ORDER BY v.ord
+ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events
+
+-- EngagementRepository.foldedAsOf
+SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of
 
 -- EngagementRepository.insertDistinct
 INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)
@@ -74,9 +127,7 @@ ORDER BY ls.first_seen_at DESC, ls.session_id DESC LIMIT $3 OFFSET $4
 SELECT count(*) AS total FROM link_sessions WHERE organization_id = $1 AND custom_link_id = $2
 
 -- EngagementRepository.eventsOfLink
-SELECT event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, country, device_type, browser, os,
-      referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason,
-      ${EVENTS_NEWEST_FIRST.select()}
+SELECT ${LOGGED_COLUMNS}, ${EVENTS_NEWEST_FIRST.select()}
  FROM link_events WHERE ${where} ${after}
 ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $6 OFFSET $7
 
