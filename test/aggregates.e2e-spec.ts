@@ -29,6 +29,7 @@ import type {
   SessionPage,
 } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { folded } from './support/fold';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 import { CountCache } from '../src/common/pagination/count-cache';
 import { SESSION_LIST } from '../src/modules/sessions/session-list';
@@ -739,6 +740,9 @@ describe('campaign engagement (campaign_engagement)', () => {
       [d, 'other org', other],
     ];
     const mismatches: string[] = [];
+    // The events posted so far are folded into their links (and so their campaigns) first.
+    await Promise.all([folded(t.app, c.organizationId), folded(t.app, d.organizationId)]);
+    const before = Date.now();
     await Promise.all(
       live.map(async ([who, label, id]) => {
         const [res, expected] = await Promise.all([
@@ -747,7 +751,11 @@ describe('campaign engagement (campaign_engagement)', () => {
         ]);
         if (res.status !== 200) mismatches.push(`${label}: status ${res.status}`);
         else {
-          const got = res.body as Record<string, unknown>;
+          const { asOf, ...got } = res.body as Record<string, unknown>;
+          // Nothing waits to be folded: asOf is the read's own instant.
+          const read = Date.parse(asOf as string);
+          if (!(read >= before && read <= Date.now()))
+            mismatches.push(`${label}: asOf ${String(asOf)}, read after ${new Date(before).toISOString()}`);
           const keys = [...new Set([...Object.keys(got), ...Object.keys(expected)])].sort();
           const diff = keys
             .filter((k) => JSON.stringify(got[k]) !== JSON.stringify(expected[k]))

@@ -10,6 +10,7 @@ import {
 } from '../src/modules/engagement/rules/engagement-rollup';
 import { insertLinks, oracleCampaignEngagement } from './support/aggregates';
 import type { EventInput, EventsAnswer, Link } from './support/api-types';
+import { folded } from './support/fold';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -71,7 +72,8 @@ describe('event batches committed together', () => {
   let t: TestApp;
   let db: Pool;
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
+    // Its workers (APP_ROLE all) fold the appended batches into the rollups.
+    t = await createTestApp({ APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000' });
     db = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
   });
   afterAll(async () => {
@@ -83,9 +85,14 @@ describe('event batches committed together', () => {
     const req = request(t.server).post(EVENTS).set('x-api-key', who.key);
     return (key ? req.set('Idempotency-Key', key) : req).send({ events });
   };
-  const engagement = async (who: Tenant, id: string) =>
-    ((await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as Link)
-      .engagement;
+  /** A link's engagement without `asOf` (the read's own instant when nothing waits to be folded). */
+  const engagement = async (who: Tenant, id: string) => {
+    const { asOf, ...rest } = (
+      (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as Link
+    ).engagement;
+    expect(Date.parse(asOf)).toBeLessThanOrEqual(Date.now());
+    return rest;
+  };
 
   /** Fresh links (no engagement yet) in a new campaign. */
   async function linksInCampaign(who: Tenant, n: number): Promise<{ campaignId: string; linkIds: string[] }> {
@@ -119,6 +126,7 @@ describe('event batches committed together', () => {
     answers.forEach((a, i) => expect(a.accepted + a.duplicates).toBe(batches[i].length));
     // Posted again, every event is a duplicate.
     expect(((await post(who, batches[0]).expect(202)).body as EventsAnswer).accepted).toBe(0);
+    await folded(t.app, who.organizationId);
     const stored = pool.filter((e) => distinct.has(e.eventId));
     for (const id of linkIds) {
       expect(await engagement(who, id)).toEqual(
@@ -131,7 +139,10 @@ describe('event batches committed together', () => {
         .set('x-api-key', who.key)
         .expect(200)
     ).body as Record<string, unknown>;
-    expect(campaign).toEqual(await oracleCampaignEngagement(db, who.organizationId, campaignId));
+    expect(campaign).toEqual({
+      ...(await oracleCampaignEngagement(db, who.organizationId, campaignId)),
+      asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
     expect(campaign.loadCount).toBe(stored.filter((e) => e.type === 'page_view' && e.bot !== true).length);
   });
 
@@ -157,10 +168,13 @@ describe('event batches committed together', () => {
     const [mine, theirs] = [(await linksInCampaign(who, 1)).linkIds, (await linksInCampaign(other, 1)).linkIds];
     await post(who, eventPool(mine, 20, `d-${randomUUID()}`)).expect(202);
     await post(other, eventPool(theirs, 20, `d-${randomUUID()}`)).expect(202);
+    // Folded first, so the distinct values and session references are there and no longer change.
+    await Promise.all([folded(t.app, who.organizationId), folded(t.app, other.organizationId)]);
     const rows = async (organizationId: string) =>
       (
         await db.query<{ n: number }>(
-          `SELECT (SELECT count(*) FROM link_events WHERE organization_id = $1) + (SELECT count(*) FROM link_distinct_values WHERE organization_id = $1)
+          `SELECT (SELECT count(*) FROM link_events WHERE organization_id = $1) + (SELECT count(*) FROM link_event_ids WHERE organization_id = $1)
+                + (SELECT count(*) FROM link_distinct_values WHERE organization_id = $1)
                 + (SELECT count(*) FROM link_sessions WHERE organization_id = $1) AS n`,
           [organizationId],
         )

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Link, LinkEvent, LinkEventPage } from './support/api-types';
 import { createLink as createLinkThrough, slugOf } from './support/links';
+import { folded } from './support/fold';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -40,19 +41,28 @@ describe('internal traffic', () => {
   const linkOf = async (id: string) => (await get(`${LINKS}/${id}`).expect(200)).body as Link;
   const timeline = async (linkId: string, query = '') =>
     ((await get(`${LINKS}/${linkId}/events?limit=100${query}`).expect(200)).body as LinkEventPage).events;
-  const send = (events: object[]) =>
-    request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+  /** Posts events and waits for their fold into the link's engagement (the timeline lists them at once). */
+  const send = async (events: object[]) => {
+    await request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+    await folded(t.app, who.organizationId);
+  };
   const open = (link: Link, from: string, query = '') =>
     request(t.server)
       .get(`/l/${slugOf(link)}${query}`)
       .set('User-Agent', CHROME)
       .set('X-Forwarded-For', from);
-  /** Every event of the link, internal ones included, once `count` are there. */
-  const allEvents = (linkId: string, count: number) =>
-    readUntil(
+  /**
+   * Every event of the link, internal ones included, once `count` are there (in the log) and folded
+   * into the link's engagement.
+   */
+  const allEvents = async (linkId: string, count: number) => {
+    const events = await readUntil(
       () => timeline(linkId, '&include_internal=true&include_bots=true'),
-      (events) => events.length >= count,
+      (listed) => listed.length >= count,
     );
+    await folded(t.app, who.organizationId);
+    return events;
+  };
 
   const createLink = () => createLinkThrough(t.server, who.key);
 

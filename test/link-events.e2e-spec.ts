@@ -4,6 +4,7 @@ import type { Scope } from '../src/common/auth/scopes';
 import { detailOf } from './support/api-responses';
 import type { Link, LinkEventPage } from './support/api-types';
 import { createLink as createLinkThrough } from './support/links';
+import { folded } from './support/fold';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -45,8 +46,11 @@ describe('link event timeline', () => {
   const get = (key: string, path: string) => request(t.server).get(path).set('x-api-key', key);
   const list = async (linkId: string, query = '', key = who.key) =>
     (await get(key, `${LINKS}/${linkId}/events${query}`).expect(200)).body as LinkEventPage;
-  const send = (events: unknown[]) =>
-    request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+  /** Posts events and waits for their fold into the link's engagement (the timeline lists them at once). */
+  const send = async (events: unknown[]) => {
+    await request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+    await folded(t.app, who.organizationId);
+  };
   const linkOf = async (id: string) => (await get(who.key, `${LINKS}/${id}`).expect(200)).body as Link;
 
   const createLink = (owner: Tenant = who) => createLinkThrough(t.server, owner.key);
@@ -86,6 +90,7 @@ describe('link event timeline', () => {
       const slug = link.url.slice(`${PUBLIC_BASE_URL}/l/`.length);
       for (const [, , open] of opens) await open(slug).redirects(0).expect(302);
       await eventually(async () => (await list(link.id, '?include_bots=true')).total === opens.length, 30_000);
+      await folded(t.app, who.organizationId);
     });
 
     it('each open is stored with its reason; HEAD is recorded as a bot open', async () => {

@@ -8,6 +8,7 @@ import { sessionBody } from './support/sessions';
 import type { DocumentOperation } from './support/openapi-operations';
 import { startPrism, type PrismProxy } from './support/prism';
 import { PrismScenario, type ApiRequest, type ApiResponse, type ScenarioReport } from './support/prism-scenario';
+import { folded } from './support/fold';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -550,6 +551,8 @@ describe('openapi.json through Prism (validating proxy)', () => {
       expect: 200,
     });
     await multiValue(`${LINKS}/${ada.id}/events`, 'type', ['open', 'page_view', 'lead_submitted']);
+    // The campaign's engagement as the document describes it once the events are folded (main's workers).
+    await folded(main.app, tenant.organizationId);
     await s.send({ method: 'GET', path: `${CAMPAIGNS}/${campaignId}/engagement`, expect: 200 });
     await s.send({
       method: 'GET',

@@ -419,9 +419,14 @@ describe('cursor walks of campaigns, webhook endpoints, deliveries and link even
       path: `${LINKS}/${linkId}/events`,
       insert: async (n) => {
         const rows = ids(n).map((id) => `ev-${id}`);
+        // Logged events (docs/api.md §6.4): each eventId once in link_event_ids, the rows in a batch of
+        // their own that is not pending (the timeline reads the log, folded or not).
         await pool.query(
-          `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, bot)
-           SELECT $1, e.id, $2, 'page_view', timestamptz '2026-03-01T00:00:00Z' + (e.n % 3) * interval '1 second', false FROM unnest($3::text[]) WITH ORDINALITY AS e(id, n)`,
+          `WITH ids AS (
+             INSERT INTO link_event_ids (organization_id, event_id, received_at) SELECT $1, id, now() FROM unnest($3::text[]) AS id)
+           INSERT INTO link_events (organization_id, received_at, batch_id, event_id, custom_link_id, type, occurred_at, bot)
+           SELECT $1, now(), gen_random_uuid(), e.id, $2, 'page_view', timestamptz '2026-03-01T00:00:00Z' + (e.n % 3) * interval '1 second', false
+             FROM unnest($3::text[]) WITH ORDINALITY AS e(id, n)`,
           [organizationId, linkId, rows],
         );
         return rows;

@@ -16,6 +16,7 @@ import type {
   WebhookEndpointWithSecret,
 } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { folded, sameLink } from './support/fold';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /** Signed webhooks (issue 20 point 1): endpoints CRUD, the outbox, delivery, retries and replays, checked by a local receiver. */
@@ -530,8 +531,11 @@ describe('webhooks', () => {
           .filter((b) => LINK_TYPES.includes(b.type) && b.data.id === linkId);
       const linkOf = async (who: Tenant, id: string) =>
         (await request(t.server).get(`/api/v1/custom-links/${id}`).set('x-api-key', who.key).expect(200)).body as Link;
-      const send = (who: Tenant, events: unknown[]) =>
-        request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+      /** Posts events and waits for their fold, in whose transaction their webhook messages are recorded. */
+      const send = async (who: Tenant, events: unknown[]) => {
+        await request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+        await folded(t.app, who.organizationId);
+      };
 
       async function createLink(who: Tenant): Promise<string> {
         const res = await request(t.server)
@@ -581,8 +585,9 @@ describe('webhooks', () => {
           ['custom_link.opened', publicOpen.data.eventId],
           ['custom_link.opened', 'o-human'],
         ]);
-        // Nothing changed the link since the batch: its message carries the link as GET returns it now.
-        expect(sentFor(linkId)[1].data).toEqual({ ...link, eventId: 'o-human', occurredAt: at(1) });
+        // Nothing changed the link since the batch: its message carries the link as GET returns it now
+        // (but for asOf, each read's own instant).
+        expect(sentFor(linkId)[1].data).toEqual({ ...sameLink(link), eventId: 'o-human', occurredAt: at(1) });
         expect((await deliveries(who, endpoint.id)).total).toBe(2);
       });
 
@@ -615,7 +620,7 @@ describe('webhooks', () => {
           { eventId: 'm-engaged-2', type: 'session_engaged', customLinkId: linkId, occurredAt: at(8), sessionId },
           { eventId: 'm-booked-1', type: 'meeting_booked', customLinkId: linkId, occurredAt: at(9), sessionId },
         ]);
-        // Recorded with each batch, before its 202: one message per milestone, none for the bot's start or the repeats.
+        // Recorded with each batch's fold: one message per milestone, none for the bot's start or the repeats.
         expect((await deliveries(who, endpoint.id)).total).toBe(4);
         await eventually(async () => sentFor(linkId).length === 4);
         // Deliveries run in parallel: compare by type, not by arrival.
@@ -626,11 +631,16 @@ describe('webhooks', () => {
           'custom_link.lead': ['m-lead-1', at(6)],
           'custom_link.meeting_booked': ['m-booked-1', at(9)],
         });
-        // Nothing changed the link since the last batch: its message carries the link as GET returns it now.
+        // Nothing changed the link since the last batch: its message carries the link as GET returns it now
+        // (but for asOf, each read's own instant).
         const booked = sentFor(linkId).find((b) => b.type === 'custom_link.meeting_booked')!;
-        expect(booked.data).toEqual({ ...(await linkOf(who, linkId)), eventId: 'm-booked-1', occurredAt: at(9) });
+        expect(booked.data).toEqual({
+          ...sameLink(await linkOf(who, linkId)),
+          eventId: 'm-booked-1',
+          occurredAt: at(9),
+        });
 
-        // Reached already: a later booking records nothing (a message would commit with its batch, before the 202).
+        // Reached already: a later booking records nothing (a message would commit with its batch's fold, awaited by send).
         await send(who, [
           { eventId: 'm-booked-2', type: 'meeting_booked', customLinkId: linkId, occurredAt: at(10), sessionId },
         ]);
