@@ -134,7 +134,7 @@ describe('engagement tracking', () => {
   };
   const link = async (who: Tenant, id: string): Promise<Link> =>
     (await get(who, `${LINKS}/${id}`).expect(200)).body as Link;
-  /** A link's engagement without `asOf` (the read's own instant: asOf has a test of its own). */
+  /** A link's engagement without `asOf` (the read's own instant; test/event-fold.e2e-spec.ts tests asOf before and after a fold). */
   const engagement = async (who: Tenant, id: string) => {
     const { asOf, ...rest } = (await link(who, id)).engagement;
     expect(Date.parse(asOf)).toBeLessThanOrEqual(Date.now());
