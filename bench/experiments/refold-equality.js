@@ -27,7 +27,11 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/14';
 
 /** What the fold derives, as compared: name, the copy's query (a stable column list). */
 const DERIVED = {
-  links: `SELECT organization_id, id, open_observed, bot_open_count, bot_opens, internal_open_count, load_count, page_view_count,
+  // botOpens as the API reads it (docs/api.md §2.7: every reason, a missing one 0): a link whose bot
+  // events have no reason holds {} or explicit zeros depending on who wrote it last.
+  links: `SELECT organization_id, id, open_observed, bot_open_count,
+                 (SELECT jsonb_object_agg(r, coalesce((bot_opens->>r)::int, 0))
+                    FROM unnest(ARRAY['user_agent', 'prefetch', 'head_request', 'scanner']) AS r) AS bot_opens, internal_open_count, load_count, page_view_count,
                  ephemeral_page_view_count, persistent_visitor_count, session_count, started_session_count, engaged_session_count,
                  first_opened_at, last_opened_at, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_clicked_at,
                  first_meeting_booked_at, last_activity_at, last_activity_type, last_activity_event_id, stage FROM custom_links`,
