@@ -149,7 +149,7 @@ describe('benchmark smoke (bench/data.js, bench/run.js --smoke)', () => {
       expect.objectContaining({
         scenarios: expect.any(Array),
         jobs: expect.any(Array),
-        events: { events_per_s: expect.any(Number), batch_size: 500, connections: 6 },
+        events: { events_per_s: expect.any(Number), batch_size: 1000, connections: 20 },
         peak_rss_mb: expect.any(Number),
         targets: expect.any(Array),
         dataset: expect.objectContaining({ counts: manifest.counts, flags: expect.any(Object) }),

@@ -117,12 +117,12 @@ async function whatTheFoldWrites(organizationId, events) {
     addHours: async () => {},
     /** @param {unknown} _tx @param {string} _org @param {DistinctValue[]} values */
     insertDistinct: async (_tx, _org, values) => {
-      written.distinct.push(...values);
+      for (const value of values) written.distinct.push(value);
       return new Map();
     },
     /** @param {unknown} _tx @param {string} _org @param {SessionTimes[]} sessions */
     mergeSessions: async (_tx, _org, sessions) => {
-      written.sessions.push(...sessions);
+      for (const session of sessions) written.sessions.push(session);
     },
   };
   const links = { merge: async () => new Map(), changed: async () => {} };

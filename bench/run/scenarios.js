@@ -3,7 +3,7 @@
 const { foldCaughtUp, recountRollups, watchFold } = require('../ingest-recount');
 
 const MAX_OFFSET = 1_000_000; // PaginationQuery's bound
-const EVENT_BATCH = 500;
+const EVENT_BATCH = 1000;
 /** Issue 21: every read at 20 connections keeps p99 within this many p50s. */
 const TAIL_FACTOR = 2.5;
 
@@ -288,7 +288,7 @@ function loadScenarios(manifest, runTag) {
       name: `event ingestion (batches of ${EVENT_BATCH})`,
       paths: ['/api/v1/events'],
       events: { linkIds: sample.linkIds, tag: runTag, batch: EVENT_BATCH },
-      connections: 6,
+      connections: 20,
       // A batch may take a second on a busy machine: a one-second window (--smoke) could count none.
       minSeconds: 3,
       check: (/** @type {Schemas['EventsResponse']} */ body) =>

@@ -59,9 +59,10 @@ export class PublicLinksController {
   @ApiResponse({ status: 404, description: 'Unknown slug.' })
   @ApiResponse({ status: 410, description: 'The link is inactive.' })
   async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    res.setHeader('Cache-Control', 'no-store');
+    const location = await this.links.open(slug, this.signalsOf(req));
     // Express answers HEAD with this GET route: a HEAD is recorded as a bot open (head_request).
-    res.redirect(302, await this.links.open(slug, this.signalsOf(req)));
+    // No body: res.redirect would negotiate one (text or HTML) that no browser shows.
+    res.status(302).set({ 'Cache-Control': 'no-store', 'Content-Length': '0' }).location(location).end();
   }
 
   private signalsOf(req: Request): OpenRequest {
