@@ -98,7 +98,7 @@ describe('alerts (deploy/base/prometheus-rule.yaml)', () => {
       const extracted = rulesFile(objects);
       expect((parse(extracted) as { groups: unknown[] }).groups).toHaveLength(ruleGroups(objects).length);
       const run = promtool(extracted);
-      expect(`${run.stdout}${run.stderr}`).toContain('SUCCESS: 12 rules found');
+      expect(`${run.stdout}${run.stderr}`).toContain('SUCCESS: 13 rules found');
       expect(run.status).toBe(0);
     });
 

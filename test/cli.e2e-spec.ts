@@ -16,7 +16,7 @@ import type {
   SuggestionGroupPage,
   Transcript,
 } from './support/api-types';
-import { folded } from './support/fold';
+import { foldNow } from './support/fold';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 
 /**
@@ -78,8 +78,8 @@ describe('admin CLI (node dist/src/cli.js)', () => {
     if (!existsSync(CLI) || !existsSync(MAIN))
       throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
     // The default key cache (10 s): a revoked key is refused at once only because the CLI announces it.
-    // Its workers (APP_ROLE all) fold the events demo:seed appends to the event log.
-    t = await createTestApp({ APP_ROLE: 'all' });
+    // No workers of its own (another spec's would deliver its webhooks): it folds what it reads with foldNow.
+    t = await createTestApp();
     db = t.app.get(DataSource);
   });
   afterAll(() => t.close());
@@ -287,7 +287,7 @@ describe('admin CLI (node dist/src/cli.js)', () => {
       expect.objectContaining({ name: 'Demo outreach', customLinkCount: seeded.customLinks }),
     ]);
     // The seeded events are appended to the event log: read the campaign once they are folded.
-    await folded(t.app, seeded.organizationId as string);
+    await foldNow(t.app, seeded.organizationId as string);
     const engagement = (
       await request(t.server)
         .get(`/api/v1/custom-link-campaigns/${campaigns.campaigns[0].id}/engagement`)
