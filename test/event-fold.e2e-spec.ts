@@ -93,9 +93,7 @@ describe('the fold, exactly once', () => {
   const queuePrefix = `bull-fold-${randomUUID()}`;
   const worker = async () => {
     const port = await freePort();
-    // Its webhook dispatcher stays idle: the outbox rows are what this spec counts, and other specs'
-    // deliveries (to their local receivers) are theirs to send.
-    const child = startWorker(port, { QUEUE_PREFIX: queuePrefix, WEBHOOK_DISPATCH_INTERVAL_MS: '600000' });
+    const child = startWorker(port, { QUEUE_PREFIX: queuePrefix });
     workers.push(child);
     return { child, port };
   };

@@ -36,6 +36,11 @@ export default async function globalSetup(): Promise<void> {
   // would reap the renders and jobs an earlier spec left unfinished and run them as its own.
   // The reaper's own spec sets a short lease on a database of its own.
   process.env.JOB_LEASE_MS = '3600000';
+  // Likewise webhook deliveries: any `all`-role app's dispatcher would take another spec's deliveries
+  // (to that spec's local receiver, which its own configuration may refuse), and with the hour-long
+  // lease a delivery taken by an app that then closed waits an hour. Only the specs with receivers
+  // dispatch (each sets WEBHOOK_DISPATCH_INTERVAL_MS on its own instances).
+  process.env.WEBHOOK_DISPATCH_INTERVAL_MS = '600000';
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_URL = services.redisUrl;
 }

@@ -27,6 +27,7 @@ export function startService(
       REDIS_URL: process.env.REDIS_URL ?? '',
       QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? 'bull',
       JOB_LEASE_MS: process.env.JOB_LEASE_MS ?? '60000',
+      WEBHOOK_DISPATCH_INTERVAL_MS: process.env.WEBHOOK_DISPATCH_INTERVAL_MS ?? '1000',
       PORT: String(port),
       ...env,
     },
