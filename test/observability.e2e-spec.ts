@@ -7,6 +7,7 @@ import { WebhookOutbox } from '../src/modules/webhooks';
 import type { Export, Job, JobEnvelope, PeoplePage, WebhookEndpoint } from './support/api-types';
 import { ingest, sessionBody } from './support/sessions';
 import { TcpProxy } from './support/tcp-proxy';
+import { isolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, readUntil, type TestApp } from './support/test-app';
 
 /**
@@ -148,12 +149,14 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
   let receiver: Server;
   let hooks: string;
 
-  // A queue prefix of its own: no other app of the run takes this app's jobs. Webhooks go to a
-  // local receiver that answers 204 on /ok and 500 elsewhere.
+  // A database and queue prefix of its own (isolated-database.ts): no other app of the run takes
+  // this app's jobs or deliveries. Webhooks go to a local receiver that answers 204 on /ok and 500 elsewhere.
+  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
   beforeAll(async () => {
+    isolated = await isolatedServices('metrics');
     t = await createTestApp({
+      ...isolated.env,
       APP_ROLE: 'all',
-      QUEUE_PREFIX: `bull-metrics-${randomUUID()}`,
       RATE_LIMIT_PER_MINUTE: '100000',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_DISPATCH_INTERVAL_MS: '50',
@@ -168,6 +171,7 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
   afterAll(async () => {
     await t.close();
     await new Promise((resolve) => receiver.close(resolve));
+    await isolated.drop();
   });
 
   const { metrics, until } = metricsOf(() => t);

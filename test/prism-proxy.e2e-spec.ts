@@ -9,6 +9,7 @@ import type { DocumentOperation } from './support/openapi-operations';
 import { startPrism, type PrismProxy } from './support/prism';
 import { PrismScenario, type ApiRequest, type ApiResponse, type ScenarioReport } from './support/prism-scenario';
 import { folded } from './support/fold';
+import { isolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -121,8 +122,13 @@ describe('openapi.json through Prism (validating proxy)', () => {
   const runId = randomUUID().slice(0, 8);
   const idem = () => randomUUID();
 
+  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+
   beforeAll(async () => {
+    // Its deliveries go to a local receiver: a database and queues of its own (isolated-database.ts).
+    isolated = await isolatedServices('prism');
     main = await createTestApp({
+      ...isolated.env,
       APP_ROLE: 'all',
       RATE_LIMIT_PER_MINUTE: '100000',
       LINK_MUTATIONS_PER_MINUTE: '100000',
@@ -132,6 +138,7 @@ describe('openapi.json through Prism (validating proxy)', () => {
     });
     // Every key, client address and link has a budget of one request per minute here.
     limited = await createTestApp({
+      ...isolated.env,
       APP_ROLE: 'api',
       RATE_LIMIT_PER_MINUTE: '1',
       LINK_OPENS_PER_CLIENT_PER_MINUTE: '1',
@@ -167,6 +174,7 @@ describe('openapi.json through Prism (validating proxy)', () => {
     await receiver?.close();
     await limited?.close();
     await main?.close();
+    await isolated?.drop();
   });
 
   /** Reads with `read` every 200 ms until `done` holds (or the deadline passes). */

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import type { WebhookEndpointWithSecret } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { isolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -175,9 +176,14 @@ describe('the SDK package (client/) installed from its tarball', () => {
     low: newSessionId(),
   };
 
+  let isolated: Awaited<ReturnType<typeof isolatedServices>> | undefined;
+
   /** Starts the app, subscribes an endpoint to session.analyzed and seeds four analyzed sessions; the endpoint's secret. */
   async function startApp(): Promise<string> {
+    // Its deliveries go to a local receiver: a database and queues of its own (isolated-database.ts).
+    isolated = await isolatedServices('sdk');
     t = await createTestApp({
+      ...isolated.env,
       APP_ROLE: 'all',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_DISPATCH_INTERVAL_MS: '50',
@@ -239,6 +245,7 @@ describe('the SDK package (client/) installed from its tarball', () => {
   afterAll(async () => {
     await receiver?.close();
     await t?.close();
+    await isolated?.drop();
     for (const folder of [consumer, tarball && join(tarball, '..')])
       if (folder) rmSync(folder, { recursive: true, force: true });
   });

@@ -17,6 +17,7 @@ import type {
 } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { folded, sameLink } from './support/fold';
+import { isolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /** Signed webhooks (issue 20 point 1): endpoints CRUD, the outbox, delivery, retries and replays, checked by a local receiver. */
@@ -73,21 +74,27 @@ describe('webhooks', () => {
   let strict: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
+  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+
   beforeAll(async () => {
+    // Its deliveries go to local receivers: a database and queues of its own (isolated-database.ts).
+    isolated = await isolatedServices('webhooks');
     t = await createTestApp({
+      ...isolated.env,
       APP_ROLE: 'all',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_RETRY_BASE_MS: '20',
       WEBHOOK_DISPATCH_INTERVAL_MS: '50',
       ...FAST,
     });
-    strict = await createTestApp({ APP_ROLE: 'api', ...FAST });
+    strict = await createTestApp({ ...isolated.env, APP_ROLE: 'api', ...FAST });
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver.close();
     await strict.close();
     await t.close();
+    await isolated.drop();
   });
 
   const post = (app: TestApp, who: Tenant, body: unknown) =>
@@ -284,7 +291,7 @@ describe('webhooks', () => {
     });
 
     it('takes the allowed ports from WEBHOOK_ALLOWED_PORTS', async () => {
-      const custom = await createTestApp({ APP_ROLE: 'api', WEBHOOK_ALLOWED_PORTS: '8443', ...FAST });
+      const custom = await createTestApp({ ...isolated.env, APP_ROLE: 'api', WEBHOOK_ALLOWED_PORTS: '8443', ...FAST });
       try {
         const who = await custom.createTenant();
         await post(custom, who, { url: 'https://93.184.215.14:8443/hook', eventTypes: ['custom_link.opened'] }).expect(
