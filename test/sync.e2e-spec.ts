@@ -97,6 +97,22 @@ async function byOffsets(who: Tenant, path: string, query: Record<string, string
 const sessionAt = (i: number) =>
   `${new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString().slice(0, 19)}.${String((Math.abs(i) * 7919) % 1_000_000).padStart(6, '0')}Z`;
 
+/**
+ * An instant, to the millisecond the API speaks, after every write so far and before every write to come: the database
+ * clock's next whole millisecond, once the clock has passed it (a truncated clock could share a millisecond with the
+ * rows written just before, and those would count as changed).
+ */
+const dbNow = async () => {
+  const { rows } = await pool.query<{ at: Date }>(
+    `SELECT date_trunc('milliseconds', clock_timestamp()) + interval '1 millisecond' AS at`,
+  );
+  const at = rows[0].at;
+  while (!(await pool.query<{ past: boolean }>('SELECT clock_timestamp() >= $1 AS past', [at])).rows[0].past) {
+    /* the next millisecond is at most one away */
+  }
+  return at.toISOString();
+};
+
 describe('cursor walks', () => {
   it('never skip or repeat a link that existed when the walk started, while links are inserted (created_at ties broken by id)', async () => {
     const who = await t.createTenant();
@@ -203,8 +219,6 @@ describe('cursor validation', () => {
 });
 
 describe('updated_since', () => {
-  /** The database's clock: updated_at comes from it. */
-  const dbNow = async () => (await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at.toISOString();
 
   it('lists the links changed at or after the instant, (updatedAt, id) ascending: a PATCH and a rollup move updatedAt, an update changing nothing does not', async () => {
     const who = await t.createTenant();
@@ -320,7 +334,7 @@ describe('GET /api/v1/accounts', () => {
       newSessionId(),
       sessionBody({ email: 'a@other.com', startTime: at, endTime: end }),
     ).expect(200);
-    const since = (await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at.toISOString();
+    const since = await dbNow();
     await ingest(
       t.server,
       who.key,
@@ -477,7 +491,7 @@ describe("a session's updatedAt and its person's intent", () => {
       sessionBody({ email: 'ada@acme.com', startTime: day(days), endTime: day(days, 30), buyingIntent });
     await ingest(t.server, who.key, older, visit(40, 'low')).expect(200);
     const before = (await get(who, `${SESSIONS}/${older}`, {}).expect(200)).body as SessionDetail;
-    const since = (await pool.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0].at.toISOString();
+    const since = await dbNow();
     const newer = newSessionId();
     await ingest(t.server, who.key, newer, visit(0, 'high')).expect(200);
 
