@@ -1231,6 +1231,8 @@ export interface components {
             url: string;
             eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
             description?: string | null;
+            /** @description Limits the link events (custom_link.*) sent to these campaigns and links; null or absent: every link. Names at least one id. */
+            filter?: components["schemas"]["WebhookEndpointFilterInput"] | null;
         };
         /** @description A link's engagement first reached the engaged stage. */
         CustomLinkEngagedWebhookEvent: {
@@ -2158,6 +2160,8 @@ export interface components {
             eventTypes?: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
             description?: string | null;
             active?: boolean | null;
+            /** @description Replaces the whole filter (absent: unchanged); null removes it. Names at least one id. */
+            filter?: components["schemas"]["WebhookEndpointFilterInput"] | null;
         };
         UsageResponse: {
             /** @description The calling key's 60 s request window, this request included: the X-RateLimit-* headers of the same response. */
@@ -2242,6 +2246,16 @@ export interface components {
              */
             nextAttemptAt: string | null;
         };
+        WebhookEndpointFilterInput: {
+            /** @description Campaigns whose filed links have their events sent; repeats collapse. */
+            campaignIds?: string[] | null;
+            /** @description Links whose events are sent; repeats collapse. */
+            linkIds?: string[] | null;
+        };
+        WebhookEndpointFilterResponse: {
+            campaignIds: string[];
+            linkIds: string[];
+        };
         WebhookEndpointListResponse: {
             webhookEndpoints: components["schemas"]["WebhookEndpointResponse"][];
             total: number;
@@ -2258,6 +2272,8 @@ export interface components {
             eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
             description: string | null;
             active: boolean;
+            /** @description Link events (custom_link.*) are sent only about these links and the links filed in these campaigns; null: every link. Other events are not filtered. */
+            filter: components["schemas"]["WebhookEndpointFilterResponse"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2271,6 +2287,8 @@ export interface components {
             eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
             description: string | null;
             active: boolean;
+            /** @description Link events (custom_link.*) are sent only about these links and the links filed in these campaigns; null: every link. Other events are not filtered. */
+            filter: components["schemas"]["WebhookEndpointFilterResponse"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

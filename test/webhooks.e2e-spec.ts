@@ -129,6 +129,7 @@ describe('webhooks', () => {
         eventTypes: ['custom_link.opened', 'session.analyzed'],
         description: 'CRM',
         active: true,
+        filter: null,
         secret: expect.stringMatching(SECRET),
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
@@ -288,6 +289,153 @@ describe('webhooks', () => {
         url: 'http://127.0.0.1:1/hooks',
         eventTypes: ['custom_link.opened'],
       }).expect(201);
+    });
+
+    describe('filter', () => {
+      const id = (n: number) => `0190a000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+      const patch = (who: Tenant, endpointId: string, body: unknown) =>
+        request(t.server)
+          .patch(`${ENDPOINTS}/${endpointId}`)
+          .set('x-api-key', who.key)
+          .send(body as object);
+      const get = async (who: Tenant, endpointId: string) =>
+        (await request(t.server).get(`${ENDPOINTS}/${endpointId}`).set('x-api-key', who.key).expect(200))
+          .body as WebhookEndpoint;
+
+      it('is stored canonical, each id once, sorted, and shown by create, get, list, patch and rotate', async () => {
+        const who = await t.createTenant();
+        const created = (
+          await post(t, who, {
+            url: receiver.url,
+            eventTypes: ['custom_link.opened'],
+            // Upper case, braced and simple forms are UUIDs as pydantic reads them; repeats collapse.
+            filter: { linkIds: [id(3), id(1).toUpperCase(), `{${id(3)}}`], campaignIds: [id(2).replaceAll('-', '')] },
+          }).expect(201)
+        ).body as WebhookEndpointWithSecret;
+        const filter = { campaignIds: [id(2)], linkIds: [id(1), id(3)] };
+        expect(created.filter).toEqual(filter);
+        expect((await get(who, created.id)).filter).toEqual(filter);
+        const listed = (await request(t.server).get(ENDPOINTS).set('x-api-key', who.key).expect(200))
+          .body as WebhookEndpointPage;
+        expect(listed.webhookEndpoints.map((e) => e.filter)).toEqual([filter]);
+        // A PATCH without `filter` keeps it.
+        expect(
+          ((await patch(who, created.id, { description: 'kept' }).expect(200)).body as WebhookEndpoint).filter,
+        ).toEqual(filter);
+        const rotated = (
+          await request(t.server).post(`${ENDPOINTS}/${created.id}/rotate-secret`).set('x-api-key', who.key).expect(200)
+        ).body as WebhookEndpointWithSecret;
+        expect(rotated.filter).toEqual(filter);
+        // Without a filter (absent or null), every answer says null.
+        const open = (
+          await post(t, who, { url: receiver.url, eventTypes: ['custom_link.opened'], filter: null }).expect(201)
+        ).body as WebhookEndpointWithSecret;
+        expect(open.filter).toBeNull();
+        expect((await get(who, open.id)).filter).toBeNull();
+      });
+
+      it('PATCH replaces the whole filter, and null removes it', async () => {
+        const who = await t.createTenant();
+        const { id: endpointId } = (
+          await post(t, who, {
+            url: receiver.url,
+            eventTypes: ['custom_link.opened'],
+            filter: { linkIds: [id(1)], campaignIds: [id(2)] },
+          }).expect(201)
+        ).body as WebhookEndpointWithSecret;
+        // A list left out is empty in the new filter, not kept from the old one.
+        const replaced = (await patch(who, endpointId, { filter: { linkIds: [id(5), id(4)] } }).expect(200))
+          .body as WebhookEndpoint;
+        expect(replaced.filter).toEqual({ campaignIds: [], linkIds: [id(4), id(5)] });
+        expect((await get(who, endpointId)).filter).toEqual({ campaignIds: [], linkIds: [id(4), id(5)] });
+        const cleared = (await patch(who, endpointId, { filter: null }).expect(200)).body as WebhookEndpoint;
+        expect(cleared.filter).toBeNull();
+        expect((await get(who, endpointId)).filter).toBeNull();
+        const set = (await patch(who, endpointId, { filter: { campaignIds: [id(6)] } }).expect(200))
+          .body as WebhookEndpoint;
+        expect(set.filter).toEqual({ campaignIds: [id(6)], linkIds: [] });
+      });
+
+      it('refuses a bad UUID, more than 1,000 ids, wrong types and a filter naming nothing with 422 at the field', async () => {
+        const who = await t.createTenant();
+        const create = (filter: unknown) =>
+          post(t, who, { url: receiver.url, eventTypes: ['custom_link.opened'], filter });
+
+        const badUuid = await create({ linkIds: [id(1), id(2), id(3), 'not-a-uuid'] }).expect(422);
+        expect(detailOf(badUuid)).toEqual([
+          expect.objectContaining({ type: 'uuid_parsing', loc: ['body', 'filter', 'linkIds', 3], input: 'not-a-uuid' }),
+        ]);
+
+        const many = Array.from({ length: 1001 }, (_, n) => id(n));
+        const tooMany = await create({ campaignIds: many }).expect(422);
+        expect(tooMany.body).toEqual({
+          detail: [
+            {
+              type: 'too_long',
+              loc: ['body', 'filter', 'campaignIds'],
+              msg: 'List should have at most 1000 items after validation, not 1001',
+              input: many,
+              ctx: { field_type: 'List', max_length: 1000, actual_length: 1001 },
+            },
+          ],
+        });
+        // 1,000 in each list is the bound, not beyond it.
+        await create({ campaignIds: many.slice(1), linkIds: many.slice(1) }).expect(201);
+
+        const issue = async (filter: unknown) => detailOf(await create(filter).expect(422));
+        expect(await issue('all')).toEqual([
+          expect.objectContaining({ type: 'model_attributes_type', loc: ['body', 'filter'], input: 'all' }),
+        ]);
+        expect(await issue([id(1)])).toEqual([
+          expect.objectContaining({ type: 'model_attributes_type', loc: ['body', 'filter'], input: [id(1)] }),
+        ]);
+        expect(await issue(7)).toEqual([
+          expect.objectContaining({ type: 'model_attributes_type', loc: ['body', 'filter'] }),
+        ]);
+        expect(await issue({ linkIds: id(1) })).toEqual([
+          expect.objectContaining({ type: 'list_type', loc: ['body', 'filter', 'linkIds'], input: id(1) }),
+        ]);
+        expect(await issue({ campaignIds: [id(1), 12] })).toEqual([
+          expect.objectContaining({ type: 'uuid_type', loc: ['body', 'filter', 'campaignIds', 1], input: 12 }),
+        ]);
+        const reason = 'a filter names at least one campaign or link id; null removes the filter';
+        for (const empty of [{}, { linkIds: [], campaignIds: null }, { linkIDs: [id(1)] }]) {
+          expect(await issue(empty)).toEqual([
+            expect.objectContaining({
+              type: 'value_error',
+              loc: ['body', 'filter'],
+              msg: `Value error, ${reason}`,
+              ctx: { error: reason },
+            }),
+          ]);
+        }
+
+        // The same rules on PATCH, which then changes nothing.
+        const { id: endpointId } = (await create({ linkIds: [id(1)] }).expect(201)).body as WebhookEndpointWithSecret;
+        expect(
+          detailOf(await patch(who, endpointId, { filter: { linkIds: ['x'] }, description: 'no' }).expect(422)),
+        ).toEqual([expect.objectContaining({ type: 'uuid_parsing', loc: ['body', 'filter', 'linkIds', 0] })]);
+        expect(detailOf(await patch(who, endpointId, { filter: {}, description: 'no' }).expect(422))).toEqual([
+          expect.objectContaining({ type: 'value_error', loc: ['body', 'filter'] }),
+        ]);
+        expect(await get(who, endpointId)).toMatchObject({
+          filter: { campaignIds: [], linkIds: [id(1)] },
+          description: null,
+        });
+      });
+
+      it('reports a refused URL and an empty filter in one answer', async () => {
+        const who = await strict.createTenant();
+        const res = await post(strict, who, {
+          url: 'http://93.184.215.14/hook',
+          eventTypes: ['custom_link.opened'],
+          filter: { campaignIds: [] },
+        }).expect(422);
+        expect(detailOf(res).map((issue) => [issue.type, issue.loc])).toEqual([
+          ['value_error', ['body', 'url']],
+          ['value_error', ['body', 'filter']],
+        ]);
+      });
     });
 
     it('takes the allowed ports from WEBHOOK_ALLOWED_PORTS', async () => {

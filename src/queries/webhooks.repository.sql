@@ -4,7 +4,8 @@
 SELECT count(*) AS count FROM webhook_endpoints WHERE organization_id = $1
 
 -- WebhooksRepository.insertEndpoint
-INSERT INTO webhook_endpoints (organization_id, id, url, event_types, description, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *
+INSERT INTO webhook_endpoints (organization_id, id, url, event_types, description, secret, filter_campaign_ids, filter_link_ids)
+VALUES ($1, $2, $3, $4, $5, $6, $7::uuid[], $8::uuid[]) RETURNING *
 
 -- WebhooksRepository.listEndpoints
 SELECT *, ${NEWEST_FIRST.select()} FROM webhook_endpoints WHERE organization_id = $1 ${after} ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2 OFFSET $3
@@ -19,6 +20,8 @@ UPDATE webhook_endpoints SET
       description = CASE WHEN $5::boolean THEN $6::text ELSE description END,
       active = coalesce($7::boolean, active),
       failing_since = CASE WHEN $7::boolean THEN NULL ELSE failing_since END,
+      filter_campaign_ids = CASE WHEN $8::boolean THEN $9::uuid[] ELSE filter_campaign_ids END,
+      filter_link_ids = CASE WHEN $8::boolean THEN $10::uuid[] ELSE filter_link_ids END,
       updated_at = now()
 WHERE organization_id = $1 AND id = $2 RETURNING *
 

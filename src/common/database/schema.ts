@@ -559,6 +559,8 @@ export interface WebhookEndpoints {
   description: string | null;
   event_types: string[];
   failing_since: Timestamp | null;
+  filter_campaign_ids: string[] | null;
+  filter_link_ids: string[] | null;
   id: string;
   organization_id: string;
   previous_secret: string | null;

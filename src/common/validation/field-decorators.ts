@@ -79,10 +79,10 @@ export const OptionalTextList = (maxItems: number, maxLength: number) =>
     MaxLength(maxLength, { each: true }),
   );
 
-export const OptionalObject = (type: () => new () => object) =>
+export const OptionalObject = (type: () => new () => object, description?: string) =>
   // `type: () => ...`: the explorer takes only a function named `type` for a lazy reference.
   applyDecorators(
-    ApiPropertyOptional({ type: () => type(), nullable: true }),
+    ApiPropertyOptional({ type: () => type(), nullable: true, description }),
     IsOptional(),
     IsObject(),
     ValidateNested(),

@@ -30,6 +30,7 @@ import { EventContext1766200000000 } from './1766200000000-EventContext';
 import { InternalTraffic1766300000000 } from './1766300000000-InternalTraffic';
 import { EventLog1766500000000 } from './1766500000000-EventLog';
 import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
+import { WebhookFilters1766650000000 } from './1766650000000-WebhookFilters';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   InternalTraffic1766300000000,
   LinkCardStates1766400000000,
   EventLog1766500000000,
+  WebhookFilters1766650000000,
 ];

@@ -9,13 +9,17 @@ import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import type { PaginationQuery } from '../../common/pagination/pagination.query';
 import { JobLeases } from '../../common/queue/job-leases';
 import { enqueue } from '../../common/queue/job-options';
-import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
+import { RequestValidationError, valueError, type ValidationIssue } from '../../common/errors/validation-issue';
 import { AppConfigService } from '../../config/app-config';
 import { lockNames } from '../../common/database/advisory-locks';
 import type { DeliveryListQuery } from './dto/delivery-list.query';
 import { toDeliveryResponse, toEndpointResponse, withSecret } from './dto/mapping';
 import type { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.response';
-import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhook-endpoint.request';
+import type {
+  CreateWebhookEndpointRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookEndpointFilterInput,
+} from './dto/webhook-endpoint.request';
 import type {
   WebhookEndpointListResponse,
   WebhookEndpointResponse,
@@ -23,6 +27,7 @@ import type {
 } from './dto/webhook-endpoint.response';
 import { SEND_DELIVERY, WEBHOOK_DELIVERIES_QUEUE, type SendDeliveryPayload } from './jobs/webhooks.queue';
 import { endpointUrlProblem } from './endpoint-url';
+import { isEmptyFilter, normalizeFilter, type EndpointFilter } from './rules/endpoint-filter';
 import { newSecret } from './rules/signing';
 import { MAX_ENDPOINTS_PER_ORGANIZATION } from './webhook-event-types';
 import { WebhooksRepository } from './webhooks.repository';
@@ -52,7 +57,7 @@ export class WebhookEndpointsService {
   ) {}
 
   async create(organizationId: string, body: CreateWebhookEndpointRequest): Promise<WebhookEndpointWithSecretResponse> {
-    await this.checkUrl(body.url);
+    const filter = await this.checked(body.url, body.filter);
     return this.db.transaction(async (tx) => {
       // One creation at a time per organization, so the 20-endpoint limit holds under concurrency.
       await lockNames(tx, [`webhook-endpoints:${organizationId}`]);
@@ -66,6 +71,7 @@ export class WebhookEndpointsService {
         eventTypes: unique(body.eventTypes),
         description: body.description ?? null,
         secret: newSecret(),
+        filter: filter ?? null,
       });
       const created = withSecret(row);
       await this.idempotency.complete(tx, created, { location: endpointLocation(row.id) });
@@ -97,13 +103,14 @@ export class WebhookEndpointsService {
     id: string,
     body: UpdateWebhookEndpointRequest,
   ): Promise<WebhookEndpointResponse> {
-    if (body.url !== undefined && body.url !== null) await this.checkUrl(body.url);
+    const filter = await this.checked(body.url ?? undefined, body.filter);
     return this.db.transaction(async (tx) => {
       const row = await this.webhooks.updateEndpoint(tx, organizationId, id, {
         url: body.url ?? undefined,
         eventTypes: body.eventTypes ? unique(body.eventTypes) : undefined,
         description: body.description,
         active: body.active ?? undefined,
+        filter,
       });
       if (!row) throw endpointNotFound();
       const updated = toEndpointResponse(row);
@@ -177,11 +184,26 @@ export class WebhookEndpointsService {
     return attempt;
   }
 
-  private async checkUrl(url: string): Promise<void> {
-    const problem = await endpointUrlProblem(url, this.config.values.webhooks);
-    if (problem) throw new RequestValidationError([valueError(['body', 'url'], url, problem)]);
+  /**
+   * The rules no decorator states, each failing field reported in one answer: the URL (§16.5) and a
+   * filter that names at least one id (§16.7). Returns the filter to store: undefined when none was
+   * given, null to have none.
+   */
+  private async checked(
+    url: string | undefined,
+    given: WebhookEndpointFilterInput | null | undefined,
+  ): Promise<EndpointFilter | null | undefined> {
+    const issues: ValidationIssue[] = [];
+    const urlProblem = url === undefined ? null : await endpointUrlProblem(url, this.config.values.webhooks);
+    if (urlProblem) issues.push(valueError(['body', 'url'], url, urlProblem));
+    const filter = given ? normalizeFilter(given) : given;
+    if (filter && isEmptyFilter(filter)) issues.push(valueError(['body', 'filter'], given, EMPTY_FILTER));
+    if (issues.length > 0) throw new RequestValidationError(issues);
+    return filter;
   }
 }
+
+const EMPTY_FILTER = 'a filter names at least one campaign or link id; null removes the filter';
 
 function unique(types: string[]): string[] {
   return [...new Set(types)];

@@ -14,3 +14,6 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** An organization's endpoints at most (the 21st is refused). */
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 20;
+
+/** Campaign ids, and link ids, an endpoint's filter names at most (each list). */
+export const MAX_FILTER_IDS = 1000;

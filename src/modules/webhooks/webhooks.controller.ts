@@ -81,7 +81,11 @@ export class WebhooksController {
 
   @Patch(':endpoint_id')
   @ApiOperation({ summary: 'Update a webhook endpoint' })
-  @ApiJsonBody(UpdateWebhookEndpointRequest, { eventTypes: ['custom_link.opened'], active: true })
+  @ApiJsonBody(UpdateWebhookEndpointRequest, {
+    eventTypes: ['custom_link.opened'],
+    active: true,
+    filter: { campaignIds: ['0192f0c5-8a4e-7c3b-9d2a-000000000001'], linkIds: [] },
+  })
   @ApiParam(ENDPOINT_ID)
   @RequireScope('webhooks:write')
   @Idempotent()

@@ -6,6 +6,7 @@ import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import type { LapsedJob } from '../../common/queue/job-reaper';
+import type { EndpointFilter } from './rules/endpoint-filter';
 
 type Db = EntityManager | DataSource;
 
@@ -42,6 +43,8 @@ export interface EndpointChanges {
   eventTypes?: string[];
   description?: string | null;
   active?: boolean;
+  /** Replaces the filter; null removes it. */
+  filter?: EndpointFilter | null;
 }
 
 /** What an attempt came to, as the worker records it. */
@@ -74,11 +77,27 @@ export class WebhooksRepository {
   async insertEndpoint(
     tx: Db,
     organizationId: string,
-    endpoint: { url: string; eventTypes: string[]; description: string | null; secret: string },
+    endpoint: {
+      url: string;
+      eventTypes: string[];
+      description: string | null;
+      secret: string;
+      filter: EndpointFilter | null;
+    },
   ): Promise<EndpointRow> {
     const [row]: EndpointRow[] = await tx.query(
-      `INSERT INTO webhook_endpoints (organization_id, id, url, event_types, description, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-      [organizationId, uuidv7(), endpoint.url, endpoint.eventTypes, endpoint.description, endpoint.secret],
+      `INSERT INTO webhook_endpoints (organization_id, id, url, event_types, description, secret, filter_campaign_ids, filter_link_ids)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::uuid[], $8::uuid[]) RETURNING *`,
+      [
+        organizationId,
+        uuidv7(),
+        endpoint.url,
+        endpoint.eventTypes,
+        endpoint.description,
+        endpoint.secret,
+        endpoint.filter?.campaignIds ?? null,
+        endpoint.filter?.linkIds ?? null,
+      ],
     );
     return row;
   }
@@ -120,6 +139,8 @@ export class WebhooksRepository {
               description = CASE WHEN $5::boolean THEN $6::text ELSE description END,
               active = coalesce($7::boolean, active),
               failing_since = CASE WHEN $7::boolean THEN NULL ELSE failing_since END,
+              filter_campaign_ids = CASE WHEN $8::boolean THEN $9::uuid[] ELSE filter_campaign_ids END,
+              filter_link_ids = CASE WHEN $8::boolean THEN $10::uuid[] ELSE filter_link_ids END,
               updated_at = now()
         WHERE organization_id = $1 AND id = $2 RETURNING *`,
       [
@@ -130,6 +151,9 @@ export class WebhooksRepository {
         changes.description !== undefined,
         changes.description ?? null,
         changes.active ?? null,
+        changes.filter !== undefined,
+        changes.filter?.campaignIds ?? null,
+        changes.filter?.linkIds ?? null,
       ],
     );
     return rows[0] ?? null;

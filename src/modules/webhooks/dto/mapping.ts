@@ -10,6 +10,11 @@ export function toEndpointResponse(row: EndpointRow): WebhookEndpointResponse {
     eventTypes: row.event_types,
     description: row.description,
     active: row.active,
+    // Stored canonical, deduplicated and sorted (rules/endpoint-filter.ts); both null without a filter.
+    filter:
+      row.filter_link_ids === null || row.filter_campaign_ids === null
+        ? null
+        : { campaignIds: row.filter_campaign_ids, linkIds: row.filter_link_ids },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -11,8 +11,9 @@ import {
   MaxLength,
 } from 'class-validator';
 import { IsHttpUrl } from '../../../common/validation/http-url';
-import { OptionalBoolean, OptionalText } from '../../../common/validation/field-decorators';
-import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
+import { OptionalBoolean, OptionalObject, OptionalText } from '../../../common/validation/field-decorators';
+import { IsUuidString } from '../../../common/validation/validators';
+import { MAX_FILTER_IDS, WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
 
 const Url = (required: boolean) =>
   applyDecorators(
@@ -45,17 +46,42 @@ const EventTypes = (required: boolean) =>
     IsEnum(Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, type])), { each: true }),
   );
 
+const FilterIds = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_IDS, nullable: true, description }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(MAX_FILTER_IDS),
+    IsUuidString({ each: true }),
+  );
+
+/** Which links' lifecycle events (`custom_link.*`) an endpoint receives (docs/api.md §16.7). */
+export class WebhookEndpointFilterInput {
+  @FilterIds('Campaigns whose filed links have their events sent; repeats collapse.') campaignIds?: string[] | null;
+  @FilterIds('Links whose events are sent; repeats collapse.') linkIds?: string[] | null;
+}
+
 /** POST /api/v1/webhook-endpoints. */
 export class CreateWebhookEndpointRequest {
   @Url(true) url: string;
   @EventTypes(true) eventTypes: string[];
   @OptionalText(255) description?: string | null;
+  @OptionalObject(
+    () => WebhookEndpointFilterInput,
+    'Limits the link events (custom_link.*) sent to these campaigns and links; null or absent: every link. Names at least one id.',
+  )
+  filter?: WebhookEndpointFilterInput | null;
 }
 
-/** PATCH /api/v1/webhook-endpoints/{endpoint_id}: any of the fields; null clears the description. */
+/** PATCH /api/v1/webhook-endpoints/{endpoint_id}: any of the fields; null clears the description and the filter. */
 export class UpdateWebhookEndpointRequest {
   @Url(false) url?: string;
   @EventTypes(false) eventTypes?: string[];
   @OptionalText(255) description?: string | null;
   @OptionalBoolean() active?: boolean | null;
+  @OptionalObject(
+    () => WebhookEndpointFilterInput,
+    'Replaces the whole filter (absent: unchanged); null removes it. Names at least one id.',
+  )
+  filter?: WebhookEndpointFilterInput | null;
 }
