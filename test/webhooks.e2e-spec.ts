@@ -692,12 +692,14 @@ describe('webhooks', () => {
         await folded(t.app, who.organizationId);
       };
 
-      async function createLink(who: Tenant): Promise<string> {
+      /** A link made through the API, filed in the campaign named `campaign` when given. */
+      async function createLink(who: Tenant, campaign?: string): Promise<string> {
+        const links = [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }];
         const res = await request(t.server)
           .post('/api/v1/custom-links')
           .set('x-api-key', who.key)
           .set('Idempotency-Key', `wh-link-${Date.now()}-${Math.random()}`)
-          .send({ links: [{ firstName: 'Ada', shareThumbnailUrl: 'https://cdn.example.com/card.png' }] })
+          .send(campaign === undefined ? { links } : { links, campaign: { name: campaign } })
           .expect(202);
         const jobId = (res.body as JobEnvelope).job.id;
         let linkId = '';
@@ -800,6 +802,134 @@ describe('webhooks', () => {
           { eventId: 'm-booked-2', type: 'meeting_booked', customLinkId: linkId, occurredAt: at(10), sessionId },
         ]);
         expect((await deliveries(who, endpoint.id)).total).toBe(4);
+      });
+
+      describe('to filtered endpoints', () => {
+        type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+        const receivers: Receiver[] = [];
+        afterAll(() => Promise.all(receivers.map((r) => r.close())));
+
+        /** An endpoint with a receiver of its own, so what reached it is told apart from what reached the others. */
+        const endpointWith = async (who: Tenant, filter: unknown, eventTypes = LINK_TYPES) => {
+          const own = await startReceiver();
+          receivers.push(own);
+          const endpoint = (await post(t, who, { url: own.url, eventTypes, filter }).expect(201))
+            .body as WebhookEndpointWithSecret;
+          const messages = () =>
+            own.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+          /** [type, link id] of the link events it received. */
+          const linkEvents = () =>
+            messages()
+              .filter((m) => LINK_TYPES.includes(m.type))
+              .map((m) => [m.type, m.data.id]);
+          return { endpoint, messages, linkEvents };
+        };
+        const opened = (linkId: string) => ['custom_link.opened', linkId];
+        const sortedPairs = (pairs: unknown[][]) => pairs.map((p) => JSON.stringify(p)).sort();
+        const open = (linkId: string, eventId: string) => ({
+          eventId,
+          type: 'open',
+          customLinkId: linkId,
+          occurredAt: at(1),
+        });
+
+        it("send a link's events only when the filter names the link or the campaign it is filed in; unfiltered endpoints get every link's", async () => {
+          const who = await t.createTenant();
+          const [a, b] = [await createLink(who), await createLink(who)];
+          const filed = await createLink(who, 'Filtered campaign');
+          const campaignId = (await linkOf(who, filed)).campaignId!;
+          expect(campaignId).toMatch(UUID);
+
+          const everyLink = await endpointWith(who, null);
+          const linkA = await endpointWith(who, { linkIds: [a] });
+          const campaign = await endpointWith(who, { campaignIds: [campaignId] });
+          const either = await endpointWith(who, { linkIds: [b], campaignIds: [campaignId] });
+
+          await send(who, [open(a, 'f-a'), open(b, 'f-b'), open(filed, 'f-c')]);
+          // A milestone is a link event too: the filter applies to it as to opens.
+          await send(who, [
+            {
+              eventId: 'f-a-start',
+              type: 'session_started',
+              customLinkId: a,
+              occurredAt: at(2),
+              sessionId: newSessionId(),
+            },
+          ]);
+          // The fold has recorded every message and its deliveries: the counts are final now.
+          expect((await deliveries(who, everyLink.endpoint.id)).total).toBe(4);
+          expect((await deliveries(who, linkA.endpoint.id)).total).toBe(2);
+          expect((await deliveries(who, campaign.endpoint.id)).total).toBe(1);
+          expect((await deliveries(who, either.endpoint.id)).total).toBe(2);
+
+          await eventually(
+            async () =>
+              everyLink.linkEvents().length === 4 &&
+              linkA.linkEvents().length === 2 &&
+              campaign.linkEvents().length === 1 &&
+              either.linkEvents().length === 2,
+            30_000,
+          );
+          expect(sortedPairs(everyLink.linkEvents())).toEqual(
+            sortedPairs([opened(a), opened(b), opened(filed), ['custom_link.session_started', a]]),
+          );
+          expect(sortedPairs(linkA.linkEvents())).toEqual(sortedPairs([opened(a), ['custom_link.session_started', a]]));
+          expect(campaign.linkEvents()).toEqual([opened(filed)]);
+          // The message's data shows the campaign the filter matched.
+          expect(campaign.messages()[0].data.campaignId).toBe(campaignId);
+          expect(sortedPairs(either.linkEvents())).toEqual(sortedPairs([opened(b), opened(filed)]));
+        });
+
+        it('match the campaign a link is filed in when the event is recorded, and do not filter events that are not about a link', async () => {
+          const who = await t.createTenant();
+          const link = await createLink(who);
+          const { id: campaignId } = (
+            await request(t.server)
+              .post('/api/v1/custom-link-campaigns')
+              .set('x-api-key', who.key)
+              .send({ name: 'Later' })
+              .expect(201)
+          ).body as { id: string };
+          const filtered = await endpointWith(who, { campaignIds: [campaignId] }, [...LINK_TYPES, 'session.analyzed']);
+          const fileIn = (campaign: { id: string } | null) =>
+            request(t.server)
+              .patch(`/api/v1/custom-links/${link}`)
+              .set('x-api-key', who.key)
+              .send({ campaign })
+              .expect(200);
+
+          await send(who, [open(link, 'l-unfiled')]);
+          await fileIn({ id: campaignId });
+          await send(who, [open(link, 'l-filed')]);
+          await fileIn(null);
+          await send(who, [open(link, 'l-unfiled-again')]);
+          expect((await deliveries(who, filtered.endpoint.id)).total).toBe(1);
+
+          // session.analyzed is about no link: a filtered endpoint subscribed to it gets it.
+          const sessionId = newSessionId();
+          await ingest(t.server, who.key, sessionId, sessionBody()).expect(200);
+          await eventually(async () => filtered.messages().length === 2, 30_000);
+          expect(filtered.linkEvents()).toEqual([opened(link)]);
+          expect(filtered.messages().find((m) => m.type === 'custom_link.opened')!.data).toMatchObject({
+            eventId: 'l-filed',
+            campaignId,
+          });
+          expect(filtered.messages().find((m) => m.type === 'session.analyzed')!.data.id).toBe(sessionId);
+        });
+
+        it("accept another organization's ids, which match nothing of it", async () => {
+          const [owner, other] = [await t.createTenant(), await t.createTenant()];
+          const theirs = await createLink(other);
+          // Ids are not looked up: a filter tells nothing about which ids exist, here or elsewhere.
+          const snooping = await endpointWith(owner, { linkIds: [theirs] });
+          expect(snooping.endpoint.filter).toEqual({ campaignIds: [], linkIds: [theirs] });
+          const theirEndpoint = await endpointWith(other, null);
+          await send(other, [open(theirs, 'x-org')]);
+          expect((await deliveries(other, theirEndpoint.endpoint.id)).total).toBe(1);
+          expect((await deliveries(owner, snooping.endpoint.id)).total).toBe(0);
+          await eventually(async () => theirEndpoint.linkEvents().length === 1, 30_000);
+          expect(snooping.messages()).toEqual([]);
+        });
       });
     });
   });

@@ -33,15 +33,21 @@ UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = n
 WHERE organization_id = $1 AND id = $2 RETURNING *
 
 -- WebhooksRepository.recordMessages
-INSERT INTO webhook_messages (organization_id, id, event_type, body)
-SELECT $1, m.id, m.event_type, m.body FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS m(id, event_type, body, ord) ORDER BY m.ord
-
--- WebhooksRepository.recordMessages (2)
+WITH m AS (
+  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::uuid[], $7::uuid[])
+           WITH ORDINALITY AS m(id, event_type, body, link_scoped, link_id, campaign_id, ord)
+), recipients AS (
+  SELECT m.id AS message_id, m.ord, e.id AS endpoint_id
+    FROM m JOIN webhook_endpoints e ON e.organization_id = $1 AND e.active AND m.event_type = ANY (e.event_types)
+   WHERE NOT m.link_scoped OR e.filter_link_ids IS NULL
+      OR (e.id, m.link_id) IN (SELECT f.id, t.id FROM webhook_endpoints f CROSS JOIN LATERAL unnest(f.filter_link_ids) AS t(id) WHERE f.organization_id = $1)
+      OR (e.id, m.campaign_id) IN (SELECT f.id, t.id FROM webhook_endpoints f CROSS JOIN LATERAL unnest(f.filter_campaign_ids) AS t(id) WHERE f.organization_id = $1)
+), stored AS (
+  INSERT INTO webhook_messages (organization_id, id, event_type, body)
+  SELECT $1, m.id, m.event_type, m.body FROM m WHERE m.id IN (SELECT message_id FROM recipients) ORDER BY m.ord
+)
 INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at)
-SELECT e.organization_id, gen_random_uuid(), e.id, m.id, 1, 'pending', now()
-  FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS m(id, event_type, ord)
-  JOIN webhook_endpoints e ON e.organization_id = $1 AND e.active AND m.event_type = ANY (e.event_types)
- ORDER BY m.ord, e.id
+SELECT $1, gen_random_uuid(), r.endpoint_id, r.message_id, 1, 'pending', now() FROM recipients r ORDER BY r.ord, r.endpoint_id
 
 -- WebhooksRepository.subscribedTypes
 SELECT DISTINCT t.type FROM webhook_endpoints e CROSS JOIN LATERAL unnest(e.event_types) AS t(type)

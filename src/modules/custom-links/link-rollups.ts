@@ -3,7 +3,14 @@ import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
 import { ImplementsPort } from '../../common/wiring/port';
 import { LinkUrls } from './link-urls';
-import { FoldProgress, ROLLUP_LINKS, type LinkRollupDelta, type MilestoneTimes, type RollupLinks } from '../engagement';
+import {
+  FoldProgress,
+  ROLLUP_LINKS,
+  type LinkRollupDelta,
+  type LinkView,
+  type MilestoneTimes,
+  type RollupLinks,
+} from '../engagement';
 import { CustomLinksRepository } from './custom-links.repository';
 import { toCustomLinkResponse } from './dto/custom-link.response';
 import { LINK_LIST } from './link-list';
@@ -35,7 +42,7 @@ export class LinkRollups implements RollupLinks {
     return this.links.resetRollups(tx, organizationId);
   }
 
-  async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>> {
+  async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, LinkView>> {
     const asOf = await this.progress.asOf(organizationId, tx);
     const rows = await this.links.findByIds(tx, organizationId, linkIds);
     return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.urls, asOf)]));

@@ -6,7 +6,7 @@ export { FoldProgress } from './fold-progress';
 export { AS_OF } from './dto/as-of';
 export { LinkOpensService, type OpenSignals } from './link-opens.service';
 export { utmOfQuery, UTM_FIELDS, type Utm } from './rules/event-context';
-export { ROLLUP_LINKS, type LinkRollupDelta, type RollupLinks } from './rollup-links';
+export { ROLLUP_LINKS, type LinkRollupDelta, type LinkView, type RollupLinks } from './rollup-links';
 export { TRACKED_SESSIONS, type TrackedSessions } from './tracked-sessions';
 export {
   engagementOf,

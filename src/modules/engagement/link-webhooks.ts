@@ -9,7 +9,8 @@ import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 /**
  * The link webhook events of a folded batch (custom_link.opened and the first-reached milestones),
  * recorded in the batch's transaction: data is the link as its GET returns it after the batch, plus
- * the triggering event's `eventId` and `occurredAt`.
+ * the triggering event's `eventId` and `occurredAt`. Each message names its link and the campaign
+ * the link is filed in then (the `campaignId` of its data), which endpoint filters match.
  */
 @Injectable()
 export class LinkWebhooks {
@@ -35,19 +36,19 @@ export class LinkWebhooks {
       (cause) => listened.has(cause.type) && fires(cause.event.eventId),
     );
     if (causes.length === 0) return;
-    let views: Promise<Map<string, object>> | undefined;
-    const viewsOnce = () => (views ??= this.links.views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]));
+    // Every cause is of a listened type, so each message's data is built: the views are read once, now.
+    const views = await this.links.views(tx, organizationId, [...new Set(causes.map((c) => c.linkId))]);
     await this.outbox.recordMany(
       tx,
       organizationId,
-      causes.map(({ type, linkId, event }) => ({
-        type,
-        data: async () => ({
-          ...(await viewsOnce()).get(linkId),
-          eventId: event.eventId,
-          occurredAt: event.occurredAt.toISOString(),
-        }),
-      })),
+      causes.map(({ type, linkId, event }) => {
+        const view = views.get(linkId);
+        return {
+          type,
+          link: { id: linkId, campaignId: view?.campaignId ?? null },
+          data: { ...view, eventId: event.eventId, occurredAt: event.occurredAt.toISOString() },
+        };
+      }),
       listened,
     );
   }

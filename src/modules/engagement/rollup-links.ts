@@ -10,6 +10,11 @@ export interface LinkRollupDelta {
   newDistinct: (kind: DistinctKind) => number;
 }
 
+/** A link as its GET returns it; its campaign decides which filtered webhook endpoints hear of it. */
+export interface LinkView {
+  campaignId: string | null;
+}
+
 /**
  * The links events are about, as their owning module keeps them (the rollup is stored on the link
  * row, where the link list filters and sorts by it). The owner implements the port: it depends on
@@ -27,7 +32,7 @@ export interface RollupLinks {
   /** Empties the organization's link rollups in `tx`, before a refold folds the whole log again. */
   reset(tx: EntityManager, organizationId: string): Promise<void>;
   /** The links as their GET returns them, read in `tx`, by id. */
-  views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, object>>;
+  views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, LinkView>>;
   /** After a committed batch changed rollups (the link list's filters may answer differently). */
   changed(organizationId: string): Promise<void>;
 }

@@ -15,5 +15,13 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** An organization's endpoints at most (the 21st is refused). */
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 20;
 
+/**
+ * The events about one link (`custom_link.*`): the only ones an endpoint's filter applies to. The
+ * others (jobs, publish jobs, sessions) reach every subscribed endpoint, filtered or not.
+ */
+export const LINK_SCOPED_EVENT_TYPES: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES.filter((type) =>
+  type.startsWith('custom_link.'),
+);
+
 /** Campaign ids, and link ids, an endpoint's filter names at most (each list). */
 export const MAX_FILTER_IDS = 1000;

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { WebhookEventType } from './webhook-event-types';
-import { WebhooksRepository } from './webhooks.repository';
+import { LINK_SCOPED_EVENT_TYPES, type WebhookEventType } from './webhook-event-types';
+import { WebhooksRepository, type MessageLink, type RecordedMessage } from './webhooks.repository';
 
-/** A message to record: `data` is the resource as its GET returns it, or a function building it. */
+/**
+ * A message to record: `data` is the resource as its GET returns it, or a function building it.
+ * `link`: the link a `custom_link.*` message is about, with its campaign now; endpoints with a
+ * filter get such a message only when it matches, and never one recorded without `link`.
+ */
 export interface OutboxMessage {
   type: WebhookEventType;
   data: unknown | (() => Promise<unknown>);
+  link?: MessageLink;
 }
 
 /**
@@ -39,6 +44,8 @@ export class WebhookOutbox {
   /**
    * Several messages, in order, asking once per type whether anyone listens (a batch of opens costs
    * one query when none does), unless the caller read `subscribed` already in this transaction.
+   * Filters are not asked here: a link event that every listening endpoint's filter excludes is
+   * built, then matched in the recording statement, which stores nothing for it.
    */
   async recordMany(
     tx: EntityManager,
@@ -47,8 +54,8 @@ export class WebhookOutbox {
     subscribed?: Set<WebhookEventType>,
   ): Promise<void> {
     const listened = new Map<WebhookEventType, boolean>();
-    const recorded: { eventType: string; body: string }[] = [];
-    for (const { type, data } of messages) {
+    const recorded: RecordedMessage[] = [];
+    for (const { type, data, link } of messages) {
       if (!listened.has(type))
         listened.set(
           type,
@@ -59,6 +66,8 @@ export class WebhookOutbox {
       recorded.push({
         eventType: type,
         body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: payload }),
+        linkScoped: LINK_SCOPED_EVENT_TYPES.includes(type),
+        link: link ?? null,
       });
     }
     await this.webhooks.recordMessages(tx, organizationId, recorded);
