@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
-import { MIGRATIONS } from '../src/database/migrations';
 import { EventFold } from '../src/modules/engagement';
-import { dropDatabase } from './support/databases';
+import { createDatabaseBefore, dropDatabase } from './support/databases';
 import { folded } from './support/fold';
 import { createTestApp, type TestApp } from './support/test-app';
-import { ADMIN_DATABASE_URL, databaseUrlFor } from './support/test-env';
+import { databaseUrlFor } from './support/test-env';
 
 /**
  * Nothing lost in the move to the event log (issue 32 point 7). A database as today's ingestion left
@@ -24,7 +23,6 @@ jest.setTimeout(120_000);
 
 const FIXTURE = join(__dirname, 'fixtures', 'engagement-before-log.sql');
 const CLI = join(__dirname, '..', 'dist/src/cli.js');
-const BEFORE_LOG = MIGRATIONS.findIndex((migration) => migration.name === 'EventLog1766500000000');
 
 /** Everything the fold derives from the log, in a stable order (the link rows without their updated_at). */
 const DERIVED: Record<string, string> = {
@@ -54,16 +52,7 @@ describe('the event log migration', () => {
   let t: TestApp | undefined;
 
   beforeAll(async () => {
-    expect(BEFORE_LOG).toBeGreaterThan(0);
-    const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const before = new DataSource({ ...dataSourceOptions(url, 1), migrations: MIGRATIONS.slice(0, BEFORE_LOG) });
-    await before.initialize();
-    await before.runMigrations({ transaction: 'each' });
-    await before.destroy();
+    await createDatabaseBefore(name, 'EventLog1766500000000');
     // Rows as they were, triggers off: the dump holds what the triggers made (campaign engagement).
     execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-f', FIXTURE, url], {
       env: { ...process.env, PGOPTIONS: '-c session_replication_role=replica' },

@@ -141,6 +141,7 @@ export interface CustomLinkJobs {
 }
 
 export interface CustomLinks {
+  account_domain: string | null;
   active: Generated<boolean>;
   bot_open_count: Generated<number>;
   bot_opens: Generated<Json>;
@@ -326,6 +327,7 @@ export interface LinkEvents {
 }
 
 export interface LinkRollups {
+  account_domain: string | null;
   active: boolean | null;
   bot_open_count: number | null;
   campaign_id: string | null;

@@ -30,7 +30,12 @@ import { EventContext1766200000000 } from './1766200000000-EventContext';
 import { InternalTraffic1766300000000 } from './1766300000000-InternalTraffic';
 import { EventLog1766500000000 } from './1766500000000-EventLog';
 import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
+import { linkAccountDomains } from './1766600000000-LinkAccountDomains';
 import { WebhookFilters1766650000000 } from './1766650000000-WebhookFilters';
+import { prospectAccountDomain } from '../../common/network/account-domain';
+
+/** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
+const LinkAccountDomains1766600000000 = linkAccountDomains(prospectAccountDomain);
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -66,5 +71,6 @@ export const MIGRATIONS = [
   InternalTraffic1766300000000,
   LinkCardStates1766400000000,
   EventLog1766500000000,
+  LinkAccountDomains1766600000000,
   WebhookFilters1766650000000,
 ];

@@ -22,6 +22,7 @@ import type { UpdateLinkResponse } from './dto/update-link.response';
 import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
 import { LinkUrls } from './link-urls';
+import { withAccountDomain } from './rules/link-account-domain';
 import { ThumbnailRendersService } from '../thumbnails';
 
 /** The render unit a PATCH reserved (if any) and when: the job recording it is created at that instant. */
@@ -118,12 +119,13 @@ export class CustomLinksService {
   ): Promise<{ link: CustomLinkRow; jobId: string | null; renderId: string | null }> {
     const link = await this.links.lock(tx, organizationId, id);
     if (!link) throw NotFoundError.inOrganization('Custom Link');
-    const changes: LinkColumns = {};
+    const edited: LinkColumns = {};
     for (const field of LINK_TEXT_FIELDS) {
       const value = body[field];
       if (value !== undefined && value !== link[FIELD_COLUMNS[field]])
-        Object.assign(changes, { [FIELD_COLUMNS[field]]: value });
+        Object.assign(edited, { [FIELD_COLUMNS[field]]: value });
     }
+    const changes = withAccountDomain(edited, link);
     if (body.active !== undefined && body.active !== link.active) changes.active = body.active;
     if (body.campaign === null) changes.campaign_id = null;
     else if (body.campaign) {

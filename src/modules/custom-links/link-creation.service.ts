@@ -27,6 +27,7 @@ import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.req
 import { LINK_TEXT_FIELDS } from './dto/link-fields.request';
 import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
+import { withAccountDomain } from './rules/link-account-domain';
 import { defaultDisplayName, newSlug } from './rules/link-defaults';
 
 const needsRender = (input: { shareThumbnailUrl?: string | null }) => !input.shareThumbnailUrl;
@@ -213,13 +214,13 @@ export class LinkCreationService implements JobHandler {
       if (field !== 'displayName' && input[field] !== undefined)
         Object.assign(columns, { [FIELD_COLUMNS[field]]: input[field] });
     }
-    return {
+    return withAccountDomain({
       ...columns,
       external_id: input.externalId ?? null,
       campaign_id: campaignId,
       job_id: jobId,
       thumbnail_status: renderId ? 'queued' : 'provided',
       thumbnail_render_id: renderId,
-    };
+    });
   }
 }
