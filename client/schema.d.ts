@@ -109,6 +109,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ask an analytics question
+         * @description Metrics × one grouping (a time series or a dimension) over a range, filtered, in a time zone (docs/api.md §6.9).
+         */
+        get: operations["analytics_ask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/funnel": {
         parameters: {
             query?: never;
@@ -1039,6 +1059,83 @@ export interface components {
             stagingVersion: number | null;
             productionVersion: number | null;
             links: components["schemas"]["AgentLinksResponse"];
+        };
+        AnalyticsFiguresResponse: {
+            /** @description Present when asked (opens). */
+            opens?: number;
+            /** @description Present when asked (loads). */
+            loads?: number;
+            /** @description Present when asked (visitors). */
+            visitors?: number;
+            /** @description Present when asked (sessions). */
+            sessions?: number;
+            /** @description Present when asked (startedSessions). */
+            startedSessions?: number;
+            /** @description Present when asked (engagedSessions). */
+            engagedSessions?: number;
+            /** @description Present when asked (leads). */
+            leads?: number;
+            /** @description Present when asked (meetingsClicked). */
+            meetingsClicked?: number;
+            /** @description Present when asked (meetingsBooked). */
+            meetingsBooked?: number;
+            /** @description Present when asked (botOpens). */
+            botOpens?: number;
+            /** @description Present when asked (internalOpens). */
+            internalOpens?: number;
+        };
+        AnalyticsResponse: {
+            metrics: ("opens" | "loads" | "visitors" | "sessions" | "startedSessions" | "engagedSessions" | "leads" | "meetingsClicked" | "meetingsBooked" | "botOpens" | "internalOpens")[];
+            /** @enum {string} */
+            groupBy: "time" | "country" | "device_type" | "browser" | "os" | "referrer_domain" | "utm_source" | "utm_medium" | "utm_campaign" | "link" | "campaign" | "account_domain";
+            /**
+             * @description null unless group_by=time.
+             * @enum {string|null}
+             */
+            interval: "hour" | "day" | "week" | "month" | null;
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /**
+             * Format: date-time
+             * @description Every event accepted (answered by POST /api/v1/events, or opened at GET /l/{slug}) before this instant is counted here; later ones may not be yet (the fold runs within seconds).
+             */
+            asOf: string;
+            /** @description group_by=time: every bucket of the range, ascending, zeros included. Otherwise the top `limit` keys by the first metric (descending, then key ascending, null last). */
+            rows: components["schemas"]["AnalyticsRowResponse"][];
+            /** @description The whole filtered range: each visitor, session and link counted once (not a sum of rows). */
+            totals: components["schemas"]["AnalyticsFiguresResponse"];
+            /** @description compare=previous: the totals of the range of the same duration just before `from`; otherwise null. */
+            previous: components["schemas"]["AnalyticsFiguresResponse"] | null;
+        };
+        AnalyticsRowResponse: {
+            /** @description Present when asked (opens). */
+            opens?: number;
+            /** @description Present when asked (loads). */
+            loads?: number;
+            /** @description Present when asked (visitors). */
+            visitors?: number;
+            /** @description Present when asked (sessions). */
+            sessions?: number;
+            /** @description Present when asked (startedSessions). */
+            startedSessions?: number;
+            /** @description Present when asked (engagedSessions). */
+            engagedSessions?: number;
+            /** @description Present when asked (leads). */
+            leads?: number;
+            /** @description Present when asked (meetingsClicked). */
+            meetingsClicked?: number;
+            /** @description Present when asked (meetingsBooked). */
+            meetingsBooked?: number;
+            /** @description Present when asked (botOpens). */
+            botOpens?: number;
+            /** @description Present when asked (internalOpens). */
+            internalOpens?: number;
+            /** @description group_by=time: the bucket's start in the zone's local time with its offset (2026-03-29T00:00:00.000+01:00); otherwise the value (a country, a device type, a link or campaign id, a domain), null for unknown. */
+            key: string | null;
         };
         ApplyResponse: {
             /** Format: uuid */
@@ -3191,6 +3288,193 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    analytics_ask: {
+        parameters: {
+            query: {
+                /** @description The figures to compute, in this order (the first orders non-time groupings). One or more of opens, loads, visitors, sessions, startedSessions, engagedSessions, leads, meetingsClicked, meetingsBooked, botOpens, internalOpens: comma-separated, repeated, or both. */
+                metrics: ("opens" | "loads" | "visitors" | "sessions" | "startedSessions" | "engagedSessions" | "leads" | "meetingsClicked" | "meetingsBooked" | "botOpens" | "internalOpens")[];
+                /** @description What a row is: a time bucket, or a value of a dimension. */
+                group_by: "time" | "country" | "device_type" | "browser" | "os" | "referrer_domain" | "utm_source" | "utm_medium" | "utm_campaign" | "link" | "campaign" | "account_domain";
+                /** @description The time bucket (required with group_by=time; ignored otherwise). A week starts on Monday. */
+                interval?: "hour" | "day" | "week" | "month";
+                /** @description Start of the range (inclusive). */
+                from: string;
+                /** @description End of the range (exclusive): after `from`, at most 31 days later with interval=hour, 731 otherwise. */
+                to: string;
+                /** @description An IANA time zone: buckets start at its local midnight (or hour), across daylight-saving changes. */
+                timezone?: string;
+                /** @description Only the links filed in these campaigns (now). One or more: comma-separated, repeated, or both. */
+                campaign_id?: string[];
+                /** @description Only these links. One or more: comma-separated, repeated, or both. */
+                link_id?: string[];
+                /** @description Only events from these countries (ISO 3166-1 alpha-2). One or more: comma-separated, repeated, or both. */
+                country?: string[];
+                /** @description Only events from these device types. One or more of desktop, mobile, tablet, other: comma-separated, repeated, or both. */
+                device_type?: ("desktop" | "mobile" | "tablet" | "other")[];
+                /** @description Only events with this utm_source. One or more: comma-separated, repeated, or both. */
+                utm_source?: string[];
+                /** @description Only events with this utm_medium. One or more: comma-separated, repeated, or both. */
+                utm_medium?: string[];
+                /** @description Only events with this utm_campaign. One or more: comma-separated, repeated, or both. */
+                utm_campaign?: string[];
+                /** @description Only events referred by these registrable domains. One or more: comma-separated, repeated, or both. */
+                referrer_domain?: string[];
+                /** @description Only the links of these accounts (the prospect's registrable domain). One or more: comma-separated, repeated, or both. */
+                account_domain?: string[];
+                /** @description Count bot events in every metric. */
+                include_bots?: boolean;
+                /** @description Count internal events (the organization's own traffic) in every metric. */
+                include_internal?: boolean;
+                /** @description Rows of a non-time grouping: the top keys by the first metric. */
+                limit?: number;
+                /** @description previous: also the totals of the range of the same duration just before `from`. */
+                compare?: "previous";
+                /** @description csv: the rows as text/csv. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures; with format=csv the rows as text/csv (a header `key`, then one column per metric). */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsResponse"];
+                    "text/csv": string;
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;

@@ -578,6 +578,43 @@ describe('openapi.json through Prism (validating proxy)', () => {
       query: { from: '2020-01-01', to: '2099-12-31' },
       expect: 200,
     });
+    // Analytics (docs/api.md §6.9): a time series with a comparison, a dimension with filters, CSV.
+    const lastWeek = {
+      from: new Date(Date.now() - 7 * 86_400_000).toISOString(),
+      to: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    await s.send({
+      method: 'GET',
+      path: '/api/v1/analytics',
+      query: {
+        metrics: ['opens', 'visitors'],
+        group_by: 'time',
+        interval: 'day',
+        timezone: 'Europe/Berlin',
+        compare: 'previous',
+        ...lastWeek,
+      },
+      expect: 200,
+    });
+    await s.send({
+      method: 'GET',
+      path: '/api/v1/analytics',
+      query: {
+        metrics: ['leads', 'sessions'],
+        group_by: 'link',
+        campaign_id: [campaignId],
+        include_bots: true,
+        limit: 5,
+        ...lastWeek,
+      },
+      expect: 200,
+    });
+    await s.send({
+      method: 'GET',
+      path: '/api/v1/analytics',
+      query: { metrics: ['opens'], group_by: 'country', format: 'csv', ...lastWeek },
+      expect: 200,
+    });
 
     const started = (
       await s.must({

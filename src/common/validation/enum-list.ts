@@ -9,13 +9,19 @@ const LIST_PARAMETERS = new WeakMap<object, Set<string>>();
 /**
  * Multi-value enum filters (docs/api.md §11.2): `buying_intent=high,medium`, the repeated form
  * `buying_intent=high&buying_intent=medium`, or a mix. Every value is split on commas (empty items
- * dropped); one unknown item fails the parameter as an `enum` issue naming the choices.
+ * dropped); one unknown item fails the parameter as an `enum` issue naming the choices. `item`
+ * maps each item (a canonical form) before validation.
  */
-export const ToCommaList = (): PropertyDecorator => (target, key) => {
-  const names = LIST_PARAMETERS.get(target.constructor) ?? new Set<string>();
-  LIST_PARAMETERS.set(target.constructor, names.add(String(key)));
-  Transform(({ value }) => (typeof value === 'string' ? splitCommas(value) : value))(target, key);
-};
+export const ToCommaList =
+  (item: (text: unknown) => unknown = (text) => text): PropertyDecorator =>
+  (target, key) => {
+    const names = LIST_PARAMETERS.get(target.constructor) ?? new Set<string>();
+    LIST_PARAMETERS.set(target.constructor, names.add(String(key)));
+    Transform(({ value }: { value: unknown }) => {
+      const list = typeof value === 'string' ? splitCommas(value) : value;
+      return Array.isArray(list) ? list.map(item) : list;
+    })(target, key);
+  };
 
 function splitCommas(value: string): string[] {
   return value

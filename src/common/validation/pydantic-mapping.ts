@@ -59,13 +59,17 @@ function describeDatetimeError(value: string): string {
   return 'invalid datetime format';
 }
 
-/** The pydantic issue for one broken rule (named as class-validator names it); unknown rules are value errors. */
+/**
+ * The pydantic issue for one broken rule (named as class-validator names it); unknown rules are value
+ * errors. `items`: the list a length rule measured, when `input` (as sent) is its comma form.
+ */
 export function issueForRule(
   rule: string,
   constraints: unknown[],
   loc: Path,
   input: unknown,
   fallbackMessage: string,
+  items: unknown = input,
 ): ValidationIssue {
   const issue = (type: string, msg: string, ctx?: Record<string, unknown>): ValidationIssue =>
     ctx ? { type, loc, msg, input, ctx } : { type, loc, msg, input };
@@ -144,7 +148,7 @@ export function issueForRule(
       return httpUrlIssue(loc, input);
     case 'arrayMinSize': {
       const min = Number(constraints[0]);
-      const actual = Array.isArray(input) ? input.length : 0;
+      const actual = Array.isArray(items) ? items.length : 0;
       return issue('too_short', `List should have at least ${plural(min, 'item')} after validation, not ${actual}`, {
         field_type: 'List',
         min_length: min,
@@ -153,7 +157,7 @@ export function issueForRule(
     }
     case 'arrayMaxSize': {
       const max = Number(constraints[0]);
-      const actual = Array.isArray(input) ? input.length : 0;
+      const actual = Array.isArray(items) ? items.length : 0;
       return issue('too_long', `List should have at most ${plural(max, 'item')} after validation, not ${actual}`, {
         field_type: 'List',
         max_length: max,
@@ -258,7 +262,8 @@ export function toValidationIssues(
       } else if (meta?.each) {
         issues.push(issueForRule('isArray', [], loc, input, message));
       } else {
-        issues.push(issueForRule(rule, meta?.constraints ?? [], loc, input, message));
+        // A comma-list query parameter is validated as its list (error.value) but reported as sent.
+        issues.push(issueForRule(rule, meta?.constraints ?? [], loc, input, message, error.value ?? input));
       }
     }
   };

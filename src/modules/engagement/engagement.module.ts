@@ -16,6 +16,9 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CountryLookup } from '../../common/network/country-lookup';
 import { SettingsModule } from '../settings';
 import { EngagementController } from './engagement.controller';
+import { AnalyticsController } from './analytics.controller';
+import { AnalyticsRepository } from './analytics.repository';
+import { AnalyticsService } from './analytics.service';
 import { LinkOpensProcessor } from './jobs/link-opens.processor';
 import { EventFold } from './event-fold.service';
 import { FoldScheduler } from './jobs/fold-scheduler';
@@ -23,7 +26,7 @@ import { FoldScheduler } from './jobs/fold-scheduler';
 /**
  * Engagement tracking for every role (routes: EngagementHttpModule; worker: EngagementWorkerModule):
  * events and opens appended to the event log, which workers fold into link rollups, session
- * references, hourly aggregates and campaign engagement; the funnel.
+ * references, hourly aggregates and campaign engagement; the funnel and analytics over the log.
  * Links and sessions are read through the ports their modules implement (RollupLinks,
  * TrackedSessions), campaigns through their read model campaign_ids; link webhook events are recorded in the
  * fold's transaction (WebhookOutbox). Its event timeline is an export source.
@@ -52,8 +55,12 @@ import { FoldScheduler } from './jobs/fold-scheduler';
 })
 export class EngagementModule {}
 
-/** Event ingestion, session references, campaign engagement and the funnel (API role only). */
-@Module({ imports: [EngagementModule, IdempotencyModule], controllers: [EngagementController] })
+/** Event ingestion, session references, campaign engagement, the funnel and analytics (API role only). */
+@Module({
+  imports: [EngagementModule, IdempotencyModule],
+  controllers: [EngagementController, AnalyticsController],
+  providers: [AnalyticsRepository, AnalyticsService],
+})
 export class EngagementHttpModule {}
 
 /** Worker-only: opens recorded from GET /l/{slug}, and the fold of the event log. */

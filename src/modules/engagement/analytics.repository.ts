@@ -1,0 +1,214 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AnalyticsGrouping, AnalyticsInterval, AnalyticsMetric } from './rules/analytics';
+
+/** Where figures are counted: the log itself, or the fold's hourly aggregates (docs/api.md §6.9). */
+export type AnalyticsSource = 'log' | 'hours';
+
+/** The filters of a question, each optional (absent: any value). */
+export interface AnalyticsFilters {
+  campaignIds?: string[];
+  linkIds?: string[];
+  countries?: string[];
+  deviceTypes?: string[];
+  utmSources?: string[];
+  utmMediums?: string[];
+  utmCampaigns?: string[];
+  referrerDomains?: string[];
+  accountDomains?: string[];
+  includeBots: boolean;
+  includeInternal: boolean;
+}
+
+/** How rows are keyed: a time bucket (hours count from `hourStart`, the first bucket) or a dimension. */
+export type AnalyticsKey =
+  | { groupBy: 'time'; interval: AnalyticsInterval; timezone: string; hourStart: Date }
+  | { groupBy: Exclude<AnalyticsGrouping, 'time'> };
+
+export interface AnalyticsStatement {
+  source: AnalyticsSource;
+  metrics: AnalyticsMetric[];
+  filters: AnalyticsFilters;
+  from: Date;
+  to: Date;
+}
+
+/** A row of figures: the key (text, or a bucket's start) and one bigint per metric. */
+export type FiguresRow = { key: string | Date | null } & Record<AnalyticsMetric, string>;
+
+/** A bucket of a time series: its start and the zone's offset there. */
+export interface Bucket {
+  start: Date;
+  offsetSeconds: number;
+}
+
+/** Each source's columns, under the alias `e`: when, whether internal, how many events a row is. */
+const SOURCES: Record<AnalyticsSource, { table: string; at: string; internal: string; events: string }> = {
+  log: { table: 'link_events', at: 'e.occurred_at', internal: '(e.internal_reason IS NOT NULL)', events: '1' },
+  // Rows are whole UTC hours of events (the fold's link_event_hours).
+  hours: { table: 'link_event_hours', at: 'e.hour', internal: 'e.internal', events: 'e.events' },
+};
+
+/** The dimension columns of both sources (the log and the aggregates name them alike). */
+const DIMENSIONS: Record<Exclude<AnalyticsGrouping, 'time'>, string> = {
+  country: 'e.country',
+  device_type: 'e.device_type',
+  browser: 'e.browser',
+  os: 'e.os',
+  referrer_domain: 'e.referrer_domain',
+  utm_source: 'e.utm_source',
+  utm_medium: 'e.utm_medium',
+  utm_campaign: 'e.utm_campaign',
+  link: 'e.custom_link_id::text',
+  // custom-links' read model link_rollups: the link's campaign (as filed now) and account domain.
+  campaign: 'd.campaign_id::text',
+  account_domain: 'd.account_domain',
+};
+
+/** The SQL of one metric over `e` (docs/api.md §6.9); `counts`: the events counted under the question's bot and internal flags. */
+function metricSql(metric: AnalyticsMetric, source: AnalyticsSource, counts: string): string {
+  const { internal, events } = SOURCES[source];
+  const sum = (condition: string) => `coalesce(sum(${events}) FILTER (WHERE ${condition}), 0)::bigint`;
+  const distinctSessions = (condition: string) => `count(DISTINCT e.session_id) FILTER (WHERE ${condition})::bigint`;
+  const sql: Record<AnalyticsMetric, () => string> = {
+    opens: () => sum(`e.type = 'open' AND ${counts}`),
+    loads: () => sum(`e.type = 'page_view' AND ${counts}`),
+    leads: () => sum(`e.type = 'lead_submitted' AND ${counts}`),
+    meetingsClicked: () => sum(`e.type = 'meeting_clicked' AND ${counts}`),
+    meetingsBooked: () => sum(`e.type = 'meeting_booked' AND ${counts}`),
+    botOpens: () => sum(`e.type = 'open' AND e.bot`),
+    internalOpens: () => sum(`e.type = 'open' AND NOT e.bot AND ${internal}`),
+    // Persistent visitors plus ephemeral page views (§6.4), each distinct within the row.
+    visitors: () => `(count(DISTINCT e.visitor_id) FILTER (WHERE e.type = 'page_view' AND ${counts})
+              + count(DISTINCT e.page_view_id) FILTER (WHERE e.type = 'page_view' AND e.visitor_id IS NULL AND ${counts}))::bigint`,
+    sessions: () => distinctSessions(counts),
+    startedSessions: () => distinctSessions(`e.type = 'session_started' AND ${counts}`),
+    engagedSessions: () => distinctSessions(`e.type = 'session_engaged' AND ${counts}`),
+  };
+  return sql[metric]();
+}
+
+/** Which events count in every metric but botOpens and internalOpens: bot and internal ones only when asked for. */
+function countsSql({ source, filters }: AnalyticsStatement): string {
+  return `(${filters.includeBots} OR NOT e.bot) AND (${filters.includeInternal} OR NOT ${SOURCES[source].internal})`;
+}
+
+/** A statement's text and parameters, built as the question needs (values are always parameters). */
+class Sql {
+  readonly params: unknown[] = [];
+
+  param(value: unknown, type: string): string {
+    return `$${this.params.push(value)}::${type}`;
+  }
+}
+
+/** The analytics queries of the engagement module (docs/api.md §6.9): figures of the log or of its hourly aggregates. */
+@Injectable()
+export class AnalyticsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * The buckets of [from, to) in the zone: local days, ISO weeks and months as PostgreSQL's
+   * date_trunc(unit, at, zone) cuts them (a 23- or 25-hour day is one bucket), or consecutive hours
+   * from the local hour holding `from`.
+   */
+  async buckets(interval: AnalyticsInterval, timezone: string, from: Date, to: Date): Promise<Bucket[]> {
+    const series =
+      interval === 'hour'
+        ? `SELECT s FROM generate_series(date_trunc('hour', $2::timestamptz, $1::text), $3::timestamptz, interval '1 hour') AS s`
+        : `SELECT l AT TIME ZONE $1::text AS s
+             FROM generate_series(date_trunc('${interval}', $2::timestamptz AT TIME ZONE $1::text), $3::timestamptz AT TIME ZONE $1::text,
+                                  interval '1 ${interval}') AS l`;
+    const rows: { start: Date; offset_seconds: number }[] = await this.db.query(
+      `SELECT s AS start, extract(epoch FROM (s AT TIME ZONE $1::text) - (s AT TIME ZONE 'UTC'))::int AS offset_seconds
+         FROM (${series}) AS b WHERE s < $3::timestamptz ORDER BY s`,
+      [timezone, from.toISOString(), to.toISOString()],
+    );
+    return rows.map((row) => ({ start: row.start, offsetSeconds: row.offset_seconds }));
+  }
+
+  /** The zone names PostgreSQL knows (not POSIX rules such as `UTC+3`, which it would also take). */
+  async timezoneNames(): Promise<Set<string>> {
+    const rows: { name: string }[] = await this.db.query(`SELECT name FROM pg_timezone_names`);
+    return new Set(rows.map((row) => row.name));
+  }
+
+  /**
+   * The figures per key: every key with events (time) or the top `limit` keys by the first
+   * metric, descending, then key ascending with null last (dimensions).
+   */
+  async rows(
+    organizationId: string,
+    statement: AnalyticsStatement,
+    key: AnalyticsKey,
+    limit: number,
+  ): Promise<FiguresRow[]> {
+    const sql = new Sql();
+    const keySql = this.keySql(sql, statement.source, key);
+    const body = this.body(sql, organizationId, statement, key.groupBy);
+    if (key.groupBy === 'time')
+      return this.db.query(`SELECT ${keySql} AS key, ${body} GROUP BY 1 ORDER BY 1`, sql.params);
+    // A key is listed when one of its figures is not zero.
+    const nonZero = statement.metrics.map(
+      (metric) => `${metricSql(metric, statement.source, countsSql(statement))} > 0`,
+    );
+    return this.db.query(
+      `SELECT ${keySql} AS key, ${body} GROUP BY 1 HAVING ${nonZero.join(' OR ')}
+        ORDER BY "${statement.metrics[0]}" DESC, (${keySql}) COLLATE "C" ASC NULLS LAST LIMIT ${sql.param(limit, 'int')}`,
+      sql.params,
+    );
+  }
+
+  /** The figures of the whole range, each distinct value once. */
+  async totals(organizationId: string, statement: AnalyticsStatement, groupBy: AnalyticsGrouping): Promise<FiguresRow> {
+    const sql = new Sql();
+    const [row]: FiguresRow[] = await this.db.query(
+      `SELECT NULL AS key, ${this.body(sql, organizationId, statement, groupBy)}`,
+      sql.params,
+    );
+    return row;
+  }
+
+  private keySql(sql: Sql, source: AnalyticsSource, key: AnalyticsKey): string {
+    if (key.groupBy !== 'time') return DIMENSIONS[key.groupBy];
+    const at = SOURCES[source].at;
+    if (key.interval === 'hour') {
+      const start = sql.param(key.hourStart.toISOString(), 'timestamptz');
+      return `${start} + floor(extract(epoch FROM ${at} - ${start}) / 3600) * interval '1 hour'`;
+    }
+    return `date_trunc('${key.interval}', ${at}, ${sql.param(key.timezone, 'text')})`;
+  }
+
+  /** The metrics, the source and the WHERE of a statement (the key's join included). */
+  private body(sql: Sql, organizationId: string, statement: AnalyticsStatement, groupBy: AnalyticsGrouping): string {
+    const { source, metrics, filters } = statement;
+    const { table, at, internal } = SOURCES[source];
+    const counts = countsSql(statement);
+    const org = sql.param(organizationId, 'uuid');
+    const where = [`e.organization_id = ${org}`, `${at} >= ${sql.param(statement.from.toISOString(), 'timestamptz')}`];
+    where.push(`${at} < ${sql.param(statement.to.toISOString(), 'timestamptz')}`);
+    // Bot and internal events count only in botOpens / internalOpens, or when asked for.
+    if (!metrics.includes('botOpens') && !filters.includeBots) where.push('NOT e.bot');
+    if (!metrics.includes('internalOpens') && !filters.includeInternal) where.push(`NOT ${internal}`);
+    const any = (column: string, values: string[] | undefined, type: string) => {
+      if (values) where.push(`${column} = ANY(${sql.param(values, `${type}[]`)})`);
+    };
+    any('e.custom_link_id', filters.linkIds, 'uuid');
+    any('e.country', filters.countries, 'text');
+    any('e.device_type', filters.deviceTypes, 'text');
+    any('e.utm_source', filters.utmSources, 'text');
+    any('e.utm_medium', filters.utmMediums, 'text');
+    any('e.utm_campaign', filters.utmCampaigns, 'text');
+    any('e.referrer_domain', filters.referrerDomains, 'text');
+    const byLink =
+      groupBy === 'campaign' || groupBy === 'account_domain' || filters.campaignIds || filters.accountDomains;
+    any('d.campaign_id', filters.campaignIds, 'uuid');
+    any('d.account_domain', filters.accountDomains, 'text');
+    const join = byLink
+      ? `LEFT JOIN link_rollups d ON d.organization_id = ${org} AND d.link_id = e.custom_link_id`
+      : '';
+    const figures = metrics.map((metric) => `${metricSql(metric, source, counts)} AS "${metric}"`).join(', ');
+    return `${figures} FROM ${table} e ${join} WHERE ${where.join(' AND ')}`;
+  }
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { RequestValidationError, valueError, type ValidationIssue } from '../../common/errors/validation-issue';
+import {
+  analyticsCsv,
+  bucketKey,
+  DISTINCT_METRICS,
+  onUtcHour,
+  previousRange,
+  rangeProblem,
+  uniqueMetrics,
+  type AnalyticsInterval,
+  type AnalyticsMetric,
+} from './rules/analytics';
+import {
+  AnalyticsRepository,
+  type AnalyticsFilters,
+  type AnalyticsKey,
+  type AnalyticsSource,
+  type Bucket,
+  type FiguresRow,
+} from './analytics.repository';
+import { FoldProgress } from './fold-progress';
+import type { AnalyticsQuery } from './dto/analytics.query';
+import type { AnalyticsFiguresResponse, AnalyticsResponse, AnalyticsRowResponse } from './dto/analytics.response';
+
+/** An answer and, for format=csv, its rows as CSV. */
+export type AnalyticsAnswer = { json: AnalyticsResponse } | { csv: string };
+
+/**
+ * The analytics API (docs/api.md §6.9): one question per request, answered from the fold's hourly
+ * aggregates when they hold it exactly (event counts over whole UTC hours), else from the log.
+ */
+@Injectable()
+export class AnalyticsService {
+  private zones?: Promise<Set<string>>;
+
+  constructor(
+    private readonly analytics: AnalyticsRepository,
+    private readonly progress: FoldProgress,
+  ) {}
+
+  async answer(organizationId: string, query: AnalyticsQuery): Promise<AnalyticsAnswer> {
+    const metrics = uniqueMetrics(query.metrics);
+    const interval = query.group_by === 'time' ? (query.interval ?? null) : null;
+    await this.check(query, interval);
+    const asOf = await this.progress.asOf(organizationId);
+    const filters = filtersOf(query);
+    const buckets =
+      query.group_by === 'time' && interval
+        ? await this.analytics.buckets(interval, query.timezone, query.from, query.to)
+        : [];
+    const source = sourceFor(metrics, query.from, query.to, buckets);
+    const statement = { source, metrics, filters, from: query.from, to: query.to };
+    const key: AnalyticsKey =
+      query.group_by === 'time'
+        ? { groupBy: 'time', interval: interval ?? 'day', timezone: query.timezone, hourStart: buckets[0].start }
+        : { groupBy: query.group_by };
+    const previous = query.compare === 'previous' ? previousRange(query.from, query.to) : null;
+    const [rows, totals, before] = await Promise.all([
+      this.analytics.rows(organizationId, statement, key, query.limit),
+      this.analytics.totals(organizationId, statement, query.group_by),
+      previous
+        ? this.analytics.totals(
+            organizationId,
+            { ...statement, ...previous, source: sourceFor(metrics, previous.from, previous.to, []) },
+            query.group_by,
+          )
+        : null,
+    ]);
+    const answerRows =
+      query.group_by === 'time' ? timeRows(metrics, buckets, rows) : rows.map((r) => rowOf(metrics, r));
+    if (query.format === 'csv') return { csv: analyticsCsv(metrics, answerRows) };
+    return {
+      json: {
+        metrics,
+        groupBy: query.group_by,
+        interval,
+        timezone: query.timezone,
+        from: query.from.toISOString(),
+        to: query.to.toISOString(),
+        asOf: asOf.toISOString(),
+        rows: answerRows,
+        totals: figuresOf(metrics, totals),
+        previous: before ? figuresOf(metrics, before) : null,
+      },
+    };
+  }
+
+  /** The checks no decorator can make: the interval with time, the zone, the range. */
+  private async check(query: AnalyticsQuery, interval: AnalyticsInterval | null): Promise<void> {
+    const issues: ValidationIssue[] = [];
+    if (query.group_by === 'time' && !interval)
+      issues.push({ type: 'missing', loc: ['query', 'interval'], msg: 'Field required', input: null });
+    if (!(await this.knownZones()).has(query.timezone))
+      issues.push(valueError(['query', 'timezone'], query.timezone, 'not a known IANA time zone'));
+    const problem = rangeProblem(query.from, query.to, interval);
+    if (problem) issues.push(valueError(['query', 'to'], query.to.toISOString(), problem));
+    if (issues.length > 0) throw new RequestValidationError(issues);
+  }
+
+  private knownZones(): Promise<Set<string>> {
+    this.zones ??= this.analytics.timezoneNames().catch((error: unknown) => {
+      this.zones = undefined;
+      throw error;
+    });
+    return this.zones;
+  }
+}
+
+/**
+ * The hourly aggregates answer exactly when every metric counts events and the range and every
+ * bucket boundary fall on whole UTC hours (an hour's events then lie in one bucket).
+ */
+function sourceFor(metrics: AnalyticsMetric[], from: Date, to: Date, buckets: Bucket[]): AnalyticsSource {
+  const counted = metrics.every((metric) => !DISTINCT_METRICS.has(metric));
+  const aligned = onUtcHour(from) && onUtcHour(to) && buckets.every((bucket) => onUtcHour(bucket.start));
+  return counted && aligned ? 'hours' : 'log';
+}
+
+function filtersOf(query: AnalyticsQuery): AnalyticsFilters {
+  return {
+    campaignIds: query.campaign_id,
+    linkIds: query.link_id,
+    countries: query.country,
+    deviceTypes: query.device_type,
+    utmSources: query.utm_source,
+    utmMediums: query.utm_medium,
+    utmCampaigns: query.utm_campaign,
+    referrerDomains: query.referrer_domain,
+    accountDomains: query.account_domain,
+    includeBots: query.include_bots,
+    includeInternal: query.include_internal,
+  };
+}
+
+function figuresOf(metrics: AnalyticsMetric[], row: FiguresRow | null): AnalyticsFiguresResponse {
+  return Object.fromEntries(metrics.map((metric) => [metric, row ? Number(row[metric]) : 0]));
+}
+
+function rowOf(metrics: AnalyticsMetric[], row: FiguresRow): AnalyticsRowResponse {
+  return { key: row.key === null ? null : String(row.key), ...figuresOf(metrics, row) };
+}
+
+/** Every bucket of the range, ascending, zeros where no event fell. */
+function timeRows(metrics: AnalyticsMetric[], buckets: Bucket[], rows: FiguresRow[]): AnalyticsRowResponse[] {
+  const byStart = new Map(rows.map((row) => [(row.key as Date).getTime(), row]));
+  return buckets.map((bucket) => ({
+    key: bucketKey(bucket.start, bucket.offsetSeconds),
+    ...figuresOf(metrics, byStart.get(bucket.start.getTime()) ?? null),
+  }));
+}
