@@ -50,6 +50,14 @@ async function allSessions(buyingIntent?: Intent[]): Promise<{ ids: string[]; pa
   return { ids, pages: totals.length, totals };
 }
 
+/** The README's daily series (docs/api.md §6.9), and the same rows as CSV (parseAs: 'text'). */
+async function dailySeries(): Promise<{ keys: string[]; opens: number[]; csv: string }> {
+  const query = { metrics: ['opens', 'visitors'] as ('opens' | 'visitors')[], group_by: 'time' as const, interval: 'day' as const, from: '2026-03-01', to: '2026-03-04', timezone: 'Europe/Berlin' };
+  const { data } = await api.GET('/api/v1/analytics', { params: { query } });
+  const csv = await api.GET('/api/v1/analytics', { params: { query: { ...query, format: 'csv' } }, parseAs: 'text' });
+  return { keys: data!.rows.map((day) => day.key ?? ''), opens: data!.rows.map((day) => day.opens ?? -1), csv: csv.data ?? '' };
+}
+
 function subjectOf(event: WebhookEvent): string {
   switch (event.type) {
     case 'session.analyzed':
@@ -87,6 +95,7 @@ console.log(JSON.stringify({
   all: await allSessions(),
   highOrMedium: await allSessions(['high', 'medium']),
   webhook: { type, subject: subjectOf(event), viaFetchHeaders, tampered },
+  series: await dailySeries(),
 }));
 `;
 
@@ -108,6 +117,7 @@ interface ConsumerOutput {
   all: { ids: string[]; pages: number; totals: number[] };
   highOrMedium: { ids: string[]; pages: number; totals: number[] };
   webhook: { type: string; subject: string; viaFetchHeaders: string; tampered: string };
+  series: { keys: string[]; opens: number[]; csv: string };
 }
 
 /** A local endpoint that records every request (raw body and headers) and answers 204. */
@@ -285,6 +295,15 @@ describe('the SDK package (client/) installed from its tarball', () => {
       subject: `session ${sessions.high1} (high)`,
       viaFetchHeaders: 'session.analyzed',
       tampered: 'WebhookVerificationError',
+    });
+  });
+
+  it("answers the README's daily series (typed JSON by default) and its CSV with parseAs: 'text'", () => {
+    const keys = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04'].map((day) => `${day}T00:00:00.000+01:00`);
+    expect(output.series).toEqual({
+      keys,
+      opens: [0, 0, 0, 0],
+      csv: ['key,opens,visitors', ...keys.map((key) => `${key},0,0`)].map((line) => `${line}\r\n`).join(''),
     });
   });
 });
