@@ -26,7 +26,8 @@
 //
 // Routes: GET /l/:slug, GET /api/v1/sessions, /api/v1/sessions/:id, /api/v1/sessions/:id/transcript,
 // /api/v1/people, /api/v1/accounts/:domain, /api/v1/custom-links,
-// /api/v1/custom-link-campaigns/:id/engagement; /healthz once ready.
+// /api/v1/custom-link-campaigns/:id/engagement, /api/v1/analytics (AnalyticsService.answer: the same
+// SQL, its zone check and buckets); /healthz once ready.
 // Usage: <the API's environment> RAW_API_KEYS=sk_live_…[,sk_live_…] PORT=3960 node bench/raw-server.js
 'use strict';
 const http = require('node:http');
@@ -81,12 +82,31 @@ const { EngagementService } = dist('modules/engagement/engagement.service');
 const { PublicLinksService } = dist('modules/custom-links/public-links.service');
 /** @type {typeof import('../src/modules/engagement')} */
 const { utmOfQuery } = dist('modules/engagement');
+/** @type {typeof import('../src/modules/engagement/analytics.service')} */
+const { AnalyticsService } = dist('modules/engagement/analytics.service');
+/** @type {typeof import('../src/modules/engagement/dto/analytics.query')} */
+const { AnalyticsQuery } = dist('modules/engagement/dto/analytics.query');
 /** @type {typeof import('../src/common/limits/limits.service')} */
 const { LimitsService } = dist('common/limits/limits.service');
 
 const RATE_WINDOW_MS = 60_000;
 const INTEGERS = new Set(['limit', 'offset']);
-const COMMA_LISTS = new Set(['qualification_status', 'buying_intent', 'booked_status']);
+const COMMA_LISTS = new Set([
+  'qualification_status',
+  'buying_intent',
+  'booked_status',
+  'metrics',
+  'campaign_id',
+  'link_id',
+  'country',
+  'device_type',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'referrer_domain',
+  'account_domain',
+]);
+const TIMESTAMPS = new Set(['from', 'to']);
 
 /**
  * The query as the DTO holds it after its transforms: defaults, integers, comma lists (as ToCommaList), strings.
@@ -100,6 +120,7 @@ function queryOf(Dto, params) {
   const query = /** @type {Record<string, unknown>} */ (dto);
   for (const [name, value] of params) {
     if (INTEGERS.has(name)) query[name] = Number(value);
+    else if (TIMESTAMPS.has(name)) query[name] = new Date(value);
     else if (COMMA_LISTS.has(name))
       query[name] = value
         .split(',')
@@ -126,6 +147,7 @@ function routes(app) {
   const accounts = app.get(AccountsService, { strict: false });
   const links = app.get(CustomLinksService, { strict: false });
   const engagement = app.get(EngagementService, { strict: false });
+  const analytics = app.get(AnalyticsService, { strict: false });
   return [
     [
       /^\/api\/v1\/sessions$/,
@@ -153,6 +175,14 @@ function routes(app) {
       /^\/api\/v1\/custom-link-campaigns\/([^/]+)\/engagement$/,
       ['custom_links:read', 'custom_links:write'],
       (org, _, [id]) => engagement.campaign(org, id),
+    ],
+    [
+      /^\/api\/v1\/analytics$/,
+      ['analytics:read'],
+      async (org, params) => {
+        const answer = await analytics.answer(org, queryOf(AnalyticsQuery, params));
+        return 'json' in answer ? answer.json : answer.csv;
+      },
     ],
   ];
 }

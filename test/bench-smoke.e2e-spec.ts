@@ -57,6 +57,10 @@ const HOT_READS = [
   'account',
   'custom links by last activity',
   'campaign engagement (',
+  'analytics: 30-day daily series',
+  "analytics: a campaign's 7-day hourly series",
+  'analytics: countries over 90 days',
+  'analytics: top 20 accounts over 90 days',
 ];
 const OTHER_SCENARIOS = ['event ingestion (', 'mixed: '];
 /** Against a raw baseline too, with a tail bound relative to it rather than to its own p50. */

@@ -188,15 +188,154 @@ async function insertEvents(db, spec) {
     `INSERT INTO link_event_ids (organization_id, event_id, received_at) SELECT organization_id, event_id, received_at FROM link_events WHERE organization_id = $1`,
     [spec.id],
   );
-  // The hourly aggregates the fold keeps (as migration EventLog computes them for carried events).
+  await addEventContext(db, spec.id);
+}
+
+/**
+ * A byte of the visitor's hash (0..255): the events of one visitor (else one session, page view or
+ * event) of a link share their context, as one browser's do.
+ * @param {number} n
+ */
+const byte = (n) =>
+  `get_byte(decode(md5(custom_link_id::text || ':' || coalesce(visitor_id, session_id::text, page_view_id, event_id)), 'hex'), ${n})`;
+
+/**
+ * A CASE over a byte: each [value, upTo) in order, the last value for the rest.
+ * @param {number} n
+ * @param {[string | null, number][]} shares  value and the byte it runs up to (exclusive)
+ * @param {string | null} rest
+ */
+const skewed = (n, shares, rest) =>
+  `CASE ${shares.map(([value, upTo]) => `WHEN ${byte(n)} < ${upTo} THEN ${value === null ? 'NULL' : `'${value}'`}`).join(' ')} ELSE ${rest === null ? 'NULL' : `'${rest}'`} END`;
+
+/**
+ * Every event's context (issue 33 point 3: countries, devices, referrers and UTM in a realistic
+ * skew), then the hourly aggregates the fold keeps, from the log (as migration EventLog computes
+ * them for carried events). Bots read as devices of type other, with no browser or OS.
+ * @param {Client} db
+ * @param {string} org
+ */
+async function addEventContext(db, org) {
+  const country = skewed(
+    0,
+    [
+      ['US', 115],
+      ['GB', 141],
+      ['DE', 161],
+      ['FR', 176],
+      ['CA', 189],
+      ['IN', 202],
+      ['AU', 212],
+      ['NL', 220],
+      ['BR', 227],
+      ['ES', 233],
+      ['SE', 238],
+      ['JP', 243],
+      ['SG', 247],
+    ],
+    null,
+  );
+  const device = skewed(
+    1,
+    [
+      ['desktop', 174],
+      ['mobile', 243],
+      ['tablet', 253],
+    ],
+    'other',
+  );
+  await db.query(
+    `UPDATE link_events SET
+       country = ${country},
+       device_type = CASE WHEN bot THEN 'other' ELSE ${device} END,
+       browser = CASE WHEN bot THEN NULL ELSE ${skewed(
+         3,
+         [
+           ['Chrome', 160],
+           ['Safari', 210],
+           ['Edge', 235],
+           ['Firefox', 250],
+         ],
+         'Samsung Internet',
+       )} END,
+       os = CASE WHEN bot THEN NULL WHEN ${byte(1)} < 174 THEN ${skewed(
+         2,
+         [
+           ['Windows', 150],
+           ['macOS', 235],
+         ],
+         'Linux',
+       )}
+                 WHEN ${byte(1)} < 253 THEN ${skewed(2, [['iOS', 150]], 'Android')} END,
+       referrer_domain = ${skewed(
+         4,
+         [
+           [null, 140],
+           ['linkedin.com', 178],
+           ['google.com', 204],
+           ['outlook.com', 224],
+           ['slack.com', 237],
+           ['hubspot.com', 245],
+           ['salesforce.com', 251],
+         ],
+         'bing.com',
+       )},
+       utm_source = CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+         6,
+         [
+           ['outbound', 100],
+           ['linkedin', 160],
+           ['newsletter', 210],
+           ['google', 240],
+         ],
+         'g2',
+       )} END,
+       utm_medium = CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+         6,
+         [
+           ['email', 100],
+           ['social', 160],
+           ['email', 210],
+           ['cpc', 240],
+         ],
+         'referral',
+       )} END,
+       utm_campaign = CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+         7,
+         [
+           ['q3-launch', 90],
+           ['q4-pipeline', 170],
+           ['webinar-nov', 220],
+         ],
+         'abm-tier1',
+       )} END
+     WHERE organization_id = $1`,
+    [org],
+  );
+  await db.query(`DELETE FROM link_event_hours WHERE organization_id = $1`, [org]);
   await db.query(
     `INSERT INTO link_event_hours (organization_id, custom_link_id, hour, type, bot, internal, country, device_type, browser, os,
                                    referrer_domain, utm_source, utm_medium, utm_campaign, events)
      SELECT organization_id, custom_link_id, date_trunc('hour', occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', type, bot,
             internal_reason IS NOT NULL, country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, count(*)
        FROM link_events WHERE organization_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14`,
-    [spec.id],
+    [org],
   );
+}
+
+/**
+ * A dataset built before its events had context gets it (and its hourly aggregates again), for
+ * every organization; a no-op once they have it.
+ * @param {Client} db
+ * @returns {Promise<boolean>} whether it added context
+ */
+async function ensureEventContext(db) {
+  const missing = await db.query(
+    `SELECT o.id FROM organizations o WHERE EXISTS (SELECT 1 FROM link_events e WHERE e.organization_id = o.id AND e.device_type IS NULL)`,
+  );
+  for (const row of missing.rows) await addEventContext(db, row.id);
+  if (missing.rows.length > 0) await db.query(`VACUUM ANALYZE link_events, link_event_hours`);
+  return missing.rows.length > 0;
 }
 
 /**
@@ -220,4 +359,10 @@ async function createLogPartitions(db, from) {
   );
 }
 
-module.exports = { planVisits, numberVisits, insertEvents, createLogPartitions };
+module.exports = {
+  ensureEventContext,
+  planVisits,
+  numberVisits,
+  insertEvents,
+  createLogPartitions,
+};

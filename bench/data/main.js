@@ -25,7 +25,7 @@ const { stageAllSessions, insertSessions } = require('./sessions');
 const { stagePeople, computeIntent, insertPeople } = require('./people');
 const { insertAccounts } = require('./accounts');
 const { insertTranscripts } = require('./transcripts');
-const { planVisits, numberVisits, insertEvents, createLogPartitions } = require('./link-events');
+const { planVisits, numberVisits, insertEvents, createLogPartitions, ensureEventContext } = require('./link-events');
 const { insertDistinctValues, insertLinkSessions, updateLinkRollups } = require('./link-rollups');
 const { verify } = require('./verify');
 const { countsOf, sampleFor, tenantManifest, storeManifest, writeManifestFile } = require('./manifest');
@@ -46,8 +46,9 @@ async function reuse(admin, flags, manifestFile) {
     async (db) => (await db.query(`SELECT 1 FROM organizations WHERE id = $1`, [stored.organizationId])).rowCount === 1,
   ).catch(() => false);
   if (!intact) return false;
-  // Migrations added since the build (no-op when none).
+  // Migrations added since the build (no-op when none), and the events' context (issue 33) when the build predates it.
   await runMigrations(url);
+  if (await withClient(url, ensureEventContext)) log('events given their context (countries, devices, referrers, UTM)');
   writeManifestFile({ ...stored, databaseUrl: url }, manifestFile);
   log(`database ${flags.database} already matches the flags (built ${stored.builtAt}); reused (--rebuild to rebuild)`);
   return true;

@@ -197,6 +197,57 @@ const hotRead = (key, paths, targets, more = {}) => ({
 });
 
 /**
+ * Issue 33 point 3: the analytics questions users ask most, each at 10 concurrent requests against
+ * the raw baseline (the same AnalyticsService call), ranges ending at the current whole hour (the
+ * hourly aggregates answer them; a question of event counts over whole hours is what dashboards send).
+ * @param {string} campaignId  the large campaign
+ * @returns {LoadScenario[]}
+ */
+function analyticsScenarios(campaignId) {
+  const hour = 3_600_000;
+  const to = new Date(Math.floor(Date.now() / hour) * hour);
+  const daysBefore = (/** @type {number} */ days) => new Date(to.getTime() - days * 24 * hour).toISOString();
+  /** @param {Record<string, string>} query */
+  const ask = (query) => `/api/v1/analytics?${new URLSearchParams({ ...query, to: to.toISOString() })}`;
+  const targets = [ratioAtLeast(0.9), atMost('p99_ms', 150)];
+  const more = { connections: 10 };
+  return [
+    hotRead(
+      'analytics: 30-day daily series',
+      [ask({ metrics: 'opens,loads,leads,meetingsBooked', group_by: 'time', interval: 'day', from: daysBefore(30) })],
+      targets,
+      more,
+    ),
+    hotRead(
+      "analytics: a campaign's 7-day hourly series",
+      [
+        ask({
+          metrics: 'opens,loads',
+          group_by: 'time',
+          interval: 'hour',
+          campaign_id: campaignId,
+          from: daysBefore(7),
+        }),
+      ],
+      targets,
+      more,
+    ),
+    hotRead(
+      'analytics: countries over 90 days',
+      [ask({ metrics: 'opens,loads', group_by: 'country', from: daysBefore(90) })],
+      targets,
+      more,
+    ),
+    hotRead(
+      'analytics: top 20 accounts over 90 days',
+      [ask({ metrics: 'opens,meetingsBooked', group_by: 'account_domain', limit: '20', from: daysBefore(90) })],
+      targets,
+      more,
+    ),
+  ];
+}
+
+/**
  * The load scenarios, in run order (reads first; event ingestion last, since it writes). Each has a
  * `key` (its name before any rename, which relative targets refer to). Optional: `apiKey` (else the
  * manifest's), `connections`, `minSeconds` (of the measured window), `events` (POST bodies), `check(body)` on a preflight answer,
@@ -272,6 +323,7 @@ function loadScenarios(manifest, runTag) {
           `campaign engagement (${fmt(body.generatedLinkCount)} links)`,
       },
     ),
+    ...analyticsScenarios(sample.largeCampaignId),
     {
       // The prospect's first impression (issue 32 point 6): the lookup, the open queued, the redirect.
       key: 'link redirect',
