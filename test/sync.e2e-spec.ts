@@ -219,7 +219,6 @@ describe('cursor validation', () => {
 });
 
 describe('updated_since', () => {
-
   it('lists the links changed at or after the instant, (updatedAt, id) ascending: a PATCH and a rollup move updatedAt, an update changing nothing does not', async () => {
     const who = await t.createTenant();
     const ids = await insertLinks(
