@@ -987,6 +987,25 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        AccountEngagementResponse: {
+            /** @description Custom Links whose account domain is the account. */
+            linkCount: number;
+            /** @description Of them, at stage opened or later. */
+            openedLinkCount: number;
+            /** @description Of them, at stage engaged. */
+            engagedLinkCount: number;
+            leadSubmittedLinkCount: number;
+            meetingBookedLinkCount: number;
+            /** @description Sum of the links' uniqueVisitorCount. */
+            uniqueVisitorCount: number;
+            /** @description Sum of the links' sessionCount. */
+            sessionCount: number;
+            /**
+             * Format: date-time
+             * @description The latest over the links.
+             */
+            lastActivityAt: string | null;
+        };
         AccountListResponse: {
             accounts: components["schemas"]["AccountResponse"][];
             total: number;
@@ -1015,6 +1034,8 @@ export interface components {
              * @description Moved by every change this resource shows (its rollup); what updated_since compares.
              */
             updatedAt: string;
+            /** @description Its Custom Links' engagement, computed when read (it does not move updatedAt). */
+            engagement: components["schemas"]["AccountEngagementResponse"];
         };
         AgentLinkResponse: {
             url: string | null;

@@ -1,12 +1,25 @@
 import request from 'supertest';
 import { detailOf } from './support/api-responses';
-import type { Account, IngestedSession, PeoplePage, Person } from './support/api-types';
+import type {
+  Account,
+  AccountEngagement,
+  AccountPage,
+  EventInput,
+  EventsAnswer,
+  IngestedSession,
+  PeoplePage,
+  Person,
+} from './support/api-types';
+import { folded } from './support/fold';
+import { createLinks } from './support/links';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
- * Accounts through HTTP: docs/api.md §2.5, §4.2, §13.5 (account rules);
- * DECISIONS "Sessions, people, accounts (issue 3)" (account fields, account path).
+ * Accounts through HTTP: docs/api.md §2.5, §4.2, §13.5 (account rules), and their links' engagement
+ * (§2.5 `engagement`, issue 33 point 4); DECISIONS "Sessions, people, accounts (issue 3)" (account
+ * fields, account path). Links are made by creation jobs and events folded by the app's own workers
+ * (APP_ROLE all).
  */
 
 const ACCOUNTS = '/api/v1/accounts';
@@ -15,6 +28,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NOT_FOUND = { detail: "Account not found for the key's organization." };
 const FORBIDDEN = { detail: 'API key does not include the required scope.' };
 const UNAUTHORIZED = { detail: 'API key required or invalid.' };
+const NO_ENGAGEMENT: AccountEngagement = {
+  linkCount: 0,
+  openedLinkCount: 0,
+  engagedLinkCount: 0,
+  leadSubmittedLinkCount: 0,
+  meetingBookedLinkCount: 0,
+  uniqueVisitorCount: 0,
+  sessionCount: 0,
+  lastActivityAt: null,
+};
 
 const DAY = 86_400_000;
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
@@ -41,7 +64,7 @@ describe('accounts', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ APP_ROLE: 'all', RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' });
   });
   afterAll(() => t.close());
 
@@ -130,6 +153,7 @@ describe('accounts', () => {
         lastSeenAt: ago(1, 20),
         summaryMarkdown: 'a-2', // a is the most recently seen person, and its latest summary
         updatedAt: expect.stringMatching(ISO_MS_Z),
+        engagement: NO_ENGAGEMENT,
       });
       expect(account.lastSeenAt).toMatch(ISO_MS_Z);
 
@@ -382,6 +406,118 @@ describe('accounts', () => {
 
       await put(who, s1, visit('a@acme.com', 3, 30, { environment: 'staging' }));
       await get(who, 'acme.com').expect(404, NOT_FOUND);
+    });
+  });
+
+  describe('engagement of its Custom Links', () => {
+    /** Minute `n` of 2026-03-01 (UTC). */
+    const at = (n: number) => new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString();
+    let seq = 0;
+    /** An event of `link`: human and external unless it says otherwise. */
+    const event = (link: { id: string }, type: EventInput['type'], minute: number, over: Partial<EventInput> = {}) =>
+      ({
+        eventId: `acct-${process.pid}-${++seq}`,
+        type,
+        customLinkId: link.id,
+        occurredAt: at(minute),
+        ...over,
+      }) as EventInput;
+    /** Posts events and waits for the fold (docs/api.md §6.4), so the rollups hold them. */
+    const send = async (who: Tenant, events: EventInput[]) => {
+      const res = await request(t.server).post('/api/v1/events').set('x-api-key', who.key).send({ events }).expect(202);
+      expect((res.body as EventsAnswer).accepted).toBe(events.length);
+      await folded(t.app, who.organizationId);
+    };
+    const list = async (who: Tenant, query = ''): Promise<AccountPage> =>
+      (await request(t.server).get(`${ACCOUNTS}${query}`).set('Authorization', `Bearer ${who.key}`).expect(200))
+        .body as AccountPage;
+
+    it('counts the links of the account domain as campaign engagement counts them, human and external events only', async () => {
+      const who = await tenant();
+      await put(who, newSessionId(), visit('a@acme.com', 3, 30));
+      await put(who, newSessionId(), visit('b@beta.io', 2, 30));
+      await put(who, newSessionId(), visit('c@gamma.io', 1, 30));
+      const [byEmail, byDomain, scanned, beta, freeMail] = await createLinks(t.server, who.key, [
+        { email: 'x@acme.com' },
+        { email: 'y@gmail.com', prospectDomain: 'www.acme.com' },
+        { email: 'z@eu.acme.com' },
+        { email: 'w@beta.io' },
+        { email: 'q@gmail.com' },
+      ]);
+      const [s1, s2, s3] = [newSessionId(), newSessionId(), newSessionId()];
+      await send(who, [
+        // byEmail: a persistent visitor, a session that starts and engages, a lead.
+        event(byEmail, 'page_view', 1, { visitorId: 'v-1', pageViewId: 'pv-1' }),
+        event(byEmail, 'session_started', 2, { sessionId: s1 }),
+        event(byEmail, 'session_engaged', 3, { sessionId: s1 }),
+        event(byEmail, 'lead_submitted', 4, { sessionId: s1 }),
+        // byDomain: an open, an ephemeral page view, a meeting booked (lower-funnel evidence: engaged).
+        event(byDomain, 'open', 5),
+        event(byDomain, 'page_view', 6, { pageViewId: 'pv-2' }),
+        event(byDomain, 'meeting_booked', 7, { sessionId: s2 }),
+        // scanned: a bot's open and a load of the organization's own people, both later than the rest.
+        event(scanned, 'open', 20, { bot: true }),
+        event(scanned, 'page_view', 21, { visitorId: 'v-3', pageViewId: 'pv-3', sessionId: s3, internal: true }),
+        event(scanned, 'session_started', 22, { sessionId: s3, internal: true }),
+        // beta: opened only.
+        event(beta, 'open', 9),
+        // A link of no account.
+        event(freeMail, 'page_view', 30, { visitorId: 'v-4' }),
+      ]);
+
+      expect((await getOk(who, 'acme.com')).engagement).toEqual({
+        linkCount: 3,
+        openedLinkCount: 2,
+        engagedLinkCount: 2,
+        leadSubmittedLinkCount: 1,
+        meetingBookedLinkCount: 1,
+        uniqueVisitorCount: 2, // v-1 and the ephemeral pv-2; not the internal v-3
+        sessionCount: 2, // s1 and s2; not the internal s3
+        lastActivityAt: at(7), // not the bot's 20 nor the internal 21, 22
+      });
+      expect((await getOk(who, 'beta.io')).engagement).toEqual({
+        ...NO_ENGAGEMENT,
+        linkCount: 1,
+        openedLinkCount: 1,
+        lastActivityAt: at(9),
+      });
+      expect((await getOk(who, 'gamma.io')).engagement).toEqual(NO_ENGAGEMENT);
+
+      // Every item of the list carries the same engagement as its account's GET, on every page.
+      const first = await list(who, '?limit=2');
+      const rest = await list(who, `?limit=2&cursor=${encodeURIComponent(first.nextCursor as string)}`);
+      const listed = [...first.accounts, ...rest.accounts];
+      expect(listed.map((a) => a.accountDomain).sort()).toEqual(['acme.com', 'beta.io', 'gamma.io']);
+      for (const account of listed) expect(account).toEqual(await getOk(who, account.accountDomain));
+    });
+
+    it("follows a link's email and prospectDomain, and counts no other organization's links", async () => {
+      const [who, other] = [await tenant(), await tenant()];
+      await put(who, newSessionId(), visit('a@acme.com', 2, 30));
+      await put(who, newSessionId(), visit('b@beta.io', 1, 30));
+      await put(other, newSessionId(), visit('a@acme.com', 2, 30));
+      const [mine] = await createLinks(t.server, who.key, [{ email: 'x@acme.com' }]);
+      const [theirs] = await createLinks(t.server, other.key, [{ email: 'x@acme.com' }]);
+      await send(who, [event(mine, 'open', 1)]);
+      await send(other, [event(theirs, 'page_view', 2, { visitorId: 'v-9' }), event(theirs, 'lead_submitted', 3)]);
+
+      const opened = { ...NO_ENGAGEMENT, linkCount: 1, openedLinkCount: 1, lastActivityAt: at(1) };
+      expect((await getOk(who, 'acme.com')).engagement).toEqual(opened);
+      expect((await getOk(other, 'acme.com')).engagement).toMatchObject({ linkCount: 1, leadSubmittedLinkCount: 1 });
+
+      await request(t.server)
+        .patch(`/api/v1/custom-links/${mine.id}`)
+        .set('x-api-key', who.key)
+        .send({ email: 'x@gmail.com' })
+        .expect(200);
+      expect((await getOk(who, 'acme.com')).engagement).toEqual(NO_ENGAGEMENT);
+      await request(t.server)
+        .patch(`/api/v1/custom-links/${mine.id}`)
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', `acct-${process.pid}-${++seq}`)
+        .send({ prospectDomain: 'beta.io' })
+        .expect(200);
+      expect((await getOk(who, 'beta.io')).engagement).toEqual(opened);
     });
   });
 });

@@ -59,6 +59,7 @@ describe('module graph', () => {
 
   it('sees the imports between modules', () => {
     expect([...(graph.get('custom-links') ?? [])].sort()).toEqual([
+      'accounts',
       'campaigns',
       'custom-link-jobs',
       'engagement',
