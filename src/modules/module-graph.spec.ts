@@ -66,7 +66,13 @@ describe('module graph', () => {
       'exports',
       'thumbnails',
     ]);
-    expect([...(graph.get('sessions') ?? [])].sort()).toEqual(['engagement', 'exports', 'people', 'webhooks']);
+    expect([...(graph.get('sessions') ?? [])].sort()).toEqual([
+      'accounts',
+      'engagement',
+      'exports',
+      'people',
+      'webhooks',
+    ]);
   });
 
   it('has no cycle', () => {

@@ -31,6 +31,7 @@ import { InternalTraffic1766300000000 } from './1766300000000-InternalTraffic';
 import { EventLog1766500000000 } from './1766500000000-EventLog';
 import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
 import { linkAccountDomains } from './1766600000000-LinkAccountDomains';
+import { AccountActivity1766700000000 } from './1766700000000-AccountActivity';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   LinkCardStates1766400000000,
   EventLog1766500000000,
   LinkAccountDomains1766600000000,
+  AccountActivity1766700000000,
 ];

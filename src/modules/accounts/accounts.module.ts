@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ACCOUNT_ACTIVITY } from './account-activity';
+import { AccountActivityService } from './account-activity.service';
 import { AccountExport } from './account-export';
 import { ACCOUNT_LINKS } from './account-links';
 import { AccountRollupsService } from './account-rollups.service';
@@ -17,6 +19,13 @@ import { AccountsController } from './accounts.controller';
 })
 export class AccountsModule {}
 
-/** The accounts routes (API role only). */
-@Module({ imports: [AccountsModule], controllers: [AccountsController] })
+/**
+ * The accounts routes (API role only). An account's activity is read from the sessions and engagement
+ * modules, which implement AccountActivitySource for their kind.
+ */
+@Module({
+  imports: [AccountsModule, ACCOUNT_ACTIVITY.module],
+  providers: [AccountActivityService],
+  controllers: [AccountsController],
+})
 export class AccountsHttpModule {}

@@ -43,17 +43,14 @@ export class AccountsService {
 
   /** GET /accounts/{domain}: 422 for an email or URL, then 404 when the organization has no such account. */
   async get(organizationId: string, rawDomain: string): Promise<AccountResponse> {
-    const account = await this.find(organizationId, rawDomain);
+    const account = await this.find(organizationId, domainOfParam(rawDomain));
     const [response] = await this.withEngagement(organizationId, [account]);
     return response;
   }
 
-  /** The account named by a `{domain}` path parameter: 422 for an email or URL, 404 when the organization has none. */
-  private async find(organizationId: string, rawDomain: string): Promise<AccountRow> {
-    const parsed = parseDomainParam(rawDomain);
-    if ('invalid' in parsed)
-      throw new RequestValidationError([valueError(['path', 'domain'], rawDomain, parsed.invalid)]);
-    const account = await this.accounts.findByDomain(organizationId, parsed.domain);
+  /** The organization's account of a domain (domainOfParam's); 404 when it has none. */
+  async find(organizationId: string, domain: string): Promise<AccountRow> {
+    const account = await this.accounts.findByDomain(organizationId, domain);
     if (!account) throw NotFoundError.inOrganization('Account');
     return account;
   }
@@ -68,4 +65,12 @@ export class AccountsService {
           );
     return rows.map((row) => toAccountResponse(row, figures.get(row.account_domain)));
   }
+}
+
+/** The account domain a `{domain}` path parameter names (docs/api.md §13.5); 422 for an email or URL. */
+export function domainOfParam(rawDomain: string): string {
+  const parsed = parseDomainParam(rawDomain);
+  if ('invalid' in parsed)
+    throw new RequestValidationError([valueError(['path', 'domain'], rawDomain, parsed.invalid)]);
+  return parsed.domain;
 }
