@@ -4,9 +4,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { MIGRATIONS } from '../src/database/migrations';
-import type { Job, JobEnvelope, JobItemPage } from './support/api-types';
 import { createDatabaseBefore, dropDatabase } from './support/databases';
-import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
+import { createLinks } from './support/links';
+import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
 /**
  * A Custom Link's stored account domain (docs/api.md §13.5, issue 33 point 4): the registrable
@@ -15,9 +15,6 @@ import { createTestApp, readUntil, type Tenant, type TestApp } from './support/t
  */
 
 const LINKS = '/api/v1/custom-links';
-const JOBS = '/api/v1/custom-link-jobs';
-const TERMINAL = ['completed', 'completed_with_errors', 'cancelled', 'failed'];
-const PROVIDED = 'https://cdn.example.com/card.png';
 
 describe("a link's account domain", () => {
   let t: TestApp;
@@ -27,7 +24,6 @@ describe("a link's account domain", () => {
   });
   afterAll(() => t.close());
 
-  const get = (who: Tenant, path: string) => request(t.server).get(path).set('x-api-key', who.key);
   /** What the link stores (the API shows the account domain only through accounts). */
   const stored = async (who: Tenant, id: string): Promise<string | null> => {
     const rows: { account_domain: string | null }[] = await t.app
@@ -40,22 +36,8 @@ describe("a link's account domain", () => {
     return rows[0].account_domain;
   };
   /** Links made by one creation job, their ids in input order. */
-  const create = async (who: Tenant, links: Record<string, unknown>[]): Promise<string[]> => {
-    const res = await request(t.server)
-      .post(LINKS)
-      .set('x-api-key', who.key)
-      .set('Idempotency-Key', randomUUID())
-      .send({ links: links.map((link) => ({ shareThumbnailUrl: PROVIDED, ...link })) })
-      .expect(202);
-    const { id } = (res.body as JobEnvelope).job;
-    const job = await readUntil(
-      async () => (await get(who, `${JOBS}/${id}`).expect(200)).body as Job,
-      (polled) => TERMINAL.includes(polled.status),
-    );
-    expect(job.status).toBe('completed');
-    const items = (await get(who, `${JOBS}/${id}/items?limit=200`).expect(200)).body as JobItemPage;
-    return items.items.map((item) => item.customLinkId as string);
-  };
+  const create = async (who: Tenant, links: Record<string, unknown>[]): Promise<string[]> =>
+    (await createLinks(t.server, who.key, links)).map((link) => link.id);
   const patch = (who: Tenant, id: string, body: Record<string, unknown>) =>
     request(t.server)
       .patch(`${LINKS}/${id}`)

@@ -561,6 +561,17 @@ describe('openapi.json through Prism (validating proxy)', () => {
     await multiValue(`${LINKS}/${ada.id}/events`, 'type', ['open', 'page_view', 'lead_submitted']);
     // The campaign's engagement as the document describes it once the events are folded (main's workers).
     await folded(main.app, tenant.organizationId);
+    // The account's engagement and activity (its people's sessions, its links' events), walked by cursor.
+    await s.send({ method: 'GET', path: '/api/v1/accounts/acme.com', expect: 200 });
+    const firstActivity = (
+      await s.must({ method: 'GET', path: '/api/v1/accounts/acme.com/activity', query: { limit: 2 }, expect: 200 })
+    ).body;
+    await s.send({
+      method: 'GET',
+      path: '/api/v1/accounts/acme.com/activity',
+      query: { limit: 50, cursor: firstActivity.nextCursor },
+      expect: 200,
+    });
     await s.send({ method: 'GET', path: `${CAMPAIGNS}/${campaignId}/engagement`, expect: 200 });
     await s.send({
       method: 'GET',

@@ -37,6 +37,7 @@ export const TABLE_OWNERS = {
   transcript_daily_reads: 'sessions',
   people: 'people',
   person_intents: 'people',
+  person_accounts: 'people',
   accounts: 'accounts',
   campaigns: 'campaigns',
   campaign_ids: 'campaigns',
@@ -76,6 +77,7 @@ export const TABLE_OWNERS = {
  */
 export const READ_MODELS: ReadonlySet<TableName> = new Set<TableName>([
   'person_intents',
+  'person_accounts',
   'session_observations',
   'campaign_ids',
   'link_rollups',

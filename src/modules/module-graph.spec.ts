@@ -59,13 +59,20 @@ describe('module graph', () => {
 
   it('sees the imports between modules', () => {
     expect([...(graph.get('custom-links') ?? [])].sort()).toEqual([
+      'accounts',
       'campaigns',
       'custom-link-jobs',
       'engagement',
       'exports',
       'thumbnails',
     ]);
-    expect([...(graph.get('sessions') ?? [])].sort()).toEqual(['engagement', 'exports', 'people', 'webhooks']);
+    expect([...(graph.get('sessions') ?? [])].sort()).toEqual([
+      'accounts',
+      'engagement',
+      'exports',
+      'people',
+      'webhooks',
+    ]);
   });
 
   it('has no cycle', () => {

@@ -48,6 +48,15 @@ SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}
 SELECT campaign_id, count(*) AS total, count(*) FILTER (WHERE active) AS active
 FROM custom_links WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[]) GROUP BY campaign_id
 
+-- CustomLinksRepository.figuresByAccount
+SELECT account_domain, count(*)::int AS links, count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
+     count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
+     count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
+     count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
+     sum(persistent_visitor_count + ephemeral_page_view_count) AS unique_visitors, sum(session_count) AS sessions,
+     max(last_activity_at) AS last_activity_at
+FROM custom_links WHERE organization_id = $1 AND account_domain = ANY($2::text[]) GROUP BY account_domain
+
 -- CustomLinksRepository.resolveForEvents
 SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))
 

@@ -156,3 +156,18 @@ ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $6 OFFSET $7
 
 -- EngagementRepository.eventsOfLink (2)
 SELECT count(*) AS total FROM link_events WHERE ${where}
+
+-- EngagementRepository.accountActivityPage
+WITH page AS (
+  SELECT e.* FROM link_rollups l
+   CROSS JOIN LATERAL (
+     SELECT organization_id, event_id, type, occurred_at, session_id, custom_link_id FROM link_events
+      WHERE organization_id = l.organization_id AND custom_link_id = l.link_id AND NOT bot AND internal_reason IS NULL
+        ${after}
+      ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $3) e
+   WHERE l.organization_id = $1 AND l.account_domain = $2
+   ORDER BY ${EVENTS_NEWEST_FIRST.orderBy('e.')} LIMIT $3)
+SELECT page.occurred_at, page.session_id, vs.person_id, page.custom_link_id, page.event_id, page.type,
+       page.occurred_at::text AS at, (extract(epoch FROM page.occurred_at) * 1000000)::int8 AS micros, page.event_id AS key
+  FROM page LEFT JOIN visible_sessions vs ON vs.organization_id = page.organization_id AND vs.session_id = page.session_id
+ ORDER BY ${EVENTS_NEWEST_FIRST.orderBy('page.')}

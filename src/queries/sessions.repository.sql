@@ -63,6 +63,22 @@ SELECT ${LIST_COLUMNS}, s.tracking, s.details,
  FROM sessions s ${PERSON_INTENT('s.organization_id')}
 WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 
+-- SessionsRepository.accountActivityPage
+WITH page AS (
+  SELECT s.*, p.person_id FROM person_accounts p
+   CROSS JOIN LATERAL (
+     SELECT s.organization_id, s.id, s.start_time, s.custom_link_id FROM sessions s
+      WHERE s.organization_id = p.organization_id AND s.email_key = p.email_key AND ${VISIBLE} ${after}
+      ORDER BY ${BY_START.orderBy()} LIMIT $3) s
+   WHERE p.organization_id = $1 AND p.account_domain = $2
+   ORDER BY ${BY_START.orderBy()} LIMIT $3)
+SELECT s.start_time AS occurred_at, s.id AS session_id, s.person_id, NULL AS event_id, NULL AS type,
+       coalesce(s.custom_link_id, (SELECT o.custom_link_id FROM session_observations o
+                                    WHERE o.organization_id = s.organization_id AND o.session_id = s.id
+                                    ORDER BY o.at, o.custom_link_id LIMIT 1)) AS custom_link_id,
+       s.start_time::text AS at, (extract(epoch FROM s.start_time) * 1000000)::int8 AS micros, s.id::text AS key
+  FROM page s ORDER BY ${BY_START.orderBy()}
+
 -- SessionsRepository.visibleAmong
 SELECT s.id FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${VISIBLE}
 

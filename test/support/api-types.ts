@@ -10,6 +10,9 @@ type Schemas = components['schemas'];
 
 export type Account = Schemas['AccountResponse'];
 export type AccountPage = Schemas['AccountListResponse'];
+export type AccountEngagement = Schemas['AccountEngagementResponse'];
+export type AccountActivityPage = Schemas['AccountActivityListResponse'];
+export type AccountActivityItem = Schemas['AccountActivityItemResponse'];
 export type Person = Schemas['PersonResponse'];
 export type PeoplePage = Schemas['PeopleListResponse'];
 export type Session = Schemas['SessionResponse'];

@@ -388,6 +388,13 @@ export interface People {
   updated_at: Generated<Timestamp>;
 }
 
+export interface PersonAccounts {
+  account_domain: string | null;
+  email_key: string | null;
+  organization_id: string | null;
+  person_id: string | null;
+}
+
 export interface PersonIntents {
   intent_calculated_at: Timestamp | null;
   intent_score: number | null;
@@ -607,6 +614,7 @@ export interface DB {
   link_sessions: LinkSessions;
   organizations: Organizations;
   people: People;
+  person_accounts: PersonAccounts;
   person_intents: PersonIntents;
   publish_jobs: PublishJobs;
   session_count_deltas: SessionCountDeltas;

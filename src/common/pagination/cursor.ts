@@ -5,6 +5,10 @@ import { canonicalJson } from '../canonical-json';
 import { RequestValidationError, valueError } from '../errors/validation-issue';
 import type { PaginationQuery } from './pagination.query';
 
+/** What a page is asked with: a limit, and a cursor or (on the lists that take one) an offset. */
+export type PageQuery = Pick<PaginationQuery, 'limit' | 'cursor'> &
+  Partial<Pick<PaginationQuery, 'offset' | 'offsetGiven'>>;
+
 /** The key of the last row of a page, each value as PostgreSQL's text of it (timestamps keep their microseconds). */
 export type Keyset = (string | null)[];
 
@@ -48,9 +52,11 @@ export class Cursors {
   constructor(private readonly config: AppConfigService) {}
 
   /** The window a list reads for this query: from the cursor's position, or from its offset. */
-  window(list: string, organizationId: string, query: PaginationQuery): PageWindow {
-    if (query.cursor === undefined)
-      return { limit: query.limit + 1, skip: query.offset, after: null, offset: query.offset };
+  window(list: string, organizationId: string, query: PageQuery): PageWindow {
+    if (query.cursor === undefined) {
+      const offset = query.offset ?? 0;
+      return { limit: query.limit + 1, skip: offset, after: null, offset };
+    }
     const body = this.open(list, organizationId, query, query.cursor);
     return { limit: query.limit + 1, skip: 0, after: body.k, offset: body.o };
   }
@@ -59,7 +65,7 @@ export class Cursors {
   page<T>(
     list: string,
     organizationId: string,
-    query: PaginationQuery,
+    query: PageQuery,
     window: PageWindow,
     rows: T[],
     keysetOf: (row: T) => Keyset,
@@ -72,12 +78,12 @@ export class Cursors {
     return { rows: kept, offset: window.offset, nextCursor };
   }
 
-  private seal(list: string, organizationId: string, query: PaginationQuery, body: CursorBody): string {
+  private seal(list: string, organizationId: string, query: PageQuery, body: CursorBody): string {
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
     return `${payload}.${this.sign(list, organizationId, query, payload)}`;
   }
 
-  private open(list: string, organizationId: string, query: PaginationQuery, cursor: string): CursorBody {
+  private open(list: string, organizationId: string, query: PageQuery, cursor: string): CursorBody {
     const [payload, signature, ...rest] = cursor.split('.');
     const expected = Buffer.from(this.sign(list, organizationId, query, payload ?? ''));
     const given = Buffer.from(signature ?? '');
@@ -86,7 +92,7 @@ export class Cursors {
     return body;
   }
 
-  private sign(list: string, organizationId: string, query: PaginationQuery, payload: string): string {
+  private sign(list: string, organizationId: string, query: PageQuery, payload: string): string {
     const { limit: _limit, offset: _offset, cursor: _cursor, offsetGiven: _given, ...parameters } = query;
     return createHmac('sha256', this.config.values.cursorSecret)
       .update(`${list}\n${organizationId}\n${canonicalJson(parameters)}\n${payload}`)
@@ -152,6 +158,20 @@ export class SortKey {
     // NULLs come last: after a value, the further values and every NULL; after a NULL, the NULLs further on.
     if (keyset[0] === null) return `(${nullable} IS NULL AND ${compare(1)})`;
     return `(${compare(0)} OR ${nullable} IS NULL)`;
+  }
+
+  /**
+   * The rows after a position of a list merged from several (an account's activity): after `key` at
+   * `at` when the position is one of this list's rows, else every row before `at`, or at it too when
+   * `inclusive`. The key is (a time, id), its values going through `param` as in `after`.
+   */
+  afterBound(
+    bound: { at: string; key: string } | { at: string; inclusive: boolean },
+    param: (value: unknown) => string,
+  ): string {
+    if ('key' in bound) return this.after([bound.at, bound.key], param);
+    const [first] = this.columns;
+    return `${first.sql} ${first.descending ? '<' : '>'}${bound.inclusive ? '=' : ''} ${param(bound.at)}::${first.type}`;
   }
 
   private named(column: KeyColumn, alias?: string): string {

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Expose, Transform } from 'class-transformer';
@@ -8,16 +9,26 @@ import { ApiInteger } from '../http/api-integer';
 export const MAX_PAGE_SIZE = 200;
 export const MAX_OFFSET = 1_000_000;
 
+/** `limit` of every paginated list (docs/api.md §11.1): 1..200, default 50. */
+const PageLimit = () =>
+  applyDecorators(
+    ApiInteger({ required: false, minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 }),
+    ToInteger(),
+    IsInt(),
+    Min(1),
+    Max(MAX_PAGE_SIZE),
+  );
+
+/** `cursor`: the previous page's `nextCursor`, at most 1024 characters. */
+const PageCursor = (description: string) =>
+  applyDecorators(ApiPropertyOptional({ maxLength: 1024, description }), IsOptional(), IsString(), MaxLength(1024));
+
 /**
  * Paginated lists (docs/api.md §11.1): limit 1..200 (default 50), and either a zero-based offset
  * 0..1,000,000 (default 0) or the `nextCursor` of the previous page, never both.
  */
 export class PaginationQuery {
-  @ApiInteger({ required: false, minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @PageLimit()
   limit: number = 50;
 
   @ApiInteger({ required: false, minimum: 0, maximum: MAX_OFFSET, default: 0 })
@@ -27,13 +38,7 @@ export class PaginationQuery {
   @Max(MAX_OFFSET)
   offset: number = 0;
 
-  @ApiPropertyOptional({
-    maxLength: 1024,
-    description: "The previous page's nextCursor (opaque); not together with offset.",
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1024)
+  @PageCursor("The previous page's nextCursor (opaque); not together with offset.")
   @ValidateBy({
     name: 'cursorWithoutOffset',
     validator: {
@@ -48,6 +53,18 @@ export class PaginationQuery {
   @Transform(({ obj }) => ((obj as Record<string, unknown>).offset !== undefined ? true : undefined))
   @Allow()
   offsetGiven?: boolean;
+}
+
+/**
+ * A list paged by cursor only (docs/api.md §11.1): limit 1..200 (default 50) and the `nextCursor` of
+ * the previous page; it has no offset (one sent is not read) and no total.
+ */
+export class CursorPageQuery {
+  @PageLimit()
+  limit: number = 50;
+
+  @PageCursor("The previous page's nextCursor (opaque).")
+  cursor?: string;
 }
 
 /**

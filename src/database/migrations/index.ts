@@ -32,6 +32,7 @@ import { EventLog1766500000000 } from './1766500000000-EventLog';
 import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
 import { linkAccountDomains } from './1766600000000-LinkAccountDomains';
 import { WebhookFilters1766650000000 } from './1766650000000-WebhookFilters';
+import { AccountActivity1766700000000 } from './1766700000000-AccountActivity';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   EventLog1766500000000,
   LinkAccountDomains1766600000000,
   WebhookFilters1766650000000,
+  AccountActivity1766700000000,
 ];

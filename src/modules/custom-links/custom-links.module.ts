@@ -11,6 +11,7 @@ import { LinkExport } from './link-export';
 import { LinkJobFacts } from './link-job-facts';
 import { LinkCreationService } from './link-creation.service';
 import { LinkRollups } from './link-rollups';
+import { LinksOfAccounts } from './links-of-accounts';
 import { LinksOfCampaigns } from './links-of-campaigns';
 import { PublicLinksService } from './public-links.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
@@ -21,9 +22,9 @@ import { PublicLinksController } from './public-links.controller';
 /**
  * Custom Links for every role (routes: CustomLinksHttpModule). Their creation and card re-render
  * jobs run in the custom-link-jobs module, their cards are drawn by the thumbnails module, their engagement is
- * folded by the engagement module, campaigns count them and exports read their list: none of these
+ * folded by the engagement module, campaigns and accounts count them and exports read their list: none of these
  * depends on this module, which implements their ports (job handler and job facts, card subjects,
- * rollup links, campaign links, export source).
+ * rollup links, campaign links, account links, export source).
  */
 @Module({
   imports: [CampaignsModule, EngagementModule, CustomLinkJobsModule, ThumbnailsModule, IdempotencyRecordsModule],
@@ -37,6 +38,7 @@ import { PublicLinksController } from './public-links.controller';
     LinkRollups,
     LinkJobFacts,
     LinksOfCampaigns,
+    LinksOfAccounts,
     LinkExport,
   ],
   exports: [CustomLinksService, LinkCreationService, PublicLinksService],

@@ -6,6 +6,7 @@ import { COMMIT_WITHOUT_FLUSH } from '../../common/database/commit-without-flush
 import type { Narrowed, Row } from '../../common/database/rows';
 import { preparedQuery } from '../../common/database/prepared-query';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
+import type { AccountLinkFigures } from '../accounts';
 import type { CampaignLinkCounts } from '../campaigns';
 import type { BotOpens, LinkRollupDelta, MilestoneTimes } from '../engagement';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
@@ -223,6 +224,24 @@ export class CustomLinksRepository {
     return new Map(rows.map((row) => [row.campaign_id, { total: Number(row.total), active: Number(row.active) }]));
   }
 
+  /**
+   * The figures of the links of each of these account domains (docs/api.md §2.5), counted as campaign
+   * engagement counts its links (§6.5), one row per domain with links: custom_links_account_idx.
+   */
+  async figuresByAccount(organizationId: string, domains: string[]): Promise<Map<string, AccountLinkFigures>> {
+    const rows: AccountLinkCounts[] = await this.db.query(
+      `SELECT account_domain, count(*)::int AS links, count(*) FILTER (WHERE stage <> 'not_opened')::int AS opened,
+              count(*) FILTER (WHERE stage = 'engaged')::int AS engaged,
+              count(*) FILTER (WHERE first_lead_submitted_at IS NOT NULL)::int AS lead_submitted,
+              count(*) FILTER (WHERE first_meeting_booked_at IS NOT NULL)::int AS meeting_booked,
+              sum(persistent_visitor_count + ephemeral_page_view_count) AS unique_visitors, sum(session_count) AS sessions,
+              max(last_activity_at) AS last_activity_at
+         FROM custom_links WHERE organization_id = $1 AND account_domain = ANY($2::text[]) GROUP BY account_domain`,
+      [organizationId, domains],
+    );
+    return new Map(rows.map((row) => [row.account_domain, accountFiguresOf(row)]));
+  }
+
   /** The organization's links among these ids and slugs. */
   async resolveForEvents(
     organizationId: string,
@@ -280,6 +299,24 @@ export class CustomLinksRepository {
       ids,
     ]);
   }
+}
+
+/** One account domain's links counted (figuresByAccount); sums of integers come back as int8 text. */
+type AccountLinkCounts = Record<'links' | 'opened' | 'engaged' | 'lead_submitted' | 'meeting_booked', number> &
+  Record<'unique_visitors' | 'sessions', string> &
+  Pick<CustomLinkRow, 'last_activity_at'> & { account_domain: string };
+
+function accountFiguresOf(row: AccountLinkCounts): AccountLinkFigures {
+  return {
+    links: row.links,
+    opened: row.opened,
+    engaged: row.engaged,
+    leadSubmitted: row.lead_submitted,
+    meetingBooked: row.meeting_booked,
+    uniqueVisitors: Number(row.unique_visitors),
+    sessions: Number(row.sessions),
+    lastActivityAt: row.last_activity_at,
+  };
 }
 
 /** Columns over the links created in a window, optionally of one campaign (windowParameters: null bounds are open). */

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { WebhooksModule } from '../webhooks';
+import { AccountLinkEvents } from './account-link-events';
 import { EngagementRepository } from './engagement.repository';
 import { EngagementService } from './engagement.service';
 import { EventsService } from './events.service';
@@ -29,7 +30,8 @@ import { FoldScheduler } from './jobs/fold-scheduler';
  * references, hourly aggregates and campaign engagement; the funnel and analytics over the log.
  * Links and sessions are read through the ports their modules implement (RollupLinks,
  * TrackedSessions), campaigns through their read model campaign_ids; link webhook events are recorded in the
- * fold's transaction (WebhookOutbox). Its event timeline is an export source.
+ * fold's transaction (WebhookOutbox). Its event timeline is an export source, and the events of an
+ * account's links are part of the account's activity (AccountActivitySource).
  */
 @Module({
   imports: [
@@ -50,6 +52,7 @@ import { FoldScheduler } from './jobs/fold-scheduler';
     LinkOpensService,
     LinkWebhooks,
     LinkEventExport,
+    AccountLinkEvents,
   ],
   exports: [EngagementService, EventsService, EventFold, FoldProgress, LinkOpensService],
 })

@@ -6,6 +6,7 @@ import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/c
 import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 import type { DeviceType, EventContext } from './rules/event-context';
+import type { ActivityPageQuery, ActivityRow } from '../accounts';
 import type { InternalReason } from '../settings';
 
 /** Timestamps go to PostgreSQL as ISO text: pg's own Date formatting is slow for thousands of them. */
@@ -521,6 +522,40 @@ export class EngagementRepository {
       this.db.query<{ total: string }[]>(`SELECT count(*) AS total FROM link_events WHERE ${where}`, params),
     ]);
     return { rows, total: Number(count.total) };
+  }
+
+  /**
+   * The first `limit` human, external events of the links of an account domain, newest first
+   * (occurredAt, then eventId, descending), after `bound` (docs/api.md §4.2, an account's activity).
+   * The links come from custom-links' read model link_rollups (custom_links_account_idx); each link's
+   * events from link_events_link_idx scanned backwards, at most `limit` of them; the page's sessions'
+   * people from sessions' read model visible_sessions (its primary key). Bots and internal traffic are
+   * filtered on the way, as the link's timeline filters them (§6.3).
+   */
+  async accountActivityPage(
+    organizationId: string,
+    { domain, bound, limit }: ActivityPageQuery,
+  ): Promise<ActivityRow[]> {
+    const params: unknown[] = [organizationId, domain, limit];
+    const after =
+      bound === null ? '' : `AND ${EVENTS_NEWEST_FIRST.afterBound(bound, (value) => `$${params.push(value)}`)}`;
+    // The link's events unqualified (EVENTS_NEWEST_FIRST's columns): the innermost FROM names them.
+    return this.db.query(
+      `WITH page AS (
+         SELECT e.* FROM link_rollups l
+          CROSS JOIN LATERAL (
+            SELECT organization_id, event_id, type, occurred_at, session_id, custom_link_id FROM link_events
+             WHERE organization_id = l.organization_id AND custom_link_id = l.link_id AND NOT bot AND internal_reason IS NULL
+               ${after}
+             ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $3) e
+          WHERE l.organization_id = $1 AND l.account_domain = $2
+          ORDER BY ${EVENTS_NEWEST_FIRST.orderBy('e.')} LIMIT $3)
+       SELECT page.occurred_at, page.session_id, vs.person_id, page.custom_link_id, page.event_id, page.type,
+              page.occurred_at::text AS at, (extract(epoch FROM page.occurred_at) * 1000000)::int8 AS micros, page.event_id AS key
+         FROM page LEFT JOIN visible_sessions vs ON vs.organization_id = page.organization_id AND vs.session_id = page.session_id
+        ORDER BY ${EVENTS_NEWEST_FIRST.orderBy('page.')}`,
+      params,
+    );
   }
 }
 

@@ -5,6 +5,7 @@ import { PeopleModule } from '../people';
 import { WebhooksModule } from '../webhooks';
 import { IngestionService } from './ingestion.service';
 import { SessionExport } from './session-export';
+import { SessionsOfAccounts } from './sessions-of-accounts';
 import { SessionsOfPeople } from './sessions-of-people';
 import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
@@ -16,8 +17,9 @@ import { SessionsController } from './sessions.controller';
 
 /**
  * Sessions, transcripts and ingestion for every role (routes: SessionsHttpModule). People are
- * rolled up from sessions and engagement counts them: this module implements their ports
- * (PersonSessions, TrackedSessions; neither depends on it) and the exports' for its list. A
+ * rolled up from sessions, engagement counts them and accounts list them in their activity: this
+ * module implements their ports (PersonSessions, TrackedSessions, AccountActivitySource; none depends
+ * on it) and the exports' for its list. A
  * session shows its person's intent (people) and what engagement observed of it.
  */
 @Module({
@@ -27,6 +29,7 @@ import { SessionsController } from './sessions.controller';
     SessionsService,
     IngestionService,
     SessionsOfPeople,
+    SessionsOfAccounts,
     SessionsTracked,
     TranscriptQuota,
     SessionExport,

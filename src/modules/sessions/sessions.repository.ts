@@ -6,6 +6,7 @@ import { isoTimestamp } from '../../common/database/iso-timestamp';
 import { preparedQuery } from '../../common/database/prepared-query';
 import type { IsoText, Narrowed, Row } from '../../common/database/rows';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
+import type { ActivityPageQuery, ActivityRow } from '../accounts';
 import type { EventType } from '../engagement';
 import type { SessionAssignment, SessionFacts } from '../people';
 import type { SessionListQuery } from './dto/session-list.query';
@@ -393,6 +394,40 @@ export class SessionsRepository {
   }
 
   /** Those of these sessions that are visible (sessions primary key). */
+  /**
+   * The first `limit` visible sessions of the people of an account domain, newest first (start time,
+   * then id, descending), after `bound` (docs/api.md §4.2, an account's activity). The people come from
+   * people's read model person_accounts (people_account_idx); each person's sessions from
+   * sessions_person_key_idx, at most `limit` of them, so a page reads the account's people and their
+   * sessions' index entries, never the organization's. A session's link is its detail's: ingested, else
+   * the link of its earliest tracked event (session_observations, link_events_session_idx), looked up
+   * for the page's sessions only.
+   */
+  async accountActivityPage(
+    organizationId: string,
+    { domain, bound, limit }: ActivityPageQuery,
+  ): Promise<ActivityRow[]> {
+    const params: unknown[] = [organizationId, domain, limit];
+    const after = bound === null ? '' : `AND ${BY_START.afterBound(bound, (value) => `$${params.push(value)}`)}`;
+    return this.db.query(
+      `WITH page AS (
+         SELECT s.*, p.person_id FROM person_accounts p
+          CROSS JOIN LATERAL (
+            SELECT s.organization_id, s.id, s.start_time, s.custom_link_id FROM sessions s
+             WHERE s.organization_id = p.organization_id AND s.email_key = p.email_key AND ${VISIBLE} ${after}
+             ORDER BY ${BY_START.orderBy()} LIMIT $3) s
+          WHERE p.organization_id = $1 AND p.account_domain = $2
+          ORDER BY ${BY_START.orderBy()} LIMIT $3)
+       SELECT s.start_time AS occurred_at, s.id AS session_id, s.person_id, NULL AS event_id, NULL AS type,
+              coalesce(s.custom_link_id, (SELECT o.custom_link_id FROM session_observations o
+                                           WHERE o.organization_id = s.organization_id AND o.session_id = s.id
+                                           ORDER BY o.at, o.custom_link_id LIMIT 1)) AS custom_link_id,
+              s.start_time::text AS at, (extract(epoch FROM s.start_time) * 1000000)::int8 AS micros, s.id::text AS key
+         FROM page s ORDER BY ${BY_START.orderBy()}`,
+      params,
+    );
+  }
+
   async visibleAmong(organizationId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows: Pick<Row<'sessions'>, 'id'>[] = await this.db.query(

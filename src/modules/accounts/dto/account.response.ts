@@ -1,7 +1,22 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiNextCursor } from '../../../common/pagination/pagination.response';
+import { isoOrNull } from '../../../common/validation/timestamps';
 import type { AccountRow } from '../accounts.repository';
+import type { AccountLinkFigures } from '../account-links';
 import { ApiInteger } from '../../../common/http/api-integer';
+
+/** An account's engagement (docs/api.md §2.5): its Custom Links counted as campaign engagement counts (§6.5). */
+export class AccountEngagementResponse {
+  @ApiInteger({ description: 'Custom Links whose account domain is the account.' }) linkCount: number;
+  @ApiInteger({ description: 'Of them, at stage opened or later.' }) openedLinkCount: number;
+  @ApiInteger({ description: 'Of them, at stage engaged.' }) engagedLinkCount: number;
+  @ApiInteger() leadSubmittedLinkCount: number;
+  @ApiInteger() meetingBookedLinkCount: number;
+  @ApiInteger({ description: "Sum of the links' uniqueVisitorCount." }) uniqueVisitorCount: number;
+  @ApiInteger({ description: "Sum of the links' sessionCount." }) sessionCount: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The latest over the links.' })
+  lastActivityAt: string | null;
+}
 
 /** Account (docs/api.md §2.5). */
 export class AccountResponse {
@@ -21,6 +36,11 @@ export class AccountResponse {
     description: 'Moved by every change this resource shows (its rollup); what updated_since compares.',
   })
   updatedAt: string;
+  @ApiProperty({
+    type: AccountEngagementResponse,
+    description: "Its Custom Links' engagement, computed when read (it does not move updatedAt).",
+  })
+  engagement: AccountEngagementResponse;
 }
 
 export class AccountListResponse {
@@ -31,7 +51,19 @@ export class AccountListResponse {
   @ApiNextCursor() nextCursor: string | null;
 }
 
-export function toAccountResponse(row: AccountRow): AccountResponse {
+/** An account without links: zeros and no activity. */
+const NO_LINKS: AccountLinkFigures = {
+  links: 0,
+  opened: 0,
+  engaged: 0,
+  leadSubmitted: 0,
+  meetingBooked: 0,
+  uniqueVisitors: 0,
+  sessions: 0,
+  lastActivityAt: null,
+};
+
+export function toAccountResponse(row: AccountRow, links: AccountLinkFigures = NO_LINKS): AccountResponse {
   return {
     id: row.id,
     accountDomain: row.account_domain,
@@ -45,5 +77,15 @@ export function toAccountResponse(row: AccountRow): AccountResponse {
     lastSeenAt: row.last_seen_at.toISOString(),
     summaryMarkdown: row.summary_markdown,
     updatedAt: row.updated_at.toISOString(),
+    engagement: {
+      linkCount: links.links,
+      openedLinkCount: links.opened,
+      engagedLinkCount: links.engaged,
+      leadSubmittedLinkCount: links.leadSubmitted,
+      meetingBookedLinkCount: links.meetingBooked,
+      uniqueVisitorCount: links.uniqueVisitors,
+      sessionCount: links.sessions,
+      lastActivityAt: isoOrNull(links.lastActivityAt),
+    },
   };
 }
