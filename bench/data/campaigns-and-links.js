@@ -1,9 +1,11 @@
 // Generation: campaigns, then the Custom Links of each organization: planned in bench_gen.links_plan,
 // written as completed creation jobs, job items and links, with each prospect's first link.
 'use strict';
+const path = require('node:path');
 const { VOCAB } = require('./vocabulary');
 const { Params, uuid7, ms } = require('./sql');
 const { linkOnlyProspects } = require('./organizations');
+const { DIST } = require('./constants');
 
 /**
  * @typedef {import('pg').Client} Client
@@ -129,6 +131,37 @@ async function planLinks(db, spec, campaigns, now) {
 /** A job's campaign and a link's (both may be none), as a hashable join condition. */
 const SAME_CAMPAIGN = `coalesce(j.campaign_id, '00000000-0000-0000-0000-000000000000') = coalesce(l.campaign_id, '00000000-0000-0000-0000-000000000000')`;
 
+const EMAIL_HOST = `lower(split_part(l.email, '@', 2))`;
+
+/**
+ * Each planned link's account domain (docs/api.md §13.5), by the service's own rule (compiled:
+ * the Public Suffix List and the free-mail list are packages), once per distinct email host and
+ * prospect domain, into bench_gen.link_accounts.
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ */
+async function planAccountDomains(db, spec) {
+  /** @type {{ prospectAccountDomain: (email: string | null, domain: string | null) => string | null }} */
+  const { prospectAccountDomain } = require(path.join(DIST, 'common/network/account-domain'));
+  const { rows } = await db.query(
+    `SELECT DISTINCT ${EMAIL_HOST} AS host, l.prospect_domain AS domain FROM bench_gen.links_plan l
+      WHERE l.org = $1 AND (l.email IS NOT NULL OR l.prospect_domain IS NOT NULL)`,
+    [spec.id],
+  );
+  const accounts = rows.map((/** @type {{ host: string | null, domain: string | null }} */ row) => ({
+    ...row,
+    account_domain: prospectAccountDomain(row.host === null ? null : `x@${row.host}`, row.domain),
+  }));
+  await db.query(
+    `CREATE UNLOGGED TABLE IF NOT EXISTS bench_gen.link_accounts (org uuid, host text, domain text, account_domain text)`,
+  );
+  await db.query(
+    `INSERT INTO bench_gen.link_accounts (org, host, domain, account_domain)
+     SELECT $1, a.host, a.domain, a.account_domain FROM jsonb_to_recordset($2::jsonb) AS a(host text, domain text, account_domain text)`,
+    [spec.id, JSON.stringify(accounts)],
+  );
+}
+
 /**
  * Jobs, job items and links from the plan, then each prospect's first link (sessions may come through it).
  * @param {Client} db
@@ -165,13 +198,17 @@ async function insertLinks(db, spec) {
       WHERE l.org = $1 ORDER BY j.id, l.job_rank`,
     [spec.id],
   );
+  await planAccountDomains(db, spec);
   // The links themselves (thumbnail provided), in creation order.
   await db.query(
     `INSERT INTO custom_links (organization_id, id, slug, display_name, active, external_id, first_name, last_name, email, phone, role, company, context,
-       share_title, share_description, share_thumbnail_url, prospect_logo_url, prospect_domain, campaign_id, job_id, thumbnail_status, created_at, updated_at)
+       share_title, share_description, share_thumbnail_url, prospect_logo_url, prospect_domain, account_domain, campaign_id, job_id, thumbnail_status,
+       created_at, updated_at)
      SELECT l.org, l.id, l.slug, l.display_name, l.active, l.external_id, l.first_name, l.last_name, l.email, l.phone, l.role, l.company, l.context,
-            l.share_title, l.share_description, l.share_thumbnail_url, l.prospect_logo_url, l.prospect_domain, l.campaign_id, j.id, 'provided', l.created_at, l.created_at
+            l.share_title, l.share_description, l.share_thumbnail_url, l.prospect_logo_url, l.prospect_domain, a.account_domain, l.campaign_id, j.id,
+            'provided', l.created_at, l.created_at
        FROM bench_gen.links_plan l JOIN bench_gen.jobs j ON j.org = l.org AND j.job_no = l.job_no AND ${SAME_CAMPAIGN}
+       LEFT JOIN bench_gen.link_accounts a ON a.org = l.org AND a.host IS NOT DISTINCT FROM ${EMAIL_HOST} AND a.domain IS NOT DISTINCT FROM l.prospect_domain
       WHERE l.org = $1 ORDER BY l.created_at, l.id`,
     [spec.id],
   );
