@@ -3,6 +3,12 @@ import { Pool } from 'pg';
 import request from 'supertest';
 import { seededRandom } from '../src/common/seeded-random';
 import { AnalyticsRepository, type AnalyticsSource } from '../src/modules/engagement/analytics.repository';
+import {
+  ANALYTICS_GROUPINGS,
+  ANALYTICS_METRICS,
+  type AnalyticsGrouping,
+  type AnalyticsMetric,
+} from '../src/modules/engagement/rules/analytics';
 import { EVENT_TYPES } from '../src/modules/engagement/rules/engagement-rollup';
 import { foldNow } from './support/fold';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
@@ -14,34 +20,10 @@ import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 jest.setTimeout(180_000);
 
 const ANALYTICS = '/api/v1/analytics';
-const METRICS = [
-  'opens',
-  'loads',
-  'visitors',
-  'sessions',
-  'startedSessions',
-  'engagedSessions',
-  'leads',
-  'meetingsClicked',
-  'meetingsBooked',
-  'botOpens',
-  'internalOpens',
-] as const;
-type Metric = (typeof METRICS)[number];
-const DIMENSIONS = [
-  'country',
-  'device_type',
-  'browser',
-  'os',
-  'referrer_domain',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'link',
-  'campaign',
-  'account_domain',
-] as const;
-type Dimension = (typeof DIMENSIONS)[number];
+const METRICS = ANALYTICS_METRICS;
+type Metric = AnalyticsMetric;
+const DIMENSIONS = ANALYTICS_GROUPINGS.filter((grouping) => grouping !== 'time');
+type Dimension = Exclude<AnalyticsGrouping, 'time'>;
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata'];
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -3,7 +3,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
-  IsBoolean,
   IsDefined,
   IsEnum,
   IsInt,
@@ -15,7 +14,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { ApiInteger } from '../../../common/http/api-integer';
-import { ToBoolean, ToInteger } from '../../../common/validation/coercion';
+import { ToInteger } from '../../../common/validation/coercion';
 import { EnumListFilter, IsEnumList, ToCommaList } from '../../../common/validation/enum-list';
 import { TimestampInput } from '../../../common/validation/timestamps';
 import { canonicalUuid, isUuid } from '../../../common/validation/uuid-format';
@@ -28,6 +27,7 @@ import {
   type AnalyticsMetric,
 } from '../rules/analytics';
 import { DEVICE_TYPES, type DeviceType } from '../rules/event-context';
+import { IncludeFlag } from './include-flags';
 
 const choices = (values: readonly string[]) => Object.fromEntries(values.map((v) => [v, v]));
 
@@ -139,20 +139,9 @@ export class AnalyticsQuery {
   @TextListFilter("Only the links of these accounts (the prospect's registrable domain).", lower)
   account_domain?: string[];
 
-  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Count bot events in every metric.' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean()
-  include_bots: boolean = false;
+  @IncludeFlag('Count bot events in every metric.') include_bots: boolean = false;
 
-  @ApiPropertyOptional({
-    type: Boolean,
-    default: false,
-    description: "Count internal events (the organization's own traffic) in every metric.",
-  })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean()
+  @IncludeFlag("Count internal events (the organization's own traffic) in every metric.")
   include_internal: boolean = false;
 
   @ApiInteger({
