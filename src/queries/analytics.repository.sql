@@ -12,7 +12,7 @@ SELECT ${keySql} AS key, ${body} GROUP BY 1 ORDER BY 1
 
 -- AnalyticsRepository.rows (2)
 SELECT ${keySql} AS key, ${body} GROUP BY 1 HAVING ${nonZero.join(' OR ')}
-ORDER BY "${statement.metrics[0]}" DESC, (${keySql}) COLLATE "C" ASC NULLS LAST LIMIT ${sql.param(limit, 'int')}
+ORDER BY "${statement.metrics[0]}" DESC, (${keySql}) COLLATE "C" ASC NULLS LAST LIMIT ${where.param(limit)}::int
 
 -- AnalyticsRepository.totals
-SELECT NULL AS key, ${this.body(sql, organizationId, statement, groupBy)}
+SELECT NULL AS key, ${this.body(where, organizationId, statement, groupBy)}

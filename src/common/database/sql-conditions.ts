@@ -14,6 +14,12 @@ export class SqlConditions {
     return this;
   }
 
+  /** Adds a clause that takes no parameter. */
+  clause(clause: string): this {
+    this.clauses.push(clause);
+    return this;
+  }
+
   /** Adds a clause when the value is given (not undefined, not an empty list). */
   addIf(clause: string, value: unknown): this {
     if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return this;

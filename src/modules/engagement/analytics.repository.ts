@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SqlConditions } from '../../common/database/sql-conditions';
 import type { AnalyticsGrouping, AnalyticsInterval, AnalyticsMetric } from './rules/analytics';
 
 /** Where figures are counted: the log itself, or the fold's hourly aggregates (docs/api.md §6.9). */
@@ -94,15 +95,6 @@ function countsSql({ source, filters }: AnalyticsStatement): string {
   return `(${filters.includeBots} OR NOT e.bot) AND (${filters.includeInternal} OR NOT ${SOURCES[source].internal})`;
 }
 
-/** A statement's text and parameters, built as the question needs (values are always parameters). */
-class Sql {
-  readonly params: unknown[] = [];
-
-  param(value: unknown, type: string): string {
-    return `$${this.params.push(value)}::${type}`;
-  }
-}
-
 /** The analytics queries of the engagement module (docs/api.md §6.9): figures of the log or of its hourly aggregates. */
 @Injectable()
 export class AnalyticsRepository {
@@ -144,55 +136,61 @@ export class AnalyticsRepository {
     key: AnalyticsKey,
     limit: number,
   ): Promise<FiguresRow[]> {
-    const sql = new Sql();
-    const keySql = this.keySql(sql, statement.source, key);
-    const body = this.body(sql, organizationId, statement, key.groupBy);
+    const where = new SqlConditions();
+    const keySql = this.keySql(where, statement.source, key);
+    const body = this.body(where, organizationId, statement, key.groupBy);
     if (key.groupBy === 'time')
-      return this.db.query(`SELECT ${keySql} AS key, ${body} GROUP BY 1 ORDER BY 1`, sql.params);
+      return this.db.query(`SELECT ${keySql} AS key, ${body} GROUP BY 1 ORDER BY 1`, where.params);
     // A key is listed when one of its figures is not zero.
     const nonZero = statement.metrics.map(
       (metric) => `${metricSql(metric, statement.source, countsSql(statement))} > 0`,
     );
     return this.db.query(
       `SELECT ${keySql} AS key, ${body} GROUP BY 1 HAVING ${nonZero.join(' OR ')}
-        ORDER BY "${statement.metrics[0]}" DESC, (${keySql}) COLLATE "C" ASC NULLS LAST LIMIT ${sql.param(limit, 'int')}`,
-      sql.params,
+        ORDER BY "${statement.metrics[0]}" DESC, (${keySql}) COLLATE "C" ASC NULLS LAST LIMIT ${where.param(limit)}::int`,
+      where.params,
     );
   }
 
   /** The figures of the whole range, each distinct value once. */
   async totals(organizationId: string, statement: AnalyticsStatement, groupBy: AnalyticsGrouping): Promise<FiguresRow> {
-    const sql = new Sql();
+    const where = new SqlConditions();
     const [row]: FiguresRow[] = await this.db.query(
-      `SELECT NULL AS key, ${this.body(sql, organizationId, statement, groupBy)}`,
-      sql.params,
+      `SELECT NULL AS key, ${this.body(where, organizationId, statement, groupBy)}`,
+      where.params,
     );
     return row;
   }
 
-  private keySql(sql: Sql, source: AnalyticsSource, key: AnalyticsKey): string {
+  private keySql(where: SqlConditions, source: AnalyticsSource, key: AnalyticsKey): string {
     if (key.groupBy !== 'time') return DIMENSIONS[key.groupBy];
     const at = SOURCES[source].at;
     if (key.interval === 'hour') {
-      const start = sql.param(key.hourStart.toISOString(), 'timestamptz');
+      const start = `${where.param(key.hourStart.toISOString())}::timestamptz`;
       return `${start} + floor(extract(epoch FROM ${at} - ${start}) / 3600) * interval '1 hour'`;
     }
-    return `date_trunc('${key.interval}', ${at}, ${sql.param(key.timezone, 'text')})`;
+    return `date_trunc('${key.interval}', ${at}, ${where.param(key.timezone)}::text)`;
   }
 
   /** The metrics, the source and the WHERE of a statement (the key's join included). */
-  private body(sql: Sql, organizationId: string, statement: AnalyticsStatement, groupBy: AnalyticsGrouping): string {
+  private body(
+    where: SqlConditions,
+    organizationId: string,
+    statement: AnalyticsStatement,
+    groupBy: AnalyticsGrouping,
+  ): string {
     const { source, metrics, filters } = statement;
     const { table, at, internal } = SOURCES[source];
-    const counts = countsSql(statement);
-    const org = sql.param(organizationId, 'uuid');
-    const where = [`e.organization_id = ${org}`, `${at} >= ${sql.param(statement.from.toISOString(), 'timestamptz')}`];
-    where.push(`${at} < ${sql.param(statement.to.toISOString(), 'timestamptz')}`);
+    const org = where.param(organizationId);
+    where
+      .add(`e.organization_id = ${org}::uuid AND ${at} >= $?::timestamptz`, statement.from.toISOString())
+      .add(`${at} < $?::timestamptz`, statement.to.toISOString());
     // Bot and internal events count only in botOpens / internalOpens, or when asked for.
-    if (!metrics.includes('botOpens') && !filters.includeBots) where.push('NOT e.bot');
-    if (!metrics.includes('internalOpens') && !filters.includeInternal) where.push(`NOT ${internal}`);
+    if (!metrics.includes('botOpens') && !filters.includeBots) where.clause('NOT e.bot');
+    if (!metrics.includes('internalOpens') && !filters.includeInternal) where.clause(`NOT ${internal}`);
+    // A filter sent empty (`country=`) matches nothing, as a list of unknown values does.
     const any = (column: string, values: string[] | undefined, type: string) => {
-      if (values) where.push(`${column} = ANY(${sql.param(values, `${type}[]`)})`);
+      if (values) where.add(`${column} = ANY($?::${type}[])`, values);
     };
     any('e.custom_link_id', filters.linkIds, 'uuid');
     any('e.country', filters.countries, 'text');
@@ -201,14 +199,15 @@ export class AnalyticsRepository {
     any('e.utm_medium', filters.utmMediums, 'text');
     any('e.utm_campaign', filters.utmCampaigns, 'text');
     any('e.referrer_domain', filters.referrerDomains, 'text');
-    const byLink =
-      groupBy === 'campaign' || groupBy === 'account_domain' || filters.campaignIds || filters.accountDomains;
     any('d.campaign_id', filters.campaignIds, 'uuid');
     any('d.account_domain', filters.accountDomains, 'text');
+    const byLink =
+      groupBy === 'campaign' || groupBy === 'account_domain' || filters.campaignIds || filters.accountDomains;
     const join = byLink
-      ? `LEFT JOIN link_rollups d ON d.organization_id = ${org} AND d.link_id = e.custom_link_id`
+      ? `LEFT JOIN link_rollups d ON d.organization_id = ${org}::uuid AND d.link_id = e.custom_link_id`
       : '';
+    const counts = countsSql(statement);
     const figures = metrics.map((metric) => `${metricSql(metric, source, counts)} AS "${metric}"`).join(', ');
-    return `${figures} FROM ${table} e ${join} WHERE ${where.join(' AND ')}`;
+    return `${figures} FROM ${table} e ${join} WHERE ${where.toSql()}`;
   }
 }
