@@ -38,6 +38,25 @@ describe('QueueIntake', () => {
     expect(paused.catch).toHaveBeenCalledTimes(1);
   });
 
+  it("makes Bull's close wait for the active jobs only: no forced reconnection whose failure nobody would observe", async () => {
+    let finishJob!: () => void;
+    const job = new Promise<void>((resolve) => (finishJob = resolve));
+    const connect = jest.fn().mockRejectedValue(new Error('Connection is closed.'));
+    const queue = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), {
+      processing: { 1: job },
+      bclientInitialized: true,
+      bclient: { status: 'reconnecting', connect, quit: connect, disconnect: jest.fn(), once: jest.fn() },
+    }) as Queue.Queue & { whenCurrentJobsFinished: () => Promise<void> };
+    intake({ getProviders: () => [{ instance: queue }] }).stop();
+    let finished = false;
+    void queue.whenCurrentJobsFinished().then(() => (finished = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(finished).toBe(false);
+    finishJob();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect({ finished, connects: connect.mock.calls.length }).toEqual({ finished: true, connects: 0 });
+  });
+
   it('tells whether Redis was away since stop: the shared connection reconnecting, or a closing queue not answering a ping', async () => {
     jest.useFakeTimers();
     const answering = Object.assign(queueWithPause(jest.fn().mockResolvedValue(undefined)), {

@@ -11,7 +11,13 @@ const PING_WITHIN_MS = 500;
 /** The shared connection's states while Redis is away; `end` is our own quit. */
 const AWAY = new Set(['connecting', 'connect', 'reconnecting']);
 
-type BullQueue = Queue.Queue & { client: Redis; closing?: Promise<void> };
+/** Bull's queue with the internals the shutdown reads or replaces (not in its typings). */
+type BullQueue = Queue.Queue & {
+  client: Redis;
+  closing?: Promise<void>;
+  processing: Record<string, Promise<unknown>>;
+  whenCurrentJobsFinished: () => Promise<void>;
+};
 
 /**
  * Stops every Bull queue of this process from taking new jobs (a local pause); a job already
@@ -38,6 +44,7 @@ export class QueueIntake {
     for (const queue of this.queues()) {
       // Not awaited: a queue whose Redis is down would hold the shutdown here.
       queue.pause(true, true).catch(() => undefined);
+      queue.whenCurrentJobsFinished = () => activeJobsOf(queue);
     }
     // Until the process exits (unref'd: it holds nothing open), past the app's own shutdown hooks.
     this.watch ??= setInterval(() => this.watchRedis(), AWAY_CHECK_MS);
@@ -73,4 +80,14 @@ export class QueueIntake {
       .getProviders()
       .flatMap(({ instance }) => (instance instanceof Queue ? [instance as BullQueue] : []));
   }
+}
+
+/**
+ * What Bull's close waits for once the queue is paused here. Bull's own version also forces its
+ * blocking connection to reconnect and reads that connect() only after the active jobs end; with
+ * Redis away it rejects first, an unhandled rejection. The local pause above has already aborted
+ * the blocking call and no new one starts while paused, so the active jobs are all there is to wait for.
+ */
+function activeJobsOf(queue: BullQueue): Promise<void> {
+  return Promise.all(Object.values(queue.processing)).then(() => undefined);
 }
