@@ -6,6 +6,7 @@ import { AnalyticsRepository, type AnalyticsSource } from '../src/modules/engage
 import {
   ANALYTICS_GROUPINGS,
   ANALYTICS_METRICS,
+  DISTINCT_METRICS,
   type AnalyticsGrouping,
   type AnalyticsMetric,
 } from '../src/modules/engagement/rules/analytics';
@@ -21,6 +22,8 @@ jest.setTimeout(180_000);
 
 const ANALYTICS = '/api/v1/analytics';
 const METRICS = ANALYTICS_METRICS;
+/** The metrics the fold's aggregates can answer (they count events). */
+const COUNTED = METRICS.filter((metric) => !DISTINCT_METRICS.has(metric));
 type Metric = AnalyticsMetric;
 const DIMENSIONS = ANALYTICS_GROUPINGS.filter((grouping) => grouping !== 'time');
 type Dimension = Exclude<AnalyticsGrouping, 'time'>;
@@ -256,20 +259,25 @@ describe('GET /api/v1/analytics', () => {
       expect(res.body).toMatchObject({ accepted: Math.min(250, sent.length - i), rejected: [] });
     }
     await foldNow(t.app, org);
+    events = await storedEvents();
+    // The context the questions group and filter by is there.
+    expect(events).toHaveLength(sent.length);
+    expect(new Set(events.map((e) => e.device_type))).toEqual(new Set(['desktop', 'mobile', null]));
+    expect(new Set(events.map((e) => e.referrer_domain))).toEqual(new Set(['linkedin.com', 'google.com', null]));
+  });
+
+  /** The organization's stored events, each with its link's campaign and account domain as they are now. */
+  async function storedEvents(): Promise<RawEvent[]> {
     const { rows } = await pool.query<RawEvent>(
       `SELECT e.custom_link_id AS link, l.campaign_id AS campaign, l.account_domain AS account, e.type, e.occurred_at AS at, e.bot,
               e.internal_reason IS NOT NULL AS internal, e.visitor_id, e.page_view_id, e.session_id::text, e.country, e.device_type,
               e.browser, e.os, e.referrer_domain, e.utm_source, e.utm_medium, e.utm_campaign
          FROM link_events e JOIN custom_links l ON l.organization_id = e.organization_id AND l.id = e.custom_link_id
         WHERE e.organization_id = $1`,
-      [org],
+      [who.organizationId],
     );
-    events = rows;
-    // The context the questions group and filter by is there.
-    expect(events).toHaveLength(sent.length);
-    expect(new Set(events.map((e) => e.device_type))).toEqual(new Set(['desktop', 'mobile', null]));
-    expect(new Set(events.map((e) => e.referrer_domain))).toEqual(new Set(['linkedin.com', 'google.com', null]));
-  });
+    return rows;
+  }
 
   afterAll(async () => {
     await pool.end();
@@ -358,8 +366,10 @@ describe('GET /api/v1/analytics', () => {
       const at = lo + Math.floor(random() * (hi - lo));
       return new Date(aligned ? at - (at % HOUR) : at);
     };
-    for (let n = 0; n < 80; n++) {
-      const metrics = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(METRICS)))];
+    for (let n = 0; n < 120; n++) {
+      // Half of the questions count events only: the aggregates can answer those.
+      const asked = random() < 0.5 ? COUNTED : METRICS;
+      const metrics = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(asked)))];
       const groupBy = random() < 0.4 ? 'time' : pick(DIMENSIONS);
       const interval = pick(['hour', 'day', 'day', 'week', 'month']);
       // Aligned ranges (whole UTC hours, counted metrics) are answered from the hourly aggregates.
@@ -416,8 +426,10 @@ describe('GET /api/v1/analytics', () => {
       });
     }
     spy.mockRestore();
-    expect(sources.filter((s) => s === 'hours').length).toBeGreaterThanOrEqual(10);
-    expect(sources.filter((s) => s === 'log').length).toBeGreaterThanOrEqual(10);
+    const answered = (kind: AnalyticsSource['kind']) => sources.filter((s) => s.kind === kind).length;
+    expect(answered('facets')).toBeGreaterThanOrEqual(10);
+    expect(answered('hours')).toBeGreaterThanOrEqual(10);
+    expect(answered('log')).toBeGreaterThanOrEqual(10);
   });
 
   it("cuts days at the zone's midnight across daylight-saving changes: Berlin's 29 March 2026 is one 23-hour bucket", async () => {
@@ -532,5 +544,66 @@ describe('GET /api/v1/analytics', () => {
       await ask({ ...base, interval: 'hour', to: '2026-04-01T00:00:00Z' }).expect(200);
       await ask({ ...base, to: '2028-03-01T00:00:00Z' }).expect(200);
     });
+  });
+
+  it("files a link's events anew when it moves: PATCH campaign or email, a bulk move, a campaign deleted", async () => {
+    const facets: AnalyticsSource[] = [];
+    const repository = t.app.get(AnalyticsRepository);
+    const rows = repository.rows.bind(repository);
+    const spy = jest.spyOn(repository, 'rows').mockImplementation((organizationId, statement, key, limit) => {
+      facets.push(statement.source);
+      return rows(organizationId, statement, key, limit);
+    });
+    const range = { from: '2026-02-27T00:00:00Z', to: '2026-04-05T00:00:00Z' };
+    const questions = [
+      { metrics: 'opens,loads,leads', group_by: 'campaign', ...range },
+      { metrics: 'opens,meetingsBooked,botOpens', group_by: 'account_domain', include_internal: true, ...range },
+      { metrics: 'opens,loads', group_by: 'time', interval: 'day', campaign_id: campaigns[1], ...range },
+      { metrics: 'opens,internalOpens', group_by: 'time', interval: 'week', account_domain: 'initech.com', ...range },
+      { metrics: 'opens', group_by: 'time', interval: 'day', campaign_id: campaigns[0], ...range },
+    ];
+    const checkAll = async (step: string) => {
+      events = await storedEvents();
+      for (const query of questions) {
+        const answer = (await ask(query).expect(200)).body as Answer;
+        expect({
+          step,
+          query,
+          answer: { rows: answer.rows, totals: answer.totals, previous: answer.previous },
+        }).toEqual({
+          step,
+          query,
+          answer: expected(query, answer),
+        });
+      }
+    };
+    const patch = (id: string, body: object) =>
+      request(t.server)
+        .patch(`/api/v1/custom-links/${id}`)
+        .set('x-api-key', who.key)
+        .set('Idempotency-Key', randomUUID())
+        .send(body)
+        .expect(200);
+    await patch(links[0], { campaign: { id: campaigns[1] } });
+    await checkAll('PATCH campaign');
+    await patch(links[2], { email: 'someone@initech.com' });
+    await patch(links[5], { prospectDomain: 'initech.com', campaign: null });
+    await checkAll('PATCH email, prospect domain and unfiled');
+    await request(t.server)
+      .post('/api/v1/custom-links/actions')
+      .set('x-api-key', who.key)
+      .send({ action: 'move', customLinkIds: [links[4], links[1]], campaignId: campaigns[1] })
+      .expect(200);
+    await checkAll('bulk move');
+    await request(t.server)
+      .delete(`/api/v1/custom-link-campaigns/${campaigns[1]}`)
+      .set('x-api-key', who.key)
+      .expect(204);
+    await checkAll('campaign deleted');
+    spy.mockRestore();
+    // Each step moved events between the facet values the questions read.
+    expect(facets.every((source) => source.kind === 'facets')).toBe(true);
+    expect(new Set(events.map((e) => e.campaign))).toEqual(new Set([null]));
+    expect(events.some((e) => e.account === 'initech.com')).toBe(true);
   });
 });

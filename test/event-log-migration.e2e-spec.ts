@@ -17,7 +17,7 @@ import { databaseUrlFor } from './support/test-env';
  * API, with the rollups that ingestion made) is migrated; its events are carried into the log and
  * the rollups stay. Then the fold rebuilds everything from the log alone (a refold) and must arrive
  * at exactly today's rollups, distinct values, session references, campaign engagement, and the
- * hourly aggregates the migration computed.
+ * hourly aggregates and analytics facets the migrations computed.
  */
 jest.setTimeout(120_000);
 
@@ -38,6 +38,11 @@ const DERIVED: Record<string, string> = {
 const HOURS = `SELECT * FROM link_event_hours ORDER BY organization_id, custom_link_id, hour, type, bot, internal, country NULLS FIRST,
   device_type NULLS FIRST, browser NULLS FIRST, os NULLS FIRST, referrer_domain NULLS FIRST, utm_source NULLS FIRST,
   utm_medium NULLS FIRST, utm_campaign NULLS FIRST`;
+
+/** The analytics facets the migration AnalyticsFacets computed from the hourly aggregates (rows at zero add nothing). */
+const FACETS = `SELECT 'hour' AS period, organization_id, facet, value, hour AS at, type, bot, internal, events FROM event_facet_hours WHERE events <> 0
+  UNION ALL SELECT 'day', organization_id, facet, value, day, type, bot, internal, events FROM event_facet_days WHERE events <> 0
+  ORDER BY period, organization_id, facet, value NULLS FIRST, at, type, bot, internal`;
 
 async function snapshot(db: Client, queries: Record<string, string>): Promise<Record<string, unknown[]>> {
   const result: Record<string, unknown[]> = {};
@@ -86,6 +91,13 @@ describe('the event log migration', () => {
     expect(await snapshot(db, DERIVED)).toEqual(today);
     const hours = (await db.query(HOURS)).rows as { events: number }[];
     expect(hours.reduce((sum, h) => sum + h.events, 0)).toBe(750);
+    // Every event once in each facet, by hour and by day.
+    const facets = (await db.query(FACETS)).rows as { period: string; facet: string; events: number }[];
+    const counted = (period: string, facet: string) =>
+      facets.filter((f) => f.period === period && f.facet === facet).reduce((sum, f) => sum + f.events, 0);
+    for (const period of ['hour', 'day'])
+      for (const facet of ['all', 'country', 'campaign', 'account_domain'])
+        expect({ period, facet, events: counted(period, facet) }).toEqual({ period, facet, events: 750 });
 
     t = await createTestApp({ APP_ROLE: 'all', DATABASE_URL: url, QUEUE_PREFIX: `bull-log-migration-${randomUUID()}` });
     const fold = t.app.get(EventFold);
@@ -97,6 +109,7 @@ describe('the event log migration', () => {
 
     expect(await snapshot(db, DERIVED)).toEqual(today);
     expect((await db.query(HOURS)).rows).toEqual(hours);
+    expect((await db.query(FACETS)).rows).toEqual(facets);
 
     // The operator's way to the same (docs/api.md §15.3): the built CLI queues, the workers fold.
     const [first] = organizations;
@@ -112,6 +125,7 @@ describe('the event log migration', () => {
     await folded(t.app, undefined, 30_000);
     expect(await snapshot(db, DERIVED)).toEqual(today);
     expect((await db.query(HOURS)).rows).toEqual(hours);
+    expect((await db.query(FACETS)).rows).toEqual(facets);
   });
 
   it('keeps the log in monthly partitions (UTC) through two months ahead, so a month can be dropped whole', async () => {

@@ -1,5 +1,7 @@
 // Generation: link engagement (visits, then their events).
 'use strict';
+const path = require('node:path');
+const { DIST } = require('./constants');
 const { ms } = require('./sql');
 
 const EVENT_CHUNK = 500_000;
@@ -321,6 +323,11 @@ async function addEventContext(db, org) {
        FROM link_events WHERE organization_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14`,
     [org],
   );
+  // The analytics facets of those aggregates, as the migration AnalyticsFacets computes them.
+  const { facetsFromHours } = require(path.join(DIST, 'database/migrations/1766800000000-AnalyticsFacets'));
+  for (const table of ['event_facet_hours', 'event_facet_days'])
+    await db.query(`DELETE FROM ${table} WHERE organization_id = $1`, [org]);
+  for (const statement of facetsFromHours('$1')) await db.query(statement, [org]);
 }
 
 /**
@@ -334,7 +341,8 @@ async function ensureEventContext(db) {
     `SELECT o.id FROM organizations o WHERE EXISTS (SELECT 1 FROM link_events e WHERE e.organization_id = o.id AND e.device_type IS NULL)`,
   );
   for (const row of missing.rows) await addEventContext(db, row.id);
-  if (missing.rows.length > 0) await db.query(`VACUUM ANALYZE link_events, link_event_hours`);
+  if (missing.rows.length > 0)
+    await db.query(`VACUUM ANALYZE link_events, link_event_hours, event_facet_hours, event_facet_days`);
   return missing.rows.length > 0;
 }
 

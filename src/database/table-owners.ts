@@ -53,6 +53,8 @@ export const TABLE_OWNERS = {
   link_event_ids: 'engagement',
   link_event_batches: 'engagement',
   link_event_hours: 'engagement',
+  event_facet_hours: 'engagement',
+  event_facet_days: 'engagement',
   engagement_folds: 'engagement',
   link_distinct_values: 'engagement',
   link_sessions: 'engagement',

@@ -17,6 +17,15 @@ SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2
 -- CustomLinksRepository.findBySlug
 SELECT organization_id, id, active FROM custom_links WHERE slug = $1
 
+-- CustomLinksRepository.lockAll
+SELECT id, campaign_id, account_domain FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+ORDER BY id FOR UPDATE
+
+-- CustomLinksRepository.unfileCampaign
+UPDATE custom_links SET campaign_id = NULL
+WHERE organization_id = $1 AND id IN (
+  SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id FOR UPDATE)
+
 -- CustomLinksRepository.update
 UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *
 

@@ -76,16 +76,41 @@ DELETE FROM link_event_batches WHERE organization_id = $1 AND batch_id = ANY($2:
 UPDATE engagement_folds SET folded_events = folded_events + $2, folded_at = now() WHERE organization_id = $1
 
 -- EngagementRepository.addHours
-INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
-SELECT $1, ${HOUR_KEY.split(', ')
-  .slice(1)
-  .map((c) => `v.${c}`)
-  .join(', ')}, v.events
-  FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[], $9::text[],
-              $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
-       WITH ORDINALITY AS v(${HOUR_KEY.split(', ').slice(1).join(', ')}, events, ord)
- ORDER BY v.ord
-ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events
+-- not a literal: the SQL is what this expression returns at run time
+${addFacetsSql(`v AS (
+  SELECT * FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[],
+                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
+           WITH ORDINALITY AS v(${columns.join(', ')}, events, ord)),
+added AS (
+  INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
+  SELECT $1, ${columns.map((c) => `v.${c}`).join(', ')}, v.events FROM v ORDER BY v.ord
+  ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events),
+facets AS (
+  SELECT f.facet, v.hour, f.value, v.type, v.bot, v.internal, sum(v.events)::int AS events
+    FROM v LEFT JOIN link_rollups d ON d.organization_id = $1 AND d.link_id = v.custom_link_id
+   CROSS JOIN LATERAL ${FACETS_OF_HOUR}
+   GROUP BY 1, 2, 3, 4, 5, 6)`)}
+
+-- EngagementRepository.refileLinks
+-- not a literal: the SQL is what this expression returns at run time
+${addFacetsSql(`m AS (SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[]) AS m(link_id, campaign, account)),
+facets AS (
+  SELECT c.facet, h.hour, c.value, h.type, h.bot, h.internal, sum(c.sign * h.events)::int AS events
+    FROM m
+    JOIN link_rollups d ON d.organization_id = $1 AND d.link_id = m.link_id
+    JOIN link_event_hours h ON h.organization_id = $1 AND h.custom_link_id = m.link_id
+   CROSS JOIN LATERAL (VALUES ('campaign', m.campaign, -1), ('campaign', d.campaign_id::text, 1),
+                              ('account_domain', m.account, -1), ('account_domain', d.account_domain, 1)) AS c(facet, value, sign)
+   WHERE CASE c.facet WHEN 'campaign' THEN m.campaign IS DISTINCT FROM d.campaign_id::text
+                      ELSE m.account IS DISTINCT FROM d.account_domain END
+   GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(c.sign * h.events) <> 0)`)}
+
+-- EngagementRepository.unfileCampaign
+-- not a literal: the SQL is what this expression returns at run time
+${addFacetsSql(`facets AS (
+SELECT 'campaign' AS facet, hour, c.value, type, bot, internal, c.sign * events AS events
+  FROM event_facet_hours CROSS JOIN (VALUES ($2::text, -1), (NULL, 1)) AS c(value, sign)
+ WHERE organization_id = $1 AND facet = 'campaign' AND event_facet_hours.value = $2::text AND events <> 0)`)}
 
 -- EngagementRepository.foldedAsOf
 SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of

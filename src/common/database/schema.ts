@@ -207,6 +207,28 @@ export interface EngagementFolds {
   organization_id: string;
 }
 
+export interface EventFacetDays {
+  bot: boolean;
+  day: Timestamp;
+  events: number;
+  facet: string;
+  internal: boolean;
+  organization_id: string;
+  type: string;
+  value: string | null;
+}
+
+export interface EventFacetHours {
+  bot: boolean;
+  events: number;
+  facet: string;
+  hour: Timestamp;
+  internal: boolean;
+  organization_id: string;
+  type: string;
+  value: string | null;
+}
+
 export interface ExportChunks {
   data: Buffer;
   export_id: string;
@@ -600,6 +622,8 @@ export interface DB {
   custom_link_search: CustomLinkSearch;
   custom_links: CustomLinks;
   engagement_folds: EngagementFolds;
+  event_facet_days: EventFacetDays;
+  event_facet_hours: EventFacetHours;
   export_chunks: ExportChunks;
   exports: Exports;
   idempotency_records: IdempotencyRecords;

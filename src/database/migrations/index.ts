@@ -33,6 +33,7 @@ import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
 import { linkAccountDomains } from './1766600000000-LinkAccountDomains';
 import { WebhookFilters1766650000000 } from './1766650000000-WebhookFilters';
 import { AccountActivity1766700000000 } from './1766700000000-AccountActivity';
+import { AnalyticsFacets1766800000000 } from './1766800000000-AnalyticsFacets';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   LinkAccountDomains1766600000000,
   WebhookFilters1766650000000,
   AccountActivity1766700000000,
+  AnalyticsFacets1766800000000,
 ];

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { definePort } from '../../common/wiring/port';
 import type { CampaignLinkCounts } from './dto/campaign.response';
 
@@ -8,6 +9,8 @@ import type { CampaignLinkCounts } from './dto/campaign.response';
 export interface CampaignLinks {
   /** Links per campaign among these ids, active ones apart; a campaign without links is absent. */
   countsFor(organizationId: string, campaignIds: string[]): Promise<Map<string, CampaignLinkCounts>>;
+  /** Unfiles the campaign's links in `tx`, before the campaign is deleted in it. */
+  unfiling(tx: EntityManager, organizationId: string, campaignId: string): Promise<void>;
   /** After a committed campaign deletion unfiled its links (campaign-filtered link totals changed). */
   unfiled(organizationId: string): Promise<void>;
 }

@@ -94,11 +94,12 @@ export class CampaignsService {
   async delete(organizationId: string, id: string): Promise<void> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     await this.db.transaction(async (tx) => {
+      await this.links.unfiling(tx, organizationId, id);
       if (!(await this.campaigns.delete(organizationId, id, tx)))
         throw NotFoundError.inOrganization('Custom Link campaign');
       await this.idempotency.complete(tx, undefined);
     });
-    // Its links were unfiled by the same statement.
+    // Its links were unfiled in the same transaction.
     await this.links.unfiled(organizationId);
   }
 }

@@ -91,6 +91,30 @@ export class CustomLinksRepository {
     return rows[0] ?? null;
   }
 
+  /** The organization's links among these ids, locked in id order for the rest of the transaction. */
+  async lockAll(
+    tx: EntityManager,
+    organizationId: string,
+    ids: string[],
+  ): Promise<Pick<CustomLinkRow, 'id' | 'campaign_id' | 'account_domain'>[]> {
+    return tx.query(
+      `SELECT id, campaign_id, account_domain FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+        ORDER BY id FOR UPDATE`,
+      [organizationId, ids],
+    );
+  }
+
+  /** Unfiles a campaign's links (locked in id order); returns how many. */
+  async unfileCampaign(tx: EntityManager, organizationId: string, campaignId: string): Promise<number> {
+    const [, count]: [unknown[], number] = await tx.query(
+      `UPDATE custom_links SET campaign_id = NULL
+        WHERE organization_id = $1 AND id IN (
+          SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id FOR UPDATE)`,
+      [organizationId, campaignId],
+    );
+    return count;
+  }
+
   async update(tx: EntityManager, organizationId: string, id: string, columns: LinkColumns): Promise<CustomLinkRow> {
     const names = Object.keys(columns);
     const sets = names.map((name, i) => `${name} = $${i + 3}`);

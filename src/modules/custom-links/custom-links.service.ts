@@ -11,7 +11,7 @@ import { RequestValidationError, valueError } from '../../common/errors/validati
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
 import { CustomLinkJobsService } from '../custom-link-jobs';
-import { FoldProgress } from '../engagement';
+import { FoldProgress, LinkFiling, type FiledLink } from '../engagement';
 import { CustomLinksRepository, FIELD_COLUMNS, type CustomLinkRow, type LinkColumns } from './custom-links.repository';
 import type { BulkActionRequest, BulkActionResponse } from './dto/bulk-action.request';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
@@ -47,6 +47,7 @@ export class CustomLinksService {
     private readonly idempotency: IdempotencyRecorder,
     private readonly urls: LinkUrls,
     private readonly progress: FoldProgress,
+    private readonly filing: LinkFiling,
   ) {}
 
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
@@ -136,7 +137,7 @@ export class CustomLinksService {
     const thumbnailChanged = THUMBNAIL_AFFECTING_FIELDS.some((field) => FIELD_COLUMNS[field] in changes);
     if (!thumbnailChanged)
       return {
-        link: Object.keys(changes).length > 0 ? await this.links.update(tx, organizationId, id, changes) : link,
+        link: Object.keys(changes).length > 0 ? await this.write(tx, link, changes) : link,
         jobId: null,
         renderId: null,
       };
@@ -172,7 +173,15 @@ export class CustomLinksService {
           thumbnail_error_message: null,
         }
       : { thumbnail_status: 'provided' };
-    return { link: await this.links.update(tx, organizationId, id, { ...changes, ...card }), jobId, renderId };
+    return { link: await this.write(tx, link, { ...changes, ...card }), jobId, renderId };
+  }
+
+  /** Writes a locked link's changes; a new campaign or account domain files its events anew. */
+  private async write(tx: EntityManager, link: CustomLinkRow, columns: LinkColumns): Promise<CustomLinkRow> {
+    const written = await this.links.update(tx, link.organization_id, link.id, columns);
+    if ('campaign_id' in columns || 'account_domain' in columns)
+      await this.filing.moved(tx, link.organization_id, [filingOf(link)]);
+    return written;
   }
 
   /** activate / deactivate / move in one statement; ids of other organizations are ignored. */
@@ -192,7 +201,10 @@ export class CustomLinksService {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
     const response = await this.db.transaction(async (tx) => {
+      // A move locks the links in id order (as the fold does) and files their events anew.
+      const before = 'campaign_id' in columns ? await this.links.lockAll(tx, organizationId, ids) : [];
       const affected = await this.links.applyToMany(organizationId, ids, columns, tx);
+      await this.filing.moved(tx, organizationId, before.map(filingOf));
       const applied: BulkActionResponse = {
         action: body.action,
         affectedCount: affected.length,
@@ -208,4 +220,9 @@ export class CustomLinksService {
   private toResponse(row: CustomLinkRow, asOf: Date): CustomLinkResponse {
     return toCustomLinkResponse(row, this.urls, asOf);
   }
+}
+
+/** Where a link's events are filed (its campaign and account domain), as the row says. */
+function filingOf(link: Pick<CustomLinkRow, 'id' | 'campaign_id' | 'account_domain'>): FiledLink {
+  return { linkId: link.id, campaignId: link.campaign_id, accountDomain: link.account_domain };
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { CAMPAIGN_LINKS, type CampaignLinkCounts, type CampaignLinks } from '../campaigns';
+import { LinkFiling } from '../engagement';
 import { CountCache } from '../../common/pagination/count-cache';
 import { ImplementsPort } from '../../common/wiring/port';
 import { CustomLinksRepository } from './custom-links.repository';
@@ -12,10 +14,17 @@ export class LinksOfCampaigns implements CampaignLinks {
   constructor(
     private readonly links: CustomLinksRepository,
     private readonly counts: CountCache,
+    private readonly filing: LinkFiling,
   ) {}
 
   countsFor(organizationId: string, campaignIds: string[]): Promise<Map<string, CampaignLinkCounts>> {
     return this.links.countsByCampaign(organizationId, campaignIds);
+  }
+
+  /** The links' rows first (in id order, as the fold locks them), then where their events are filed. */
+  async unfiling(tx: EntityManager, organizationId: string, campaignId: string): Promise<void> {
+    if ((await this.links.unfileCampaign(tx, organizationId, campaignId)) > 0)
+      await this.filing.campaignUnfiled(tx, organizationId, campaignId);
   }
 
   unfiled(organizationId: string): Promise<void> {

@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlConditions } from '../../common/database/sql-conditions';
+import { FACET_NAMES, type Facet } from './facets';
 import type { AnalyticsGrouping, AnalyticsInterval, AnalyticsMetric } from './rules/analytics';
 
-/** Where figures are counted: the log itself, or the fold's hourly aggregates (docs/api.md §6.9). */
-export type AnalyticsSource = 'log' | 'hours';
+/**
+ * Where figures are counted (docs/api.md §6.9): the log itself, the fold's hourly aggregates per
+ * link and context, or one facet of them (per hour, and per UTC day inside the range).
+ */
+export type AnalyticsSource = { kind: 'log' } | { kind: 'hours' } | { kind: 'facets'; facet: Facet };
 
 /** The filters of a question, each optional (absent: any value). */
 export interface AnalyticsFilters {
@@ -45,11 +49,26 @@ export interface Bucket {
 }
 
 /** Each source's columns, under the alias `e`: when, whether internal, how many events a row is. */
-const SOURCES: Record<AnalyticsSource, { table: string; at: string; internal: string; events: string }> = {
-  log: { table: 'link_events', at: 'e.occurred_at', internal: '(e.internal_reason IS NOT NULL)', events: '1' },
+const SOURCES: Record<AnalyticsSource['kind'], { at: string; internal: string; events: string }> = {
+  log: { at: 'e.occurred_at', internal: '(e.internal_reason IS NOT NULL)', events: '1' },
   // Rows are whole UTC hours of events (the fold's link_event_hours).
-  hours: { table: 'link_event_hours', at: 'e.hour', internal: 'e.internal', events: 'e.events' },
+  hours: { at: 'e.hour', internal: 'e.internal', events: 'e.events' },
+  // Rows are whole UTC hours or days of one facet's value.
+  facets: { at: 'e.at', internal: 'e.internal', events: 'e.events' },
 };
+
+/** The event type each counted metric counts. */
+const COUNTED_TYPES: Partial<Record<AnalyticsMetric, string>> = {
+  opens: 'open',
+  loads: 'page_view',
+  leads: 'lead_submitted',
+  meetingsClicked: 'meeting_clicked',
+  meetingsBooked: 'meeting_booked',
+  botOpens: 'open',
+  internalOpens: 'open',
+};
+
+const DAY_MS = 86_400_000;
 
 /** The dimension columns of both sources (the log and the aggregates name them alike). */
 const DIMENSIONS: Record<Exclude<AnalyticsGrouping, 'time'>, string> = {
@@ -69,7 +88,7 @@ const DIMENSIONS: Record<Exclude<AnalyticsGrouping, 'time'>, string> = {
 
 /** The SQL of one metric over `e` (docs/api.md §6.9); `counts`: the events counted under the question's bot and internal flags. */
 function metricSql(metric: AnalyticsMetric, source: AnalyticsSource, counts: string): string {
-  const { internal, events } = SOURCES[source];
+  const { internal, events } = SOURCES[source.kind];
   const sum = (condition: string) => `coalesce(sum(${events}) FILTER (WHERE ${condition}), 0)::bigint`;
   const distinctSessions = (condition: string) => `count(DISTINCT e.session_id) FILTER (WHERE ${condition})::bigint`;
   const sql: Record<AnalyticsMetric, () => string> = {
@@ -92,7 +111,7 @@ function metricSql(metric: AnalyticsMetric, source: AnalyticsSource, counts: str
 
 /** Which events count in every metric but botOpens and internalOpens: bot and internal ones only when asked for. */
 function countsSql({ source, filters }: AnalyticsStatement): string {
-  return `(${filters.includeBots} OR NOT e.bot) AND (${filters.includeInternal} OR NOT ${SOURCES[source].internal})`;
+  return `(${filters.includeBots} OR NOT e.bot) AND (${filters.includeInternal} OR NOT ${SOURCES[source.kind].internal})`;
 }
 
 /** The analytics queries of the engagement module (docs/api.md §6.9): figures of the log or of its hourly aggregates. */
@@ -163,8 +182,8 @@ export class AnalyticsRepository {
   }
 
   private keySql(where: SqlConditions, source: AnalyticsSource, key: AnalyticsKey): string {
-    if (key.groupBy !== 'time') return DIMENSIONS[key.groupBy];
-    const at = SOURCES[source].at;
+    if (key.groupBy !== 'time') return source.kind === 'facets' ? 'e.value' : DIMENSIONS[key.groupBy];
+    const at = SOURCES[source.kind].at;
     if (key.interval === 'hour') {
       const start = `${where.param(key.hourStart.toISOString())}::timestamptz`;
       return `${start} + floor(extract(epoch FROM ${at} - ${start}) / 3600) * interval '1 hour'`;
@@ -180,29 +199,48 @@ export class AnalyticsRepository {
     groupBy: AnalyticsGrouping,
   ): string {
     const { source, metrics, filters } = statement;
-    const { table, at, internal } = SOURCES[source];
+    const { at, internal } = SOURCES[source.kind];
     const org = where.param(organizationId);
+    const table =
+      source.kind === 'facets'
+        ? this.facetRows(where, source.facet, statement, groupBy)
+        : source.kind === 'log'
+          ? 'link_events'
+          : 'link_event_hours';
     where
       .add(`e.organization_id = ${org}::uuid AND ${at} >= $?::timestamptz`, statement.from.toISOString())
       .add(`${at} < $?::timestamptz`, statement.to.toISOString());
     // Bot and internal events count only in botOpens / internalOpens, or when asked for.
     if (!metrics.includes('botOpens') && !filters.includeBots) where.clause('NOT e.bot');
     if (!metrics.includes('internalOpens') && !filters.includeInternal) where.clause(`NOT ${internal}`);
+    const types = metrics.map((metric) => COUNTED_TYPES[metric]);
+    if (types.every((type) => type !== undefined)) where.add('e.type = ANY($?::text[])', [...new Set(types)]);
     // A filter sent empty (`country=`) matches nothing, as a list of unknown values does.
     const any = (column: string, values: string[] | undefined, type: string) => {
       if (values) where.add(`${column} = ANY($?::${type}[])`, values);
     };
-    any('e.custom_link_id', filters.linkIds, 'uuid');
-    any('e.country', filters.countries, 'text');
-    any('e.device_type', filters.deviceTypes, 'text');
-    any('e.utm_source', filters.utmSources, 'text');
-    any('e.utm_medium', filters.utmMediums, 'text');
-    any('e.utm_campaign', filters.utmCampaigns, 'text');
-    any('e.referrer_domain', filters.referrerDomains, 'text');
-    any('d.campaign_id', filters.campaignIds, 'uuid');
-    any('d.account_domain', filters.accountDomains, 'text');
+    if (source.kind === 'facets') {
+      // One facet answers: its own filter, if any, is on its value.
+      const values = facetFilter(source.facet, filters);
+      any(
+        'e.value',
+        values?.map((value) => (source.facet === 'campaign' ? value.toLowerCase() : value)),
+        'text',
+      );
+    } else {
+      any('e.custom_link_id', filters.linkIds, 'uuid');
+      any('e.country', filters.countries, 'text');
+      any('e.device_type', filters.deviceTypes, 'text');
+      any('e.utm_source', filters.utmSources, 'text');
+      any('e.utm_medium', filters.utmMediums, 'text');
+      any('e.utm_campaign', filters.utmCampaigns, 'text');
+      any('e.referrer_domain', filters.referrerDomains, 'text');
+      any('d.campaign_id', filters.campaignIds, 'uuid');
+      any('d.account_domain', filters.accountDomains, 'text');
+    }
     const byLink =
-      groupBy === 'campaign' || groupBy === 'account_domain' || filters.campaignIds || filters.accountDomains;
+      source.kind !== 'facets' &&
+      (groupBy === 'campaign' || groupBy === 'account_domain' || filters.campaignIds || filters.accountDomains);
     const join = byLink
       ? `LEFT JOIN link_rollups d ON d.organization_id = ${org}::uuid AND d.link_id = e.custom_link_id`
       : '';
@@ -210,4 +248,57 @@ export class AnalyticsRepository {
     const figures = metrics.map((metric) => `${metricSql(metric, source, counts)} AS "${metric}"`).join(', ');
     return `${figures} FROM ${table} e ${join} WHERE ${where.toSql()}`;
   }
+
+  /**
+   * A facet's rows over the range: its days wholly inside the range (for a time series, none: its
+   * buckets need hours), its hours outside them. The statement's WHERE (organization, range) applies
+   * to both.
+   */
+  private facetRows(
+    where: SqlConditions,
+    facet: Facet,
+    statement: AnalyticsStatement,
+    groupBy: AnalyticsGrouping,
+  ): string {
+    const firstDay = Math.ceil(statement.from.getTime() / DAY_MS) * DAY_MS;
+    const lastDay = Math.floor(statement.to.getTime() / DAY_MS) * DAY_MS;
+    const [daysFrom, daysTo] = groupBy === 'time' || firstDay >= lastDay ? [firstDay, firstDay] : [firstDay, lastDay];
+    const name = where.param(facet);
+    const start = `${where.param(new Date(daysFrom).toISOString())}::timestamptz`;
+    const end = `${where.param(new Date(daysTo).toISOString())}::timestamptz`;
+    const columns = 'organization_id, value, type, bot, internal, events';
+    return `(SELECT ${columns}, hour AS at FROM event_facet_hours WHERE facet = ${name} AND (hour < ${start} OR hour >= ${end})
+             UNION ALL
+             SELECT ${columns}, day FROM event_facet_days WHERE facet = ${name} AND day >= ${start} AND day < ${end})`;
+  }
+}
+
+/** The values a question's filter asks of a facet's dimension (absent: any). */
+export function facetFilter(facet: Facet, filters: AnalyticsFilters): string[] | undefined {
+  const byFacet: Record<Facet, string[] | undefined> = {
+    all: undefined,
+    country: filters.countries,
+    device_type: filters.deviceTypes,
+    browser: undefined,
+    os: undefined,
+    referrer_domain: filters.referrerDomains,
+    utm_source: filters.utmSources,
+    utm_medium: filters.utmMediums,
+    utm_campaign: filters.utmCampaigns,
+    campaign: filters.campaignIds,
+    account_domain: filters.accountDomains,
+  };
+  return byFacet[facet];
+}
+
+/**
+ * The facet that holds a question's answer: the one dimension it groups or filters by (`all` when
+ * none), or null when it involves links or several dimensions (the hourly aggregates answer then).
+ */
+export function facetOf(groupBy: AnalyticsGrouping, filters: AnalyticsFilters): Facet | null {
+  if (groupBy === 'link' || filters.linkIds) return null;
+  const asked = new Set(FACET_NAMES.filter((facet) => facetFilter(facet, filters) !== undefined));
+  if (groupBy !== 'time') asked.add(groupBy);
+  if (asked.size > 1) return null;
+  return [...asked][0] ?? 'all';
 }

@@ -8,11 +8,13 @@ import {
   previousRange,
   rangeProblem,
   uniqueMetrics,
+  type AnalyticsGrouping,
   type AnalyticsInterval,
   type AnalyticsMetric,
 } from './rules/analytics';
 import {
   AnalyticsRepository,
+  facetOf,
   type AnalyticsFilters,
   type AnalyticsKey,
   type AnalyticsSource,
@@ -48,8 +50,16 @@ export class AnalyticsService {
       this.progress.asOf(organizationId),
       interval ? this.analytics.buckets(interval, query.timezone, query.from, query.to) : [],
     ]);
-    const source = sourceFor(metrics, query.from, query.to, buckets);
-    const statement = { source, metrics, filters: filtersOf(query), from: query.from, to: query.to };
+    const filters = filtersOf(query);
+    const sourceOf = (from: Date, to: Date, edges: Bucket[]) =>
+      sourceFor(metrics, from, to, edges, query.group_by, filters);
+    const statement = {
+      source: sourceOf(query.from, query.to, buckets),
+      metrics,
+      filters,
+      from: query.from,
+      to: query.to,
+    };
     // After check(), an interval is there exactly when the grouping is time.
     const key: AnalyticsKey = interval
       ? { groupBy: 'time', interval, timezone: query.timezone, hourStart: buckets[0].start }
@@ -61,7 +71,7 @@ export class AnalyticsService {
       previous
         ? this.analytics.totals(
             organizationId,
-            { ...statement, ...previous, source: sourceFor(metrics, previous.from, previous.to, []) },
+            { ...statement, ...previous, source: sourceOf(previous.from, previous.to, []) },
             query.group_by,
           )
         : null,
@@ -107,13 +117,23 @@ export class AnalyticsService {
 }
 
 /**
- * The hourly aggregates answer exactly when every metric counts events and the range and every
- * bucket boundary fall on whole UTC hours (an hour's events then lie in one bucket).
+ * The fold's aggregates answer exactly when every metric counts events and the range and every
+ * bucket boundary fall on whole UTC hours (an hour's events then lie in one bucket): one facet
+ * when the question involves at most one dimension, else the hourly aggregates per link and context.
  */
-function sourceFor(metrics: AnalyticsMetric[], from: Date, to: Date, buckets: Bucket[]): AnalyticsSource {
+function sourceFor(
+  metrics: AnalyticsMetric[],
+  from: Date,
+  to: Date,
+  buckets: Bucket[],
+  groupBy: AnalyticsGrouping,
+  filters: AnalyticsFilters,
+): AnalyticsSource {
   const counted = metrics.every((metric) => !DISTINCT_METRICS.has(metric));
   const aligned = onUtcHour(from) && onUtcHour(to) && buckets.every((bucket) => onUtcHour(bucket.start));
-  return counted && aligned ? 'hours' : 'log';
+  if (!counted || !aligned) return { kind: 'log' };
+  const facet = facetOf(groupBy, filters);
+  return facet ? { kind: 'facets', facet } : { kind: 'hours' };
 }
 
 function filtersOf(query: AnalyticsQuery): AnalyticsFilters {

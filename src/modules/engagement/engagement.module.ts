@@ -10,6 +10,7 @@ import { FoldProgress } from './fold-progress';
 import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
 import { LinkEventExport } from './link-event-export';
 import { LinkOpensService } from './link-opens.service';
+import { LinkFiling } from './link-filing';
 import { LinkWebhooks } from './link-webhooks';
 import { ROLLUP_LINKS } from './rollup-links';
 import { TRACKED_SESSIONS } from './tracked-sessions';
@@ -53,8 +54,9 @@ import { FoldScheduler } from './jobs/fold-scheduler';
     LinkWebhooks,
     LinkEventExport,
     AccountLinkEvents,
+    LinkFiling,
   ],
-  exports: [EngagementService, EventsService, EventFold, FoldProgress, LinkOpensService],
+  exports: [EngagementService, EventsService, EventFold, FoldProgress, LinkOpensService, LinkFiling],
 })
 export class EngagementModule {}
 

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
+import { addFacetsSql, FACETS_OF_HOUR } from './facets';
 import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 import type { DeviceType, EventContext } from './rules/event-context';
@@ -54,6 +55,13 @@ export type LinkEventRow = Narrowed<
   >,
   { bot_reason: BotReason | null; device_type: DeviceType | null; internal_reason: InternalReason | null }
 >;
+
+/** A link's campaign and account domain, as they were before it moved. */
+export interface FiledLink {
+  linkId: string;
+  campaignId: string | null;
+  accountDomain: string | null;
+}
 
 /** An appended batch the fold has not taken yet; `replay`: queued again by a refold (it fires no webhooks). */
 export interface PendingBatch {
@@ -267,7 +275,14 @@ export class EngagementRepository {
    * empty) and queues every logged batch again as a replay; returns how many events wait.
    */
   async queueRefold(tx: EntityManager, organizationId: string): Promise<number> {
-    for (const table of ['link_distinct_values', 'link_sessions', 'link_event_hours', 'link_event_batches'])
+    for (const table of [
+      'link_distinct_values',
+      'link_sessions',
+      'link_event_hours',
+      'event_facet_hours',
+      'event_facet_days',
+      'link_event_batches',
+    ])
       await tx.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
     const [row]: { events: number }[] = await tx.query(
       `WITH queued AS (
@@ -329,21 +344,29 @@ export class EngagementRepository {
     );
   }
 
-  /** Adds counts to the hourly aggregates, in the given order (callers sort by key). */
+  /**
+   * Adds counts to the hourly aggregates, in the given order (callers sort by key), and to the
+   * analytics facets, filed under the links' campaigns and account domains as they are now (the
+   * fold holds its links' rows locked, so a link moving files its events after this fold commits).
+   */
   async addHours(tx: EntityManager, organizationId: string, hours: EventHour[]): Promise<void> {
     if (hours.length === 0) return;
     const column = <K extends keyof EventHour>(key: K) => hours.map((h) => h[key]);
+    const columns = HOUR_KEY.split(', ').slice(1);
     await tx.query(
-      `INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
-       SELECT $1, ${HOUR_KEY.split(', ')
-         .slice(1)
-         .map((c) => `v.${c}`)
-         .join(', ')}, v.events
-         FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[], $9::text[],
-                     $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
-              WITH ORDINALITY AS v(${HOUR_KEY.split(', ').slice(1).join(', ')}, events, ord)
-        ORDER BY v.ord
-       ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events`,
+      addFacetsSql(`v AS (
+         SELECT * FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[],
+                              $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
+                  WITH ORDINALITY AS v(${columns.join(', ')}, events, ord)),
+       added AS (
+         INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
+         SELECT $1, ${columns.map((c) => `v.${c}`).join(', ')}, v.events FROM v ORDER BY v.ord
+         ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events),
+       facets AS (
+         SELECT f.facet, v.hour, f.value, v.type, v.bot, v.internal, sum(v.events)::int AS events
+           FROM v LEFT JOIN link_rollups d ON d.organization_id = $1 AND d.link_id = v.custom_link_id
+          CROSS JOIN LATERAL ${FACETS_OF_HOUR}
+          GROUP BY 1, 2, 3, 4, 5, 6)`),
       [
         organizationId,
         column('linkId'),
@@ -361,6 +384,45 @@ export class EngagementRepository {
         column('utmCampaign'),
         column('events'),
       ],
+    );
+  }
+
+  /**
+   * Files the events of links that moved (their campaign or account domain changed in `tx`, which
+   * holds their rows) under the values they have now: what each link's hourly aggregates hold moves
+   * from the facet value it had to the one it has.
+   */
+  async refileLinks(tx: EntityManager, organizationId: string, moved: FiledLink[]): Promise<void> {
+    if (moved.length === 0) return;
+    await tx.query(
+      addFacetsSql(`m AS (SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[]) AS m(link_id, campaign, account)),
+       facets AS (
+         SELECT c.facet, h.hour, c.value, h.type, h.bot, h.internal, sum(c.sign * h.events)::int AS events
+           FROM m
+           JOIN link_rollups d ON d.organization_id = $1 AND d.link_id = m.link_id
+           JOIN link_event_hours h ON h.organization_id = $1 AND h.custom_link_id = m.link_id
+          CROSS JOIN LATERAL (VALUES ('campaign', m.campaign, -1), ('campaign', d.campaign_id::text, 1),
+                                     ('account_domain', m.account, -1), ('account_domain', d.account_domain, 1)) AS c(facet, value, sign)
+          WHERE CASE c.facet WHEN 'campaign' THEN m.campaign IS DISTINCT FROM d.campaign_id::text
+                             ELSE m.account IS DISTINCT FROM d.account_domain END
+          GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(c.sign * h.events) <> 0)`),
+      [
+        organizationId,
+        moved.map((link) => link.linkId),
+        moved.map((link) => link.campaignId?.toLowerCase() ?? null),
+        moved.map((link) => link.accountDomain),
+      ],
+    );
+  }
+
+  /** Files a campaign's events as unfiled (its links were all unfiled in `tx`, which holds their rows). */
+  async unfileCampaign(tx: EntityManager, organizationId: string, campaignId: string): Promise<void> {
+    await tx.query(
+      addFacetsSql(`facets AS (
+         SELECT 'campaign' AS facet, hour, c.value, type, bot, internal, c.sign * events AS events
+           FROM event_facet_hours CROSS JOIN (VALUES ($2::text, -1), (NULL, 1)) AS c(value, sign)
+          WHERE organization_id = $1 AND facet = 'campaign' AND event_facet_hours.value = $2::text AND events <> 0)`),
+      [organizationId, campaignId.toLowerCase()],
     );
   }
 

@@ -3,6 +3,8 @@ export { EngagementHttpModule, EngagementWorkerModule, EngagementModule } from '
 export { EventsService } from './events.service';
 export { EventFold } from './event-fold.service';
 export { FoldProgress } from './fold-progress';
+export { LinkFiling } from './link-filing';
+export type { FiledLink } from './engagement.repository';
 export { AS_OF } from './dto/as-of';
 export { LinkOpensService, type OpenSignals } from './link-opens.service';
 export { utmOfQuery, UTM_FIELDS, type Utm } from './rules/event-context';

@@ -1,0 +1,89 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** A facet row's key after its organization and period: the dimension, its value, and what the events were. */
+const FACET_KEY = 'facet, value, type, bot, internal';
+
+/** Each facet and its value in an hourly aggregate `h` of a link `l` (as the fold files them: docs/api.md §6.9). */
+const FACET_VALUES = `(VALUES ('all', NULL::text), ('country', h.country), ('device_type', h.device_type), ('browser', h.browser),
+  ('os', h.os), ('referrer_domain', h.referrer_domain), ('utm_source', h.utm_source), ('utm_medium', h.utm_medium),
+  ('utm_campaign', h.utm_campaign), ('campaign', l.campaign_id::text), ('account_domain', l.account_domain)) AS f(facet, value)`;
+
+const ENGAGEMENT_TABLES = ['link_events', 'link_distinct_values', 'link_sessions'];
+const LOG_TABLES = ['link_event_ids', 'link_event_batches', 'engagement_folds', 'link_event_hours'];
+const FACET_TABLES = ['event_facet_hours', 'event_facet_days'];
+
+const CASCADED = (tables: string[]) => `
+  CREATE OR REPLACE FUNCTION engagement_rows_of_deleted_organizations() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    ${tables.map((table) => `DELETE FROM ${table} WHERE organization_id IN (SELECT id FROM old_rows);`).join('\n    ')}
+    RETURN NULL;
+  END $$`;
+
+/**
+ * The facets of the hourly aggregates, of one organization (a parameter, e.g. `$1`) or of all: the
+ * backfill here, and the benchmark dataset's after it writes its aggregates.
+ */
+export function facetsFromHours(organization: string | null): string[] {
+  const where = organization === null ? '' : `WHERE h.organization_id = ${organization}`;
+  return [
+    `INSERT INTO event_facet_hours (organization_id, hour, ${FACET_KEY}, events)
+     SELECT h.organization_id, h.hour, f.facet, f.value, h.type, h.bot, h.internal, sum(h.events)
+       FROM link_event_hours h
+       LEFT JOIN custom_links l ON l.organization_id = h.organization_id AND l.id = h.custom_link_id
+      CROSS JOIN LATERAL ${FACET_VALUES}
+      ${where}
+      GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    `INSERT INTO event_facet_days (organization_id, day, ${FACET_KEY}, events)
+     SELECT h.organization_id, date_trunc('day', h.hour, 'UTC'), ${FACET_KEY}, sum(h.events)
+       FROM event_facet_hours h ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+  ];
+}
+
+/**
+ * Analytics facets (issue 33 point 3): the hourly aggregates per link and context hardly compress the
+ * log, so a question over a month reads hundreds of thousands of them. A facet row counts the
+ * events of one dimension's value (or of the whole organization: facet `all`) per hour, and per
+ * UTC day, whatever the other dimensions: a question with one dimension (its grouping or its
+ * filter) reads a few thousand rows.
+ *
+ * The `campaign` and `account_domain` facets file a link's events under its campaign and account
+ * domain as they are now: the fold files new events so, and a link that moves is refiled with it
+ * (custom-links calls engagement's LINK_FILING port in the same transaction). A refile leaves a row
+ * at zero events rather than deleting it; a zero row adds nothing to any figure.
+ */
+export class AnalyticsFacets1766800000000 implements MigrationInterface {
+  name = 'AnalyticsFacets1766800000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    for (const [table, period] of [
+      ['event_facet_hours', 'hour'],
+      ['event_facet_days', 'day'],
+    ] as const)
+      await queryRunner.query(`
+        CREATE TABLE ${table} (
+          organization_id uuid NOT NULL,
+          facet text NOT NULL CHECK (facet IN ('all', 'country', 'device_type', 'browser', 'os', 'referrer_domain', 'utm_source',
+                                               'utm_medium', 'utm_campaign', 'campaign', 'account_domain')),
+          ${period} timestamptz NOT NULL,
+          value text,
+          type varchar(32) NOT NULL,
+          bot boolean NOT NULL,
+          internal boolean NOT NULL,
+          events integer NOT NULL,
+          CONSTRAINT ${table}_key UNIQUE NULLS NOT DISTINCT (organization_id, facet, value, ${period}, type, bot, internal))`);
+    for (const statement of facetsFromHours(null)) await queryRunner.query(statement);
+    // A breakdown reads every value of a facet over a range of periods.
+    await queryRunner.query(
+      `CREATE INDEX event_facet_hours_period_idx ON event_facet_hours (organization_id, facet, hour)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX event_facet_days_period_idx ON event_facet_days (organization_id, facet, day)`,
+    );
+    await queryRunner.query(CASCADED([...ENGAGEMENT_TABLES, ...LOG_TABLES, ...FACET_TABLES]));
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(CASCADED([...ENGAGEMENT_TABLES, ...LOG_TABLES]));
+    await queryRunner.query(`DROP TABLE ${FACET_TABLES.join(', ')}`);
+  }
+}

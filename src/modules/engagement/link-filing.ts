@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { EngagementRepository, type FiledLink } from './engagement.repository';
+
+/**
+ * Where a link's events are filed in the analytics facets (docs/api.md §6.9): under its campaign and
+ * account domain as they are now. The links' owner tells it, in the transaction that moved them and
+ * after their rows were written (so a fold of their events waits, and files them as they are then).
+ */
+@Injectable()
+export class LinkFiling {
+  constructor(private readonly engagement: EngagementRepository) {}
+
+  /** These links' campaign or account domain may have changed in `tx`; `before`: what they were. */
+  moved(tx: EntityManager, organizationId: string, before: FiledLink[]): Promise<void> {
+    return this.engagement.refileLinks(tx, organizationId, before);
+  }
+
+  /** Every link of the campaign was unfiled in `tx` (the campaign is being deleted). */
+  campaignUnfiled(tx: EntityManager, organizationId: string, campaignId: string): Promise<void> {
+    return this.engagement.unfileCampaign(tx, organizationId, campaignId);
+  }
+}
