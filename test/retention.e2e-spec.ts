@@ -213,7 +213,22 @@ describe('retention', () => {
 
     let before: Awaited<ReturnType<typeof state>>;
     let bystanderBefore: Awaited<ReturnType<typeof state>>;
+    let bystanderAfter: Awaited<ReturnType<typeof state>>;
     let counts: RetentionCounts;
+
+    /**
+     * The subject's run, its setting holding periods only meanwhile: the specs share the run's
+     * database, and a run for every organization (another spec's `retention:run`) must not take
+     * this one's work (nor find it busy).
+     */
+    const runSubject = async () => {
+      await put(POLICY, subject.key).expect(200);
+      try {
+        return await retention.run(subject.organizationId);
+      } finally {
+        await put(KEEP_ALL, subject.key).expect(200);
+      }
+    };
 
     beforeAll(async () => {
       [subject, bystander, mirror] = await Promise.all([t.createTenant(), t.createTenant(), t.createTenant()]);
@@ -222,11 +237,16 @@ describe('retention', () => {
       for (const key of Object.keys(ids) as (keyof typeof ids)[]) ids[key] = randomUUID();
       await populate(bystander, false);
       await populate(mirror, true);
-      await put(POLICY, subject.key).expect(200);
-      await put(POLICY, bystander.key).expect(200);
       before = await state(subject);
-      bystanderBefore = await state(bystander);
-      counts = await retention.run(subject.organizationId);
+      // The bystander has the subject's setting while the subject runs; its lock held here keeps any
+      // other spec's run for every organization off it.
+      await withSessionLock(db, `retention:${bystander.organizationId}`, async () => {
+        await put(POLICY, bystander.key).expect(200);
+        bystanderBefore = await state(bystander);
+        counts = await runSubject();
+        bystanderAfter = await state(bystander);
+        await put(KEEP_ALL, bystander.key).expect(200);
+      });
     });
 
     it('counts what it deleted', () => {
@@ -281,7 +301,7 @@ describe('retention', () => {
     });
 
     it('touches no other organization, even one with the same setting', async () => {
-      expect(await state(bystander)).toEqual({
+      expect(bystanderAfter).toEqual({
         ...bystanderBefore,
         engagement: { ...bystanderBefore.engagement, asOf: expect.any(String) },
         analytics: { ...bystanderBefore.analytics, asOf: expect.any(String) },
@@ -307,7 +327,7 @@ describe('retention', () => {
 
     it('is idempotent: a second run deletes nothing and changes nothing', async () => {
       const first = await state(subject);
-      const again = await retention.run(subject.organizationId);
+      const again = await runSubject();
       expect(again).toEqual({ ...counts, transcripts: 0, sessions: 0, sessionReferences: 0, events: 0, partitions: 0 });
       expect(comparable(await state(subject))).toEqual(comparable(first));
     });
@@ -320,7 +340,7 @@ describe('retention', () => {
         ((await get(`/api/v1/custom-links/${link.id}/sessions`, subject.key).expect(200)).body as SessionReferencePage)
           .total;
       expect(await references()).toBe(2);
-      expect((await retention.run(subject.organizationId)).sessionReferences).toBe(1);
+      expect((await runSubject()).sessionReferences).toBe(1);
       expect(await references()).toBe(1);
     });
 
@@ -354,7 +374,7 @@ describe('retention', () => {
             )
           ).map((row) => row.name);
         const present = await partitions();
-        const run = await retention.run(subject.organizationId);
+        const run = await runSubject();
         expect(run.partitions).toBeGreaterThanOrEqual(1);
         const left = await partitions();
         expect(left).not.toContain('link_events_200001');
