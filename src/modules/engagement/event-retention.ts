@@ -11,6 +11,8 @@ import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 const DRAIN_MS = 5 * 60_000;
 /** A fold held by another folder (a worker) is asked again after this. */
 const BUSY_RETRY_MS = 200;
+/** PostgreSQL's SQLSTATE for a lock not granted within lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
 /** Session ids read per page when looking for references of sessions that are gone. */
 const REFERENCE_PAGE = 1000;
 
@@ -91,11 +93,20 @@ export class EventRetention {
     }
   }
 
-  /** Drops the log's past months that end by `before` and hold no row; returns how many. */
+  /**
+   * Drops the log's past months that end by `before` and hold no row; returns how many. A month whose
+   * lock is not granted within the lock timeout (the drop also locks link_events) is left for the
+   * next run rather than failing this one.
+   */
   async dropEmptyPartitions(before: Date): Promise<number> {
     let dropped = 0;
-    for (const name of await this.engagement.partitionsEndingBy(before))
-      if (await this.engagement.dropPartitionIfEmpty(name)) dropped += 1;
+    for (const name of await this.engagement.partitionsEndingBy(before)) {
+      try {
+        if (await this.engagement.dropPartitionIfEmpty(name)) dropped += 1;
+      } catch (error) {
+        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      }
+    }
     return dropped;
   }
 }
