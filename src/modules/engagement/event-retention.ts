@@ -13,6 +13,8 @@ const DRAIN_MS = 5 * 60_000;
 const BUSY_RETRY_MS = 200;
 /** PostgreSQL's SQLSTATE for a lock not granted within lock_timeout. */
 const LOCK_NOT_AVAILABLE = '55P03';
+/** Tries at the organization's fold lock before a run gives up (the next run tries again). */
+const FOLD_LOCK_ATTEMPTS = 5;
 /** Session ids read per page when looking for references of sessions that are gone. */
 const REFERENCE_PAGE = 1000;
 
@@ -38,8 +40,7 @@ export class EventRetention {
    */
   async expireEvents(organizationId: string, cutoff: Date): Promise<number> {
     await this.drain(organizationId);
-    const deleted = await this.db.transaction(async (tx) => {
-      await this.engagement.awaitFoldLock(tx, organizationId);
+    const deleted = await this.underFoldLock(organizationId, async (tx) => {
       const count = await this.engagement.deleteEventsBefore(tx, organizationId, cutoff);
       if (count > 0) {
         await this.links.reset(tx, organizationId);
@@ -49,6 +50,23 @@ export class EventRetention {
     });
     if (deleted > 0) await this.drain(organizationId);
     return deleted;
+  }
+
+  /**
+   * `work` in a transaction holding the organization's fold lock. A worker's fold may hold it past
+   * the lock timeout on a busy organization: the attempt is then repeated, FOLD_LOCK_ATTEMPTS times.
+   */
+  private async underFoldLock<T>(organizationId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction(async (tx) => {
+          await this.engagement.awaitFoldLock(tx, organizationId);
+          return work(tx);
+        });
+      } catch (error) {
+        if (attempt >= FOLD_LOCK_ATTEMPTS || (error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      }
+    }
   }
 
   /**
