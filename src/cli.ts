@@ -44,6 +44,7 @@ const USAGE = `usage:
   cli key:revoke --id KEY_ID
   cli demo:seed [--org ORG_ID]
   cli events:refold --org ORG_ID
+  cli retention:run [--org ORG_ID]
   cli migration:run
   cli migration:revert
 scopes: ${SCOPES.join(', ')}`;
@@ -55,12 +56,15 @@ const COMMANDS = [
   'key:revoke',
   'demo:seed',
   'events:refold',
+  'retention:run',
   'migration:run',
   'migration:revert',
 ];
 
 /** Commands that use keys, and so Redis: key creations and revocations are announced to the API instances' key caches. */
-const KEY_COMMANDS = ['key:create', 'key:list', 'key:revoke', 'demo:seed', 'events:refold'];
+const KEY_COMMANDS = ['key:create', 'key:list', 'key:revoke', 'demo:seed', 'events:refold', 'retention:run'];
+/** Commands that need the ingestion stack (Redis, limits, rollups, the fold). */
+const STACK_COMMANDS = ['demo:seed', 'events:refold', 'retention:run'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -137,13 +141,13 @@ async function adminCommand(
   command: string,
   values: Record<string, string | undefined>,
 ): Promise<unknown> {
-  // demo:seed and events:refold need the ingestion stack (Redis, limits, rollups); the key commands stay light.
-  const demo = ['demo:seed', 'events:refold'].includes(command)
-    ? await import('./modules/demo/demo-cli.module.js')
-    : null;
+  // demo:seed, events:refold and retention:run need the ingestion stack (Redis, limits, rollups); the key commands stay light.
+  const demo = STACK_COMMANDS.includes(command) ? await import('./modules/demo/demo-cli.module.js') : null;
+  const retention = command === 'retention:run' ? await import('./modules/retention/index.js') : null;
   const modules = [
     ...(KEY_COMMANDS.includes(command) ? [RedisModule, ApiKeysModule] : []),
     ...(demo ? [demo.DemoCliModule.forRoot(config)] : []),
+    ...(retention ? [retention.RetentionModule] : []),
   ];
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, modules), { logger: ['error'] });
   try {
@@ -178,6 +182,14 @@ async function adminCommand(
         if (!(await organizations.exists(org))) throw new UsageError(`organization ${org} not found`);
         const queued = await app.get((demo as NonNullable<typeof demo>).EventFold).refold(org);
         return { organizationId: org, queuedEvents: queued };
+      }
+      case 'retention:run': {
+        // docs/api.md §6.10: one organization's run (with its setting), or every organization's that has periods.
+        const runs = app.get((retention as NonNullable<typeof retention>).RetentionService);
+        if (values.org === undefined) return { organizations: await runs.runAll() };
+        const org = requiredUuid(values, 'org');
+        if (!(await organizations.exists(org))) throw new UsageError(`organization ${org} not found`);
+        return await runs.run(org);
       }
     }
     throw new UsageError(USAGE);

@@ -1,6 +1,7 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IdempotencyRepository } from '../src/common/idempotency/idempotency.repository';
 import { MaintenanceProcessor } from '../src/modules/maintenance/jobs/maintenance.processor';
@@ -8,8 +9,12 @@ import {
   MAINTENANCE_QUEUE,
   PURGE_IDEMPOTENCY_RECORDS,
   PURGE_IDEMPOTENCY_RECORDS_CRON,
+  RUN_RETENTION,
+  RUN_RETENTION_CRON,
 } from '../src/modules/maintenance/jobs/maintenance.queue';
-import { createTestApp, eventually, type TestApp } from './support/test-app';
+import { isolatedServices } from './support/isolated-database';
+import { ingest, sessionBody } from './support/sessions';
+import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 describe('worker role: maintenance', () => {
   let t: TestApp;
@@ -47,6 +52,47 @@ describe('worker role: maintenance', () => {
     );
     expect(rows.map((r) => r.idempotency_key)).toEqual(['live']);
   });
+
+  it('registers the daily retention run as one repeatable job', async () => {
+    const queue = t.app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
+    await eventually(async () => (await queue.getRepeatableJobs()).some((j) => j.name === RUN_RETENTION));
+    const jobs = (await queue.getRepeatableJobs()).filter((j) => j.name === RUN_RETENTION);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].cron).toBe(RUN_RETENTION_CRON);
+  });
+
+  it('the retention run applies the setting of every organization that has one, and of no other', async () => {
+    // A database of its own: the run reaches every organization, other specs' included.
+    const isolated = await isolatedServices('retention');
+    const own = await createTestApp({ APP_ROLE: 'all', ...isolated.env });
+    try {
+      await runRetentionOn(own);
+    } finally {
+      await own.close();
+      await isolated.drop();
+    }
+  });
+
+  /** Two organizations with a 40-day-old session: only the one whose setting has sessionDays 30 loses it. */
+  async function runRetentionOn(app: TestApp): Promise<void> {
+    const [kept, expiring] = await Promise.all([app.createTenant(), app.createTenant()]);
+    const start = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    const old = sessionBody({ startTime: start, endTime: start, qualificationAssessedAt: start });
+    const ids = { kept: randomUUID(), expiring: randomUUID() };
+    await ingest(app.server, kept.key, ids.kept, old).expect(200);
+    await ingest(app.server, expiring.key, ids.expiring, old).expect(200);
+    const setting = (key: string, body: object) =>
+      request(app.server).put('/api/v1/settings/retention').set('x-api-key', key).send(body).expect(200);
+    await setting(kept.key, { transcriptDays: null, sessionDays: null, eventDays: null });
+    await setting(expiring.key, { transcriptDays: null, sessionDays: 30, eventDays: null });
+
+    await app.app.get(MaintenanceProcessor).runRetention();
+
+    const session = (tenant: Tenant, id: string) =>
+      request(app.server).get(`/api/v1/sessions/${id}`).set('x-api-key', tenant.key);
+    await session(kept, ids.kept).expect(200);
+    await session(expiring, ids.expiring).expect(404);
+  }
 
   it('does not run processors in the api role', async () => {
     const api = await createTestApp();

@@ -678,6 +678,10 @@ describe('openapi.json through Prism (validating proxy)', () => {
     const internalTraffic = { ipRanges: ['203.0.113.0/24'], visitorIds: ['v-qa'], userAgentContains: ['AcmeQA'] };
     await s.send({ method: 'PUT', path: '/api/v1/settings/internal-traffic', body: internalTraffic, expect: 200 });
     await s.send({ method: 'GET', path: '/api/v1/settings/internal-traffic', expect: 200 });
+    // Periods no data of this run's reaches: another spec's run for every organization deletes nothing here.
+    const retention = { transcriptDays: null, sessionDays: 3650, eventDays: null };
+    await s.send({ method: 'PUT', path: '/api/v1/settings/retention', body: retention, expect: 200 });
+    await s.send({ method: 'GET', path: '/api/v1/settings/retention', expect: 200 });
   });
 
   it('playbook, suggestions and agent publishing', async () => {

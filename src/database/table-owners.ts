@@ -70,6 +70,7 @@ export const TABLE_OWNERS = {
   exports: 'exports',
   export_chunks: 'exports',
   internal_traffic_settings: 'settings',
+  retention_settings: 'settings',
 } as const satisfies Record<TableName, TableOwner>;
 
 /**

@@ -2,3 +2,9 @@
 
 -- lockNames
 SELECT pg_advisory_xact_lock($1)
+
+-- withSessionLock
+SELECT pg_try_advisory_lock($1) AS locked
+
+-- withSessionLock (2)
+SELECT pg_advisory_unlock($1)

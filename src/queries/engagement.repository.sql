@@ -59,6 +59,33 @@ WITH queued AS (
    GROUP BY organization_id, batch_id RETURNING event_count)
 SELECT coalesce(sum(event_count), 0)::int AS events FROM queued
 
+-- EngagementRepository.deleteEventsBefore
+DELETE FROM link_events WHERE organization_id = $1 AND occurred_at < $2
+
+-- EngagementRepository.deleteSessionReferences
+DELETE FROM link_sessions WHERE organization_id = $1 AND session_id = ANY($2::uuid[])
+
+-- EngagementRepository.sessionsReferencedBefore
+SELECT DISTINCT session_id FROM link_sessions
+WHERE organization_id = $1 AND first_seen_at < $2 AND ($3::uuid IS NULL OR session_id > $3::uuid)
+ORDER BY session_id LIMIT $4
+
+-- EngagementRepository.partitionsEndingBy
+SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+WHERE i.inhparent = 'link_events'::regclass AND c.relname ~ '^link_events_[0-9]{6}$'
+  AND to_date(substr(c.relname, 13), 'YYYYMM') + interval '1 month'
+      <= least($1::timestamptz AT TIME ZONE 'UTC', date_trunc('month', now() AT TIME ZONE 'UTC'))
+ORDER BY c.relname
+
+-- EngagementRepository.dropPartitionIfEmpty
+LOCK TABLE ${name} IN ACCESS EXCLUSIVE MODE
+
+-- EngagementRepository.dropPartitionIfEmpty (2)
+SELECT NOT EXISTS (SELECT 1 FROM ${name}) AS empty
+
+-- EngagementRepository.dropPartitionIfEmpty (3)
+DROP TABLE ${name}
+
 -- EngagementRepository.pendingBatches
 SELECT batch_id, received_at, event_count, replay FROM link_event_batches
 WHERE organization_id = $1 ORDER BY received_at, batch_id LIMIT $2

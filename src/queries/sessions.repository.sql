@@ -79,6 +79,24 @@ SELECT s.start_time AS occurred_at, s.id AS session_id, s.person_id, NULL AS eve
        s.start_time::text AS at, (extract(epoch FROM s.start_time) * 1000000)::int8 AS micros, s.id::text AS key
   FROM page s ORDER BY ${BY_START.orderBy()}
 
+-- SessionsRepository.heldAmong
+SELECT id FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[])
+
+-- SessionsRepository.startedBefore
+SELECT id FROM sessions
+WHERE organization_id = $1 AND ($3::uuid IS NULL OR id > $3::uuid) AND start_time < $2
+ORDER BY id LIMIT $4
+
+-- SessionsRepository.deleteStartedBefore
+DELETE FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND start_time < $3 RETURNING id, email_key
+
+-- SessionsRepository.deleteTranscriptsBefore
+WITH expired AS (
+  SELECT t.session_id FROM session_transcripts t
+    JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
+   WHERE t.organization_id = $1 AND s.start_time < $2 LIMIT $3)
+DELETE FROM session_transcripts t USING expired e WHERE t.organization_id = $1 AND t.session_id = e.session_id
+
 -- SessionsRepository.visibleAmong
 SELECT s.id FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${VISIBLE}
 

@@ -48,6 +48,8 @@ export type LinkEvent = Schemas['LinkEventResponse'];
 export type Export = Schemas['ExportResponse'];
 export type Usage = Schemas['UsageResponse'];
 export type UsageWindow = Schemas['UsageWindowResponse'];
+export type Retention = Schemas['RetentionResponse'];
+export type Analytics = Schemas['AnalyticsResponse'];
 
 export type Agent = Schemas['AgentResponse'];
 export type Playbook = Schemas['PlaybookResponse'];

@@ -439,6 +439,14 @@ export interface PublishJobs {
   updated_at: Generated<Timestamp>;
 }
 
+export interface RetentionSettings {
+  event_days: number | null;
+  organization_id: string;
+  session_days: number | null;
+  transcript_days: number | null;
+  updated_at: Timestamp;
+}
+
 export interface SessionCountDeltas {
   booked_status: string | null;
   buying_intent: string | null;
@@ -641,6 +649,7 @@ export interface DB {
   person_accounts: PersonAccounts;
   person_intents: PersonIntents;
   publish_jobs: PublishJobs;
+  retention_settings: RetentionSettings;
   session_count_deltas: SessionCountDeltas;
   session_counts: SessionCounts;
   session_emails: SessionEmails;

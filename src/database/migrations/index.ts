@@ -34,6 +34,7 @@ import { linkAccountDomains } from './1766600000000-LinkAccountDomains';
 import { WebhookFilters1766650000000 } from './1766650000000-WebhookFilters';
 import { AccountActivity1766700000000 } from './1766700000000-AccountActivity';
 import { AnalyticsFacets1766800000000 } from './1766800000000-AnalyticsFacets';
+import { Retention1766900000000 } from './1766900000000-Retention';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   WebhookFilters1766650000000,
   AccountActivity1766700000000,
   AnalyticsFacets1766800000000,
+  Retention1766900000000,
 ];

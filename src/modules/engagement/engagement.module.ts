@@ -23,6 +23,7 @@ import { AnalyticsRepository } from './analytics.repository';
 import { AnalyticsService } from './analytics.service';
 import { LinkOpensProcessor } from './jobs/link-opens.processor';
 import { EventFold } from './event-fold.service';
+import { EventRetention } from './event-retention';
 import { FoldScheduler } from './jobs/fold-scheduler';
 
 /**
@@ -49,6 +50,7 @@ import { FoldScheduler } from './jobs/fold-scheduler';
     EngagementService,
     EventsService,
     EventFold,
+    EventRetention,
     FoldProgress,
     LinkOpensService,
     LinkWebhooks,
@@ -56,7 +58,7 @@ import { FoldScheduler } from './jobs/fold-scheduler';
     AccountLinkEvents,
     LinkFiling,
   ],
-  exports: [EngagementService, EventsService, EventFold, FoldProgress, LinkOpensService, LinkFiling],
+  exports: [EngagementService, EventsService, EventFold, EventRetention, FoldProgress, LinkOpensService, LinkFiling],
 })
 export class EngagementModule {}
 

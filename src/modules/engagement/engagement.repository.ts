@@ -295,6 +295,77 @@ export class EngagementRepository {
     return row.events;
   }
 
+  /**
+   * Deletes the organization's logged events that happened before `cutoff` (retention, docs/api.md
+   * §6.10), in the caller's transaction under the fold lock; returns how many. Their link_event_ids
+   * stay: an expired eventId sent again is still a duplicate, never counted anew.
+   */
+  async deleteEventsBefore(tx: EntityManager, organizationId: string, cutoff: Date): Promise<number> {
+    const [, deleted]: [unknown, number] = await tx.query(
+      `DELETE FROM link_events WHERE organization_id = $1 AND occurred_at < $2`,
+      [organizationId, cutoff.toISOString()],
+    );
+    return deleted;
+  }
+
+  /** Deletes these sessions' references (link_sessions_session_idx); returns how many. */
+  async deleteSessionReferences(tx: EntityManager, organizationId: string, sessionIds: string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const [, deleted]: [unknown, number] = await tx.query(
+      `DELETE FROM link_sessions WHERE organization_id = $1 AND session_id = ANY($2::uuid[])`,
+      [organizationId, sessionIds],
+    );
+    return deleted;
+  }
+
+  /** A page of the sessions referenced before `cutoff` (first seen), by id after `after`. */
+  async sessionsReferencedBefore(
+    organizationId: string,
+    cutoff: Date,
+    after: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    const rows: Pick<Row<'link_sessions'>, 'session_id'>[] = await this.db.query(
+      `SELECT DISTINCT session_id FROM link_sessions
+        WHERE organization_id = $1 AND first_seen_at < $2 AND ($3::uuid IS NULL OR session_id > $3::uuid)
+        ORDER BY session_id LIMIT $4`,
+      [organizationId, cutoff.toISOString(), after, limit],
+    );
+    return rows.map((row) => row.session_id);
+  }
+
+  /**
+   * The log's monthly partitions that end on or before `before` and before this month (UTC): the
+   * ones a retention run may drop once they hold no row. Never the default partition.
+   */
+  async partitionsEndingBy(before: Date): Promise<string[]> {
+    const rows: { name: string }[] = await this.db.query(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'link_events'::regclass AND c.relname ~ '^link_events_[0-9]{6}$'
+          AND to_date(substr(c.relname, 13), 'YYYYMM') + interval '1 month'
+              <= least($1::timestamptz AT TIME ZONE 'UTC', date_trunc('month', now() AT TIME ZONE 'UTC'))
+        ORDER BY c.relname`,
+      [before.toISOString()],
+    );
+    return rows.map((row) => row.name);
+  }
+
+  /**
+   * Drops a past monthly partition when it holds no row, of any organization (events are appended
+   * with received_at = now(), so a past month never fills again); true when dropped. The name comes
+   * from partitionsEndingBy.
+   */
+  async dropPartitionIfEmpty(name: string): Promise<boolean> {
+    if (!/^link_events_[0-9]{6}$/.test(name)) throw new Error(`Not a monthly partition of link_events: ${name}`);
+    return this.db.transaction(async (tx) => {
+      await tx.query(`LOCK TABLE ${name} IN ACCESS EXCLUSIVE MODE`);
+      const [row]: { empty: boolean }[] = await tx.query(`SELECT NOT EXISTS (SELECT 1 FROM ${name}) AS empty`);
+      if (!row.empty) return false;
+      await tx.query(`DROP TABLE ${name}`);
+      return true;
+    });
+  }
+
   /** The organization's oldest pending batches, in arrival order (link_event_batches_pending_idx). */
   async pendingBatches(tx: EntityManager, organizationId: string, limit: number): Promise<PendingBatch[]> {
     const rows: Pick<Row<'link_event_batches'>, 'batch_id' | 'received_at' | 'event_count' | 'replay'>[] =

@@ -2,6 +2,7 @@ export { EventsRequest } from './dto/events.request';
 export { EngagementHttpModule, EngagementWorkerModule, EngagementModule } from './engagement.module';
 export { EventsService } from './events.service';
 export { EventFold } from './event-fold.service';
+export { EventRetention } from './event-retention';
 export { FoldProgress } from './fold-progress';
 export { LinkFiling } from './link-filing';
 export type { FiledLink } from './engagement.repository';

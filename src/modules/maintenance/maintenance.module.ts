@@ -1,13 +1,14 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { RetentionModule } from '../retention';
 import { MaintenanceProcessor } from './jobs/maintenance.processor';
 import { MAINTENANCE_QUEUE } from './jobs/maintenance.queue';
 import { MaintenanceRepository } from './maintenance.repository';
 
 /** Worker-only: registered when APP_ROLE is worker or all. */
 @Module({
-  imports: [BullModule.registerQueue({ name: MAINTENANCE_QUEUE }), IdempotencyModule],
+  imports: [BullModule.registerQueue({ name: MAINTENANCE_QUEUE }), IdempotencyModule, RetentionModule],
   providers: [MaintenanceProcessor, MaintenanceRepository],
 })
 export class MaintenanceModule {}

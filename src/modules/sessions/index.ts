@@ -2,3 +2,4 @@ export { IngestSessionRequest } from './dto/ingest-session.request';
 export { IngestionService } from './ingestion.service';
 export { SessionsHttpModule, SessionsModule } from './sessions.module';
 export { TranscriptQuota } from './transcript-quota';
+export { SessionRetention, type ExpiredSessions } from './session-retention';

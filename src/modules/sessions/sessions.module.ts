@@ -5,6 +5,7 @@ import { PeopleModule } from '../people';
 import { WebhooksModule } from '../webhooks';
 import { IngestionService } from './ingestion.service';
 import { SessionExport } from './session-export';
+import { SessionRetention } from './session-retention';
 import { SessionsOfAccounts } from './sessions-of-accounts';
 import { SessionsOfPeople } from './sessions-of-people';
 import { SessionsTracked } from './sessions-tracked';
@@ -33,8 +34,9 @@ import { SessionsController } from './sessions.controller';
     SessionsTracked,
     TranscriptQuota,
     SessionExport,
+    SessionRetention,
   ],
-  exports: [SessionsService, IngestionService, TranscriptQuota],
+  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention],
 })
 export class SessionsModule {}
 

@@ -428,6 +428,62 @@ export class SessionsRepository {
     );
   }
 
+  /** Those of these sessions the organization holds, visible or not (sessions primary key). */
+  async heldAmong(organizationId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: Pick<Row<'sessions'>, 'id'>[] = await this.db.query(
+      `SELECT id FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+      [organizationId, ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * A page of the organization's sessions, visible or not, that started before `cutoff`, by id after
+   * `after` (the primary key: a run walks the organization's sessions once, with no index of its own
+   * on start_time to keep up on every ingestion).
+   */
+  async startedBefore(organizationId: string, cutoff: Date, after: string | null, limit: number): Promise<string[]> {
+    const rows: Pick<Row<'sessions'>, 'id'>[] = await this.db.query(
+      `SELECT id FROM sessions
+        WHERE organization_id = $1 AND ($3::uuid IS NULL OR id > $3::uuid) AND start_time < $2
+        ORDER BY id LIMIT $4`,
+      [organizationId, cutoff.toISOString(), after, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Deletes those of these sessions that still started before `cutoff` (an ingestion may have moved
+   * one since it was listed; callers hold the sessions' locks), their transcripts with them (foreign
+   * key); returns each deleted session's email key.
+   */
+  async deleteStartedBefore(
+    tx: EntityManager,
+    organizationId: string,
+    ids: string[],
+    cutoff: Date,
+  ): Promise<{ id: string; emailKey: string | null }[]> {
+    const [rows]: [Pick<Row<'sessions'>, 'id' | 'email_key'>[], number] = await tx.query(
+      `DELETE FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND start_time < $3 RETURNING id, email_key`,
+      [organizationId, ids, cutoff.toISOString()],
+    );
+    return rows.map((row) => ({ id: row.id, emailKey: row.email_key }));
+  }
+
+  /** Deletes up to `limit` transcripts of sessions that started before `cutoff`; returns how many. */
+  async deleteTranscriptsBefore(organizationId: string, cutoff: Date, limit: number): Promise<number> {
+    const [, deleted]: [unknown, number] = await this.db.query(
+      `WITH expired AS (
+         SELECT t.session_id FROM session_transcripts t
+           JOIN sessions s ON s.organization_id = t.organization_id AND s.id = t.session_id
+          WHERE t.organization_id = $1 AND s.start_time < $2 LIMIT $3)
+       DELETE FROM session_transcripts t USING expired e WHERE t.organization_id = $1 AND t.session_id = e.session_id`,
+      [organizationId, cutoff.toISOString(), limit],
+    );
+    return deleted;
+  }
+
   async visibleAmong(organizationId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows: Pick<Row<'sessions'>, 'id'>[] = await this.db.query(

@@ -7,3 +7,4 @@ export {
   type InternalTrafficRules,
   type TrafficSignals,
 } from './rules/internal-traffic';
+export { keepEverything, retentionCutoffs, type RetentionCutoffs, type RetentionPolicy } from './rules/retention';

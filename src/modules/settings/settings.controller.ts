@@ -6,6 +6,8 @@ import { ApiErrorResponses } from '../../common/http/api-error-responses.decorat
 import { ApiJsonBody } from '../../common/http/api-json-body.decorator';
 import { InternalTrafficRequest } from './dto/internal-traffic.request';
 import { InternalTrafficResponse } from './dto/internal-traffic.response';
+import { RetentionRequest } from './dto/retention.request';
+import { RetentionResponse } from './dto/retention.response';
 import { SettingsService } from './settings.service';
 
 @ApiTags('Settings')
@@ -37,5 +39,24 @@ export class SettingsController {
     @Body() body: InternalTrafficRequest,
   ): Promise<InternalTrafficResponse> {
     return this.settings.setInternalTraffic(caller.organizationId, body);
+  }
+
+  @Get('retention')
+  @ApiOperation({ summary: 'Get the retention setting' })
+  @RequireScope('settings:read', 'settings:write')
+  @ApiOkResponse({ type: RetentionResponse })
+  @ApiErrorResponses(401, 403, 429)
+  retention(@Caller() caller: Principal): Promise<RetentionResponse> {
+    return this.settings.retention(caller.organizationId);
+  }
+
+  @Put('retention')
+  @ApiOperation({ summary: 'Replace the retention setting' })
+  @ApiJsonBody(RetentionRequest, { transcriptDays: 90, sessionDays: 365, eventDays: null })
+  @RequireScope('settings:write')
+  @ApiOkResponse({ type: RetentionResponse })
+  @ApiErrorResponses(401, 403, 422, 429)
+  setRetention(@Caller() caller: Principal, @Body() body: RetentionRequest): Promise<RetentionResponse> {
+    return this.settings.setRetention(caller.organizationId, body);
   }
 }

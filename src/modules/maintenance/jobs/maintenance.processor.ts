@@ -2,6 +2,7 @@ import { InjectQueue, Process, Processor } from '@nestjs/bull';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { IdempotencyRepository } from '../../../common/idempotency/idempotency.repository';
+import { RetentionService } from '../../retention';
 import { MaintenanceRepository } from '../maintenance.repository';
 import {
   COMPACT_SESSION_COUNTS,
@@ -9,6 +10,8 @@ import {
   MAINTENANCE_QUEUE,
   PURGE_IDEMPOTENCY_RECORDS,
   PURGE_IDEMPOTENCY_RECORDS_CRON,
+  RUN_RETENTION,
+  RUN_RETENTION_CRON,
 } from './maintenance.queue';
 
 /** Housekeeping on a repeatable schedule; each run is idempotent, so overlaps and reruns are harmless. */
@@ -20,6 +23,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
     @InjectQueue(MAINTENANCE_QUEUE) private readonly queue: Queue,
     private readonly idempotency: IdempotencyRepository,
     private readonly maintenance: MaintenanceRepository,
+    private readonly retention: RetentionService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -38,6 +42,11 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       {},
       { repeat: { every: COMPACT_SESSION_COUNTS_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 },
     );
+    await this.queue.add(
+      RUN_RETENTION,
+      {},
+      { repeat: { cron: RUN_RETENTION_CRON }, removeOnComplete: 10, removeOnFail: 10 },
+    );
   }
 
   @Process(PURGE_IDEMPOTENCY_RECORDS)
@@ -50,5 +59,11 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
   async compactSessionCounts(): Promise<void> {
     const folded = await this.maintenance.compactSessionCounts();
     if (folded > 0) this.logger.debug(`Folded ${folded} session count deltas`);
+  }
+
+  /** Each organization's run logs its own counts (RetentionService). */
+  @Process(RUN_RETENTION)
+  async runRetention(): Promise<void> {
+    await this.retention.runAll();
   }
 }

@@ -5,3 +5,6 @@ export const PURGE_IDEMPOTENCY_RECORDS_CRON = '17 * * * *';
 export const COMPACT_SESSION_COUNTS = 'compact-session-counts';
 /** Often enough that readers sum few pending deltas; a run with nothing to fold is one empty scan. */
 export const COMPACT_SESSION_COUNTS_EVERY_MS = 30_000;
+export const RUN_RETENTION = 'run-retention';
+/** Daily at 03:43 UTC (docs/api.md §6.10): off the hour, in most installations' quietest hours. */
+export const RUN_RETENTION_CRON = '43 3 * * *';

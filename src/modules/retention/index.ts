@@ -1,0 +1,2 @@
+export { RetentionModule } from './retention.module';
+export { RetentionService, type RetentionCounts } from './retention.service';
