@@ -606,4 +606,40 @@ describe('GET /api/v1/analytics', () => {
     expect(new Set(events.map((e) => e.campaign))).toEqual(new Set([null]));
     expect(events.some((e) => e.account === 'initech.com')).toBe(true);
   });
+
+  it('keeps an answer of the aggregates until they change: asked again, it is not computed again; after a fold it is', async () => {
+    const repository = t.app.get(AnalyticsRepository);
+    const computed = jest.spyOn(repository, 'rows');
+    const query = {
+      metrics: 'opens,loads',
+      group_by: 'country',
+      from: '2026-03-01T00:00:00Z',
+      to: '2026-04-05T00:00:00Z',
+    };
+    const first = (await ask(query).expect(200)).body as Answer;
+    const again = (await ask(query).expect(200)).body as Answer;
+    expect(again).toEqual({ ...first, asOf: again.asOf });
+    expect(computed).toHaveBeenCalledTimes(1);
+    // Three more opens from Germany: the fold writes the aggregates, the answer follows.
+    await request(t.server)
+      .post('/api/v1/events')
+      .set('x-api-key', who.key)
+      .send({
+        events: [1, 2, 3].map((n) => ({
+          eventId: `kept-${n}`,
+          type: 'open',
+          customLinkId: links[3],
+          occurredAt: '2026-03-10T10:00:00Z',
+          country: 'DE',
+        })),
+      })
+      .expect(202);
+    await foldNow(t.app, who.organizationId);
+    const after = (await ask(query).expect(200)).body as Answer;
+    expect(computed).toHaveBeenCalledTimes(2);
+    computed.mockRestore();
+    events = await storedEvents();
+    expect({ rows: after.rows, totals: after.totals, previous: after.previous }).toEqual(expected(query, after));
+    expect(after.totals.opens).toBe(Number(first.totals.opens) + 3);
+  });
 });

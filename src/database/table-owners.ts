@@ -55,6 +55,7 @@ export const TABLE_OWNERS = {
   link_event_hours: 'engagement',
   event_facet_hours: 'engagement',
   event_facet_days: 'engagement',
+  event_facet_versions: 'engagement',
   engagement_folds: 'engagement',
   link_distinct_values: 'engagement',
   link_sessions: 'engagement',

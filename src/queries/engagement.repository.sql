@@ -139,8 +139,13 @@ SELECT 'campaign' AS facet, hour, c.value, type, bot, internal, c.sign * events 
   FROM event_facet_hours CROSS JOIN (VALUES ($2::text, -1), (NULL, 1)) AS c(value, sign)
  WHERE organization_id = $1 AND facet = 'campaign' AND event_facet_hours.value = $2::text AND events <> 0)`)}
 
--- EngagementRepository.foldedAsOf
-SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of
+-- EngagementRepository.foldState
+SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of,
+coalesce((SELECT version FROM event_facet_versions WHERE organization_id = $1), 0)::text AS version
+
+-- EngagementRepository.countAggregatesWrite
+INSERT INTO event_facet_versions AS v (organization_id, version) VALUES ($1, 1)
+ON CONFLICT (organization_id) DO UPDATE SET version = v.version + 1
 
 -- EngagementRepository.insertDistinct
 INSERT INTO link_distinct_values (organization_id, custom_link_id, kind, value)

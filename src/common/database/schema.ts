@@ -229,6 +229,11 @@ export interface EventFacetHours {
   value: string | null;
 }
 
+export interface EventFacetVersions {
+  organization_id: string;
+  version: Int8;
+}
+
 export interface ExportChunks {
   data: Buffer;
   export_id: string;
@@ -632,6 +637,7 @@ export interface DB {
   engagement_folds: EngagementFolds;
   event_facet_days: EventFacetDays;
   event_facet_hours: EventFacetHours;
+  event_facet_versions: EventFacetVersions;
   export_chunks: ExportChunks;
   exports: Exports;
   idempotency_records: IdempotencyRecords;

@@ -10,7 +10,7 @@ const FACET_VALUES = `(VALUES ('all', NULL::text), ('country', h.country), ('dev
 
 const ENGAGEMENT_TABLES = ['link_events', 'link_distinct_values', 'link_sessions'];
 const LOG_TABLES = ['link_event_ids', 'link_event_batches', 'engagement_folds', 'link_event_hours'];
-const FACET_TABLES = ['event_facet_hours', 'event_facet_days'];
+const FACET_TABLES = ['event_facet_hours', 'event_facet_days', 'event_facet_versions'];
 
 const CASCADED = (tables: string[]) => `
   CREATE OR REPLACE FUNCTION engagement_rows_of_deleted_organizations() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -50,14 +50,20 @@ export function facetsFromHours(organization: string | null): string[] {
  * domain as they are now: the fold files new events so, and a link that moves is refiled with it
  * (custom-links calls engagement's LINK_FILING port in the same transaction). A refile leaves a row
  * at zero events rather than deleting it; a zero row adds nothing to any figure.
+ *
+ * event_facet_versions counts the writes of each organization's aggregates, so that an answer
+ * computed from them can be kept until they change (docs/api.md §6.9).
  */
 export class AnalyticsFacets1766800000000 implements MigrationInterface {
   name = 'AnalyticsFacets1766800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    for (const [table, period] of [
-      ['event_facet_hours', 'hour'],
-      ['event_facet_days', 'day'],
+    // Keys lead with the period for the days (breakdowns read a range of days, every value) and with
+    // the value for the hours (a filtered time series reads one value's hours); the hours also have
+    // the period first for breakdowns' edges. Each index holds every column a question reads.
+    for (const [table, period, key] of [
+      ['event_facet_hours', 'hour', 'value, hour'],
+      ['event_facet_days', 'day', 'day, value'],
     ] as const)
       await queryRunner.query(`
         CREATE TABLE ${table} (
@@ -70,14 +76,16 @@ export class AnalyticsFacets1766800000000 implements MigrationInterface {
           bot boolean NOT NULL,
           internal boolean NOT NULL,
           events integer NOT NULL,
-          CONSTRAINT ${table}_key UNIQUE NULLS NOT DISTINCT (organization_id, facet, value, ${period}, type, bot, internal))`);
+          CONSTRAINT ${table}_key UNIQUE NULLS NOT DISTINCT (organization_id, facet, ${key}, type, bot, internal) INCLUDE (events))`);
     for (const statement of facetsFromHours(null)) await queryRunner.query(statement);
-    // A breakdown reads every value of a facet over a range of periods.
+    // Every write of an organization's aggregates (a fold, a refile, a refold) counts up its version:
+    // an answer computed at one version holds while it stands.
+    await queryRunner.query(`
+      CREATE TABLE event_facet_versions (
+        organization_id uuid PRIMARY KEY,
+        version bigint NOT NULL)`);
     await queryRunner.query(
-      `CREATE INDEX event_facet_hours_period_idx ON event_facet_hours (organization_id, facet, hour)`,
-    );
-    await queryRunner.query(
-      `CREATE INDEX event_facet_days_period_idx ON event_facet_days (organization_id, facet, day)`,
+      `CREATE INDEX event_facet_hours_period_idx ON event_facet_hours (organization_id, facet, hour) INCLUDE (value, type, bot, internal, events)`,
     );
     await queryRunner.query(CASCADED([...ENGAGEMENT_TABLES, ...LOG_TABLES, ...FACET_TABLES]));
   }

@@ -21,6 +21,7 @@ import {
   type Bucket,
   type FiguresRow,
 } from './analytics.repository';
+import { AnalyticsCache } from './analytics-cache';
 import { FoldProgress } from './fold-progress';
 import type { AnalyticsQuery } from './dto/analytics.query';
 import type { AnalyticsFiguresResponse, AnalyticsResponse, AnalyticsRowResponse } from './dto/analytics.response';
@@ -39,15 +40,16 @@ export class AnalyticsService {
   constructor(
     private readonly analytics: AnalyticsRepository,
     private readonly progress: FoldProgress,
+    private readonly cache: AnalyticsCache,
   ) {}
 
   async answer(organizationId: string, query: AnalyticsQuery): Promise<AnalyticsAnswer> {
     const metrics = uniqueMetrics(query.metrics);
     const interval = query.group_by === 'time' ? (query.interval ?? null) : null;
     await this.check(query, interval);
-    // asOf is read before the figures it qualifies (the fold only adds).
-    const [asOf, buckets] = await Promise.all([
-      this.progress.asOf(organizationId),
+    // asOf is read before the figures it qualifies (the fold only adds), with the aggregates' version.
+    const [{ asOf, version }, buckets] = await Promise.all([
+      this.progress.state(organizationId),
       interval ? this.analytics.buckets(interval, query.timezone, query.from, query.to) : [],
     ]);
     const filters = filtersOf(query);
@@ -65,17 +67,20 @@ export class AnalyticsService {
       ? { groupBy: 'time', interval, timezone: query.timezone, hourStart: buckets[0].start }
       : { groupBy: query.group_by as Exclude<AnalyticsQuery['group_by'], 'time'> };
     const previous = query.compare === 'previous' ? previousRange(query.from, query.to) : null;
-    const [rows, totals, before] = await Promise.all([
-      this.analytics.rows(organizationId, statement, key, query.limit),
-      this.analytics.totals(organizationId, statement, query.group_by),
-      previous
-        ? this.analytics.totals(
-            organizationId,
-            { ...statement, ...previous, source: sourceOf(previous.from, previous.to, []) },
-            query.group_by,
-          )
-        : null,
-    ]);
+    const previousStatement = previous
+      ? { ...statement, ...previous, source: sourceOf(previous.from, previous.to, []) }
+      : null;
+    const figures = () =>
+      Promise.all([
+        this.analytics.rows(organizationId, statement, key, query.limit),
+        this.analytics.totals(organizationId, statement, query.group_by),
+        previousStatement ? this.analytics.totals(organizationId, previousStatement, query.group_by) : null,
+      ]);
+    // The log also counts events not folded yet: only answers of the aggregates are kept.
+    const fromAggregates = [statement, previousStatement].every((s) => !s || s.source.kind !== 'log');
+    const [rows, totals, before] = fromAggregates
+      ? await this.cache.remember(organizationId, version, { ...query, format: undefined }, figures)
+      : await figures();
     const answerRows =
       query.group_by === 'time' ? timeRows(metrics, buckets, rows) : rows.map((r) => rowOf(metrics, r));
     if (query.format === 'csv') return { csv: analyticsCsv(metrics, answerRows) };
@@ -162,7 +167,8 @@ function rowOf(metrics: AnalyticsMetric[], row: FiguresRow): AnalyticsRowRespons
 
 /** Every bucket of the range, ascending, zeros where no event fell. */
 function timeRows(metrics: AnalyticsMetric[], buckets: Bucket[], rows: FiguresRow[]): AnalyticsRowResponse[] {
-  const byStart = new Map(rows.map((row) => [(row.key as Date).getTime(), row]));
+  // A bucket's start: a Date, or its ISO text in a kept answer.
+  const byStart = new Map(rows.map((row) => [new Date(row.key as Date | string).getTime(), row]));
   return buckets.map((bucket) => ({
     key: bucketKey(bucket.start, bucket.offsetSeconds),
     ...figuresOf(metrics, byStart.get(bucket.start.getTime()) ?? null),

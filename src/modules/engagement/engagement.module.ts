@@ -18,6 +18,7 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CountryLookup } from '../../common/network/country-lookup';
 import { SettingsModule } from '../settings';
 import { EngagementController } from './engagement.controller';
+import { AnalyticsCache } from './analytics-cache';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsRepository } from './analytics.repository';
 import { AnalyticsService } from './analytics.service';
@@ -66,7 +67,7 @@ export class EngagementModule {}
 @Module({
   imports: [EngagementModule, IdempotencyModule],
   controllers: [EngagementController, AnalyticsController],
-  providers: [AnalyticsRepository, AnalyticsService],
+  providers: [AnalyticsRepository, AnalyticsService, AnalyticsCache],
 })
 export class EngagementHttpModule {}
 

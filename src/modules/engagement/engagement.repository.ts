@@ -284,6 +284,7 @@ export class EngagementRepository {
       'link_event_batches',
     ])
       await tx.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
+    await this.countAggregatesWrite(tx, organizationId);
     const [row]: { events: number }[] = await tx.query(
       `WITH queued AS (
          INSERT INTO link_event_batches (organization_id, batch_id, received_at, event_count, replay)
@@ -456,6 +457,7 @@ export class EngagementRepository {
         column('events'),
       ],
     );
+    await this.countAggregatesWrite(tx, organizationId);
   }
 
   /**
@@ -484,6 +486,7 @@ export class EngagementRepository {
         moved.map((link) => link.accountDomain),
       ],
     );
+    await this.countAggregatesWrite(tx, organizationId);
   }
 
   /** Files a campaign's events as unfiled (its links were all unfiled in `tx`, which holds their rows). */
@@ -495,6 +498,7 @@ export class EngagementRepository {
           WHERE organization_id = $1 AND facet = 'campaign' AND event_facet_hours.value = $2::text AND events <> 0)`),
       [organizationId, campaignId.toLowerCase()],
     );
+    await this.countAggregatesWrite(tx, organizationId);
   }
 
   /**
@@ -503,11 +507,29 @@ export class EngagementRepository {
    * answered, so an event answered before the instant was folded by then.
    */
   async foldedAsOf(organizationId: string, tx?: EntityManager): Promise<Date> {
-    const [row]: { as_of: Date }[] = await (tx ?? this.db).query(
-      `SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of`,
+    return (await this.foldState(organizationId, tx)).asOf;
+  }
+
+  /** `asOf` and the version of the organization's aggregates (0 before their first write), read together. */
+  async foldState(organizationId: string, tx?: EntityManager): Promise<{ asOf: Date; version: string }> {
+    const [row]: { as_of: Date; version: string }[] = await (tx ?? this.db).query(
+      `SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of,
+              coalesce((SELECT version FROM event_facet_versions WHERE organization_id = $1), 0)::text AS version`,
       [organizationId],
     );
-    return row.as_of;
+    return { asOf: row.as_of, version: row.version };
+  }
+
+  /**
+   * Counts a write of the organization's aggregates, last in the writing transaction (after its
+   * aggregate rows: every writer locks in that order).
+   */
+  async countAggregatesWrite(tx: EntityManager, organizationId: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO event_facet_versions AS v (organization_id, version) VALUES ($1, 1)
+       ON CONFLICT (organization_id) DO UPDATE SET version = v.version + 1`,
+      [organizationId],
+    );
   }
 
   /** Records distinct values, in the given order (callers sort by key); returns how many were new per link and kind. */

@@ -47,6 +47,6 @@ export function addFacetsSql(ctes: string): string {
       ON CONFLICT ON CONSTRAINT event_facet_hours_key DO UPDATE SET events = x.events + EXCLUDED.events)
     INSERT INTO event_facet_days AS x (organization_id, day, ${key}, events)
     SELECT $1, date_trunc('day', hour, 'UTC') AS day, ${key}, sum(events)::int FROM facets
-     GROUP BY facet, value, day, type, bot, internal ORDER BY facet, value, day, type, bot, internal
+     GROUP BY facet, day, value, type, bot, internal ORDER BY facet, day, value, type, bot, internal
     ON CONFLICT ON CONSTRAINT event_facet_days_key DO UPDATE SET events = x.events + EXCLUDED.events`;
 }

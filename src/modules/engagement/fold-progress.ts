@@ -14,4 +14,9 @@ export class FoldProgress {
   asOf(organizationId: string, tx?: EntityManager): Promise<Date> {
     return this.engagement.foldedAsOf(organizationId, tx);
   }
+
+  /** `asOf` and the version of the fold's aggregates (every write counts it up), read together. */
+  state(organizationId: string): Promise<{ asOf: Date; version: string }> {
+    return this.engagement.foldState(organizationId);
+  }
 }
