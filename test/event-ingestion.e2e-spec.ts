@@ -162,7 +162,7 @@ describe('event batches committed together', () => {
     );
   });
 
-  it("an organization's events, distinct values and session references are deleted with it", async () => {
+  it("an organization's events, distinct values, session references and analytics facets are deleted with it", async () => {
     const who = await t.createTenant();
     const other = await t.createTenant();
     const [mine, theirs] = [(await linksInCampaign(who, 1)).linkIds, (await linksInCampaign(other, 1)).linkIds];
@@ -175,7 +175,10 @@ describe('event batches committed together', () => {
         await db.query<{ n: number }>(
           `SELECT (SELECT count(*) FROM link_events WHERE organization_id = $1) + (SELECT count(*) FROM link_event_ids WHERE organization_id = $1)
                 + (SELECT count(*) FROM link_distinct_values WHERE organization_id = $1)
-                + (SELECT count(*) FROM link_sessions WHERE organization_id = $1) AS n`,
+                + (SELECT count(*) FROM link_sessions WHERE organization_id = $1)
+                + (SELECT count(*) FROM event_facet_hours WHERE organization_id = $1)
+                + (SELECT count(*) FROM event_facet_days WHERE organization_id = $1)
+                + (SELECT count(*) FROM event_facet_versions WHERE organization_id = $1) AS n`,
           [organizationId],
         )
       ).rows[0].n;
