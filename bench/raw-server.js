@@ -27,12 +27,24 @@
 // Routes: GET /l/:slug, GET /api/v1/sessions, /api/v1/sessions/:id, /api/v1/sessions/:id/transcript,
 // /api/v1/people, /api/v1/accounts/:domain, /api/v1/custom-links,
 // /api/v1/custom-link-campaigns/:id/engagement, /api/v1/analytics (AnalyticsService.answer: the same
-// SQL, its zone check and buckets); /healthz once ready.
+// SQL, its zone check and buckets, computed on every request: the service keeps answers of the
+// aggregates per version of them, the baseline does not); /healthz once ready.
 // Usage: <the API's environment> RAW_API_KEYS=sk_live_…[,sk_live_…] PORT=3960 node bench/raw-server.js
 'use strict';
 const http = require('node:http');
 const path = require('node:path');
 const { NestFactory } = require('@nestjs/core');
+
+/** The service's answer cache passed through: every question is computed. */
+const computedEveryTime = {
+  /**
+   * @param {string} _organizationId
+   * @param {string} _version
+   * @param {object} _question
+   * @param {() => Promise<unknown>} compute
+   */
+  remember: (_organizationId, _version, _question, compute) => compute(),
+};
 
 /**
  * A module of the built service; each use is typed as its source declares it.
@@ -84,6 +96,10 @@ const { PublicLinksService } = dist('modules/custom-links/public-links.service')
 const { utmOfQuery } = dist('modules/engagement');
 /** @type {typeof import('../src/modules/engagement/analytics.service')} */
 const { AnalyticsService } = dist('modules/engagement/analytics.service');
+/** @type {typeof import('../src/modules/engagement/analytics.repository')} */
+const { AnalyticsRepository } = dist('modules/engagement/analytics.repository');
+/** @type {typeof import('../src/modules/engagement/fold-progress')} */
+const { FoldProgress } = dist('modules/engagement/fold-progress');
 /** @type {typeof import('../src/modules/engagement/dto/analytics.query')} */
 const { AnalyticsQuery } = dist('modules/engagement/dto/analytics.query');
 /** @type {typeof import('../src/common/limits/limits.service')} */
@@ -147,7 +163,13 @@ function routes(app) {
   const accounts = app.get(AccountsService, { strict: false });
   const links = app.get(CustomLinksService, { strict: false });
   const engagement = app.get(EngagementService, { strict: false });
-  const analytics = app.get(AnalyticsService, { strict: false });
+  // The raw SQL baseline of issue 33: the service's statements for the question, computed every time
+  // (its answer cache passed through).
+  const analytics = new AnalyticsService(
+    app.get(AnalyticsRepository, { strict: false }),
+    app.get(FoldProgress, { strict: false }),
+    /** @type {any} */ (computedEveryTime),
+  );
   return [
     [
       /^\/api\/v1\/sessions$/,

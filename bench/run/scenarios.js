@@ -198,8 +198,9 @@ const hotRead = (key, paths, targets, more = {}) => ({
 
 /**
  * Issue 33 point 3: the analytics questions users ask most, each at 10 concurrent requests against
- * the raw baseline (the same AnalyticsService call), ranges ending at the current whole hour (the
- * hourly aggregates answer them; a question of event counts over whole hours is what dashboards send).
+ * the raw SQL baseline (the service's statements for the question, computed on every request, where
+ * the service keeps answers of its aggregates until they change), ranges ending at the current whole
+ * hour (the aggregates answer them; a question of event counts over whole hours is what dashboards send).
  * @param {string} campaignId  the large campaign
  * @returns {LoadScenario[]}
  */

@@ -103,20 +103,22 @@ DELETE FROM link_event_batches WHERE organization_id = $1 AND batch_id = ANY($2:
 UPDATE engagement_folds SET folded_events = folded_events + $2, folded_at = now() WHERE organization_id = $1
 
 -- EngagementRepository.addHours
+INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
+SELECT $1, ${columns.map((c) => `v.${c}`).join(', ')}, v.events
+  FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[], $9::text[],
+              $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
+       WITH ORDINALITY AS v(${columns.join(', ')}, events, ord)
+ ORDER BY v.ord
+ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events
+
+-- EngagementRepository.filingOf
+SELECT link_id, campaign_id, account_domain FROM link_rollups WHERE organization_id = $1 AND link_id = ANY($2::uuid[])
+
+-- EngagementRepository.addFacets
 -- not a literal: the SQL is what this expression returns at run time
-${addFacetsSql(`v AS (
-  SELECT * FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[],
-                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
-           WITH ORDINALITY AS v(${columns.join(', ')}, events, ord)),
-added AS (
-  INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
-  SELECT $1, ${columns.map((c) => `v.${c}`).join(', ')}, v.events FROM v ORDER BY v.ord
-  ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events),
-facets AS (
-  SELECT f.facet, v.hour, f.value, v.type, v.bot, v.internal, sum(v.events)::int AS events
-    FROM v LEFT JOIN link_rollups d ON d.organization_id = $1 AND d.link_id = v.custom_link_id
-   CROSS JOIN LATERAL ${FACETS_OF_HOUR}
-   GROUP BY 1, 2, 3, 4, 5, 6)`)}
+${addFacetsSql(`facets AS (
+SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::boolean[], $7::boolean[], $8::int[])
+           AS f(facet, hour, value, type, bot, internal, events))`)}
 
 -- EngagementRepository.refileLinks
 -- not a literal: the SQL is what this expression returns at run time

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
-import { addFacetsSql, FACETS_OF_HOUR } from './facets';
+import { addFacetsSql, type FacetCount, type Filing } from './facets';
 import type { BotReason } from './rules/bot-detection';
 import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
 import type { DeviceType, EventContext } from './rules/event-context';
@@ -57,10 +57,8 @@ export type LinkEventRow = Narrowed<
 >;
 
 /** A link's campaign and account domain, as they were before it moved. */
-export interface FiledLink {
+export interface FiledLink extends Filing {
   linkId: string;
-  campaignId: string | null;
-  accountDomain: string | null;
 }
 
 /** An appended batch the fold has not taken yet; `replay`: queued again by a refold (it fires no webhooks). */
@@ -416,29 +414,19 @@ export class EngagementRepository {
     );
   }
 
-  /**
-   * Adds counts to the hourly aggregates, in the given order (callers sort by key), and to the
-   * analytics facets, filed under the links' campaigns and account domains as they are now (the
-   * fold holds its links' rows locked, so a link moving files its events after this fold commits).
-   */
+  /** Adds counts to the hourly aggregates, in the given order (callers sort by key). */
   async addHours(tx: EntityManager, organizationId: string, hours: EventHour[]): Promise<void> {
     if (hours.length === 0) return;
     const column = <K extends keyof EventHour>(key: K) => hours.map((h) => h[key]);
     const columns = HOUR_KEY.split(', ').slice(1);
     await tx.query(
-      addFacetsSql(`v AS (
-         SELECT * FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[],
-                              $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
-                  WITH ORDINALITY AS v(${columns.join(', ')}, events, ord)),
-       added AS (
-         INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
-         SELECT $1, ${columns.map((c) => `v.${c}`).join(', ')}, v.events FROM v ORDER BY v.ord
-         ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events),
-       facets AS (
-         SELECT f.facet, v.hour, f.value, v.type, v.bot, v.internal, sum(v.events)::int AS events
-           FROM v LEFT JOIN link_rollups d ON d.organization_id = $1 AND d.link_id = v.custom_link_id
-          CROSS JOIN LATERAL ${FACETS_OF_HOUR}
-          GROUP BY 1, 2, 3, 4, 5, 6)`),
+      `INSERT INTO link_event_hours AS h (${HOUR_KEY}, events)
+       SELECT $1, ${columns.map((c) => `v.${c}`).join(', ')}, v.events
+         FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[], $6::boolean[], $7::text[], $8::text[], $9::text[],
+                     $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
+              WITH ORDINALITY AS v(${columns.join(', ')}, events, ord)
+        ORDER BY v.ord
+       ON CONFLICT ON CONSTRAINT link_event_hours_key DO UPDATE SET events = h.events + EXCLUDED.events`,
       [
         organizationId,
         column('linkId'),
@@ -455,6 +443,40 @@ export class EngagementRepository {
         column('utmMedium'),
         column('utmCampaign'),
         column('events'),
+      ],
+    );
+  }
+
+  /**
+   * Where these links' events are filed now (custom-links' read model link_rollups), read in `tx`
+   * after the fold locked their rows: a link moving files its events after this fold commits.
+   */
+  async filingOf(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, Filing>> {
+    const rows: { link_id: string; campaign_id: string | null; account_domain: string | null }[] = await tx.query(
+      `SELECT link_id, campaign_id, account_domain FROM link_rollups WHERE organization_id = $1 AND link_id = ANY($2::uuid[])`,
+      [organizationId, linkIds],
+    );
+    return new Map(
+      rows.map((row) => [row.link_id, { campaignId: row.campaign_id, accountDomain: row.account_domain }]),
+    );
+  }
+
+  /** Adds counts to the analytics facets, hourly and daily (one row per key). */
+  async addFacets(tx: EntityManager, organizationId: string, counts: FacetCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    await tx.query(
+      addFacetsSql(`facets AS (
+         SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::boolean[], $7::boolean[], $8::int[])
+                    AS f(facet, hour, value, type, bot, internal, events))`),
+      [
+        organizationId,
+        counts.map((c) => c.facet),
+        counts.map((c) => c.hour.toISOString()),
+        counts.map((c) => c.value),
+        counts.map((c) => c.type),
+        counts.map((c) => c.bot),
+        counts.map((c) => c.internal),
+        counts.map((c) => c.events),
       ],
     );
     await this.countAggregatesWrite(tx, organizationId);

@@ -21,6 +21,7 @@ import {
   type PendingBatch,
   type SessionTimes,
 } from './engagement.repository';
+import { facetCountsOf } from './facets';
 import { LinkWebhooks } from './link-webhooks';
 import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 
@@ -108,9 +109,9 @@ export class EventFold {
   }
 
   /**
-   * Merges events into their links, sessions, distinct values and hours. Every phase takes its row
+   * Merges events into their links, sessions, distinct values, hours and facets. Every phase takes its row
    * locks in key order and the phases run in one order (distinct values, session references, links,
-   * hours), so a fold never deadlocks with the link writes of the API.
+   * hours, facets), so a fold never deadlocks with the link writes of the API.
    */
   private async merge(tx: EntityManager, organizationId: string, events: LoggedEvent[], replays: Set<string>) {
     const statsByLink = new Map<string, LinkStats>();
@@ -144,11 +145,11 @@ export class EventFold {
         newDistinct: (kind: DistinctKind) => newDistinct.get(`${linkId}:${kind}`) ?? 0,
       })),
     );
-    await this.engagement.addHours(
-      tx,
-      organizationId,
-      [...hours.keys()].sort().map((key) => hours.get(key) as EventHour),
-    );
+    const hourRows = [...hours.keys()].sort().map((key) => hours.get(key) as EventHour);
+    await this.engagement.addHours(tx, organizationId, hourRows);
+    // Counted in the worker, whose CPU scales apart from the database's.
+    const filing = await this.engagement.filingOf(tx, organizationId, linkIds);
+    await this.engagement.addFacets(tx, organizationId, facetCountsOf(hourRows, filing));
     const replayed = new Set(events.filter((e) => replays.has(e.batchId)).map((e) => e.eventId));
     await this.webhooks.record(tx, organizationId, before, events, (eventId) => !replayed.has(eventId));
   }

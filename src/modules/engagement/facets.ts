@@ -1,3 +1,4 @@
+import type { EventHour } from './engagement.repository';
 import type { AnalyticsGrouping } from './rules/analytics';
 
 /**
@@ -7,30 +8,66 @@ import type { AnalyticsGrouping } from './rules/analytics';
  */
 export type Facet = 'all' | Exclude<AnalyticsGrouping, 'time' | 'link'>;
 
-/**
- * Each facet's value, in SQL, for an hourly aggregate `v` (link_event_hours' columns) of a link
- * whose read model row is `d` (link_rollups): campaign and account domain as the link has them now.
- */
-const FACET_VALUES: Record<Facet, string> = {
-  all: 'NULL::text',
-  country: 'v.country',
-  device_type: 'v.device_type',
-  browser: 'v.browser',
-  os: 'v.os',
-  referrer_domain: 'v.referrer_domain',
-  utm_source: 'v.utm_source',
-  utm_medium: 'v.utm_medium',
-  utm_campaign: 'v.utm_campaign',
-  campaign: 'd.campaign_id::text',
-  account_domain: 'd.account_domain',
+/** Where a link's events are filed: its campaign and account domain as they are now. */
+export interface Filing {
+  campaignId: string | null;
+  accountDomain: string | null;
+}
+
+/** Each facet's value for an hourly aggregate of a link filed so. */
+const FACET_VALUES: Record<Facet, (hour: EventHour, filing: Filing) => string | null> = {
+  all: () => null,
+  country: (hour) => hour.country,
+  device_type: (hour) => hour.deviceType,
+  browser: (hour) => hour.browser,
+  os: (hour) => hour.os,
+  referrer_domain: (hour) => hour.referrerDomain,
+  utm_source: (hour) => hour.utmSource,
+  utm_medium: (hour) => hour.utmMedium,
+  utm_campaign: (hour) => hour.utmCampaign,
+  campaign: (_, filing) => filing.campaignId,
+  account_domain: (_, filing) => filing.accountDomain,
 };
 
 export const FACET_NAMES = Object.keys(FACET_VALUES) as Facet[];
 
-/** `(VALUES ...) AS f(facet, value)`: one row per facet of the aggregate `v` and its link `d`. */
-export const FACETS_OF_HOUR = `(VALUES ${Object.entries(FACET_VALUES)
-  .map(([facet, value]) => `('${facet}', ${value})`)
-  .join(', ')}) AS f(facet, value)`;
+/** One facet row's key and how many events it gains. */
+export interface FacetCount {
+  facet: Facet;
+  hour: Date;
+  value: string | null;
+  type: string;
+  bot: boolean;
+  internal: boolean;
+  events: number;
+}
+
+const UNFILED: Filing = { campaignId: null, accountDomain: null };
+
+/** The facet rows of hourly aggregates, one per key (a link missing from `filing` is unfiled). */
+export function facetCountsOf(hours: readonly EventHour[], filing: ReadonlyMap<string, Filing>): FacetCount[] {
+  const counts = new Map<string, FacetCount>();
+  for (const hour of hours) {
+    const link = filing.get(hour.linkId) ?? UNFILED;
+    for (const facet of FACET_NAMES) {
+      const value = FACET_VALUES[facet](hour, link);
+      const key = JSON.stringify([facet, hour.hour.getTime(), value, hour.type, hour.bot, hour.internal]);
+      const found = counts.get(key);
+      if (found) found.events += hour.events;
+      else
+        counts.set(key, {
+          facet,
+          hour: hour.hour,
+          value,
+          type: hour.type,
+          bot: hour.bot,
+          internal: hour.internal,
+          events: hour.events,
+        });
+    }
+  }
+  return [...counts.values()];
+}
 
 /**
  * One statement: the common table expressions `ctes` (the last one named `facets`: facet, hour,
