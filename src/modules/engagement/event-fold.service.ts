@@ -21,7 +21,7 @@ import {
   type PendingBatch,
   type SessionTimes,
 } from './engagement.repository';
-import { facetCountsOf } from './facets';
+import { facetCountsOf } from './rules/facet-counts';
 import { LinkWebhooks } from './link-webhooks';
 import { ROLLUP_LINKS, type RollupLinks } from './rollup-links';
 

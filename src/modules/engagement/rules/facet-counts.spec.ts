@@ -1,5 +1,6 @@
-import type { EventHour } from './engagement.repository';
-import { FACET_NAMES, facetCountsOf, type FacetCount } from './facets';
+import type { EventHour } from '../engagement.repository';
+import { FACET_NAMES, type FacetCount } from '../facets';
+import { facetCountsOf } from './facet-counts';
 
 const hour = new Date('2026-03-10T10:00:00Z');
 const base: EventHour = {
