@@ -116,6 +116,19 @@ describe('metrics', () => {
     expect(sample(text, misses)).toBeGreaterThan(sample(text0, misses) ?? 0);
   });
 
+  it('counts analytics cache hits and misses: an answer of the aggregates is computed once, then read from the cache', async () => {
+    const who = await t.createTenant();
+    const hits = 'engagement_cache_lookups_total{cache="analytics",result="hit"}';
+    const misses = 'engagement_cache_lookups_total{cache="analytics",result="miss"}';
+    const question =
+      '/api/v1/analytics?metrics=opens&group_by=country&from=2026-03-01T00:00:00Z&to=2026-03-02T00:00:00Z';
+    const text0 = await metrics();
+    await request(t.server).get(question).set('x-api-key', who.key).expect(200);
+    await request(t.server).get(question).set('x-api-key', who.key).expect(200);
+    const text = await until(hits, sample(text0, hits) ?? 0);
+    expect(sample(text, misses)).toBeGreaterThan(sample(text0, misses) ?? 0);
+  });
+
   it('request duration buckets reach 10 s (a stalled database answers after about 6 s)', async () => {
     await request(t.server).get('/healthz').expect(200);
     const text = await until('http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}', 0);

@@ -7,7 +7,7 @@ import { metricsRegistry } from './metrics-registry';
  */
 const cacheLookups = new Counter({
   name: 'engagement_cache_lookups_total',
-  help: 'Cache lookups by cache (principal: API key to principal, per process; count: list totals, in Redis) and result (hit, miss)',
+  help: 'Cache lookups by cache (principal: API key to principal, per process; count: list totals, in Redis; analytics: answers of the aggregates, in Redis) and result (hit, miss)',
   labelNames: ['cache', 'result'],
   registers: [metricsRegistry],
 });
@@ -18,7 +18,7 @@ export interface CacheLookups {
   miss(): void;
 }
 
-function lookupsOf(cache: 'principal' | 'count'): CacheLookups {
+function lookupsOf(cache: 'principal' | 'count' | 'analytics'): CacheLookups {
   const hits = cacheLookups.labels({ cache, result: 'hit' });
   const misses = cacheLookups.labels({ cache, result: 'miss' });
   return { hit: () => hits.inc(), miss: () => misses.inc() };
@@ -28,3 +28,5 @@ function lookupsOf(cache: 'principal' | 'count'): CacheLookups {
 export const principalCacheLookups = lookupsOf('principal');
 /** A list total read from the count cache, or counted. */
 export const countCacheLookups = lookupsOf('count');
+/** An analytics answer of the aggregates kept for their version, or computed. */
+export const analyticsCacheLookups = lookupsOf('analytics');

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { canonicalJson } from '../../common/canonical-json';
+import { analyticsCacheLookups } from '../../common/metrics/cache-metrics';
 import { REDIS } from '../../common/redis/redis.module';
 
 /** How long an answer is kept at most (its version usually changes sooner). */
@@ -24,7 +25,11 @@ export class AnalyticsCache {
     const digest = createHash('sha256').update(canonicalJson(question)).digest('base64url');
     const key = `analytics:${organizationId}:${version}:${digest}`;
     const kept = await this.redis.get(key).catch(() => null);
-    if (kept !== null) return JSON.parse(kept) as T;
+    if (kept !== null) {
+      analyticsCacheLookups.hit();
+      return JSON.parse(kept) as T;
+    }
+    analyticsCacheLookups.miss();
     const running = this.computing.get(key) as Promise<T> | undefined;
     if (running) return running;
     const answer = compute().finally(() => this.computing.delete(key));

@@ -251,8 +251,8 @@ export class AnalyticsRepository {
 
   /**
    * A facet's rows over the range: its days wholly inside the range (for a time series, none: its
-   * buckets need hours), its hours outside them. The statement's WHERE (organization, range) applies
-   * to both.
+   * buckets need hours), its hours before and after them. The statement's WHERE (organization,
+   * range) applies to every part.
    */
   private facetRows(
     where: SqlConditions,
@@ -262,14 +262,19 @@ export class AnalyticsRepository {
   ): string {
     const firstDay = Math.ceil(statement.from.getTime() / DAY_MS) * DAY_MS;
     const lastDay = Math.floor(statement.to.getTime() / DAY_MS) * DAY_MS;
-    const [daysFrom, daysTo] = groupBy === 'time' || firstDay >= lastDay ? [firstDay, firstDay] : [firstDay, lastDay];
     const name = where.param(facet);
-    const start = `${where.param(new Date(daysFrom).toISOString())}::timestamptz`;
-    const end = `${where.param(new Date(daysTo).toISOString())}::timestamptz`;
+    const at = (instant: number) => `${where.param(new Date(instant).toISOString())}::timestamptz`;
     const columns = 'organization_id, value, type, bot, internal, events';
-    return `(SELECT ${columns}, hour AS at FROM event_facet_hours WHERE facet = ${name} AND (hour < ${start} OR hour >= ${end})
+    // Each part a plain range, so that each is one index-only range scan.
+    const hours = (from: number, to: number) =>
+      `SELECT ${columns}, hour AS at FROM event_facet_hours WHERE facet = ${name} AND hour >= ${at(from)} AND hour < ${at(to)}`;
+    const [from, to] = [statement.from.getTime(), statement.to.getTime()];
+    if (groupBy === 'time' || firstDay >= lastDay) return `(${hours(from, to)})`;
+    return `(${hours(from, firstDay)}
              UNION ALL
-             SELECT ${columns}, day FROM event_facet_days WHERE facet = ${name} AND day >= ${start} AND day < ${end})`;
+             SELECT ${columns}, day FROM event_facet_days WHERE facet = ${name} AND day >= ${at(firstDay)} AND day < ${at(lastDay)}
+             UNION ALL
+             ${hours(lastDay, to)})`;
   }
 }
 
