@@ -266,6 +266,18 @@ describe('GET /api/v1/analytics', () => {
     expect(new Set(events.map((e) => e.referrer_domain))).toEqual(new Set(['linkedin.com', 'google.com', null]));
   });
 
+  /** Records the source of every question the repository answers from here on. */
+  function recordSources() {
+    const repository = t.app.get(AnalyticsRepository);
+    const sources: AnalyticsSource[] = [];
+    const rows = repository.rows.bind(repository);
+    const spy = jest.spyOn(repository, 'rows').mockImplementation((organizationId, statement, key, limit) => {
+      sources.push(statement.source);
+      return rows(organizationId, statement, key, limit);
+    });
+    return { sources, spy };
+  }
+
   /** The organization's stored events, each with its link's campaign and account domain as they are now. */
   async function storedEvents(): Promise<RawEvent[]> {
     const { rows } = await pool.query<RawEvent>(
@@ -352,14 +364,8 @@ describe('GET /api/v1/analytics', () => {
   }
 
   it('equals a recount over the raw events for generated questions: every metric, grouping, interval, zone, range and filter', async () => {
-    // Which source answered each question: both must, and agree with the recount.
-    const repository = t.app.get(AnalyticsRepository);
-    const sources: AnalyticsSource[] = [];
-    const rows = repository.rows.bind(repository);
-    const spy = jest.spyOn(repository, 'rows').mockImplementation((organizationId, statement, key, limit) => {
-      sources.push(statement.source);
-      return rows(organizationId, statement, key, limit);
-    });
+    // Which source answered each question: each must, and agree with the recount.
+    const { sources, spy } = recordSources();
     const random = seededRandom(3301);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
     const instant = (aligned: boolean, lo: number, hi: number) => {
@@ -547,13 +553,7 @@ describe('GET /api/v1/analytics', () => {
   });
 
   it("files a link's events anew when it moves: PATCH campaign or email, a bulk move, a campaign deleted", async () => {
-    const facets: AnalyticsSource[] = [];
-    const repository = t.app.get(AnalyticsRepository);
-    const rows = repository.rows.bind(repository);
-    const spy = jest.spyOn(repository, 'rows').mockImplementation((organizationId, statement, key, limit) => {
-      facets.push(statement.source);
-      return rows(organizationId, statement, key, limit);
-    });
+    const { sources: facets, spy } = recordSources();
     const range = { from: '2026-02-27T00:00:00Z', to: '2026-04-05T00:00:00Z' };
     const questions = [
       { metrics: 'opens,loads,leads', group_by: 'campaign', ...range },

@@ -1,4 +1,4 @@
-import type { AnalyticsGrouping } from './rules/analytics';
+import { ANALYTICS_GROUPINGS, type AnalyticsGrouping } from './rules/analytics';
 
 /**
  * The analytics facets (docs/api.md §6.9): event counts per hour and per UTC day of one dimension's
@@ -9,16 +9,9 @@ export type Facet = 'all' | Exclude<AnalyticsGrouping, 'time' | 'link'>;
 
 export const FACET_NAMES: readonly Facet[] = [
   'all',
-  'country',
-  'device_type',
-  'browser',
-  'os',
-  'referrer_domain',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'campaign',
-  'account_domain',
+  ...ANALYTICS_GROUPINGS.filter(
+    (grouping): grouping is Exclude<Facet, 'all'> => grouping !== 'time' && grouping !== 'link',
+  ),
 ];
 
 /** One facet row's key and how many events it gains. */
