@@ -98,7 +98,7 @@ function eventOfRow(row) {
 /**
  * The distinct values and session references the compiled fold (EventFold) writes for these events
  * of one organization taken as one appended batch, captured from a stand-in repository. The links'
- * side (rollups merged on the link rows), hourly aggregates and webhook messages are not read.
+ * side (rollups merged on the link rows), hourly aggregates, facets and webhook messages are not read.
  * @param {string} organizationId
  * @param {NewEvent[]} events
  * @returns {Promise<EngagementWrites>}
@@ -115,6 +115,8 @@ async function whatTheFoldWrites(organizationId, events) {
     eventsOfBatches: async () => events.map((e) => ({ ...e, batchId: batch.batchId })),
     completeFold: async () => {},
     addHours: async () => {},
+    filingOf: async () => new Map(),
+    addFacets: async () => {},
     /** @param {unknown} _tx @param {string} _org @param {DistinctValue[]} values */
     insertDistinct: async (_tx, _org, values) => {
       for (const value of values) written.distinct.push(value);
