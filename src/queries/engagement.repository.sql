@@ -141,8 +141,11 @@ SELECT 'campaign' AS facet, hour, c.value, type, bot, internal, c.sign * events 
   FROM event_facet_hours CROSS JOIN (VALUES ($2::text, -1), (NULL, 1)) AS c(value, sign)
  WHERE organization_id = $1 AND facet = 'campaign' AND event_facet_hours.value = $2::text AND events <> 0)`)}
 
+-- EngagementRepository.foldedAsOf
+SELECT ${FOLDED_AS_OF} AS as_of
+
 -- EngagementRepository.foldState
-SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of,
+SELECT ${FOLDED_AS_OF} AS as_of,
 coalesce((SELECT version FROM event_facet_versions WHERE organization_id = $1), 0)::text AS version
 
 -- EngagementRepository.countAggregatesWrite

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlConditions } from '../../common/database/sql-conditions';
-import { FACET_NAMES, type Facet } from './facets';
+import type { Facet } from './facets';
 import type { AnalyticsGrouping, AnalyticsInterval, AnalyticsMetric } from './rules/analytics';
 
 /**
@@ -57,15 +57,15 @@ const SOURCES: Record<AnalyticsSource['kind'], { at: string; internal: string; e
   facets: { at: 'e.at', internal: 'e.internal', events: 'e.events' },
 };
 
-/** The event type each counted metric counts. */
-const COUNTED_TYPES: Partial<Record<AnalyticsMetric, string>> = {
-  opens: 'open',
-  loads: 'page_view',
-  leads: 'lead_submitted',
-  meetingsClicked: 'meeting_clicked',
-  meetingsBooked: 'meeting_booked',
-  botOpens: 'open',
-  internalOpens: 'open',
+/** Each metric that counts events: their type, and which of them count (the question's, bots', internal ones). */
+const COUNTED: Partial<Record<AnalyticsMetric, { type: string; which: 'asked' | 'bot' | 'internal' }>> = {
+  opens: { type: 'open', which: 'asked' },
+  loads: { type: 'page_view', which: 'asked' },
+  leads: { type: 'lead_submitted', which: 'asked' },
+  meetingsClicked: { type: 'meeting_clicked', which: 'asked' },
+  meetingsBooked: { type: 'meeting_booked', which: 'asked' },
+  botOpens: { type: 'open', which: 'bot' },
+  internalOpens: { type: 'open', which: 'internal' },
 };
 
 const DAY_MS = 86_400_000;
@@ -86,19 +86,38 @@ const DIMENSIONS: Record<Exclude<AnalyticsGrouping, 'time'>, string> = {
   account_domain: 'd.account_domain',
 };
 
+/**
+ * Each filter: the dimension it narrows, its column in the log and the per-link aggregates (`d`:
+ * link_rollups), and the type of its values.
+ */
+const FILTERS: {
+  grouping: Exclude<AnalyticsGrouping, 'time'>;
+  column: string;
+  type: 'uuid' | 'text';
+  values: (filters: AnalyticsFilters) => string[] | undefined;
+}[] = [
+  { grouping: 'link', column: 'e.custom_link_id', type: 'uuid', values: (f) => f.linkIds },
+  { grouping: 'country', column: 'e.country', type: 'text', values: (f) => f.countries },
+  { grouping: 'device_type', column: 'e.device_type', type: 'text', values: (f) => f.deviceTypes },
+  { grouping: 'utm_source', column: 'e.utm_source', type: 'text', values: (f) => f.utmSources },
+  { grouping: 'utm_medium', column: 'e.utm_medium', type: 'text', values: (f) => f.utmMediums },
+  { grouping: 'utm_campaign', column: 'e.utm_campaign', type: 'text', values: (f) => f.utmCampaigns },
+  { grouping: 'referrer_domain', column: 'e.referrer_domain', type: 'text', values: (f) => f.referrerDomains },
+  { grouping: 'campaign', column: 'd.campaign_id', type: 'uuid', values: (f) => f.campaignIds },
+  { grouping: 'account_domain', column: 'd.account_domain', type: 'text', values: (f) => f.accountDomains },
+];
+
 /** The SQL of one metric over `e` (docs/api.md §6.9); `counts`: the events counted under the question's bot and internal flags. */
 function metricSql(metric: AnalyticsMetric, source: AnalyticsSource, counts: string): string {
   const { internal, events } = SOURCES[source.kind];
   const sum = (condition: string) => `coalesce(sum(${events}) FILTER (WHERE ${condition}), 0)::bigint`;
   const distinctSessions = (condition: string) => `count(DISTINCT e.session_id) FILTER (WHERE ${condition})::bigint`;
-  const sql: Record<AnalyticsMetric, () => string> = {
-    opens: () => sum(`e.type = 'open' AND ${counts}`),
-    loads: () => sum(`e.type = 'page_view' AND ${counts}`),
-    leads: () => sum(`e.type = 'lead_submitted' AND ${counts}`),
-    meetingsClicked: () => sum(`e.type = 'meeting_clicked' AND ${counts}`),
-    meetingsBooked: () => sum(`e.type = 'meeting_booked' AND ${counts}`),
-    botOpens: () => sum(`e.type = 'open' AND e.bot`),
-    internalOpens: () => sum(`e.type = 'open' AND NOT e.bot AND ${internal}`),
+  const counted = COUNTED[metric];
+  if (counted) {
+    const which = { asked: counts, bot: 'e.bot', internal: `NOT e.bot AND ${internal}` }[counted.which];
+    return sum(`e.type = '${counted.type}' AND ${which}`);
+  }
+  const sql: Partial<Record<AnalyticsMetric, () => string>> = {
     // Persistent visitors plus ephemeral page views (§6.4), each distinct within the row.
     visitors: () => `(count(DISTINCT e.visitor_id) FILTER (WHERE e.type = 'page_view' AND ${counts})
               + count(DISTINCT e.page_view_id) FILTER (WHERE e.type = 'page_view' AND e.visitor_id IS NULL AND ${counts}))::bigint`,
@@ -106,7 +125,7 @@ function metricSql(metric: AnalyticsMetric, source: AnalyticsSource, counts: str
     startedSessions: () => distinctSessions(`e.type = 'session_started' AND ${counts}`),
     engagedSessions: () => distinctSessions(`e.type = 'session_engaged' AND ${counts}`),
   };
-  return sql[metric]();
+  return (sql[metric] as () => string)();
 }
 
 /** Which events count in every metric but botOpens and internalOpens: bot and internal ones only when asked for. */
@@ -213,31 +232,18 @@ export class AnalyticsRepository {
     // Bot and internal events count only in botOpens / internalOpens, or when asked for.
     if (!metrics.includes('botOpens') && !filters.includeBots) where.clause('NOT e.bot');
     if (!metrics.includes('internalOpens') && !filters.includeInternal) where.clause(`NOT ${internal}`);
-    const types = metrics.map((metric) => COUNTED_TYPES[metric]);
+    const types = metrics.map((metric) => COUNTED[metric]?.type);
     if (types.every((type) => type !== undefined)) where.add('e.type = ANY($?::text[])', [...new Set(types)]);
     // A filter sent empty (`country=`) matches nothing, as a list of unknown values does.
     const any = (column: string, values: string[] | undefined, type: string) => {
       if (values) where.add(`${column} = ANY($?::${type}[])`, values);
     };
     if (source.kind === 'facets') {
-      // One facet answers: its own filter, if any, is on its value.
-      const values = facetFilter(source.facet, filters);
-      any(
-        'e.value',
-        values?.map((value) => (source.facet === 'campaign' ? value.toLowerCase() : value)),
-        'text',
-      );
-    } else {
-      any('e.custom_link_id', filters.linkIds, 'uuid');
-      any('e.country', filters.countries, 'text');
-      any('e.device_type', filters.deviceTypes, 'text');
-      any('e.utm_source', filters.utmSources, 'text');
-      any('e.utm_medium', filters.utmMediums, 'text');
-      any('e.utm_campaign', filters.utmCampaigns, 'text');
-      any('e.referrer_domain', filters.referrerDomains, 'text');
-      any('d.campaign_id', filters.campaignIds, 'uuid');
-      any('d.account_domain', filters.accountDomains, 'text');
-    }
+      // One facet answers: its own filter, if any, is on its value (ids as their text).
+      const filter = FILTERS.find((f) => f.grouping === source.facet);
+      const values = filter?.values(filters);
+      any('e.value', filter?.type === 'uuid' ? values?.map((value) => value.toLowerCase()) : values, 'text');
+    } else for (const filter of FILTERS) any(filter.column, filter.values(filters), filter.type);
     const byLink =
       source.kind !== 'facets' &&
       (groupBy === 'campaign' || groupBy === 'account_domain' || filters.campaignIds || filters.accountDomains);
@@ -278,32 +284,14 @@ export class AnalyticsRepository {
   }
 }
 
-/** The values a question's filter asks of a facet's dimension (absent: any). */
-export function facetFilter(facet: Facet, filters: AnalyticsFilters): string[] | undefined {
-  const byFacet: Record<Facet, string[] | undefined> = {
-    all: undefined,
-    country: filters.countries,
-    device_type: filters.deviceTypes,
-    browser: undefined,
-    os: undefined,
-    referrer_domain: filters.referrerDomains,
-    utm_source: filters.utmSources,
-    utm_medium: filters.utmMediums,
-    utm_campaign: filters.utmCampaigns,
-    campaign: filters.campaignIds,
-    account_domain: filters.accountDomains,
-  };
-  return byFacet[facet];
-}
-
 /**
  * The facet that holds a question's answer: the one dimension it groups or filters by (`all` when
  * none), or null when it involves links or several dimensions (the hourly aggregates answer then).
  */
 export function facetOf(groupBy: AnalyticsGrouping, filters: AnalyticsFilters): Facet | null {
-  if (groupBy === 'link' || filters.linkIds) return null;
-  const asked = new Set(FACET_NAMES.filter((facet) => facetFilter(facet, filters) !== undefined));
+  const asked = new Set(FILTERS.filter((filter) => filter.values(filters)).map((filter) => filter.grouping));
   if (groupBy !== 'time') asked.add(groupBy);
-  if (asked.size > 1) return null;
-  return [...asked][0] ?? 'all';
+  const [only, ...others] = [...asked];
+  if (others.length > 0 || only === 'link') return null;
+  return only ?? 'all';
 }

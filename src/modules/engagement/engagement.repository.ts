@@ -94,6 +94,9 @@ const HOUR_KEY =
   `organization_id, custom_link_id, hour, type, bot, internal, country, device_type, browser, os, referrer_domain,
   utm_source, utm_medium, utm_campaign`.replace(/\s+/g, ' ');
 
+/** The fold's `asOf` for organization $1 (foldedAsOf). */
+const FOLDED_AS_OF = `least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1))`;
+
 /** The columns an event is read back with (the timeline, the fold). */
 const LOGGED_COLUMNS = `event_id, type, occurred_at, visitor_id, session_id, page_view_id, bot, bot_reason, country, device_type, browser, os,
   referrer_domain, utm_source, utm_medium, utm_campaign, utm_term, utm_content, internal_reason`;
@@ -529,13 +532,14 @@ export class EngagementRepository {
    * answered, so an event answered before the instant was folded by then.
    */
   async foldedAsOf(organizationId: string, tx?: EntityManager): Promise<Date> {
-    return (await this.foldState(organizationId, tx)).asOf;
+    const [row]: { as_of: Date }[] = await (tx ?? this.db).query(`SELECT ${FOLDED_AS_OF} AS as_of`, [organizationId]);
+    return row.as_of;
   }
 
   /** `asOf` and the version of the organization's aggregates (0 before their first write), read together. */
-  async foldState(organizationId: string, tx?: EntityManager): Promise<{ asOf: Date; version: string }> {
-    const [row]: { as_of: Date; version: string }[] = await (tx ?? this.db).query(
-      `SELECT least(statement_timestamp(), (SELECT min(received_at) FROM link_event_batches WHERE organization_id = $1)) AS as_of,
+  async foldState(organizationId: string): Promise<{ asOf: Date; version: string }> {
+    const [row]: { as_of: Date; version: string }[] = await this.db.query(
+      `SELECT ${FOLDED_AS_OF} AS as_of,
               coalesce((SELECT version FROM event_facet_versions WHERE organization_id = $1), 0)::text AS version`,
       [organizationId],
     );

@@ -74,7 +74,7 @@ export class RetentionService {
     });
     counts.busy = ran === null;
     // Counts only: no session, person or event is named.
-    this.logger.log(`Retention run ${JSON.stringify(counts)}`);
+    this.logger.log(counts, 'Retention run');
     return counts;
   }
 }
