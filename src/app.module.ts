@@ -38,6 +38,7 @@ import { UsageHttpModule } from './modules/usage';
 import { WebhooksHttpModule, WebhooksWorkerModule } from './modules/webhooks';
 import { ExportsHttpModule, ExportsWorkerModule } from './modules/exports';
 import { SettingsHttpModule } from './modules/settings';
+import { PrivacyHttpModule, PrivacyWorkerModule } from './modules/privacy';
 
 /** Where logs go instead of stdout (tests that read them). */
 export interface AppModuleOptions {
@@ -88,6 +89,7 @@ const apiModules = (config: AppConfig) => [
   WebhooksHttpModule,
   ExportsHttpModule,
   SettingsHttpModule,
+  PrivacyHttpModule,
 ];
 
 /** Queue processors, only where APP_ROLE runs workers (SessionsModule implements the sessions people and engagement read). */
@@ -101,6 +103,7 @@ const WORKER_MODULES = [
   AgentWorkerModule,
   WebhooksWorkerModule,
   ExportsWorkerModule,
+  PrivacyWorkerModule,
 ];
 
 /**

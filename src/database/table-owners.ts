@@ -17,6 +17,8 @@ export type TableOwner =
   | 'webhooks'
   | 'exports'
   | 'settings'
+  | 'privacy'
+  | 'suppressions'
   | 'common/idempotency';
 
 /**
@@ -72,6 +74,9 @@ export const TABLE_OWNERS = {
   export_chunks: 'exports',
   internal_traffic_settings: 'settings',
   retention_settings: 'settings',
+  privacy_erasures: 'privacy',
+  suppression_salts: 'suppressions',
+  privacy_suppressions: 'suppressions',
 } as const satisfies Record<TableName, TableOwner>;
 
 /**

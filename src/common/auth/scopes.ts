@@ -16,12 +16,14 @@ export const SCOPES = [
   'webhooks:write',
   'settings:read',
   'settings:write',
+  'privacy:read',
+  'privacy:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
 /** Scopes a key holds only when they are asked for by name: never part of a key made with every scope (the demo key). */
-export const OPT_IN_SCOPES: readonly Scope[] = ['settings:read', 'settings:write'];
+export const OPT_IN_SCOPES: readonly Scope[] = ['settings:read', 'settings:write', 'privacy:read', 'privacy:write'];
 
 /** Scopes that also grant another (docs/api.md §5.4: custom_links:write satisfies Custom Link reads). */
 const IMPLIED: Partial<Record<Scope, Scope[]>> = {

@@ -430,6 +430,32 @@ export interface PersonIntents {
   person_id: string | null;
 }
 
+export interface PrivacyErasures {
+  attempts: Generated<number>;
+  completed_at: Timestamp | null;
+  counts: Json | null;
+  failure_reason: string | null;
+  id: string;
+  lease_owner: string | null;
+  lease_until: Timestamp | null;
+  organization_id: string;
+  person_id: string | null;
+  requested_at: Timestamp;
+  started_at: Timestamp | null;
+  status: string;
+  subject_email: string | null;
+  subject_person_id: string | null;
+  subject_phone: string | null;
+  subject_resolved: Generated<boolean>;
+  suppress: boolean;
+}
+
+export interface PrivacySuppressions {
+  created_at: Generated<Timestamp>;
+  email_hash: string;
+  organization_id: string;
+}
+
 export interface PublishJobs {
   completed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
@@ -546,6 +572,11 @@ export interface SuggestionGroups {
   updated_at: Generated<Timestamp>;
 }
 
+export interface SuppressionSalts {
+  organization_id: string;
+  salt: Buffer;
+}
+
 export interface ThumbnailImages {
   created_at: Generated<Timestamp>;
   custom_link_id: string;
@@ -654,6 +685,8 @@ export interface DB {
   people: People;
   person_accounts: PersonAccounts;
   person_intents: PersonIntents;
+  privacy_erasures: PrivacyErasures;
+  privacy_suppressions: PrivacySuppressions;
   publish_jobs: PublishJobs;
   retention_settings: RetentionSettings;
   session_count_deltas: SessionCountDeltas;
@@ -663,6 +696,7 @@ export interface DB {
   session_transcripts: SessionTranscripts;
   sessions: Sessions;
   suggestion_groups: SuggestionGroups;
+  suppression_salts: SuppressionSalts;
   thumbnail_images: ThumbnailImages;
   thumbnail_renders: ThumbnailRenders;
   transcript_daily_reads: TranscriptDailyReads;

@@ -35,6 +35,7 @@ import { WebhookFilters1766650000000 } from './1766650000000-WebhookFilters';
 import { AccountActivity1766700000000 } from './1766700000000-AccountActivity';
 import { AnalyticsFacets1766800000000 } from './1766800000000-AnalyticsFacets';
 import { Retention1766900000000 } from './1766900000000-Retention';
+import { Privacy1767000000000 } from './1767000000000-Privacy';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   AccountActivity1766700000000,
   AnalyticsFacets1766800000000,
   Retention1766900000000,
+  Privacy1767000000000,
 ];

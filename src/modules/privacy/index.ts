@@ -1,0 +1,1 @@
+export { PrivacyHttpModule, PrivacyModule, PrivacyWorkerModule } from './privacy.module';

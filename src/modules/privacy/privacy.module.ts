@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+
+/**
+ * Privacy (docs/api.md §18): erasure of a person everywhere, run as jobs, and the right of access.
+ * The modules that own personal data erase and read it through what they export.
+ */
+@Module({})
+export class PrivacyModule {}
+
+/** The privacy routes (API role only). */
+@Module({ imports: [PrivacyModule] })
+export class PrivacyHttpModule {}
+
+/** Worker-only: runs erasures. */
+@Module({ imports: [PrivacyModule] })
+export class PrivacyWorkerModule {}
