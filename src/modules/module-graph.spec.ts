@@ -64,6 +64,7 @@ describe('module graph', () => {
       'custom-link-jobs',
       'engagement',
       'exports',
+      'suppressions',
       'thumbnails',
     ]);
     expect([...(graph.get('sessions') ?? [])].sort()).toEqual([
@@ -71,6 +72,7 @@ describe('module graph', () => {
       'engagement',
       'exports',
       'people',
+      'suppressions',
       'webhooks',
     ]);
   });

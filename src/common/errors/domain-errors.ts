@@ -18,6 +18,12 @@ export type ErrorKind =
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
   readonly headers: Record<string, string> = {};
+  /**
+   * Whether its answer may be kept under the request's Idempotency-Key and replayed (docs/api.md
+   * §10.3). Not when the answer echoes what the service must not keep (§18.3): the key is
+   * released instead.
+   */
+  readonly replayable: boolean = true;
 
   constructor(readonly detail: string) {
     super(detail);

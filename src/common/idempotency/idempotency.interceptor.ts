@@ -22,8 +22,9 @@ const REPLAYED_HEADERS = ['location', 'etag', 'retry-after'];
 /**
  * Idempotency-Key on the routes marked @Idempotent(), which apply it. Input validation runs here,
  * after the key: a stored answer is replayed without re-running anything, and a 422 is stored like
- * any other 4xx (docs/api.md §10.3, §7.4). 5xx and 429 answers release the key so the client can try
- * again, unless the mutation already committed its answer (IdempotencyRecorder).
+ * any other 4xx (docs/api.md §10.3, §7.4). 5xx and 429 answers, and those not replayable (a refused
+ * suppressed email, §18.3), release the key so the client can try again, unless the mutation already
+ * committed its answer (IdempotencyRecorder).
  *
  * The claim is a lease owned by a random token and renewed every third of IDEMPOTENCY_LEASE_MS while
  * the request runs, so a slow request keeps its key; a retry takes the key over only once the lease
@@ -91,7 +92,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
             return body;
           }),
           catchError(async (error: unknown) => {
-            if (error instanceof DomainError && httpStatusOf(error) < 500 && error.kind !== 'limit_exceeded') {
+            if (
+              error instanceof DomainError &&
+              httpStatusOf(error) < 500 &&
+              error.kind !== 'limit_exceeded' &&
+              error.replayable
+            ) {
               // Unless the mutation committed its own answer before failing: that one stays.
               await this.records.complete(
                 scope,

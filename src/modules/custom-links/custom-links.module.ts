@@ -3,6 +3,7 @@ import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-r
 import { CampaignsModule } from '../campaigns';
 import { EngagementModule } from '../engagement';
 import { CustomLinkJobsModule, CustomLinkJobsWorkerModule } from '../custom-link-jobs';
+import { SuppressionsModule } from '../suppressions';
 import { ThumbnailsModule } from '../thumbnails';
 import { CustomLinksRepository } from './custom-links.repository';
 import { CustomLinksService } from './custom-links.service';
@@ -27,7 +28,14 @@ import { PublicLinksController } from './public-links.controller';
  * rollup links, campaign links, account links, export source).
  */
 @Module({
-  imports: [CampaignsModule, EngagementModule, CustomLinkJobsModule, ThumbnailsModule, IdempotencyRecordsModule],
+  imports: [
+    CampaignsModule,
+    EngagementModule,
+    CustomLinkJobsModule,
+    ThumbnailsModule,
+    IdempotencyRecordsModule,
+    SuppressionsModule,
+  ],
   providers: [
     CustomLinksRepository,
     CustomLinksService,

@@ -23,6 +23,7 @@ import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
 import { LinkUrls } from './link-urls';
 import { withAccountDomain } from './rules/link-account-domain';
+import { SuppressionList } from '../suppressions';
 import { ThumbnailRendersService } from '../thumbnails';
 
 /** The render unit a PATCH reserved (if any) and when: the job recording it is created at that instant. */
@@ -48,6 +49,7 @@ export class CustomLinksService {
     private readonly urls: LinkUrls,
     private readonly progress: FoldProgress,
     private readonly filing: LinkFiling,
+    private readonly suppressions: SuppressionList,
   ) {}
 
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
@@ -77,6 +79,7 @@ export class CustomLinksService {
   /**
    * PATCH: only present fields change. A thumbnail-affecting field that changes value makes a
    * thumbnail job (and needs an Idempotency-Key); a render is queued unless the card is provided.
+   * An `email` on the organization's suppression list is refused (docs/api.md §18.3).
    */
   async update(
     organizationId: string,
@@ -84,6 +87,8 @@ export class CustomLinksService {
     body: UpdateLinkRequest,
     idempotencyKey: string | undefined,
   ): Promise<UpdateLinkResponse> {
+    // Before the link is found: a suppressed email is refused as validation would refuse it (docs/api.md §7.4).
+    await this.suppressions.refuseSuppressed(organizationId, [{ loc: ['body', 'email'], email: body.email }]);
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const reserved: RenderReservation = { at: new Date(), units: [] };
     const outcome = await this.db

@@ -21,6 +21,7 @@ import {
   type JobRow,
   type JobView,
 } from '../custom-link-jobs';
+import { SuppressionList } from '../suppressions';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
 import type { CreateLinkInput, CreateLinksRequest } from './dto/create-links.request';
@@ -57,13 +58,19 @@ export class LinkCreationService implements JobHandler {
     private readonly counts: CountCache,
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
+    private readonly suppressions: SuppressionList,
   ) {}
 
+  /** A batch naming a suppressed email (docs/api.md §18.3) is refused before any unit is reserved or anything recorded. */
   async create(
     organizationId: string,
     body: CreateLinksRequest,
     idempotencyKey: string | undefined,
   ): Promise<JobResponse> {
+    await this.suppressions.refuseSuppressed(
+      organizationId,
+      body.links.map((link, index) => ({ loc: ['body', 'links', index, 'email'], email: link.email })),
+    );
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const campaignId =

@@ -7,6 +7,7 @@ import { IdempotencyRecorder } from '../../common/idempotency/idempotency-record
 import { CountCache } from '../../common/pagination/count-cache';
 import { lockNames } from '../../common/database/advisory-locks';
 import { PEOPLE_LIST, PeopleRollupsService } from '../people';
+import { SuppressionList } from '../suppressions';
 import { WebhookOutbox } from '../webhooks';
 import type { IngestSessionRequest, IngestSessionResponse } from './dto/ingest-session.request';
 import { isVisible, toSessionIngestion } from './rules/session-record';
@@ -17,7 +18,8 @@ import { SessionsService } from './sessions.service';
 /**
  * Session ingestion (docs/api.md §13.1): one transaction upserts the session and its transcript and
  * rolls up the people and accounts it touches (before and after the change), so reads never see
- * a session without its rollups. The same body twice writes nothing.
+ * a session without its rollups. The same body twice writes nothing. A suppressed email (§18.3) is
+ * refused before anything is written.
  */
 @Injectable()
 export class IngestionService {
@@ -29,9 +31,11 @@ export class IngestionService {
     private readonly idempotency: IdempotencyRecorder,
     private readonly details: SessionsService,
     private readonly webhooks: WebhookOutbox,
+    private readonly suppressions: SuppressionList,
   ) {}
 
   async ingest(organizationId: string, id: string, body: IngestSessionRequest): Promise<IngestSessionResponse> {
+    await this.suppressions.refuseSuppressed(organizationId, [{ loc: ['body', 'email'], email: body.email }]);
     const { record, transcript, fingerprint } = toSessionIngestion(body);
     const answer = (personId: string | null): IngestSessionResponse => ({
       id,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
 import { EngagementModule } from '../engagement';
 import { PeopleModule } from '../people';
+import { SuppressionsModule } from '../suppressions';
 import { WebhooksModule } from '../webhooks';
 import { IngestionService } from './ingestion.service';
 import { SessionExport } from './session-export';
@@ -24,7 +25,7 @@ import { SessionsController } from './sessions.controller';
  * session shows its person's intent (people) and what engagement observed of it.
  */
 @Module({
-  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule, WebhooksModule],
+  imports: [PeopleModule, EngagementModule, IdempotencyRecordsModule, WebhooksModule, SuppressionsModule],
   providers: [
     SessionsRepository,
     SessionsService,
