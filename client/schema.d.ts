@@ -600,6 +600,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/privacy/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List erasures
+         * @description Newest first; paged by cursor only.
+         */
+        get: operations["erasures_list"];
+        put?: never;
+        /**
+         * Erase a person everywhere
+         * @description Exactly one of email, personId or phone. The erasure runs as a job: poll its Location until completed (docs/api.md §18).
+         */
+        post: operations["erasures_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/erasures/{erasure_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll an erasure */
+        get: operations["erasures_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -1042,6 +1083,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "person.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * person.erased
+         * @description An erasure completed (docs/api.md §18.1): erase your copy of the person. No personal data is in the message. Sent as a POST to every active endpoint subscribed to `person.erased`.
+         */
+        post: operations["webhook_person_erased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1371,6 +1432,22 @@ export interface components {
         ConversationTestsResponse: {
             tests: components["schemas"]["ConversationTestResponse"][];
         };
+        CreateErasureRequest: {
+            /** @description Compared case-insensitively. */
+            email?: string;
+            /**
+             * Format: uuid
+             * @description A person of GET /api/v1/people.
+             */
+            personId?: string;
+            /** @description Compared by its digits alone (5 to 20 of them), whatever the formatting. */
+            phone?: string;
+            /**
+             * @description Also refuse this email from now on (§18.3); needs an email or a personId.
+             * @default false
+             */
+            suppress: boolean;
+        };
         CreateExportRequest: {
             /** @enum {string} */
             resource: "sessions" | "people" | "accounts" | "custom_links" | "link_events";
@@ -1419,7 +1496,7 @@ export interface components {
              * @description An absolute https URL on a public address, on a port the service allows (443 and 80 by default).
              */
             url: string;
-            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
             description?: string | null;
             /** @description Limits the link events (custom_link.*) sent to these campaigns and links; null or absent: every link. Names at least one id. */
             filter?: components["schemas"]["WebhookEndpointFilterInput"] | null;
@@ -1547,6 +1624,44 @@ export interface components {
         EditInput: {
             changeId: string;
             content: string;
+        };
+        ErasureCounts: {
+            /** @description Sessions deleted. */
+            sessions: number;
+            /** @description Transcripts deleted with them. */
+            transcripts: number;
+            /** @description People deleted. */
+            people: number;
+            /** @description Custom Links that lost their prospect fields. */
+            customLinks: number;
+            /** @description Link events that lost their visitor and session ids. */
+            events: number;
+            /** @description Export files deleted. */
+            exports: number;
+            /** @description Webhook deliveries deleted with their messages. */
+            webhookDeliveries: number;
+            /** @description Stored idempotent answers deleted. */
+            idempotencyRecords: number;
+        };
+        ErasureListResponse: {
+            erasures: components["schemas"]["ErasureResponse"][];
+            limit: number;
+            nextCursor: string | null;
+        };
+        ErasureResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            /** Format: date-time */
+            requestedAt: string;
+            suppress: boolean;
+            /** @description Null until the erasure completed. */
+            counts: components["schemas"]["ErasureCounts"] | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description Why a failed erasure failed; null otherwise. */
+            failureReason: string | null;
         };
         ErrorResponse: {
             /** @example API key required or invalid. */
@@ -1937,6 +2052,31 @@ export interface components {
         PeopleListResponse: {
             people: components["schemas"]["PersonResponse"][];
             pagination: components["schemas"]["PaginationResponse"];
+        };
+        /** @description The erasure that completed, and what it erased per kind: ids and counts, no personal data. */
+        PersonErasedWebhookData: {
+            /**
+             * Format: uuid
+             * @description GET /api/v1/privacy/erasures/{erasure_id}
+             */
+            erasureId: string;
+            /**
+             * Format: uuid
+             * @description The person the erasure deleted, or null when the organization held none for it.
+             */
+            personId: string | null;
+            counts: components["schemas"]["ErasureCounts"];
+        };
+        /** @description An erasure completed (docs/api.md §18.1): erase your copy of the person. No personal data is in the message. */
+        PersonErasedWebhookEvent: {
+            /** @enum {string} */
+            type: "person.erased";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["PersonErasedWebhookData"];
         };
         PersonResponse: {
             /** Format: uuid */
@@ -2365,7 +2505,7 @@ export interface components {
              * @description An absolute https URL on a public address, on a port the service allows (443 and 80 by default).
              */
             url?: string;
-            eventTypes?: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            eventTypes?: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
             description?: string | null;
             active?: boolean | null;
             /** @description Replaces the whole filter (absent: unchanged); null removes it. Names at least one id. */
@@ -2439,7 +2579,7 @@ export interface components {
              */
             messageId: string;
             /** @enum {string} */
-            eventType: "custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed";
+            eventType: "custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased";
             attempt: number;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -2477,7 +2617,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
             description: string | null;
             active: boolean;
             /** @description Link events (custom_link.*) are sent only about these links and the links filed in these campaigns; null: every link. Other events are not filtered. */
@@ -2492,7 +2632,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed")[];
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
             description: string | null;
             active: boolean;
             /** @description Link events (custom_link.*) are sent only about these links and the links filed in these campaigns; null: every link. Other events are not filtered. */
@@ -9523,6 +9663,519 @@ export interface operations {
             };
         };
     };
+    erasures_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's nextCursor (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureListResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    erasures_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the stored response of an earlier request with the same key (24 h); 1..255 characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateErasureRequest"];
+            };
+        };
+        responses: {
+            /** @description The erasure, queued. */
+            202: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The erasure: poll it until it is completed. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResponse"];
+                };
+            };
+            /** @description The operation requires an Idempotency-Key header. */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The operation conflicts with current state or idempotency history. */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    erasures_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                erasure_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource absent for the organization. */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     sessions_list: {
         parameters: {
             query?: {
@@ -12724,6 +13377,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SessionAnalyzedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_person_erased: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonErasedWebhookEvent"];
             };
         };
         responses: {

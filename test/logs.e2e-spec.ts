@@ -195,6 +195,18 @@ describe('logs hold no personal data and no secrets', () => {
     // The worker folds the event (with its markers) into the rollups: its lines of that are checked too.
     await folded(t.app, who.organizationId, 30_000);
 
+    // The session's person erased by the worker (suppressed), the link's by phone-less email, then refused.
+    for (const email of [M.sessionEmail, M.linkEmail]) {
+      const requested = await auth(api().post('/api/v1/privacy/erasures')).send({ email, suppress: true }).expect(202);
+      const location = requested.headers.location as string;
+      await readUntil(
+        async () => ((await auth(api().get(location)).expect(200)).body as { status: string }).status,
+        (status) => status === 'completed',
+        60_000,
+      );
+    }
+    await ingest(t.server, who.key, newSessionId(), sessionBody({ email: M.sessionEmail })).expect(422);
+
     // Refusals: wrong keys, 422s with markers in the body and the query, 404s with markers in the path.
     await auth(api().get('/api/v1/sessions'), M.wrongKey).expect(401);
     await api().get('/api/v1/sessions').set('x-api-key', M.wrongApiKeyHeader).expect(401);

@@ -81,3 +81,11 @@ WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')
 -- CustomLinkJobsRepository.touch
 UPDATE custom_link_jobs SET updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')
+
+-- CustomLinkJobsRepository.redactItems
+UPDATE custom_link_job_items SET input = input - $5::text[]
+WHERE organization_id = $1
+  AND (custom_link_id = ANY($2::uuid[])
+       OR ($3::text IS NOT NULL AND lower(btrim(input->>'email')) = $3)
+       OR ($4::text IS NOT NULL AND ${phoneDigitsSql(`(input->>'phone')`)} = $4))
+  AND input ?| $5::text[]

@@ -102,5 +102,11 @@ FROM (
 WHERE l.organization_id = $1 AND l.id = m.id
   AND (${MERGED.map((c) => `m.${c}`).join(', ')}) IS DISTINCT FROM (${MERGED.map((c) => `l.${c}`).join(', ')})
 
+-- CustomLinksRepository.lockOfSubject
+SELECT * FROM custom_links WHERE organization_id = $1 AND ${SUBJECT} ORDER BY id FOR UPDATE
+
+-- CustomLinksRepository.ofSubject
+SELECT id, email, first_name, last_name, phone FROM custom_links WHERE organization_id = $1 AND ${SUBJECT}
+
 -- CustomLinksRepository.findByIds
 SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])

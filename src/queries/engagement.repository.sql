@@ -233,3 +233,15 @@ SELECT page.occurred_at, page.session_id, vs.person_id, page.custom_link_id, pag
        page.occurred_at::text AS at, (extract(epoch FROM page.occurred_at) * 1000000)::int8 AS micros, page.event_id AS key
   FROM page LEFT JOIN visible_sessions vs ON vs.organization_id = page.organization_id AND vs.session_id = page.session_id
  ORDER BY ${EVENTS_NEWEST_FIRST.orderBy('page.')}
+
+-- EngagementRepository.forgetVisitors
+UPDATE link_events SET visitor_id = NULL, session_id = NULL
+WHERE organization_id = $1 AND (custom_link_id = ANY($2::uuid[]) OR session_id = ANY($3::uuid[]))
+  AND (visitor_id IS NOT NULL OR session_id IS NOT NULL)
+
+-- EngagementRepository.forgetVisitors (2)
+DELETE FROM link_distinct_values
+WHERE organization_id = $1 AND kind = ANY($4::text[])
+  AND (custom_link_id = ANY($2::uuid[])
+       OR (kind <> 'visitor' AND value = ANY($3::text[]) AND custom_link_id IN (
+             SELECT custom_link_id FROM link_sessions WHERE organization_id = $1 AND session_id = ANY($3::uuid[]))))

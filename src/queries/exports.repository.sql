@@ -36,6 +36,15 @@ DELETE FROM export_chunks WHERE organization_id = $1 AND export_id = $2
 -- ExportsRepository.chunkAfter
 SELECT seq, data FROM export_chunks WHERE organization_id = $1 AND export_id = $2 AND run_id = $3 AND seq > $4 ORDER BY seq LIMIT 1
 
+-- ExportsRepository.withFiles
+SELECT id, run_id FROM exports WHERE organization_id = $1 AND status = 'completed' AND run_id IS NOT NULL
+
+-- ExportsRepository.filteredBy
+SELECT id FROM exports WHERE organization_id = $1 AND lower(filters::text) LIKE ANY($2::text[])
+
+-- ExportsRepository.deleteExports
+DELETE FROM exports WHERE organization_id = $1 AND id = ANY($2::uuid[])
+
 -- ExportsRepository.deleteExpired
 DELETE FROM exports e USING (SELECT organization_id, id FROM exports WHERE expires_at <= now() LIMIT $1) expired
 WHERE e.organization_id = expired.organization_id AND e.id = expired.id

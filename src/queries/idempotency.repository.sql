@@ -37,5 +37,9 @@ DELETE FROM idempotency_records WHERE ${KEY} AND lease_token = $5 AND state = 'i
 -- IdempotencyRepository.release (2)
 UPDATE idempotency_records SET state = 'completed' WHERE ${KEY} AND lease_token = $5 AND state = 'committed'
 
+-- IdempotencyRepository.deleteMatching
+DELETE FROM idempotency_records WHERE organization_id = $1
+AND (lower(response_body) LIKE ANY($2::text[]) OR lower(response_headers::text) LIKE ANY($2::text[]))
+
 -- IdempotencyRepository.purgeExpired
 DELETE FROM idempotency_records WHERE expires_at <= now()

@@ -38,3 +38,6 @@ SELECT p.*, ${key.select('p.')} FROM page JOIN people p ON p.organization_id = $
 
 -- PeopleRepository.count
 SELECT count(*) AS total FROM people WHERE ${where.toSql()}
+
+-- PeopleRepository.findByEmailKey
+SELECT id FROM people WHERE organization_id = $1 AND email_key = $2

@@ -82,13 +82,15 @@ SELECT s.start_time AS occurred_at, s.id AS session_id, s.person_id, NULL AS eve
 -- SessionsRepository.heldAmong
 SELECT id FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[])
 
--- SessionsRepository.startedBefore
+-- SessionsRepository.selectedPage
 SELECT id FROM sessions
-WHERE organization_id = $1 AND ($3::uuid IS NULL OR id > $3::uuid) AND start_time < $2
-ORDER BY id LIMIT $4
+WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2::uuid) AND ${selectionSql(selection, params)}
+ORDER BY id LIMIT $3
 
--- SessionsRepository.deleteStartedBefore
-DELETE FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND start_time < $3 RETURNING id, email_key
+-- SessionsRepository.deleteSelected
+DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
+RETURNING s.id, s.email_key, EXISTS (
+  SELECT 1 FROM session_transcripts t WHERE t.organization_id = s.organization_id AND t.session_id = s.id) AS transcript
 
 -- SessionsRepository.deleteTranscriptsBefore
 WITH expired AS (
@@ -120,3 +122,6 @@ SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}
 
 -- SessionsRepository.emailSearchLimits
 SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}
+
+-- SessionsRepository.ofSubject
+SELECT id, email, name, phone FROM sessions WHERE organization_id = $1 AND ${selectionSql({ subject }, params)}

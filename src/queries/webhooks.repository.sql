@@ -98,3 +98,9 @@ INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, at
 UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELSE coalesce(failing_since, now()) END,
       active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN now() ELSE updated_at END
 WHERE organization_id = $1 AND id = $2
+
+-- WebhooksRepository.deleteMessagesMatching
+WITH gone AS (
+  DELETE FROM webhook_messages WHERE organization_id = $1 AND lower(body) LIKE ANY($2::text[]) RETURNING id)
+SELECT count(d.id)::text AS deliveries FROM gone g
+  JOIN webhook_deliveries d ON d.organization_id = $1 AND d.message_id = g.id

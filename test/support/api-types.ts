@@ -49,6 +49,8 @@ export type Export = Schemas['ExportResponse'];
 export type Usage = Schemas['UsageResponse'];
 export type UsageWindow = Schemas['UsageWindowResponse'];
 export type Retention = Schemas['RetentionResponse'];
+export type Erasure = Schemas['ErasureResponse'];
+export type ErasurePage = Schemas['ErasureListResponse'];
 export type Analytics = Schemas['AnalyticsResponse'];
 
 export type Agent = Schemas['AgentResponse'];

@@ -434,13 +434,13 @@ export interface PrivacyErasures {
   attempts: Generated<number>;
   completed_at: Timestamp | null;
   counts: Json | null;
+  created_at: Timestamp;
   failure_reason: string | null;
   id: string;
   lease_owner: string | null;
   lease_until: Timestamp | null;
   organization_id: string;
   person_id: string | null;
-  requested_at: Timestamp;
   started_at: Timestamp | null;
   status: string;
   subject_email: string | null;

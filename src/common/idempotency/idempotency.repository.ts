@@ -155,6 +155,20 @@ export class IdempotencyRepository {
     );
   }
 
+  /**
+   * Deletes the organization's records whose stored answer contains any of `patterns` (LIKE patterns
+   * on the lower-cased body and headers): an erasure's (docs/api.md §18.2). Returns how many.
+   */
+  async deleteMatching(organizationId: string, patterns: string[]): Promise<number> {
+    if (patterns.length === 0) return 0;
+    const [, count]: [unknown, number] = await this.db.query(
+      `DELETE FROM idempotency_records WHERE organization_id = $1
+          AND (lower(response_body) LIKE ANY($2::text[]) OR lower(response_headers::text) LIKE ANY($2::text[]))`,
+      [organizationId, patterns],
+    );
+    return count;
+  }
+
   /** Deletes records past their retention; run periodically by the maintenance worker. */
   async purgeExpired(): Promise<number> {
     const result: [unknown[], number] = await this.db.query(

@@ -23,7 +23,7 @@ export class Privacy1767000000000 implements MigrationInterface {
         counts jsonb,
         failure_reason varchar(255),
         attempts integer NOT NULL DEFAULT 0,
-        requested_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL,
         started_at timestamptz,
         completed_at timestamptz,
         lease_owner varchar(128),
@@ -31,11 +31,11 @@ export class Privacy1767000000000 implements MigrationInterface {
         PRIMARY KEY (organization_id, id))`);
     // The list, newest first (docs/api.md §18.1).
     await queryRunner.query(
-      `CREATE INDEX privacy_erasures_list_idx ON privacy_erasures (organization_id, requested_at DESC, id DESC)`,
+      `CREATE INDEX privacy_erasures_list_idx ON privacy_erasures (organization_id, created_at DESC, id DESC)`,
     );
-    // The reaper's scan for erasures nobody runs.
+    // The reaper's scan for erasures nobody runs (as exports_unfinished_idx).
     await queryRunner.query(
-      `CREATE INDEX privacy_erasures_unfinished_idx ON privacy_erasures (lease_until) WHERE status IN ('queued', 'running')`,
+      `CREATE INDEX privacy_erasures_unfinished_idx ON privacy_erasures (created_at) WHERE status IN ('queued', 'running')`,
     );
     await queryRunner.query(`
       CREATE TABLE suppression_salts (
@@ -47,9 +47,23 @@ export class Privacy1767000000000 implements MigrationInterface {
         email_hash char(64) NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (organization_id, email_hash))`);
+    // An erasure finds a subject's sessions and links by email (any session, visible or not) and by
+    // phone digits; without these it would read the organization's every session and link.
+    await queryRunner.query(
+      `CREATE INDEX sessions_email_key_idx ON sessions (organization_id, email_key) WHERE email_key IS NOT NULL`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX sessions_phone_digits_idx ON sessions (organization_id, (regexp_replace(phone, '\\D', '', 'g'))) WHERE phone IS NOT NULL`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX custom_links_phone_digits_idx ON custom_links (organization_id, (regexp_replace(phone, '\\D', '', 'g'))) WHERE phone IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX custom_links_phone_digits_idx`);
+    await queryRunner.query(`DROP INDEX sessions_phone_digits_idx`);
+    await queryRunner.query(`DROP INDEX sessions_email_key_idx`);
     await queryRunner.query(`DROP TABLE privacy_suppressions`);
     await queryRunner.query(`DROP TABLE suppression_salts`);
     await queryRunner.query(`DROP TABLE privacy_erasures`);

@@ -7,6 +7,7 @@ import type { LapsedJob } from '../../common/queue/job-reaper';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SqlConditions } from '../../common/database/sql-conditions';
+import { phoneDigitsSql, type DataSubject } from '../../common/privacy/data-subject';
 import type { JobListQuery } from './dto/job-list.query';
 import type { JobProgressFacts } from './rules/job-status';
 
@@ -342,6 +343,29 @@ export class CustomLinkJobsRepository {
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing')`,
       [organizationId, id],
     );
+  }
+
+  /**
+   * Removes the prospect fields from the inputs of the items that made these links, or that name the
+   * subject's email or phone (an item whose link was never made); returns how many changed.
+   */
+  async redactItems(
+    tx: EntityManager,
+    organizationId: string,
+    linkIds: string[],
+    subject: DataSubject,
+    fields: readonly string[],
+  ): Promise<number> {
+    const [, count]: [unknown, number] = await tx.query(
+      `UPDATE custom_link_job_items SET input = input - $5::text[]
+        WHERE organization_id = $1
+          AND (custom_link_id = ANY($2::uuid[])
+               OR ($3::text IS NOT NULL AND lower(btrim(input->>'email')) = $3)
+               OR ($4::text IS NOT NULL AND ${phoneDigitsSql(`(input->>'phone')`)} = $4))
+          AND input ?| $5::text[]`,
+      [organizationId, linkIds, subject.emailKey, subject.phoneDigits, fields],
+    );
+    return count;
   }
 }
 

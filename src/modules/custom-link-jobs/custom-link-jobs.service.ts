@@ -1,4 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
+import type { DataSubject } from '../../common/privacy/data-subject';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
@@ -200,6 +201,17 @@ export class CustomLinkJobsService {
   private async cancelPending(tx: EntityManager, organizationId: string, job: JobRow): Promise<() => Promise<void>> {
     const items = await this.jobs.cancelQueuedItems(tx, organizationId, job.id);
     return this.handlers.of(job.type).cancelled(tx, organizationId, job, items);
+  }
+
+  /** Erasure (docs/api.md §18.2): the prospect `fields` gone from the subject's job items. */
+  redactItems(
+    tx: EntityManager,
+    organizationId: string,
+    linkIds: string[],
+    subject: DataSubject,
+    fields: readonly string[],
+  ): Promise<number> {
+    return this.jobs.redactItems(tx, organizationId, linkIds, subject, fields);
   }
 
   private async viewOrThrow(organizationId: string, jobId: string, tx?: EntityManager): Promise<JobView> {

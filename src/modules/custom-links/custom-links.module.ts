@@ -8,6 +8,7 @@ import { ThumbnailsModule } from '../thumbnails';
 import { CustomLinksRepository } from './custom-links.repository';
 import { CustomLinksService } from './custom-links.service';
 import { LinkCardSubjects } from './link-card-subjects';
+import { LinkErasure } from './link-erasure';
 import { LinkExport } from './link-export';
 import { LinkJobFacts } from './link-job-facts';
 import { LinkCreationService } from './link-creation.service';
@@ -48,8 +49,9 @@ import { PublicLinksController } from './public-links.controller';
     LinksOfCampaigns,
     LinksOfAccounts,
     LinkExport,
+    LinkErasure,
   ],
-  exports: [CustomLinksService, LinkCreationService, PublicLinksService],
+  exports: [CustomLinksService, LinkCreationService, PublicLinksService, LinkErasure],
 })
 export class CustomLinksModule {}
 

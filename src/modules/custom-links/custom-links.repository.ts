@@ -6,6 +6,7 @@ import { COMMIT_WITHOUT_FLUSH } from '../../common/database/commit-without-flush
 import type { Narrowed, Row } from '../../common/database/rows';
 import { preparedQuery } from '../../common/database/prepared-query';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
+import { phoneDigitsSql, type DataSubject } from '../../common/privacy/data-subject';
 import type { AccountLinkFigures } from '../accounts';
 import type { CampaignLinkCounts } from '../campaigns';
 import type { BotOpens, LinkRollupDelta, MilestoneTimes } from '../engagement';
@@ -316,6 +317,26 @@ export class CustomLinksRepository {
     );
   }
 
+  /** The subject's links (email case-insensitively, phone by digits), locked in id order. */
+  async lockOfSubject(tx: EntityManager, organizationId: string, subject: DataSubject): Promise<CustomLinkRow[]> {
+    return tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND ${SUBJECT} ORDER BY id FOR UPDATE`, [
+      organizationId,
+      subject.emailKey,
+      subject.phoneDigits,
+    ]);
+  }
+
+  /** The subject's links: ids and the prospect values they hold. */
+  async ofSubject(
+    organizationId: string,
+    subject: DataSubject,
+  ): Promise<Pick<CustomLinkRow, 'id' | 'email' | 'first_name' | 'last_name' | 'phone'>[]> {
+    return this.db.query(
+      `SELECT id, email, first_name, last_name, phone FROM custom_links WHERE organization_id = $1 AND ${SUBJECT}`,
+      [organizationId, subject.emailKey, subject.phoneDigits],
+    );
+  }
+
   /** The links among `ids`, read in `tx`. */
   async findByIds(tx: EntityManager, organizationId: string, ids: string[]): Promise<CustomLinkRow[]> {
     return tx.query(`SELECT * FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
@@ -365,3 +386,9 @@ function linkSortKey(query: CustomLinkListQuery): SortKey {
 /** A condition on the listed link: its custom_link_search `column` matches a LIKE pattern (the trigram indexes there). */
 const searched = (column: 'search_text' | 'company_key') =>
   `(organization_id, id) IN (SELECT s.organization_id, s.custom_link_id FROM custom_link_search s WHERE s.${column} LIKE $? ESCAPE '\\')`;
+
+/**
+ * A subject's links by $2 (email key: custom_links_email_idx) or $3 (phone digits:
+ * custom_links_phone_digits_idx); a null one matches nothing.
+ */
+const SUBJECT = `((lower(email) = $2::text) OR (phone IS NOT NULL AND ${phoneDigitsSql('phone')} = $3::text))`;

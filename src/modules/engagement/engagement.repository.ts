@@ -738,7 +738,39 @@ export class EngagementRepository {
       params,
     );
   }
+
+  /**
+   * Erasure (docs/api.md §18.2): the events of these links, and the events of these sessions on any
+   * link, lose their visitor and session ids (link_events_link_idx, link_events_session_idx); the
+   * distinct visitors and sessions the fold kept of them go too. Returns how many events changed.
+   */
+  async forgetVisitors(
+    tx: EntityManager,
+    organizationId: string,
+    linkIds: string[],
+    sessionIds: string[],
+  ): Promise<number> {
+    const [, events]: [unknown, number] = await tx.query(
+      `UPDATE link_events SET visitor_id = NULL, session_id = NULL
+        WHERE organization_id = $1 AND (custom_link_id = ANY($2::uuid[]) OR session_id = ANY($3::uuid[]))
+          AND (visitor_id IS NOT NULL OR session_id IS NOT NULL)`,
+      [organizationId, linkIds, sessionIds],
+    );
+    // Before the sessions' references go: they name the other links that counted those sessions.
+    await tx.query(
+      `DELETE FROM link_distinct_values
+        WHERE organization_id = $1 AND kind = ANY($4::text[])
+          AND (custom_link_id = ANY($2::uuid[])
+               OR (kind <> 'visitor' AND value = ANY($3::text[]) AND custom_link_id IN (
+                     SELECT custom_link_id FROM link_sessions WHERE organization_id = $1 AND session_id = ANY($3::uuid[]))))`,
+      [organizationId, linkIds, sessionIds, PERSONAL_DISTINCT_KINDS],
+    );
+    return events;
+  }
 }
+
+/** The distinct values that identify a visitor or a session (the page view kinds do not). */
+const PERSONAL_DISTINCT_KINDS: readonly DistinctKind[] = ['visitor', 'session', 'started_session', 'engaged_session'];
 
 /** Link counts of a funnel or campaign (docs/api.md §2.10, §6.7). */
 export interface LinkFunnelCounts {

@@ -53,6 +53,18 @@ export class EventRetention {
   }
 
   /**
+   * Erasure (docs/api.md §18.2): the events of these links and of these sessions lose their visitor
+   * and session ids, under the fold lock, so a fold running meanwhile cannot count them again from
+   * rows it read before. Rollups stay as they were. Returns how many events changed.
+   */
+  async forgetVisitors(organizationId: string, linkIds: string[], sessionIds: string[]): Promise<number> {
+    if (linkIds.length === 0 && sessionIds.length === 0) return 0;
+    return this.underFoldLock(organizationId, (tx) =>
+      this.engagement.forgetVisitors(tx, organizationId, linkIds, sessionIds),
+    );
+  }
+
+  /**
    * `work` in a transaction holding the organization's fold lock. A worker's fold may hold it past
    * the lock timeout on a busy organization: the attempt is then repeated, FOLD_LOCK_ATTEMPTS times.
    */

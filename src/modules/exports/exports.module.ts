@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { ExportErasure } from './export-erasure';
 import { EXPORT_SOURCES } from './export-sources';
 import { ExportsRepository } from './exports.repository';
 import { ExportsService } from './exports.service';
@@ -18,8 +19,8 @@ import { ExportsProcessor } from './jobs/exports.processor';
  */
 @Module({
   imports: [BullModule.registerQueue({ name: EXPORTS_QUEUE }), EXPORT_SOURCES.module],
-  providers: [ExportsRepository, ExportsService],
-  exports: [ExportsRepository, ExportsService, EXPORT_SOURCES.module],
+  providers: [ExportsRepository, ExportsService, ExportErasure],
+  exports: [ExportsRepository, ExportsService, ExportErasure, EXPORT_SOURCES.module],
 })
 export class ExportsModule {}
 

@@ -128,9 +128,47 @@ export class ExportsRepository {
     return rows[0] ?? null;
   }
 
+  /** The chunks of the file of the export's run, in order, read one at a time. */
+  async *chunks(organizationId: string, id: string, runId: string): AsyncGenerator<Buffer> {
+    for (
+      let chunk = await this.chunkAfter(organizationId, id, runId, -1);
+      chunk;
+      chunk = await this.chunkAfter(organizationId, id, runId, chunk.seq)
+    ) {
+      yield chunk.data;
+    }
+  }
+
   /** Unfinished exports that nobody runs (ReapableJobs.reclaimLapsed), across organizations (exports_unfinished_idx). */
   reclaimLapsed(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
     return reclaimLapsedRows(this.db, 'exports', ['queued', 'processing'], lease, limit);
+  }
+
+  /** The organization's exports that have a file (completed, not expired), with the run that wrote it. */
+  async withFiles(organizationId: string): Promise<{ id: string; run_id: string }[]> {
+    return this.db.query(
+      `SELECT id, run_id FROM exports WHERE organization_id = $1 AND status = 'completed' AND run_id IS NOT NULL`,
+      [organizationId],
+    );
+  }
+
+  /** The organization's exports, in any state, whose filters contain any of `patterns` (LIKE patterns on the lower-cased text). */
+  async filteredBy(organizationId: string, patterns: string[]): Promise<string[]> {
+    const rows: Pick<Row<'exports'>, 'id'>[] = await this.db.query(
+      `SELECT id FROM exports WHERE organization_id = $1 AND lower(filters::text) LIKE ANY($2::text[])`,
+      [organizationId, patterns],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Deletes these exports with their files; resolves how many. */
+  async deleteExports(organizationId: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const [, count]: [unknown[], number] = await this.db.query(
+      `DELETE FROM exports WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+      [organizationId, ids],
+    );
+    return count;
   }
 
   /** Deletes at most `limit` expired exports with their chunks, across organizations; resolves how many. */

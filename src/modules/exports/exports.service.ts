@@ -75,18 +75,8 @@ export class ExportsService {
     return {
       contentType: CONTENT_TYPES[format],
       filename: `${row.resource}-${row.id}.${format}`,
-      gzip: Readable.from(this.chunks(caller.organizationId, row.id, row.run_id)),
+      gzip: Readable.from(this.exports.chunks(caller.organizationId, row.id, row.run_id)),
     };
-  }
-
-  private async *chunks(organizationId: string, id: string, runId: string): AsyncGenerator<Buffer> {
-    for (
-      let chunk = await this.exports.chunkAfter(organizationId, id, runId, -1);
-      chunk;
-      chunk = await this.exports.chunkAfter(organizationId, id, runId, chunk.seq)
-    ) {
-      yield chunk.data;
-    }
   }
 
   /** The organization's export, seen by a key that may read its resource. */

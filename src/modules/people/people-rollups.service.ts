@@ -28,8 +28,27 @@ export class PeopleRollupsService {
     emailKeys: Iterable<string>,
     calculatedAt: Date,
   ): Promise<Map<string, string>> {
+    return (await this.rollUp(tx, organizationId, emailKeys, calculatedAt)).ids;
+  }
+
+  /** refresh(), answering how many of these people were deleted (no session of theirs remains). */
+  async refreshCountingDeleted(
+    tx: EntityManager,
+    organizationId: string,
+    emailKeys: Iterable<string>,
+    calculatedAt: Date,
+  ): Promise<number> {
+    return (await this.rollUp(tx, organizationId, emailKeys, calculatedAt)).deleted;
+  }
+
+  private async rollUp(
+    tx: EntityManager,
+    organizationId: string,
+    emailKeys: Iterable<string>,
+    calculatedAt: Date,
+  ): Promise<{ ids: Map<string, string>; deleted: number }> {
     const keys = [...new Set(emailKeys)];
-    if (keys.length === 0) return new Map();
+    if (keys.length === 0) return { ids: new Map(), deleted: 0 };
     await lockNames(
       tx,
       keys.map((key) => `person:${organizationId}:${key}`),
@@ -46,7 +65,7 @@ export class PeopleRollupsService {
         qualificationStatus: rollup.qualification?.status ?? null,
       })),
     );
-    await this.people.deleteByEmailKeys(
+    const deleted = await this.people.deleteByEmailKeys(
       tx,
       organizationId,
       keys.filter((key) => !sessionsByKey.has(key)),
@@ -55,6 +74,6 @@ export class PeopleRollupsService {
     await this.accounts.refresh(tx, organizationId, domains, (wanted) =>
       this.people.accountFactsFor(tx, organizationId, wanted),
     );
-    return ids;
+    return { ids, deleted };
   }
 }

@@ -106,12 +106,14 @@ export class PeopleRepository {
     return new Map(rows.map((row) => [row.email_key, row.id]));
   }
 
-  async deleteByEmailKeys(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<void> {
-    if (emailKeys.length > 0)
-      await tx.query(`DELETE FROM people WHERE organization_id = $1 AND email_key = ANY($2)`, [
-        organizationId,
-        emailKeys,
-      ]);
+  /** Deletes the people with these email keys; returns how many there were. */
+  async deleteByEmailKeys(tx: EntityManager, organizationId: string, emailKeys: string[]): Promise<number> {
+    if (emailKeys.length === 0) return 0;
+    const [, deleted]: [unknown, number] = await tx.query(
+      `DELETE FROM people WHERE organization_id = $1 AND email_key = ANY($2)`,
+      [organizationId, emailKeys],
+    );
+    return deleted;
   }
 
   /** Email keys in key order after `afterKey`, for batch recomputation (people_email_key). */
@@ -181,6 +183,15 @@ export class PeopleRepository {
       .addIf('last_seen_at >= $?', query.last_seen_from)
       .addIf('last_seen_at <= $?', query.last_seen_to)
       .addIf('updated_at >= $?', query.updated_since);
+  }
+
+  /** The person with this email key (people_email_key), or null. */
+  async findByEmailKey(organizationId: string, emailKey: string): Promise<Pick<PersonRow, 'id'> | null> {
+    const rows: Pick<PersonRow, 'id'>[] = await this.db.query(
+      `SELECT id FROM people WHERE organization_id = $1 AND email_key = $2`,
+      [organizationId, emailKey],
+    );
+    return rows[0] ?? null;
   }
 }
 

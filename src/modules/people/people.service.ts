@@ -33,4 +33,17 @@ export class PeopleService {
     if (!person) throw NotFoundError.inOrganization('Person');
     return toPersonResponse(person);
   }
+
+  /** Who an erasure is about (docs/api.md §18.2): the person by id, or by email key; null when not held. */
+  async subjectOf(
+    organizationId: string,
+    by: { id: string } | { emailKey: string },
+  ): Promise<{ id: string; emailKey: string } | null> {
+    if ('emailKey' in by) {
+      const person = await this.people.findByEmailKey(organizationId, by.emailKey);
+      return person && { id: person.id, emailKey: by.emailKey };
+    }
+    const person = await this.people.findById(organizationId, by.id);
+    return person && { id: person.id, emailKey: person.email_key };
+  }
 }

@@ -6,6 +6,8 @@ import { SuppressionsModule } from '../suppressions';
 import { WebhooksModule } from '../webhooks';
 import { IngestionService } from './ingestion.service';
 import { SessionExport } from './session-export';
+import { SessionDeletion } from './session-deletion';
+import { SessionErasure } from './session-erasure';
 import { SessionRetention } from './session-retention';
 import { SessionsOfAccounts } from './sessions-of-accounts';
 import { SessionsOfPeople } from './sessions-of-people';
@@ -35,9 +37,11 @@ import { SessionsController } from './sessions.controller';
     SessionsTracked,
     TranscriptQuota,
     SessionExport,
+    SessionDeletion,
     SessionRetention,
+    SessionErasure,
   ],
-  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention],
+  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention, SessionErasure],
 })
 export class SessionsModule {}
 

@@ -6,6 +6,7 @@ import { isoTimestamp } from '../../common/database/iso-timestamp';
 import { preparedQuery } from '../../common/database/prepared-query';
 import type { IsoText, Narrowed, Row } from '../../common/database/rows';
 import { containsPattern, SqlConditions } from '../../common/database/sql-conditions';
+import { phoneDigitsSql, type DataSubject } from '../../common/privacy/data-subject';
 import type { ActivityPageQuery, ActivityRow } from '../accounts';
 import type { EventType } from '../engagement';
 import type { SessionAssignment, SessionFacts } from '../people';
@@ -439,36 +440,46 @@ export class SessionsRepository {
   }
 
   /**
-   * A page of the organization's sessions, visible or not, that started before `cutoff`, by id after
-   * `after` (the primary key: a run walks the organization's sessions once, with no index of its own
-   * on start_time to keep up on every ingestion).
+   * A page of the organization's sessions, visible or not, that `selection` picks, by id after
+   * `after`. Retention walks the organization's sessions once by the primary key (no index of its
+   * own on start_time to keep up on every ingestion); a subject's are found through the email and
+   * phone-digit indexes.
    */
-  async startedBefore(organizationId: string, cutoff: Date, after: string | null, limit: number): Promise<string[]> {
+  async selectedPage(
+    organizationId: string,
+    selection: SessionSelection,
+    after: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    const params: unknown[] = [organizationId, after, limit];
     const rows: Pick<Row<'sessions'>, 'id'>[] = await this.db.query(
       `SELECT id FROM sessions
-        WHERE organization_id = $1 AND ($3::uuid IS NULL OR id > $3::uuid) AND start_time < $2
-        ORDER BY id LIMIT $4`,
-      [organizationId, cutoff.toISOString(), after, limit],
+        WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2::uuid) AND ${selectionSql(selection, params)}
+        ORDER BY id LIMIT $3`,
+      params,
     );
     return rows.map((row) => row.id);
   }
 
   /**
-   * Deletes those of these sessions that still started before `cutoff` (an ingestion may have moved
-   * one since it was listed; callers hold the sessions' locks), their transcripts with them (foreign
-   * key); returns each deleted session's email key.
+   * Deletes those of these sessions that `selection` still picks (an ingestion may have changed one
+   * since it was listed; callers hold the sessions' locks), their transcripts with them (foreign
+   * key); returns each deleted session's email key and whether it had a transcript.
    */
-  async deleteStartedBefore(
+  async deleteSelected(
     tx: EntityManager,
     organizationId: string,
     ids: string[],
-    cutoff: Date,
-  ): Promise<{ id: string; emailKey: string | null }[]> {
-    const [rows]: [Pick<Row<'sessions'>, 'id' | 'email_key'>[], number] = await tx.query(
-      `DELETE FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND start_time < $3 RETURNING id, email_key`,
-      [organizationId, ids, cutoff.toISOString()],
+    selection: SessionSelection,
+  ): Promise<{ id: string; emailKey: string | null; transcript: boolean }[]> {
+    const params: unknown[] = [organizationId, ids];
+    const [rows]: [(Pick<Row<'sessions'>, 'id' | 'email_key'> & { transcript: boolean })[], number] = await tx.query(
+      `DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
+       RETURNING s.id, s.email_key, EXISTS (
+         SELECT 1 FROM session_transcripts t WHERE t.organization_id = s.organization_id AND t.session_id = s.id) AS transcript`,
+      params,
     );
-    return rows.map((row) => ({ id: row.id, emailKey: row.email_key }));
+    return rows.map((row) => ({ id: row.id, emailKey: row.email_key, transcript: row.transcript }));
   }
 
   /** Deletes up to `limit` transcripts of sessions that started before `cutoff`; returns how many. */
@@ -682,6 +693,18 @@ export class SessionsRepository {
   }
 
   /** The enum filters, which both sessions and their per-month counts carry. */
+  /** The subject's sessions, visible or not: their ids and the personal values they hold (erasure). */
+  async ofSubject(
+    organizationId: string,
+    subject: DataSubject,
+  ): Promise<Pick<Row<'sessions'>, 'id' | 'email' | 'name' | 'phone'>[]> {
+    const params: unknown[] = [organizationId];
+    return this.db.query(
+      `SELECT id, email, name, phone FROM sessions WHERE organization_id = $1 AND ${selectionSql({ subject }, params)}`,
+      params,
+    );
+  }
+
   private facets(where: SqlConditions, alias: string, query: SessionListQuery): SqlConditions {
     return where
       .addIf(`${alias}.effective_qualification_status = ANY($?)`, query.qualification_status)
@@ -701,3 +724,19 @@ const BY_UPDATE = new SortKey([
 
 /** Newest first (sessions_list_idx), or (updatedAt, id) ascending for a sync (sessions_updated_idx). */
 const sessionSortKey = (query: SessionListQuery): SortKey => (query.updated_since === undefined ? BY_START : BY_UPDATE);
+
+/** Which sessions a deletion picks: those started before a cutoff (retention) or a subject's (erasure). */
+export type SessionSelection = { startedBefore: Date } | { subject: DataSubject };
+
+/** The selection as a condition on `alias`'s columns, its values pushed onto `params`. */
+function selectionSql(selection: SessionSelection, params: unknown[], alias = 'sessions'): string {
+  if ('startedBefore' in selection)
+    return `${alias}.start_time < $${params.push(selection.startedBefore.toISOString())}`;
+  const { emailKey, phoneDigits } = selection.subject;
+  const byEmail = emailKey === null ? null : `${alias}.email_key = $${params.push(emailKey)}`;
+  const byPhone =
+    phoneDigits === null
+      ? null
+      : `(${alias}.phone IS NOT NULL AND ${phoneDigitsSql(`${alias}.phone`)} = $${params.push(phoneDigits)})`;
+  return `(${[byEmail, byPhone].filter(Boolean).join(' OR ') || 'false'})`;
+}

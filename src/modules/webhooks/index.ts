@@ -2,3 +2,4 @@ export { WebhooksHttpModule, WebhooksWorkerModule, WebhooksModule } from './webh
 export { WebhookOutbox } from './webhook-outbox.service';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-types';
 export { webhookDocumentation } from './webhook-events.openapi';
+export { WebhookErasure } from './webhook-erasure';

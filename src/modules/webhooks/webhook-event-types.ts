@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'custom_link_job.finished',
   'agent_publish_job.finished',
   'session.analyzed',
+  'person.erased',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -35,6 +35,10 @@ const EVENT_DATA: Record<WebhookEventType, { schema: string; when: string }> = {
     schema: 'SessionDetailResponse',
     when: 'A session was ingested as analyzed (created, or changed to analyzed).',
   },
+  'person.erased': {
+    schema: 'PersonErasedWebhookData',
+    when: 'An erasure completed (docs/api.md §18.1): erase your copy of the person. No personal data is in the message.',
+  },
 };
 
 const SIGNATURE_HEADERS: ParameterObject[] = [
@@ -87,6 +91,21 @@ export function webhookDocumentation(): WebhookDocumentation {
           },
         },
       ],
+    },
+    PersonErasedWebhookData: {
+      type: 'object',
+      description: 'The erasure that completed, and what it erased per kind: ids and counts, no personal data.',
+      required: ['erasureId', 'personId', 'counts'],
+      additionalProperties: false,
+      properties: {
+        erasureId: { type: 'string', format: 'uuid', description: 'GET /api/v1/privacy/erasures/{erasure_id}' },
+        personId: {
+          type: ['string', 'null'],
+          format: 'uuid',
+          description: 'The person the erasure deleted, or null when the organization held none for it.',
+        },
+        counts: ref('ErasureCounts'),
+      },
     },
   };
   const webhooks: Record<string, PathItemObject> = {};

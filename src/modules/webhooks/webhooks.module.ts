@@ -4,6 +4,7 @@ import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-r
 import { JobLeasesModule } from '../../common/queue/job-leases';
 import { WEBHOOK_DELIVERIES_QUEUE } from './jobs/webhooks.queue';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookErasure } from './webhook-erasure';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhooksRepository } from './webhooks.repository';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
@@ -14,12 +15,12 @@ import { WebhooksProcessor } from './jobs/webhooks.processor';
 
 /**
  * Webhooks for every role (routes: WebhooksHttpModule; sending: WebhooksWorkerModule). Other modules
- * import it for WebhookOutbox only.
+ * import it for WebhookOutbox; privacy for WebhookErasure.
  */
 @Module({
   imports: [BullModule.registerQueue({ name: WEBHOOK_DELIVERIES_QUEUE }), IdempotencyRecordsModule, JobLeasesModule],
-  providers: [WebhooksRepository, WebhookEndpointsService, WebhookOutbox],
-  exports: [WebhookEndpointsService, WebhookOutbox, WebhooksRepository],
+  providers: [WebhooksRepository, WebhookEndpointsService, WebhookOutbox, WebhookErasure],
+  exports: [WebhookEndpointsService, WebhookOutbox, WebhooksRepository, WebhookErasure],
 })
 export class WebhooksModule {}
 

@@ -386,6 +386,22 @@ export class WebhooksRepository {
       return true;
     });
   }
+
+  /**
+   * Deletes the organization's messages whose body contains any of `patterns` (LIKE patterns on the
+   * lower-cased body), with their deliveries (foreign key); returns how many deliveries went.
+   */
+  async deleteMessagesMatching(organizationId: string, patterns: string[]): Promise<number> {
+    if (patterns.length === 0) return 0;
+    const rows: { deliveries: string }[] = await this.db.query(
+      `WITH gone AS (
+         DELETE FROM webhook_messages WHERE organization_id = $1 AND lower(body) LIKE ANY($2::text[]) RETURNING id)
+       SELECT count(d.id)::text AS deliveries FROM gone g
+         JOIN webhook_deliveries d ON d.organization_id = $1 AND d.message_id = g.id`,
+      [organizationId, patterns],
+    );
+    return Number(rows[0].deliveries);
+  }
 }
 
 const NEWEST_FIRST = new SortKey([

@@ -1,0 +1,7 @@
+export const PRIVACY_QUEUE = 'privacy';
+export const RUN_ERASURE = 'run-erasure';
+
+export interface RunErasurePayload {
+  organizationId: string;
+  erasureId: string;
+}
