@@ -9848,25 +9848,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErasureResponse"];
                 };
             };
-            /** @description The operation requires an Idempotency-Key header. */
-            400: {
-                headers: {
-                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
-                    "X-Request-ID": string;
-                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
             /** @description API key required or invalid. */
             401: {
                 headers: {

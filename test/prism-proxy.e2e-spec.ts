@@ -682,6 +682,18 @@ describe('openapi.json through Prism (validating proxy)', () => {
     const retention = { transcriptDays: null, sessionDays: 3650, eventDays: null };
     await s.send({ method: 'PUT', path: '/api/v1/settings/retention', body: retention, expect: 200 });
     await s.send({ method: 'GET', path: '/api/v1/settings/retention', expect: 200 });
+    // An erasure of a person nobody holds: it completes with zero counts, touching no other test's data.
+    const erasure = (
+      await s.must({
+        method: 'POST',
+        path: '/api/v1/privacy/erasures',
+        idempotencyKey: idem(),
+        body: { email: `prism-nobody-${runId}@example.com` },
+        expect: 202,
+      })
+    ).body;
+    await s.send({ method: 'GET', path: '/api/v1/privacy/erasures', query: { limit: 10 }, expect: 200 });
+    await s.send({ method: 'GET', path: `/api/v1/privacy/erasures/${erasure.id}`, expect: 200 });
   });
 
   it('playbook, suggestions and agent publishing', async () => {

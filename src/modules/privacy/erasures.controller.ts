@@ -33,7 +33,7 @@ export class ErasuresController {
     description: 'The erasure, queued.',
     headers: responseHeaders(['Location'], [], { Location: 'The erasure: poll it until it is completed.' }),
   })
-  @ApiErrorResponses(400, 401, 403, 409, 422, 429)
+  @ApiErrorResponses(401, 403, 409, 422, 429)
   async create(
     @Caller() caller: Principal,
     @Body() body: CreateErasureRequest,
