@@ -11,7 +11,6 @@ import {
   IsString,
   MaxLength,
   Min,
-  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -25,6 +24,7 @@ import {
   OptionalTextList,
   OptionalTimestamp,
 } from '../../../common/validation/field-decorators';
+import { IsEmailAddress } from '../../../common/validation/email-address';
 import { IsHttpUrl } from '../../../common/validation/http-url';
 import { TimestampInput } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
@@ -42,17 +42,6 @@ export const QUALIFICATION_SOURCES = ['automatic', 'manual'] as const;
 export const BOOKED_STATUSES = ['booked', 'not_booked'] as const;
 export const ENVIRONMENTS = ['production', 'staging'] as const;
 export const ANALYSIS_STATUSES = ['pending', 'analyzed'] as const;
-
-/** A loose address check (local@host.tld): the pipeline captures what prospects typed. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
-const IsEmailAddress = () =>
-  ValidateBy({
-    name: 'isEmailAddress',
-    validator: {
-      validate: (value) => typeof value !== 'string' || value === '' || EMAIL.test(value.trim()),
-      defaultMessage: () => 'value is not a valid email address',
-    },
-  });
 
 export class TimelineEventInput {
   @OptionalText(SHORT) milestoneType?: string | null;

@@ -1,0 +1,20 @@
+import { ValidateBy } from 'class-validator';
+
+/** A loose address check (local@host.tld): the pipeline captures what prospects typed. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+
+/**
+ * An email address, surrounding spaces allowed (a 422 `value_error` otherwise). Only strings are
+ * checked, and the empty string passes: presence and type are the field's other rules.
+ */
+export const IsEmailAddress = () =>
+  ValidateBy({
+    name: 'isEmailAddress',
+    validator: {
+      validate: (value) => typeof value !== 'string' || value === '' || EMAIL.test(value.trim()),
+      defaultMessage: () => 'value is not a valid email address',
+    },
+  });
+
+/** The key an email is matched by, case-insensitively: sessions' and people's `email_key`. */
+export const emailKeyOf = (email: string): string => email.trim().toLowerCase();
