@@ -682,6 +682,8 @@ describe('openapi.json through Prism (validating proxy)', () => {
     const retention = { transcriptDays: null, sessionDays: 3650, eventDays: null };
     await s.send({ method: 'PUT', path: '/api/v1/settings/retention', body: retention, expect: 200 });
     await s.send({ method: 'GET', path: '/api/v1/settings/retention', expect: 200 });
+    // Ada's person, sessions (one with a transcript), links and their event counts.
+    await s.send({ method: 'GET', path: '/api/v1/privacy/subjects', query: { email: 'ada@acme.com' }, expect: 200 });
   });
 
   it('playbook, suggestions and agent publishing', async () => {
@@ -861,6 +863,8 @@ describe('openapi.json through Prism (validating proxy)', () => {
       return { ...sample, query: { ...sample.query, limit: 0 } };
     if (op.parameters.some((p) => p.in === 'query' && p.name === 'from'))
       return { ...sample, query: { ...sample.query, from: 'yesterday' } };
+    if (op.parameters.some((p) => p.in === 'query' && p.name === 'email' && p.required))
+      return { ...sample, query: { ...sample.query, email: 'not-an-email' } };
     return sample;
   }
 

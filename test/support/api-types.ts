@@ -49,6 +49,7 @@ export type Export = Schemas['ExportResponse'];
 export type Usage = Schemas['UsageResponse'];
 export type UsageWindow = Schemas['UsageWindowResponse'];
 export type Retention = Schemas['RetentionResponse'];
+export type SubjectAccess = Schemas['SubjectAccessResponse'];
 export type Analytics = Schemas['AnalyticsResponse'];
 
 export type Agent = Schemas['AgentResponse'];

@@ -4,3 +4,4 @@ export { CreateLinksRequest } from './dto/create-links.request';
 export { CustomLinkListQuery } from './dto/custom-link-list.query';
 export { LinkCreationService } from './link-creation.service';
 export { linkCreationWindows, thumbnailRenderWindows } from './link-limits';
+export { CustomLinkResponse } from './dto/custom-link.response';

@@ -69,6 +69,15 @@ const UPSERT_ROLLUPS = `
 export class PeopleRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** The person of an email key, or null (people_email_key). */
+  async findByEmailKey(organizationId: string, emailKey: string): Promise<PersonRow | null> {
+    const rows: PersonRow[] = await this.db.query(
+      `SELECT * FROM people WHERE organization_id = $1 AND email_key = $2`,
+      [organizationId, emailKey],
+    );
+    return rows[0] ?? null;
+  }
+
   /** What account rollups read of the people of these domains (people_account_idx), grouped by domain. */
   async accountFactsFor(
     tx: EntityManager,

@@ -8,6 +8,7 @@ import { SessionExport } from './session-export';
 import { SessionRetention } from './session-retention';
 import { SessionsOfAccounts } from './sessions-of-accounts';
 import { SessionsOfPeople } from './sessions-of-people';
+import { SessionsOfSubject } from './sessions-of-subject';
 import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
@@ -35,8 +36,9 @@ import { SessionsController } from './sessions.controller';
     TranscriptQuota,
     SessionExport,
     SessionRetention,
+    SessionsOfSubject,
   ],
-  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention],
+  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention, SessionsOfSubject],
 })
 export class SessionsModule {}
 
