@@ -641,6 +641,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/privacy/subjects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about a person (right of access)
+         * @description The person, sessions with their analysis and transcripts, Custom Links personalized for the email and their event counts: the data an erasure of the email removes. An email nobody holds answers empty lists and a null person.
+         */
+        get: operations["subjects_access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -1667,6 +1687,24 @@ export interface components {
             /** @example API key required or invalid. */
             detail: string;
         };
+        EventCountsByTypeResponse: {
+            /** @description Opens. */
+            open: number;
+            /** @description Page views. */
+            page_view: number;
+            /** @description Sessions started. */
+            session_started: number;
+            /** @description Sessions engaged. */
+            session_engaged: number;
+            /** @description Sessions ended. */
+            session_ended: number;
+            /** @description Leads submitted. */
+            lead_submitted: number;
+            /** @description Meeting links clicked. */
+            meeting_clicked: number;
+            /** @description Meetings booked. */
+            meeting_booked: number;
+        };
         EventInput: {
             /** @description Unique per organization; a repeat is a duplicate. */
             eventId: string;
@@ -2362,6 +2400,33 @@ export interface components {
              * @description Moved by every change of the session's own fields (re-ingestion, its person assignment and effective qualification); what updated_since compares. overallIntent, intentScore and intentCalculatedAt are the person's: they move the person's updatedAt, not the session's (sync people for them).
              */
             updatedAt: string;
+        };
+        SubjectAccessResponse: {
+            /** @description The email asked about, trimmed and lower-cased: the key everything is matched by. */
+            email: string;
+            /** @description The person of that email, as GET /api/v1/people/{person_id} answers it; null when there is none. */
+            person: components["schemas"]["PersonResponse"] | null;
+            /** @description Every session of that email, newest first, as GET /api/v1/sessions/{session_id} answers it, staging and not yet analyzed ones included (at most 100). */
+            sessions: components["schemas"]["SessionDetailResponse"][];
+            /** @description The transcripts of those sessions that have one, in their order, as GET /api/v1/sessions/{session_id}/transcript answers them. Not charged to the daily transcript quota. */
+            transcripts: components["schemas"]["TranscriptResponse"][];
+            /** @description Every Custom Link whose email is that email, case-insensitively, newest first, as GET /api/v1/custom-links/{link_id} answers it (at most 1000). */
+            customLinks: components["schemas"]["CustomLinkResponse"][];
+            /** @description The event counts of each of those links, in their order (zeros for a link without events). */
+            linkEvents: components["schemas"]["SubjectLinkEventsResponse"][];
+            /** @description True when the email has more than 100 sessions or more than 1000 Custom Links: the lists then hold the newest only. */
+            truncated: boolean;
+        };
+        SubjectLinkEventsResponse: {
+            /** Format: uuid */
+            customLinkId: string;
+            /** @description Every logged event of the link, folded or not, bots and internal traffic included. */
+            total: number;
+            byType: components["schemas"]["EventCountsByTypeResponse"];
+            /** @description Of the total, events flagged as bots (§6.3). */
+            bot: number;
+            /** @description Of the total, internal traffic (§6.8). */
+            internal: number;
         };
         SuggestionGroupListResponse: {
             suggestionGroups: components["schemas"]["SuggestionGroupResponse"][];
@@ -10051,6 +10116,153 @@ export interface operations {
             };
             /** @description Resource absent for the organization. */
             404: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (over 1 MiB; 5 MiB on link creation and events). */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A path, query, header or body field failed validation. */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Rate limit or organization quota exceeded (Retry-After, X-RateLimit-*). */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error. (never a stack trace or SQL text) */
+            500: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The workflow is disabled or temporarily unavailable (PostgreSQL or Redis down or too slow). */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Seconds to wait before trying again (or before the next poll of a job). */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    subjects_access: {
+        parameters: {
+            query: {
+                /** @description The person's email, matched case-insensitively (surrounding spaces ignored); validated as session ingestion validates its email. */
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed in the window (the request rate of the key, or on a 429 the limit that refused it). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubjectAccessResponse"];
+                };
+            };
+            /** @description API key required or invalid. */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key does not include the required scope. */
+            403: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;

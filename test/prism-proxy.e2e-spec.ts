@@ -694,6 +694,8 @@ describe('openapi.json through Prism (validating proxy)', () => {
     ).body;
     await s.send({ method: 'GET', path: '/api/v1/privacy/erasures', query: { limit: 10 }, expect: 200 });
     await s.send({ method: 'GET', path: `/api/v1/privacy/erasures/${erasure.id}`, expect: 200 });
+    // Ada's person, sessions (one with a transcript), links and their event counts.
+    await s.send({ method: 'GET', path: '/api/v1/privacy/subjects', query: { email: 'ada@acme.com' }, expect: 200 });
   });
 
   it('playbook, suggestions and agent publishing', async () => {
@@ -873,6 +875,8 @@ describe('openapi.json through Prism (validating proxy)', () => {
       return { ...sample, query: { ...sample.query, limit: 0 } };
     if (op.parameters.some((p) => p.in === 'query' && p.name === 'from'))
       return { ...sample, query: { ...sample.query, from: 'yesterday' } };
+    if (op.parameters.some((p) => p.in === 'query' && p.name === 'email' && p.required))
+      return { ...sample, query: { ...sample.query, email: 'not-an-email' } };
     return sample;
   }
 

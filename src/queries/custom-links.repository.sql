@@ -1,5 +1,8 @@
 -- Generated from src/modules/custom-links/custom-links.repository.ts by `npm run sql:snapshot`; do not edit.
 
+-- CustomLinksRepository.findByEmailKey
+SELECT * FROM custom_links WHERE organization_id = $1 AND lower(email) = $2 ORDER BY created_at DESC, id DESC LIMIT $3
+
 -- CustomLinksRepository.insertIfAbsent
 INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
 VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})

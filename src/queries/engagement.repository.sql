@@ -1,5 +1,11 @@
 -- Generated from src/modules/engagement/engagement.repository.ts by `npm run sql:snapshot`; do not edit.
 
+-- EngagementRepository.eventCountsOfLinks
+SELECT custom_link_id, type, count(*)::int AS events, count(*) FILTER (WHERE bot)::int AS bot,
+      count(*) FILTER (WHERE internal_reason IS NOT NULL)::int AS internal
+ FROM link_events WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])
+GROUP BY custom_link_id, type
+
 -- EngagementRepository.appendEvents
 WITH input AS (
   SELECT * FROM unnest($3::text[], $4::uuid[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::uuid[], $10::boolean[], $11::text[],

@@ -1,5 +1,8 @@
 -- Generated from src/modules/people/people.repository.ts by `npm run sql:snapshot`; do not edit.
 
+-- PeopleRepository.findByEmailKey
+SELECT * FROM people WHERE organization_id = $1 AND email_key = $2
+
 -- PeopleRepository.accountFactsFor
 SELECT id, account_domain AS "accountDomain", business, total_sessions AS "totalSessions", booked_sessions AS "bookedSessions",
      total_time_spent_seconds::float8 AS "totalTimeSpentSeconds", last_seen_at AS "lastSeenAt", overall_intent AS "overallIntent",
@@ -38,6 +41,3 @@ SELECT p.*, ${key.select('p.')} FROM page JOIN people p ON p.organization_id = $
 
 -- PeopleRepository.count
 SELECT count(*) AS total FROM people WHERE ${where.toSql()}
-
--- PeopleRepository.findByEmailKey
-SELECT id FROM people WHERE organization_id = $1 AND email_key = $2

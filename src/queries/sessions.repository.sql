@@ -1,5 +1,14 @@
 -- Generated from src/modules/sessions/sessions.repository.ts by `npm run sql:snapshot`; do not edit.
 
+-- SessionsRepository.detailsOfEmail
+SELECT ${DETAIL_COLUMNS}
+ FROM sessions s ${PERSON_INTENT('s.organization_id')}
+WHERE s.organization_id = $1 AND s.email_key = $2
+ORDER BY s.start_time DESC, s.id DESC LIMIT $3
+
+-- SessionsRepository.transcriptsOf
+SELECT session_id, entries, total FROM session_transcripts WHERE organization_id = $1 AND session_id = ANY($2::uuid[])
+
 -- SessionsRepository.findStored
 SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions WHERE id = $1
 
@@ -44,22 +53,12 @@ WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
   AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)
 
 -- SessionsRepository.findVisible
-SELECT ${LIST_COLUMNS}, s.tracking, s.details,
-      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
-                                                  'campaign_id', lr.campaign_id) ORDER BY o.at)
-                  FROM session_observations o
-                  LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
-                 WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+SELECT ${DETAIL_COLUMNS}
  FROM sessions s ${PERSON_INTENT('s.organization_id')}
 WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 
 -- SessionsRepository.findVisible (2)
-SELECT ${LIST_COLUMNS}, s.tracking, s.details,
-      coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
-                                                  'campaign_id', lr.campaign_id) ORDER BY o.at)
-                  FROM session_observations o
-                  LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
-                 WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+SELECT ${DETAIL_COLUMNS}
  FROM sessions s ${PERSON_INTENT('s.organization_id')}
 WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 

@@ -51,6 +51,7 @@ export type UsageWindow = Schemas['UsageWindowResponse'];
 export type Retention = Schemas['RetentionResponse'];
 export type Erasure = Schemas['ErasureResponse'];
 export type ErasurePage = Schemas['ErasureListResponse'];
+export type SubjectAccess = Schemas['SubjectAccessResponse'];
 export type Analytics = Schemas['AnalyticsResponse'];
 
 export type Agent = Schemas['AgentResponse'];

@@ -19,8 +19,8 @@ export function phoneDigitsOf(phone: string): string {
 }
 
 /**
- * The SQL of a phone column's digits: the expression the phone-digit indexes (migration Privacy)
- * are built on, so a query written with it is served by them.
+ * The SQL of a phone column's digits: the expression the phone-digit indexes
+ * are built on (migration SubjectLookups), so a query written with it is served by them.
  */
 export function phoneDigitsSql(column: string): string {
   return `regexp_replace(${column}, '\\D', '', 'g')`;

@@ -3,7 +3,10 @@ import { ValidateBy } from 'class-validator';
 /** A loose address check (local@host.tld): the pipeline captures what prospects typed. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 
-/** A string that looks like an email address once trimmed (the empty string passes: it means none). */
+/**
+ * An email address, surrounding spaces allowed (a 422 `value_error` otherwise). Only strings are
+ * checked, and the empty string passes: presence and type are the field's other rules.
+ */
 export const IsEmailAddress = () =>
   ValidateBy({
     name: 'isEmailAddress',

@@ -47,23 +47,9 @@ export class Privacy1767000000000 implements MigrationInterface {
         email_hash char(64) NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (organization_id, email_hash))`);
-    // An erasure finds a subject's sessions and links by email (any session, visible or not) and by
-    // phone digits; without these it would read the organization's every session and link.
-    await queryRunner.query(
-      `CREATE INDEX sessions_email_key_idx ON sessions (organization_id, email_key) WHERE email_key IS NOT NULL`,
-    );
-    await queryRunner.query(
-      `CREATE INDEX sessions_phone_digits_idx ON sessions (organization_id, (regexp_replace(phone, '\\D', '', 'g'))) WHERE phone IS NOT NULL`,
-    );
-    await queryRunner.query(
-      `CREATE INDEX custom_links_phone_digits_idx ON custom_links (organization_id, (regexp_replace(phone, '\\D', '', 'g'))) WHERE phone IS NOT NULL`,
-    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP INDEX custom_links_phone_digits_idx`);
-    await queryRunner.query(`DROP INDEX sessions_phone_digits_idx`);
-    await queryRunner.query(`DROP INDEX sessions_email_key_idx`);
     await queryRunner.query(`DROP TABLE privacy_suppressions`);
     await queryRunner.query(`DROP TABLE suppression_salts`);
     await queryRunner.query(`DROP TABLE privacy_erasures`);

@@ -36,6 +36,7 @@ import { AccountActivity1766700000000 } from './1766700000000-AccountActivity';
 import { AnalyticsFacets1766800000000 } from './1766800000000-AnalyticsFacets';
 import { Retention1766900000000 } from './1766900000000-Retention';
 import { Privacy1767000000000 } from './1767000000000-Privacy';
+import { SubjectLookups1767050000000 } from './1767050000000-SubjectLookups';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   AnalyticsFacets1766800000000,
   Retention1766900000000,
   Privacy1767000000000,
+  SubjectLookups1767050000000,
 ];

@@ -41,6 +41,14 @@ export type LinkColumns = Partial<Omit<CustomLinkRow, 'organization_id' | 'id'>>
 export class CustomLinksRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** The first `limit` links whose email is this email key, case-insensitively, newest first (custom_links_email_idx). */
+  async findByEmailKey(organizationId: string, emailKey: string, limit: number): Promise<CustomLinkRow[]> {
+    return this.db.query(
+      `SELECT * FROM custom_links WHERE organization_id = $1 AND lower(email) = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [organizationId, emailKey, limit],
+    );
+  }
+
   /** Inserts a link unless its id exists (a resumed job item): true when this call created it. */
   async insertIfAbsent(tx: EntityManager, organizationId: string, id: string, columns: LinkColumns): Promise<boolean> {
     const names = Object.keys(columns);

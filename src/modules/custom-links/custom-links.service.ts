@@ -52,6 +52,23 @@ export class CustomLinksService {
     private readonly suppressions: SuppressionList,
   ) {}
 
+  /**
+   * The first `limit` links personalized for an email (their `email` equal to the key,
+   * case-insensitively), newest first, as the link route answers them; `truncated` when more exist.
+   */
+  async ofEmailKey(
+    organizationId: string,
+    emailKey: string,
+    limit: number,
+  ): Promise<{ customLinks: CustomLinkResponse[]; truncated: boolean }> {
+    const asOf = await this.progress.asOf(organizationId);
+    const rows = await this.links.findByEmailKey(organizationId, emailKey, limit + 1);
+    return {
+      customLinks: rows.slice(0, limit).map((row) => this.toResponse(row, asOf)),
+      truncated: rows.length > limit,
+    };
+  }
+
   async get(organizationId: string, id: string): Promise<CustomLinkResponse> {
     const asOf = await this.progress.asOf(organizationId);
     const link = await this.links.findById(organizationId, id);

@@ -5,3 +5,4 @@ export { CustomLinkListQuery } from './dto/custom-link-list.query';
 export { LinkCreationService } from './link-creation.service';
 export { linkCreationWindows, thumbnailRenderWindows } from './link-limits';
 export { LinkErasure } from './link-erasure';
+export { CustomLinkResponse } from './dto/custom-link.response';

@@ -8,6 +8,7 @@ import { EngagementService } from './engagement.service';
 import { EventsService } from './events.service';
 import { FoldProgress } from './fold-progress';
 import { LINK_OPENS_QUEUE } from './jobs/link-opens.queue';
+import { LinkEventCounts } from './link-event-counts';
 import { LinkEventExport } from './link-event-export';
 import { LinkOpensService } from './link-opens.service';
 import { LinkFiling } from './link-filing';
@@ -58,8 +59,18 @@ import { FoldScheduler } from './jobs/fold-scheduler';
     LinkEventExport,
     AccountLinkEvents,
     LinkFiling,
+    LinkEventCounts,
   ],
-  exports: [EngagementService, EventsService, EventFold, EventRetention, FoldProgress, LinkOpensService, LinkFiling],
+  exports: [
+    EngagementService,
+    EventsService,
+    EventFold,
+    EventRetention,
+    FoldProgress,
+    LinkOpensService,
+    LinkFiling,
+    LinkEventCounts,
+  ],
 })
 export class EngagementModule {}
 

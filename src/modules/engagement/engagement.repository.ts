@@ -5,7 +5,7 @@ import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { addFacetsSql, type FacetCount, type Filing } from './facets';
 import type { BotReason } from './rules/bot-detection';
-import type { DistinctKind, EngagementEvent } from './rules/engagement-rollup';
+import type { DistinctKind, EngagementEvent, EventType } from './rules/engagement-rollup';
 import type { DeviceType, EventContext } from './rules/event-context';
 import type { ActivityPageQuery, ActivityRow } from '../accounts';
 import type { InternalReason } from '../settings';
@@ -148,10 +148,32 @@ export type SessionReferenceRow = Pick<
   'session_id' | 'opened_at' | 'started_at' | 'engaged_at' | 'ended_at'
 >;
 
+/** How many events of one type a link's log holds (eventCountsOfLinks). */
+export type LinkEventTypeCount = Narrowed<Pick<Row<'link_events'>, 'custom_link_id' | 'type'>, { type: EventType }> & {
+  events: number;
+  bot: number;
+  internal: number;
+};
+
 /** The only place that queries engagement tables; every statement is scoped by organization. */
 @Injectable()
 export class EngagementRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * The logged events of these links by link and type, folded or not, with how many of them are bot
+   * or internal traffic (link_events_link_idx, each link's entries once).
+   */
+  async eventCountsOfLinks(organizationId: string, linkIds: string[]): Promise<LinkEventTypeCount[]> {
+    if (linkIds.length === 0) return [];
+    return this.db.query(
+      `SELECT custom_link_id, type, count(*)::int AS events, count(*) FILTER (WHERE bot)::int AS bot,
+              count(*) FILTER (WHERE internal_reason IS NOT NULL)::int AS internal
+         FROM link_events WHERE organization_id = $1 AND custom_link_id = ANY($2::uuid[])
+        GROUP BY custom_link_id, type`,
+      [organizationId, linkIds],
+    );
+  }
 
   /**
    * Appends events to the log as one batch (docs/api.md §6.4), each eventId once ever (link_event_ids;

@@ -22,3 +22,4 @@ export { lifecycleOf } from './rules/lifecycle';
 export type { MilestoneTimes } from './rules/link-milestones';
 export { BOT_REASONS, type BotReason, type BotSignals } from './rules/bot-detection';
 export { noBotOpens, type BotOpens } from './rules/engagement-rollup';
+export { LinkEventCounts, type LinkEventCount } from './link-event-counts';

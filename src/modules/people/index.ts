@@ -6,3 +6,4 @@ export { PERSON_SESSIONS, type PersonSessions, type SessionAssignment } from './
 export { BUYING_INTENTS } from './rules/intent';
 export type { SessionFacts } from './rules/person-rollup';
 export { QUALIFICATION_STATUSES } from './rules/qualification';
+export { PersonResponse } from './dto/person.response';

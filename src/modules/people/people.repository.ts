@@ -69,6 +69,15 @@ const UPSERT_ROLLUPS = `
 export class PeopleRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** The person of an email key, or null (people_email_key). */
+  async findByEmailKey(organizationId: string, emailKey: string): Promise<PersonRow | null> {
+    const rows: PersonRow[] = await this.db.query(
+      `SELECT * FROM people WHERE organization_id = $1 AND email_key = $2`,
+      [organizationId, emailKey],
+    );
+    return rows[0] ?? null;
+  }
+
   /** What account rollups read of the people of these domains (people_account_idx), grouped by domain. */
   async accountFactsFor(
     tx: EntityManager,
@@ -183,15 +192,6 @@ export class PeopleRepository {
       .addIf('last_seen_at >= $?', query.last_seen_from)
       .addIf('last_seen_at <= $?', query.last_seen_to)
       .addIf('updated_at >= $?', query.updated_since);
-  }
-
-  /** The person with this email key (people_email_key), or null. */
-  async findByEmailKey(organizationId: string, emailKey: string): Promise<Pick<PersonRow, 'id'> | null> {
-    const rows: Pick<PersonRow, 'id'>[] = await this.db.query(
-      `SELECT id FROM people WHERE organization_id = $1 AND email_key = $2`,
-      [organizationId, emailKey],
-    );
-    return rows[0] ?? null;
   }
 }
 

@@ -15,6 +15,12 @@ export class PeopleService {
     private readonly cursors: Cursors,
   ) {}
 
+  /** The person of an email key as the person route answers it, or null when there is none. */
+  async ofEmailKey(organizationId: string, emailKey: string): Promise<PersonResponse | null> {
+    const person = await this.people.findByEmailKey(organizationId, emailKey);
+    return person ? toPersonResponse(person) : null;
+  }
+
   async list(organizationId: string, query: PeopleListQuery): Promise<PeopleListResponse> {
     const window = this.cursors.window(PEOPLE_LIST, organizationId, query);
     const [rows, total] = await Promise.all([

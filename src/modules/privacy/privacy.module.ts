@@ -17,6 +17,8 @@ import { PRIVACY_QUEUE } from './jobs/privacy.queue';
 import { PrivacyProcessor } from './jobs/privacy.processor';
 import { PrivacyRepository } from './privacy.repository';
 import { PrivacyService } from './privacy.service';
+import { SubjectAccessService } from './subject-access.service';
+import { SubjectsController } from './subjects.controller';
 
 /**
  * Privacy (docs/api.md §18): erasure of a person everywhere, run as jobs, and the right of access.
@@ -31,7 +33,11 @@ import { PrivacyService } from './privacy.service';
 export class PrivacyModule {}
 
 /** The privacy routes (API role only). */
-@Module({ imports: [PrivacyModule, IdempotencyModule], controllers: [ErasuresController] })
+@Module({
+  imports: [PrivacyModule, IdempotencyModule, SessionsModule, PeopleModule, CustomLinksModule, EngagementModule],
+  controllers: [ErasuresController, SubjectsController],
+  providers: [SubjectAccessService],
+})
 export class PrivacyHttpModule {}
 
 /** Worker-only: runs erasures; erasures nobody runs come back through the reaper. */

@@ -5,3 +5,6 @@ export { TranscriptQuota } from './transcript-quota';
 export { SessionRetention, type ExpiredSessions } from './session-retention';
 export { SessionErasure } from './session-erasure';
 export type { DeletedSessions } from './session-deletion';
+export { SessionsOfSubject, type SubjectSessions } from './sessions-of-subject';
+export { SessionDetailResponse } from './dto/session.response';
+export { TranscriptResponse } from './dto/transcript.response';

@@ -11,6 +11,7 @@ import { SessionErasure } from './session-erasure';
 import { SessionRetention } from './session-retention';
 import { SessionsOfAccounts } from './sessions-of-accounts';
 import { SessionsOfPeople } from './sessions-of-people';
+import { SessionsOfSubject } from './sessions-of-subject';
 import { SessionsTracked } from './sessions-tracked';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
@@ -40,8 +41,9 @@ import { SessionsController } from './sessions.controller';
     SessionDeletion,
     SessionRetention,
     SessionErasure,
+    SessionsOfSubject,
   ],
-  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention, SessionErasure],
+  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention, SessionErasure, SessionsOfSubject],
 })
 export class SessionsModule {}
 

@@ -110,11 +110,14 @@ type PersonSessionRow = Narrowed<
   { email_key: string; buying_intent: SessionFacts['buyingIntent'] }
 > & { geo_city: Tracking['geoCity']; geo_region: Tracking['geoRegion'] };
 
-/** A visible session's transcript and the day's reads charged with it (readTranscript). */
-type TranscriptRead = Narrowed<
+/** A stored transcript, entries by sequenceNumber. */
+export type StoredTranscript = Narrowed<
   Pick<Row<'session_transcripts'>, 'entries' | 'total'>,
   { entries: TranscriptEntry[] }
-> & {
+>;
+
+/** A visible session's transcript and the day's reads charged with it (readTranscript). */
+type TranscriptRead = StoredTranscript & {
   reads: Row<'transcript_daily_reads'>['reads'] | null;
 };
 
@@ -158,6 +161,25 @@ const LIST_COLUMNS = `s.id, s.display_id, ${isoTimestamp('s.start_time')}, ${iso
   s.sentiment, s.engagement_level, s.primary_intent, s.summary_markdown, s.utm_source, s.device, s.geo_country,
   s.custom_link_id, s.custom_link_campaign_id, ${isoTimestamp('s.updated_at')},
   pi.overall_intent, pi.intent_score, ${isoTimestamp('pi.intent_calculated_at')}`;
+
+/**
+ * A session's detail columns: LIST_COLUMNS, its details, and what engagement tracking observed of it
+ * (engagement's read model session_observations, by link_events_session_idx): the earliest human
+ * event of each type per link, oldest first, with the link's campaign (link_rollups).
+ */
+const DETAIL_COLUMNS = `${LIST_COLUMNS}, s.tracking, s.details,
+              coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
+                                                          'campaign_id', lr.campaign_id) ORDER BY o.at)
+                          FROM session_observations o
+                          LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
+                         WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed`;
+
+/** A detail as DETAIL_COLUMNS reads it: observed times as JSON text. */
+type ReadDetail = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedEvent, 'at'> & { at: string })[] };
+
+/** Replaced in place: copying a row of some 40 columns with a spread costs more than the mapping itself. */
+const toDetailRow = (row: ReadDetail): SessionDetailRow =>
+  Object.assign(row, { observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) });
 
 /** Each session's person, for their intent: the people module's read model (person_intents), by people_pkey. */
 const PERSON_INTENT = (organization: string) =>
@@ -209,6 +231,31 @@ const UPSERT_SESSION = `
 @Injectable()
 export class SessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * The first `limit` sessions of an email key, visible or not (staging, pending), newest first, each
+   * as its detail reads it (sessions_email_key_idx): what the organization holds about the person.
+   */
+  async detailsOfEmail(organizationId: string, emailKey: string, limit: number): Promise<SessionDetailRow[]> {
+    const rows: ReadDetail[] = await this.db.query(
+      `SELECT ${DETAIL_COLUMNS}
+         FROM sessions s ${PERSON_INTENT('s.organization_id')}
+        WHERE s.organization_id = $1 AND s.email_key = $2
+        ORDER BY s.start_time DESC, s.id DESC LIMIT $3`,
+      [organizationId, emailKey, limit],
+    );
+    return rows.map(toDetailRow);
+  }
+
+  /** The stored transcripts of these sessions, visible or not, by session id (primary key); nothing charged. */
+  async transcriptsOf(organizationId: string, sessionIds: string[]): Promise<Map<string, StoredTranscript>> {
+    if (sessionIds.length === 0) return new Map();
+    const rows: (StoredTranscript & Pick<Row<'session_transcripts'>, 'session_id'>)[] = await this.db.query(
+      `SELECT session_id, entries, total FROM session_transcripts WHERE organization_id = $1 AND session_id = ANY($2::uuid[])`,
+      [organizationId, sessionIds],
+    );
+    return new Map(rows.map(({ session_id, entries, total }) => [session_id, { entries, total }]));
+  }
 
   /**
    * The stored session with this id in any organization (sessions_id_key): ingestion must know
@@ -377,21 +424,14 @@ export class SessionsRepository {
    * pending. `tx`: as that transaction sees it (its own statement, not the prepared one on the pool).
    */
   async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
-    type Read = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedEvent, 'at'> & { at: string })[] };
-    const sql = `SELECT ${LIST_COLUMNS}, s.tracking, s.details,
-              coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
-                                                          'campaign_id', lr.campaign_id) ORDER BY o.at)
-                          FROM session_observations o
-                          LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
-                         WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed
+    const sql = `SELECT ${DETAIL_COLUMNS}
          FROM sessions s ${PERSON_INTENT('s.organization_id')}
         WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`;
-    const rows: Read[] = tx
+    const rows: ReadDetail[] = tx
       ? await tx.query(sql, [organizationId, id])
-      : await preparedQuery<Read>(this.db, sql, [organizationId, id]);
+      : await preparedQuery<ReadDetail>(this.db, sql, [organizationId, id]);
     const row = rows[0];
-    // Replaced in place: copying a row of some 40 columns with a spread costs more than the mapping itself.
-    return row ? Object.assign(row, { observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) }) : null;
+    return row ? toDetailRow(row) : null;
   }
 
   /** Those of these sessions that are visible (sessions primary key). */

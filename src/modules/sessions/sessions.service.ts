@@ -15,11 +15,31 @@ import {
 import type { TranscriptResponse } from './dto/transcript.response';
 import { lifecycleOf } from '../engagement';
 import { SESSION_LIST } from './session-list';
-import { SessionsRepository, type ListedSession, type SessionSearchQuery } from './sessions.repository';
+import {
+  SessionsRepository,
+  type ListedSession,
+  type SessionDetailRow,
+  type SessionSearchQuery,
+} from './sessions.repository';
 import { TranscriptQuota } from './transcript-quota';
 
 const SESSION_NOT_FOUND = 'Session not found, outside the organization, or not yet analyzed.';
 const TRANSCRIPT_NOT_FOUND = 'Transcript not found or outside the organization.';
+
+/** A session's detail with its link, campaign and lifecycle as engagement tracking observed them. */
+export function toSessionDetail(session: SessionDetailRow): SessionDetailResponse {
+  const { observed } = session;
+  // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
+  const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
+  const ofLink = observed.filter((e) => e.custom_link_id === linkId);
+  // An ingested campaign stands; else the campaign of the link the session was observed through.
+  const campaignId = session.custom_link_campaign_id ?? ofLink[0]?.campaign_id ?? null;
+  return toSessionDetailResponse(session, {
+    customLinkId: linkId,
+    customLinkCampaignId: campaignId,
+    lifecycle: linkId ? lifecycleOf(ofLink) : null,
+  });
+}
 
 @Injectable()
 export class SessionsService {
@@ -70,17 +90,7 @@ export class SessionsService {
   async get(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailResponse> {
     const session = await this.sessions.findVisible(organizationId, id, tx);
     if (!session) throw new NotFoundError(SESSION_NOT_FOUND);
-    const { observed } = session;
-    // customLinkId may be ingested or derived from events carrying the session id (docs/api.md §2.2, §6.6).
-    const linkId = session.custom_link_id ?? observed[0]?.custom_link_id ?? null;
-    const ofLink = observed.filter((e) => e.custom_link_id === linkId);
-    // An ingested campaign stands; else the campaign of the link the session was observed through.
-    const campaignId = session.custom_link_campaign_id ?? ofLink[0]?.campaign_id ?? null;
-    return toSessionDetailResponse(session, {
-      customLinkId: linkId,
-      customLinkCampaignId: campaignId,
-      lifecycle: linkId ? lifecycleOf(ofLink) : null,
-    });
+    return toSessionDetail(session);
   }
 
   /**

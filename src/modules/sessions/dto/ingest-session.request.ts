@@ -24,12 +24,12 @@ import {
   OptionalTextList,
   OptionalTimestamp,
 } from '../../../common/validation/field-decorators';
+import { IsEmailAddress } from '../../../common/validation/email-address';
 import { IsHttpUrl } from '../../../common/validation/http-url';
 import { TimestampInput } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
 import { BUYING_INTENTS, QUALIFICATION_STATUSES } from '../../people';
 import { ApiInteger } from '../../../common/http/api-integer';
-import { IsEmailAddress } from '../../../common/validation/email-address';
 
 const SHORT = 255;
 const URL = 2048;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../../common/canonical-json';
+import { emailKeyOf } from '../../../common/privacy/data-subject';
 import type {
   IngestSessionRequest,
   ObjectionInput,
@@ -173,7 +174,7 @@ export function toSessionIngestion(body: IngestSessionRequest): SessionIngestion
     endTime: orNull(body.endTime),
     sessionType: orNull(body.sessionType),
     email,
-    emailKey: email?.toLowerCase() ?? null,
+    emailKey: email === null ? null : emailKeyOf(email),
     name: orNull(body.name),
     business: orNull(body.business),
     phone: orNull(body.phone),
