@@ -11,6 +11,8 @@ import {
   PURGE_IDEMPOTENCY_RECORDS_CRON,
   RUN_RETENTION,
   RUN_RETENTION_CRON,
+  SWEEP_WEBHOOK_MESSAGES,
+  SWEEP_WEBHOOK_MESSAGES_CRON,
 } from '../src/modules/maintenance/jobs/maintenance.queue';
 import { isolatedServices } from './support/isolated-database';
 import { ingest, sessionBody } from './support/sessions';
@@ -51,6 +53,55 @@ describe('worker role: maintenance', () => {
       [organizationId],
     );
     expect(rows.map((r) => r.idempotency_key)).toEqual(['live']);
+  });
+
+  it('registers the hourly webhook message sweep as one repeatable job', async () => {
+    const queue = t.app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
+    await eventually(async () => (await queue.getRepeatableJobs()).some((j) => j.name === SWEEP_WEBHOOK_MESSAGES));
+    const jobs = (await queue.getRepeatableJobs()).filter((j) => j.name === SWEEP_WEBHOOK_MESSAGES);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].cron).toBe(SWEEP_WEBHOOK_MESSAGES_CRON);
+  });
+
+  it('deletes webhook messages 30 days old with their deliveries, unless a delivery is still pending', async () => {
+    const { organizationId } = await t.createTenant();
+    const db = t.app.get(DataSource);
+    const endpoint = randomUUID();
+    await db.query(
+      `INSERT INTO webhook_endpoints (organization_id, id, url, event_types, secret)
+       VALUES ($1, $2, 'https://hooks.example.com/in', '{session.analyzed}', 'whsec_test')`,
+      [organizationId, endpoint],
+    );
+    const message = async (name: string, ageDays: number, status: 'succeeded' | 'failed' | 'pending') => {
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO webhook_messages (organization_id, id, event_type, body, created_at)
+         VALUES ($1, $2, 'session.analyzed', $3, now() - $4 * interval '1 day')`,
+        [organizationId, id, JSON.stringify({ name }), ageDays],
+      );
+      await db.query(
+        `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status)
+         VALUES ($1, $2, $3, $4, 1, $5)`,
+        [organizationId, randomUUID(), endpoint, id, status],
+      );
+    };
+    await message('young', 29, 'succeeded');
+    await message('old', 31, 'succeeded');
+    await message('old-failed', 31, 'failed');
+    await message('old-pending', 31, 'pending');
+
+    await t.app.get(MaintenanceProcessor).sweepWebhookMessages();
+
+    const left: { body: string }[] = await db.query(
+      `SELECT body FROM webhook_messages WHERE organization_id = $1 ORDER BY body`,
+      [organizationId],
+    );
+    expect(left.map((row) => (JSON.parse(row.body) as { name: string }).name)).toEqual(['old-pending', 'young']);
+    const deliveries: { count: string }[] = await db.query(
+      `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1`,
+      [organizationId],
+    );
+    expect(deliveries[0].count).toBe('2');
   });
 
   it('registers the daily retention run as one repeatable job', async () => {

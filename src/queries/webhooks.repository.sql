@@ -99,6 +99,15 @@ UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELS
       active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN now() ELSE updated_at END
 WHERE organization_id = $1 AND id = $2
 
+-- WebhooksRepository.deleteMessagesBefore
+DELETE FROM webhook_messages m USING (
+ SELECT organization_id, id FROM webhook_messages o
+  WHERE created_at < $1 AND NOT EXISTS (
+    SELECT 1 FROM webhook_deliveries d
+     WHERE d.organization_id = o.organization_id AND d.message_id = o.id AND d.status = 'pending')
+  LIMIT $2) old
+WHERE m.organization_id = old.organization_id AND m.id = old.id
+
 -- WebhooksRepository.deleteMessagesMatching
 WITH gone AS (
   DELETE FROM webhook_messages WHERE organization_id = $1 AND lower(body) LIKE ANY($2::text[]) RETURNING id)

@@ -37,6 +37,7 @@ import { AnalyticsFacets1766800000000 } from './1766800000000-AnalyticsFacets';
 import { Retention1766900000000 } from './1766900000000-Retention';
 import { Privacy1767000000000 } from './1767000000000-Privacy';
 import { SubjectLookups1767050000000 } from './1767050000000-SubjectLookups';
+import { WebhookMessageLifetime1767060000000 } from './1767060000000-WebhookMessageLifetime';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   Retention1766900000000,
   Privacy1767000000000,
   SubjectLookups1767050000000,
+  WebhookMessageLifetime1767060000000,
 ];

@@ -2,13 +2,14 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { RetentionModule } from '../retention';
+import { WebhooksModule } from '../webhooks';
 import { MaintenanceProcessor } from './jobs/maintenance.processor';
 import { MAINTENANCE_QUEUE } from './jobs/maintenance.queue';
 import { MaintenanceRepository } from './maintenance.repository';
 
 /** Worker-only: registered when APP_ROLE is worker or all. */
 @Module({
-  imports: [BullModule.registerQueue({ name: MAINTENANCE_QUEUE }), IdempotencyModule, RetentionModule],
+  imports: [BullModule.registerQueue({ name: MAINTENANCE_QUEUE }), IdempotencyModule, RetentionModule, WebhooksModule],
   providers: [MaintenanceProcessor, MaintenanceRepository],
 })
 export class MaintenanceModule {}

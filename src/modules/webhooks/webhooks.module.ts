@@ -5,6 +5,7 @@ import { JobLeasesModule } from '../../common/queue/job-leases';
 import { WEBHOOK_DELIVERIES_QUEUE } from './jobs/webhooks.queue';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookErasure } from './webhook-erasure';
+import { WebhookHistory } from './webhook-history';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhooksRepository } from './webhooks.repository';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
@@ -15,12 +16,12 @@ import { WebhooksProcessor } from './jobs/webhooks.processor';
 
 /**
  * Webhooks for every role (routes: WebhooksHttpModule; sending: WebhooksWorkerModule). Other modules
- * import it for WebhookOutbox; privacy for WebhookErasure.
+ * import it for WebhookOutbox; privacy for WebhookErasure; maintenance for WebhookHistory.
  */
 @Module({
   imports: [BullModule.registerQueue({ name: WEBHOOK_DELIVERIES_QUEUE }), IdempotencyRecordsModule, JobLeasesModule],
-  providers: [WebhooksRepository, WebhookEndpointsService, WebhookOutbox, WebhookErasure],
-  exports: [WebhookEndpointsService, WebhookOutbox, WebhooksRepository, WebhookErasure],
+  providers: [WebhooksRepository, WebhookEndpointsService, WebhookOutbox, WebhookErasure, WebhookHistory],
+  exports: [WebhookEndpointsService, WebhookOutbox, WebhooksRepository, WebhookErasure, WebhookHistory],
 })
 export class WebhooksModule {}
 

@@ -388,6 +388,24 @@ export class WebhooksRepository {
   }
 
   /**
+   * Deletes at most `limit` messages recorded before `cutoff` that no delivery still waits to send
+   * (webhook_messages_created_idx), with their deliveries; across organizations. Resolves how many.
+   */
+  async deleteMessagesBefore(cutoff: Date, limit: number): Promise<number> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `DELETE FROM webhook_messages m USING (
+         SELECT organization_id, id FROM webhook_messages o
+          WHERE created_at < $1 AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries d
+             WHERE d.organization_id = o.organization_id AND d.message_id = o.id AND d.status = 'pending')
+          LIMIT $2) old
+        WHERE m.organization_id = old.organization_id AND m.id = old.id`,
+      [cutoff.toISOString(), limit],
+    );
+    return count;
+  }
+
+  /**
    * Deletes the organization's messages whose body contains any of `patterns` (LIKE patterns on the
    * lower-cased body), with their deliveries (foreign key); returns how many deliveries went.
    */

@@ -3,6 +3,7 @@ import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { IdempotencyRepository } from '../../../common/idempotency/idempotency.repository';
 import { RetentionService } from '../../retention';
+import { WebhookHistory } from '../../webhooks';
 import { MaintenanceRepository } from '../maintenance.repository';
 import {
   COMPACT_SESSION_COUNTS,
@@ -12,6 +13,8 @@ import {
   PURGE_IDEMPOTENCY_RECORDS_CRON,
   RUN_RETENTION,
   RUN_RETENTION_CRON,
+  SWEEP_WEBHOOK_MESSAGES,
+  SWEEP_WEBHOOK_MESSAGES_CRON,
 } from './maintenance.queue';
 
 /** Housekeeping on a repeatable schedule; each run is idempotent, so overlaps and reruns are harmless. */
@@ -24,6 +27,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
     private readonly idempotency: IdempotencyRepository,
     private readonly maintenance: MaintenanceRepository,
     private readonly retention: RetentionService,
+    private readonly webhookHistory: WebhookHistory,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -47,6 +51,11 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       {},
       { repeat: { cron: RUN_RETENTION_CRON }, removeOnComplete: 10, removeOnFail: 10 },
     );
+    await this.queue.add(
+      SWEEP_WEBHOOK_MESSAGES,
+      {},
+      { repeat: { cron: SWEEP_WEBHOOK_MESSAGES_CRON }, removeOnComplete: 10, removeOnFail: 10 },
+    );
   }
 
   @Process(PURGE_IDEMPOTENCY_RECORDS)
@@ -65,5 +74,11 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
   @Process(RUN_RETENTION)
   async runRetention(): Promise<void> {
     await this.retention.runAll();
+  }
+
+  @Process(SWEEP_WEBHOOK_MESSAGES)
+  async sweepWebhookMessages(): Promise<void> {
+    const deleted = await this.webhookHistory.sweepOld();
+    if (deleted > 0) this.logger.log({ deleted }, 'Deleted webhook messages past their lifetime');
   }
 }
