@@ -7,6 +7,9 @@ import { gunzipSync } from 'node:zlib';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { LinkErasure } from '../src/modules/custom-links';
+import { ErasureRunner } from '../src/modules/privacy/jobs/erasure-runner.service';
+import { PrivacyRepository } from '../src/modules/privacy/privacy.repository';
 import type {
   Erasure,
   ErasurePage,
@@ -134,6 +137,12 @@ describe('privacy erasures', () => {
   });
 
   const auth = (req: request.Test, key: string) => req.set('x-api-key', key);
+  const pgDump = async () => {
+    const { stdout } = await promisify(execFile)('pg_dump', ['--data-only', isolated.env.DATABASE_URL], {
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return stdout;
+  };
   const get = (path: string, key: string) => auth(request(t.server).get(path), key);
   const erase = (body: unknown, key: string) => auth(request(t.server).post(ERASURES), key).send(body as object);
   const completed = (key: string, id: string) =>
@@ -406,13 +415,6 @@ describe('privacy erasures', () => {
       erasure = await completed(who.key, requested.id);
     });
 
-    const pgDump = async () => {
-      const { stdout } = await promisify(execFile)('pg_dump', ['--data-only', isolated.env.DATABASE_URL], {
-        maxBuffer: 256 * 1024 * 1024,
-      });
-      return stdout;
-    };
-
     it('completes, counting what it erased', () => {
       expect(erasure.status).toBe('completed');
       expect(erasure.counts).toEqual({
@@ -543,6 +545,64 @@ describe('privacy erasures', () => {
       const byPhone = (await erase({ phone: digits(KATE.phone) }, who.key).expect(202)).body as Erasure;
       expect((await completed(who.key, byPhone.id)).counts).toMatchObject({ sessions: 1, customLinks: 1 });
       await get(`/api/v1/sessions/${kateSession}`, who.key).expect(404);
+    });
+  });
+
+  describe('a run that dies', () => {
+    let who: Tenant;
+    beforeAll(async () => {
+      who = await t.createTenant();
+    });
+
+    /** An erasure recorded and taken by a process that died: running, its lease lapsed, no queue job. */
+    const takenByADeadProcess = async (email: string): Promise<string> => {
+      const erasures = t.app.get(PrivacyRepository);
+      const id = randomUUID();
+      await db.transaction((tx) =>
+        erasures.insert(tx, who.organizationId, { id, suppress: false, email, phone: null, personId: null }),
+      );
+      await erasures.start(who.organizationId, id, { owner: 'dead-process', leaseMs: 1 });
+      return id;
+    };
+
+    it('is finished by the next run, which adds its counts to those already recorded', async () => {
+      const email = `rita.zq${RUN}@resumed.example`;
+      const session = randomUUID();
+      await ingest(t.server, who.key, session, sessionBody({ email, name: `Ritazq${RUN}` })).expect(200);
+      const [link] = await createLinks(t.server, who.key, [{ firstName: `Ritazq${RUN}`, email }]);
+      const id = await takenByADeadProcess(email);
+      // The dead run had emptied the link and counted it, then died before the sessions.
+      const subject = { emailKey: email, phoneDigits: null };
+      expect(await t.app.get(LinkErasure).erase(who.organizationId, subject, [])).toBe(1);
+      await t.app.get(PrivacyRepository).addCounts(who.organizationId, id, { customLinks: 1 });
+
+      await t.app.get(ErasureRunner).run(who.organizationId, id);
+
+      const done = (await get(`${ERASURES}/${id}`, who.key).expect(200)).body as Erasure;
+      expect(done).toMatchObject({ status: 'completed', counts: { customLinks: 1, sessions: 1, people: 1 } });
+      await get(`/api/v1/sessions/${session}`, who.key).expect(404);
+      expect(((await get(`/api/v1/custom-links/${link.id}`, who.key).expect(200)).body as Link).email).toBeNull();
+      expect(found(await pgDump(), [email, `Ritazq${RUN}`])).toEqual([]);
+    });
+
+    it('fails with a safe reason after five runs, forgetting its subject', async () => {
+      const id = await takenByADeadProcess(`tries.zq${RUN}@failed.example`);
+      await db.query(`UPDATE privacy_erasures SET attempts = 5 WHERE organization_id = $1 AND id = $2`, [
+        who.organizationId,
+        id,
+      ]);
+      await t.app.get(ErasureRunner).run(who.organizationId, id);
+      expect((await get(`${ERASURES}/${id}`, who.key).expect(200)).body).toMatchObject({
+        status: 'failed',
+        counts: null,
+        completedAt: expect.any(String),
+        failureReason: 'The erasure failed repeatedly; request it again.',
+      });
+      const rows: { subject_email: string | null }[] = await db.query(
+        `SELECT subject_email FROM privacy_erasures WHERE id = $1`,
+        [id],
+      );
+      expect(rows).toEqual([{ subject_email: null }]);
     });
   });
 });
