@@ -10,6 +10,7 @@ import { RedisModule } from './common/redis/redis.module';
 import { AppConfigModule } from './config/config.module';
 import { loadConfigOrExit, type AppConfig } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
+import { CitusNotInstalledError, distribute } from './database/distribution';
 import { startLocalServices } from './local-services';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { ApiKeysService } from './modules/api-keys/api-keys.service';
@@ -47,6 +48,7 @@ const USAGE = `usage:
   cli retention:run [--org ORG_ID]
   cli migration:run
   cli migration:revert
+  cli db:distribute
 scopes: ${SCOPES.join(', ')}`;
 
 const COMMANDS = [
@@ -59,6 +61,7 @@ const COMMANDS = [
   'retention:run',
   'migration:run',
   'migration:revert',
+  'db:distribute',
 ];
 
 /** Commands that use keys, and so Redis: key creations and revocations are announced to the API instances' key caches. */
@@ -104,10 +107,11 @@ async function run(argv: string[]): Promise<unknown> {
   // Without DATABASE_URL / REDIS_URL the CLI reaches the embedded services the server uses,
   // starting them (and migrating) when no server runs; org:create and migrations need no Redis.
   const services = await startLocalServices(config, {
-    migrate: !command.startsWith('migration:'),
+    migrate: !command.startsWith('migration:') && command !== 'db:distribute',
     redis: KEY_COMMANDS.includes(command),
   });
   try {
+    if (command === 'db:distribute') return await distribution(config);
     return command.startsWith('migration:')
       ? await migrations(config, command)
       : await adminCommand(config, command, values);
@@ -131,6 +135,19 @@ async function migrations(config: AppConfig, command: string): Promise<unknown> 
     const ownTransaction = dataSource.migrations.find((migration) => migration.name === last?.name)?.transaction;
     await dataSource.undoLastMigration({ transaction: ownTransaction === false ? 'none' : 'each' });
     return { reverted: last?.name ?? null };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** The Citus distribution of the migrated schema (docs/scaling.md); without statement timeouts, as migrations. */
+async function distribution(config: AppConfig): Promise<unknown> {
+  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl, 1));
+  await dataSource.initialize();
+  try {
+    return await distribute(dataSource).catch((error: unknown) => {
+      throw error instanceof CitusNotInstalledError ? new UsageError(error.message) : error;
+    });
   } finally {
     await dataSource.destroy();
   }

@@ -1,0 +1,70 @@
+/** A table of the migrated schema as the distribution step sees it. */
+export interface SchemaTable {
+  name: string;
+  /** It has an `organization_id` column: a tenant table, distributed by it. */
+  tenant: boolean;
+}
+
+/** A foreign key: `from` references `to`. */
+export interface ForeignKey {
+  from: string;
+  to: string;
+}
+
+/** One statement of the plan, in order. */
+export type DistributionStep =
+  { table: string; kind: 'distributed'; column: 'id' | 'organization_id' } | { table: string; kind: 'reference' };
+
+/** The root of the one co-location group: distributed by its `id`, which every tenant key starts with. */
+export const ROOT_TABLE = 'organizations';
+/** Tables the distribution leaves local to the coordinator. */
+const LOCAL_TABLES = new Set(['typeorm_migrations']);
+
+/**
+ * The order in which to distribute the schema on Citus (docs/scaling.md): `organizations` by `id`,
+ * then every table without `organization_id` (the global lookups) as a reference table, then every
+ * tenant table by `organization_id` in the co-location group of `organizations`; within each kind a
+ * table comes after the tables it references (Citus distributes a table only once those its foreign
+ * keys point at are). Tables already distributed are skipped, so the step can run again.
+ */
+export function distributionPlan(
+  tables: readonly SchemaTable[],
+  foreignKeys: readonly ForeignKey[],
+  alreadyDistributed: ReadonlySet<string>,
+): DistributionStep[] {
+  const wanted = tables.filter((table) => !LOCAL_TABLES.has(table.name));
+  const root = wanted.find((table) => table.name === ROOT_TABLE);
+  if (!root) throw new Error(`the schema has no ${ROOT_TABLE} table`);
+  const references = dependencyOrder(
+    wanted.filter((table) => !table.tenant && table.name !== ROOT_TABLE),
+    foreignKeys,
+  );
+  const tenants = dependencyOrder(
+    wanted.filter((table) => table.tenant),
+    foreignKeys,
+  );
+  const steps: DistributionStep[] = [
+    { table: ROOT_TABLE, kind: 'distributed', column: 'id' },
+    ...references.map((name): DistributionStep => ({ table: name, kind: 'reference' })),
+    ...tenants.map((name): DistributionStep => ({ table: name, kind: 'distributed', column: 'organization_id' })),
+  ];
+  return steps.filter((step) => !alreadyDistributed.has(step.table));
+}
+
+/** The tables' names, each after those of the set it references; a cycle is an error. */
+function dependencyOrder(tables: readonly SchemaTable[], foreignKeys: readonly ForeignKey[]): string[] {
+  const names = new Set(tables.map((table) => table.name));
+  const ordered: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string, path: string[]) => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting') throw new Error(`foreign keys form a cycle: ${[...path, name].join(' -> ')}`);
+    state.set(name, 'visiting');
+    for (const key of foreignKeys)
+      if (key.from === name && key.to !== name && names.has(key.to)) visit(key.to, [...path, name]);
+    state.set(name, 'done');
+    ordered.push(name);
+  };
+  for (const name of [...names].sort()) visit(name, []);
+  return ordered;
+}
