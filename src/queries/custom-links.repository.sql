@@ -85,11 +85,11 @@ SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::u
 UPDATE custom_links SET ${[...MERGED, 'stage'].map((c) => `${c} = DEFAULT`).join(', ')}
  WHERE organization_id = $1 AND (open_observed OR bot_open_count > 0 OR internal_open_count > 0 OR last_activity_at IS NOT NULL)
 
--- CustomLinksRepository.mergeRollups
-SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+-- CustomLinksRepository.lockForMerge
+SELECT id, campaign_id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
 WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE
 
--- CustomLinksRepository.mergeRollups (2)
+-- CustomLinksRepository.mergeRollups
 UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = m.${c}`).join(', ')}, updated_at = greatest(now(), l.updated_at)
 FROM (
   SELECT cur.id, t.*, CASE WHEN t.first_engaged_at IS NOT NULL THEN 'engaged' WHEN t.first_started_at IS NOT NULL THEN 'started'

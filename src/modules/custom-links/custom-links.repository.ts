@@ -9,7 +9,7 @@ import { containsPattern, SqlConditions } from '../../common/database/sql-condit
 import { phoneDigitsSql, type DataSubject } from '../../common/privacy/data-subject';
 import type { AccountLinkFigures } from '../accounts';
 import type { CampaignLinkCounts } from '../campaigns';
-import type { BotOpens, LinkRollupDelta, MilestoneTimes } from '../engagement';
+import type { BotOpens, LinkRollupDelta } from '../engagement';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
 import { MERGE_ROLLUPS, mergeParameters, RESET_ROLLUPS } from './link-rollup-merge';
@@ -311,42 +311,41 @@ export class CustomLinksRepository {
     );
   }
 
-  /**
-   * Merges event batches' statistics into the links (docs/api.md §6.4), locked in id order first (the
-   * lock the UPDATE takes: writers of a link wait, foreign-key checks of its cards do not); returns each
-   * link's milestone times as they were before.
-   */
   /** Empties the organization's link rollups in `tx` (a refold follows). */
   async resetRollups(tx: EntityManager, organizationId: string): Promise<void> {
     await tx.query(RESET_ROLLUPS, [organizationId]);
   }
 
-  async mergeRollups(
+  /**
+   * Locks the links a merge of event batches writes, in id order (the lock the UPDATE takes: writers
+   * of a link wait, foreign-key checks of its cards do not); returns their campaigns and milestone
+   * times as they are before it.
+   */
+  async lockForMerge(
     tx: EntityManager,
     organizationId: string,
-    deltas: LinkRollupDelta[],
-  ): Promise<Map<string, MilestoneTimes>> {
-    if (deltas.length === 0) return new Map();
-    const before: Pick<
+    ids: string[],
+  ): Promise<
+    Pick<
       CustomLinkRow,
-      'id' | 'first_started_at' | 'first_engaged_at' | 'first_lead_submitted_at' | 'first_meeting_booked_at'
-    >[] = await tx.query(
-      `SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+      | 'id'
+      | 'campaign_id'
+      | 'first_started_at'
+      | 'first_engaged_at'
+      | 'first_lead_submitted_at'
+      | 'first_meeting_booked_at'
+    >[]
+  > {
+    return tx.query(
+      `SELECT id, campaign_id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
-      [organizationId, deltas.map((d) => d.linkId)],
+      [organizationId, ids],
     );
+  }
+
+  /** Merges event batches' statistics into the links (docs/api.md §6.4), locked by lockForMerge. */
+  async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void> {
     await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas)]);
-    return new Map(
-      before.map((row) => [
-        row.id,
-        {
-          firstStartedAt: row.first_started_at,
-          firstEngagedAt: row.first_engaged_at,
-          firstLeadSubmittedAt: row.first_lead_submitted_at,
-          firstMeetingBookedAt: row.first_meeting_booked_at,
-        },
-      ]),
-    );
   }
 
   /** The subject's links (email case-insensitively, phone by digits), locked in id order. */
