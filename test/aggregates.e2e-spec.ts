@@ -35,7 +35,7 @@ import { CountCache } from '../src/common/pagination/count-cache';
 import { SESSION_LIST } from '../src/modules/sessions/session-list';
 
 /**
- * The derived aggregates kept by statement-level triggers, proven exact through HTTP against
+ * The derived aggregates kept by triggers (row-level since migration RowLevelTriggers), proven exact through HTTP against
  * oracles over the source rows:
  * - session totals (GET /sessions pagination.total) and deep offsets, from session_counts plus
  *   pending session_count_deltas (migration SessionCounts), with pending deltas only, after

@@ -216,6 +216,17 @@ describe('privacy erasures', () => {
       expect(((await get(ERASURES, who.key).expect(200)).body as ErasurePage).erasures).toHaveLength(before);
     });
 
+    it("frees an erased session's id: another organization may use it then, and not before (session_ids)", async () => {
+      const other = await t.createTenant();
+      const [email, id] = [`freed-${RUN}@example.com`, randomUUID()];
+      await ingest(t.server, who.key, id, sessionBody({ email })).expect(200);
+      await ingest(t.server, other.key, id, sessionBody()).expect(409);
+      const { body } = await erase({ email }, who.key).expect(202);
+      expect((await completed(who.key, (body as Erasure).id)).counts).toMatchObject({ sessions: 1 });
+      await ingest(t.server, other.key, id, sessionBody()).expect(200);
+      await ingest(t.server, who.key, id, sessionBody({ email })).expect(409);
+    });
+
     it('says which identifiers it wants', async () => {
       const res = await erase({}, who.key).expect(422);
       expect((res.body as ValidationErrorAnswer).detail[0].msg).toBe(

@@ -212,6 +212,11 @@ async function insertLinks(db, spec) {
       WHERE l.org = $1 ORDER BY l.created_at, l.id`,
     [spec.id],
   );
+  // Each slug's link and organization, as link creation records them (migration GlobalKeyLookups).
+  await db.query(
+    `INSERT INTO custom_link_slugs (slug, custom_link_id, organization_id) SELECT slug, id, org FROM bench_gen.links_plan WHERE org = $1`,
+    [spec.id],
+  );
   // Each prospect's first link; a quarter of prospects respond (some of their sessions start from it).
   await db.query(
     `INSERT INTO bench_gen.prospect_links (org, prospect_n, link_id, campaign_id, slug, created_at, responder)

@@ -285,6 +285,10 @@ async function insertSessions(db, specs) {
       [edges[i], edges[i + 1]],
     );
   }
+  // Each session id's organization, as ingestion records it (migration GlobalKeyLookups).
+  await db.query(
+    `INSERT INTO session_ids (id, organization_id) SELECT id, organization_id FROM bench_gen.sessions_stage`,
+  );
 }
 
 module.exports = { stageAllSessions, insertSessions };

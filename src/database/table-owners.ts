@@ -29,8 +29,10 @@ export type TableOwner =
 export const TABLE_OWNERS = {
   organizations: 'organizations',
   api_keys: 'api-keys',
+  api_key_lookups: 'api-keys',
   idempotency_records: 'common/idempotency',
   sessions: 'sessions',
+  session_ids: 'sessions',
   visible_sessions: 'sessions',
   session_transcripts: 'sessions',
   session_emails: 'sessions',
@@ -44,6 +46,7 @@ export const TABLE_OWNERS = {
   campaigns: 'campaigns',
   campaign_ids: 'campaigns',
   custom_links: 'custom-links',
+  custom_link_slugs: 'custom-links',
   link_rollups: 'custom-links',
   link_card_states: 'custom-links',
   custom_link_search: 'custom-links',

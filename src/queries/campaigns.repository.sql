@@ -15,6 +15,9 @@ RETURNING id, name, created_at, updated_at
 UPDATE campaigns SET name = $3, updated_at = now()
 WHERE organization_id = $1 AND id = $2 RETURNING id, name, created_at, updated_at
 
+-- CampaignsRepository.lock
+SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE
+
 -- CampaignsRepository.delete
 DELETE FROM campaigns WHERE organization_id = $1 AND id = $2
 

@@ -6,7 +6,10 @@ SELECT * FROM custom_links WHERE organization_id = $1 AND lower(email) = $2 ORDE
 -- CustomLinksRepository.insertIfAbsent
 INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
 VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
-ON CONFLICT (organization_id, id) DO NOTHING RETURNING id
+ON CONFLICT (organization_id, id) DO NOTHING RETURNING slug
+
+-- CustomLinksRepository.insertIfAbsent (2)
+INSERT INTO custom_link_slugs (slug, custom_link_id, organization_id) VALUES ($1, $2, $3)
 
 -- CustomLinksRepository.findById
 SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2
@@ -18,7 +21,13 @@ SELECT * FROM custom_links WHERE organization_id = $1 AND id = $2 FOR UPDATE
 SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2
 
 -- CustomLinksRepository.findBySlug
-SELECT organization_id, id, active FROM custom_links WHERE slug = $1
+SELECT organization_id, custom_link_id FROM custom_link_slugs WHERE slug = $1
+
+-- CustomLinksRepository.findBySlug (2)
+SELECT organization_id, id, active FROM custom_links WHERE organization_id = $1 AND id = $2
+
+-- CustomLinksRepository.organizationOf
+SELECT organization_id FROM custom_link_slugs WHERE custom_link_id = $1
 
 -- CustomLinksRepository.lockAll
 SELECT id, campaign_id, account_domain FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
@@ -76,11 +85,11 @@ SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::u
 UPDATE custom_links SET ${[...MERGED, 'stage'].map((c) => `${c} = DEFAULT`).join(', ')}
  WHERE organization_id = $1 AND (open_observed OR bot_open_count > 0 OR internal_open_count > 0 OR last_activity_at IS NOT NULL)
 
--- CustomLinksRepository.mergeRollups
-SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+-- CustomLinksRepository.lockForMerge
+SELECT id, campaign_id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
 WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE
 
--- CustomLinksRepository.mergeRollups (2)
+-- CustomLinksRepository.mergeRollups
 UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = m.${c}`).join(', ')}, updated_at = greatest(now(), l.updated_at)
 FROM (
   SELECT cur.id, t.*, CASE WHEN t.first_engaged_at IS NOT NULL THEN 'engaged' WHEN t.first_started_at IS NOT NULL THEN 'started'

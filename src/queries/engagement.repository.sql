@@ -126,6 +126,10 @@ ${addFacetsSql(`facets AS (
 SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::boolean[], $7::boolean[], $8::int[])
            AS f(facet, hour, value, type, bot, internal, events))`)}
 
+-- EngagementRepository.lockCampaignFigures
+SELECT 1 FROM campaign_engagement WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[])
+ORDER BY campaign_id FOR UPDATE
+
 -- EngagementRepository.refileLinks
 -- not a literal: the SQL is what this expression returns at run time
 ${addFacetsSql(`m AS (SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[]) AS m(link_id, campaign, account)),

@@ -10,7 +10,15 @@ ORDER BY s.start_time DESC, s.id DESC LIMIT $3
 SELECT session_id, entries, total FROM session_transcripts WHERE organization_id = $1 AND session_id = ANY($2::uuid[])
 
 -- SessionsRepository.findStored
-SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions WHERE id = $1
+SELECT organization_id FROM session_ids WHERE id = $1
+
+-- SessionsRepository.findStored (2)
+SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions
+WHERE organization_id = $1 AND id = $2
+
+-- SessionsRepository.claimId
+INSERT INTO session_ids (id, organization_id) VALUES ($1, $2)
+ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id
 
 -- SessionsRepository.upsert
 INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
@@ -90,6 +98,9 @@ ORDER BY id LIMIT $3
 DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
 RETURNING s.id, s.email_key, EXISTS (
   SELECT 1 FROM session_transcripts t WHERE t.organization_id = s.organization_id AND t.session_id = s.id) AS transcript
+
+-- SessionsRepository.deleteSelected (2)
+DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1
 
 -- SessionsRepository.deleteTranscriptsBefore
 WITH expired AS (

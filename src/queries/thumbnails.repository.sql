@@ -49,4 +49,4 @@ WHERE organization_id = $1 AND custom_link_id = $2 AND status IN ('queued', 'pro
 SELECT job_id FROM thumbnail_renders WHERE organization_id = $1 AND id = $2
 
 -- ThumbnailsRepository.findImage
-SELECT organization_id, png FROM thumbnail_images WHERE custom_link_id = $1 AND hash = $2
+SELECT png FROM thumbnail_images WHERE organization_id = $1 AND custom_link_id = $2 AND hash = $3

@@ -57,6 +57,12 @@ export interface AgentVersions {
   version: number;
 }
 
+export interface ApiKeyLookups {
+  id: string;
+  key_hash: string;
+  organization_id: string;
+}
+
 export interface ApiKeys {
   created_at: Generated<Timestamp>;
   id: string;
@@ -199,6 +205,12 @@ export interface CustomLinkSearch {
   custom_link_id: string;
   organization_id: string;
   search_text: string | null;
+}
+
+export interface CustomLinkSlugs {
+  custom_link_id: string;
+  organization_id: string;
+  slug: string;
 }
 
 export interface EngagementFolds {
@@ -506,6 +518,11 @@ export interface SessionEmails {
   start_time: Timestamp;
 }
 
+export interface SessionIds {
+  id: string;
+  organization_id: string;
+}
+
 export interface SessionObservations {
   at: Timestamp | null;
   custom_link_id: string | null;
@@ -657,6 +674,7 @@ export interface DB {
   accounts: Accounts;
   agent_versions: AgentVersions;
   agents: Agents;
+  api_key_lookups: ApiKeyLookups;
   api_keys: ApiKeys;
   campaign_engagement: CampaignEngagement;
   campaign_ids: CampaignIds;
@@ -664,6 +682,7 @@ export interface DB {
   custom_link_job_items: CustomLinkJobItems;
   custom_link_jobs: CustomLinkJobs;
   custom_link_search: CustomLinkSearch;
+  custom_link_slugs: CustomLinkSlugs;
   custom_links: CustomLinks;
   engagement_folds: EngagementFolds;
   event_facet_days: EventFacetDays;
@@ -692,6 +711,7 @@ export interface DB {
   session_count_deltas: SessionCountDeltas;
   session_counts: SessionCounts;
   session_emails: SessionEmails;
+  session_ids: SessionIds;
   session_observations: SessionObservations;
   session_transcripts: SessionTranscripts;
   sessions: Sessions;

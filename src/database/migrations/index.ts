@@ -38,6 +38,9 @@ import { Retention1766900000000 } from './1766900000000-Retention';
 import { Privacy1767000000000 } from './1767000000000-Privacy';
 import { SubjectLookups1767050000000 } from './1767050000000-SubjectLookups';
 import { WebhookMessageLifetime1767060000000 } from './1767060000000-WebhookMessageLifetime';
+import { RowLevelTriggers1767100000000 } from './1767100000000-RowLevelTriggers';
+import { GlobalKeyLookups1767100000001 } from './1767100000001-GlobalKeyLookups';
+import { CampaignLinksNoSetNull1767100000002 } from './1767100000002-CampaignLinksNoSetNull';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -85,4 +88,7 @@ export const MIGRATIONS = [
   Privacy1767000000000,
   SubjectLookups1767050000000,
   WebhookMessageLifetime1767060000000,
+  RowLevelTriggers1767100000000,
+  GlobalKeyLookups1767100000001,
+  CampaignLinksNoSetNull1767100000002,
 ];

@@ -70,6 +70,18 @@ export class CampaignsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Locks the campaign's row for the rest of the transaction: a link being filed into it from then on
+   * waits (its foreign-key check), then finds it gone. False when the campaign is not in the organization.
+   */
+  async lock(organizationId: string, id: string, tx: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, id],
+    );
+    return rows.length > 0;
+  }
+
   /** Deletes; returns false when the campaign is not in the organization. */
   async delete(organizationId: string, id: string, tx: EntityManager | DataSource = this.db): Promise<boolean> {
     const [, count]: [unknown[], number] = await tx.query(

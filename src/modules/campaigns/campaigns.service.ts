@@ -94,9 +94,15 @@ export class CampaignsService {
   async delete(organizationId: string, id: string): Promise<void> {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     await this.db.transaction(async (tx) => {
+      // The links' key to their campaign takes no action on delete (Citus refuses SET NULL on part of a
+      // key), so no link may be left in it. Links first (in id order, as the fold locks them); then the
+      // campaign's row, which a link being filed into it holds (foreign-key check) and which, once
+      // locked, no link can be filed into; then the links filed between the two.
       await this.links.unfiling(tx, organizationId, id);
-      if (!(await this.campaigns.delete(organizationId, id, tx)))
+      if (!(await this.campaigns.lock(organizationId, id, tx)))
         throw NotFoundError.inOrganization('Custom Link campaign');
+      await this.links.unfiling(tx, organizationId, id);
+      await this.campaigns.delete(organizationId, id, tx);
       await this.idempotency.complete(tx, undefined);
     });
     // Its links were unfiled in the same transaction.

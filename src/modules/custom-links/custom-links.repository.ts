@@ -9,7 +9,7 @@ import { containsPattern, SqlConditions } from '../../common/database/sql-condit
 import { phoneDigitsSql, type DataSubject } from '../../common/privacy/data-subject';
 import type { AccountLinkFigures } from '../accounts';
 import type { CampaignLinkCounts } from '../campaigns';
-import type { BotOpens, LinkRollupDelta, MilestoneTimes } from '../engagement';
+import type { BotOpens, LinkRollupDelta } from '../engagement';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
 import { MERGE_ROLLUPS, mergeParameters, RESET_ROLLUPS } from './link-rollup-merge';
@@ -36,7 +36,7 @@ export const FIELD_COLUMNS: Record<LinkTextField, keyof CustomLinkRow> = {
 
 export type LinkColumns = Partial<Omit<CustomLinkRow, 'organization_id' | 'id'>>;
 
-/** The only place that queries custom_links; every statement but the public slug lookup is scoped by organization. */
+/** The only place that queries custom_links; every statement but the public lookups (custom_link_slugs) is scoped by organization. */
 @Injectable()
 export class CustomLinksRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -49,16 +49,26 @@ export class CustomLinksRepository {
     );
   }
 
-  /** Inserts a link unless its id exists (a resumed job item): true when this call created it. */
+  /**
+   * Inserts a link unless its id exists (a resumed job item): true when this call created it. A new
+   * link's slug is recorded in custom_link_slugs in the same transaction, which keeps slugs unique
+   * across organizations.
+   */
   async insertIfAbsent(tx: EntityManager, organizationId: string, id: string, columns: LinkColumns): Promise<boolean> {
     const names = Object.keys(columns);
-    const rows: unknown[] = await tx.query(
+    const rows: Pick<CustomLinkRow, 'slug'>[] = await tx.query(
       `INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
        VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
-       ON CONFLICT (organization_id, id) DO NOTHING RETURNING id`,
+       ON CONFLICT (organization_id, id) DO NOTHING RETURNING slug`,
       [organizationId, id, ...Object.values(columns)],
     );
-    return rows.length > 0;
+    if (rows.length === 0) return false;
+    await tx.query(`INSERT INTO custom_link_slugs (slug, custom_link_id, organization_id) VALUES ($1, $2, $3)`, [
+      rows[0].slug,
+      id,
+      organizationId,
+    ]);
+    return true;
   }
 
   async findById(
@@ -91,13 +101,27 @@ export class CustomLinksRepository {
     return rows[0]?.active === true;
   }
 
-  /** Public lookup by slug (custom_links_slug_key): slugs are unguessable and unique across organizations. */
+  /** Public lookup by slug: its organization from custom_link_slugs (slugs are unguessable and unique across organizations), then the link. */
   async findBySlug(slug: string): Promise<Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'> | null> {
-    const rows: Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'>[] = await this.db.query(
-      `SELECT organization_id, id, active FROM custom_links WHERE slug = $1`,
+    const found: Pick<Row<'custom_link_slugs'>, 'organization_id' | 'custom_link_id'>[] = await this.db.query(
+      `SELECT organization_id, custom_link_id FROM custom_link_slugs WHERE slug = $1`,
       [slug],
     );
+    if (found.length === 0) return null;
+    const rows: Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'>[] = await this.db.query(
+      `SELECT organization_id, id, active FROM custom_links WHERE organization_id = $1 AND id = $2`,
+      [found[0].organization_id, found[0].custom_link_id],
+    );
     return rows[0] ?? null;
+  }
+
+  /** The organization of a link known by its id alone (the public card route), from custom_link_slugs. */
+  async organizationOf(id: string): Promise<string | null> {
+    const rows: Pick<Row<'custom_link_slugs'>, 'organization_id'>[] = await this.db.query(
+      `SELECT organization_id FROM custom_link_slugs WHERE custom_link_id = $1`,
+      [id],
+    );
+    return rows[0]?.organization_id ?? null;
   }
 
   /** The organization's links among these ids, locked in id order for the rest of the transaction. */
@@ -287,42 +311,41 @@ export class CustomLinksRepository {
     );
   }
 
-  /**
-   * Merges event batches' statistics into the links (docs/api.md §6.4), locked in id order first (the
-   * lock the UPDATE takes: writers of a link wait, foreign-key checks of its cards do not); returns each
-   * link's milestone times as they were before.
-   */
   /** Empties the organization's link rollups in `tx` (a refold follows). */
   async resetRollups(tx: EntityManager, organizationId: string): Promise<void> {
     await tx.query(RESET_ROLLUPS, [organizationId]);
   }
 
-  async mergeRollups(
+  /**
+   * Locks the links a merge of event batches writes, in id order (the lock the UPDATE takes: writers
+   * of a link wait, foreign-key checks of its cards do not); returns their campaigns and milestone
+   * times as they are before it.
+   */
+  async lockForMerge(
     tx: EntityManager,
     organizationId: string,
-    deltas: LinkRollupDelta[],
-  ): Promise<Map<string, MilestoneTimes>> {
-    if (deltas.length === 0) return new Map();
-    const before: Pick<
+    ids: string[],
+  ): Promise<
+    Pick<
       CustomLinkRow,
-      'id' | 'first_started_at' | 'first_engaged_at' | 'first_lead_submitted_at' | 'first_meeting_booked_at'
-    >[] = await tx.query(
-      `SELECT id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+      | 'id'
+      | 'campaign_id'
+      | 'first_started_at'
+      | 'first_engaged_at'
+      | 'first_lead_submitted_at'
+      | 'first_meeting_booked_at'
+    >[]
+  > {
+    return tx.query(
+      `SELECT id, campaign_id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
-      [organizationId, deltas.map((d) => d.linkId)],
+      [organizationId, ids],
     );
+  }
+
+  /** Merges event batches' statistics into the links (docs/api.md §6.4), locked by lockForMerge. */
+  async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void> {
     await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas)]);
-    return new Map(
-      before.map((row) => [
-        row.id,
-        {
-          firstStartedAt: row.first_started_at,
-          firstEngagedAt: row.first_engaged_at,
-          firstLeadSubmittedAt: row.first_lead_submitted_at,
-          firstMeetingBookedAt: row.first_meeting_booked_at,
-        },
-      ]),
-    );
   }
 
   /** The subject's links (email case-insensitively, phone by digits), locked in id order. */

@@ -223,10 +223,13 @@ export class CustomLinksService {
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
     const response = await this.db.transaction(async (tx) => {
-      // A move locks the links in id order (as the fold does) and files their events anew.
-      const before = 'campaign_id' in columns ? await this.links.lockAll(tx, organizationId, ids) : [];
+      // The links locked in id order (as the fold does), then their campaigns' figures in campaign
+      // order (the links' row triggers would take them in row order); a move files their events anew.
+      const before = await this.links.lockAll(tx, organizationId, ids);
+      const campaigns = [...before.map((link) => link.campaign_id), columns.campaign_id ?? null];
+      await this.filing.lockFigures(tx, organizationId, campaigns);
       const affected = await this.links.applyToMany(organizationId, ids, columns, tx);
-      await this.filing.moved(tx, organizationId, before.map(filingOf));
+      if ('campaign_id' in columns) await this.filing.moved(tx, organizationId, before.map(filingOf));
       const applied: BulkActionResponse = {
         action: body.action,
         affectedCount: affected.length,

@@ -39,6 +39,10 @@ export class LinkCardSubjects implements CardSubjects {
     });
   }
 
+  organizationOf(linkId: string): Promise<string | null> {
+    return this.links.organizationOf(linkId);
+  }
+
   /** An inactive link stops serving (docs/api.md §12.6): its card too. */
   isPublic(organizationId: string, linkId: string): Promise<boolean> {
     return this.links.isActive(organizationId, linkId);

@@ -5,6 +5,7 @@ import { ImplementsPort } from '../../common/wiring/port';
 import { LinkUrls } from './link-urls';
 import {
   FoldProgress,
+  LinkFiling,
   ROLLUP_LINKS,
   type LinkRollupDelta,
   type LinkView,
@@ -24,6 +25,7 @@ export class LinkRollups implements RollupLinks {
     private readonly counts: CountCache,
     private readonly urls: LinkUrls,
     private readonly progress: FoldProgress,
+    private readonly filing: LinkFiling,
   ) {}
 
   resolve(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
@@ -34,8 +36,35 @@ export class LinkRollups implements RollupLinks {
     return (await this.links.findById(organizationId, linkId)) !== null;
   }
 
-  merge(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<Map<string, MilestoneTimes>> {
-    return this.links.mergeRollups(tx, organizationId, deltas);
+  /** The links locked in id order, then their campaigns' figures in campaign order, then the merge. */
+  async merge(
+    tx: EntityManager,
+    organizationId: string,
+    deltas: LinkRollupDelta[],
+  ): Promise<Map<string, MilestoneTimes>> {
+    if (deltas.length === 0) return new Map();
+    const before = await this.links.lockForMerge(
+      tx,
+      organizationId,
+      deltas.map((d) => d.linkId),
+    );
+    await this.filing.lockFigures(
+      tx,
+      organizationId,
+      before.map((row) => row.campaign_id),
+    );
+    await this.links.mergeRollups(tx, organizationId, deltas);
+    return new Map(
+      before.map((row) => [
+        row.id,
+        {
+          firstStartedAt: row.first_started_at,
+          firstEngagedAt: row.first_engaged_at,
+          firstLeadSubmittedAt: row.first_lead_submitted_at,
+          firstMeetingBookedAt: row.first_meeting_booked_at,
+        },
+      ]),
+    );
   }
 
   reset(tx: EntityManager, organizationId: string): Promise<void> {

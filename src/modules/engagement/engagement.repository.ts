@@ -508,6 +508,21 @@ export class EngagementRepository {
   }
 
   /**
+   * Locks these campaigns' figures (campaign_engagement) in campaign order for the rest of `tx`.
+   * The row triggers on custom_links lock a statement's campaigns in the order it changes its links;
+   * a writer of several campaigns' links takes them here first, so two such writers never wait for
+   * each other in opposite orders. A campaign without figures yet has no row to lock.
+   */
+  async lockCampaignFigures(tx: EntityManager, organizationId: string, campaignIds: string[]): Promise<void> {
+    if (campaignIds.length < 2) return;
+    await tx.query(
+      `SELECT 1 FROM campaign_engagement WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[])
+        ORDER BY campaign_id FOR UPDATE`,
+      [organizationId, campaignIds],
+    );
+  }
+
+  /**
    * Files the events of links that moved (their campaign or account domain changed in `tx`, which
    * holds their rows) under the values they have now: what each link's hourly aggregates hold moves
    * from the facet value it had to the one it has.

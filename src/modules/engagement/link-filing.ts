@@ -16,6 +16,15 @@ export class LinkFiling {
     return this.engagement.refileLinks(tx, organizationId, before);
   }
 
+  /**
+   * Before a statement changes links of several campaigns in `tx`, which holds the links' rows: their
+   * campaigns' figures locked in campaign order (the figures' row triggers would take them in row order).
+   */
+  lockFigures(tx: EntityManager, organizationId: string, campaignIds: (string | null)[]): Promise<void> {
+    const campaigns = [...new Set(campaignIds.filter((id): id is string => id !== null))];
+    return this.engagement.lockCampaignFigures(tx, organizationId, campaigns);
+  }
+
   /** Every link of the campaign was unfiled in `tx` (the campaign is being deleted). */
   campaignUnfiled(tx: EntityManager, organizationId: string, campaignId: string): Promise<void> {
     return this.engagement.unfileCampaign(tx, organizationId, campaignId);

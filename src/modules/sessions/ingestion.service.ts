@@ -48,6 +48,7 @@ export class IngestionService {
       const stored = await this.sessions.findStored(tx, id);
       if (stored && stored.organizationId !== organizationId) throw new ConflictError();
       if (stored?.fingerprint === fingerprint) return { personId: stored.personId, changed: false };
+      if (!stored) await this.sessions.claimId(tx, organizationId, id);
       await this.sessions.upsert(tx, organizationId, id, record, fingerprint);
       if (transcript) await this.sessions.replaceTranscript(tx, organizationId, id, transcript);
       const affected = [stored?.emailKey, record.emailKey].filter((key): key is string => Boolean(key));

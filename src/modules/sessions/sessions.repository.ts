@@ -258,16 +258,23 @@ export class SessionsRepository {
   }
 
   /**
-   * The stored session with this id in any organization (sessions_id_key): ingestion must know
-   * whether the id is taken elsewhere. Only the owner and rollup keys leave this method.
+   * The stored session with this id in any organization: its organization from session_ids, then the
+   * row within it (ingestion must know whether the id is taken elsewhere; callers hold the id's lock).
+   * Only the owner and rollup keys leave this method.
    */
   async findStored(tx: EntityManager, id: string): Promise<StoredSession | null> {
+    const owners: Pick<Row<'session_ids'>, 'organization_id'>[] = await tx.query(
+      `SELECT organization_id FROM session_ids WHERE id = $1`,
+      [id],
+    );
+    if (owners.length === 0) return null;
     const rows: Pick<
       Row<'sessions'>,
       'organization_id' | 'fingerprint' | 'email_key' | 'person_id' | 'analysis_status'
     >[] = await tx.query(
-      `SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions WHERE id = $1`,
-      [id],
+      `SELECT organization_id, fingerprint, email_key, person_id, analysis_status FROM sessions
+        WHERE organization_id = $1 AND id = $2`,
+      [owners[0].organization_id, id],
     );
     const row = rows[0];
     return row
@@ -279,6 +286,18 @@ export class SessionsRepository {
           analysisStatus: row.analysis_status,
         }
       : null;
+  }
+
+  /**
+   * Records the organization of a session id stored for the first time (session_ids keeps ids unique
+   * across organizations). A lookup row whose session is gone (its organization deleted) is taken over.
+   */
+  async claimId(tx: EntityManager, organizationId: string, id: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO session_ids (id, organization_id) VALUES ($1, $2)
+       ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id`,
+      [id, organizationId],
+    );
   }
 
   async upsert(
@@ -519,6 +538,10 @@ export class SessionsRepository {
          SELECT 1 FROM session_transcripts t WHERE t.organization_id = s.organization_id AND t.session_id = s.id) AS transcript`,
       params,
     );
+    await tx.query(`DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1`, [
+      organizationId,
+      rows.map((row) => row.id),
+    ]);
     return rows.map((row) => ({ id: row.id, emailKey: row.email_key, transcript: row.transcript }));
   }
 

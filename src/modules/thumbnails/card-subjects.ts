@@ -39,6 +39,8 @@ export interface CardSubjects {
     renderId: string,
     outcome: RenderOutcome,
   ): Promise<number | null>;
+  /** The organization of a subject known by its id alone (the public card route); null when there is none. */
+  organizationOf(subjectId: string): Promise<string | null>;
   /** Whether the subject's card may be served on the public route (outside any transaction). */
   isPublic(organizationId: string, subjectId: string): Promise<boolean>;
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { StoredCard, ThumbnailStore } from './thumbnail-store';
 import { ThumbnailsRepository } from './thumbnails.repository';
 
-/** Cards as rows of thumbnail_images, keyed by link and content hash. */
+/** Cards as rows of thumbnail_images, keyed by organization, link and content hash. */
 @Injectable()
 export class PgThumbnailStore implements ThumbnailStore {
   constructor(private readonly thumbnails: ThumbnailsRepository) {}
@@ -22,7 +22,7 @@ export class PgThumbnailStore implements ThumbnailStore {
     await this.thumbnails.deleteImages(cards.organizationId, cards.linkId, cards.keep, tx);
   }
 
-  get(linkId: string, hash: string): Promise<StoredCard | null> {
-    return this.thumbnails.findImage(linkId, hash);
+  get(card: { organizationId: string; linkId: string; hash: string }): Promise<StoredCard | null> {
+    return this.thumbnails.findImage(card.organizationId, card.linkId, card.hash);
   }
 }

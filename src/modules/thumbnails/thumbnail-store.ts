@@ -1,8 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
-/** A stored card and the organization of the link it was drawn for. */
+/** A stored card. */
 export interface StoredCard {
-  organizationId: string;
   png: Buffer;
 }
 
@@ -16,7 +15,7 @@ export interface ThumbnailStore {
   put(card: { organizationId: string; linkId: string; hash: string; png: Buffer }, tx?: EntityManager): Promise<void>;
   /** Removes the link's cards except `keep` (every one when null). */
   prune(cards: { organizationId: string; linkId: string; keep: string | null }, tx?: EntityManager): Promise<void>;
-  get(linkId: string, hash: string): Promise<StoredCard | null>;
+  get(card: { organizationId: string; linkId: string; hash: string }): Promise<StoredCard | null>;
 }
 
 export const THUMBNAIL_STORE = Symbol('THUMBNAIL_STORE');

@@ -10,7 +10,7 @@ import type { Row } from '../../common/database/rows';
 export type RenderRow = Pick<Row<'thumbnail_renders'>, 'id' | 'custom_link_id' | 'job_id' | 'status'>;
 
 /**
- * thumbnail_renders and thumbnail_images; scoped by organization except the public image read. The
+ * thumbnail_renders and thumbnail_images, every statement scoped by organization. The
  * statements every render runs outside a transaction are prepared once per connection (preparedQuery).
  * A render's claim and its outcome commit without waiting for the WAL flush (COMMIT_WITHOUT_FLUSH):
  * a render whose writes a PostgreSQL crash forgot is found unfinished once its lease lapses and drawn
@@ -143,7 +143,7 @@ export class ThumbnailsRepository {
     );
   }
 
-  /** The link's stored cards except `keep` (thumbnail_images primary key: link id first). */
+  /** The link's stored cards except `keep` (thumbnail_images primary key). */
   async deleteImages(
     organizationId: string,
     linkId: string,
@@ -174,12 +174,12 @@ export class ThumbnailsRepository {
     return rows[0]?.job_id ?? null;
   }
 
-  /** Public read by the URL's link id and content hash. */
-  async findImage(linkId: string, hash: string): Promise<{ organizationId: string; png: Buffer } | null> {
-    const rows: Pick<Row<'thumbnail_images'>, 'organization_id' | 'png'>[] = await this.db.query(
-      `SELECT organization_id, png FROM thumbnail_images WHERE custom_link_id = $1 AND hash = $2`,
-      [linkId, hash],
+  /** The public read, by the URL's link id and content hash once the link's organization is known (primary key). */
+  async findImage(organizationId: string, linkId: string, hash: string): Promise<{ png: Buffer } | null> {
+    const rows: Pick<Row<'thumbnail_images'>, 'png'>[] = await this.db.query(
+      `SELECT png FROM thumbnail_images WHERE organization_id = $1 AND custom_link_id = $2 AND hash = $3`,
+      [organizationId, linkId, hash],
     );
-    return rows[0] ? { organizationId: rows[0].organization_id, png: rows[0].png } : null;
+    return rows[0] ? { png: rows[0].png } : null;
   }
 }

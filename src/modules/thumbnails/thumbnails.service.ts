@@ -18,10 +18,12 @@ export class ThumbnailsService {
   async card(linkId: string, file: string): Promise<Buffer> {
     const hash = PNG_FILE.exec(file)?.[1];
     const id = canonicalUuid(linkId);
-    const card = hash && id ? await this.store.get(id, hash) : null;
+    // The URL names no organization: the link's comes from its global id, before the card within it.
+    const organizationId = hash && id ? await this.subjects.organizationOf(id) : null;
+    if (!hash || !id || !organizationId) throw new NotFoundError('Not Found');
+    const card = await this.store.get({ organizationId, linkId: id, hash });
     // A deactivated link's card is kept (reactivating serves it again) but not served meanwhile.
-    if (!card || !(await this.subjects.isPublic(card.organizationId, id as string)))
-      throw new NotFoundError('Not Found');
+    if (!card || !(await this.subjects.isPublic(organizationId, id))) throw new NotFoundError('Not Found');
     return card.png;
   }
 }
