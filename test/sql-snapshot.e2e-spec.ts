@@ -9,6 +9,8 @@ const ROOT = join(__dirname, '..');
 const PREPARABLE = /^(?:SELECT|INSERT|UPDATE|DELETE|MERGE|VALUES|WITH|TABLE)\b/i;
 /** A session's temporary tables: the code creates them as it runs (with names built at run time). */
 const TEMPORARY_TABLES = /\bpg_temp\./i;
+/** Citus's catalog (the distribution step reads it): absent from plain PostgreSQL, checked by the Citus run (docs/scaling.md). */
+const CITUS_CATALOG = /\bpg_dist_\w+/i;
 /** PostgreSQL's indeterminate_datatype: a parameter whose type only the caller's value gives. */
 const UNTYPED_PARAMETER = '42P18';
 
@@ -46,7 +48,7 @@ async function planAll(client: Client, files: SnapshotFile[]): Promise<Outcome> 
         if (query.interpolated) outcome.constant++;
         else outcome.static++;
         const label = `${file.target}: -- ${query.name}`;
-        if (!PREPARABLE.test(sql) || TEMPORARY_TABLES.test(sql)) {
+        if (!PREPARABLE.test(sql) || TEMPORARY_TABLES.test(sql) || CITUS_CATALOG.test(sql)) {
           outcome.skipped.push(label);
           continue;
         }
