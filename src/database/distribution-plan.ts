@@ -1,7 +1,11 @@
 /** A table of the migrated schema as the distribution step sees it. */
 export interface SchemaTable {
   name: string;
-  /** It has an `organization_id` column: a tenant table, distributed by it. */
+  /**
+   * A tenant table, distributed by `organization_id`: it has the column and its primary key (if
+   * any) includes it. A global lookup (api_key_lookups, custom_link_slugs, session_ids) names its
+   * row's organization but is keyed by a global value: a reference table.
+   */
   tenant: boolean;
 }
 

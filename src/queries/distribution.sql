@@ -5,9 +5,11 @@ SELECT 1 FROM pg_extension WHERE extname = 'citus'
 
 -- distribute (2)
 SELECT c.relname AS name,
-      EXISTS (SELECT 1 FROM pg_attribute a
-               WHERE a.attrelid = c.oid AND a.attname = 'organization_id' AND NOT a.attisdropped) AS tenant
+      a.attnum IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'p' AND NOT a.attnum = ANY (k.conkey)
+      ) AS tenant
  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'organization_id' AND NOT a.attisdropped
 WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
 
 -- distribute (3)
