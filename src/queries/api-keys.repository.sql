@@ -12,4 +12,4 @@ WHERE key_hash = $1 AND revoked_at IS NULL
 RETURNING id, organization_id, scopes
 
 -- ApiKeysRepository.revoke
-UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING *
+UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1 RETURNING *

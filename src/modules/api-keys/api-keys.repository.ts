@@ -41,8 +41,8 @@ export class ApiKeysRepository {
   /** Revokes a key by id (admin CLI: the operator names the key, not its organization; api_keys_id_key). */
   async revoke(id: string): Promise<ApiKeyRow | null> {
     const [rows]: [ApiKeyRow[], number] = await this.db.query(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING *`,
-      [id],
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1 RETURNING *`,
+      [id, new Date()],
     );
     return rows[0] ?? null;
   }

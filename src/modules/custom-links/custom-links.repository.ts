@@ -311,7 +311,7 @@ export class CustomLinksRepository {
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [organizationId, deltas.map((d) => d.linkId)],
     );
-    await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas)]);
+    await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas), new Date()]);
     return new Map(
       before.map((row) => [
         row.id,
