@@ -57,7 +57,7 @@ export class AgentRepository {
     status: 'running' | 'succeeded' | 'failed',
     error: { code: string; message: string } | null = null,
   ): Promise<void> {
-    // The time is bound, not now() in a CASE, which Citus refuses (docs/scaling.md, "Citus compatibility (statements)").
+    // Bound, and chosen here: Citus refuses now() inside CASE (docs/scaling.md, "Citus compatibility (statements)").
     const at = new Date();
     await tx.query(
       `UPDATE publish_jobs SET status = $3, error_code = $4, error_message = $5, updated_at = $6, completed_at = $7

@@ -225,8 +225,8 @@ const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] =
   ['custom_link_campaign_id', (r) => r.customLinkCampaignId],
 ];
 
-// EXCLUDED.updated_at is the column's default (now()) in the proposed row: Citus refuses a function
-// call in DO UPDATE, a column of EXCLUDED it takes (docs/scaling.md, "Citus compatibility (statements)").
+// EXCLUDED.updated_at is the column's default (now()) in the proposed row: Citus refuses a function call
+// in DO UPDATE but takes a column of EXCLUDED (docs/scaling.md, "Citus compatibility (statements)").
 const UPSERT_SESSION = `
   INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
   VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
