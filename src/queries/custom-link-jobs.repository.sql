@@ -10,10 +10,10 @@ SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input, CASE WHEN r
   FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb, retry_of_index int)
 
 -- CustomLinkJobsRepository.view
-${view()} WHERE j.organization_id = $1 AND j.id = $2
+SELECT j.*, ${JOB_FIGURES} WHERE j.organization_id = $1 AND j.id = $2
 
 -- CustomLinkJobsRepository.listPage
-${view(JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
+SELECT j.*, ${JOBS_BY_CREATION.select('j.')}, ${JOB_FIGURES} WHERE ${where.toSql()}${after}
 ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}
 
 -- CustomLinkJobsRepository.count

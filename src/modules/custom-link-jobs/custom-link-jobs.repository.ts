@@ -69,12 +69,13 @@ export interface NewJob {
 const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 
 /**
- * A job with its item counts and the card states of the links its created items made (custom-links'
- * read model link_card_states), as one statement. $1 is the organization: the subqueries compare
- * with it rather than with the job's column, so that on Citus the statement routes to one shard.
+ * A job's item counts and the card states of the links its created items made (custom-links' read
+ * model link_card_states), selected after `j.*` of the job, as one statement. $1 is the organization:
+ * the subqueries compare with it rather than with the job's column, so that on Citus the statement
+ * routes to one shard.
  */
-const view = (extra = '') => `
-  SELECT j.*, ${extra ? `${extra}, ` : ''}i.created, i.failed, i.cancelled, c.thumbnails
+const JOB_FIGURES = `
+  i.created, i.failed, i.cancelled, c.thumbnails
     FROM custom_link_jobs j
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
@@ -145,10 +146,10 @@ export class CustomLinkJobsRepository {
     id: string,
     tx: EntityManager | DataSource = this.db,
   ): Promise<JobItemsRow | null> {
-    const rows: JobItemsRow[] = await tx.query(`${view()} WHERE j.organization_id = $1 AND j.id = $2`, [
-      organizationId,
-      id,
-    ]);
+    const rows: JobItemsRow[] = await tx.query(
+      `SELECT j.*, ${JOB_FIGURES} WHERE j.organization_id = $1 AND j.id = $2`,
+      [organizationId, id],
+    );
     return rows[0] ?? null;
   }
 
@@ -162,7 +163,7 @@ export class CustomLinkJobsRepository {
     const after =
       window.after === null ? '' : ` AND ${JOBS_BY_CREATION.after(window.after, (value) => where.param(value))}`;
     return this.db.query(
-      `${view(JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
+      `SELECT j.*, ${JOBS_BY_CREATION.select('j.')}, ${JOB_FIGURES} WHERE ${where.toSql()}${after}
         ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}`,
       where.params,
     );
