@@ -120,13 +120,21 @@ describe('the SQL snapshot on Citus', () => {
       ).toEqual([]);
     });
 
-    it('a stable function given a column in an UPDATE', () => {
+    it('a stable function given a column in an UPDATE or in the WHERE of a DELETE', () => {
       expect(
         findings(`UPDATE links SET card = jsonb_build_object('slug', slug), lease_until = now() + $3 * interval '1 millisecond'
                   WHERE organization_id = $1 AND id = $2`),
       ).toEqual([{ rule: 'stable-with-column', detail: 'jsonb_build_object(… slug …)' }]);
       expect(
+        findings(`DELETE FROM events WHERE organization_id = $1 AND date_trunc('day', occurred_at) < $2::timestamptz`),
+      ).toEqual([{ rule: 'stable-with-column', detail: 'date_trunc(… occurred_at …)' }]);
+      expect(
         findings(`UPDATE links SET card = jsonb_build_object('slug', $3::text) WHERE organization_id = $1`),
+      ).toEqual([]);
+      // A subquery's WHERE is not the write's: Citus leaves it to the shard.
+      expect(
+        findings(`DELETE FROM events e USING (SELECT id FROM events WHERE date_trunc('day', occurred_at) < now() LIMIT $1) old
+                   WHERE e.id = old.id AND e.at <= now()`),
       ).toEqual([]);
     });
 

@@ -10,7 +10,8 @@
  *   jsonb_build_object) or timestamp arithmetic in `ON CONFLICT … DO UPDATE` (its SET or WHERE).
  * - `mutable-in-conditional`: a non-immutable function inside CASE, COALESCE, GREATEST or LEAST of a
  *   statement that writes (INSERT, UPDATE, DELETE, modifying CTEs included).
- * - `stable-with-column`: in an UPDATE's SET list, a non-immutable function given a column.
+ * - `stable-with-column`: in an UPDATE's SET list or the WHERE of an UPDATE or DELETE, a
+ *   non-immutable function given a column.
  * - `mutable-in-returning`: a non-immutable function in the RETURNING list of a write.
  * - `unscoped-lock`: `FOR UPDATE` / `FOR SHARE` (SKIP LOCKED or not) in a SELECT whose own WHERE does
  *   not compare `organization_id` with a parameter: Citus cannot lock rows across shards.
@@ -322,27 +323,42 @@ function isColumn(tokens: Token[], i: number): boolean {
   return true;
 }
 
+/**
+ * Tokens [start, end) of the clause `key` of the statement whose first word is at `from`: the first
+ * `key` at that depth, up to the next of `ends` at that depth or the statement's end; null without one.
+ */
+function clause(tokens: Token[], from: number, key: string, ends: string[]): [number, number] | null {
+  const depth = tokens[from].depth;
+  const last = groupEnd(tokens, from);
+  let start = from + 1;
+  while (start < last && !(tokens[start].depth === depth && isWord(tokens[start], key))) start++;
+  if (start >= last) return null;
+  let end = start + 1;
+  while (end < last && !(tokens[end].depth === depth && isWord(tokens[end], ...ends))) end++;
+  return [start + 1, end];
+}
+
 function stableWithColumn(tokens: Token[], immutable: Immutability): CitusFinding[] {
   const findings: CitusFinding[] = [];
-  for (let u = 0; u < tokens.length; u++) {
-    if (!isWord(tokens[u], 'update') || isWord(tokens[u - 1], 'for', 'key', 'do')) continue;
-    const depth = tokens[u].depth;
-    let set = u + 1;
-    while (set < tokens.length && !(isWord(tokens[set], 'set') && tokens[set].depth === depth)) set++;
-    let end = set + 1;
-    while (
-      end < tokens.length &&
-      tokens[end].depth >= depth &&
-      !(tokens[end].depth === depth && isWord(tokens[end], 'from', 'where', 'returning'))
-    )
-      end++;
-    for (let i = set + 1; i < end; i++) {
-      if (!isCall(tokens, i) || immutable(tokens[i].key) !== false) continue;
-      const close = tokens[i + 1].match ?? end;
-      for (let k = i + 2; k < close; k++) {
-        if (isColumn(tokens, k)) {
-          findings.push({ rule: 'stable-with-column', detail: `${tokens[i].text}(… ${tokens[k].text} …)` });
-          break;
+  for (let w = 0; w < tokens.length; w++) {
+    const update = isWord(tokens[w], 'update') && !isWord(tokens[w - 1], 'for', 'key', 'do');
+    if (!update && !isWord(tokens[w], 'delete')) continue;
+    // What Citus checks of a write: an UPDATE's SET list, and the WHERE of both.
+    const ranges = [
+      update ? clause(tokens, w, 'set', ['from', 'where', 'returning']) : null,
+      clause(tokens, w, 'where', ['returning']),
+    ];
+    for (const range of ranges) {
+      if (range === null) continue;
+      const [from, to] = range;
+      for (let i = from; i < to; i++) {
+        if (!isCall(tokens, i) || immutable(tokens[i].key) !== false) continue;
+        const close = tokens[i + 1].match ?? to;
+        for (let k = i + 2; k < close; k++) {
+          if (isColumn(tokens, k)) {
+            findings.push({ rule: 'stable-with-column', detail: `${tokens[i].text}(… ${tokens[k].text} …)` });
+            break;
+          }
         }
       }
     }
