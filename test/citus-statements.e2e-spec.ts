@@ -1,6 +1,8 @@
 import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { citusFindings, type CitusFinding, type Immutability } from './support/citus-statements';
+import { COMMIT_WITHOUT_FLUSH } from '../src/common/database/commit-without-flush';
+import { citusFindings, type CitusFinding, type Volatility } from './support/citus-statements';
 import { collectQueries } from './support/sql-snapshot';
 import { databaseUrlFor } from './support/test-env';
 
@@ -12,14 +14,15 @@ const ROOT = join(__dirname, '..');
  */
 const EXCEPTIONS: Record<string, { rule: CitusFinding['rule']; why: string }[]> = {};
 
-/** Every function name of pg_proc with whether all its overloads are IMMUTABLE. */
-async function immutabilityOf(client: Client): Promise<Immutability> {
+/** Every function name of pg_proc with the volatility of its most volatile overload. */
+async function volatilityOf(client: Client): Promise<Volatility> {
   const rows = (
-    await client.query<{ name: string; immutable: boolean }>(
-      `SELECT proname AS name, bool_and(provolatile = 'i') AS immutable FROM pg_proc GROUP BY proname`,
+    await client.query<{ name: string; volatility: 'i' | 's' | 'v' }>(
+      `SELECT proname AS name, max(provolatile::text) AS volatility FROM pg_proc GROUP BY proname`,
     )
   ).rows;
-  const byName = new Map(rows.map((row) => [row.name, row.immutable]));
+  const named = { i: 'immutable', s: 'stable', v: 'volatile' } as const;
+  const byName = new Map(rows.map((row) => [row.name, named[row.volatility]]));
   return (name) => byName.get(name);
 }
 
@@ -30,12 +33,12 @@ async function immutabilityOf(client: Client): Promise<Immutability> {
  */
 describe('the SQL snapshot on Citus', () => {
   let client: Client;
-  let immutable: Immutability;
+  let volatility: Volatility;
 
   beforeAll(async () => {
     client = new Client({ connectionString: databaseUrlFor(process.env.TEST_DATABASE_NAME!) });
     await client.connect();
-    immutable = await immutabilityOf(client);
+    volatility = await volatilityOf(client);
   });
 
   afterAll(() => client.end());
@@ -46,7 +49,7 @@ describe('the SQL snapshot on Citus', () => {
     for (const file of collectQueries(ROOT)) {
       for (const query of file.queries) {
         const label = `${file.target}: -- ${query.name}`;
-        for (const finding of citusFindings(query.inlined ?? query.partial ?? query.sql, immutable)) {
+        for (const finding of citusFindings(query.inlined ?? query.partial ?? query.sql, volatility)) {
           if (EXCEPTIONS[label]?.some((exception) => exception.rule === finding.rule)) excused.add(label);
           else broken.push(`${label}: ${finding.rule}: ${finding.detail}`);
         }
@@ -58,8 +61,28 @@ describe('the SQL snapshot on Citus', () => {
     expect([...excused].sort()).toEqual(Object.keys(EXCEPTIONS).sort());
   });
 
+  it('a write joined with COMMIT_WITHOUT_FLUSH after its modifying CTE still commits without the flush wait', async () => {
+    const id = randomUUID();
+    await client.query('BEGIN');
+    try {
+      await client.query(`INSERT INTO organizations (id, name) VALUES ($1, 'flush')`, [id]);
+      const { rows } = await client.query(
+        `WITH renamed AS (UPDATE organizations SET name = 'renamed' WHERE id = $1 RETURNING id)
+         SELECT renamed.id FROM renamed ${COMMIT_WITHOUT_FLUSH}`,
+        [id],
+      );
+      const [{ synchronous_commit }] = (await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit'))
+        .rows;
+
+      expect(rows).toEqual([{ id }]);
+      expect(synchronous_commit).toBe('off');
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  });
+
   describe('each rule fails on the statement it is for', () => {
-    const findings = (sql: string) => citusFindings(sql, immutable);
+    const findings = (sql: string) => citusFindings(sql, volatility);
 
     it('a non-immutable function or timestamp arithmetic in ON CONFLICT … DO UPDATE', () => {
       expect(
@@ -146,6 +169,22 @@ describe('the SQL snapshot on Citus', () => {
       ).toEqual([{ rule: 'mutable-in-returning', detail: 'now()' }]);
       expect(
         findings(`UPDATE jobs SET status = 'done' WHERE organization_id = $1 AND id = $2 RETURNING id, lower(status)`),
+      ).toEqual([]);
+    });
+
+    it('a volatile function anywhere in an UPDATE or DELETE, not in a SELECT around one', () => {
+      expect(
+        findings(`UPDATE renders SET status = $3 FROM (SELECT set_config('synchronous_commit', 'off', true)) c
+                   WHERE organization_id = $1 AND id = $2`),
+      ).toEqual([{ rule: 'volatile-in-write', detail: 'set_config()' }]);
+      expect(
+        findings(
+          `DELETE FROM renders WHERE organization_id = $1 AND id IN (SELECT id FROM renders ORDER BY random() LIMIT 1)`,
+        ),
+      ).toEqual([{ rule: 'volatile-in-write', detail: 'random()' }]);
+      expect(
+        findings(`WITH done AS (UPDATE renders SET status = $3 WHERE organization_id = $1 AND id = $2 RETURNING id)
+                  SELECT done.id FROM done CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) c`),
       ).toEqual([]);
     });
 

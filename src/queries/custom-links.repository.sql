@@ -33,9 +33,10 @@ WHERE organization_id = $1 AND id IN (
 UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *
 
 -- CustomLinksRepository.markRenderProcessing
-UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
- FROM ${COMMIT_WITHOUT_FLUSH}
-WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING custom_links.*
+WITH marked AS (
+  UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
+   WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING *)
+SELECT marked.* FROM marked ${COMMIT_WITHOUT_FLUSH}
 
 -- CustomLinksRepository.recordRenderOutcome
 UPDATE custom_links SET thumbnail_status = $4, share_thumbnail_url = coalesce($5, share_thumbnail_url), thumbnail_attempts = thumbnail_attempts + 1,

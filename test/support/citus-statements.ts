@@ -20,6 +20,9 @@
  * - `parameter-in-insert-select`: a parameter in the select list of `INSERT … SELECT … FROM` a table,
  *   which Citus refuses when it pushes the INSERT … SELECT down to the shards.
  *
+ * - `volatile-in-write`: a volatile function anywhere in an UPDATE or DELETE (its subqueries too):
+ *   Citus refuses it; a SELECT around a write (a modifying CTE) may call one.
+ *
  * Which functions are immutable comes from the database (`pg_proc`): the caller passes the answer.
  */
 
@@ -28,6 +31,7 @@ export type CitusRule =
   | 'mutable-in-conditional'
   | 'stable-with-column'
   | 'mutable-in-returning'
+  | 'volatile-in-write'
   | 'unscoped-lock'
   | 'correlated-tenant'
   | 'parameter-in-insert-select';
@@ -38,8 +42,10 @@ export interface CitusFinding {
   detail: string;
 }
 
-/** True when every function of that name is IMMUTABLE; undefined when no function has the name. */
-export type Immutability = (name: string) => boolean | undefined;
+/** The volatility of the function of that name (of its most volatile overload); undefined when no function has the name. */
+export type Volatility = (name: string) => 'immutable' | 'stable' | 'volatile' | undefined;
+
+const mutable = (volatility: ReturnType<Volatility>) => volatility === 'stable' || volatility === 'volatile';
 
 interface Token {
   kind: 'word' | 'param' | 'string' | 'interpolation' | 'open' | 'close' | 'punct';
@@ -195,13 +201,14 @@ function interpolationEnd(sql: string, from: number): number {
 }
 
 /** Every finding of every rule in one statement. */
-export function citusFindings(sql: string, immutable: Immutability): CitusFinding[] {
+export function citusFindings(sql: string, volatility: Volatility): CitusFinding[] {
   const tokens = tokenize(sql);
   return [
-    ...mutableInUpsert(tokens, immutable),
-    ...mutableInConditional(tokens, immutable),
-    ...stableWithColumn(tokens, immutable),
-    ...mutableInReturning(tokens, immutable),
+    ...mutableInUpsert(tokens, volatility),
+    ...mutableInConditional(tokens, volatility),
+    ...stableWithColumn(tokens, volatility),
+    ...mutableInReturning(tokens, volatility),
+    ...volatileInWrite(tokens, volatility),
     ...unscopedLocks(tokens),
     ...correlatedTenant(tokens),
     ...parameterInInsertSelect(tokens),
@@ -225,13 +232,13 @@ function groupStart(tokens: Token[], at: number): number {
 }
 
 /** The non-immutable functions called (or clock keywords used) in tokens [from, to). */
-function mutableCalls(tokens: Token[], from: number, to: number, immutable: Immutability): string[] {
+function mutableCalls(tokens: Token[], from: number, to: number, volatility: Volatility): string[] {
   const found: string[] = [];
   for (let i = from; i < to; i++) {
     const token = tokens[i];
     if (token.kind !== 'word') continue;
     if (CLOCK_KEYWORDS.has(token.key)) found.push(token.text);
-    if (isCall(tokens, i) && immutable(token.key) === false) found.push(`${token.text}()`);
+    if (isCall(tokens, i) && mutable(volatility(token.key))) found.push(`${token.text}()`);
   }
   return found;
 }
@@ -250,7 +257,7 @@ function isCall(tokens: Token[], i: number): boolean {
 
 const isWord = (token: Token | undefined, ...keys: string[]) => token?.kind === 'word' && keys.includes(token.key);
 
-function mutableInUpsert(tokens: Token[], immutable: Immutability): CitusFinding[] {
+function mutableInUpsert(tokens: Token[], volatility: Volatility): CitusFinding[] {
   const findings: CitusFinding[] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (!(isWord(tokens[i], 'do') && isWord(tokens[i + 1], 'update') && tokens[i].depth === tokens[i + 1].depth))
@@ -265,7 +272,7 @@ function mutableInUpsert(tokens: Token[], immutable: Immutability): CitusFinding
       if (tokens[end].depth === depth && isWord(tokens[end], 'returning')) break;
       end++;
     }
-    for (const call of mutableCalls(tokens, i + 2, end, immutable))
+    for (const call of mutableCalls(tokens, i + 2, end, volatility))
       findings.push({ rule: 'mutable-in-upsert', detail: call });
     for (let k = i + 2; k < end; k++) {
       // timestamptz ± interval is STABLE (it depends on the time zone).
@@ -286,7 +293,7 @@ function writes(tokens: Token[]): boolean {
   );
 }
 
-function mutableInConditional(tokens: Token[], immutable: Immutability): CitusFinding[] {
+function mutableInConditional(tokens: Token[], volatility: Volatility): CitusFinding[] {
   if (!writes(tokens)) return [];
   const findings: CitusFinding[] = [];
   for (let i = 0; i < tokens.length; i++) {
@@ -295,7 +302,7 @@ function mutableInConditional(tokens: Token[], immutable: Immutability): CitusFi
     else if (CONDITIONALS.has(tokens[i].key) && tokens[i].kind === 'word' && tokens[i + 1]?.kind === 'open')
       end = tokens[i + 1].match;
     if (end === undefined) continue;
-    for (const call of mutableCalls(tokens, i + 1, end, immutable))
+    for (const call of mutableCalls(tokens, i + 1, end, volatility))
       findings.push({ rule: 'mutable-in-conditional', detail: `${call} in ${tokens[i].key.toUpperCase()}` });
   }
   return findings;
@@ -338,7 +345,7 @@ function clause(tokens: Token[], from: number, key: string, ends: string[]): [nu
   return [start + 1, end];
 }
 
-function stableWithColumn(tokens: Token[], immutable: Immutability): CitusFinding[] {
+function stableWithColumn(tokens: Token[], volatility: Volatility): CitusFinding[] {
   const findings: CitusFinding[] = [];
   for (let w = 0; w < tokens.length; w++) {
     const update = isWord(tokens[w], 'update') && !isWord(tokens[w - 1], 'for', 'key', 'do');
@@ -352,7 +359,7 @@ function stableWithColumn(tokens: Token[], immutable: Immutability): CitusFindin
       if (range === null) continue;
       const [from, to] = range;
       for (let i = from; i < to; i++) {
-        if (!isCall(tokens, i) || immutable(tokens[i].key) !== false) continue;
+        if (!isCall(tokens, i) || !mutable(volatility(tokens[i].key))) continue;
         const close = tokens[i + 1].match ?? to;
         for (let k = i + 2; k < close; k++) {
           if (isColumn(tokens, k)) {
@@ -366,11 +373,24 @@ function stableWithColumn(tokens: Token[], immutable: Immutability): CitusFindin
   return findings;
 }
 
-function mutableInReturning(tokens: Token[], immutable: Immutability): CitusFinding[] {
+function volatileInWrite(tokens: Token[], volatility: Volatility): CitusFinding[] {
+  const findings: CitusFinding[] = [];
+  for (let w = 0; w < tokens.length; w++) {
+    const update = isWord(tokens[w], 'update') && !isWord(tokens[w - 1], 'for', 'key', 'do');
+    if (!update && !isWord(tokens[w], 'delete')) continue;
+    for (let i = w + 1; i < groupEnd(tokens, w); i++) {
+      if (isCall(tokens, i) && volatility(tokens[i].key) === 'volatile')
+        findings.push({ rule: 'volatile-in-write', detail: `${tokens[i].text}()` });
+    }
+  }
+  return findings;
+}
+
+function mutableInReturning(tokens: Token[], volatility: Volatility): CitusFinding[] {
   const findings: CitusFinding[] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (!isWord(tokens[i], 'returning')) continue;
-    for (const call of mutableCalls(tokens, i + 1, groupEnd(tokens, i), immutable))
+    for (const call of mutableCalls(tokens, i + 1, groupEnd(tokens, i), volatility))
       findings.push({ rule: 'mutable-in-returning', detail: call });
   }
   return findings;

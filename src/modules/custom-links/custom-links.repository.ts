@@ -143,9 +143,10 @@ export class CustomLinksRepository {
     // Every render runs it: prepared once per connection.
     const rows = await preparedQuery<CustomLinkRow>(
       this.db,
-      `UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
-         FROM ${COMMIT_WITHOUT_FLUSH}
-        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING custom_links.*`,
+      `WITH marked AS (
+         UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
+          WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING *)
+       SELECT marked.* FROM marked ${COMMIT_WITHOUT_FLUSH}`,
       [organizationId, id, renderId],
     );
     return rows[0] ?? null;
