@@ -4,7 +4,8 @@
  * that finds the statements Citus refuses on a table distributed by `organization_id`, or fans out to
  * every shard. It tokenizes the text PostgreSQL receives (a `${...}` interpolation is one opaque
  * token) and nests tokens by parentheses; that is enough for the shapes below, which are what Citus
- * itself looks at (multi_router_planner.c: ErrorIfOnConflictNotSupported, MasterIrreducibleExpression):
+ * itself looks at (multi_router_planner.c: ErrorIfOnConflictNotSupported, MasterIrreducibleExpression,
+ * SingleShardUpdateDeleteSupported):
  *
  * - `mutable-in-upsert`: a non-immutable function (now(), random(), a stable one such as
  *   jsonb_build_object) or timestamp arithmetic in `ON CONFLICT … DO UPDATE` (its SET or WHERE).
@@ -19,11 +20,10 @@
  *   statement has the tenant as a parameter: `organization_id = $n` routes it to one shard.
  * - `parameter-in-insert-select`: a parameter in the select list of `INSERT … SELECT … FROM` a table,
  *   which Citus refuses when it pushes the INSERT … SELECT down to the shards.
- *
  * - `volatile-in-write`: a volatile function anywhere in an UPDATE or DELETE (its subqueries too):
  *   Citus refuses it; a SELECT around a write (a modifying CTE) may call one.
  *
- * Which functions are immutable comes from the database (`pg_proc`): the caller passes the answer.
+ * How volatile each function is comes from the database (`pg_proc`): the caller passes the answer.
  */
 
 export type CitusRule =
