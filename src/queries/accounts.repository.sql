@@ -19,7 +19,7 @@ ON CONFLICT (organization_id, account_domain) DO UPDATE SET
   company_name = EXCLUDED.company_name, total_users = EXCLUDED.total_users, total_sessions = EXCLUDED.total_sessions,
   booked_sessions = EXCLUDED.booked_sessions, high_intent_users = EXCLUDED.high_intent_users,
   qualified_users = EXCLUDED.qualified_users, total_time_spent_seconds = EXCLUDED.total_time_spent_seconds,
-  last_seen_at = EXCLUDED.last_seen_at, summary_markdown = EXCLUDED.summary_markdown, updated_at = now()
+  last_seen_at = EXCLUDED.last_seen_at, summary_markdown = EXCLUDED.summary_markdown, updated_at = EXCLUDED.updated_at
 
 -- AccountsRepository.deleteByDomains
 DELETE FROM accounts WHERE organization_id = $1 AND account_domain = ANY($2)

@@ -11,6 +11,5 @@ UPDATE publish_jobs SET lease_owner = $3, lease_until = now() + $4 * interval '1
 WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running')
 
 -- AgentRepository.markPublishJob
-UPDATE publish_jobs SET status = $3::text, error_code = $4, error_message = $5, updated_at = now(),
-      completed_at = CASE WHEN $3::text IN ('succeeded', 'failed') THEN now() END
+UPDATE publish_jobs SET status = $3, error_code = $4, error_message = $5, updated_at = $6, completed_at = $7
 WHERE organization_id = $1 AND id = $2

@@ -15,7 +15,7 @@ WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL
 RETURNING id, organization_id, scopes
 
 -- ApiKeysRepository.revoke
-UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE organization_id = $1 AND id = $2 RETURNING *
+UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3::timestamptz) WHERE organization_id = $1 AND id = $2 RETURNING *
 
 -- ApiKeysRepository.lookup
 SELECT organization_id, id FROM api_key_lookups WHERE ${column} = $1

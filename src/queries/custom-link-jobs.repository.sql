@@ -2,7 +2,7 @@
 
 -- CustomLinkJobsRepository.insert
 INSERT INTO custom_link_jobs (organization_id, id, type, status, total_items, campaign_id, campaign_name, parent_job_id, render_units, created_at, started_at)
-VALUES ($1, $2, $3, $4::text, $5, $6, $7, $8, $9, $10, CASE WHEN $4::text = 'processing' THEN now() END)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 
 -- CustomLinkJobsRepository.insert (2)
 INSERT INTO custom_link_job_items (organization_id, job_id, index, status, custom_link_id, external_id, input, retry_of_job_id, retry_of_index)
@@ -10,10 +10,10 @@ SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input, CASE WHEN r
   FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb, retry_of_index int)
 
 -- CustomLinkJobsRepository.view
-${view()} WHERE j.organization_id = $1 AND j.id = $2
+SELECT j.*, ${JOB_FIGURES} WHERE j.organization_id = $1 AND j.id = $2
 
 -- CustomLinkJobsRepository.listPage
-${view(JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
+SELECT j.*, ${JOBS_BY_CREATION.select('j.')}, ${JOB_FIGURES} WHERE ${where.toSql()}${after}
 ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}
 
 -- CustomLinkJobsRepository.count
@@ -29,11 +29,11 @@ SELECT count(*) AS total FROM custom_link_job_items WHERE organization_id = $1 A
 -- CustomLinkJobsRepository.unfinishedItems
 SELECT i.index, i.status, i.custom_link_id, i.external_id, i.input, i.error_code, i.error_message FROM custom_link_job_items i
 WHERE i.organization_id = $1 AND i.job_id = $2 AND i.status IN ('failed', 'cancelled')
-  AND NOT EXISTS (SELECT 1 FROM custom_link_job_items r WHERE r.organization_id = i.organization_id AND r.retry_of_job_id = i.job_id AND r.retry_of_index = i.index)
+  AND NOT EXISTS (SELECT 1 FROM custom_link_job_items r WHERE r.organization_id = $1 AND r.retry_of_job_id = i.job_id AND r.retry_of_index = i.index)
 ORDER BY i.index
 
 -- CustomLinkJobsRepository.start
-UPDATE custom_link_jobs SET status = 'processing', started_at = coalesce(started_at, now()), updated_at = now(),
+UPDATE custom_link_jobs SET status = 'processing', started_at = coalesce(started_at, $5::timestamptz), updated_at = $5,
       lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
 WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING *
 
@@ -47,13 +47,17 @@ WHERE ${LAPSED}
   AND NOT EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
 
 -- CustomLinkJobsRepository.reclaimLapsed
+SELECT c.organization_id AS "organizationId", c.id FROM custom_link_jobs c
+WHERE ${LAPSED}
+  AND (EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
+       OR (c.organization_id, c.id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[])))
+LIMIT $2
+
+-- CustomLinkJobsRepository.reclaimLapsed (2)
 UPDATE custom_link_jobs j SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
- FROM (SELECT c.organization_id, c.id FROM custom_link_jobs c
-        WHERE ${LAPSED}
-          AND (EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
-               OR (c.organization_id, c.id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[])))
-        LIMIT $2 FOR UPDATE OF c SKIP LOCKED) lapsed
-WHERE j.organization_id = lapsed.organization_id AND j.id = lapsed.id
+ FROM (SELECT c.id FROM custom_link_jobs c WHERE c.organization_id = $2 AND c.id = ANY($3) AND ${LAPSED}
+       FOR UPDATE OF c SKIP LOCKED) lapsed
+WHERE j.organization_id = $2 AND j.id = lapsed.id
 RETURNING j.organization_id AS "organizationId", j.id
 
 -- CustomLinkJobsRepository.lock

@@ -42,9 +42,10 @@ WHERE organization_id = $1 AND id IN (
 UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *
 
 -- CustomLinksRepository.markRenderProcessing
-UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
- FROM ${COMMIT_WITHOUT_FLUSH}
-WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING custom_links.*
+WITH marked AS (
+  UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
+   WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING *)
+SELECT marked.* FROM marked ${COMMIT_WITHOUT_FLUSH}
 
 -- CustomLinksRepository.recordRenderOutcome
 UPDATE custom_links SET thumbnail_status = $4, share_thumbnail_url = coalesce($5, share_thumbnail_url), thumbnail_attempts = thumbnail_attempts + 1,
@@ -90,7 +91,8 @@ SELECT id, campaign_id, first_started_at, first_engaged_at, first_lead_submitted
 WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE
 
 -- CustomLinksRepository.mergeRollups
-UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = m.${c}`).join(', ')}, updated_at = greatest(now(), l.updated_at)
+UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = m.${c}`).join(', ')},
+       updated_at = greatest($${DELTA.length + 2}::timestamptz, l.updated_at)
 FROM (
   SELECT cur.id, t.*, CASE WHEN t.first_engaged_at IS NOT NULL THEN 'engaged' WHEN t.first_started_at IS NOT NULL THEN 'started'
                            WHEN t.first_opened_at IS NOT NULL THEN 'opened' ELSE 'not_opened' END AS stage
@@ -98,11 +100,11 @@ FROM (
     JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = d.link_id
    CROSS JOIN LATERAL (SELECT d.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR d.last_activity_at > cur.last_activity_at
            OR (d.last_activity_at = cur.last_activity_at AND d.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer) n
+   CROSS JOIN LATERAL (SELECT jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) AS bot_opens) b
    CROSS JOIN LATERAL (SELECT
      cur.open_observed OR d.open_observed AS open_observed,
      cur.bot_open_count + d.bot_open_count AS bot_open_count,
-     CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens
-          ELSE jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) END AS bot_opens,
+     CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens ELSE b.bot_opens END AS bot_opens,
      cur.internal_open_count + d.internal_open_count AS internal_open_count,
      cur.load_count + d.load_count AS load_count,
      ${COUNT_COLUMNS.map(([, c]) => `cur.${c} + d.${c} AS ${c}`).join(', ')},

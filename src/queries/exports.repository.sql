@@ -18,9 +18,10 @@ UPDATE exports SET lease_owner = $4, lease_until = now() + $5 * interval '1 mill
 WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing'
 
 -- ExportsRepository.appendChunk
-INSERT INTO export_chunks (organization_id, export_id, run_id, seq, data)
-SELECT $1, $2, $3, $4, $5 FROM exports WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing'
-RETURNING seq
+SELECT 1 FROM exports WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing' FOR SHARE
+
+-- ExportsRepository.appendChunk (2)
+INSERT INTO export_chunks (organization_id, export_id, run_id, seq, data) VALUES ($1, $2, $3, $4, $5)
 
 -- ExportsRepository.complete
 UPDATE exports SET status = 'completed', row_count = $4, completed_at = now(), expires_at = now() + $5 * interval '1 millisecond', lease_owner = NULL, lease_until = NULL

@@ -7,9 +7,9 @@ VALUES ($1, $2, $3, $4, $5, 'in_flight', $6, now() + $7 * interval '1 millisecon
 ON CONFLICT (organization_id, method, route, idempotency_key) DO UPDATE
   SET fingerprint = EXCLUDED.fingerprint, state = 'in_flight', response_status = NULL, response_body = NULL,
       response_headers = NULL, lease_token = EXCLUDED.lease_token, lease_expires_at = EXCLUDED.lease_expires_at,
-      created_at = now(), expires_at = EXCLUDED.expires_at
-  WHERE idempotency_records.expires_at <= now()
-     OR (idempotency_records.state = 'in_flight' AND idempotency_records.lease_expires_at <= now()
+      created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+  WHERE idempotency_records.expires_at <= EXCLUDED.created_at
+     OR (idempotency_records.state = 'in_flight' AND idempotency_records.lease_expires_at <= EXCLUDED.created_at
          AND idempotency_records.fingerprint = EXCLUDED.fingerprint)
 RETURNING 1
 

@@ -17,7 +17,7 @@ ON CONFLICT (organization_id, email_key) DO UPDATE SET
   ${ROLLUP_COLUMNS.filter(([c]) => c !== 'email_key')
     .map(([c]) => `${c} = EXCLUDED.${c}`)
     .join(', ')},
-  updated_at = now()
+  updated_at = EXCLUDED.updated_at
 RETURNING id, email_key
 
 -- PeopleRepository.deleteByEmailKeys

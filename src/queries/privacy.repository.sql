@@ -13,7 +13,7 @@ ORDER BY ${NEWEST_FIRST.orderBy()} LIMIT $2
 
 -- PrivacyRepository.start
 UPDATE privacy_erasures
-  SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
+  SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, $5::timestamptz),
       lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
 WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running') RETURNING *
 

@@ -2,7 +2,7 @@
 
 -- SessionsRepository.detailsOfEmail
 SELECT ${DETAIL_COLUMNS}
- FROM sessions s ${PERSON_INTENT('s.organization_id')}
+ FROM sessions s ${PERSON_INTENT}
 WHERE s.organization_id = $1 AND s.email_key = $2
 ORDER BY s.start_time DESC, s.id DESC LIMIT $3
 
@@ -24,11 +24,11 @@ ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id
 INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
 VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
 ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
-  ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+  ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
 
 -- SessionsRepository.replaceTranscript
 INSERT INTO session_transcripts (organization_id, session_id, entries, total) VALUES ($1, $2, $3, $4)
-ON CONFLICT (organization_id, session_id) DO UPDATE SET entries = EXCLUDED.entries, total = EXCLUDED.total, updated_at = now()
+ON CONFLICT (organization_id, session_id) DO UPDATE SET entries = EXCLUDED.entries, total = EXCLUDED.total, updated_at = EXCLUDED.updated_at
 
 -- SessionsRepository.readTranscript
 WITH found AS (
@@ -62,12 +62,12 @@ WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
 
 -- SessionsRepository.findVisible
 SELECT ${DETAIL_COLUMNS}
- FROM sessions s ${PERSON_INTENT('s.organization_id')}
+ FROM sessions s ${PERSON_INTENT}
 WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 
 -- SessionsRepository.findVisible (2)
 SELECT ${DETAIL_COLUMNS}
- FROM sessions s ${PERSON_INTENT('s.organization_id')}
+ FROM sessions s ${PERSON_INTENT}
 WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}
 
 -- SessionsRepository.accountActivityPage
@@ -75,13 +75,13 @@ WITH page AS (
   SELECT s.*, p.person_id FROM person_accounts p
    CROSS JOIN LATERAL (
      SELECT s.organization_id, s.id, s.start_time, s.custom_link_id FROM sessions s
-      WHERE s.organization_id = p.organization_id AND s.email_key = p.email_key AND ${VISIBLE} ${after}
+      WHERE s.organization_id = $1 AND s.email_key = p.email_key AND ${VISIBLE} ${after}
       ORDER BY ${BY_START.orderBy()} LIMIT $3) s
    WHERE p.organization_id = $1 AND p.account_domain = $2
    ORDER BY ${BY_START.orderBy()} LIMIT $3)
 SELECT s.start_time AS occurred_at, s.id AS session_id, s.person_id, NULL AS event_id, NULL AS type,
        coalesce(s.custom_link_id, (SELECT o.custom_link_id FROM session_observations o
-                                    WHERE o.organization_id = s.organization_id AND o.session_id = s.id
+                                    WHERE o.organization_id = $1 AND o.session_id = s.id
                                     ORDER BY o.at, o.custom_link_id LIMIT 1)) AS custom_link_id,
        s.start_time::text AS at, (extract(epoch FROM s.start_time) * 1000000)::int8 AS micros, s.id::text AS key
   FROM page s ORDER BY ${BY_START.orderBy()}
@@ -97,7 +97,7 @@ ORDER BY id LIMIT $3
 -- SessionsRepository.deleteSelected
 DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
 RETURNING s.id, s.email_key, EXISTS (
-  SELECT 1 FROM session_transcripts t WHERE t.organization_id = s.organization_id AND t.session_id = s.id) AS transcript
+  SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript
 
 -- SessionsRepository.deleteSelected (2)
 DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1
@@ -115,13 +115,13 @@ SELECT s.id FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid
 -- SessionsRepository.list
 ${page}
 SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
-  LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}) ON true
+  LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT}) ON true
  ORDER BY ${key.orderBy('page.')}
 
 -- SessionsRepository.searchPage
 ${this.pageSql(where, query, window, 'session_emails')}
 SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
-  JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}
+  JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT}
  ORDER BY ${BY_START.orderBy('page.')}
 
 -- SessionsRepository.searchCount

@@ -23,17 +23,20 @@ UPDATE thumbnail_renders SET status = 'cancelled', updated_at = now()
 WHERE organization_id = $1 AND job_id = $2 AND status = 'queued' RETURNING custom_link_id
 
 -- ThumbnailsRepository.claim
-UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
- FROM ${COMMIT_WITHOUT_FLUSH}
-WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status
+WITH claimed AS (
+  UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+   WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status)
+SELECT claimed.* FROM claimed ${COMMIT_WITHOUT_FLUSH}
 
 -- ThumbnailsRepository.renewLease
 UPDATE thumbnail_renders SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
 WHERE organization_id = $1 AND id = $2 AND status = 'processing'
 
 -- ThumbnailsRepository.finish
-UPDATE thumbnail_renders SET status = $3, updated_at = now() FROM ${COMMIT_WITHOUT_FLUSH}
-WHERE organization_id = $1 AND id = $2 AND status = 'processing'
+WITH finished AS (
+  UPDATE thumbnail_renders SET status = $3, updated_at = now()
+   WHERE organization_id = $1 AND id = $2 AND status = 'processing' RETURNING id)
+SELECT finished.id FROM finished ${COMMIT_WITHOUT_FLUSH}
 
 -- ThumbnailsRepository.storeImage
 INSERT INTO thumbnail_images (custom_link_id, hash, organization_id, png) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING

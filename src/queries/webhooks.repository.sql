@@ -68,16 +68,20 @@ SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_messages m ON 
 WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = $3
 
 -- WebhooksRepository.insertManualAttempt
+SELECT coalesce(max(attempt), 0) + 1 AS attempt FROM webhook_deliveries
+WHERE organization_id = $1 AND endpoint_id = $2 AND message_id = $3
+
+-- WebhooksRepository.insertManualAttempt (2)
 INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at, lease_until)
-SELECT $1, $2, $3, $4, coalesce(max(attempt), 0) + 1, 'pending', now(), now() + $5 * interval '1 millisecond'
-  FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $3 AND message_id = $4
+VALUES ($1, $2, $3, $4, $5, 'pending', now(), now() + $6 * interval '1 millisecond')
 
 -- WebhooksRepository.claimDue
+SELECT organization_id AS "organizationId", id FROM webhook_deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT $1
+
+-- WebhooksRepository.claimDue (2)
 UPDATE webhook_deliveries d SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
- FROM (SELECT organization_id, id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= now() AND coalesce(lease_until, '-infinity') < now()
-        ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
-WHERE d.organization_id = due.organization_id AND d.id = due.id
+ FROM (SELECT id FROM webhook_deliveries WHERE organization_id = $2 AND id = ANY($3) AND ${DUE} FOR UPDATE SKIP LOCKED) due
+WHERE d.organization_id = $2 AND d.id = due.id
 RETURNING d.organization_id AS "organizationId", d.id
 
 -- WebhooksRepository.leaseForSending
@@ -95,8 +99,8 @@ WHERE organization_id = $1 AND id = $2 AND status = 'pending'
 INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)
 
 -- WebhooksRepository.recordAttempt (3)
-UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELSE coalesce(failing_since, now()) END,
-      active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN now() ELSE updated_at END
+UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELSE coalesce(failing_since, $5::timestamptz) END,
+      active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN $5 ELSE updated_at END
 WHERE organization_id = $1 AND id = $2
 
 -- WebhooksRepository.deleteMessagesBefore

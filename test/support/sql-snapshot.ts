@@ -32,6 +32,11 @@ export interface SnapshotQuery {
    * receives it. Not written to the snapshot (which shows the code's text); checked like static SQL.
    */
   inlined?: string;
+  /**
+   * When some interpolations name constants and others do not: the text with the constants in place
+   * and the others left as `${...}`, for checks that read what they can (citus-statements.ts).
+   */
+  partial?: string;
 }
 
 export interface SnapshotFile {
@@ -258,13 +263,22 @@ function renderSql(sql: ts.Expression, checker: ts.TypeChecker): Omit<SnapshotQu
       resolved.head.text +
       resolved.templateSpans.map((span) => `\${${span.expression.getText()}}${span.literal.text}`).join('');
     const inlined = inlineConstants(resolved, checker);
-    return { sql: dedent(text), interpolated: true, ...(inlined === undefined ? {} : { inlined: inlined.trim() }) };
+    if (inlined !== undefined) return { sql: dedent(text), interpolated: true, inlined: inlined.trim() };
+    const partial = inlineConstants(resolved, checker, true)!;
+    return { sql: dedent(text), interpolated: true, ...(partial === text ? {} : { partial: partial.trim() }) };
   }
   return { sql: `${NOT_A_LITERAL}\n\${${dedent(resolved.getText())}}`, interpolated: true };
 }
 
-/** The template's text with each interpolation replaced by the constant it names; undefined when one names none. */
-function inlineConstants(template: ts.TemplateExpression, checker: ts.TypeChecker): string | undefined {
+/**
+ * The template's text with each interpolation replaced by the constant it names; undefined when one
+ * names none, or with that one left as `${...}` when `partially`.
+ */
+function inlineConstants(
+  template: ts.TemplateExpression,
+  checker: ts.TypeChecker,
+  partially = false,
+): string | undefined {
   let text = template.head.text;
   for (const span of template.templateSpans) {
     const constant = resolveSql(span.expression, checker, new Set());
@@ -272,8 +286,10 @@ function inlineConstants(template: ts.TemplateExpression, checker: ts.TypeChecke
       ts.isStringLiteral(constant) || ts.isNoSubstitutionTemplateLiteral(constant)
         ? constant.text
         : ts.isTemplateExpression(constant)
-          ? inlineConstants(constant, checker)
-          : undefined;
+          ? inlineConstants(constant, checker, partially)
+          : partially
+            ? `\${${span.expression.getText()}}`
+            : undefined;
     if (part === undefined) return undefined;
     text += part + span.literal.text;
   }

@@ -55,7 +55,9 @@ export class IdempotencyRepository {
   /**
    * Atomically claims the key for `token`: inserts an in-flight record, or takes over one past its
    * retention, or an in-flight one for the same request whose lease lapsed (its owner died). True
-   * when `token` now owns the key.
+   * when `token` now owns the key. The update reads the clock from `EXCLUDED.created_at` (the
+   * statement's `now()`, evaluated once for the proposed row): Citus refuses a non-immutable
+   * function in `ON CONFLICT … DO UPDATE` (docs/scaling.md, "Citus compatibility (statements)").
    */
   async claim(scope: IdempotencyScope, fingerprint: string, token: string, leaseMs: number): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
@@ -65,9 +67,9 @@ export class IdempotencyRepository {
        ON CONFLICT (organization_id, method, route, idempotency_key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, state = 'in_flight', response_status = NULL, response_body = NULL,
              response_headers = NULL, lease_token = EXCLUDED.lease_token, lease_expires_at = EXCLUDED.lease_expires_at,
-             created_at = now(), expires_at = EXCLUDED.expires_at
-         WHERE idempotency_records.expires_at <= now()
-            OR (idempotency_records.state = 'in_flight' AND idempotency_records.lease_expires_at <= now()
+             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+         WHERE idempotency_records.expires_at <= EXCLUDED.created_at
+            OR (idempotency_records.state = 'in_flight' AND idempotency_records.lease_expires_at <= EXCLUDED.created_at
                 AND idempotency_records.fingerprint = EXCLUDED.fingerprint)
        RETURNING 1`,
       [...keyParams(scope), fingerprint, token, leaseMs],

@@ -27,9 +27,31 @@ export type LeasedTable = {
 }[TableName];
 
 /**
+ * Claims rows across organizations in two steps, as Citus runs them on a table distributed by
+ * organization_id (it cannot lock rows of several shards in one statement): `candidates`, read
+ * without a lock (a read may span shards), then `claim` once per organization with that
+ * organization's candidate ids. Each claim locks its rows FOR UPDATE SKIP LOCKED and checks again
+ * that they are still claimable while it pushes their lease forward, so sweepers running at once
+ * never take a row twice in a term and never wait on a row its work holds.
+ */
+export async function claimPerOrganization(
+  candidates: LapsedJob[],
+  claim: (organizationId: string, ids: string[]) => Promise<LapsedJob[]>,
+): Promise<LapsedJob[]> {
+  const byOrganization = new Map<string, string[]>();
+  for (const row of candidates) {
+    const ids = byOrganization.get(row.organizationId) ?? [];
+    byOrganization.set(row.organizationId, [...ids, row.id]);
+  }
+  const claimed: LapsedJob[] = [];
+  for (const [organizationId, ids] of byOrganization) claimed.push(...(await claim(organizationId, ids)));
+  return claimed;
+}
+
+/**
  * `reclaimLapsed` for a table of job rows with `status`, `lease_owner`, `lease_until` and
  * `created_at`: the owning module passes its own table and its unfinished states. The states are
- * written into the statement (code constants, never input) so that it matches the table's partial
+ * written into the statements (code constants, never input) so that they match the table's partial
  * index of unfinished rows.
  */
 export async function reclaimLapsedRows(
@@ -40,16 +62,21 @@ export async function reclaimLapsedRows(
   limit: number,
 ): Promise<LapsedJob[]> {
   const states = unfinished.map((state) => `'${state}'`).join(', ');
-  const [rows] = (await db.query(
-    `UPDATE ${table} t SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
-       FROM (SELECT organization_id, id FROM ${table}
-              WHERE status IN (${states}) AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()
-              LIMIT $2 FOR UPDATE SKIP LOCKED) lapsed
-      WHERE t.organization_id = lapsed.organization_id AND t.id = lapsed.id
-      RETURNING t.organization_id AS "organizationId", t.id`,
+  const lapsed = `status IN (${states}) AND coalesce(lease_until, created_at + $1 * interval '1 millisecond') < now()`;
+  const candidates = (await db.query(
+    `SELECT organization_id AS "organizationId", id FROM ${table} WHERE ${lapsed} LIMIT $2`,
     [lease.leaseMs, limit],
-  )) as [LapsedJob[], number];
-  return rows;
+  )) as LapsedJob[];
+  return claimPerOrganization(candidates, async (organizationId, ids) => {
+    const [rows] = (await db.query(
+      `UPDATE ${table} t SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+         FROM (SELECT id FROM ${table} WHERE organization_id = $2 AND id = ANY($3) AND ${lapsed} FOR UPDATE SKIP LOCKED) lapsed
+        WHERE t.organization_id = $2 AND t.id = lapsed.id
+        RETURNING t.organization_id AS "organizationId", t.id`,
+      [lease.leaseMs, organizationId, ids],
+    )) as [LapsedJob[], number];
+    return rows;
+  });
 }
 
 /**
@@ -65,9 +92,10 @@ export interface ReapableJobs<T = unknown> {
   /**
    * Takes at most `limit` rows that are not finished and that nobody works on: their lease lapsed,
    * or they were recorded a lease ago and never leased (the process died between commit and
-   * enqueue). One atomic statement that skips rows locked by their work (FOR UPDATE SKIP LOCKED) and
+   * enqueue). The sweep spans organizations (claimPerOrganization): each organization's rows are
+   * taken by one atomic statement that skips rows locked by their work (FOR UPDATE SKIP LOCKED) and
    * pushes the lease of those it takes one term forward, so sweepers running at once never take a
-   * row twice in a term. The sweep spans organizations: each row comes back with its own.
+   * row twice in a term. Each row comes back with its organization.
    */
   reclaimLapsed(terms: LeaseTerms, limit: number): Promise<LapsedJob[]>;
   payload(job: LapsedJob): T;

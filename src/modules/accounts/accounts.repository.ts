@@ -54,7 +54,10 @@ export class AccountsRepository {
     return Number(row.total);
   }
 
-  /** Writes rollups; an existing account keeps its id. */
+  /**
+   * Writes rollups; an existing account keeps its id. EXCLUDED.updated_at is the column's default
+   * (now()): Citus refuses a function call in DO UPDATE.
+   */
   async upsertRollups(tx: EntityManager, organizationId: string, rollups: AccountRollup[]): Promise<void> {
     if (rollups.length === 0) return;
     const records = rollups.map((r) => ({
@@ -80,7 +83,7 @@ export class AccountsRepository {
          company_name = EXCLUDED.company_name, total_users = EXCLUDED.total_users, total_sessions = EXCLUDED.total_sessions,
          booked_sessions = EXCLUDED.booked_sessions, high_intent_users = EXCLUDED.high_intent_users,
          qualified_users = EXCLUDED.qualified_users, total_time_spent_seconds = EXCLUDED.total_time_spent_seconds,
-         last_seen_at = EXCLUDED.last_seen_at, summary_markdown = EXCLUDED.summary_markdown, updated_at = now()`,
+         last_seen_at = EXCLUDED.last_seen_at, summary_markdown = EXCLUDED.summary_markdown, updated_at = EXCLUDED.updated_at`,
       [organizationId, JSON.stringify(records)],
     );
   }

@@ -57,11 +57,12 @@ export class AgentRepository {
     status: 'running' | 'succeeded' | 'failed',
     error: { code: string; message: string } | null = null,
   ): Promise<void> {
+    // Bound, and chosen here: Citus refuses now() inside CASE (docs/scaling.md, "Citus compatibility (statements)").
+    const at = new Date();
     await tx.query(
-      `UPDATE publish_jobs SET status = $3::text, error_code = $4, error_message = $5, updated_at = now(),
-              completed_at = CASE WHEN $3::text IN ('succeeded', 'failed') THEN now() END
+      `UPDATE publish_jobs SET status = $3, error_code = $4, error_message = $5, updated_at = $6, completed_at = $7
         WHERE organization_id = $1 AND id = $2`,
-      [organizationId, id, status, error?.code ?? null, error?.message ?? null],
+      [organizationId, id, status, error?.code ?? null, error?.message ?? null, at, status === 'running' ? null : at],
     );
   }
 }

@@ -53,8 +53,8 @@ export class ApiKeysRepository {
     const found = await this.lookup('id', id);
     if (!found) return null;
     const [rows]: [ApiKeyRow[], number] = await this.db.query(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE organization_id = $1 AND id = $2 RETURNING *`,
-      [found.organization_id, found.id],
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3::timestamptz) WHERE organization_id = $1 AND id = $2 RETURNING *`,
+      [found.organization_id, found.id, new Date()],
     );
     return rows[0] ?? null;
   }

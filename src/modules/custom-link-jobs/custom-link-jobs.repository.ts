@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
 import type { LeaseTerms } from '../../common/queue/job-leases';
-import type { LapsedJob } from '../../common/queue/job-reaper';
+import { claimPerOrganization, type LapsedJob } from '../../common/queue/job-reaper';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SqlConditions } from '../../common/database/sql-conditions';
@@ -69,22 +69,24 @@ export interface NewJob {
 const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
 
 /**
- * A job with its item counts and the card states of the links its created items made (custom-links'
- * read model link_card_states), as one statement.
+ * A job's item counts and the card states of the links its created items made (custom-links' read
+ * model link_card_states), selected after `j.*` of the job, as one statement. $1 is the organization:
+ * the subqueries compare with it rather than with the job's column, so that on Citus the statement
+ * routes to one shard.
  */
-const view = (extra = '') => `
-  SELECT j.*, ${extra ? `${extra}, ` : ''}i.created, i.failed, i.cancelled, c.thumbnails
+const JOB_FIGURES = `
+  i.created, i.failed, i.cancelled, c.thumbnails
     FROM custom_link_jobs j
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE status = 'created')::int AS created, count(*) FILTER (WHERE status = 'failed')::int AS failed,
              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-        FROM custom_link_job_items WHERE organization_id = j.organization_id AND job_id = j.id) i
+        FROM custom_link_job_items WHERE organization_id = $1 AND job_id = j.id) i
     CROSS JOIN LATERAL (
       SELECT coalesce(jsonb_object_agg(s.thumbnail_status, s.links), '{}') AS thumbnails
         FROM (SELECT l.thumbnail_status, count(*)::int AS links FROM link_card_states l
-               WHERE l.organization_id = j.organization_id
+               WHERE l.organization_id = $1
                  AND l.link_id IN (SELECT custom_link_id FROM custom_link_job_items
-                                    WHERE organization_id = j.organization_id AND job_id = j.id AND status = 'created')
+                                    WHERE organization_id = $1 AND job_id = j.id AND status = 'created')
                GROUP BY l.thumbnail_status) s) c`;
 
 /** Unsettled (custom_link_jobs_unfinished_idx), and nobody runs it: its lease lapsed, or it was recorded a lease ago and never leased. */
@@ -98,7 +100,7 @@ export class CustomLinkJobsRepository {
   async insert(tx: EntityManager, organizationId: string, job: NewJob): Promise<void> {
     await tx.query(
       `INSERT INTO custom_link_jobs (organization_id, id, type, status, total_items, campaign_id, campaign_name, parent_job_id, render_units, created_at, started_at)
-       VALUES ($1, $2, $3, $4::text, $5, $6, $7, $8, $9, $10, CASE WHEN $4::text = 'processing' THEN now() END)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         organizationId,
         job.id,
@@ -110,6 +112,7 @@ export class CustomLinkJobsRepository {
         job.parentJobId,
         job.renderUnits,
         job.createdAt,
+        job.status === 'processing' ? new Date() : null,
       ],
     );
     const items = job.items.map((item, index) => ({
@@ -143,10 +146,10 @@ export class CustomLinkJobsRepository {
     id: string,
     tx: EntityManager | DataSource = this.db,
   ): Promise<JobItemsRow | null> {
-    const rows: JobItemsRow[] = await tx.query(`${view()} WHERE j.organization_id = $1 AND j.id = $2`, [
-      organizationId,
-      id,
-    ]);
+    const rows: JobItemsRow[] = await tx.query(
+      `SELECT j.*, ${JOB_FIGURES} WHERE j.organization_id = $1 AND j.id = $2`,
+      [organizationId, id],
+    );
     return rows[0] ?? null;
   }
 
@@ -160,7 +163,7 @@ export class CustomLinkJobsRepository {
     const after =
       window.after === null ? '' : ` AND ${JOBS_BY_CREATION.after(window.after, (value) => where.param(value))}`;
     return this.db.query(
-      `${view(JOBS_BY_CREATION.select('j.'))} WHERE ${where.toSql()}${after}
+      `SELECT j.*, ${JOBS_BY_CREATION.select('j.')}, ${JOB_FIGURES} WHERE ${where.toSql()}${after}
         ORDER BY ${JOBS_BY_CREATION.orderBy()} LIMIT ${where.param(window.limit)} OFFSET ${where.param(window.skip)}`,
       where.params,
     );
@@ -209,19 +212,23 @@ export class CustomLinkJobsRepository {
     return this.db.query(
       `SELECT i.index, i.status, i.custom_link_id, i.external_id, i.input, i.error_code, i.error_message FROM custom_link_job_items i
         WHERE i.organization_id = $1 AND i.job_id = $2 AND i.status IN ('failed', 'cancelled')
-          AND NOT EXISTS (SELECT 1 FROM custom_link_job_items r WHERE r.organization_id = i.organization_id AND r.retry_of_job_id = i.job_id AND r.retry_of_index = i.index)
+          AND NOT EXISTS (SELECT 1 FROM custom_link_job_items r WHERE r.organization_id = $1 AND r.retry_of_job_id = i.job_id AND r.retry_of_index = i.index)
         ORDER BY i.index`,
       [organizationId, jobId],
     );
   }
 
-  /** queued → processing (once), leased to the worker that runs it; null when the job is gone or already settled. */
+  /**
+   * queued → processing (once), leased to the worker that runs it; null when the job is gone or already
+   * settled. The start time is bound: Citus refuses now() inside COALESCE; the lease stays on the
+   * database's clock, which the reaper compares it with.
+   */
   async start(organizationId: string, id: string, lease: LeaseTerms): Promise<JobRow | null> {
     const [rows]: [JobRow[], number] = await this.db.query(
-      `UPDATE custom_link_jobs SET status = 'processing', started_at = coalesce(started_at, now()), updated_at = now(),
+      `UPDATE custom_link_jobs SET status = 'processing', started_at = coalesce(started_at, $5::timestamptz), updated_at = $5,
               lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING *`,
-      [organizationId, id, lease.owner, lease.leaseMs],
+      [organizationId, id, lease.owner, lease.leaseMs, new Date()],
     );
     return rows[0] ?? null;
   }
@@ -252,25 +259,32 @@ export class CustomLinkJobsRepository {
   /**
    * Unsettled jobs that nobody runs (ReapableJobs.reclaimLapsed), across organizations (the
    * reaper's sweep): those with items to run, and those of `settleable` (whose items and work are
-   * settled) still to settle.
+   * settled) still to settle. Read across organizations, claimed per organization (claimPerOrganization).
    */
   async reclaimLapsed(
     lease: LeaseTerms,
     limit: number,
     settleable: { organizationId: string; id: string }[],
   ): Promise<LapsedJob[]> {
-    const [rows]: [LapsedJob[], number] = await this.db.query(
-      `UPDATE custom_link_jobs j SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
-         FROM (SELECT c.organization_id, c.id FROM custom_link_jobs c
-                WHERE ${LAPSED}
-                  AND (EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
-                       OR (c.organization_id, c.id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[])))
-                LIMIT $2 FOR UPDATE OF c SKIP LOCKED) lapsed
-        WHERE j.organization_id = lapsed.organization_id AND j.id = lapsed.id
-        RETURNING j.organization_id AS "organizationId", j.id`,
+    const candidates: LapsedJob[] = await this.db.query(
+      `SELECT c.organization_id AS "organizationId", c.id FROM custom_link_jobs c
+        WHERE ${LAPSED}
+          AND (EXISTS (SELECT 1 FROM custom_link_job_items q WHERE q.organization_id = c.organization_id AND q.job_id = c.id AND q.status = 'queued')
+               OR (c.organization_id, c.id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[])))
+        LIMIT $2`,
       [lease.leaseMs, limit, settleable.map((job) => job.organizationId), settleable.map((job) => job.id)],
     );
-    return rows;
+    return claimPerOrganization(candidates, async (organizationId, ids) => {
+      const [rows]: [LapsedJob[], number] = await this.db.query(
+        `UPDATE custom_link_jobs j SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+           FROM (SELECT c.id FROM custom_link_jobs c WHERE c.organization_id = $2 AND c.id = ANY($3) AND ${LAPSED}
+                 FOR UPDATE OF c SKIP LOCKED) lapsed
+          WHERE j.organization_id = $2 AND j.id = lapsed.id
+          RETURNING j.organization_id AS "organizationId", j.id`,
+        [lease.leaseMs, organizationId, ids],
+      );
+      return rows;
+    });
   }
 
   /** The job row locked for one item's transaction, so a cancel lands between items. */

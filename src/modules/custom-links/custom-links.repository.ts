@@ -167,9 +167,10 @@ export class CustomLinksRepository {
     // Every render runs it: prepared once per connection.
     const rows = await preparedQuery<CustomLinkRow>(
       this.db,
-      `UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
-         FROM ${COMMIT_WITHOUT_FLUSH}
-        WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING custom_links.*`,
+      `WITH marked AS (
+         UPDATE custom_links SET thumbnail_status = 'processing', updated_at = now()
+          WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING *)
+       SELECT marked.* FROM marked ${COMMIT_WITHOUT_FLUSH}`,
       [organizationId, id, renderId],
     );
     return rows[0] ?? null;
@@ -345,7 +346,7 @@ export class CustomLinksRepository {
 
   /** Merges event batches' statistics into the links (docs/api.md §6.4), locked by lockForMerge. */
   async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void> {
-    await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas)]);
+    await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas), new Date()]);
   }
 
   /** The subject's links (email case-insensitively, phone by digits), locked in id order. */

@@ -51,7 +51,7 @@ const MERGED = [
   'last_activity_event_id',
 ];
 
-/** The parameters of MERGE_ROLLUPS after the organization ($1): one array per delta column. */
+/** The parameters of MERGE_ROLLUPS after the organization ($1): one array per delta column (the time follows them). */
 export function mergeParameters(deltas: LinkRollupDelta[]): unknown[][] {
   const value: Record<string, (d: LinkRollupDelta) => unknown> = {
     link_id: (d) => d.linkId,
@@ -87,10 +87,13 @@ export const RESET_ROLLUPS = `
  * counters add, times take the earliest/latest (LEAST/GREATEST skip nulls), the last activity is the
  * later one (ties by eventId, byte order), and the stage follows from the merged times, so it never
  * regresses. Only links whose rollup changes are written, and the statement moves their updated_at
- * itself, as the touch trigger would (migration LinkRollupWrites skips the trigger then).
+ * itself, as the touch trigger would (migration LinkRollupWrites skips the trigger then), with the
+ * time bound as the last parameter. Citus refuses a stable function (now(), jsonb_build_object) in a
+ * CASE of DML, so the merged bot_opens is built beside the CASE that picks it.
  */
 export const MERGE_ROLLUPS = `
-  UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = m.${c}`).join(', ')}, updated_at = greatest(now(), l.updated_at)
+  UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = m.${c}`).join(', ')},
+         updated_at = greatest($${DELTA.length + 2}::timestamptz, l.updated_at)
   FROM (
     SELECT cur.id, t.*, CASE WHEN t.first_engaged_at IS NOT NULL THEN 'engaged' WHEN t.first_started_at IS NOT NULL THEN 'started'
                              WHEN t.first_opened_at IS NOT NULL THEN 'opened' ELSE 'not_opened' END AS stage
@@ -98,11 +101,11 @@ export const MERGE_ROLLUPS = `
       JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = d.link_id
      CROSS JOIN LATERAL (SELECT d.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR d.last_activity_at > cur.last_activity_at
              OR (d.last_activity_at = cur.last_activity_at AND d.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer) n
+     CROSS JOIN LATERAL (SELECT jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) AS bot_opens) b
      CROSS JOIN LATERAL (SELECT
        cur.open_observed OR d.open_observed AS open_observed,
        cur.bot_open_count + d.bot_open_count AS bot_open_count,
-       CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens
-            ELSE jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) END AS bot_opens,
+       CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens ELSE b.bot_opens END AS bot_opens,
        cur.internal_open_count + d.internal_open_count AS internal_open_count,
        cur.load_count + d.load_count AS load_count,
        ${COUNT_COLUMNS.map(([, c]) => `cur.${c} + d.${c} AS ${c}`).join(', ')},

@@ -763,7 +763,7 @@ export class EngagementRepository {
          SELECT e.* FROM link_rollups l
           CROSS JOIN LATERAL (
             SELECT organization_id, event_id, type, occurred_at, session_id, custom_link_id FROM link_events
-             WHERE organization_id = l.organization_id AND custom_link_id = l.link_id AND NOT bot AND internal_reason IS NULL
+             WHERE organization_id = $1 AND custom_link_id = l.link_id AND NOT bot AND internal_reason IS NULL
                ${after}
              ORDER BY ${EVENTS_NEWEST_FIRST.orderBy()} LIMIT $3) e
           WHERE l.organization_id = $1 AND l.account_domain = $2

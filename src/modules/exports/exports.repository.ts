@@ -86,15 +86,25 @@ export class ExportsRepository {
     return count > 0;
   }
 
-  /** Appends a chunk of the run's file; false when the run was superseded (nothing is written). */
+  /**
+   * Appends a chunk of the run's file; false when the run was superseded (nothing is written). The
+   * run is checked with the export row share-locked, so no takeover commits between the check and
+   * the insert: Citus refuses parameters in the select list of an INSERT … SELECT from a
+   * distributed table, which did both at once.
+   */
   async appendChunk(organizationId: string, id: string, runId: string, seq: number, data: Buffer): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `INSERT INTO export_chunks (organization_id, export_id, run_id, seq, data)
-       SELECT $1, $2, $3, $4, $5 FROM exports WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing'
-       RETURNING seq`,
-      [organizationId, id, runId, seq, data],
-    );
-    return rows.length > 0;
+    return this.db.transaction(async (tx) => {
+      const current: unknown[] = await tx.query(
+        `SELECT 1 FROM exports WHERE organization_id = $1 AND id = $2 AND run_id = $3 AND status = 'processing' FOR SHARE`,
+        [organizationId, id, runId],
+      );
+      if (current.length === 0) return false;
+      await tx.query(
+        `INSERT INTO export_chunks (organization_id, export_id, run_id, seq, data) VALUES ($1, $2, $3, $4, $5)`,
+        [organizationId, id, runId, seq, data],
+      );
+      return true;
+    });
   }
 
   /** Completes the run's export, expiring `ttlMs` later; false when the run was superseded. */

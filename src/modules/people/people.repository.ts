@@ -53,6 +53,7 @@ const ROLLUP_COLUMNS: [column: string, type: string, value: (r: PersonRollup) =>
   ['intent_calculated_at', 'timestamptz', (r) => r.intentCalculatedAt],
 ];
 
+// EXCLUDED.updated_at is the column's default (now()): Citus refuses a function call in DO UPDATE.
 const UPSERT_ROLLUPS = `
   INSERT INTO people (organization_id, id, ${ROLLUP_COLUMNS.map(([c]) => c).join(', ')})
   SELECT $1, r.id, ${ROLLUP_COLUMNS.map(([c]) => `r.${c}`).join(', ')}
@@ -61,7 +62,7 @@ const UPSERT_ROLLUPS = `
     ${ROLLUP_COLUMNS.filter(([c]) => c !== 'email_key')
       .map(([c]) => `${c} = EXCLUDED.${c}`)
       .join(', ')},
-    updated_at = now()
+    updated_at = EXCLUDED.updated_at
   RETURNING id, email_key`;
 
 /** The only place that queries people; every statement is scoped by organization_id. */

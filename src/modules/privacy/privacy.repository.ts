@@ -61,14 +61,17 @@ export class PrivacyRepository {
     );
   }
 
-  /** Takes an unfinished erasure for a run (one more attempt); null once it is finished. */
+  /**
+   * Takes an unfinished erasure for a run (one more attempt); null once it is finished. The start
+   * time is bound: Citus refuses now() inside COALESCE; the lease stays on the database's clock.
+   */
   async start(organizationId: string, id: string, lease: LeaseTerms): Promise<ErasureRow | null> {
     const [rows]: [ErasureRow[], number] = await this.db.query(
       `UPDATE privacy_erasures
-          SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
+          SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, $5::timestamptz),
               lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
         WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running') RETURNING *`,
-      [organizationId, id, lease.owner, lease.leaseMs],
+      [organizationId, id, lease.owner, lease.leaseMs, new Date()],
     );
     return rows[0] ?? null;
   }

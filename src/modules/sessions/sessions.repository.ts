@@ -165,14 +165,15 @@ const LIST_COLUMNS = `s.id, s.display_id, ${isoTimestamp('s.start_time')}, ${iso
 /**
  * A session's detail columns: LIST_COLUMNS, its details, and what engagement tracking observed of it
  * (engagement's read model session_observations, by link_events_session_idx): the earliest human
- * event of each type per link, oldest first, with the link's campaign (link_rollups).
+ * event of each type per link, oldest first, with the link's campaign (link_rollups). $1 is the
+ * organization of every statement that reads them.
  */
 const DETAIL_COLUMNS = `${LIST_COLUMNS}, s.tracking, s.details,
               coalesce((SELECT json_agg(json_build_object('custom_link_id', o.custom_link_id, 'type', o.type, 'at', o.at,
                                                           'campaign_id', lr.campaign_id) ORDER BY o.at)
                           FROM session_observations o
                           LEFT JOIN link_rollups lr ON lr.organization_id = o.organization_id AND lr.link_id = o.custom_link_id
-                         WHERE o.organization_id = s.organization_id AND o.session_id = s.id), '[]') AS observed`;
+                         WHERE o.organization_id = $1 AND o.session_id = s.id), '[]') AS observed`;
 
 /** A detail as DETAIL_COLUMNS reads it: observed times as JSON text. */
 type ReadDetail = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<ObservedEvent, 'at'> & { at: string })[] };
@@ -181,9 +182,12 @@ type ReadDetail = Omit<SessionDetailRow, 'observed'> & { observed: (Omit<Observe
 const toDetailRow = (row: ReadDetail): SessionDetailRow =>
   Object.assign(row, { observed: row.observed.map((e) => ({ ...e, at: new Date(e.at) })) });
 
-/** Each session's person, for their intent: the people module's read model (person_intents), by people_pkey. */
-const PERSON_INTENT = (organization: string) =>
-  `LEFT JOIN person_intents pi ON pi.organization_id = ${organization} AND pi.person_id = s.person_id`;
+/**
+ * Each session's person, for their intent: the people module's read model (person_intents), by
+ * people_pkey. The organization is $1 of every statement that reads sessions, never the outer row's
+ * column, so that on Citus the statement routes to one shard (docs/scaling.md).
+ */
+const PERSON_INTENT = `LEFT JOIN person_intents pi ON pi.organization_id = $1 AND pi.person_id = s.person_id`;
 
 /** sessions columns written by an ingestion, in parameter order after organization_id and id. */
 const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] = [
@@ -221,11 +225,13 @@ const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] =
   ['custom_link_campaign_id', (r) => r.customLinkCampaignId],
 ];
 
+// EXCLUDED.updated_at is the column's default (now()) in the proposed row: Citus refuses a function call
+// in DO UPDATE but takes a column of EXCLUDED (docs/scaling.md, "Citus compatibility (statements)").
 const UPSERT_SESSION = `
   INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
   VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
   ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
-    ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`;
+    ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at`;
 
 /** The only place that queries sessions and transcripts; every read is scoped by organization_id. */
 @Injectable()
@@ -239,7 +245,7 @@ export class SessionsRepository {
   async detailsOfEmail(organizationId: string, emailKey: string, limit: number): Promise<SessionDetailRow[]> {
     const rows: ReadDetail[] = await this.db.query(
       `SELECT ${DETAIL_COLUMNS}
-         FROM sessions s ${PERSON_INTENT('s.organization_id')}
+         FROM sessions s ${PERSON_INTENT}
         WHERE s.organization_id = $1 AND s.email_key = $2
         ORDER BY s.start_time DESC, s.id DESC LIMIT $3`,
       [organizationId, emailKey, limit],
@@ -323,7 +329,7 @@ export class SessionsRepository {
   ): Promise<void> {
     await tx.query(
       `INSERT INTO session_transcripts (organization_id, session_id, entries, total) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (organization_id, session_id) DO UPDATE SET entries = EXCLUDED.entries, total = EXCLUDED.total, updated_at = now()`,
+       ON CONFLICT (organization_id, session_id) DO UPDATE SET entries = EXCLUDED.entries, total = EXCLUDED.total, updated_at = EXCLUDED.updated_at`,
       [organizationId, sessionId, JSON.stringify(entries), entries.length],
     );
   }
@@ -444,7 +450,7 @@ export class SessionsRepository {
    */
   async findVisible(organizationId: string, id: string, tx?: EntityManager): Promise<SessionDetailRow | null> {
     const sql = `SELECT ${DETAIL_COLUMNS}
-         FROM sessions s ${PERSON_INTENT('s.organization_id')}
+         FROM sessions s ${PERSON_INTENT}
         WHERE s.organization_id = $1 AND s.id = $2 AND ${VISIBLE}`;
     const rows: ReadDetail[] = tx
       ? await tx.query(sql, [organizationId, id])
@@ -474,13 +480,13 @@ export class SessionsRepository {
          SELECT s.*, p.person_id FROM person_accounts p
           CROSS JOIN LATERAL (
             SELECT s.organization_id, s.id, s.start_time, s.custom_link_id FROM sessions s
-             WHERE s.organization_id = p.organization_id AND s.email_key = p.email_key AND ${VISIBLE} ${after}
+             WHERE s.organization_id = $1 AND s.email_key = p.email_key AND ${VISIBLE} ${after}
              ORDER BY ${BY_START.orderBy()} LIMIT $3) s
           WHERE p.organization_id = $1 AND p.account_domain = $2
           ORDER BY ${BY_START.orderBy()} LIMIT $3)
        SELECT s.start_time AS occurred_at, s.id AS session_id, s.person_id, NULL AS event_id, NULL AS type,
               coalesce(s.custom_link_id, (SELECT o.custom_link_id FROM session_observations o
-                                           WHERE o.organization_id = s.organization_id AND o.session_id = s.id
+                                           WHERE o.organization_id = $1 AND o.session_id = s.id
                                            ORDER BY o.at, o.custom_link_id LIMIT 1)) AS custom_link_id,
               s.start_time::text AS at, (extract(epoch FROM s.start_time) * 1000000)::int8 AS micros, s.id::text AS key
          FROM page s ORDER BY ${BY_START.orderBy()}`,
@@ -535,7 +541,7 @@ export class SessionsRepository {
     const [rows]: [(Pick<Row<'sessions'>, 'id' | 'email_key'> & { transcript: boolean })[], number] = await tx.query(
       `DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
        RETURNING s.id, s.email_key, EXISTS (
-         SELECT 1 FROM session_transcripts t WHERE t.organization_id = s.organization_id AND t.session_id = s.id) AS transcript`,
+         SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript`,
       params,
     );
     await tx.query(`DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1`, [
@@ -590,7 +596,7 @@ export class SessionsRepository {
     const total = this.totalSql(where.params, organizationId, query);
     const sql = `${page}
        SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
-         LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}) ON true
+         LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT}) ON true
         ORDER BY ${key.orderBy('page.')}`;
     const rows = await preparedQuery<ListedSession & { total: string }>(this.db, sql, where.params);
     return { rows: rows[0].id === null ? [] : rows, total: Number(rows[0].total) };
@@ -612,7 +618,7 @@ export class SessionsRepository {
     return this.db.query(
       `${this.pageSql(where, query, window, 'session_emails')}
        SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
-         JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT('$1')}
+         JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT}
         ORDER BY ${BY_START.orderBy('page.')}`,
       where.params,
     );

@@ -92,9 +92,10 @@ export class ThumbnailsRepository {
   async claim(organizationId: string, renderId: string, lease: LeaseTerms): Promise<RenderRow | null> {
     const rows = await preparedQuery<RenderRow>(
       this.db,
-      `UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
-         FROM ${COMMIT_WITHOUT_FLUSH}
-        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status`,
+      `WITH claimed AS (
+         UPDATE thumbnail_renders SET status = 'processing', updated_at = now(), lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+          WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'processing') RETURNING id, custom_link_id, job_id, status)
+       SELECT claimed.* FROM claimed ${COMMIT_WITHOUT_FLUSH}`,
       [organizationId, renderId, lease.owner, lease.leaseMs],
     );
     return rows[0] ?? null;
@@ -122,12 +123,14 @@ export class ThumbnailsRepository {
     renderId: string,
     status: 'generated' | 'fallback' | 'failed',
   ): Promise<boolean> {
-    const [, count]: [unknown[], number] = await tx.query(
-      `UPDATE thumbnail_renders SET status = $3, updated_at = now() FROM ${COMMIT_WITHOUT_FLUSH}
-        WHERE organization_id = $1 AND id = $2 AND status = 'processing'`,
+    const finished: unknown[] = await tx.query(
+      `WITH finished AS (
+         UPDATE thumbnail_renders SET status = $3, updated_at = now()
+          WHERE organization_id = $1 AND id = $2 AND status = 'processing' RETURNING id)
+       SELECT finished.id FROM finished ${COMMIT_WITHOUT_FLUSH}`,
       [organizationId, renderId, status],
     );
-    return count > 0;
+    return finished.length > 0;
   }
 
   async storeImage(

@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import type { LeaseTerms } from '../../common/queue/job-leases';
-import type { LapsedJob } from '../../common/queue/job-reaper';
+import { claimPerOrganization, type LapsedJob } from '../../common/queue/job-reaper';
 import type { EndpointFilter } from './rules/endpoint-filter';
 
 type Db = EntityManager | DataSource;
@@ -74,6 +74,9 @@ export interface AttemptOutcome {
 }
 
 const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.message_id, m.event_type, d.attempt, d.status, d.response_status, d.duration_ms, d.error, d.created_at, d.next_attempt_at`;
+
+/** Pending and due, and nobody sends it: never leased, or its lease lapsed (webhook_deliveries_due_idx). */
+const DUE = `status = 'pending' AND next_attempt_at <= now() AND coalesce(lease_until, '-infinity') < now()`;
 
 /** The only place that queries webhook endpoints, messages and deliveries; every statement is scoped by organization. */
 @Injectable()
@@ -294,34 +297,46 @@ export class WebhooksRepository {
     return rows[0] ?? null;
   }
 
-  /** A new attempt of a delivery's message, due now and leased to whoever queues it (the reaper queues it if that fails). */
+  /**
+   * A new attempt of a delivery's message, due now and leased to whoever queues it (the reaper queues
+   * it if that fails). Its number is read first, then inserted as a value: Citus refuses parameters in
+   * the select list of an INSERT … SELECT from a distributed table.
+   */
   async insertManualAttempt(tx: Db, organizationId: string, of: DeliveryRow, lease: LeaseTerms): Promise<DeliveryRow> {
     const id = uuidv7();
+    const [{ attempt }]: { attempt: number }[] = await tx.query(
+      `SELECT coalesce(max(attempt), 0) + 1 AS attempt FROM webhook_deliveries
+        WHERE organization_id = $1 AND endpoint_id = $2 AND message_id = $3`,
+      [organizationId, of.endpoint_id, of.message_id],
+    );
     await tx.query(
       `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, message_id, attempt, status, next_attempt_at, lease_until)
-       SELECT $1, $2, $3, $4, coalesce(max(attempt), 0) + 1, 'pending', now(), now() + $5 * interval '1 millisecond'
-         FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $3 AND message_id = $4`,
-      [organizationId, id, of.endpoint_id, of.message_id, lease.leaseMs],
+       VALUES ($1, $2, $3, $4, $5, 'pending', now(), now() + $6 * interval '1 millisecond')`,
+      [organizationId, id, of.endpoint_id, of.message_id, attempt, lease.leaseMs],
     );
     return (await this.delivery(organizationId, of.endpoint_id, id, tx)) as DeliveryRow;
   }
 
   /**
    * Due pending deliveries that nobody sends (new, retries that came due, or leased by a worker that
-   * died), across organizations; their lease is pushed one term forward, so concurrent sweeps
-   * never take a row twice in a term.
+   * died), across organizations, claimed per organization (claimPerOrganization); their lease is
+   * pushed one term forward, so concurrent sweeps never take a row twice in a term.
    */
   async claimDue(lease: LeaseTerms, limit: number): Promise<LapsedJob[]> {
-    const [rows]: [LapsedJob[], number] = await this.db.query(
-      `UPDATE webhook_deliveries d SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
-         FROM (SELECT organization_id, id FROM webhook_deliveries
-                WHERE status = 'pending' AND next_attempt_at <= now() AND coalesce(lease_until, '-infinity') < now()
-                ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
-        WHERE d.organization_id = due.organization_id AND d.id = due.id
-        RETURNING d.organization_id AS "organizationId", d.id`,
-      [lease.leaseMs, limit],
+    const candidates: LapsedJob[] = await this.db.query(
+      `SELECT organization_id AS "organizationId", id FROM webhook_deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT $1`,
+      [limit],
     );
-    return rows;
+    return claimPerOrganization(candidates, async (organizationId, ids) => {
+      const [rows]: [LapsedJob[], number] = await this.db.query(
+        `UPDATE webhook_deliveries d SET lease_owner = NULL, lease_until = now() + $1 * interval '1 millisecond'
+           FROM (SELECT id FROM webhook_deliveries WHERE organization_id = $2 AND id = ANY($3) AND ${DUE} FOR UPDATE SKIP LOCKED) due
+          WHERE d.organization_id = $2 AND d.id = due.id
+          RETURNING d.organization_id AS "organizationId", d.id`,
+        [lease.leaseMs, organizationId, ids],
+      );
+      return rows;
+    });
   }
 
   /** Leases a pending delivery to this worker and reads what sending it takes; null once it is no longer pending. */
@@ -346,9 +361,11 @@ export class WebhooksRepository {
 
   /**
    * Records an attempt (once: only while it is pending), queues the next one, and moves the endpoint's
-   * failure streak. False when the attempt was recorded already (nothing changed).
+   * failure streak. False when the attempt was recorded already (nothing changed). The time is bound
+   * (the transaction's start, as now() was): Citus refuses now() inside CASE or COALESCE.
    */
   async recordAttempt(organizationId: string, delivery: DeliveryRow, outcome: AttemptOutcome): Promise<boolean> {
+    const at = new Date();
     return this.db.transaction(async (tx) => {
       const [, updated]: [unknown[], number] = await tx.query(
         `UPDATE webhook_deliveries SET status = $3::text, response_status = $4, duration_ms = $5, error = $6, next_attempt_at = $7, lease_owner = NULL, lease_until = NULL
@@ -378,10 +395,10 @@ export class WebhooksRepository {
         );
       }
       await tx.query(
-        `UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELSE coalesce(failing_since, now()) END,
-                active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN now() ELSE updated_at END
+        `UPDATE webhook_endpoints SET failing_since = CASE WHEN $3::boolean THEN NULL ELSE coalesce(failing_since, $5::timestamptz) END,
+                active = active AND NOT $4::boolean, updated_at = CASE WHEN $4::boolean AND active THEN $5 ELSE updated_at END
           WHERE organization_id = $1 AND id = $2`,
-        [organizationId, delivery.endpoint_id, outcome.succeeded, outcome.deactivate],
+        [organizationId, delivery.endpoint_id, outcome.succeeded, outcome.deactivate, at],
       );
       return true;
     });
