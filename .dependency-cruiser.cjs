@@ -10,9 +10,19 @@
 const COMMON_LAYERS = [
   {
     layer: 'foundation',
-    units: ['errors', 'database', 'tracing', 'logging', 'network', 'canonical-json', 'seeded-random', 'wiring'],
+    units: [
+      'errors',
+      'database',
+      'tracing',
+      'logging',
+      'network',
+      'privacy',
+      'canonical-json',
+      'seeded-random',
+      'wiring',
+    ],
     comment:
-      'Domain errors and their HTTP status, the SQL helpers, logs, traces, ports (wiring) and plain functions: every other layer builds on them.',
+      'Domain errors and their HTTP status, the SQL helpers, logs, traces, ports (wiring) and plain functions (the data subject of privacy among them): every other layer builds on them.',
   },
   {
     layer: 'infrastructure',
