@@ -1,6 +1,6 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import Redis from 'ioredis';
+import { redisFor } from './support/redis-cluster';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -191,7 +191,7 @@ describe('exactly once', () => {
       );
 
     // The link list's count-cache version is bumped after the commit; a non-integer there makes that step fail.
-    const redis = new Redis(t.config.redisUrl);
+    const redis = redisFor(t.config);
     const version = `count-version:${LINK_LIST}:${who.organizationId}`;
     try {
       await redis.set(version, 'not a number');

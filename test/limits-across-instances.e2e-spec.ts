@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -64,7 +65,7 @@ function expectRefusal(res: Response, limit: number, resetAt: number, span: Span
 describe('limits across two instances', () => {
   let a: TestApp;
   let b: TestApp;
-  let redis: Redis;
+  let redis: RedisClient;
   let db: DataSource;
   const instance = (i: number) => (i % 2 ? b : a).server;
 
@@ -75,7 +76,7 @@ describe('limits across two instances', () => {
     b = await createTestApp(env);
     // Listening once lets parallel requests share one server each instead of supertest starting one per request.
     await Promise.all([a.app.listen(0), b.app.listen(0)]);
-    redis = new Redis(a.config.redisUrl);
+    redis = redisFor(a.config);
     db = a.app.get(DataSource);
   });
 
@@ -202,7 +203,7 @@ describe('limits across two instances', () => {
           .send(threeLinks(`${tag}-${i}`));
       const unitsOf = async (organizationId: string) => {
         const keys = ['link-creation:hour', 'link-creation:day', 'thumbnail-render:hour', 'thumbnail-render:day'].map(
-          (kind) => `limit:${kind}:${organizationId}`,
+          (kind) => `limit:${kind}:{${organizationId}}`,
         );
         const [creationHour, creationDay, renderHour, renderDay] = await redis.mget(...keys);
         return { creationHour, creationDay, renderHour, renderDay };
