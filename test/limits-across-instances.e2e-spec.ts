@@ -262,7 +262,9 @@ describe('limits across two instances', () => {
 
   describe('WindowCounter against Redis', () => {
     const counter = () => new WindowCounter(redis);
-    const window = (limit = 5, ttlMs = 60_000) => ({ key: `limit:test-window:${randomUUID()}`, limit, ttlMs });
+    // Windows charged together share a hash tag, as the service's do (one slot on a Redis Cluster).
+    const tag = randomUUID();
+    const window = (limit = 5, ttlMs = 60_000) => ({ key: `limit:test-window:{${tag}}:${randomUUID()}`, limit, ttlMs });
 
     it('a window ends on the whole second its first charge set, which is the key’s expiry; later charges report the same end', async () => {
       const w = window();

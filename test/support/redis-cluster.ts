@@ -139,7 +139,15 @@ export class RedisCluster {
     this.nodes[index] = child;
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually(async () => output.includes('Ready to accept connections'), 15_000, 20);
+    await eventually(
+      async () => {
+        // A port already taken (a cluster left running) ends the server at once: say so, not a timeout.
+        if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited: ${output.slice(-300)}`);
+        return output.includes('Ready to accept connections');
+      },
+      15_000,
+      20,
+    );
     child.stdout.removeAllListeners('data').resume();
   }
 }

@@ -1,4 +1,5 @@
 import { endOfWindowOpenedAt } from './windows';
+import { Cluster } from 'ioredis';
 import type { RedisClient } from '../redis/redis.module';
 
 /**
@@ -88,6 +89,12 @@ export class WindowCounter {
     if (!('chargeWindows' in redis)) {
       redis.defineCommand('chargeWindows', { lua: CHARGE_SCRIPT });
       redis.defineCommand('refundWindows', { lua: REFUND_SCRIPT });
+      // ioredis' cluster client groups an auto-pipelined script by its first argument, here the key
+      // count, not a key: batched with commands of another slot, the pipeline would be refused whole.
+      if (redis instanceof Cluster) {
+        const ignored = redis.options.autoPipeliningIgnoredCommands ?? [];
+        redis.options.autoPipeliningIgnoredCommands = [...ignored, 'chargeWindows', 'refundWindows'];
+      }
     }
     this.redis = redis as ScriptedRedis;
   }
