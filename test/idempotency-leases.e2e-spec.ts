@@ -1,5 +1,3 @@
-import { redisFor } from './support/redis-cluster';
-import { bullPrefix } from '../src/common/queue/bull-redis';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
@@ -8,6 +6,8 @@ import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-job
 import { unique } from './support/api-responses';
 import type { JobEnvelope } from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import { bullPrefix } from '../src/common/queue/bull-redis';
 
 /**
  * Idempotency-Key claims are leases (docs/api.md §10.2, issue 18 point 3), through HTTP on link

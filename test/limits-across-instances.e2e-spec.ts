@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { redisFor } from './support/redis-cluster';
-import type { RedisClient } from '../src/common/redis/redis.module';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -9,6 +7,8 @@ import { WindowCounter } from '../src/common/counters/window-counter';
 import { endOfWindowOpenedAt, utcDayOf } from '../src/common/counters/windows';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 
 /**
  * Every limit is exact across two API instances under parallel load (issue 18 point 6; docs/api.md

@@ -1,11 +1,11 @@
-import { redisFor } from './support/redis-cluster';
-import type { RedisClient } from '../src/common/redis/redis.module';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/common/auth/api-key';
 import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createTestApp, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 
 /**
  * The request-rate limit through HTTP (docs/api.md §8.1, §8.5): per API key, shared by every

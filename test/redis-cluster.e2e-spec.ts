@@ -2,12 +2,16 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/common/auth/api-key';
+import { API_KEY_CHANGES_CHANNEL } from '../src/common/auth/api-key-changes';
+import { PrincipalCacheFeed, type ChangesConnection } from '../src/common/auth/principal-cache-feed';
 import { hourAndDayWindows } from '../src/common/limits/limits.service';
 import { bullPrefix } from '../src/common/queue/bull-redis';
 import type { RedisClient } from '../src/common/redis/redis.module';
+import { ApiKeysRepository } from '../src/modules/api-keys/api-keys.repository';
+import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createLinks } from './support/links';
 import { RedisCluster, redisFor } from './support/redis-cluster';
-import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
+import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
  * The service on a Redis Cluster of three masters (issue 35 point 3; docs/scaling.md "Redis
@@ -98,6 +102,65 @@ describe('Redis Cluster', () => {
       ['id', 'wait', 'active', 'completed'].map((suffix) => cluster.nodeOf(`${prefix}:custom-link-jobs:${suffix}`)),
     );
     expect(new Set(keys).size).toBe(1);
+  });
+
+  it('keeps list counts and analytics answers in the cluster: the second read of each is a hit', async () => {
+    const who = await t.createTenant();
+    const lookups = async (cache: 'count' | 'analytics', result: 'hit' | 'miss') => {
+      const text = (await request(t.server).get('/metrics').expect(200)).text;
+      const line = new RegExp(`^engagement_cache_lookups_total\\{cache="${cache}",result="${result}"\\} (\\d+)`, 'm');
+      return Number(line.exec(text)?.[1] ?? 0);
+    };
+    const people = () => request(t.server).get('/api/v1/people?limit=1').set('x-api-key', who.key).expect(200);
+    const analytics = () =>
+      request(t.server)
+        .get('/api/v1/analytics')
+        .query({ metrics: 'opens', group_by: 'country', from: '2026-03-01T00:00:00Z', to: '2026-04-05T00:00:00Z' })
+        .set('x-api-key', who.key)
+        .expect(200);
+    for (const [cache, read] of [
+      ['count', people],
+      ['analytics', analytics],
+    ] as const) {
+      const [hits, misses] = [await lookups(cache, 'hit'), await lookups(cache, 'miss')];
+      await read();
+      await read();
+      await eventually(async () => (await lookups(cache, 'hit')) > hits, 2000);
+      expect(await lookups(cache, 'miss')).toBeGreaterThan(misses);
+    }
+  });
+
+  it("the key feed listens on its channel's master, and after that master is killed and back it trusts its cache again", async () => {
+    const who = await t.createTenant();
+    const list = () => request(t.server).get(CAMPAIGNS).set('x-api-key', who.key);
+    const feed = () => (t.app.get(PrincipalCacheFeed) as unknown as { subscriber?: ChangesConnection }).subscriber;
+    const channelNode = await cluster.nodeOf(API_KEY_CHANGES_CHANNEL);
+    expect(feed()).toMatchObject({ sharded: true, connection: { options: { port: PORTS[channelNode] } } });
+    /** Whether three requests in a row were served from the cache (no database lookup of the key). */
+    const cached = async () => {
+      await list().expect(200);
+      const lookups = jest.spyOn(t.app.get(ApiKeysRepository), 'touchActiveByHash');
+      try {
+        for (let i = 0; i < 3; i++) await list().expect(200);
+        return lookups.mock.calls.length === 0;
+      } finally {
+        lookups.mockRestore();
+      }
+    };
+    await eventually(cached, 5000);
+
+    await cluster.kill(channelNode);
+    await readUntil(list, (r) => r.status === 503, 5000);
+    await cluster.revive(channelNode);
+    await readUntil(list, (r) => r.status === 200, 15_000);
+    await eventually(cached, 5000);
+    expect(feed()).toMatchObject({ sharded: true, connection: { status: 'ready' } });
+    // And announcements arrive again: a key revoked now stops working within the feed's second.
+    const other = await t.app.get(ApiKeysService).create(who.organizationId, ['custom_links:read'], 'revoked');
+    const withOther = () => request(t.server).get(CAMPAIGNS).set('x-api-key', other.key);
+    await withOther().expect(200);
+    await t.app.get(ApiKeysService).revoke(other.id);
+    await readUntil(withOther, (r) => r.status === 401, 1000);
   });
 
   it('a master killed mid-run: 503 with Retry-After within 2 s, readyz down, and healed without a restart once it is back', async () => {

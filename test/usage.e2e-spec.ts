@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { redisFor } from './support/redis-cluster';
-import type { RedisClient } from '../src/common/redis/redis.module';
 import request from 'supertest';
 import type { Usage, UsageWindow } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 
 const USAGE = '/api/v1/usage';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

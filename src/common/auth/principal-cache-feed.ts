@@ -91,22 +91,30 @@ export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
     connection.on('close', () => {
       this.stale = true;
       this.cache.trustUntil(0);
+      // On a cluster the channel's master may have changed (a failover): connect afresh to whichever
+      // master the slot map names now, rather than reconnecting to this address.
+      if (subscriber.sharded) this.replace(subscriber);
     });
-    // The channel's slot has moved to another master (resharding, failover): follow it. ioredis
-    // leaves the refused subscription unsettled, so the state is reset here.
+    // The channel's slot has moved to another master (resharding): follow it. ioredis leaves the
+    // refused subscription unsettled, so the state is reset in `replace`.
     connection.on('moved', () => {
-      if (this.subscriber !== subscriber) return;
-      connection.disconnect();
-      this.subscriber = undefined;
-      this.subscribed = false;
-      this.subscribing = false;
-      this.stale = true;
-      this.cache.trustUntil(0);
-      this.connect();
+      if (this.redis instanceof Cluster) this.redis.refreshSlotsCache();
+      this.replace(subscriber);
     });
     // Connection errors are retried by ioredis; meanwhile the lease lapses and keys are looked up.
     connection.on('error', () => undefined);
     this.beat();
+  }
+
+  /** Drops a subscriber connection; the next beat makes a new one. */
+  private replace(subscriber: ChangesConnection): void {
+    if (this.subscriber !== subscriber) return;
+    subscriber.connection.disconnect();
+    this.subscriber = undefined;
+    this.subscribed = false;
+    this.subscribing = false;
+    this.stale = true;
+    this.cache.trustUntil(0);
   }
 
   /**
