@@ -1,11 +1,10 @@
-import { BullModule } from '@nestjs/bull';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { HttpPipelineModule } from './common/pipeline/http-pipeline.module';
 import { LimitsModule } from './common/limits/limits.module';
-import { bullRedisOptions } from './common/queue/bull-redis';
+import { BullRedisModule } from './common/queue/bull-redis';
 import { MAX_STALLED_COUNT } from './common/queue/job-options';
 import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
@@ -51,14 +50,10 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
     AppConfigModule.forRoot(config),
     LoggerModule.forRoot(loggerParams(config, options.logDestination)),
     TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, config.databasePoolSize, config.timeouts)),
-    BullModule.forRoot({
-      redis: bullRedisOptions(config.redisUrl, config.timeouts),
-      prefix: config.queuePrefix,
-      settings: {
-        lockDuration: config.queueLockDurationMs,
-        stalledInterval: config.queueStalledIntervalMs,
-        maxStalledCount: MAX_STALLED_COUNT,
-      },
+    BullRedisModule.forRoot(config, {
+      lockDuration: config.queueLockDurationMs,
+      stalledInterval: config.queueStalledIntervalMs,
+      maxStalledCount: MAX_STALLED_COUNT,
     }),
     QueueFailureLogModule,
     MetricsModule,

@@ -1,17 +1,22 @@
-import Redis from 'ioredis';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { generateApiKey, hashApiKey } from '../src/common/auth/api-key';
-import { API_KEY_CHANGES_CHANNEL } from '../src/common/auth/api-key-changes';
 import { PrincipalCache } from '../src/common/auth/principal-cache';
-import { PrincipalCacheFeed } from '../src/common/auth/principal-cache-feed';
+import {
+  changesConnection,
+  PrincipalCacheFeed,
+  subscribeToChanges,
+  type ChangesConnection,
+} from '../src/common/auth/principal-cache-feed';
 import { addressBucket } from '../src/common/http/client-address';
 import { ApiKeysRepository } from '../src/modules/api-keys/api-keys.repository';
 import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, freePort, startService } from './support/worker-process';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 
 /**
  * API keys across instances (docs/api.md §5.1, §5.5, §8.7): a revoked key stops working on every
@@ -48,7 +53,7 @@ async function timeUntil(check: () => Promise<boolean>, deadlineMs: number): Pro
 describe('API keys across instances', () => {
   let a: TestApp;
   let b: TestApp;
-  let redis: Redis;
+  let redis: RedisClient;
 
   beforeAll(async () => {
     // The default key cache (10 s): only the announcements can make a revocation reach an instance in time.
@@ -59,7 +64,7 @@ describe('API keys across instances', () => {
     };
     a = await createTestApp(env);
     b = await createTestApp(env);
-    redis = new Redis(a.config.redisUrl);
+    redis = redisFor(a.config);
   });
   afterAll(async () => {
     await redis.quit();
@@ -103,14 +108,16 @@ describe('API keys across instances', () => {
       await list(b, created.key).expect(200);
 
       // B's subscriber connection drops (as on a network blip): the announcement below is lost to it.
-      const subscriber = (b.app.get(PrincipalCacheFeed) as unknown as { subscriber: Redis }).subscriber;
-      subscriber.stream.destroy();
+      // On a cluster the feed replaces a dropped connection; on one Redis it reconnects the same one.
+      const subscriberOf = () =>
+        (b.app.get(PrincipalCacheFeed) as unknown as { subscriber?: ChangesConnection }).subscriber?.connection;
+      subscriberOf()!.stream.destroy();
       await service.revoke(created.id);
       const elapsed = await timeUntil(async () => (await list(b, created.key)).status === 401, PROPAGATION_MS);
       expect(elapsed).toBeLessThan(PROPAGATION_MS);
 
       // Once the subscription is back, B caches keys again: one lookup for many requests.
-      await eventually(async () => subscriber.status === 'ready', 5000);
+      await eventually(async () => subscriberOf()?.status === 'ready', 5000);
       await eventually(async () => {
         await list(b, survivor).expect(200);
         const lookups = lookupsOn(b);
@@ -239,11 +246,13 @@ describe('API keys across instances', () => {
 
   describe('what the caches and announcements hold', () => {
     it('key hashes only, never a key', async () => {
-      const subscriber = new Redis(a.config.redisUrl);
+      const changes = await changesConnection(redis);
+      const subscriber = changes.connection;
       const messages: string[] = [];
       try {
-        await subscriber.subscribe(API_KEY_CHANGES_CHANNEL);
-        subscriber.on('message', (_channel: string, message: string) => messages.push(message));
+        await subscribeToChanges(changes);
+        const collect = (_channel: string, message: string) => messages.push(message);
+        subscriber.on('message', collect).on('smessage', collect);
         const tenant = await a.createTenant(['custom_links:read']);
         const created = await a.app
           .get(ApiKeysService)

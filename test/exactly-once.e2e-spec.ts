@@ -1,6 +1,5 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -8,6 +7,7 @@ import { LINK_LIST } from '../src/modules/custom-links/link-list';
 import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import type { Job, JobEnvelope } from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
 
 /**
  * Requests that race or repeat run once (issue 18 point 3), through HTTP with the app's own workers
@@ -191,7 +191,7 @@ describe('exactly once', () => {
       );
 
     // The link list's count-cache version is bumped after the commit; a non-integer there makes that step fail.
-    const redis = new Redis(t.config.redisUrl);
+    const redis = redisFor(t.config);
     const version = `count-version:${LINK_LIST}:${who.organizationId}`;
     try {
       await redis.set(version, 'not a number');

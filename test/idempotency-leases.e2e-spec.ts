@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
@@ -7,6 +6,8 @@ import { JOBS_QUEUE } from '../src/modules/custom-link-jobs/jobs/custom-link-job
 import { unique } from './support/api-responses';
 import type { JobEnvelope } from './support/api-types';
 import { createTestApp, readUntil, type Tenant, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import { bullPrefix } from '../src/common/queue/bull-redis';
 
 /**
  * Idempotency-Key claims are leases (docs/api.md §10.2, issue 18 point 3), through HTTP on link
@@ -188,9 +189,9 @@ describe('Idempotency-Key leases', () => {
     const who = await tenant();
     const key = randomUUID();
     const body = { links: links(2) };
-    const redis = new Redis(t.config.redisUrl);
+    const redis = redisFor(t.config);
     // The queue refuses the job after its transaction committed (WRONGTYPE on its wait list).
-    const waitList = `${QUEUE_PREFIX}:${JOBS_QUEUE}:wait`;
+    const waitList = `${bullPrefix(QUEUE_PREFIX, t.config.redis)}:${JOBS_QUEUE}:wait`;
     try {
       await redis.set(waitList, 'not a list');
       await post(who, body, key).expect(500, INTERNAL);

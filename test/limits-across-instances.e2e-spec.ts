@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -8,6 +7,8 @@ import { WindowCounter } from '../src/common/counters/window-counter';
 import { endOfWindowOpenedAt, utcDayOf } from '../src/common/counters/windows';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 
 /**
  * Every limit is exact across two API instances under parallel load (issue 18 point 6; docs/api.md
@@ -64,7 +65,7 @@ function expectRefusal(res: Response, limit: number, resetAt: number, span: Span
 describe('limits across two instances', () => {
   let a: TestApp;
   let b: TestApp;
-  let redis: Redis;
+  let redis: RedisClient;
   let db: DataSource;
   const instance = (i: number) => (i % 2 ? b : a).server;
 
@@ -75,7 +76,7 @@ describe('limits across two instances', () => {
     b = await createTestApp(env);
     // Listening once lets parallel requests share one server each instead of supertest starting one per request.
     await Promise.all([a.app.listen(0), b.app.listen(0)]);
-    redis = new Redis(a.config.redisUrl);
+    redis = redisFor(a.config);
     db = a.app.get(DataSource);
   });
 
@@ -202,7 +203,7 @@ describe('limits across two instances', () => {
           .send(threeLinks(`${tag}-${i}`));
       const unitsOf = async (organizationId: string) => {
         const keys = ['link-creation:hour', 'link-creation:day', 'thumbnail-render:hour', 'thumbnail-render:day'].map(
-          (kind) => `limit:${kind}:${organizationId}`,
+          (kind) => `limit:${kind}:{${organizationId}}`,
         );
         const [creationHour, creationDay, renderHour, renderDay] = await redis.mget(...keys);
         return { creationHour, creationDay, renderHour, renderDay };
@@ -261,7 +262,9 @@ describe('limits across two instances', () => {
 
   describe('WindowCounter against Redis', () => {
     const counter = () => new WindowCounter(redis);
-    const window = (limit = 5, ttlMs = 60_000) => ({ key: `limit:test-window:${randomUUID()}`, limit, ttlMs });
+    // Windows charged together share a hash tag, as the service's do (one slot on a Redis Cluster).
+    const tag = randomUUID();
+    const window = (limit = 5, ttlMs = 60_000) => ({ key: `limit:test-window:{${tag}}:${randomUUID()}`, limit, ttlMs });
 
     it('a window ends on the whole second its first charge set, which is the key’s expiry; later charges report the same end', async () => {
       const w = window();

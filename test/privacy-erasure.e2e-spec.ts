@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import Redis from 'ioredis';
+import { TEST_REDIS_URL } from './support/test-env';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { LinkErasure } from '../src/modules/custom-links';
@@ -466,7 +467,7 @@ describe('privacy erasures', () => {
     });
 
     it('leaves none in any Redis key or value', async () => {
-      expect(found(await redisDump(t.config.redisUrl), erinTraces())).toEqual([]);
+      expect(found(await redisDump(TEST_REDIS_URL), erinTraces())).toEqual([]);
     });
 
     it('deletes her sessions and transcripts, and her person', async () => {

@@ -1,10 +1,11 @@
-import Redis from 'ioredis';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/common/auth/api-key';
 import { ApiKeysService } from '../src/modules/api-keys/api-keys.service';
 import { createTestApp, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 
 /**
  * The request-rate limit through HTTP (docs/api.md §8.1, §8.5): per API key, shared by every
@@ -52,7 +53,7 @@ function expectRefused(res: Response, startedAtMs: number): void {
 describe('request-rate limit', () => {
   let a: TestApp;
   let b: TestApp;
-  let redis: Redis;
+  let redis: RedisClient;
 
   beforeAll(async () => {
     // Two API instances on one database and one Redis, as behind a load balancer. Without the key
@@ -60,7 +61,7 @@ describe('request-rate limit', () => {
     const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT), API_KEY_CACHE_TTL_SECONDS: '0' };
     a = await createTestApp(env);
     b = await createTestApp(env);
-    redis = new Redis(a.config.redisUrl);
+    redis = redisFor(a.config);
   });
   afterAll(async () => {
     await redis.quit();

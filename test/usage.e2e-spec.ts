@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
 import request from 'supertest';
 import type { Usage, UsageWindow } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+import { redisFor } from './support/redis-cluster';
+import type { RedisClient } from '../src/common/redis/redis.module';
 
 const USAGE = '/api/v1/usage';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,11 +20,11 @@ const ENV = {
 
 describe('usage', () => {
   let t: TestApp;
-  let redis: Redis;
+  let redis: RedisClient;
 
   beforeAll(async () => {
     t = await createTestApp(ENV);
-    redis = new Redis(t.config.redisUrl);
+    redis = redisFor(t.config);
   });
   afterAll(async () => {
     redis.disconnect();
@@ -122,9 +123,11 @@ describe('usage', () => {
     expect(u.linkCreationUnits.day).toMatchObject({ used: 3, remaining: 67 });
     expect(u.thumbnailRenderUnits.hour).toMatchObject({ used: 2, remaining: 28 });
     expect(u.thumbnailRenderUnits.day).toMatchObject({ used: 2, remaining: 38 });
-    expect(u.linkCreationUnits.hour.resetAt).toBe(await expiryOf(`limit:link-creation:hour:${who.organizationId}`));
-    expect(u.linkCreationUnits.day.resetAt).toBe(await expiryOf(`limit:link-creation:day:${who.organizationId}`));
-    expect(u.thumbnailRenderUnits.day.resetAt).toBe(await expiryOf(`limit:thumbnail-render:day:${who.organizationId}`));
+    expect(u.linkCreationUnits.hour.resetAt).toBe(await expiryOf(`limit:link-creation:hour:{${who.organizationId}}`));
+    expect(u.linkCreationUnits.day.resetAt).toBe(await expiryOf(`limit:link-creation:day:{${who.organizationId}}`));
+    expect(u.thumbnailRenderUnits.day.resetAt).toBe(
+      await expiryOf(`limit:thumbnail-render:day:{${who.organizationId}}`),
+    );
   });
 
   it('transcript reads: the day count the quota charges, 0 remaining exactly when the next read is refused', async () => {

@@ -135,7 +135,7 @@ describe('loadConfig', () => {
       redisPort: 6001,
     });
     expect(config.databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:6000/engagement');
-    expect(config.redisUrl).toBe('redis://127.0.0.1:6001/0');
+    expect(config.redis).toEqual({ mode: 'single', url: 'redis://127.0.0.1:6001/0' });
   });
 
   it('uses the given URLs and runs nothing of its own when both are set', () => {
@@ -145,9 +145,61 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://db.internal/app',
-      redisUrl: 'redis://cache.internal:6379/2',
+      redis: { mode: 'single', url: 'redis://cache.internal:6379/2' },
       localServices: { postgres: false, redis: false },
     });
+  });
+
+  it('selects a Redis Cluster with REDIS_CLUSTER_NODES or a redis+cluster:// REDIS_URL', () => {
+    const nodes = [
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-1.internal', port: 7001 },
+      { host: '::1', port: 7002 },
+    ];
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-1.internal:7001,[::1]:7002' })).toMatchObject({
+      redis: { mode: 'cluster', nodes, username: null, password: null, tls: false },
+      localServices: { redis: false },
+    });
+    expect(
+      loadConfig({ REDIS_URL: 'rediss+cluster://app:s%40cret@10.0.0.1:7000,redis-1.internal:7001,[::1]:7002' }).redis,
+    ).toEqual({ mode: 'cluster', nodes, username: 'app', password: 's@cret', tls: true });
+    expect(loadConfig({ REDIS_URL: 'redis+cluster://10.0.0.1:7000' }).redis).toEqual({
+      mode: 'cluster',
+      nodes: [nodes[0]],
+      username: null,
+      password: null,
+      tls: false,
+    });
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db/app',
+        CURSOR_SECRET: 'a-cursor-secret-of-16+',
+        REDIS_CLUSTER_NODES: '10.0.0.1:7000',
+      }),
+    ).not.toThrow();
+  });
+
+  it.each([
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1' }, 'Invalid environment variable REDIS_CLUSTER_NODES="10.0.0.1"'],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000,,' }, 'Invalid environment variable REDIS_CLUSTER_NODES'],
+    [{ REDIS_CLUSTER_NODES: 'a:70000' }, 'Invalid environment variable REDIS_CLUSTER_NODES'],
+    [
+      { REDIS_URL: 'redis+cluster://user:secret@10.0.0.1' },
+      'Invalid environment variable REDIS_URL="redis+cluster://user:***@10.0.0.1"',
+    ],
+    [
+      { REDIS_URL: 'redis://cache:6379', REDIS_CLUSTER_NODES: '10.0.0.1:7000' },
+      'REDIS_URL and REDIS_CLUSTER_NODES exclude each other: set one.',
+    ],
+  ])('refuses a bad Redis Cluster setting: %j', (env, problem) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).problems).toEqual([expect.stringContaining(problem)]);
   });
 
   it('never falls back in production: each missing URL is named', () => {

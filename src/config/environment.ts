@@ -14,7 +14,8 @@ export interface AppConfig {
   port: number;
   databaseUrl: string;
   databasePoolSize: number;
-  redisUrl: string;
+  /** One Redis (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES, or a redis+cluster:// REDIS_URL). */
+  redis: RedisTarget;
   /** Which services this process runs itself (development without URLs), and where. */
   localServices: LocalServicesConfig;
   demoSeed: boolean;
@@ -108,6 +109,22 @@ export interface TimeoutsConfig {
   httpKeepAliveMs: number;
 }
 
+export type RedisTarget =
+  | { mode: 'single'; url: string }
+  | {
+      mode: 'cluster';
+      /** Seed nodes: the client discovers the others and the slot map from any one of them. */
+      nodes: RedisNode[];
+      username: string | null;
+      password: string | null;
+      tls: boolean;
+    };
+
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
 /** false (the socket's peer is the client), true (trust every proxy), a hop count, or proxy addresses / CIDR ranges. */
 export type TrustProxy = boolean | number | string[];
 
@@ -164,6 +181,42 @@ const url =
     if (!protocols.includes(parsed.protocol)) throw new InvalidVariable(`must be a URL (${protocols.join(', ')})`);
     return raw.replace(/\/+$/, '');
   };
+
+/** `host:port` or `[ipv6]:port`. */
+function redisNode(entry: string): RedisNode | null {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(entry.trim());
+  if (!match) return null;
+  const port = Number(match[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: match[1] ?? match[2], port };
+}
+
+const CLUSTER_NODES_PROBLEM = 'must be comma-separated host:port of Redis Cluster nodes';
+
+/** REDIS_CLUSTER_NODES: one or more seed nodes. */
+const clusterNodes: Parser<RedisNode[]> = (raw) => {
+  const nodes = raw.split(',').map(redisNode);
+  if (nodes.some((node) => node === null)) throw new InvalidVariable(CLUSTER_NODES_PROBLEM);
+  return nodes as RedisNode[];
+};
+
+/**
+ * REDIS_URL: redis:// or rediss:// for one Redis, or redis+cluster://[user:password@]host:port,host:port
+ * (rediss+cluster:// with TLS) for a cluster, whose several hosts the URL class cannot hold.
+ */
+const redisTarget: Parser<RedisTarget> = (raw) => {
+  const cluster = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^@/]+)\/?$/.exec(raw.trim());
+  if (!cluster) return { mode: 'single', url: url('redis:', 'rediss:')(raw) };
+  const [, scheme, userInfo, hosts] = cluster;
+  const [username, password] = userInfo === undefined ? [] : userInfo.split(/:(.*)/s);
+  return {
+    mode: 'cluster',
+    nodes: clusterNodes(hosts),
+    username: username ? decodeURIComponent(username) : null,
+    password: password ? decodeURIComponent(password) : null,
+    tls: scheme === 'rediss',
+  };
+};
 
 /** A comma-separated list of origins (scheme://host[:port]), each normalised as browsers send it. */
 const origins: Parser<string[]> = (raw) =>
@@ -321,8 +374,14 @@ export const VARIABLES = {
   redisUrl: variable(
     'REDIS_URL',
     '',
-    optional(url('redis:', 'rediss:')),
-    'Redis URL (queues, rate limits, quotas). Unset outside production: redis-server from the PATH with data under DATA_DIR. Required in production.',
+    optional(redisTarget),
+    'Redis URL (queues, rate limits, quotas, caches): redis:// or rediss://, or redis+cluster://host:port,host:port (rediss+cluster:// with TLS, user:password@ before the hosts) for a Redis Cluster. Unset outside production: redis-server from the PATH with data under DATA_DIR. Production requires it or REDIS_CLUSTER_NODES.',
+  ),
+  redisClusterNodes: variable(
+    'REDIS_CLUSTER_NODES',
+    '',
+    optional(clusterNodes),
+    'Comma-separated host:port of Redis Cluster nodes (a few are enough: the others are discovered). Set: Redis Cluster mode, without credentials (use a redis+cluster:// REDIS_URL for those); REDIS_URL must then be unset.',
   ),
   redisCommandTimeoutMs: variable(
     'REDIS_COMMAND_TIMEOUT_MS',
@@ -649,9 +708,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (values.nodeEnv === 'production') {
     // Production never starts services of its own: a missing URL is a deployment mistake.
     for (const field of ['databaseUrl', 'redisUrl', 'cursorSecret'] as const) {
+      // REDIS_CLUSTER_NODES names the Redis as well.
+      if (field === 'redisUrl' && values.redisClusterNodes) continue;
       if (values[field] === null)
         problems.push(`Missing environment variable ${VARIABLES[field].name}: required when NODE_ENV=production.`);
     }
+  }
+  if (values.redisUrl && values.redisClusterNodes) {
+    // Two sources of one address would leave the reader guessing which one the service uses.
+    problems.push('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: set one.');
   }
   const { appRole, shutdownDrainDelayMs: drain, shutdownTimeoutMs: timeout } = values;
   if (appRole !== 'worker' && drain !== undefined && timeout !== undefined && drain > 0 && drain >= timeout) {
@@ -671,10 +736,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: v.port,
     databaseUrl: v.databaseUrl ?? embeddedPostgresUrl(v.embeddedPostgresPort),
     databasePoolSize: v.databasePoolSize,
-    redisUrl: v.redisUrl ?? embeddedRedisUrl(v.embeddedRedisPort),
+    redis: redisTargetOf(v),
     localServices: {
       postgres: v.databaseUrl === null,
-      redis: v.redisUrl === null,
+      redis: v.redisUrl === null && v.redisClusterNodes === null,
       dataDir: v.dataDir,
       postgresPort: v.embeddedPostgresPort,
       redisPort: v.embeddedRedisPort,
@@ -743,6 +808,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tracesExporter: v.tracesExporter,
     },
   };
+}
+
+function redisTargetOf(v: Parsed): RedisTarget {
+  if (v.redisClusterNodes)
+    return { mode: 'cluster', nodes: v.redisClusterNodes, username: null, password: null, tls: false };
+  return v.redisUrl ?? { mode: 'single', url: embeddedRedisUrl(v.embeddedRedisPort) };
 }
 
 /** Loads the configuration or prints one line per bad variable and exits non-zero. */

@@ -1,16 +1,27 @@
-import Redis from 'ioredis';
+import { loadConfig } from '../../src/config/environment';
+import { connectRedis } from '../../src/common/redis/redis.module';
 import { createMigratedDatabase } from './databases';
+import { RedisCluster } from './redis-cluster';
 import { resolveTestServices } from './test-services';
+
+/** The cluster TEST_REDIS_CLUSTER_PORTS asked for, stopped by the teardown (both run in jest's own process). */
+const started = globalThis as { engagementRedisCluster?: RedisCluster };
 
 /** One fresh database per run, migrated from scratch (so migrations are exercised too), and Redis reachable. */
 export default async function globalSetup(): Promise<void> {
+  // `npm run test:redis-cluster`: the run's Redis is a three-master cluster of its own (docs/scaling.md).
+  const clusterPorts = process.env.TEST_REDIS_CLUSTER_PORTS;
+  if (clusterPorts) {
+    started.engagementRedisCluster = await RedisCluster.start(clusterPorts.split(',').map(Number));
+    process.env.TEST_REDIS_URL = started.engagementRedisCluster.url();
+  }
   const services = await resolveTestServices();
   const name = `engagement_test_${Date.now()}_${process.pid}`;
   const databaseUrl = await createMigratedDatabase(name, services.adminDatabaseUrl);
 
   // Redis is not flushed: every counter key holds a fresh organization or key id, so runs that
   // overlap (a developer's and CI's) cannot disturb each other.
-  const redis = new Redis(services.redisUrl);
+  const redis = connectRedis(loadConfig({ REDIS_URL: services.redisUrl }).redis, {});
   await redis.ping();
   await redis.quit();
 

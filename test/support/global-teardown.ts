@@ -1,4 +1,5 @@
 import { dropDatabase } from './databases';
+import type { RedisCluster } from './redis-cluster';
 import { releaseTestServices } from './test-services';
 
 export default async function globalTeardown(): Promise<void> {
@@ -9,4 +10,6 @@ export default async function globalTeardown(): Promise<void> {
   }
   if (process.env.KEEP_TEST_DATABASE !== '1')
     await releaseTestServices((process.env.TEST_EMBEDDED_SERVICES ?? '').split(',').filter(Boolean));
+  // Started by the global setup (TEST_REDIS_CLUSTER_PORTS).
+  await (globalThis as { engagementRedisCluster?: RedisCluster }).engagementRedisCluster?.stop();
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
-import { REDIS } from '../redis/redis.module';
+import { Cluster } from 'ioredis';
+import { REDIS, type RedisClient } from '../redis/redis.module';
 
 /**
  * The Redis pub/sub channel on which key changes are announced to every API instance. Channels are
@@ -15,7 +15,7 @@ export type ApiKeyChange = { revokedKeyId: string } | { createdKeyHash: string }
 /** Announces key changes (the api-keys service, in the API and in the admin CLI). */
 @Injectable()
 export class ApiKeyChanges {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   async revoked(keyId: string): Promise<void> {
     await this.announce({ revokedKeyId: keyId });
@@ -26,7 +26,10 @@ export class ApiKeyChanges {
   }
 
   private async announce(change: ApiKeyChange): Promise<void> {
-    await this.redis.publish(API_KEY_CHANGES_CHANNEL, JSON.stringify(change));
+    const message = JSON.stringify(change);
+    // A cluster's subscribers listen on the master owning the channel's slot (principal-cache-feed.ts).
+    if (this.redis instanceof Cluster) await this.redis.spublish(API_KEY_CHANGES_CHANNEL, message);
+    else await this.redis.publish(API_KEY_CHANGES_CHANNEL, message);
   }
 }
 

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
 import { LimitExceededError } from '../errors/domain-errors';
 import { countLimitRejection } from '../metrics/app-metrics';
 import { WindowCounter, type Window } from '../counters/window-counter';
 import { limitState } from '../counters/windows';
-import { REDIS } from '../redis/redis.module';
+import { REDIS, type RedisClient } from '../redis/redis.module';
 
 const WINDOW_MS = 60_000;
 /** Addresses remembered as over their budget; beyond this many, the oldest are asked about again. */
@@ -25,7 +24,7 @@ export class AuthFailureLimit {
   /** Client address → when its window ends (ms since the epoch). */
   private readonly blocked = new Map<string, number>();
 
-  constructor(@Inject(REDIS) redis: Redis, config: AppConfigService) {
+  constructor(@Inject(REDIS) redis: RedisClient, config: AppConfigService) {
     this.counter = new WindowCounter(redis);
     this.perMinute = config.values.limits.authFailuresPerClientPerMinute;
   }

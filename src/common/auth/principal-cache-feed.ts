@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type Redis from 'ioredis';
-import { REDIS } from '../redis/redis.module';
+import Redis, { Cluster } from 'ioredis';
+import { REDIS, type RedisClient } from '../redis/redis.module';
 import { API_KEY_CHANGES_CHANNEL, parseApiKeyChange } from './api-key-changes';
 import { PrincipalCache } from './principal-cache';
 
@@ -26,13 +26,19 @@ const START_WAIT_MS = 2000;
  * PONG clears it, as announcements made meanwhile were lost. A stalled connection ends the lease
  * within CACHE_LEASE_MS. So a revoked key stops working on every instance within a second, and
  * usually within milliseconds, without a Redis round trip per request.
+ *
+ * On a Redis Cluster the same proof needs announcements and pings on one node: announcements are
+ * sharded (SPUBLISH goes to the master owning the channel's slot) and the subscriber connects to
+ * that master (changesConnection).
  */
 @Injectable()
 export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
-  private subscriber?: Redis;
+  private subscriber?: ChangesConnection;
   private heartbeat?: NodeJS.Timeout;
   private subscribed = false;
   private subscribing = false;
+  private connecting = false;
+  private stopped = false;
   /** The ping under way: resolves true when answered, false when it failed. */
   private inFlight?: Promise<boolean>;
   /** Announcements may have been missed since the cache was last cleared. */
@@ -40,28 +46,12 @@ export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
   private firstLease?: () => void;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly cache: PrincipalCache,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.cache.trustUntil(0);
-    // Its own queue (the shared connection queues nothing): a subscription or ping waits for the reconnect.
-    const subscriber = this.redis.duplicate({
-      enableAutoPipelining: false,
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-    });
-    this.subscriber = subscriber;
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel === API_KEY_CHANGES_CHANNEL) this.apply(message);
-    });
-    subscriber.on('close', () => {
-      this.stale = true;
-      this.cache.trustUntil(0);
-    });
-    // Connection errors are retried by ioredis; meanwhile the lease lapses and keys are looked up.
-    subscriber.on('error', () => undefined);
     const leased = new Promise<void>((resolve) => (this.firstLease = resolve));
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -70,8 +60,61 @@ export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    this.stopped = true;
     clearInterval(this.heartbeat);
-    this.subscriber?.disconnect();
+    this.subscriber?.connection.disconnect();
+    this.subscriber = undefined;
+  }
+
+  /** Makes the subscriber connection (once at a time), then subscribes it. */
+  private connect(): void {
+    if (this.connecting) return;
+    this.connecting = true;
+    changesConnection(this.redis).then(
+      (subscriber) => {
+        this.connecting = false;
+        if (this.stopped) subscriber.connection.disconnect();
+        else this.listen(subscriber);
+      },
+      () => (this.connecting = false),
+    );
+  }
+
+  private listen(subscriber: ChangesConnection): void {
+    this.subscriber = subscriber;
+    const { connection } = subscriber;
+    const onMessage = (channel: string, message: string) => {
+      if (channel === API_KEY_CHANGES_CHANNEL) this.apply(message);
+    };
+    connection.on('message', onMessage);
+    connection.on('smessage', onMessage);
+    connection.on('close', () => {
+      this.stale = true;
+      this.cache.trustUntil(0);
+      // On a cluster the channel's master may have changed (a failover): connect afresh to whichever
+      // master the slot map names now, rather than reconnecting to this address.
+      if (subscriber.sharded) this.replace(subscriber);
+    });
+    // The channel's slot has moved to another master (resharding): follow it. ioredis leaves the
+    // refused subscription unsettled, so the state is reset in `replace`.
+    connection.on('moved', () => {
+      if (this.redis instanceof Cluster) this.redis.refreshSlotsCache();
+      this.replace(subscriber);
+    });
+    // Connection errors are retried by ioredis; meanwhile the lease lapses and keys are looked up.
+    connection.on('error', () => undefined);
+    this.beat();
+  }
+
+  /** Drops a subscriber connection; the next beat makes a new one. */
+  private replace(subscriber: ChangesConnection): void {
+    if (this.subscriber !== subscriber) return;
+    subscriber.connection.disconnect();
+    this.subscriber = undefined;
+    this.subscribed = false;
+    this.subscribing = false;
+    this.stale = true;
+    this.cache.trustUntil(0);
   }
 
   /**
@@ -91,20 +134,23 @@ export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
 
   private beat(): void {
     const subscriber = this.subscriber;
-    if (!subscriber) return;
+    if (!subscriber) return this.connect();
     if (this.subscribed) {
       void this.ping();
       return;
     }
     if (this.subscribing) return;
     this.subscribing = true;
-    subscriber.subscribe(API_KEY_CHANGES_CHANNEL).then(
+    subscribeToChanges(subscriber).then(
       () => {
+        if (this.subscriber !== subscriber) return;
         this.subscribed = true;
         this.subscribing = false;
         this.beat();
       },
-      () => (this.subscribing = false),
+      () => {
+        if (this.subscriber === subscriber) this.subscribing = false;
+      },
     );
   }
 
@@ -114,7 +160,7 @@ export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
     const subscriber = this.subscriber;
     if (!subscriber) return Promise.resolve(false);
     const sentAt = Date.now();
-    const ping = subscriber.ping().then(
+    const ping = subscriber.connection.ping().then(
       () => {
         if (this.stale) {
           this.cache.clear();
@@ -139,6 +185,38 @@ export class PrincipalCacheFeed implements OnModuleInit, OnApplicationShutdown {
     if ('revokedKeyId' in change) this.cache.forgetKey(change.revokedKeyId);
     else this.cache.forgetUnknown(change.createdKeyHash);
   }
+}
+
+/** The connection the announcements arrive on, and whether they are sharded (a cluster's). */
+export interface ChangesConnection {
+  connection: Redis;
+  sharded: boolean;
+}
+
+/**
+ * A connection of its own for the announcements (a subscribed connection can run no other command),
+ * with its own queue (the shared connection queues nothing): a subscription or ping waits for the
+ * reconnect. On a cluster: to the master that owns the channel's slot, where SPUBLISH delivers
+ * (fails while the cluster client knows no slot map yet: the feed tries again at its next beat).
+ */
+export async function changesConnection(redis: RedisClient): Promise<ChangesConnection> {
+  const options = { enableAutoPipelining: false, enableOfflineQueue: true, maxRetriesPerRequest: null };
+  if (!(redis instanceof Cluster)) return { connection: redis.duplicate(options), sharded: false };
+  const owner = await channelOwner(redis);
+  return { connection: new Redis({ ...redis.options.redisOptions, ...owner, ...options }), sharded: true };
+}
+
+/** The master that owns the channel's slot, as the cluster client's slot map says. */
+async function channelOwner(cluster: Cluster): Promise<{ host: string; port: number }> {
+  const slot = await cluster.cluster('KEYSLOT', API_KEY_CHANGES_CHANNEL);
+  const [master] = cluster.slots[slot] ?? [];
+  if (!master) throw new Error('The cluster slot map is not known yet');
+  const separator = master.lastIndexOf(':');
+  return { host: master.slice(0, separator), port: Number(master.slice(separator + 1)) };
+}
+
+export function subscribeToChanges({ connection, sharded }: ChangesConnection): Promise<unknown> {
+  return sharded ? connection.ssubscribe(API_KEY_CHANGES_CHANNEL) : connection.subscribe(API_KEY_CHANGES_CHANNEL);
 }
 
 /** Resolves with the promise's value, or with false when `ms` pass first. */

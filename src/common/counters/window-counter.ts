@@ -1,5 +1,6 @@
-import type Redis from 'ioredis';
 import { endOfWindowOpenedAt } from './windows';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from '../redis/redis.module';
 
 /**
  * Fixed-window counters in Redis, checked and charged in one Lua script so that every API instance
@@ -11,6 +12,7 @@ import { endOfWindowOpenedAt } from './windows';
  * PEXPIRETIME, Redis 7), so every instance reports the same X-RateLimit-Reset, to the second.
  */
 export interface Window {
+  /** Windows charged in one call share a hash tag (`{organization}`): a Redis Cluster runs a script on one slot only. */
   key: string;
   limit: number;
   /** Lifetime of the window from its first charge. */
@@ -74,7 +76,7 @@ end
 return 1
 `;
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = RedisClient & {
   chargeWindows(numKeys: number, ...args: string[]): Promise<number[]>;
   refundWindows(numKeys: number, ...args: string[]): Promise<number>;
 };
@@ -82,11 +84,17 @@ type ScriptedRedis = Redis & {
 export class WindowCounter {
   private readonly redis: ScriptedRedis;
 
-  constructor(redis: Redis) {
+  constructor(redis: RedisClient) {
     // defineCommand sends EVALSHA, so the script text crosses the wire once per connection.
     if (!('chargeWindows' in redis)) {
       redis.defineCommand('chargeWindows', { lua: CHARGE_SCRIPT });
       redis.defineCommand('refundWindows', { lua: REFUND_SCRIPT });
+      // ioredis' cluster client groups an auto-pipelined script by its first argument, here the key
+      // count, not a key: batched with commands of another slot, the pipeline would be refused whole.
+      if (redis instanceof Cluster) {
+        const ignored = redis.options.autoPipeliningIgnoredCommands ?? [];
+        redis.options.autoPipeliningIgnoredCommands = [...ignored, 'chargeWindows', 'refundWindows'];
+      }
     }
     this.redis = redis as ScriptedRedis;
   }

@@ -15,6 +15,8 @@ export function isDependencyFailure(error: unknown): boolean {
   // ioredis: retries exhausted while disconnected, a command unanswered within commandTimeout, or
   // refused at once while the shared connection is away (it queues nothing: redis.module.ts).
   if (name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.has(message)) return true;
+  // ioredis' Cluster: no slot map, a node away past its redirections, or the cluster's own refusal.
+  if (name === 'ClusterAllFailedError' || REDIS_CLUSTER_PREFIXES.some((text) => message.startsWith(text))) return true;
   // pg and pg-pool: their own timeouts and lost connections carry no code.
   return PG_MESSAGES.some((text) => message.startsWith(text));
 }
@@ -44,6 +46,16 @@ const REDIS_MESSAGES = new Set([
   'Connection is closed.',
   "Stream isn't writeable and enableOfflineQueue options is false",
 ]);
+
+const REDIS_CLUSTER_PREFIXES = [
+  'Too many Cluster redirections.',
+  'CLUSTERDOWN',
+  'TRYAGAIN',
+  "Cluster isn't ready and enableOfflineQueue options is false",
+  'None of startup nodes is available',
+  'Cluster is disconnected.',
+  'Node is disconnected',
+];
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

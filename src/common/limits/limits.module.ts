@@ -1,8 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import type Redis from 'ioredis';
 import { AppConfigService } from '../../config/app-config';
-import { REDIS } from '../redis/redis.module';
+import { REDIS, type RedisClient } from '../redis/redis.module';
 import { LimitsService } from './limits.service';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { WindowCounter } from '../counters/window-counter';
@@ -14,7 +13,7 @@ const MINUTE_MS = 60_000;
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [AppConfigService, REDIS],
-      useFactory: (config: AppConfigService, redis: Redis) => ({
+      useFactory: (config: AppConfigService, redis: RedisClient) => ({
         throttlers: [{ name: 'default', ttl: MINUTE_MS, limit: config.values.limits.requestsPerMinute }],
         storage: new RedisThrottlerStorage(new WindowCounter(redis)),
       }),

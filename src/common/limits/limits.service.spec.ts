@@ -65,7 +65,7 @@ describe('LimitsService', () => {
       ],
       AT,
     );
-    expect(Object.fromEntries(counts)).toEqual({ [`limit:first:hour:${ORG}`]: 5, [`limit:first:day:${ORG}`]: 5 });
+    expect(Object.fromEntries(counts)).toEqual({ [`limit:first:hour:{${ORG}}`]: 5, [`limit:first:day:{${ORG}}`]: 5 });
   });
 
   it('refunds each group by its units, to the windows charged at the instant named', async () => {
@@ -75,8 +75,8 @@ describe('LimitsService', () => {
     await limits.reserveAllOrNone([{ windows, units: 4 }], AT);
     // Opened at 10:15:30.500: the hour ends at 11:15:30, the day a day later, on whole seconds.
     expect(Object.fromEntries(ends)).toEqual({
-      [`limit:units:hour:${ORG}`]: Date.parse('2026-03-04T11:15:30Z'),
-      [`limit:units:day:${ORG}`]: Date.parse('2026-03-05T10:15:30Z'),
+      [`limit:units:hour:{${ORG}}`]: Date.parse('2026-03-04T11:15:30Z'),
+      [`limit:units:day:{${ORG}}`]: Date.parse('2026-03-05T10:15:30Z'),
     });
     await limits.refund([{ windows, units: 3 }], AT);
     expect([...counts.values()]).toEqual([1, 1]);
@@ -105,8 +105,8 @@ describe('LimitsService', () => {
 describe('window helpers', () => {
   it('hour and day windows are fixed windows of 3600 s and 86400 s', () => {
     expect(hourAndDayWindows('link-creation', ORG, 5, 9)).toEqual([
-      { key: `limit:link-creation:hour:${ORG}`, limit: 5, ttlMs: 3_600_000 },
-      { key: `limit:link-creation:day:${ORG}`, limit: 9, ttlMs: 86_400_000 },
+      { key: `limit:link-creation:hour:{${ORG}}`, limit: 5, ttlMs: 3_600_000 },
+      { key: `limit:link-creation:day:{${ORG}}`, limit: 9, ttlMs: 86_400_000 },
     ]);
   });
 });

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { LimitExceededError } from '../errors/domain-errors';
 import { countLimitRejection } from '../metrics/app-metrics';
-import { REDIS } from '../redis/redis.module';
+import { REDIS, type RedisClient } from '../redis/redis.module';
 import { WindowCounter, type ChargeResult, type Window, type WindowState } from '../counters/window-counter';
 import { limitState } from '../counters/windows';
 
@@ -32,7 +31,7 @@ export interface RequestCharge {
 export class LimitsService {
   private readonly counter: WindowCounter;
 
-  constructor(@Inject(REDIS) redis: Redis) {
+  constructor(@Inject(REDIS) redis: RedisClient) {
     this.counter = new WindowCounter(redis);
   }
 
@@ -97,10 +96,14 @@ export function mutationWindow(organizationId: string, perMinute: number): Windo
   return { key: `limit:link-mutations:${organizationId}`, limit: perMinute, ttlMs: MINUTE_MS };
 }
 
-/** Fixed windows of 3600 s and 86400 s from their first charge, `limit:<name>:hour|day:<organization>`. */
+/**
+ * Fixed windows of 3600 s and 86400 s from their first charge, `limit:<name>:hour|day:{<organization>}`,
+ * charged together by one script: the organization is their hash tag, so on a Redis Cluster both
+ * land in one slot (and different organizations spread over the masters).
+ */
 export function hourAndDayWindows(name: string, organizationId: string, perHour: number, perDay: number): Window[] {
   return [
-    { key: `limit:${name}:hour:${organizationId}`, limit: perHour, ttlMs: HOUR_MS },
-    { key: `limit:${name}:day:${organizationId}`, limit: perDay, ttlMs: DAY_MS },
+    { key: `limit:${name}:hour:{${organizationId}}`, limit: perHour, ttlMs: HOUR_MS },
+    { key: `limit:${name}:day:{${organizationId}}`, limit: perDay, ttlMs: DAY_MS },
   ];
 }

@@ -25,7 +25,7 @@ export interface PublicRouteLimit {
 
 /**
  * Limits a @Public() route (no key, so no request rate per key): every request is charged to each
- * window, all or none, before the body is read or the handler runs; a refused one is 429 with
+ * window, all or none (a window that refuses gives back the ones charged before it), before the body is read or the handler runs; a refused one is 429 with
  * Retry-After and the X-RateLimit-* figures of the window that refused it (docs/api.md §8.5).
  */
 export const PublicRouteLimits = (...limits: PublicRouteLimit[]) =>
@@ -50,7 +50,13 @@ export class PublicRouteLimitGuard implements CanActivate {
     // Authenticated routes are limited per key (RateLimitGuard); this costs them nothing more.
     if (req.principal) return true;
     const declared = this.reflector.get<PublicRouteLimit[] | undefined>(PUBLIC_ROUTE_LIMITS, context.getHandler());
-    if (declared) await this.limits.chargeOrThrow(declared.map((limit) => this.windowOf(limit, req)));
+    // One window per group: a client's and a link's windows have different keys, which a Redis
+    // Cluster keeps in different slots, beyond one script; a refusal gives back the ones charged.
+    if (declared)
+      await this.limits.reserveAllOrNone(
+        declared.map((limit) => ({ windows: [this.windowOf(limit, req)], units: 1 })),
+        Date.now(),
+      );
     return true;
   }
 

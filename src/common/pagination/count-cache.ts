@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
 import { countCacheLookups } from '../metrics/cache-metrics';
-import { REDIS } from '../redis/redis.module';
+import { REDIS, type RedisClient } from '../redis/redis.module';
 import type { PaginationQuery } from './pagination.query';
 
 const TTL_SECONDS = 600;
@@ -19,7 +18,7 @@ export class CountCache {
   /** Counts being computed by this process, by cache key: concurrent misses for one total share one count. */
   private readonly inFlight = new Map<string, Promise<number>>();
 
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   /** The total for a list query; the page (limit, offset, cursor) is not part of the key. */
   async count(

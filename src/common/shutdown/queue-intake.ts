@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import Queue from 'bull';
-import type Redis from 'ioredis';
 import { within } from '../errors/dependency-failure';
-import { REDIS } from '../redis/redis.module';
+import { REDIS, type RedisClient } from '../redis/redis.module';
 
 /** How often a stopping process looks whether Redis is away, and how long a closing queue's ping may take. */
 const AWAY_CHECK_MS = 100;
@@ -13,7 +12,7 @@ const AWAY = new Set(['connecting', 'connect', 'reconnecting']);
 
 /** Bull's queue with the internals the shutdown reads or replaces (not in its typings). */
 type BullQueue = Queue.Queue & {
-  client: Redis;
+  client: RedisClient;
   closing?: Promise<void>;
   processing: Record<string, Promise<unknown>>;
   whenCurrentJobsFinished: () => Promise<void>;
@@ -37,7 +36,7 @@ export class QueueIntake {
 
   constructor(
     private readonly discovery: DiscoveryService,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
   ) {}
 
   stop(): void {

@@ -15,15 +15,15 @@ describe('linkUnits (docs/api.md §8.4)', () => {
       {
         units: 3,
         windows: [
-          { key: `limit:link-creation:hour:${ORG}`, limit: 5000, ttlMs: 3_600_000 },
-          { key: `limit:link-creation:day:${ORG}`, limit: 20000, ttlMs: 86_400_000 },
+          { key: `limit:link-creation:hour:{${ORG}}`, limit: 5000, ttlMs: 3_600_000 },
+          { key: `limit:link-creation:day:{${ORG}}`, limit: 20000, ttlMs: 86_400_000 },
         ],
       },
       {
         units: 2,
         windows: [
-          { key: `limit:thumbnail-render:hour:${ORG}`, limit: 2000, ttlMs: 3_600_000 },
-          { key: `limit:thumbnail-render:day:${ORG}`, limit: 10000, ttlMs: 86_400_000 },
+          { key: `limit:thumbnail-render:hour:{${ORG}}`, limit: 2000, ttlMs: 3_600_000 },
+          { key: `limit:thumbnail-render:day:{${ORG}}`, limit: 10000, ttlMs: 86_400_000 },
         ],
       },
     ]);

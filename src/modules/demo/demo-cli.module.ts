@@ -1,8 +1,7 @@
-import { BullModule } from '@nestjs/bull';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '../../config/environment';
 import { LimitsModule } from '../../common/limits/limits.module';
-import { bullRedisOptions } from '../../common/queue/bull-redis';
+import { BullRedisModule } from '../../common/queue/bull-redis';
 import { CountCacheModule } from '../../common/pagination/count-cache.module';
 import { RedisModule } from '../../common/redis/redis.module';
 import { DemoModule } from './demo.module';
@@ -19,13 +18,7 @@ export class DemoCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DemoCliModule,
-      imports: [
-        RedisModule,
-        CountCacheModule,
-        LimitsModule,
-        BullModule.forRoot({ redis: bullRedisOptions(config.redisUrl, config.timeouts), prefix: config.queuePrefix }),
-        DemoModule,
-      ],
+      imports: [RedisModule, CountCacheModule, LimitsModule, BullRedisModule.forRoot(config), DemoModule],
     };
   }
 }

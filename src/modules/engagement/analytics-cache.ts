@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
 import { canonicalJson } from '../../common/canonical-json';
 import { analyticsCacheLookups } from '../../common/metrics/cache-metrics';
-import { REDIS } from '../../common/redis/redis.module';
+import { REDIS, type RedisClient } from '../../common/redis/redis.module';
 
 /** How long an answer is kept at most (its version usually changes sooner). */
 const KEPT_SECONDS = 300;
@@ -19,7 +18,7 @@ const KEPT_SECONDS = 300;
 export class AnalyticsCache {
   private readonly computing = new Map<string, Promise<unknown>>();
 
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   async remember<T>(organizationId: string, version: string, question: object, compute: () => Promise<T>): Promise<T> {
     const digest = createHash('sha256').update(canonicalJson(question)).digest('base64url');
