@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { createMigratedDatabase } from './databases';
+import { replicaOfRunDatabase } from './replica';
 import { resolveTestServices } from './test-services';
 
 /** One fresh database per run, migrated from scratch (so migrations are exercised too), and Redis reachable. */
@@ -43,4 +44,12 @@ export default async function globalSetup(): Promise<void> {
   process.env.WEBHOOK_DISPATCH_INTERVAL_MS = '600000';
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_URL = services.redisUrl;
+  // With a replica of the cluster (TEST_REPLICA_URL, .ci/start-replica), the replica specs use it;
+  // TEST_READS_FROM_REPLICA=true also makes every app of the run read from it (docs/scaling.md).
+  const replicaAdminUrl = process.env.TEST_REPLICA_URL;
+  if (replicaAdminUrl) {
+    const replicaUrl = await replicaOfRunDatabase(services.adminDatabaseUrl, replicaAdminUrl, name);
+    process.env.TEST_REPLICA_DATABASE_URL = replicaUrl;
+    if (process.env.TEST_READS_FROM_REPLICA === 'true') process.env.DATABASE_REPLICA_URLS = replicaUrl;
+  }
 }
