@@ -141,7 +141,7 @@ describeWithReplica('read replicas', () => {
     const STANDBY = `SELECT pg_is_in_recovery() AS standby`;
     const get = (): ReadContext => ({
       request: { method: 'GET', principal: { organizationId: who.organizationId } },
-      wrote: false,
+      onPrimary: false,
     });
 
     await readContexts.run(get(), async () => {
@@ -162,7 +162,7 @@ describeWithReplica('read replicas', () => {
     // Outside a request (workers, sweeps): the primary.
     expect(await onStandby(() => db.query(STANDBY))).toBe(false);
     // A request without a principal (a public route, the key lookup): the primary.
-    await readContexts.run({ request: { method: 'GET' }, wrote: false }, async () =>
+    await readContexts.run({ request: { method: 'GET' }, onPrimary: false }, async () =>
       expect(await onStandby(() => db.query(STANDBY))).toBe(false),
     );
   });

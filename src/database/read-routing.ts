@@ -88,20 +88,24 @@ const RECOVERY_CONFLICT = '40001';
 /**
  * Sends reads of authenticated GET and HEAD requests to streaming replicas (DATABASE_REPLICA_URLS),
  * without repositories knowing: it wraps the app DataSource's `query` (what repositories call outside
- * a transaction) and `transaction`. The rules, in docs/scaling.md "Read replicas":
+ * a transaction) and `transaction`, and preparedQuery asks it too. The rules (docs/scaling.md
+ * "Read replicas"):
  *
  * - Only a read-only statement (read-statements.ts) outside a transaction, in a GET or HEAD request
- *   with a principal, that has not written, may go to a replica. A transaction's EntityManager runs
- *   on its own QueryRunner, which is the primary's, untouched. Other methods (and so idempotent
- *   replays), public routes, the key lookup, workers and the CLI read the primary.
- * - Read-your-writes across requests and instances: each write of a request records the primary's
- *   WAL position for its organization in Redis before the answer leaves; that organization's reads
- *   go only to a replica that had replayed past it at its last check (replay only moves forward).
+ *   with a principal, may go to a replica. A transaction's EntityManager runs on its own
+ *   QueryRunner, the primary's, untouched. Other methods (and so idempotent replays), public routes,
+ *   the key lookup, workers and the CLI read the primary. Once a request wrote or read the primary,
+ *   the rest of it reads the primary.
+ * - Read-your-writes, across requests and instances: each write of a request records the primary's
+ *   WAL insert position (past its commit) for its organization in Redis before the answer leaves.
+ *   That organization's reads go to a replica only once it has replayed past that mark: known from
+ *   its last check, else asked of the replica (one short query; replay only moves forward).
+ * - Monotonic reads: an organization reads from one replica (chosen by its id among those serving);
+ *   and a GET of an organization with a mark that read the primary moves the mark past what it read,
+ *   so that its next request cannot see older data on a replica (the workers' writes carry no mark).
  * - A replica serves only while its lag, measured against the primary's positions sampled every
  *   check, plus the age of that check, stays within REPLICA_MAX_LAG_MS; a replica that fails a
  *   read is left out until its next check passes, and the read is run again on the primary.
- * - An organization reads from one replica (chosen by its id among those serving), so that reads of
- *   work finished by the workers do not move back in time between requests.
  */
 @Injectable()
 export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationShutdown {
@@ -148,8 +152,9 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
   async route<T>(sql: string, run: (source: DataSource) => Promise<T>): Promise<T> {
     const context = readContexts.getStore();
     if (!isReadOnlyStatement(sql)) {
+      if (context) context.onPrimary = true;
       const result = await run(this.primary);
-      if (context) await this.wrote(context);
+      if (context) await this.recordMark(context);
       return result;
     }
     const replica = context ? await this.replicaFor(context) : null;
@@ -159,14 +164,17 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
         reads.inc({ target: 'replica' });
         return result;
       } catch (error) {
-        if (!isDependencyFailure(error) && (error as { code?: unknown }).code !== RECOVERY_CONFLICT) throw error;
-        // A read is safe to run again; the replica waits for its next check to serve again.
-        replica.lagMs = null;
-        this.logger.warn({ replica: replica.index, code: (error as { code?: unknown }).code }, 'Replica read failed');
+        if (!isReplicaFailure(error)) throw error;
+        this.leaveOut(replica, error);
       }
     }
     reads.inc({ target: 'primary' });
-    return run(this.primary);
+    if (context) context.onPrimary = true;
+    const result = await run(this.primary);
+    // What the primary just answered may be newer than the organization's mark (the workers' writes):
+    // moved past it, so that its next read cannot go back in time on a replica.
+    if (context && mayReadReplicas(context) && (await context.mark)) await this.recordMark(context);
+    return result;
   }
 
   /** Wraps the DataSource's query and transaction: every other path (QueryRunners, managers of transactions) is the primary's. */
@@ -182,16 +190,16 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
           )) as DataSource['query'];
     db.transaction = (async (...args: unknown[]) => {
       const context = readContexts.getStore();
-      if (context) context.wrote = true;
+      if (context) context.onPrimary = true;
       const result: unknown = await (this.primaryTransaction as (...a: unknown[]) => Promise<unknown>)(...args);
-      if (context) await this.wrote(context);
+      if (context) await this.recordMark(context);
       return result;
     }) as DataSource['transaction'];
   }
 
   private async replicaFor(context: ReadContext): Promise<Replica | null> {
-    const { method, principal } = context.request;
-    if ((method !== 'GET' && method !== 'HEAD') || !principal || context.wrote) return null;
+    const { principal } = context.request;
+    if (!principal || !mayReadReplicas(context) || context.onPrimary) return null;
     const now = Date.now();
     // Within the lag limit counting the time since the check; and checked lately, so that a replica
     // that stopped answering (a stalled server) stops serving within about a second.
@@ -202,31 +210,63 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
         now - r.checkedAt <= Math.max(1000, 4 * this.checkIntervalMs),
     );
     if (serving.length === 0) return null;
+    const replica = serving[stableIndex(principal.organizationId, serving.length)];
     const mark = await (context.mark ??= this.markOf(principal.organizationId));
     if (mark === undefined) return null;
-    const caughtUp = mark === null ? serving : serving.filter((r) => r.replayed >= mark);
-    if (caughtUp.length === 0) return null;
-    return caughtUp[stableIndex(principal.organizationId, caughtUp.length)];
+    if (mark === null || replica.replayed >= mark) return replica;
+    // Behind the mark at its last check: it has usually replayed it since (streaming lag is
+    // milliseconds), which one question to the replica tells.
+    try {
+      await this.readReplayed(replica);
+    } catch (error) {
+      if (!isReplicaFailure(error)) throw error;
+      this.leaveOut(replica, error);
+      return null;
+    }
+    return replica.replayed >= mark ? replica : null;
   }
 
-  /** The organization's mark; undefined when Redis cannot say (the primary is then the safe choice). */
-  private async markOf(organizationId: string): Promise<bigint | null> {
-    const value = await this.redis.get(markKey(organizationId));
-    return value === null ? null : BigInt(`0x${value}`);
+  /** The organization's mark, null without one; undefined when Redis cannot say (the primary is then the safe choice). */
+  private async markOf(organizationId: string): Promise<bigint | null | undefined> {
+    try {
+      const value = await this.redis.get(markKey(organizationId));
+      return value === null ? null : BigInt(`0x${value}`);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A replica that failed serves nothing until its next check passes; the read is run again on the primary. */
+  private leaveOut(replica: Replica, error: unknown): void {
+    replica.lagMs = null;
+    this.logger.warn({ replica: replica.index, err: error }, 'Replica read failed; reading the primary');
+  }
+
+  /** The position the replica has replayed now (it only moves forward). */
+  private async readReplayed(replica: Replica): Promise<{ standby: boolean }> {
+    const [row] = await replica.source.query<{ standby: boolean; replayed: string | null }[]>(
+      `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed`,
+    );
+    if (row.replayed !== null) {
+      const replayed = parseLsn(row.replayed);
+      if (replayed > replica.replayed) replica.replayed = replayed;
+    }
+    return { standby: row.standby && row.replayed !== null };
   }
 
   /**
-   * Records, before the request answers, that its organization wrote: later requests (on any
-   * instance) then read the primary until a replica replays past this point. A request whose
-   * mark cannot be recorded fails (Redis down answers 503 everywhere already), rather than
-   * answering a write its author might then not see.
+   * Records, before the request answers, the primary's position for its organization: later
+   * requests (on any instance) then read the primary until their replica replays past it. A
+   * request whose mark cannot be recorded fails (Redis down answers 503 everywhere already),
+   * rather than answering a write its author might then not see.
    */
-  private async wrote(context: ReadContext): Promise<void> {
-    context.wrote = true;
+  private async recordMark(context: ReadContext): Promise<void> {
     const organizationId = context.request.principal?.organizationId;
     if (!organizationId) return;
     const [{ lsn }] = await this.primaryQuery<{ lsn: string }[]>(`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
-    await this.redis.eval(MARK_SCRIPT, 1, markKey(organizationId), markValue(parseLsn(lsn)), MARK_TTL_MS);
+    const mark = parseLsn(lsn);
+    await this.redis.eval(MARK_SCRIPT, 1, markKey(organizationId), markValue(mark), MARK_TTL_MS);
+    context.mark = Promise.resolve(mark);
   }
 
   private checkOnce(): Promise<void> {
@@ -256,13 +296,8 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
     const servedBefore = replica.lagMs !== null;
     try {
       if (!replica.source.isInitialized) await replica.source.initialize();
-      const [row] = await replica.source.query<{ standby: boolean; replayed: string | null }[]>(
-        `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed`,
-      );
       // A promoted replica is no longer fed by the primary: it serves nothing.
-      if (!row.standby || row.replayed === null) throw new Error('not a standby');
-      const replayed = parseLsn(row.replayed);
-      if (replayed > replica.replayed) replica.replayed = replayed;
+      if (!(await this.readReplayed(replica)).standby) throw new Error('not a standby');
       replica.lagMs = replicaLagMs(this.samples, replica.replayed, Date.now());
       replica.checkedAt = Date.now();
     } catch (error) {
@@ -271,6 +306,16 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
     }
     replicaLag.set({ replica: String(replica.index) }, replica.lagMs === null ? Infinity : replica.lagMs / 1000);
   }
+}
+
+/** Authenticated GET and HEAD requests: the only ones replicas serve. */
+function mayReadReplicas({ request }: ReadContext): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && request.principal !== undefined;
+}
+
+/** A replica unreachable, failing over, or cancelling a read for replay (40001): the read can go to the primary. */
+function isReplicaFailure(error: unknown): boolean {
+  return isDependencyFailure(error) || (error as { code?: unknown } | null)?.code === RECOVERY_CONFLICT;
 }
 
 /** The same index for the same organization while the set of serving replicas stays the same. */

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
 import { databaseUrlFor } from './test-env';
 
 /**
@@ -29,6 +30,27 @@ export async function replicaOfRunDatabase(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return databaseUrlFor(name, replicaAdminUrl);
+}
+
+/**
+ * Waits until every replica has replayed what the primary holds now: what a test observed on the
+ * primary (a worker's result) is then what the API's reads see on them.
+ */
+export async function replayedEverywhere(
+  primary: DataSource,
+  replicaUrls: string[],
+  timeoutMs = 15_000,
+): Promise<void> {
+  if (replicaUrls.length === 0) return;
+  const [{ lsn }] = await primary.query<{ lsn: string }[]>(`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
+  const deadline = Date.now() + timeoutMs;
+  for (const url of replicaUrls) {
+    const sql = `SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS "caughtUp"`;
+    while (!(await queryOne<{ caughtUp: boolean }>(url, sql, [lsn])).caughtUp) {
+      if (Date.now() > deadline) throw new Error(`A replica did not replay ${lsn} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 }
 
 /** One row of one statement on a connection of its own. */

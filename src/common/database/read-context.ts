@@ -9,17 +9,20 @@ import type { DataSource } from 'typeorm';
 export interface ReadContext {
   /** Its method decides whether replicas may serve it; its principal (set by ApiKeyGuard) names the organization. */
   readonly request: { method: string; principal?: { organizationId: string } };
-  /** Set by the first write or transaction: the rest of the request reads the primary. */
-  wrote: boolean;
-  /** The organization's read-your-writes mark, read from Redis once per request (null: none). */
-  mark?: Promise<bigint | null>;
+  /**
+   * Set by its first write, transaction or read on the primary: the rest of the request reads the
+   * primary (it never sees older data than it already has).
+   */
+  onPrimary: boolean;
+  /** The organization's mark (read-routing.ts), read from Redis once per request; null: none, undefined: unknown. */
+  mark?: Promise<bigint | null | undefined>;
 }
 
 export const readContexts = new AsyncLocalStorage<ReadContext>();
 
 /** Runs the rest of the request (guards, handler) inside its read context. */
 export function readContextMiddleware(req: Request, _res: Response, next: NextFunction): void {
-  readContexts.run({ request: req, wrote: false }, next);
+  readContexts.run({ request: req, onPrimary: false }, next);
 }
 
 /** Runs a statement where the read routing sends it; `run` executes it on the data source given. */
