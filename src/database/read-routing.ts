@@ -114,8 +114,8 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
   private samples: WalSample[] = [];
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
-  private primaryQuery!: DataSource['query'];
-  private primaryTransaction!: DataSource['transaction'];
+  /** The DataSource's own methods, before install() wraps them: the primary, unrouted. */
+  private unrouted!: Pick<DataSource, 'query' | 'transaction'>;
   private readonly maxLagMs: number;
   private readonly checkIntervalMs: number;
 
@@ -180,21 +180,26 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
   /** Wraps the DataSource's query and transaction: every other path (QueryRunners, managers of transactions) is the primary's. */
   private install(): void {
     const db = this.primary;
-    this.primaryQuery = db.query.bind(db);
-    this.primaryTransaction = db.transaction.bind(db) as DataSource['transaction'];
-    db.query = (<T>(sql: string, parameters?: unknown[], queryRunner?: QueryRunner): Promise<T> =>
-      queryRunner
-        ? this.primaryQuery<T>(sql, parameters, queryRunner)
-        : this.route(sql, (source) =>
-            source === db ? this.primaryQuery<T>(sql, parameters) : source.query<T>(sql, parameters),
-          )) as DataSource['query'];
+    this.unrouted = {
+      query: db.query.bind(db),
+      transaction: db.transaction.bind(db) as DataSource['transaction'],
+    };
+    db.query = this.routedQuery.bind(this) as DataSource['query'];
     db.transaction = (async (...args: unknown[]) => {
       const context = readContexts.getStore();
       if (context) context.onPrimary = true;
-      const result: unknown = await (this.primaryTransaction as (...a: unknown[]) => Promise<unknown>)(...args);
+      const result: unknown = await (this.unrouted.transaction as (...a: unknown[]) => Promise<unknown>)(...args);
       if (context) await this.recordMark(context);
       return result;
     }) as DataSource['transaction'];
+  }
+
+  /** DataSource.query as repositories call it: with a QueryRunner (a transaction's), the primary's as before. */
+  private routedQuery<T>(sql: string, parameters?: unknown[], queryRunner?: QueryRunner): Promise<T> {
+    if (queryRunner) return this.unrouted.query<T>(sql, parameters, queryRunner);
+    return this.route(sql, (source) =>
+      source === this.primary ? this.unrouted.query<T>(sql, parameters) : source.query<T>(sql, parameters),
+    );
   }
 
   private async replicaFor(context: ReadContext): Promise<Replica | null> {
@@ -263,7 +268,7 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
   private async recordMark(context: ReadContext): Promise<void> {
     const organizationId = context.request.principal?.organizationId;
     if (!organizationId) return;
-    const [{ lsn }] = await this.primaryQuery<{ lsn: string }[]>(`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
+    const [{ lsn }] = await this.unrouted.query<{ lsn: string }[]>(`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
     const mark = parseLsn(lsn);
     await this.redis.eval(MARK_SCRIPT, 1, markKey(organizationId), markValue(mark), MARK_TTL_MS);
     context.mark = Promise.resolve(mark);
@@ -278,7 +283,7 @@ export class ReadRouter implements StatementRouter, OnModuleInit, OnApplicationS
   private async check(): Promise<void> {
     const now = Date.now();
     try {
-      const [{ lsn }] = await this.primaryQuery<{ lsn: string }[]>(`SELECT pg_current_wal_flush_lsn()::text AS lsn`);
+      const [{ lsn }] = await this.unrouted.query<{ lsn: string }[]>(`SELECT pg_current_wal_flush_lsn()::text AS lsn`);
       // Enough history to tell a lag up to the limit, and one check beyond it.
       this.samples = [
         ...this.samples.filter((s) => s.at >= now - this.maxLagMs - 2 * this.checkIntervalMs),

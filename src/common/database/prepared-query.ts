@@ -20,9 +20,9 @@ export async function preparedQuery<T>(db: DataSource, sql: string, params: unkn
     name = `q_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
     names.set(sql, name);
   }
-  const statement = { name, text: sql, values: params };
   const run = async (source: DataSource) =>
-    (await (source.driver as unknown as { master: PgPool }).master.query(statement)).rows as T[];
+    (await (source.driver as unknown as { master: PgPool }).master.query({ name, text: sql, values: params }))
+      .rows as T[];
   // With replicas, a read may run on one (src/database/read-routing.ts); prepared there per connection as here.
   const router = readRouters.get(db);
   return router ? router.route(sql, run) : run(db);
