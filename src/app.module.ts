@@ -6,6 +6,7 @@ import { HttpPipelineModule } from './common/pipeline/http-pipeline.module';
 import { LimitsModule } from './common/limits/limits.module';
 import { BullRedisModule } from './common/queue/bull-redis';
 import { MAX_STALLED_COUNT } from './common/queue/job-options';
+import { readsReplicas, ReadRoutingModule } from './database/read-routing';
 import { CountCacheModule } from './common/pagination/count-cache.module';
 import { loggerParams } from './common/logging';
 import { MetricsModule } from './common/metrics/metrics.module';
@@ -58,6 +59,7 @@ export function infrastructureModules(config: AppConfig, options: AppModuleOptio
     QueueFailureLogModule,
     MetricsModule,
     RedisModule,
+    ...(readsReplicas(config) ? [ReadRoutingModule] : []),
     CountCacheModule,
     LimitsModule,
     ShutdownModule,

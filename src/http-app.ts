@@ -9,6 +9,8 @@ import { lingerOnClose } from './common/http/lingering-close';
 import { mountQueueBoard } from './common/http/queue-board';
 import { createOpenApiDocument } from './common/http/openapi-document';
 import { webhookDocumentation } from './modules/webhooks';
+import { readContextMiddleware } from './common/database/read-context';
+import { readsReplicas } from './database/read-routing';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { recordRequestDuration } from './common/metrics/request-metrics';
 import { apiSecurityHeaders, corsOptions, docsSecurityHeaders } from './common/http/security-headers';
@@ -35,6 +37,8 @@ export function configureHttpApp(app: NestExpressApplication): INestApplication 
   // No automatic ETag (a hash of every body): only the polled job resources carry one (ConditionalGet).
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  // Which statements of the request replicas may serve (read-routing.ts): only with replicas configured.
+  if (readsReplicas(config)) app.use(readContextMiddleware);
   app.use(recordRequestDuration);
   answerNotModifiedOnlyWithETag(app.getHttpAdapter().getInstance());
   app.use(apiSecurityHeaders);

@@ -242,6 +242,30 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads DATABASE_REPLICA_URLS as a list of PostgreSQL URLs (unset: none) and REPLICA_MAX_LAG_MS (1000 by default)', () => {
+    expect(loadConfig({}).replicas).toEqual({ urls: [], maxLagMs: 1000 });
+    expect(
+      loadConfig({
+        DATABASE_REPLICA_URLS: 'postgres://app@replica-1/engagement, postgresql://app@replica-2/engagement/,',
+        REPLICA_MAX_LAG_MS: '250',
+      }).replicas,
+    ).toEqual({
+      urls: ['postgres://app@replica-1/engagement', 'postgresql://app@replica-2/engagement'],
+      maxLagMs: 250,
+    });
+    expect(() =>
+      loadConfig({
+        DATABASE_REPLICA_URLS: 'postgres://app:s3cret@replica-1/e,redis://app:s3cret@cache',
+        REPLICA_MAX_LAG_MS: '0',
+      }),
+    ).toThrow(
+      new ConfigError([
+        'Invalid environment variable DATABASE_REPLICA_URLS="postgres://app:***@replica-1/e,redis://app:***@cache": must be a URL (postgres:, postgresql:).',
+        'Invalid environment variable REPLICA_MAX_LAG_MS="0": must be an integer between 10 and 600000.',
+      ]),
+    );
+  });
+
   it("never repeats a URL's password in an error", () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:s3cret@db.internal/app' })).toThrow(
       new ConfigError([

@@ -16,6 +16,8 @@ export interface AppConfig {
   databasePoolSize: number;
   /** One Redis (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES, or a redis+cluster:// REDIS_URL). */
   redis: RedisTarget;
+  /** Streaming replicas that serve authenticated GET reads (docs/scaling.md "Read replicas"); empty: none. */
+  replicas: ReplicasConfig;
   /** Which services this process runs itself (development without URLs), and where. */
   localServices: LocalServicesConfig;
   demoSeed: boolean;
@@ -64,6 +66,12 @@ export interface AppConfig {
   cursorSecret: string;
   timeouts: TimeoutsConfig;
   operations: OperationsConfig;
+}
+
+export interface ReplicasConfig {
+  urls: string[];
+  /** A replica further behind the primary than this serves no reads until it catches up. */
+  maxLagMs: number;
 }
 
 /** Webhook endpoints and deliveries (issue 20). */
@@ -298,6 +306,19 @@ const ports: Parser<number[]> = (raw) => {
   return [...new Set(entries.map(Number))];
 };
 
+/** A comma-separated list of URLs of these protocols, in the order given (duplicates dropped). */
+const urls =
+  (...protocols: string[]): Parser<string[]> =>
+  (raw) => [
+    ...new Set(
+      raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+        .map(url(...protocols)),
+    ),
+  ];
+
 /** A shared secret an operator sends as a bearer token: long enough not to be guessed. */
 const token: Parser<string> = (raw) => {
   if (raw.length < 16 || /\s/.test(raw)) throw new InvalidVariable('must be at least 16 characters without spaces');
@@ -370,6 +391,18 @@ export const VARIABLES = {
     '3000',
     integer(100, 600000),
     'Opening a connection, or waiting for a free one in the pool, longer than this fails the request with 503.',
+  ),
+  databaseReplicaUrls: variable(
+    'DATABASE_REPLICA_URLS',
+    '',
+    urls('postgres:', 'postgresql:'),
+    'Comma-separated PostgreSQL URLs of streaming replicas of DATABASE_URL. Authenticated GET requests read from them; writes, transactions, requests that wrote and background work use DATABASE_URL, and an organization that just wrote reads the primary until a replica has replayed its write. Unset: every statement goes to DATABASE_URL.',
+  ),
+  replicaMaxLagMs: variable(
+    'REPLICA_MAX_LAG_MS',
+    '1000',
+    integer(10, 600000),
+    'A replica that is this far behind the primary, or that does not answer, serves no reads (they go to DATABASE_URL) until it catches up.',
   ),
   redisUrl: variable(
     'REDIS_URL',
@@ -737,6 +770,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: v.databaseUrl ?? embeddedPostgresUrl(v.embeddedPostgresPort),
     databasePoolSize: v.databasePoolSize,
     redis: redisTargetOf(v),
+    replicas: { urls: v.databaseReplicaUrls, maxLagMs: v.replicaMaxLagMs },
     localServices: {
       postgres: v.databaseUrl === null,
       redis: v.redisUrl === null && v.redisClusterNodes === null,

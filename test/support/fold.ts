@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AppConfigService } from '../../src/config/app-config';
 import { EventFold } from '../../src/modules/engagement/event-fold.service';
+import { replayedEverywhere } from './replica';
 import { eventually } from './test-app';
 
 async function waitingBatches(db: DataSource, organizationId?: string): Promise<number> {
@@ -14,10 +16,12 @@ async function waitingBatches(db: DataSource, organizationId?: string): Promise<
 /**
  * Waits until the event log is folded (docs/api.md §6.4): no appended batch of the organization (of
  * any, without one) waits. The app's own folders run in its worker role; otherwise another process's.
+ * With read replicas, also until they have replayed the fold: the API reads them.
  */
 export async function folded(app: INestApplication, organizationId?: string, timeoutMs = 15_000): Promise<void> {
   const db = app.get(DataSource);
   await eventually(async () => (await waitingBatches(db, organizationId)) === 0, timeoutMs);
+  await replayedEverywhere(db, app.get(AppConfigService).values.replicas.urls, timeoutMs);
 }
 
 /**

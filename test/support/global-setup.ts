@@ -2,6 +2,7 @@ import { loadConfig } from '../../src/config/environment';
 import { connectRedis } from '../../src/common/redis/redis.module';
 import { createMigratedDatabase } from './databases';
 import { RedisCluster } from './redis-cluster';
+import { replicaOfRunDatabase } from './replica';
 import { resolveTestServices } from './test-services';
 
 /** The cluster TEST_REDIS_CLUSTER_PORTS asked for, stopped by the teardown (both run in jest's own process). */
@@ -54,4 +55,12 @@ export default async function globalSetup(): Promise<void> {
   process.env.WEBHOOK_DISPATCH_INTERVAL_MS = '600000';
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_URL = services.redisUrl;
+  // With a replica of the cluster (TEST_REPLICA_URL, .ci/start-replica), the replica specs use it;
+  // TEST_READS_FROM_REPLICA=true also makes every app of the run read from it (docs/scaling.md).
+  const replicaAdminUrl = process.env.TEST_REPLICA_URL;
+  if (replicaAdminUrl) {
+    const replicaUrl = await replicaOfRunDatabase(services.adminDatabaseUrl, replicaAdminUrl, name);
+    process.env.TEST_REPLICA_DATABASE_URL = replicaUrl;
+    if (process.env.TEST_READS_FROM_REPLICA === 'true') process.env.DATABASE_REPLICA_URLS = replicaUrl;
+  }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { readRouters } from './read-context';
 
 interface PgPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
@@ -19,7 +20,10 @@ export async function preparedQuery<T>(db: DataSource, sql: string, params: unkn
     name = `q_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
     names.set(sql, name);
   }
-  const pool = (db.driver as unknown as { master: PgPool }).master;
-  const result = await pool.query({ name, text: sql, values: params });
-  return result.rows as T[];
+  const run = async (source: DataSource) =>
+    (await (source.driver as unknown as { master: PgPool }).master.query({ name, text: sql, values: params }))
+      .rows as T[];
+  // With replicas, a read may run on one (src/database/read-routing.ts); prepared there per connection as here.
+  const router = readRouters.get(db);
+  return router ? router.route(sql, run) : run(db);
 }
