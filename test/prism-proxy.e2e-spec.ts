@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { JobItemPage } from './support/api-types';
@@ -11,6 +10,7 @@ import { PrismScenario, type ApiRequest, type ApiResponse, type ScenarioReport }
 import { folded } from './support/fold';
 import { isolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
  * openapi.json checked by a validator nobody here wrote (issue 29 point 3): a scenario through
@@ -79,31 +79,6 @@ const BASE_SECTIONS = [
   { key: 'intro', title: 'Introduction', content: 'Hello, I am the Acme assistant.' },
   { key: 'pricing', title: 'Pricing', content: 'Plans start at $10 per month.' },
 ];
-
-interface WebhookReceiver {
-  url: string;
-  received: string[];
-  close(): Promise<void>;
-}
-
-/** A local webhook endpoint that accepts everything (the main app allows private URLs). */
-async function startReceiver(): Promise<WebhookReceiver> {
-  const received: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const baseUrl = (app: TestApp) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

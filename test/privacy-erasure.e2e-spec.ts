@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import Redis from 'ioredis';
 import { TEST_REDIS_URL } from './support/test-env';
@@ -23,6 +19,8 @@ import type {
 } from './support/api-types';
 import { folded } from './support/fold';
 import { isolatedServices } from './support/isolated-database';
+import { dumpContaining } from './support/pg-dump';
+import { startReceiver } from './support/webhook-receiver';
 import { createLinks } from './support/links';
 import { ingest, sessionBody } from './support/sessions';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
@@ -59,28 +57,6 @@ const KATE = {
 const digits = (phone: string) => phone.replace(/\D/g, '');
 /** What must be gone, as it would appear in any text: each value, case-insensitively, and the phone as digits. */
 const erinTraces = () => [ERIN.first, ERIN.last, ERIN.email, ERIN.phone, digits(ERIN.phone)];
-
-interface Received {
-  body: string;
-}
-
-async function startReceiver(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Every key of the Redis database and its value, as text, whatever its type. */
 async function redisDump(url: string): Promise<string> {
@@ -138,12 +114,7 @@ describe('privacy erasures', () => {
   });
 
   const auth = (req: request.Test, key: string) => req.set('x-api-key', key);
-  const pgDump = async () => {
-    const { stdout } = await promisify(execFile)('pg_dump', ['--data-only', isolated.env.DATABASE_URL], {
-      maxBuffer: 256 * 1024 * 1024,
-    });
-    return stdout;
-  };
+  const dumped = (values: string[]) => dumpContaining(isolated.env.DATABASE_URL, values);
   const get = (path: string, key: string) => auth(request(t.server).get(path), key);
   const erase = (body: unknown, key: string) => auth(request(t.server).post(ERASURES), key).send(body as object);
   const completed = (key: string, id: string) =>
@@ -420,7 +391,7 @@ describe('privacy erasures', () => {
 
       // Before the erasure, the dump does name Erin: the proof below can fail.
       const named = [ERIN.first, ERIN.last, ERIN.email, ERIN.phone];
-      expect(found(await pgDump(), named)).toEqual(named);
+      expect(await dumped(named)).toEqual(named);
 
       const requested = (await erase({ email: ERIN.email.toUpperCase(), suppress: true }, who.key).expect(202))
         .body as Erasure;
@@ -444,9 +415,8 @@ describe('privacy erasures', () => {
     });
 
     it('leaves none of her email, name or phone in a pg_dump of the database', async () => {
-      const dump = await pgDump();
-      expect(found(dump, erinTraces())).toEqual([]);
-      expect(found(dump, [KATE.first, KATE.last, KATE.email, KATE.phone])).toEqual([
+      expect(await dumped(erinTraces())).toEqual([]);
+      expect(await dumped([KATE.first, KATE.last, KATE.email, KATE.phone])).toEqual([
         KATE.first,
         KATE.last,
         KATE.email,
@@ -537,7 +507,7 @@ describe('privacy erasures', () => {
       expect((res.body as ValidationErrorAnswer).detail).toMatchObject([
         { type: 'value_error', loc: ['body', 'email'], msg: 'Value error, this person asked to be erased' },
       ]);
-      expect(found(await pgDump(), [ERIN.email])).toEqual([]);
+      expect(await dumped([ERIN.email])).toEqual([]);
     });
 
     it('erases by personId and by phone too', async () => {
@@ -594,7 +564,7 @@ describe('privacy erasures', () => {
       expect(done).toMatchObject({ status: 'completed', counts: { customLinks: 1, sessions: 1, people: 1 } });
       await get(`/api/v1/sessions/${session}`, who.key).expect(404);
       expect(((await get(`/api/v1/custom-links/${link.id}`, who.key).expect(200)).body as Link).email).toBeNull();
-      expect(found(await pgDump(), [email, `Ritazq${RUN}`])).toEqual([]);
+      expect(await dumped([email, `Ritazq${RUN}`])).toEqual([]);
     });
 
     it('fails with a safe reason after five runs, forgetting its subject', async () => {

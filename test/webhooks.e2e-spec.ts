@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -18,6 +16,7 @@ import type {
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { folded, sameLink } from './support/fold';
 import { isolatedServices } from './support/isolated-database';
+import { startReceiver, type Received } from './support/webhook-receiver';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /** Signed webhooks (issue 20 point 1): endpoints CRUD, the outbox, delivery, retries and replays, checked by a local receiver. */
@@ -27,40 +26,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const NOT_FOUND = { detail: "Webhook endpoint not found for the key's organization." };
 const FAST = { RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' };
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local endpoint that records every request and answers `failures` times 500 before answering 204. */
-async function startReceiver(): Promise<{
-  url: string;
-  received: Received[];
-  failNext(n: number): void;
-  close(): Promise<void>;
-}> {
-  const received: Received[] = [];
-  let failures = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      if (failures > 0) {
-        failures--;
-        res.writeHead(500).end('no');
-      } else res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    failNext: (n) => (failures = n),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const verify = (secret: string, r: Received) =>
   new Webhook(secret).verify(r.body, {

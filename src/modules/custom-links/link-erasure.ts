@@ -6,23 +6,14 @@ import { present, type DataSubject, type SubjectTraces } from '../../common/priv
 import { CustomLinkJobsService } from '../custom-link-jobs';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, type LinkColumns } from './custom-links.repository';
-import type { LinkTextField } from './dto/link-fields.request';
+import { LINK_TEXT_FIELDS, type LinkTextField } from './dto/link-fields.request';
 import { LINK_LIST } from './link-list';
 import { erasedLink } from './rules/link-erasure';
 
+/** Link fields that are not about the prospect: the card's image URL and their company's domain and logo. */
+const COMPANY_FIELDS: readonly LinkTextField[] = ['shareThumbnailUrl', 'prospectLogoUrl', 'prospectDomain'];
 /** The fields of a job item's input that an erasure removes: the prospect's, and text derived from them. */
-const PROSPECT_INPUT_FIELDS: readonly LinkTextField[] = [
-  'firstName',
-  'lastName',
-  'email',
-  'phone',
-  'role',
-  'company',
-  'context',
-  'displayName',
-  'shareTitle',
-  'shareDescription',
-];
+const PROSPECT_INPUT_FIELDS = LINK_TEXT_FIELDS.filter((field) => !COMPANY_FIELDS.includes(field));
 
 /** What a withdrawn card leaves on its link: no card, none requested. */
 const NO_CARD: LinkColumns = {
