@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import type { IngestedSession, Person, SessionDetail, SessionPage } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+import { replayedEverywhere } from './support/replica';
+import { AppConfigService } from '../src/config/app-config';
 
 /**
  * Sessions list and detail through HTTP: docs/api.md §2.1, §2.2, §4.1, §7; §1.1 (always-present
@@ -302,6 +304,8 @@ describe('sessions', () => {
         await tx.query(`SET LOCAL session_replication_role = replica`);
         await tx.query(`UPDATE sessions SET updated_at = '2026-11-21T08:09:10.987654Z' WHERE id = $1`, [id]);
       });
+      // Written behind the service's back: with reads on replicas, wait until they replayed it.
+      await replayedEverywhere(t.app.get(DataSource), t.app.get(AppConfigService).values.replicas.urls);
       const times = {
         startTime: '2026-11-20T10:00:00.123Z',
         endTime: '2026-11-20T10:30:00.999Z',
