@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { databaseUrlFor } from './test-env';
+import { eventually } from './poll';
 
 /**
  * The streaming replica of the test cluster, when the run has one (.ci/start-replica starts it;
@@ -16,19 +17,7 @@ export async function replicaOfRunDatabase(
   name: string,
 ): Promise<string> {
   const lsn = await queryOne<{ lsn: string }>(primaryAdminUrl, `SELECT pg_current_wal_insert_lsn()::text AS lsn`);
-  const deadline = Date.now() + 60_000;
-  const caughtUp = async () =>
-    (
-      await queryOne<{ caughtUp: boolean }>(
-        replicaAdminUrl,
-        `SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS "caughtUp"`,
-        [lsn.lsn],
-      )
-    ).caughtUp;
-  while (!(await caughtUp())) {
-    if (Date.now() > deadline) throw new Error('The replica did not replay the run database within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await replayed(replicaAdminUrl, lsn.lsn, 60_000);
   return databaseUrlFor(name, replicaAdminUrl);
 }
 
@@ -43,14 +32,13 @@ export async function replayedEverywhere(
 ): Promise<void> {
   if (replicaUrls.length === 0) return;
   const [{ lsn }] = await primary.query<{ lsn: string }[]>(`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
-  const deadline = Date.now() + timeoutMs;
-  for (const url of replicaUrls) {
-    const sql = `SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS "caughtUp"`;
-    while (!(await queryOne<{ caughtUp: boolean }>(url, sql, [lsn])).caughtUp) {
-      if (Date.now() > deadline) throw new Error(`A replica did not replay ${lsn} within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  for (const url of replicaUrls) await replayed(url, lsn, timeoutMs);
+}
+
+/** Waits until the replica at `url` has replayed the primary's WAL up to `lsn`. */
+function replayed(url: string, lsn: string, timeoutMs: number): Promise<void> {
+  const sql = `SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS "caughtUp"`;
+  return eventually(async () => (await queryOne<{ caughtUp: boolean }>(url, sql, [lsn])).caughtUp, timeoutMs, 20);
 }
 
 /** One row of one statement on a connection of its own. */

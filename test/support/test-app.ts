@@ -10,6 +10,9 @@ import { SCOPES, type Scope } from '../../src/common/auth/scopes';
 import { LeanExpressAdapter } from '../../src/common/http/lean-express-adapter';
 import { loadConfig, type AppConfig } from '../../src/config/environment';
 import { validateResponsesAgainstContract } from './openapi-contract';
+import { eventually } from './poll';
+
+export { eventually };
 import { configureHttpApp } from '../../src/http-app';
 import { ApiKeysService } from '../../src/modules/api-keys/api-keys.service';
 import { OrganizationsService } from '../../src/modules/organizations/organizations.service';
@@ -93,16 +96,6 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     },
     close: () => app.close(),
   };
-}
-
-/** Polls `check` until it returns true or the deadline passes (no fixed sleeps in tests). */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 10000, intervalMs = 50): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(`Condition not met within ${timeoutMs} ms`);
 }
 
 /** Reads with `read` until `done` holds for what it returns (or the deadline passes), and returns that value. */
