@@ -149,9 +149,9 @@ describe('Idempotency-Key leases', () => {
     // The first request stalls past its lease and another claim takes the key (its renewals no
     // longer match): the thief's lease runs two more seconds and is never renewed.
     const [[stolen]] = (await db.query(
-      `UPDATE idempotency_records SET lease_token = gen_random_uuid(), lease_expires_at = now() + interval '2 seconds'
+      `UPDATE idempotency_records SET lease_token = $3, lease_expires_at = now() + interval '2 seconds'
         WHERE organization_id = $1 AND idempotency_key = $2 RETURNING lease_token, lease_expires_at`,
-      [who.organizationId, key],
+      [who.organizationId, key, randomUUID()],
     )) as [{ lease_token: string; lease_expires_at: Date }[], number];
     await post(who, body, key).expect(409, CONFLICT);
 
@@ -218,9 +218,9 @@ describe('Idempotency-Key leases', () => {
     // As the record stands when the job's transaction committed and its process is still on its
     // way to answering (two more seconds of lease), then dies.
     const [[committed]] = (await db.query(
-      `UPDATE idempotency_records SET state = 'committed', lease_token = gen_random_uuid(), lease_expires_at = now() + interval '2 seconds'
+      `UPDATE idempotency_records SET state = 'committed', lease_token = $3, lease_expires_at = now() + interval '2 seconds'
         WHERE organization_id = $1 AND idempotency_key = $2 RETURNING lease_token, lease_expires_at`,
-      [who.organizationId, key],
+      [who.organizationId, key, randomUUID()],
     )) as [{ lease_token: string; lease_expires_at: Date }[], number];
 
     await post(who, body, key).expect(409, CONFLICT);
