@@ -20,6 +20,13 @@ const CITUS_WORKERS = (process.env.TEST_CITUS_WORKERS ?? '')
     return { host, port: Number(port) };
   });
 
+/**
+ * TEST_CITUS_EXPLAIN set: every statement on a scratch database logs its plan on the coordinator
+ * (auto_explain), so that `npm run citus:routing -- <coordinator log>` can tell which statements
+ * route to one shard (docs/scaling.md, "What routes to one shard").
+ */
+const EXPLAIN_EVERY_STATEMENT = process.env.TEST_CITUS_EXPLAIN === '1';
+
 async function onServer(url: string, statements: string[]): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -70,6 +77,13 @@ async function createCitusDatabase(name: string, adminUrl: string): Promise<stri
     'CREATE EXTENSION IF NOT EXISTS citus',
     `SELECT citus_set_coordinator_host('${admin.hostname}', ${Number(admin.port || 5432)})`,
     ...CITUS_WORKERS.map((worker) => `SELECT citus_add_node('${worker.host}', ${worker.port})`),
+    ...(EXPLAIN_EVERY_STATEMENT
+      ? [
+          `ALTER DATABASE ${name} SET session_preload_libraries = 'auto_explain'`,
+          `ALTER DATABASE ${name} SET auto_explain.log_min_duration = 0`,
+          `ALTER DATABASE ${name} SET auto_explain.log_format = 'json'`,
+        ]
+      : []),
   ]);
   const dataSource = new DataSource(dataSourceOptions(url, 2));
   await dataSource.initialize();

@@ -1,0 +1,51 @@
+/**
+ * `npm run citus:routing -- <coordinator log>...`: what routes to one shard (issue 35 point 1).
+ * Reads the auto_explain plans a Citus run of the e2e suite left in the coordinator's log
+ * (TEST_CITUS_EXPLAIN=1; docs/scaling.md, "What routes to one shard"), attributes each to the
+ * service's statement of the SQL snapshot, and prints a Markdown report: every statement that had
+ * a Citus scan of more than one task, and how many ran on one. Exits 1 when a statement of the
+ * service fanned out and is not one of the documented few below.
+ */
+import { readFileSync } from 'node:fs';
+import { collectQueries } from './sql-snapshot.ts';
+import { plansOf, routingOf, type StatementRouting } from './citus-routing.ts';
+
+/** The service's statements that read every shard by design, by snapshot label prefix, with why. */
+export const FAN_OUTS: { statement: string; why: string }[] = [];
+
+const logs = process.argv.slice(2);
+if (logs.length === 0) {
+  process.stderr.write('usage: npm run citus:routing -- <coordinator log>...\n');
+  process.exit(2);
+}
+const routing = routingOf(
+  logs.flatMap((path) => plansOf(readFileSync(path, 'utf8'))),
+  collectQueries(process.cwd()),
+);
+const service = routing.filter((row) => row.statement !== null);
+const documented = (row: StatementRouting) => FAN_OUTS.find((fan) => row.statement!.startsWith(fan.statement));
+/** More than one task, or an INSERT … SELECT Citus had to repartition across shards. */
+const fansOut = (row: StatementRouting) =>
+  row.mostTasks > 1 || row.insertSelect.some((method) => method !== 'pull to coordinator');
+const fanning = service.filter(fansOut);
+const unexpected = fanning.filter((row) => documented(row) === undefined);
+const onCoordinator = service.filter((row) => row.mostTasks === 0 && row.insertSelect.length === 0);
+const pulled = service.filter((row) => !fansOut(row) && row.insertSelect.length > 0);
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+const lines = [
+  `Service statements seen: ${service.length} (${routing.length - service.length} other texts: the specs' own and TypeORM's)`,
+  `- one shard (Task Count 1): ${service.length - fanning.length - onCoordinator.length - pulled.length}`,
+  `- INSERT … SELECT of the tenant's rows, collected on the coordinator, then written to its shard: ${pulled.length}`,
+  `- no distributed table read (coordinator only): ${onCoordinator.length}`,
+  `- more than one shard: ${fanning.length} (${unexpected.length} not documented)`,
+  '',
+  '| statement | calls | most tasks | subplans | INSERT … SELECT | why |',
+  '|---|---|---|---|---|---|',
+  ...fanning.map(
+    (row) =>
+      `| ${cell(row.statement!)} | ${row.calls} | ${row.mostTasks} | ${row.subplans} | ${row.insertSelect.join(', ')} | ${cell(documented(row)?.why ?? '**not documented**')} |`,
+  ),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+process.exit(unexpected.length > 0 ? 1 : 0);
