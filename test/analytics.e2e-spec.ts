@@ -11,6 +11,7 @@ import {
   type AnalyticsMetric,
 } from '../src/modules/engagement/rules/analytics';
 import { EVENT_TYPES } from '../src/modules/engagement/rules/engagement-rollup';
+import { LINK_DERIVED_ROWS } from './support/aggregates';
 import { foldNow } from './support/fold';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 
@@ -194,8 +195,10 @@ describe('GET /api/v1/analytics', () => {
     const accounts = ['acme.com', 'acme.com', 'globex.com', 'globex.com', 'acme.com', null];
     for (const [i, id] of links.entries())
       await pool.query(
-        `INSERT INTO custom_links (organization_id, id, slug, display_name, active, campaign_id, thumbnail_status, email, account_domain)
-         VALUES ($1, $2, $3, $4, true, $5, 'provided', $6, $7)`,
+        `WITH l AS (
+           INSERT INTO custom_links (organization_id, id, slug, display_name, active, campaign_id, thumbnail_status, email, account_domain)
+           VALUES ($1, $2, $3, $4, true, $5, 'provided', $6, $7) RETURNING *)
+         ${LINK_DERIVED_ROWS}`,
         [
           org,
           id,

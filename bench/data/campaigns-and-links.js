@@ -212,6 +212,12 @@ async function insertLinks(db, spec) {
       WHERE l.org = $1 ORDER BY l.created_at, l.id`,
     [spec.id],
   );
+  // Their search copies, as link creation writes them with the link (migration LinkDerivedWrites).
+  await db.query(
+    `INSERT INTO custom_link_search (organization_id, custom_link_id, search_text, company_key)
+     SELECT organization_id, id, search_text, lower(company) FROM custom_links WHERE organization_id = $1`,
+    [spec.id],
+  );
   // Each slug's link and organization, as link creation records them (migration GlobalKeyLookups).
   await db.query(
     `INSERT INTO custom_link_slugs (slug, custom_link_id, organization_id) SELECT slug, id, org FROM bench_gen.links_plan WHERE org = $1`,
@@ -226,4 +232,24 @@ async function insertLinks(db, spec) {
   );
 }
 
-module.exports = { generateCampaigns, planLinks, insertLinks };
+/**
+ * Every campaign's figures (docs/api.md §2.10) from its links once their rollups are in: what link
+ * creation and the fold keep in step as they write the links (migration LinkDerivedWrites).
+ * @param {Client} db
+ */
+async function insertCampaignFigures(db) {
+  await db.query(
+    `INSERT INTO campaign_engagement (organization_id, campaign_id, links, active_links, opened, started, engaged, lead_submitted,
+       meeting_clicked, meeting_booked, bot_scanned_only, page_views, loads, persistent_visitors, ephemeral_page_views, sessions,
+       started_sessions, engaged_sessions, first_opened_at, last_opened_at, last_activity_at)
+     SELECT organization_id, campaign_id, count(*), count(*) FILTER (WHERE active), count(*) FILTER (WHERE stage <> 'not_opened'),
+            count(*) FILTER (WHERE stage IN ('started', 'engaged')), count(*) FILTER (WHERE stage = 'engaged'),
+            count(first_lead_submitted_at), count(first_meeting_clicked_at), count(first_meeting_booked_at),
+            count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed), sum(page_view_count), sum(load_count),
+            sum(persistent_visitor_count), sum(ephemeral_page_view_count), sum(session_count), sum(started_session_count),
+            sum(engaged_session_count), min(first_opened_at), max(last_opened_at), max(last_activity_at)
+       FROM custom_links WHERE campaign_id IS NOT NULL GROUP BY organization_id, campaign_id`,
+  );
+}
+
+module.exports = { generateCampaigns, planLinks, insertLinks, insertCampaignFigures };

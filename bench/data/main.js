@@ -19,7 +19,7 @@ const {
 const { organizationSpecs, createOrganizations } = require('./organizations');
 const { createWorkTables } = require('./work-tables');
 const { loadCompanies, generateProspects } = require('./prospects');
-const { generateCampaigns, planLinks, insertLinks } = require('./campaigns-and-links');
+const { generateCampaigns, planLinks, insertLinks, insertCampaignFigures } = require('./campaigns-and-links');
 const { assertJsonSafeVocabulary } = require('./session-documents');
 const { stageAllSessions, insertSessions } = require('./sessions');
 const { stagePeople, computeIntent, insertPeople } = require('./people');
@@ -132,6 +132,7 @@ async function build(admin, flags, scale, manifestFile) {
       })(),
     ]);
     await phase('link rollups (one UPDATE of custom_links)', () => updateLinkRollups(a));
+    await phase('campaign figures from their links', () => insertCampaignFigures(a));
     await phase('drop work tables, VACUUM ANALYZE (two connections)', async () => {
       await a.query(`DROP SCHEMA bench_gen CASCADE`);
       /**
@@ -149,6 +150,7 @@ async function build(admin, flags, scale, manifestFile) {
           'people',
           'accounts',
           'campaigns',
+          'campaign_engagement',
           'custom_link_jobs',
           'custom_link_job_items',
         ]),

@@ -4,9 +4,14 @@
 SELECT * FROM custom_links WHERE organization_id = $1 AND lower(email) = $2 ORDER BY created_at DESC, id DESC LIMIT $3
 
 -- CustomLinksRepository.insertIfAbsent
-INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
-VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
-ON CONFLICT (organization_id, id) DO NOTHING RETURNING slug
+WITH l AS (
+  INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
+  VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
+  ON CONFLICT (organization_id, id) DO NOTHING RETURNING *),
+s AS (
+  INSERT INTO custom_link_search (organization_id, custom_link_id, search_text, company_key)
+  SELECT l.organization_id, l.id, l.search_text, lower(l.company) FROM l WHERE l.organization_id = $1)
+SELECT slug, ${FIGURES} FROM l
 
 -- CustomLinksRepository.insertIfAbsent (2)
 INSERT INTO custom_link_slugs (slug, custom_link_id, organization_id) VALUES ($1, $2, $3)
@@ -30,16 +35,20 @@ SELECT organization_id, id, active FROM custom_links WHERE organization_id = $1 
 SELECT organization_id FROM custom_link_slugs WHERE custom_link_id = $1
 
 -- CustomLinksRepository.lockAll
-SELECT id, campaign_id, account_domain FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+SELECT ${FIGURES}, account_domain FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
 ORDER BY id FOR UPDATE
 
 -- CustomLinksRepository.unfileCampaign
 UPDATE custom_links SET campaign_id = NULL
-WHERE organization_id = $1 AND id IN (
-  SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id FOR UPDATE)
+ WHERE organization_id = $1 AND id IN (
+   SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id FOR UPDATE)
+RETURNING ${FIGURES}
 
 -- CustomLinksRepository.update
-UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *
+WITH l AS (
+  UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *),
+${SEARCH_COPY_UPDATE}
+SELECT * FROM l
 
 -- CustomLinksRepository.markRenderProcessing
 WITH marked AS (
@@ -54,7 +63,7 @@ WHERE organization_id = $1 AND id = $2 AND thumbnail_render_id = $3 RETURNING th
 
 -- CustomLinksRepository.applyToMany
 UPDATE custom_links SET ${[...names.map((name, i) => `${name} = $${i + 3}`), 'updated_at = now()'].join(', ')}
-WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id
+WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING ${FIGURES}
 
 -- CustomLinksRepository.listPage
 WITH page AS (
@@ -83,11 +92,14 @@ FROM custom_links WHERE organization_id = $1 AND account_domain = ANY($2::text[]
 SELECT id, slug FROM custom_links WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR slug = ANY($3::text[]))
 
 -- CustomLinksRepository.resetRollups
-UPDATE custom_links SET ${[...MERGED, 'stage'].map((c) => `${c} = DEFAULT`).join(', ')}
- WHERE organization_id = $1 AND (open_observed OR bot_open_count > 0 OR internal_open_count > 0 OR last_activity_at IS NOT NULL)
+SELECT ${FIGURES} FROM custom_links WHERE organization_id = $1 AND ${WITH_ROLLUP} ORDER BY id FOR NO KEY UPDATE
+
+-- CustomLinksRepository.resetRollups (2)
+UPDATE custom_links l SET ${[...MERGED, 'stage'].map((c) => `${c} = DEFAULT`).join(', ')}
+ WHERE l.organization_id = $1 AND l.id = ANY($2::uuid[]) ${RETURNING_FIGURES('l')}
 
 -- CustomLinksRepository.lockForMerge
-SELECT id, campaign_id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+SELECT ${FIGURES}, bot_opens, first_started_at, first_engaged_at FROM custom_links
 WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE
 
 -- CustomLinksRepository.mergeRollups
@@ -100,11 +112,10 @@ FROM (
     JOIN custom_links cur ON cur.organization_id = $1 AND cur.id = d.link_id
    CROSS JOIN LATERAL (SELECT d.last_activity_at IS NOT NULL AND (cur.last_activity_at IS NULL OR d.last_activity_at > cur.last_activity_at
            OR (d.last_activity_at = cur.last_activity_at AND d.last_activity_event_id COLLATE "C" > cur.last_activity_event_id COLLATE "C")) AS newer) n
-   CROSS JOIN LATERAL (SELECT jsonb_build_object(${BOT_REASONS.map((r) => `'${r}', coalesce((cur.bot_opens->>'${r}')::int, 0) + d.${botColumn(r)}`).join(', ')}) AS bot_opens) b
    CROSS JOIN LATERAL (SELECT
      cur.open_observed OR d.open_observed AS open_observed,
      cur.bot_open_count + d.bot_open_count AS bot_open_count,
-     CASE WHEN d.bot_open_count = 0 THEN cur.bot_opens ELSE b.bot_opens END AS bot_opens,
+     d.bot_opens,
      cur.internal_open_count + d.internal_open_count AS internal_open_count,
      cur.load_count + d.load_count AS load_count,
      ${COUNT_COLUMNS.map(([, c]) => `cur.${c} + d.${c} AS ${c}`).join(', ')},
@@ -115,6 +126,7 @@ FROM (
 ) m
 WHERE l.organization_id = $1 AND l.id = m.id
   AND (${MERGED.map((c) => `m.${c}`).join(', ')}) IS DISTINCT FROM (${MERGED.map((c) => `l.${c}`).join(', ')})
+${RETURNING_FIGURES('l')}
 
 -- CustomLinksRepository.lockOfSubject
 SELECT * FROM custom_links WHERE organization_id = $1 AND ${SUBJECT} ORDER BY id FOR UPDATE

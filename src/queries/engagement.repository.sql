@@ -130,6 +130,23 @@ SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::
 SELECT 1 FROM campaign_engagement WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[])
 ORDER BY campaign_id FOR UPDATE
 
+-- EngagementRepository.addCampaignFigures
+INSERT INTO campaign_engagement AS ce (organization_id, campaign_id, ${columns.join(', ')})
+SELECT $1, d.* FROM unnest($2::uuid[], ${types.map((type, i) => `$${i + 3}::${type}[]`).join(', ')})
+                 AS d(campaign_id, ${columns.join(', ')})
+ ORDER BY d.campaign_id
+ON CONFLICT (organization_id, campaign_id) DO UPDATE SET
+  ${FIGURE_COUNTERS.map((c) => `${c} = ce.${c} + EXCLUDED.${c}`).join(', ')},
+  ${CAMPAIGN_TIME_COLUMNS.map((c) => `${c} = ${CAMPAIGN_TIMES[c] === 'earliest' ? 'LEAST' : 'GREATEST'}(ce.${c}, EXCLUDED.${c})`).join(', ')}
+
+-- EngagementRepository.recountCampaignTimes
+UPDATE campaign_engagement ce SET ${CAMPAIGN_TIME_COLUMNS.map((c) => `${c} = t.${c}`).join(', ')}
+ FROM (SELECT r.campaign_id, ${CAMPAIGN_TIME_COLUMNS.map((c) => `${CAMPAIGN_TIMES[c] === 'earliest' ? 'min' : 'max'}(l.${c}) AS ${c}`).join(', ')}
+         FROM unnest($2::uuid[]) AS r(campaign_id)
+         LEFT JOIN link_rollups l ON l.organization_id = $1 AND l.campaign_id = r.campaign_id
+        GROUP BY r.campaign_id) t
+WHERE ce.organization_id = $1 AND ce.campaign_id = t.campaign_id
+
 -- EngagementRepository.refileLinks
 -- not a literal: the SQL is what this expression returns at run time
 ${addFacetsSql(`m AS (SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[]) AS m(link_id, campaign, account)),

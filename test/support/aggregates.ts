@@ -313,8 +313,39 @@ export async function oracleCampaignEngagement(
 
 /**
  * Links inserted directly (bulk), each with a consistent engagement state already rolled up:
- * counters, flags, times and the stage that follows from them. `i` varies the state.
+ * counters, flags, times and the stage that follows from them. `i` varies the state. What link
+ * creation writes with a link comes with them (LINK_DERIVED_ROWS).
  */
+/**
+ * After a modifying CTE `l` that inserted links: their search copies and their campaigns' figures, as
+ * link creation writes them in its transaction (migration LinkDerivedWrites; docs/api.md §2.10).
+ */
+export const LINK_DERIVED_ROWS = `, search AS (
+     INSERT INTO custom_link_search (organization_id, custom_link_id, search_text, company_key)
+     SELECT organization_id, id, search_text, lower(company) FROM l)
+   INSERT INTO campaign_engagement AS ce (organization_id, campaign_id, links, active_links, opened, started, engaged,
+     lead_submitted, meeting_clicked, meeting_booked, bot_scanned_only, page_views, loads, persistent_visitors,
+     ephemeral_page_views, sessions, started_sessions, engaged_sessions, first_opened_at, last_opened_at, last_activity_at)
+   SELECT organization_id, campaign_id, count(*), count(*) FILTER (WHERE active), count(*) FILTER (WHERE stage <> 'not_opened'),
+          count(*) FILTER (WHERE stage IN ('started', 'engaged')), count(*) FILTER (WHERE stage = 'engaged'),
+          count(first_lead_submitted_at), count(first_meeting_clicked_at), count(first_meeting_booked_at),
+          count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed), sum(page_view_count), sum(load_count),
+          sum(persistent_visitor_count), sum(ephemeral_page_view_count), sum(session_count), sum(started_session_count),
+          sum(engaged_session_count), min(first_opened_at), max(last_opened_at), max(last_activity_at)
+     FROM l WHERE campaign_id IS NOT NULL GROUP BY organization_id, campaign_id ORDER BY campaign_id
+   ON CONFLICT (organization_id, campaign_id) DO UPDATE SET
+     links = ce.links + EXCLUDED.links, active_links = ce.active_links + EXCLUDED.active_links, opened = ce.opened + EXCLUDED.opened,
+     started = ce.started + EXCLUDED.started, engaged = ce.engaged + EXCLUDED.engaged,
+     lead_submitted = ce.lead_submitted + EXCLUDED.lead_submitted, meeting_clicked = ce.meeting_clicked + EXCLUDED.meeting_clicked,
+     meeting_booked = ce.meeting_booked + EXCLUDED.meeting_booked, bot_scanned_only = ce.bot_scanned_only + EXCLUDED.bot_scanned_only,
+     page_views = ce.page_views + EXCLUDED.page_views, loads = ce.loads + EXCLUDED.loads,
+     persistent_visitors = ce.persistent_visitors + EXCLUDED.persistent_visitors,
+     ephemeral_page_views = ce.ephemeral_page_views + EXCLUDED.ephemeral_page_views, sessions = ce.sessions + EXCLUDED.sessions,
+     started_sessions = ce.started_sessions + EXCLUDED.started_sessions, engaged_sessions = ce.engaged_sessions + EXCLUDED.engaged_sessions,
+     first_opened_at = LEAST(ce.first_opened_at, EXCLUDED.first_opened_at),
+     last_opened_at = GREATEST(ce.last_opened_at, EXCLUDED.last_opened_at),
+     last_activity_at = GREATEST(ce.last_activity_at, EXCLUDED.last_activity_at)`;
+
 export async function insertLinks(
   pool: Pool,
   organizationId: string,
@@ -322,7 +353,8 @@ export async function insertLinks(
 ): Promise<string[]> {
   const ids = links.map(() => randomUUID());
   await pool.query(
-    `INSERT INTO custom_links (organization_id, id, slug, display_name, active, campaign_id, thumbnail_status, stage,
+    `WITH l AS (
+     INSERT INTO custom_links (organization_id, id, slug, display_name, active, campaign_id, thumbnail_status, stage,
        open_observed, bot_open_count, load_count, page_view_count, persistent_visitor_count, ephemeral_page_view_count,
        session_count, started_session_count, engaged_session_count, first_opened_at, last_opened_at, first_started_at,
        first_engaged_at, first_lead_submitted_at, first_meeting_clicked_at, first_meeting_booked_at,
@@ -341,7 +373,9 @@ export async function insertLinks(
        CASE WHEN k > 0 THEN t0 + (l.i % 11) * interval '1 hour' + interval '30 minutes' END,
        CASE WHEN k > 0 THEN 'page_view' END, CASE WHEN k > 0 THEN 'seed-' || l.id END
        FROM jsonb_to_recordset($2::jsonb) AS l(id uuid, campaign_id uuid, i int)
-       CROSS JOIN LATERAL (SELECT l.i % 4 AS k, timestamptz '2026-02-01T08:00:00Z' + (l.i * 37 % 400) * interval '1 hour' AS t0) s`,
+       CROSS JOIN LATERAL (SELECT l.i % 4 AS k, timestamptz '2026-02-01T08:00:00Z' + (l.i * 37 % 400) * interval '1 hour' AS t0) s
+     RETURNING *)
+     ${LINK_DERIVED_ROWS}`,
     [organizationId, JSON.stringify(links.map((l, n) => ({ id: ids[n], campaign_id: l.campaignId, i: l.i })))],
   );
   return ids;

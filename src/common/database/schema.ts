@@ -374,6 +374,9 @@ export interface LinkRollups {
   first_lead_submitted_at: Timestamp | null;
   first_meeting_booked_at: Timestamp | null;
   first_meeting_clicked_at: Timestamp | null;
+  first_opened_at: Timestamp | null;
+  last_activity_at: Timestamp | null;
+  last_opened_at: Timestamp | null;
   link_id: string | null;
   open_observed: boolean | null;
   organization_id: string | null;

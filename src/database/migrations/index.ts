@@ -30,6 +30,7 @@ import { EventContext1766200000000 } from './1766200000000-EventContext';
 import { InternalTraffic1766300000000 } from './1766300000000-InternalTraffic';
 import { EventLog1766500000000 } from './1766500000000-EventLog';
 import { LinkCardStates1766400000000 } from './1766400000000-LinkCardStates';
+import { LinkDerivedWrites1767210000000 } from './1767210000000-LinkDerivedWrites';
 import { linkAccountDomains } from './1766600000000-LinkAccountDomains';
 import { WebhookFilters1766650000000 } from './1766650000000-WebhookFilters';
 import { AccountActivity1766700000000 } from './1766700000000-AccountActivity';
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   RowLevelTriggers1767100000000,
   GlobalKeyLookups1767100000001,
   CampaignLinksNoSetNull1767100000002,
+  LinkDerivedWrites1767210000000,
 ];

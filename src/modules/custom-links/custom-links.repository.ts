@@ -9,10 +9,16 @@ import { containsPattern, SqlConditions } from '../../common/database/sql-condit
 import { phoneDigitsSql, type DataSubject } from '../../common/privacy/data-subject';
 import type { AccountLinkFigures } from '../accounts';
 import type { CampaignLinkCounts } from '../campaigns';
-import type { BotOpens, LinkRollupDelta } from '../engagement';
+import {
+  LINK_FIGURE_COLUMNS,
+  type BotOpens,
+  type LinkFigures,
+  type LinkFiguresChange,
+  type LinkRollupDelta,
+} from '../engagement';
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
-import { MERGE_ROLLUPS, mergeParameters, RESET_ROLLUPS } from './link-rollup-merge';
+import { MERGE_ROLLUPS, mergeParameters, RESET_ROLLUPS, WITH_ROLLUP } from './link-rollup-merge';
 
 /** A link row; bot opens by reason, a reason never seen absent. */
 export type CustomLinkRow = Narrowed<Row<'custom_links'>, { bot_opens: Partial<BotOpens> }>;
@@ -36,6 +42,19 @@ export const FIELD_COLUMNS: Record<LinkTextField, keyof CustomLinkRow> = {
 
 export type LinkColumns = Partial<Omit<CustomLinkRow, 'organization_id' | 'id'>>;
 
+/** The columns a link's campaign figures depend on (LinkFiling.figuresChanged), as a write returns them. */
+const FIGURES = LINK_FIGURE_COLUMNS.join(', ');
+
+/**
+ * The search copy (custom_link_search) of the link a modifying CTE `l` wrote, updated in the same
+ * statement when what it copies changed: the list's `q` and `company` filters match it (migration
+ * LinkSearchApart). A rollup merge changes none of it and does not join it.
+ */
+const SEARCH_COPY_UPDATE = `s AS (
+  UPDATE custom_link_search s SET search_text = l.search_text, company_key = lower(l.company) FROM l
+   WHERE s.organization_id = $1 AND s.custom_link_id = l.id
+     AND (s.search_text, s.company_key) IS DISTINCT FROM (l.search_text, lower(l.company)))`;
+
 /** The only place that queries custom_links; every statement but the public lookups (custom_link_slugs) is scoped by organization. */
 @Injectable()
 export class CustomLinksRepository {
@@ -50,25 +69,36 @@ export class CustomLinksRepository {
   }
 
   /**
-   * Inserts a link unless its id exists (a resumed job item): true when this call created it. A new
-   * link's slug is recorded in custom_link_slugs in the same transaction, which keeps slugs unique
-   * across organizations.
+   * Inserts a link unless its id exists (a resumed job item), with its search copy in the same
+   * statement: the link's figures when this call created it, null when not. A new link's slug is
+   * recorded in custom_link_slugs in the same transaction, which keeps slugs unique across organizations.
    */
-  async insertIfAbsent(tx: EntityManager, organizationId: string, id: string, columns: LinkColumns): Promise<boolean> {
+  async insertIfAbsent(
+    tx: EntityManager,
+    organizationId: string,
+    id: string,
+    columns: LinkColumns,
+  ): Promise<LinkFigures | null> {
     const names = Object.keys(columns);
-    const rows: Pick<CustomLinkRow, 'slug'>[] = await tx.query(
-      `INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
-       VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
-       ON CONFLICT (organization_id, id) DO NOTHING RETURNING slug`,
+    const rows: (LinkFigures & Pick<CustomLinkRow, 'slug'>)[] = await tx.query(
+      `WITH l AS (
+         INSERT INTO custom_links (organization_id, id, ${names.join(', ')})
+         VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
+         ON CONFLICT (organization_id, id) DO NOTHING RETURNING *),
+       s AS (
+         INSERT INTO custom_link_search (organization_id, custom_link_id, search_text, company_key)
+         SELECT l.organization_id, l.id, l.search_text, lower(l.company) FROM l WHERE l.organization_id = $1)
+       SELECT slug, ${FIGURES} FROM l`,
       [organizationId, id, ...Object.values(columns)],
     );
-    if (rows.length === 0) return false;
+    if (rows.length === 0) return null;
     await tx.query(`INSERT INTO custom_link_slugs (slug, custom_link_id, organization_id) VALUES ($1, $2, $3)`, [
       rows[0].slug,
       id,
       organizationId,
     ]);
-    return true;
+    const { slug: _slug, ...figures } = rows[0];
+    return figures;
   }
 
   async findById(
@@ -129,30 +159,35 @@ export class CustomLinksRepository {
     tx: EntityManager,
     organizationId: string,
     ids: string[],
-  ): Promise<Pick<CustomLinkRow, 'id' | 'campaign_id' | 'account_domain'>[]> {
+  ): Promise<(LinkFigures & Pick<CustomLinkRow, 'account_domain'>)[]> {
     return tx.query(
-      `SELECT id, campaign_id, account_domain FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
+      `SELECT ${FIGURES}, account_domain FROM custom_links WHERE organization_id = $1 AND id = ANY($2::uuid[])
         ORDER BY id FOR UPDATE`,
       [organizationId, ids],
     );
   }
 
-  /** Unfiles a campaign's links (locked in id order); returns how many. */
-  async unfileCampaign(tx: EntityManager, organizationId: string, campaignId: string): Promise<number> {
-    const [, count]: [unknown[], number] = await tx.query(
+  /** Unfiles a campaign's links (locked in id order); returns them as they are now. */
+  async unfileCampaign(tx: EntityManager, organizationId: string, campaignId: string): Promise<LinkFiguresChange[]> {
+    const [rows]: [LinkFigures[], number] = await tx.query(
       `UPDATE custom_links SET campaign_id = NULL
         WHERE organization_id = $1 AND id IN (
-          SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id FOR UPDATE)`,
+          SELECT id FROM custom_links WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id FOR UPDATE)
+       RETURNING ${FIGURES}`,
       [organizationId, campaignId],
     );
-    return count;
+    return rows.map((after) => ({ before: { ...after, campaign_id: campaignId }, after }));
   }
 
+  /** Writes a locked link's columns, and its search copy in the same statement. */
   async update(tx: EntityManager, organizationId: string, id: string, columns: LinkColumns): Promise<CustomLinkRow> {
     const names = Object.keys(columns);
     const sets = names.map((name, i) => `${name} = $${i + 3}`);
-    const [rows]: [CustomLinkRow[], number] = await tx.query(
-      `UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *`,
+    const rows: CustomLinkRow[] = await tx.query(
+      `WITH l AS (
+         UPDATE custom_links SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING *),
+       ${SEARCH_COPY_UPDATE}
+       SELECT * FROM l`,
       [organizationId, id, ...Object.values(columns)],
     );
     return rows[0];
@@ -208,20 +243,23 @@ export class CustomLinksRepository {
     return rows[0]?.thumbnail_attempts ?? null;
   }
 
-  /** One statement for a bulk action; returns the ids of the organization's links it touched. */
+  /**
+   * One statement for a bulk action, in `tx` (which locked the links); returns the organization's links
+   * it touched, as they are now. None of these columns is in the search copy.
+   */
   async applyToMany(
+    tx: EntityManager,
     organizationId: string,
     ids: string[],
-    columns: LinkColumns,
-    tx: EntityManager | DataSource = this.db,
-  ): Promise<string[]> {
+    columns: Partial<Pick<CustomLinkRow, 'active' | 'campaign_id' | 'thumbnail_status'>>,
+  ): Promise<LinkFigures[]> {
     const names = Object.keys(columns);
-    const [rows]: [Pick<CustomLinkRow, 'id'>[], number] = await tx.query(
+    const [rows]: [LinkFigures[], number] = await tx.query(
       `UPDATE custom_links SET ${[...names.map((name, i) => `${name} = $${i + 3}`), 'updated_at = now()'].join(', ')}
-        WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`,
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING ${FIGURES}`,
       [organizationId, ids, ...Object.values(columns)],
     );
-    return rows.map((row) => row.id);
+    return rows;
   }
 
   /** A page of links: ids from the index that fits the sort (deferred join), then the rows with their keyset. */
@@ -312,41 +350,57 @@ export class CustomLinksRepository {
     );
   }
 
-  /** Empties the organization's link rollups in `tx` (a refold follows). */
-  async resetRollups(tx: EntityManager, organizationId: string): Promise<void> {
-    await tx.query(RESET_ROLLUPS, [organizationId]);
+  /**
+   * Empties the organization's link rollups in `tx` (a refold follows): the links with one locked in id
+   * order, then emptied; returns them as they were and as they are.
+   */
+  async resetRollups(tx: EntityManager, organizationId: string): Promise<LinkFiguresChange[]> {
+    const before: LinkFigures[] = await tx.query(
+      `SELECT ${FIGURES} FROM custom_links WHERE organization_id = $1 AND ${WITH_ROLLUP} ORDER BY id FOR NO KEY UPDATE`,
+      [organizationId],
+    );
+    if (before.length === 0) return [];
+    const [after]: [LinkFigures[], number] = await tx.query(RESET_ROLLUPS, [
+      organizationId,
+      before.map((link) => link.id),
+    ]);
+    return pairedById(before, after);
   }
 
   /**
    * Locks the links a merge of event batches writes, in id order (the lock the UPDATE takes: writers
-   * of a link wait, foreign-key checks of its cards do not); returns their campaigns and milestone
-   * times as they are before it.
+   * of a link wait, foreign-key checks of its cards do not); returns them as they are before it: their
+   * figures, bot opens and milestone times.
    */
-  async lockForMerge(
-    tx: EntityManager,
-    organizationId: string,
-    ids: string[],
-  ): Promise<
-    Pick<
-      CustomLinkRow,
-      | 'id'
-      | 'campaign_id'
-      | 'first_started_at'
-      | 'first_engaged_at'
-      | 'first_lead_submitted_at'
-      | 'first_meeting_booked_at'
-    >[]
-  > {
+  async lockForMerge(tx: EntityManager, organizationId: string, ids: string[]): Promise<MergedLink[]> {
     return tx.query(
-      `SELECT id, campaign_id, first_started_at, first_engaged_at, first_lead_submitted_at, first_meeting_booked_at FROM custom_links
+      `SELECT ${FIGURES}, bot_opens, first_started_at, first_engaged_at FROM custom_links
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [organizationId, ids],
     );
   }
 
-  /** Merges event batches' statistics into the links (docs/api.md §6.4), locked by lockForMerge. */
-  async mergeRollups(tx: EntityManager, organizationId: string, deltas: LinkRollupDelta[]): Promise<void> {
-    await tx.query(MERGE_ROLLUPS, [organizationId, ...mergeParameters(deltas), new Date()]);
+  /**
+   * Merges event batches' statistics into the links (docs/api.md §6.4), `before` as lockForMerge
+   * returned them; returns the links the merge changed, as the write left them.
+   */
+  async mergeRollups(
+    tx: EntityManager,
+    organizationId: string,
+    deltas: LinkRollupDelta[],
+    before: MergedLink[],
+  ): Promise<LinkFiguresChange[]> {
+    // Only the links locked: one created since would be merged without its figures as they were.
+    const locked = new Map(before.map((link) => [link.id, link.bot_opens]));
+    const [after]: [LinkFigures[], number] = await tx.query(MERGE_ROLLUPS, [
+      organizationId,
+      ...mergeParameters(
+        deltas.filter((d) => locked.has(d.linkId)),
+        locked,
+      ),
+      new Date(),
+    ]);
+    return pairedById(before, after);
   }
 
   /** The subject's links (email case-insensitively, phone by digits), locked in id order. */
@@ -376,6 +430,19 @@ export class CustomLinksRepository {
       ids,
     ]);
   }
+}
+
+/** A link as a rollup merge finds it locked: what its campaign's figures, its bot opens and its milestones take from it. */
+export type MergedLink = LinkFigures &
+  Pick<
+    CustomLinkRow,
+    'bot_opens' | 'first_started_at' | 'first_engaged_at' | 'first_lead_submitted_at' | 'first_meeting_booked_at'
+  >;
+
+/** Each written link as it was (`before`, locked) and as the write returned it. */
+function pairedById(before: LinkFigures[], after: LinkFigures[]): LinkFiguresChange[] {
+  const was = new Map(before.map((link) => [link.id, link]));
+  return after.map((link) => ({ before: was.get(link.id) ?? null, after: link }));
 }
 
 /** One account domain's links counted (figuresByAccount); sums of integers come back as int8 text. */

@@ -198,9 +198,10 @@ export class CustomLinksService {
     return { link: await this.write(tx, link, { ...changes, ...card }), jobId, renderId };
   }
 
-  /** Writes a locked link's changes; a new campaign or account domain files its events anew. */
+  /** Writes a locked link's changes, then its campaigns' figures; a new campaign or account domain files its events anew. */
   private async write(tx: EntityManager, link: CustomLinkRow, columns: LinkColumns): Promise<CustomLinkRow> {
     const written = await this.links.update(tx, link.organization_id, link.id, columns);
+    await this.filing.figuresChanged(tx, link.organization_id, [{ before: link, after: written }]);
     if ('campaign_id' in columns || 'account_domain' in columns)
       await this.filing.moved(tx, link.organization_id, [filingOf(link)]);
     return written;
@@ -208,7 +209,7 @@ export class CustomLinksService {
 
   /** activate / deactivate / move in one statement; ids of other organizations are ignored. */
   async bulk(organizationId: string, body: BulkActionRequest): Promise<BulkActionResponse> {
-    let columns: LinkColumns;
+    let columns: Pick<LinkColumns, 'active' | 'campaign_id'>;
     if (body.action === 'move') {
       const campaignId = body.campaignId ?? null;
       if (campaignId && !(await this.campaigns.exists(organizationId, campaignId))) {
@@ -224,16 +225,27 @@ export class CustomLinksService {
     const ids = [...new Set(body.customLinkIds.map((id) => id.toLowerCase()))];
     const response = await this.db.transaction(async (tx) => {
       // The links locked in id order (as the fold does), then their campaigns' figures in campaign
-      // order (the links' row triggers would take them in row order); a move files their events anew.
+      // order, kept after the write; a move files their events anew.
       const before = await this.links.lockAll(tx, organizationId, ids);
       const campaigns = [...before.map((link) => link.campaign_id), columns.campaign_id ?? null];
       await this.filing.lockFigures(tx, organizationId, campaigns);
-      const affected = await this.links.applyToMany(organizationId, ids, columns, tx);
+      const affected = await this.links.applyToMany(
+        tx,
+        organizationId,
+        before.map((link) => link.id),
+        columns,
+      );
+      const was = new Map(before.map((link) => [link.id, link]));
+      await this.filing.figuresChanged(
+        tx,
+        organizationId,
+        affected.map((after) => ({ before: was.get(after.id) ?? null, after })),
+      );
       if ('campaign_id' in columns) await this.filing.moved(tx, organizationId, before.map(filingOf));
       const applied: BulkActionResponse = {
         action: body.action,
         affectedCount: affected.length,
-        customLinkIds: affected,
+        customLinkIds: affected.map((link) => link.id),
       };
       await this.idempotency.complete(tx, applied);
       return applied;

@@ -21,6 +21,7 @@ import {
   type JobRow,
   type JobView,
 } from '../custom-link-jobs';
+import { LinkFiling } from '../engagement';
 import { SuppressionList } from '../suppressions';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, FIELD_COLUMNS, type LinkColumns } from './custom-links.repository';
@@ -59,6 +60,7 @@ export class LinkCreationService implements JobHandler {
     private readonly config: AppConfigService,
     private readonly idempotency: IdempotencyRecorder,
     private readonly suppressions: SuppressionList,
+    private readonly filing: LinkFiling,
   ) {}
 
   /** A batch naming a suppressed email (docs/api.md §18.3) is refused before any unit is reserved or anything recorded. */
@@ -117,6 +119,7 @@ export class LinkCreationService implements JobHandler {
       item.custom_link_id,
       this.columnsFor(input, job.campaign_id, job.id, firstRender),
     );
+    if (created) await this.filing.figuresChanged(tx, organizationId, [{ before: null, after: created }]);
     const renderId = created ? firstRender : null;
     if (renderId) await this.thumbnails.queueFirst(tx, organizationId, item.custom_link_id, renderId, job.id);
     return {
@@ -141,7 +144,7 @@ export class LinkCreationService implements JobHandler {
   ): Promise<() => Promise<void>> {
     const cancelledRenderLinks = await this.thumbnails.cancelQueuedForJob(tx, organizationId, job.id);
     if (cancelledRenderLinks.length > 0)
-      await this.links.applyToMany(organizationId, cancelledRenderLinks, { thumbnail_status: 'cancelled' }, tx);
+      await this.links.applyToMany(tx, organizationId, cancelledRenderLinks, { thumbnail_status: 'cancelled' });
     const units = this.units(
       organizationId,
       items.length,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
 import { present, type DataSubject, type SubjectTraces } from '../../common/privacy/data-subject';
 import { CustomLinkJobsService } from '../custom-link-jobs';
+import { LinkFiling } from '../engagement';
 import { ThumbnailRendersService } from '../thumbnails';
 import { CustomLinksRepository, type LinkColumns } from './custom-links.repository';
 import { LINK_TEXT_FIELDS, type LinkTextField } from './dto/link-fields.request';
@@ -39,6 +40,7 @@ export class LinkErasure {
     private readonly thumbnails: ThumbnailRendersService,
     private readonly jobs: CustomLinkJobsService,
     private readonly counts: CountCache,
+    private readonly filing: LinkFiling,
   ) {}
 
   /** The subject's links: their ids, and the emails, phones and names they hold. */
@@ -58,7 +60,14 @@ export class LinkErasure {
       for (const row of rows) {
         const { withdrawCard, ...columns } = erasedLink(row, names);
         if (withdrawCard) await this.thumbnails.withdraw(tx, organizationId, row.id);
-        await this.links.update(tx, organizationId, row.id, withdrawCard ? { ...columns, ...NO_CARD } : columns);
+        const written = await this.links.update(
+          tx,
+          organizationId,
+          row.id,
+          withdrawCard ? { ...columns, ...NO_CARD } : columns,
+        );
+        // Nothing a campaign counts is erased; kept in step all the same, as every write of a link.
+        await this.filing.figuresChanged(tx, organizationId, [{ before: row, after: written }]);
       }
       await this.jobs.redactItems(
         tx,

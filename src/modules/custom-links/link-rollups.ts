@@ -36,7 +36,10 @@ export class LinkRollups implements RollupLinks {
     return (await this.links.findById(organizationId, linkId)) !== null;
   }
 
-  /** The links locked in id order, then their campaigns' figures in campaign order, then the merge. */
+  /**
+   * The links locked in id order, then their campaigns' figures in campaign order, then the merge and
+   * what it did to those figures.
+   */
   async merge(
     tx: EntityManager,
     organizationId: string,
@@ -53,7 +56,11 @@ export class LinkRollups implements RollupLinks {
       organizationId,
       before.map((row) => row.campaign_id),
     );
-    await this.links.mergeRollups(tx, organizationId, deltas);
+    await this.filing.figuresChanged(
+      tx,
+      organizationId,
+      await this.links.mergeRollups(tx, organizationId, deltas, before),
+    );
     return new Map(
       before.map((row) => [
         row.id,
@@ -67,8 +74,8 @@ export class LinkRollups implements RollupLinks {
     );
   }
 
-  reset(tx: EntityManager, organizationId: string): Promise<void> {
-    return this.links.resetRollups(tx, organizationId);
+  async reset(tx: EntityManager, organizationId: string): Promise<void> {
+    await this.filing.figuresChanged(tx, organizationId, await this.links.resetRollups(tx, organizationId));
   }
 
   async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, LinkView>> {

@@ -21,10 +21,15 @@ export class LinksOfCampaigns implements CampaignLinks {
     return this.links.countsByCampaign(organizationId, campaignIds);
   }
 
-  /** The links' rows first (in id order, as the fold locks them), then where their events are filed. */
+  /**
+   * The links' rows first (in id order, as the fold locks them), then the campaign's figures, then
+   * where their events are filed.
+   */
   async unfiling(tx: EntityManager, organizationId: string, campaignId: string): Promise<void> {
-    if ((await this.links.unfileCampaign(tx, organizationId, campaignId)) > 0)
-      await this.filing.campaignUnfiled(tx, organizationId, campaignId);
+    const unfiled = await this.links.unfileCampaign(tx, organizationId, campaignId);
+    if (unfiled.length === 0) return;
+    await this.filing.figuresChanged(tx, organizationId, unfiled);
+    await this.filing.campaignUnfiled(tx, organizationId, campaignId);
   }
 
   unfiled(organizationId: string): Promise<void> {

@@ -5,6 +5,12 @@ import type { Narrowed, Row } from '../../common/database/rows';
 import { SortKey, type Keyset, type PageWindow } from '../../common/pagination/cursor';
 import { addFacetsSql, type FacetCount, type Filing } from './facets';
 import type { BotReason } from './rules/bot-detection';
+import {
+  CAMPAIGN_COUNTERS as FIGURE_COUNTERS,
+  CAMPAIGN_TIME_COLUMNS,
+  CAMPAIGN_TIMES,
+  type CampaignFiguresChange,
+} from './rules/campaign-figures';
 import type { DistinctKind, EngagementEvent, EventType } from './rules/engagement-rollup';
 import type { DeviceType, EventContext } from './rules/event-context';
 import type { ActivityPageQuery, ActivityRow } from '../accounts';
@@ -509,15 +515,59 @@ export class EngagementRepository {
 
   /**
    * Locks these campaigns' figures (campaign_engagement) in campaign order for the rest of `tx`.
-   * The row triggers on custom_links lock a statement's campaigns in the order it changes its links;
-   * a writer of several campaigns' links takes them here first, so two such writers never wait for
-   * each other in opposite orders. A campaign without figures yet has no row to lock.
+   * Every writer of links locks their rows first, then their campaigns' figures in campaign order
+   * (addCampaignFigures sorts its rows); a writer of several campaigns' links takes them here before
+   * its write, so it holds them in that order from the start. A campaign without figures yet has no row to lock.
    */
   async lockCampaignFigures(tx: EntityManager, organizationId: string, campaignIds: string[]): Promise<void> {
     if (campaignIds.length < 2) return;
     await tx.query(
       `SELECT 1 FROM campaign_engagement WHERE organization_id = $1 AND campaign_id = ANY($2::uuid[])
         ORDER BY campaign_id FOR UPDATE`,
+      [organizationId, campaignIds],
+    );
+  }
+
+  /**
+   * Adds what link writes did to their campaigns' figures (campaignFigureChanges), in campaign order:
+   * counters add, times take the earliest or latest. Every value is a parameter, so the upsert calls
+   * no function (Citus: docs/scaling.md).
+   */
+  async addCampaignFigures(tx: EntityManager, organizationId: string, changes: CampaignFiguresChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const columns = [...FIGURE_COUNTERS, ...CAMPAIGN_TIME_COLUMNS];
+    const types = [...FIGURE_COUNTERS.map(() => 'bigint'), ...CAMPAIGN_TIME_COLUMNS.map(() => 'timestamptz')];
+    await tx.query(
+      `INSERT INTO campaign_engagement AS ce (organization_id, campaign_id, ${columns.join(', ')})
+       SELECT $1, d.* FROM unnest($2::uuid[], ${types.map((type, i) => `$${i + 3}::${type}[]`).join(', ')})
+                        AS d(campaign_id, ${columns.join(', ')})
+        ORDER BY d.campaign_id
+       ON CONFLICT (organization_id, campaign_id) DO UPDATE SET
+         ${FIGURE_COUNTERS.map((c) => `${c} = ce.${c} + EXCLUDED.${c}`).join(', ')},
+         ${CAMPAIGN_TIME_COLUMNS.map((c) => `${c} = ${CAMPAIGN_TIMES[c] === 'earliest' ? 'LEAST' : 'GREATEST'}(ce.${c}, EXCLUDED.${c})`).join(', ')}`,
+      [
+        organizationId,
+        changes.map((change) => change.campaignId),
+        ...FIGURE_COUNTERS.map((c) => changes.map((change) => change.counters[c])),
+        ...CAMPAIGN_TIME_COLUMNS.map((c) => changes.map((change) => iso(change.times[c]))),
+      ],
+    );
+  }
+
+  /**
+   * Recounts these campaigns' times from the links filed in them now (custom-links' read model
+   * link_rollups, custom_links_campaign_idx), after addCampaignFigures locked their rows: a link that
+   * held one of them left, or its time went back.
+   */
+  async recountCampaignTimes(tx: EntityManager, organizationId: string, campaignIds: string[]): Promise<void> {
+    if (campaignIds.length === 0) return;
+    await tx.query(
+      `UPDATE campaign_engagement ce SET ${CAMPAIGN_TIME_COLUMNS.map((c) => `${c} = t.${c}`).join(', ')}
+         FROM (SELECT r.campaign_id, ${CAMPAIGN_TIME_COLUMNS.map((c) => `${CAMPAIGN_TIMES[c] === 'earliest' ? 'min' : 'max'}(l.${c}) AS ${c}`).join(', ')}
+                 FROM unnest($2::uuid[]) AS r(campaign_id)
+                 LEFT JOIN link_rollups l ON l.organization_id = $1 AND l.campaign_id = r.campaign_id
+                GROUP BY r.campaign_id) t
+        WHERE ce.organization_id = $1 AND ce.campaign_id = t.campaign_id`,
       [organizationId, campaignIds],
     );
   }
@@ -641,7 +691,7 @@ export class EngagementRepository {
   }
 
   /**
-   * Campaign engagement (docs/api.md §2.10): the campaign's rollup row, which the custom_links trigger keeps
+   * Campaign engagement (docs/api.md §2.10): the campaign's rollup row, which the links' writers keep
    * in step with its links (migration CampaignEngagementRollup); zeros before its first link; null when
    * the campaign does not exist in the organization (campaigns' read model campaign_ids).
    */

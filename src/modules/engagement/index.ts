@@ -20,6 +20,7 @@ export {
 } from './rules/engagement-rollup';
 export { lifecycleOf } from './rules/lifecycle';
 export type { MilestoneTimes } from './rules/link-milestones';
+export { LINK_FIGURE_COLUMNS, type LinkFigures, type LinkFiguresChange } from './rules/campaign-figures';
 export { BOT_REASONS, type BotReason, type BotSignals } from './rules/bot-detection';
 export { noBotOpens, type BotOpens } from './rules/engagement-rollup';
 export { LinkEventCounts, type LinkEventCount } from './link-event-counts';
