@@ -5,18 +5,22 @@
 // bench/results/latest.json and the "latest" section of bench/RESULTS.md.
 //
 // Ratios. Each hot read (the session lists, the tenant's email search, session detail, transcript,
-// people, account, custom links, campaign engagement) also runs against its raw baseline, in ABBA
-// order in one run (service, raw, raw, service; each side the mean of its two runs), and reports
-// `ratio` = service req/s ÷ raw req/s. The raw baseline is the service without its framework: the
-// built modules booted as a Nest application context with no HTTP adapter, answering on node:http
-// by calling the very service methods the controllers call (the same SQL, repositories, pool, count
-// strategy, cursors and mapping), plus what the service does per request around them: the key
-// authenticated as after the service's key cache (SHA-256 of the presented key, one map lookup, the
-// scope check), one rate-limit round trip to Redis with the service's own script, and for a
-// transcript the daily-quota charge inside its statement. Left out: express and Nest's pipeline
-// (routing, middleware, guards, pipes, interceptors, the exception filter), helmet, request ids,
-// logging and metrics. See bench/raw-server.js.
-// Tails. Every read reports p50, p99 and max; its target p99 ≤ 2.5 × p50 (20 connections).
+// people, account, link detail, custom links, campaign engagement, the analytics questions, the
+// redirect) also runs against its raw baseline, in ABBA order in one run (service, raw, raw, service;
+// each side the mean of its two runs), and reports `ratio` = service req/s ÷ raw req/s. The raw
+// baseline is the service without its framework: the built modules booted as a Nest application
+// context with no HTTP adapter, answering on node:http by calling the very service methods the
+// controllers call (the same SQL, repositories, pool, count strategy, cursors and mapping), plus what
+// the service does per request around them, with the service's own code: the request id and security
+// headers (the same middleware functions), the key through the service's ApiKeyGuard and principal
+// cache, the scope check, the RateLimitGuard's Redis call on the same ThrottlerStorage with its
+// X-RateLimit-* headers, and for a transcript the daily-quota charge inside its statement. Left out:
+// express and Nest's pipeline (routing, the other guards, pipes, the exception filter), logging and
+// metrics. See bench/raw-server.js. Like for like, checked: before its load, each single-row read
+// (session detail, transcript, account, link detail, the redirect) is asked of both sides once, and
+// a header name only one side sent fails the run (bench/run/headers.js; the row's `header_names`).
+// Tails. Every read reports p50, p99 and max, `tail` = p99 ÷ p50, and `baseline_tail`, its raw
+// baseline's in the same run; its target: tail ≤ 1.2 × baseline_tail (20 connections).
 // Load. autocannon runs in a child process of its own per measurement (bench/run/load-generator.js),
 // never in the runner's process, and the CPU time the measured processes used over the window is
 // read from /proc (`cpu_ms_per_request`: a figure that holds on a busy machine).
@@ -44,7 +48,7 @@
 //             with one runner. Use with --out (RESULTS.md is never rewritten from it).
 // Results (latest.json, or --out): `scenarios[]` (name, rps, p50_ms, p99_ms, max_ms, baseline_rps,
 // ratio, and connections, instances, cpu_ms_per_request, baseline_cpu_ms_per_request, baseline_p50_ms,
-// baseline_p99_ms, rps_one_instance, scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
+// baseline_p99_ms, tail, baseline_tail, header_names, rps_one_instance, scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
 // the dataset, command, machine and every single run (`runs[]`).
 // RESULTS.md's latest section is rewritten only by a full run (no --smoke, no --only) without failures.
 // Exit status: 1 when a scenario answered a non-2xx or failed, a job did not complete, the run
@@ -156,7 +160,6 @@ async function bench(opts, manifest, startedAt) {
   const mixed = named(mixedScenario(opts.jobLinks).name) ? mixedScenario(opts.jobLinks) : null;
 
   const apiEnv = { ...env, APP_ROLE: 'api', NODE_OPTIONS: API_NODE_OPTIONS };
-  const rawKeys = [manifest.apiKey, manifest.tenant?.apiKey].filter(Boolean).join(',');
   /** @type {string | null} */
   let jobsOrg = null;
   const makeJobsOrganization = async () => {
@@ -168,9 +171,7 @@ async function bench(opts, manifest, startedAt) {
     // The jobs' organization is made while the servers start (each CLI call boots the app).
     const [api, raw, jobsOrgKey] = await Promise.all([
       startProcesses('api', apiMain, opts.instances, apiEnv, '/healthz', apiTree),
-      scenarios.some((s) => s.baseline)
-        ? startProcesses('raw', RAW_SERVER, opts.instances, { ...apiEnv, RAW_API_KEYS: rawKeys }, '/healthz')
-        : null,
+      scenarios.some((s) => s.baseline) ? startProcesses('raw', RAW_SERVER, opts.instances, apiEnv, '/healthz') : null,
       jobs.length > 0 || mixed ? makeJobsOrganization() : null,
     ]);
     await checkKeys(api.urls[0], manifest);
@@ -253,6 +254,9 @@ function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory 
     runs,
     failures: [
       ...loadRuns.flatMap((r) => (r.failure ? [{ name: r.name, server: r.server, failure: r.failure }] : [])),
+      ...outcomes.flatMap(({ row }) =>
+        row.header_failure ? [{ name: row.name, server: 'service and raw', failure: row.header_failure }] : [],
+      ),
       ...jobs.failures,
       ...jobs.jobs
         .filter((j) => !['completed', 'error'].includes(j.status))
