@@ -27,13 +27,16 @@
 // Instances. `--instances N` starts N API processes (and N raw baselines); autocannon spreads its
 // connections over their ports in turn (no proxy process), and each read also runs against the
 // first instance alone (`rps_one_instance`, `scaling`), interleaved with the others.
+// Workers. `--workers N` (N > 1): the event ingestion runs with one folding worker, then with N, and
+// each link creation job with one worker, then with N; rows keep both (`events_per_s_one_worker`,
+// `seconds_one_worker`, `worker_scaling`).
 // Jobs. Link creation jobs run on one worker process (of the --api-tree) under `nice -n 10`
 // (production runs workers in pods of their own: they do not take the API's CPU); the mixed scenario
 // measures the sessions list's p99 alone and while a job renders its cards.
 //
 // Usage: npm run bench            (= npm run build && node bench/run.js)
 //        npm run bench:smoke      (CI: tiny dataset, ~1 s per scenario, bench/results/smoke.json)
-//   node bench/run.js [--seconds 10] [--warmup 3] [--connections 20] [--instances 1] [--only <name substring>]
+//   node bench/run.js [--seconds 10] [--warmup 3] [--connections 20] [--instances 1] [--workers 1] [--only <name substring>]
 //                     [--manifest bench/.dataset.json] [--out bench/results/latest.json]
 //                     [--job-links 500] [--redis redis://127.0.0.1:6379/14] [--smoke] [--check]
 //                     [--api-tree DIR]
@@ -132,6 +135,37 @@ async function checkKeys(origin, manifest) {
 }
 
 /**
+ * The ingestion's outcome with N folding workers, its figures with one beside them (`…_one_worker`,
+ * `worker_scaling` = events/s with N ÷ with one), and the runs of both.
+ * @param {Awaited<ReturnType<typeof runScenario>>} many
+ * @param {Awaited<ReturnType<typeof runScenario>>} one
+ * @param {number} workers
+ */
+function againstOneWorker(many, one, workers) {
+  /** @param {string} metric */
+  const of = (metric) => {
+    const value = one.row[metric];
+    return typeof value === 'number' ? value : null;
+  };
+  const eventsPerS = many.row.events_per_s;
+  const alone = of('events_per_s');
+  /** @type {typeof many.row} */
+  const row = {
+    ...many.row,
+    workers,
+    events_per_s_one_worker: alone,
+    fold_lag_p99_ms_one_worker: of('fold_lag_p99_ms'),
+    fold_catch_up_ms_one_worker: of('fold_catch_up_ms'),
+    worker_scaling:
+      typeof eventsPerS === 'number' && alone !== null && alone > 0
+        ? Math.round((eventsPerS / alone) * 100) / 100
+        : null,
+  };
+  const runs = [...one.runs.map((run) => ({ ...run, server: `${run.server} (one worker)` })), ...many.runs];
+  return { ...many, row, runs };
+}
+
+/**
  * @param {import('./run/options').Options} opts
  * @param {import('./data/manifest').Manifest} manifest
  * @param {Date} startedAt
@@ -175,21 +209,39 @@ async function bench(opts, manifest, startedAt) {
       jobs.length > 0 || mixed ? makeJobsOrganization() : null,
     ]);
     await checkKeys(api.urls[0], manifest);
-    // A worker of the tree under test folds the event log while the scenarios run (ingestion needs it).
-    const folderPort = await freePort();
-    const folder = startChild(
-      'folder',
-      apiMain,
-      { ...env, APP_ROLE: 'worker', PORT: String(folderPort) },
-      { cwd: apiTree },
-    );
-    await waitHealthy(folder, `http://127.0.0.1:${folderPort}/healthz`);
+    // Workers of the tree under test fold the event log while the scenarios run (ingestion needs one).
+    /** @type {import('node:child_process').ChildProcess[]} */
+    const folders = [];
+    const startFolder = async () => {
+      const port = await freePort();
+      const folder = startChild(
+        folders.length === 0 ? 'folder' : `folder${folders.length + 1}`,
+        apiMain,
+        { ...env, APP_ROLE: 'worker', PORT: String(port) },
+        { cwd: apiTree },
+      );
+      folders.push(folder);
+      await waitHealthy(folder, `http://127.0.0.1:${port}/healthz`);
+    };
+    await startFolder();
     const targets = { service: api, one: { urls: api.urls.slice(0, 1), pids: api.pids.slice(0, 1) }, raw };
     const rss = watchRss(api.pids);
     const outcomes = [];
-    for (const scenario of scenarios) outcomes.push(await runScenario(scenario, targets, opts, { manifest, runTag }));
+    for (const scenario of scenarios) {
+      const context = { manifest, runTag };
+      if (!scenario.events || opts.workers === 1) {
+        outcomes.push(await runScenario(scenario, targets, opts, context));
+        continue;
+      }
+      // --workers N: the ingestion with one folding worker, then with N (its events tagged apart).
+      const one = await runScenario(scenario, targets, opts, context);
+      while (folders.length < opts.workers) await startFolder();
+      const tag = `${scenario.events.tag}-w${opts.workers}`;
+      const many = await runScenario({ ...scenario, events: { ...scenario.events, tag } }, targets, opts, context);
+      outcomes.push(againstOneWorker(many, one, opts.workers));
+    }
     if (raw) await Promise.all(raw.children.map((child) => stopChild(child)));
-    await stopChild(folder);
+    await Promise.all(folders.map((folder) => stopChild(folder)));
     const jobResults = await runJobs(jobs, mixed, { env, api, manifest, opts, runTag, jobsOrganization: jobsOrgKey });
     return { outcomes, jobs: jobResults, memory: rss.stop() };
   } finally {
@@ -247,6 +299,7 @@ function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory 
       warmup: opts.warmup,
       connections: opts.connections,
       instances: opts.instances,
+      workers: opts.workers,
       job_links: opts.jobLinks,
       only: opts.only,
     },

@@ -40,6 +40,7 @@ const GENERATOR = path.join(__dirname, 'load-generator.js');
 /**
  * @typedef {object} ScenarioRow  A scenario's figures in the results (service side the mean of its runs).
  * @property {string} name
+ * @property {string} [key]  Its name before any rename (the same at every dataset size).
  * @property {number | null} rps
  * @property {number | null} p50_ms
  * @property {number | null} p99_ms
@@ -312,6 +313,7 @@ async function runScenario(scenario, targets, opts, context) {
   /** @type {ScenarioRow & import('./scenarios').Figures} */
   const row = {
     name,
+    key: scenario.key,
     rps: service.rps,
     p50_ms: service.p50_ms,
     p99_ms: service.p99_ms,

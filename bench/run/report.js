@@ -89,6 +89,7 @@ function printSummary(results) {
     })),
   );
   if (results.jobs.length > 0) console.table(results.jobs);
+  for (const line of workerLines(results)) console.log(line);
   if (results.events)
     console.log(
       `event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} per batch, ${results.events.connections} connections)`,
@@ -194,12 +195,41 @@ function markdownSection(results, opts) {
         `PostgreSQL CPU ${fmt(run?.postgres_cpu_ms_per_1000_events)} ms per 1,000 events; rollup mismatches ${fmt(run?.rollup_mismatches)}.`,
     );
   }
+  const against = workerLines(results);
+  if (against.length > 0) lines.push('', ...against);
   const rss = results.rss;
   lines.push(
     '',
     `API peak RSS over the run: ${fmt(results.peak_rss_mb, 1)} MB (VmHWM ${fmt(rss.vmhwm_mb, 1)} MB, highest VmRSS sampled each second ${fmt(rss.sampled_vmrss_mb, 1)} MB); target ≤ 300 MB.`,
   );
   return lines.join('\n');
+}
+
+/**
+ * With --workers N: the jobs' seconds and the ingestion's events/s with N workers against one, in the same run.
+ * @param {Results} results
+ * @returns {string[]}
+ */
+function workerLines(results) {
+  const ingestion = results.scenarios.find((s) => s.name.startsWith('event ingestion') && s.workers !== undefined);
+  const jobs = results.jobs.filter((j) => j.workers !== undefined);
+  if (!ingestion && jobs.length === 0) return [];
+  const workers = ingestion?.workers ?? jobs[0].workers;
+  return [
+    `Worker processes: ${workers} against one, in the same run (one first, then ${workers}):`,
+    '',
+    '| scenario | one worker | ' + `${workers} workers | scaling |`,
+    '|---|---|---|---|',
+    ...jobs.map(
+      (j) => `| ${j.name} | ${fmt(j.seconds_one_worker, 1)} s | ${fmt(j.seconds, 1)} s | ${fmt(j.worker_scaling, 2)} |`,
+    ),
+    ...(ingestion
+      ? [
+          `| ${ingestion.name}: events/s | ${fmt(ingestion.events_per_s_one_worker)} | ${fmt(ingestion.events_per_s)} | ${fmt(ingestion.worker_scaling, 2)} |`,
+          `| ${ingestion.name}: fold lag p99 | ${fmt(ingestion.fold_lag_p99_ms_one_worker)} ms | ${fmt(ingestion.fold_lag_p99_ms)} ms | |`,
+        ]
+      : []),
+  ];
 }
 
 /**
