@@ -37,6 +37,10 @@
 // chunks, the generator holds no per-row data (the manifest's buildResources has its peak RSS and the
 // PostgreSQL sessions' memory settings). Sessions of all organizations are written interleaved in
 // start-time order, as production writes them.
+// The tables derived from sessions and links (session counts, email search, campaign figures, link
+// search copy) are not written row by row during the load: the tables' user triggers are off, and the
+// derived tables are recounted set-based afterwards, then verified against the recount
+// (bench/data/derived-tables.js).
 // Phase timings go to stderr (BENCH_DATA_TRACE=1 also logs every statement over a second); exit 1
 // when verification finds any mismatch with the service's rules (the manifest is then not written).
 // The code lives in bench/data/ (main.js runs the phases; one module per part of the dataset,

@@ -5,35 +5,39 @@
 // Nest application context, with no HTTP adapter, and answers on node:http by calling the very
 // service methods the controllers call: the same SQL through the same repositories, DataSource and
 // pool, the same count strategy (CountCache in Redis), the same cursors and response mapping.
-// Per request it also does the essential work the service does around that call:
-// - authentication as the service does it once its principal cache is warm: the presented key
-//   (extractApiKey), its SHA-256, one lookup in a map loaded at start (RAW_API_KEYS, resolved through
-//   the service's own PrincipalLookup), and the route's scope check;
-// - one rate-limit round trip to Redis: the service's throttler storage and Lua script
-//   (RedisThrottlerStorage over WindowCounter) on the service's Redis connection, in a window of its
-//   own (`rate:raw-baseline:<key id>`), with the X-RateLimit-* headers;
+// Per request it also does the work the service does around that call, with the service's own code:
+// - the response headers every answer gets: the request id (requestIdMiddleware) and the security and
+//   cache headers (apiSecurityHeaders: helmet's set and Cache-Control: no-store), then express's
+//   content type and length (the runner compares the header names of both sides: bench/run/headers.js);
+// - authentication by the service's ApiKeyGuard over the application's own PrincipalCache (its
+//   lease kept by PrincipalCacheFeed, a miss looked up through PrincipalLookup, failures counted by
+//   AuthFailureLimit), then the route's scope check;
+// - one rate-limit round trip to Redis: the ThrottlerStorage the RateLimitGuard uses, the same
+//   increment, in a window of its own (`rate:raw:<key id>`), with the X-RateLimit-* headers;
 // - a transcript's daily-quota charge, which SessionsService.transcript runs in its statement.
-// What it leaves out: Nest's HTTP pipeline and express (routing, middleware, guards, pipes and
-// validation, interceptors, the exception filter), helmet's headers, request ids, request logging and
-// metrics. Query parameters are read without validation (the bench sends valid ones only): integers,
-// comma lists, and strings, on top of the DTO's defaults.
+// What it leaves out: Nest's HTTP pipeline and express (routing, the other guards, pipes and
+// validation, the exception filter), request logging and metrics. Query parameters are read without
+// validation (the bench sends valid ones only): integers, comma lists, and strings, on top of the
+// DTO's defaults.
 //
-// The redirect: GET /l/{slug} charges the route's two windows (per client address, per link) through
-// the service's LimitsService, calls PublicLinksService.open (the slug lookup and the queued open,
-// with its bot check, context and internal-traffic rules) and answers 302 to the experience URL.
+// The redirect: GET /l/{slug} reserves the route's two windows (per client address, per link) as
+// PublicRouteLimitGuard does (LimitsService.reserveAllOrNone, windows of its own), calls
+// PublicLinksService.open (the slug lookup and the queued open, with its bot check, context and
+// internal-traffic rules) and answers 302 to the experience URL with the service's headers.
 // What it leaves out there too: Nest, express (its query parser, trust proxy: the peer is the client),
-// helmet, request logging and metrics.
+// request logging and metrics.
 //
 // Routes: GET /l/:slug, GET /api/v1/sessions, /api/v1/sessions/:id, /api/v1/sessions/:id/transcript,
-// /api/v1/people, /api/v1/accounts/:domain, /api/v1/custom-links,
+// /api/v1/people, /api/v1/accounts/:domain, /api/v1/custom-links, /api/v1/custom-links/:id,
 // /api/v1/custom-link-campaigns/:id/engagement, /api/v1/analytics (AnalyticsService.answer: the same
 // SQL, its zone check and buckets, computed on every request: the service keeps answers of the
 // aggregates per version of them, the baseline does not); /healthz once ready.
-// Usage: <the API's environment> RAW_API_KEYS=sk_live_…[,sk_live_…] PORT=3960 node bench/raw-server.js
+// Usage: <the API's environment> PORT=3960 node bench/raw-server.js
 'use strict';
 const http = require('node:http');
 const path = require('node:path');
-const { NestFactory } = require('@nestjs/core');
+const { NestFactory, Reflector } = require('@nestjs/core');
+const { ThrottlerStorage } = require('@nestjs/throttler');
 
 /** The service's answer cache passed through: every question is computed. */
 const computedEveryTime = {
@@ -56,18 +60,22 @@ const dist = (file) => require(path.join(__dirname, '..', 'dist/src', file));
 const { loadConfig } = dist('config/environment');
 /** @type {typeof import('../src/app.module')} */
 const { AppModule } = dist('app.module');
-/** @type {typeof import('../src/common/redis/redis.module')} */
-const { REDIS } = dist('common/redis/redis.module');
 /** @type {typeof import('../src/common/auth/principal')} */
 const { PrincipalLookup } = dist('common/auth/principal');
-/** @type {typeof import('../src/common/auth/api-key')} */
-const { extractApiKey, hashApiKey } = dist('common/auth/api-key');
+/** @type {typeof import('../src/common/auth/api-key.guard')} */
+const { ApiKeyGuard } = dist('common/auth/api-key.guard');
+/** @type {typeof import('../src/common/auth/principal-cache')} */
+const { PrincipalCache } = dist('common/auth/principal-cache');
+/** @type {typeof import('../src/common/auth/principal-cache-feed')} */
+const { PrincipalCacheFeed } = dist('common/auth/principal-cache-feed');
+/** @type {typeof import('../src/common/auth/auth-failure-limit')} */
+const { AuthFailureLimit } = dist('common/auth/auth-failure-limit');
+/** @type {typeof import('../src/common/http/request-id.middleware')} */
+const { requestIdMiddleware } = dist('common/http/request-id.middleware');
+/** @type {typeof import('../src/common/http/security-headers')} */
+const { apiSecurityHeaders } = dist('common/http/security-headers');
 /** @type {typeof import('../src/common/auth/scopes')} */
 const { grantsAny } = dist('common/auth/scopes');
-/** @type {typeof import('../src/common/counters/window-counter')} */
-const { WindowCounter } = dist('common/counters/window-counter');
-/** @type {typeof import('../src/common/limits/redis-throttler.storage')} */
-const { RedisThrottlerStorage } = dist('common/limits/redis-throttler.storage');
 /** @type {typeof import('../src/common/counters/windows')} */
 const { limitState } = dist('common/counters/windows');
 /** @type {typeof import('../src/common/errors/domain-errors')} */
@@ -194,6 +202,11 @@ function routes(app) {
       (org, params) => links.list(org, queryOf(CustomLinkListQuery, params)),
     ],
     [
+      /^\/api\/v1\/custom-links\/([^/]+)$/,
+      ['custom_links:read', 'custom_links:write'],
+      (org, _, [id]) => links.get(org, id),
+    ],
+    [
       /^\/api\/v1\/custom-link-campaigns\/([^/]+)\/engagement$/,
       ['custom_links:read', 'custom_links:write'],
       (org, _, [id]) => engagement.campaign(org, id),
@@ -210,20 +223,51 @@ function routes(app) {
 }
 
 /**
- * key hash → principal, for the keys named at start, resolved as the service resolves a cache miss.
+ * The service's ApiKeyGuard over the application's own cache, feed, lookup and failure limit: a key
+ * costs what it costs the service (a cache hit while the feed's lease holds, else a lookup).
  * @param {import('@nestjs/common').INestApplicationContext} app
- * @param {string[]} keys
  */
-async function loadPrincipals(app, keys) {
-  const lookup = app.get(PrincipalLookup, { strict: false });
-  const principals = new Map();
-  for (const key of keys) {
-    const hash = hashApiKey(key);
-    const principal = await lookup.findActiveByHash(hash);
-    if (!principal) throw new Error(`RAW_API_KEYS: a key (${key.slice(0, 12)}…) is unknown or revoked`);
-    principals.set(hash, principal);
-  }
-  return principals;
+function keyGuard(app) {
+  /** @template T @param {abstract new (...args: any[]) => T} type @returns {T} */
+  const get = (type) => app.get(type, { strict: false });
+  return new ApiKeyGuard(
+    get(Reflector),
+    get(PrincipalLookup),
+    get(PrincipalCache),
+    get(PrincipalCacheFeed),
+    get(AuthFailureLimit),
+  );
+}
+
+/** The handler the guard asks for route metadata (it has none: every route but the redirect needs a key). */
+function rawRoute() {}
+
+/**
+ * What ApiKeyGuard reads of a Nest execution context: the handler, its class, the request.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @returns {import('@nestjs/common').ExecutionContext}
+ */
+const contextOf = (req, res) =>
+  /** @type {any} */ ({
+    getHandler: () => rawRoute,
+    getClass: () => rawRoute,
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
+  });
+
+/**
+ * The headers every answer of the service gets before routing: the request id, then the security and cache headers.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function commonHeaders(req, res) {
+  /** @type {any} */
+  const expressReq = req;
+  /** @type {any} */
+  const expressRes = res;
+  const next = () => {};
+  requestIdMiddleware(expressReq, expressRes, next);
+  apiSecurityHeaders(expressReq, expressRes, next);
 }
 
 /**
@@ -247,8 +291,9 @@ function send(res, status, body, headers = {}) {
 async function main() {
   const config = loadConfig(process.env);
   const app = await NestFactory.createApplicationContext(AppModule.forRole(config), { logger: ['error'] });
-  const principals = await loadPrincipals(app, (process.env.RAW_API_KEYS ?? '').split(',').filter(Boolean));
-  const storage = new RedisThrottlerStorage(new WindowCounter(app.get(REDIS, { strict: false })));
+  const guard = keyGuard(app);
+  /** @type {import('@nestjs/throttler').ThrottlerStorage} */
+  const storage = app.get(ThrottlerStorage, { strict: false });
   const table = routes(app);
   const requestsPerMinute = config.limits.requestsPerMinute;
   const publicLinks = app.get(PublicLinksService, { strict: false });
@@ -263,18 +308,15 @@ async function main() {
    */
   const redirect = async (req, res, url, slug) => {
     const clientAddress = req.socket.remoteAddress ?? null;
-    await limits.chargeOrThrow([
-      {
-        key: `limit:raw-link-opens:client:${clientAddress}`,
-        limit: config.limits.linkOpensPerClientPerMinute,
-        ttlMs: RATE_WINDOW_MS,
-      },
-      {
-        key: `limit:raw-link-opens:link:${slug}`,
-        limit: config.limits.linkOpensPerLinkPerMinute,
-        ttlMs: RATE_WINDOW_MS,
-      },
-    ]);
+    /** @param {string} key @param {number} limit */
+    const window = (key, limit) => ({ windows: [{ key, limit, ttlMs: RATE_WINDOW_MS }], units: 1 });
+    await limits.reserveAllOrNone(
+      [
+        window(`limit:raw-link-opens:client:${clientAddress}`, config.limits.linkOpensPerClientPerMinute),
+        window(`limit:raw-link-opens:link:${slug}`, config.limits.linkOpensPerLinkPerMinute),
+      ],
+      Date.now(),
+    );
     const location = await publicLinks.open(slug, {
       method: req.method ?? 'GET',
       userAgent: req.headers['user-agent'],
@@ -285,7 +327,7 @@ async function main() {
       utm: utmOfQuery(Object.fromEntries(url.searchParams)),
       previewToken: url.searchParams.get('preview'),
     });
-    res.writeHead(302, { location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+    res.writeHead(302, { 'cache-control': 'no-store', 'content-length': 0, location }).end();
   };
 
   /**
@@ -293,19 +335,24 @@ async function main() {
    * @param {http.ServerResponse} res
    */
   const handle = async (req, res) => {
+    commonHeaders(req, res);
     const url = new URL(req.url ?? '/', 'http://raw');
     if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
     const open = /^\/l\/([^/]+)$/.exec(url.pathname);
     if (open) return redirect(req, res, url, decodeURIComponent(open[1]));
-    const key = extractApiKey(req.headers);
-    const principal = key === null ? undefined : principals.get(hashApiKey(key));
-    if (!principal) return send(res, 401, { detail: 'API key required or invalid.' });
+    await guard.canActivate(contextOf(req, res));
+    const { principal } = /** @type {import('../src/common/auth/auth.decorators').AuthenticatedRequest} */ (
+      /** @type {unknown} */ (req)
+    );
+    if (!principal) throw new Error('ApiKeyGuard let a request through without a principal');
     const route = table.find(([pattern]) => pattern.test(url.pathname));
     if (!route) return send(res, 404, { detail: 'Not found.' });
     const [pattern, scopes, call] = route;
     if (!grantsAny(principal.scopes, scopes))
       return send(res, 403, { detail: 'API key does not include the required scope.' });
-    const record = await storage.increment(`rate:raw-baseline:${principal.keyId}`, RATE_WINDOW_MS, requestsPerMinute);
+    const record = /** @type {import('../src/common/limits/redis-throttler.storage').WindowRecord} */ (
+      await storage.increment(`rate:raw:${principal.keyId}`, RATE_WINDOW_MS, requestsPerMinute, RATE_WINDOW_MS, 'raw')
+    );
     const state = limitState({ limit: requestsPerMinute, endsAt: record.endsAt }, record.totalHits, Date.now());
     if (record.isBlocked) throw new LimitExceededError(state);
     const body = await call(principal.organizationId, url.searchParams, (pattern.exec(url.pathname) ?? []).slice(1));

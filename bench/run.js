@@ -5,31 +5,38 @@
 // bench/results/latest.json and the "latest" section of bench/RESULTS.md.
 //
 // Ratios. Each hot read (the session lists, the tenant's email search, session detail, transcript,
-// people, account, custom links, campaign engagement) also runs against its raw baseline, in ABBA
-// order in one run (service, raw, raw, service; each side the mean of its two runs), and reports
-// `ratio` = service req/s ÷ raw req/s. The raw baseline is the service without its framework: the
-// built modules booted as a Nest application context with no HTTP adapter, answering on node:http
-// by calling the very service methods the controllers call (the same SQL, repositories, pool, count
-// strategy, cursors and mapping), plus what the service does per request around them: the key
-// authenticated as after the service's key cache (SHA-256 of the presented key, one map lookup, the
-// scope check), one rate-limit round trip to Redis with the service's own script, and for a
-// transcript the daily-quota charge inside its statement. Left out: express and Nest's pipeline
-// (routing, middleware, guards, pipes, interceptors, the exception filter), helmet, request ids,
-// logging and metrics. See bench/raw-server.js.
-// Tails. Every read reports p50, p99 and max; its target p99 ≤ 2.5 × p50 (20 connections).
+// people, account, link detail, custom links, campaign engagement, the analytics questions, the
+// redirect) also runs against its raw baseline, in ABBA order in one run (service, raw, raw, service;
+// each side the mean of its two runs), and reports `ratio` = service req/s ÷ raw req/s. The raw
+// baseline is the service without its framework: the built modules booted as a Nest application
+// context with no HTTP adapter, answering on node:http by calling the very service methods the
+// controllers call (the same SQL, repositories, pool, count strategy, cursors and mapping), plus what
+// the service does per request around them, with the service's own code: the request id and security
+// headers (the same middleware functions), the key through the service's ApiKeyGuard and principal
+// cache, the scope check, the RateLimitGuard's Redis call on the same ThrottlerStorage with its
+// X-RateLimit-* headers, and for a transcript the daily-quota charge inside its statement. Left out:
+// express and Nest's pipeline (routing, the other guards, pipes, the exception filter), logging and
+// metrics. See bench/raw-server.js. Like for like, checked: before its load, each single-row read
+// (session detail, transcript, account, link detail, the redirect) is asked of both sides once, and
+// a header name only one side sent fails the run (bench/run/headers.js; the row's `header_names`).
+// Tails. Every read reports p50, p99 and max, `tail` = p99 ÷ p50, and `baseline_tail`, its raw
+// baseline's in the same run; its target: tail ≤ 1.2 × baseline_tail (20 connections).
 // Load. autocannon runs in a child process of its own per measurement (bench/run/load-generator.js),
 // never in the runner's process, and the CPU time the measured processes used over the window is
 // read from /proc (`cpu_ms_per_request`: a figure that holds on a busy machine).
 // Instances. `--instances N` starts N API processes (and N raw baselines); autocannon spreads its
 // connections over their ports in turn (no proxy process), and each read also runs against the
 // first instance alone (`rps_one_instance`, `scaling`), interleaved with the others.
+// Workers. `--workers N` (N > 1): the event ingestion runs with one folding worker, then with N, and
+// each link creation job with one worker, then with N; rows keep both (`events_per_s_one_worker`,
+// `seconds_one_worker`, `worker_scaling`).
 // Jobs. Link creation jobs run on one worker process (of the --api-tree) under `nice -n 10`
 // (production runs workers in pods of their own: they do not take the API's CPU); the mixed scenario
 // measures the sessions list's p99 alone and while a job renders its cards.
 //
 // Usage: npm run bench            (= npm run build && node bench/run.js)
 //        npm run bench:smoke      (CI: tiny dataset, ~1 s per scenario, bench/results/smoke.json)
-//   node bench/run.js [--seconds 10] [--warmup 3] [--connections 20] [--instances 1] [--only <name substring>]
+//   node bench/run.js [--seconds 10] [--warmup 3] [--connections 20] [--instances 1] [--workers 1] [--only <name substring>]
 //                     [--manifest bench/.dataset.json] [--out bench/results/latest.json]
 //                     [--job-links 500] [--redis redis://127.0.0.1:6379/14] [--smoke] [--check]
 //                     [--api-tree DIR]
@@ -44,7 +51,7 @@
 //             with one runner. Use with --out (RESULTS.md is never rewritten from it).
 // Results (latest.json, or --out): `scenarios[]` (name, rps, p50_ms, p99_ms, max_ms, baseline_rps,
 // ratio, and connections, instances, cpu_ms_per_request, baseline_cpu_ms_per_request, baseline_p50_ms,
-// baseline_p99_ms, rps_one_instance, scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
+// baseline_p99_ms, tail, baseline_tail, header_names, rps_one_instance, scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
 // the dataset, command, machine and every single run (`runs[]`).
 // RESULTS.md's latest section is rewritten only by a full run (no --smoke, no --only) without failures.
 // Exit status: 1 when a scenario answered a non-2xx or failed, a job did not complete, the run
@@ -128,6 +135,37 @@ async function checkKeys(origin, manifest) {
 }
 
 /**
+ * The ingestion's outcome with N folding workers, its figures with one beside them (`…_one_worker`,
+ * `worker_scaling` = events/s with N ÷ with one), and the runs of both.
+ * @param {Awaited<ReturnType<typeof runScenario>>} many
+ * @param {Awaited<ReturnType<typeof runScenario>>} one
+ * @param {number} workers
+ */
+function againstOneWorker(many, one, workers) {
+  /** @param {string} metric */
+  const of = (metric) => {
+    const value = one.row[metric];
+    return typeof value === 'number' ? value : null;
+  };
+  const eventsPerS = many.row.events_per_s;
+  const alone = of('events_per_s');
+  /** @type {typeof many.row} */
+  const row = {
+    ...many.row,
+    workers,
+    events_per_s_one_worker: alone,
+    fold_lag_p99_ms_one_worker: of('fold_lag_p99_ms'),
+    fold_catch_up_ms_one_worker: of('fold_catch_up_ms'),
+    worker_scaling:
+      typeof eventsPerS === 'number' && alone !== null && alone > 0
+        ? Math.round((eventsPerS / alone) * 100) / 100
+        : null,
+  };
+  const runs = [...one.runs.map((run) => ({ ...run, server: `${run.server} (one worker)` })), ...many.runs];
+  return { ...many, row, runs };
+}
+
+/**
  * @param {import('./run/options').Options} opts
  * @param {import('./data/manifest').Manifest} manifest
  * @param {Date} startedAt
@@ -156,7 +194,6 @@ async function bench(opts, manifest, startedAt) {
   const mixed = named(mixedScenario(opts.jobLinks).name) ? mixedScenario(opts.jobLinks) : null;
 
   const apiEnv = { ...env, APP_ROLE: 'api', NODE_OPTIONS: API_NODE_OPTIONS };
-  const rawKeys = [manifest.apiKey, manifest.tenant?.apiKey].filter(Boolean).join(',');
   /** @type {string | null} */
   let jobsOrg = null;
   const makeJobsOrganization = async () => {
@@ -168,27 +205,43 @@ async function bench(opts, manifest, startedAt) {
     // The jobs' organization is made while the servers start (each CLI call boots the app).
     const [api, raw, jobsOrgKey] = await Promise.all([
       startProcesses('api', apiMain, opts.instances, apiEnv, '/healthz', apiTree),
-      scenarios.some((s) => s.baseline)
-        ? startProcesses('raw', RAW_SERVER, opts.instances, { ...apiEnv, RAW_API_KEYS: rawKeys }, '/healthz')
-        : null,
+      scenarios.some((s) => s.baseline) ? startProcesses('raw', RAW_SERVER, opts.instances, apiEnv, '/healthz') : null,
       jobs.length > 0 || mixed ? makeJobsOrganization() : null,
     ]);
     await checkKeys(api.urls[0], manifest);
-    // A worker of the tree under test folds the event log while the scenarios run (ingestion needs it).
-    const folderPort = await freePort();
-    const folder = startChild(
-      'folder',
-      apiMain,
-      { ...env, APP_ROLE: 'worker', PORT: String(folderPort) },
-      { cwd: apiTree },
-    );
-    await waitHealthy(folder, `http://127.0.0.1:${folderPort}/healthz`);
+    // Workers of the tree under test fold the event log while the scenarios run (ingestion needs one).
+    /** @type {import('node:child_process').ChildProcess[]} */
+    const folders = [];
+    const startFolder = async () => {
+      const port = await freePort();
+      const folder = startChild(
+        folders.length === 0 ? 'folder' : `folder${folders.length + 1}`,
+        apiMain,
+        { ...env, APP_ROLE: 'worker', PORT: String(port) },
+        { cwd: apiTree },
+      );
+      folders.push(folder);
+      await waitHealthy(folder, `http://127.0.0.1:${port}/healthz`);
+    };
+    await startFolder();
     const targets = { service: api, one: { urls: api.urls.slice(0, 1), pids: api.pids.slice(0, 1) }, raw };
     const rss = watchRss(api.pids);
     const outcomes = [];
-    for (const scenario of scenarios) outcomes.push(await runScenario(scenario, targets, opts, { manifest, runTag }));
+    for (const scenario of scenarios) {
+      const context = { manifest, runTag };
+      if (!scenario.events || opts.workers === 1) {
+        outcomes.push(await runScenario(scenario, targets, opts, context));
+        continue;
+      }
+      // --workers N: the ingestion with one folding worker, then with N (its events tagged apart).
+      const one = await runScenario(scenario, targets, opts, context);
+      while (folders.length < opts.workers) await startFolder();
+      const tag = `${scenario.events.tag}-w${opts.workers}`;
+      const many = await runScenario({ ...scenario, events: { ...scenario.events, tag } }, targets, opts, context);
+      outcomes.push(againstOneWorker(many, one, opts.workers));
+    }
     if (raw) await Promise.all(raw.children.map((child) => stopChild(child)));
-    await stopChild(folder);
+    await Promise.all(folders.map((folder) => stopChild(folder)));
     const jobResults = await runJobs(jobs, mixed, { env, api, manifest, opts, runTag, jobsOrganization: jobsOrgKey });
     return { outcomes, jobs: jobResults, memory: rss.stop() };
   } finally {
@@ -246,6 +299,7 @@ function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory 
       warmup: opts.warmup,
       connections: opts.connections,
       instances: opts.instances,
+      workers: opts.workers,
       job_links: opts.jobLinks,
       only: opts.only,
     },
@@ -253,6 +307,9 @@ function assemble(opts, manifest, startedAt, postgres, { outcomes, jobs, memory 
     runs,
     failures: [
       ...loadRuns.flatMap((r) => (r.failure ? [{ name: r.name, server: r.server, failure: r.failure }] : [])),
+      ...outcomes.flatMap(({ row }) =>
+        row.header_failure ? [{ name: row.name, server: 'service and raw', failure: row.header_failure }] : [],
+      ),
       ...jobs.failures,
       ...jobs.jobs
         .filter((j) => !['completed', 'error'].includes(j.status))

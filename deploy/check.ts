@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
 import type { DynamicModule } from '@nestjs/common';
 import { appFacts, type AppFacts, type Role } from './check/app-facts.ts';
-import { composeProblems, dockerfileProblems } from './check/image-build-rules.ts';
+import { citusProfileProblems, composeProblems, dockerfileProblems } from './check/image-build-rules.ts';
 import { baseProblems, manifestProblems } from './check/manifest-rules.ts';
 import { missingGeneratorFiles, renderOverlay } from './check/render.ts';
 import { schemaProblems } from './check/schemas.ts';
@@ -71,6 +71,7 @@ async function main(): Promise<number> {
   problems.push(
     ...dockerfileProblems(read('docker/Dockerfile'), read('.nvmrc').trim()),
     ...composeProblems(read('docker/compose.yaml'), facts.defaults),
+    ...citusProfileProblems(read('docker/compose.yaml')),
   );
   for (const problem of problems) process.stderr.write(`${problem}\n`);
   process.stdout.write(

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { appFacts } from '../deploy/check/app-facts';
-import { composeProblems, dockerfileProblems } from '../deploy/check/image-build-rules';
+import { citusProfileProblems, composeProblems, dockerfileProblems } from '../deploy/check/image-build-rules';
 import type { K8sObject } from '../deploy/check/k8s';
 import { baseProblems, manifestProblems } from '../deploy/check/manifest-rules';
 import { renderOverlay } from '../deploy/check/render';
@@ -677,6 +677,45 @@ describe('docker/ against the app', () => {
         facts.defaults,
       ).join('\n'),
     ).toContain('service api stop_grace_period 30s is under');
+  });
+
+  it('has a citus profile: coordinator and two workers registered, migrations then distribution, the app on the coordinator', () => {
+    expect(citusProfileProblems(read('docker/compose.yaml'))).toEqual([]);
+  });
+
+  it.each<[string, [string, string], string]>([
+    ['another image', ['citusdata/citus:13.2.0-pg15', 'citusdata/citus:12.1.6'], 'needs a coordinator and two workers'],
+    [
+      'a worker not added',
+      ["- SELECT citus_add_node('citus-worker-2', 5432)", '- SELECT 1'],
+      'must add citus-worker-2',
+    ],
+    [
+      'no distribution step',
+      [
+        'node dist/src/cli.js migration:run && node dist/src/cli.js db:distribute',
+        'node dist/src/cli.js migration:run',
+      ],
+      'runs migration:run, then db:distribute',
+    ],
+    [
+      'the API on the plain PostgreSQL',
+      [
+        'postgres://postgres:postgres@citus-coordinator:5432/engagement',
+        'postgres://postgres:postgres@postgres:5432/engagement',
+      ],
+      'DATABASE_URL must point at citus-coordinator',
+    ],
+    ['the plain stack’s Redis database', ['redis://redis:6379/1', 'redis://redis:6379/0'], 'the queues would mix'],
+    [
+      'unsafe triggers for the API',
+      ["PGOPTIONS: ''\n      APP_ROLE: api", 'PGOPTIONS: -c citus.enable_unsafe_triggers=on\n      APP_ROLE: api'],
+      'is for the distribution step only',
+    ],
+  ])('its citus profile refuses %s', (_case, [from, to], expected) => {
+    const compose = read('docker/compose.yaml').replace(from, to);
+    expect(compose).not.toEqual(read('docker/compose.yaml'));
+    expect(citusProfileProblems(compose).join('\n')).toContain(expected);
   });
 });
 

@@ -134,6 +134,13 @@ const SAME_CAMPAIGN = `coalesce(j.campaign_id, '00000000-0000-0000-0000-00000000
 const EMAIL_HOST = `lower(split_part(l.email, '@', 2))`;
 
 /**
+ * A nullable text as a join key (NULL as a character no host or domain holds): an equality the
+ * planner can hash, where IS NOT DISTINCT FROM made it compare every link with every account pair.
+ * @param {string} expression
+ */
+const ABSENT_AS_KEY = (expression) => `coalesce(${expression}, chr(1))`;
+
+/**
  * Each planned link's account domain (docs/api.md §13.5), by the service's own rule (compiled:
  * the Public Suffix List and the free-mail list are packages), once per distinct email host and
  * prospect domain, into bench_gen.link_accounts.
@@ -199,6 +206,10 @@ async function insertLinks(db, spec) {
     [spec.id],
   );
   await planAccountDomains(db, spec);
+  // Planned with statistics: without them the plan and the account pairs each looked like one row, and
+  // the join below compared every link with every pair (a nested loop of links × pairs: 49 of 55 s at
+  // 20,000 links).
+  await db.query(`ANALYZE bench_gen.links_plan, bench_gen.jobs, bench_gen.link_accounts`);
   // The links themselves (thumbnail provided), in creation order.
   await db.query(
     `INSERT INTO custom_links (organization_id, id, slug, display_name, active, external_id, first_name, last_name, email, phone, role, company, context,
@@ -208,14 +219,9 @@ async function insertLinks(db, spec) {
             l.share_title, l.share_description, l.share_thumbnail_url, l.prospect_logo_url, l.prospect_domain, a.account_domain, l.campaign_id, j.id,
             'provided', l.created_at, l.created_at
        FROM bench_gen.links_plan l JOIN bench_gen.jobs j ON j.org = l.org AND j.job_no = l.job_no AND ${SAME_CAMPAIGN}
-       LEFT JOIN bench_gen.link_accounts a ON a.org = l.org AND a.host IS NOT DISTINCT FROM ${EMAIL_HOST} AND a.domain IS NOT DISTINCT FROM l.prospect_domain
+       LEFT JOIN bench_gen.link_accounts a ON a.org = l.org AND ${ABSENT_AS_KEY('a.host')} = ${ABSENT_AS_KEY(EMAIL_HOST)}
+                                           AND ${ABSENT_AS_KEY('a.domain')} = ${ABSENT_AS_KEY('l.prospect_domain')}
       WHERE l.org = $1 ORDER BY l.created_at, l.id`,
-    [spec.id],
-  );
-  // Their search copies, as link creation writes them with the link (migration LinkDerivedWrites).
-  await db.query(
-    `INSERT INTO custom_link_search (organization_id, custom_link_id, search_text, company_key)
-     SELECT organization_id, id, search_text, lower(company) FROM custom_links WHERE organization_id = $1`,
     [spec.id],
   );
   // Each slug's link and organization, as link creation records them (migration GlobalKeyLookups).
@@ -232,24 +238,4 @@ async function insertLinks(db, spec) {
   );
 }
 
-/**
- * Every campaign's figures (docs/api.md §2.10) from its links once their rollups are in: what link
- * creation and the fold keep in step as they write the links (migration LinkDerivedWrites).
- * @param {Client} db
- */
-async function insertCampaignFigures(db) {
-  await db.query(
-    `INSERT INTO campaign_engagement (organization_id, campaign_id, links, active_links, opened, started, engaged, lead_submitted,
-       meeting_clicked, meeting_booked, bot_scanned_only, page_views, loads, persistent_visitors, ephemeral_page_views, sessions,
-       started_sessions, engaged_sessions, first_opened_at, last_opened_at, last_activity_at)
-     SELECT organization_id, campaign_id, count(*), count(*) FILTER (WHERE active), count(*) FILTER (WHERE stage <> 'not_opened'),
-            count(*) FILTER (WHERE stage IN ('started', 'engaged')), count(*) FILTER (WHERE stage = 'engaged'),
-            count(first_lead_submitted_at), count(first_meeting_clicked_at), count(first_meeting_booked_at),
-            count(*) FILTER (WHERE bot_open_count > 0 AND NOT open_observed), sum(page_view_count), sum(load_count),
-            sum(persistent_visitor_count), sum(ephemeral_page_view_count), sum(session_count), sum(started_session_count),
-            sum(engaged_session_count), min(first_opened_at), max(last_opened_at), max(last_activity_at)
-       FROM custom_links WHERE campaign_id IS NOT NULL GROUP BY organization_id, campaign_id`,
-  );
-}
-
-module.exports = { generateCampaigns, planLinks, insertLinks, insertCampaignFigures };
+module.exports = { generateCampaigns, planLinks, insertLinks };

@@ -19,7 +19,7 @@ const {
 const { organizationSpecs, createOrganizations } = require('./organizations');
 const { createWorkTables } = require('./work-tables');
 const { loadCompanies, generateProspects } = require('./prospects');
-const { generateCampaigns, planLinks, insertLinks, insertCampaignFigures } = require('./campaigns-and-links');
+const { generateCampaigns, planLinks, insertLinks } = require('./campaigns-and-links');
 const { assertJsonSafeVocabulary } = require('./session-documents');
 const { stageAllSessions, insertSessions } = require('./sessions');
 const { stagePeople, computeIntent, insertPeople } = require('./people');
@@ -28,6 +28,7 @@ const { insertTranscripts } = require('./transcripts');
 const { planVisits, numberVisits, insertEvents, createLogPartitions, ensureEventContext } = require('./link-events');
 const { insertDistinctValues, insertLinkSessions, updateLinkRollups } = require('./link-rollups');
 const { verify } = require('./verify');
+const { suspendTriggers, rebuildDerivedTables } = require('./derived-tables');
 const { countsOf, sampleFor, tenantManifest, storeManifest, writeManifestFile } = require('./manifest');
 const { buildResources } = require('./resources');
 
@@ -66,6 +67,7 @@ async function build(admin, flags, scale, manifestFile) {
   await phase('database and migrations', async () => {
     await recreateDatabase(admin, flags.database);
     await runMigrations(url);
+    await withClient(url, suspendTriggers);
   });
   const { ids, apiKey, tenantApiKey } = await phase('organizations and API keys (project CLI)', () =>
     createOrganizations(url, flags),
@@ -131,8 +133,8 @@ async function build(admin, flags, scale, manifestFile) {
         await phase('[B] link session references', () => insertLinkSessions(b));
       })(),
     ]);
-    await phase('link rollups (one UPDATE of custom_links)', () => updateLinkRollups(a));
-    await phase('campaign figures from their links', () => insertCampaignFigures(a));
+    await phase('link rollups (one UPDATE of custom_links)', () => updateLinkRollups(a, now));
+    await phase('derived tables (set-based recounts), triggers back on', () => rebuildDerivedTables(a));
     await phase('drop work tables, VACUUM ANALYZE (two connections)', async () => {
       await a.query(`DROP SCHEMA bench_gen CASCADE`);
       /**
@@ -146,6 +148,8 @@ async function build(admin, flags, scale, manifestFile) {
         vacuum(a, [
           'sessions',
           'session_emails',
+          'session_counts',
+          'campaign_engagement',
           'session_transcripts',
           'people',
           'accounts',

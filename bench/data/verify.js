@@ -1,10 +1,11 @@
 // Verification against the service's compiled rules: sampled links, sampled people (with their sessions
-// and accounts), and whole-table invariants; any mismatch is a VerificationError (exit 1, no manifest).
+// and accounts), whole-table invariants, and the derived tables against a recount; any mismatch is a VerificationError (exit 1, no manifest).
 'use strict';
 const { log } = require('./log');
 const { VISIBLE } = require('./sql');
 const { verifyLinks } = require('./verify-links');
 const { verifyPeople } = require('./verify-people');
+const { verifyDerivedTables } = require('./derived-tables');
 
 /**
  * Whole-table invariants that are cheap to check in SQL.
@@ -51,6 +52,8 @@ async function verify(db, specs) {
   await verifyLinks(db, specs, failures);
   await verifyPeople(db, specs, failures);
   await globalChecks(db, failures);
+  await verifyDerivedTables(db, failures);
+  log('  checked the derived tables (session counts, email search, campaign figures, link search) against a recount');
   if (failures.length > 0) {
     for (const failure of failures.slice(0, 40)) log(`  MISMATCH ${failure}`);
     throw new VerificationError(`${failures.length} mismatches between the dataset and the service's rules`);

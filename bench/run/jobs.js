@@ -1,5 +1,6 @@
-// The link creation jobs (one worker process, below the API's CPU priority) and the mixed scenario:
-// the sessions list's p99 alone and while a job renders its cards.
+// The link creation jobs (worker processes below the API's CPU priority: one, or with --workers N
+// each job with one and then with N) and the mixed scenario: the sessions list's p99 alone and while
+// a job renders its cards.
 'use strict';
 const path = require('node:path');
 const { log, sleep } = require('./log');
@@ -14,7 +15,8 @@ const ACTIVE = ['queued', 'processing'];
 /**
  * @typedef {import('../../client/index').components['schemas']['JobResponse']} JobState  A job as GET /custom-link-jobs/{id} answers.
  * @typedef {{ name: string, count: number, thumbnails: boolean, label: string, timeoutMs: number }} JobRequest
- * @typedef {{ name: string, seconds: number | null, status: string, links: number, thumbnails_rendered: number, failure?: string }} JobOutcome
+ * @typedef {{ name: string, seconds: number | null, status: string, links: number, thumbnails_rendered: number, failure?: string,
+ *   workers?: number, seconds_one_worker?: number | null, worker_scaling?: number | null }} JobOutcome
  * @typedef {import('./measure').Target & { children: import('node:child_process').ChildProcess[] }} Api  The API processes.
  */
 
@@ -247,18 +249,24 @@ async function runJobs(jobs, mixed, ctx) {
   if (jobs.length === 0 && !mixed) return { jobs: [], mixed: null, targets: [], failures: [], runs: [] };
   if (!ctx.jobsOrganization) throw new Error('the jobs have no organization');
   const jobsHeaders = headersOf(ctx.jobsOrganization.apiKey);
-  const workerPort = await freePort();
-  // The worker of the tree under test (--api-tree), as its API processes.
+  // The workers of the tree under test (--api-tree), as its API processes.
   const tree = opts.apiTree ?? ROOT;
-  const worker = startChild(
-    'worker',
-    path.join(tree, 'dist/src/main.js'),
-    { ...env, APP_ROLE: 'worker', PORT: String(workerPort) },
-    { nice: WORKER_NICE, cwd: tree },
-  );
+  /** @type {import('node:child_process').ChildProcess[]} */
+  const workers = [];
+  const startWorker = async () => {
+    const port = await freePort();
+    const worker = startChild(
+      workers.length === 0 ? 'worker' : `worker${workers.length + 1}`,
+      path.join(tree, 'dist/src/main.js'),
+      { ...env, APP_ROLE: 'worker', PORT: String(port) },
+      { nice: WORKER_NICE, cwd: tree },
+    );
+    workers.push(worker);
+    await waitHealthy(worker, `http://127.0.0.1:${port}/healthz`);
+  };
   const origin = api.urls[0];
   try {
-    await waitHealthy(worker, `http://127.0.0.1:${workerPort}/healthz`);
+    await startWorker();
     const timeoutMs = opts.smoke ? 120_000 : 600_000;
     log(`jobs: warm-up job of ${Math.min(50, opts.jobLinks)} links`);
     await timeJob(origin, jobsHeaders, {
@@ -268,28 +276,49 @@ async function runJobs(jobs, mixed, ctx) {
       label: `${runTag}-warm-up`,
       timeoutMs,
     });
-    /** @type {Omit<JobOutcome, 'failure'>[]} */
-    const results = [];
     /** @type {ReturnType<typeof evaluate>} */
     const targets = [];
     /** @type {{ name: string, server: string, failure: string }[]} */
     const failures = [];
-    for (const [i, job] of jobs.entries()) {
-      log(job.name);
-      const { failure, ...result } = await timeJob(origin, jobsHeaders, {
-        name: job.name,
-        count: opts.jobLinks,
-        thumbnails: job.thumbnails,
-        label: `${runTag}-job-${i}`,
+    /** @param {string} pass  Keeps each pass's idempotency keys apart. */
+    const runPass = async (pass) => {
+      /** @type {Omit<JobOutcome, 'failure'>[]} */
+      const results = [];
+      for (const [i, job] of jobs.entries()) {
+        log(`${job.name} (${workers.length} worker${workers.length === 1 ? '' : 's'})`);
+        const { failure, ...result } = await timeJob(origin, jobsHeaders, {
+          name: job.name,
+          count: opts.jobLinks,
+          thumbnails: job.thumbnails,
+          label: `${runTag}-job-${i}${pass}`,
+          timeoutMs,
+        });
+        log(
+          `  ${result.status} in ${result.seconds} s (${result.links} links, ${result.thumbnails_rendered} cards rendered)`,
+        );
+        results.push(result);
+        if (failure) failures.push({ name: job.name, server: 'api', failure });
+      }
+      return results;
+    };
+    // --workers N: each job with one worker first, then with N (the figures of both in the row).
+    const alone = opts.workers > 1 ? await runPass('') : null;
+    if (alone) {
+      while (workers.length < opts.workers) await startWorker();
+      // The new workers warm up too (cards rendered, so their renderers are), before the jobs they are timed on.
+      log(`jobs: warm-up job of ${Math.min(50, opts.jobLinks)} links with rendered cards, ${workers.length} workers`);
+      await timeJob(origin, jobsHeaders, {
+        name: 'warm-up',
+        count: Math.min(50, opts.jobLinks),
+        thumbnails: true,
+        label: `${runTag}-warm-up-w${opts.workers}`,
         timeoutMs,
       });
-      log(
-        `  ${result.status} in ${result.seconds} s (${result.links} links, ${result.thumbnails_rendered} cards rendered)`,
-      );
-      results.push(result);
-      if (failure) failures.push({ name: job.name, server: 'api', failure });
-      targets.push(...evaluate(job.name, job.targets, result));
     }
+    const results = (await runPass(alone ? `-w${opts.workers}` : '')).map((result, i) =>
+      alone ? againstOneWorker(result, alone[i], opts.workers) : result,
+    );
+    for (const [i, job] of jobs.entries()) targets.push(...evaluate(job.name, job.targets, results[i]));
     let mixedResult = null;
     if (mixed) {
       // Windows short enough to fit inside the job: 60 % of a rendering job's time in this run.
@@ -305,8 +334,24 @@ async function runJobs(jobs, mixed, ctx) {
     }
     return { jobs: results, mixed: mixedResult?.row ?? null, targets, failures, runs: mixedResult?.runs ?? [] };
   } finally {
-    await stopChild(worker);
+    await Promise.all(workers.map((worker) => stopChild(worker)));
   }
 }
+
+/**
+ * A job's outcome with N workers, and with one: its seconds, and `worker_scaling` = one ÷ N.
+ * @param {Omit<JobOutcome, 'failure'>} many
+ * @param {Omit<JobOutcome, 'failure'>} one
+ * @param {number} workers
+ */
+const againstOneWorker = (many, one, workers) => ({
+  ...many,
+  workers,
+  seconds_one_worker: one.seconds,
+  worker_scaling:
+    many.seconds !== null && one.seconds !== null && many.seconds > 0
+      ? Math.round((one.seconds / many.seconds) * 100) / 100
+      : null,
+});
 
 module.exports = { jobsOrganization, runJobs };

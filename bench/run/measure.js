@@ -4,6 +4,7 @@
 const { fork } = require('node:child_process');
 const path = require('node:path');
 const { log } = require('./log');
+const { compareHeaderNames, headerMismatch } = require('./headers');
 const { adopt, cpuSeconds } = require('./processes');
 const { eventBodies, pick } = require('./requests');
 
@@ -39,6 +40,7 @@ const GENERATOR = path.join(__dirname, 'load-generator.js');
 /**
  * @typedef {object} ScenarioRow  A scenario's figures in the results (service side the mean of its runs).
  * @property {string} name
+ * @property {string} [key]  Its name before any rename (the same at every dataset size).
  * @property {number | null} rps
  * @property {number | null} p50_ms
  * @property {number | null} p99_ms
@@ -51,6 +53,11 @@ const GENERATOR = path.join(__dirname, 'load-generator.js');
  * @property {number | null} baseline_cpu_ms_per_request
  * @property {number | null} baseline_p50_ms
  * @property {number | null} baseline_p99_ms
+ * @property {number | null} [tail]  p99 ÷ p50.
+ * @property {number | null} [baseline_tail]  The raw baseline's p99 ÷ p50 in the same run.
+ * @property {{ path: string, status: [number, number], only_service: string[], only_raw: string[] }} [header_names]
+ *   A single-row read's answer from both sides: the header names only one of them sent.
+ * @property {string | null} [header_failure]  Why the header names differ, or null.
  * @property {number | null} [rps_one_instance]
  * @property {number | null} [p99_ms_one_instance]
  * @property {number | null} [scaling]
@@ -277,6 +284,18 @@ async function runScenario(scenario, targets, opts, context) {
   );
   /** @type {Record<Server, Run[]>} */
   const runs = { service: [], raw: [], one: [] };
+  // Before the load: what the service and its raw baseline answer the same request with.
+  const headerNames =
+    scenario.sameHeaders && targets.raw
+      ? await compareHeaderNames(
+          targets.service.urls[0],
+          targets.raw.urls[0],
+          scenario.paths[0],
+          headersOf(scenario.apiKey),
+        )
+      : null;
+  const headerFailure = headerNames ? headerMismatch(headerNames) : null;
+  if (headerFailure) log(`  FAILED: ${headerFailure}`);
   const watching = scenario.watch ? scenario.watch(context) : null;
   for (const [seq, server] of order.entries()) {
     const target = targets[server];
@@ -294,6 +313,7 @@ async function runScenario(scenario, targets, opts, context) {
   /** @type {ScenarioRow & import('./scenarios').Figures} */
   const row = {
     name,
+    key: scenario.key,
     rps: service.rps,
     p50_ms: service.p50_ms,
     p99_ms: service.p99_ms,
@@ -308,6 +328,9 @@ async function runScenario(scenario, targets, opts, context) {
     // that does nothing but the work, against which the service's p99 / p50 reads.
     baseline_p50_ms: raw ? raw.p50_ms : null,
     baseline_p99_ms: raw ? raw.p99_ms : null,
+    tail: ratioOf(service.p99_ms, service.p50_ms),
+    baseline_tail: raw ? ratioOf(raw.p99_ms, raw.p50_ms) : null,
+    ...(headerNames ? { header_names: headerNames, header_failure: headerFailure } : {}),
     ...(one
       ? {
           rps_one_instance: one.rps,

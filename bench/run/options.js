@@ -11,7 +11,7 @@ class UsageError extends Error {}
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  /** @type {{ seconds?: number, warmup?: number, connections?: number, instances?: number, jobLinks?: number, only?: string, manifest?: string, out?: string, redis?: string, apiTree?: string, smoke?: boolean, check?: boolean }} */
+  /** @type {{ seconds?: number, warmup?: number, connections?: number, instances?: number, workers?: number, jobLinks?: number, only?: string, manifest?: string, out?: string, redis?: string, apiTree?: string, smoke?: boolean, check?: boolean }} */
   const given = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -29,6 +29,7 @@ function parseArgs(argv) {
     else if (arg === '--warmup') given.warmup = number(0);
     else if (arg === '--connections') given.connections = number(1);
     else if (arg === '--instances') given.instances = Math.floor(number(1));
+    else if (arg === '--workers') given.workers = Math.floor(number(1));
     else if (arg === '--job-links') given.jobLinks = Math.min(500, number(1));
     else if (arg === '--only') given.only = value().toLowerCase();
     else if (arg === '--manifest') given.manifest = path.resolve(value());
@@ -47,6 +48,7 @@ function parseArgs(argv) {
     warmup: given.warmup ?? (smoke ? 0 : 3),
     connections: given.connections ?? 20,
     instances: given.instances ?? 1,
+    workers: given.workers ?? 1,
     jobLinks: given.jobLinks ?? (smoke ? 50 : 500),
     only: given.only ?? null,
     manifest: given.manifest ?? path.join(BENCH, smoke ? '.dataset.engagement_bench_smoke.json' : '.dataset.json'),

@@ -44,10 +44,12 @@ const MARK_END = '<!-- bench:latest:end -->';
 const RAW_BASELINE =
   'The raw baseline (`bench/raw-server.js`) is the service without its framework: the built modules booted as a Nest application context (no HTTP adapter) ' +
   'and answered on node:http by calling the very service methods the controllers call, so the same SQL, repositories, pool, count strategy (the Redis count cache), ' +
-  'cursors and response mapping; per request it also authenticates the key as the service does once its key cache is warm (SHA-256 of the presented key, one map lookup, the scope check), ' +
-  "makes one rate-limit round trip to Redis with the service's own script, and a transcript read charges the daily quota in its statement as the service's does. " +
-  'It leaves out express and Nest’s request pipeline (routing, middleware, guards, pipes and validation, interceptors, the exception filter), helmet, request ids, logging and metrics. ' +
-  '`ratio` = service req/s ÷ raw req/s, measured service, raw, raw, service in one run (each side the mean of its two runs).';
+  "cursors and response mapping; per request it also does the work around them with the service's own code: the request id and security headers (helmet's set, Cache-Control), " +
+  "the key through the service's ApiKeyGuard and principal cache, the scope check, one rate-limit round trip to Redis on the RateLimitGuard's storage with the X-RateLimit-* headers, " +
+  "and a transcript read charges the daily quota in its statement as the service's does. Each single-row read's answer has the same header names on both sides (checked in the run). " +
+  'It leaves out express and Nest’s request pipeline (routing, the other guards, pipes and validation, the exception filter), logging and metrics. ' +
+  '`ratio` = service req/s ÷ raw req/s, measured service, raw, raw, service in one run (each side the mean of its two runs). ' +
+  'Tails: p99 / p50 of each side in the same run; target: the service’s within 1.2 × the raw baseline’s.';
 
 /**
  * p99 ÷ p50, or null when either is missing.
@@ -79,6 +81,7 @@ function printSummary(results) {
       ratio: s.ratio,
       'CPU ms/req': s.cpu_ms_per_request,
       'raw CPU ms/req': s.baseline_cpu_ms_per_request,
+      'p99 / p50': tailRatio(s.p99_ms, s.p50_ms),
       'raw p99 / p50': tailRatio(s.baseline_p99_ms, s.baseline_p50_ms),
       ...(results.instances > 1
         ? { 'one instance req/s': s.rps_one_instance ?? null, scaling: s.scaling ?? null }
@@ -86,6 +89,7 @@ function printSummary(results) {
     })),
   );
   if (results.jobs.length > 0) console.table(results.jobs);
+  for (const line of workerLines(results)) console.log(line);
   if (results.events)
     console.log(
       `event ingestion: ${fmt(results.events.events_per_s)} events/s (${results.events.batch_size} per batch, ${results.events.connections} connections)`,
@@ -126,7 +130,7 @@ function markdownSection(results, opts) {
     '',
     RAW_BASELINE,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | max ms | raw req/s | ratio | CPU ms/req (raw) | raw p50 / p99 ms (p99 / p50) | target (value) | met |',
+    '| scenario | req/s | p50 ms | p99 ms (p99 / p50) | max ms | raw req/s | ratio | CPU ms/req (raw) | raw p50 / p99 ms (p99 / p50) | target (value) | met |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.scenarios.map((s) => {
       const noted = s.connections !== opts.connections ? ` (${s.connections} connections)` : '';
@@ -138,7 +142,7 @@ function markdownSection(results, opts) {
         s.baseline_p99_ms === null || s.baseline_p99_ms === undefined
           ? '–'
           : `${fmt(s.baseline_p50_ms, 1)} / ${fmt(s.baseline_p99_ms, 1)} (${fmt(tailRatio(s.baseline_p99_ms, s.baseline_p50_ms), 2)})`;
-      return `| ${s.name}${noted} | ${fmt(s.rps)} | ${fmt(s.p50_ms, 1)} | ${fmt(s.p99_ms, 1)} | ${fmt(s.max_ms)} | ${fmt(s.baseline_rps)} | ${fmt(s.ratio, 2)} | ${cpu} | ${rawTail} ${targetCells(s.name)}`;
+      return `| ${s.name}${noted} | ${fmt(s.rps)} | ${fmt(s.p50_ms, 1)} | ${fmt(s.p99_ms, 1)} (${fmt(tailRatio(s.p99_ms, s.p50_ms), 2)}) | ${fmt(s.max_ms)} | ${fmt(s.baseline_rps)} | ${fmt(s.ratio, 2)} | ${cpu} | ${rawTail} ${targetCells(s.name)}`;
     }),
   ];
   if (instances > 1) {
@@ -191,12 +195,41 @@ function markdownSection(results, opts) {
         `PostgreSQL CPU ${fmt(run?.postgres_cpu_ms_per_1000_events)} ms per 1,000 events; rollup mismatches ${fmt(run?.rollup_mismatches)}.`,
     );
   }
+  const against = workerLines(results);
+  if (against.length > 0) lines.push('', ...against);
   const rss = results.rss;
   lines.push(
     '',
     `API peak RSS over the run: ${fmt(results.peak_rss_mb, 1)} MB (VmHWM ${fmt(rss.vmhwm_mb, 1)} MB, highest VmRSS sampled each second ${fmt(rss.sampled_vmrss_mb, 1)} MB); target ≤ 300 MB.`,
   );
   return lines.join('\n');
+}
+
+/**
+ * With --workers N: the jobs' seconds and the ingestion's events/s with N workers against one, in the same run.
+ * @param {Results} results
+ * @returns {string[]}
+ */
+function workerLines(results) {
+  const ingestion = results.scenarios.find((s) => s.name.startsWith('event ingestion') && s.workers !== undefined);
+  const jobs = results.jobs.filter((j) => j.workers !== undefined);
+  if (!ingestion && jobs.length === 0) return [];
+  const workers = ingestion?.workers ?? jobs[0].workers;
+  return [
+    `Worker processes: ${workers} against one, in the same run (one first, then ${workers}):`,
+    '',
+    '| scenario | one worker | ' + `${workers} workers | scaling |`,
+    '|---|---|---|---|',
+    ...jobs.map(
+      (j) => `| ${j.name} | ${fmt(j.seconds_one_worker, 1)} s | ${fmt(j.seconds, 1)} s | ${fmt(j.worker_scaling, 2)} |`,
+    ),
+    ...(ingestion
+      ? [
+          `| ${ingestion.name}: events/s | ${fmt(ingestion.events_per_s_one_worker)} | ${fmt(ingestion.events_per_s)} | ${fmt(ingestion.worker_scaling, 2)} |`,
+          `| ${ingestion.name}: fold lag p99 | ${fmt(ingestion.fold_lag_p99_ms_one_worker)} ms | ${fmt(ingestion.fold_lag_p99_ms)} ms | |`,
+        ]
+      : []),
+  ];
 }
 
 /**
