@@ -2,7 +2,7 @@
 // from the stage into the sessions table once the people exist.
 'use strict';
 const { VOCAB } = require('./vocabulary');
-const { Params, ms, normal, visibleOf } = require('./sql');
+const { Params, ms, normal, VISIBLE, visibleOf } = require('./sql');
 const { trackingJson, detailsJson, featurePair } = require('./session-documents');
 const { log } = require('./log');
 
@@ -288,6 +288,27 @@ async function insertSessions(db, specs) {
   // Each session id's organization, as ingestion records it (migration GlobalKeyLookups).
   await db.query(
     `INSERT INTO session_ids (id, organization_id) SELECT id, organization_id FROM bench_gen.sessions_stage`,
+  );
+  await insertDerivedRows(db);
+}
+
+/**
+ * What the service writes with each session it stores (src/modules/sessions/derived-writes.ts): the
+ * visible sessions counted per UTC month and facets (as pending deltas, which the maintenance job
+ * compacts), and the email search's copy of the visible sessions with an email, in list order.
+ * @param {Client} db
+ */
+async function insertDerivedRows(db) {
+  const facets = 'effective_qualification_status, buying_intent, booked_status';
+  await db.query(
+    `INSERT INTO session_count_deltas (organization_id, month, ${facets}, sessions)
+     SELECT organization_id, date_trunc('month', start_time AT TIME ZONE 'UTC'), ${facets}, count(*)
+       FROM sessions WHERE ${VISIBLE} GROUP BY organization_id, 2, ${facets}`,
+  );
+  await db.query(
+    `INSERT INTO session_emails (organization_id, id, start_time, email_key, ${facets})
+     SELECT organization_id, id, start_time, email_key, ${facets} FROM sessions
+      WHERE ${VISIBLE} AND email_key IS NOT NULL ORDER BY start_time, id`,
   );
 }
 
