@@ -11,8 +11,8 @@ import { createTestApp, readUntil, type Tenant, type TestApp } from './support/t
  * are written by the statements that write sessions (src/modules/sessions/derived-writes.ts; no
  * trigger since migration SessionDerivedWrites): after each way the service writes a session —
  * ingestion of a new one, its analysis finishing, its re-ingestion, the person rollup rewriting its
- * effective qualification, its deletion by erasure and by retention — the counts and the search
- * equal a recount of the sessions, and GET /sessions agrees.
+ * effective qualification, its deletion by erasure and by retention, and concurrent ingestions of
+ * one email — the counts and the search equal a recount of the sessions, and GET /sessions agrees.
  */
 jest.setTimeout(120_000);
 
@@ -115,6 +115,22 @@ describe('rows derived from sessions, written with them', () => {
     // Assessed last: the person's qualification, which their other visible sessions take on.
     await put(newSessionId(), at(recent(1), { email: 'ann@derived.test', qualificationStatus: 'unqualified' }));
     expect(await effective()).toBe('unqualified');
+    await expectExact(emails);
+  });
+
+  it('concurrent ingestions of one email, new sessions and re-ingestions of the same ids, with their rollups', async () => {
+    const shared = Array.from({ length: 6 }, () => newSessionId());
+    const bodies = (round: number) =>
+      shared.map((id, i) => ({
+        id,
+        body: at(recent(1 + ((i + round) % 4)), {
+          email: 'dora@derived.test',
+          qualificationStatus: (i + round) % 2 ? 'qualified' : 'unqualified',
+          buyingIntent: ['high', 'medium', 'low', null][(i + round) % 4],
+          analysisStatus: (i + round) % 5 === 0 ? 'pending' : 'analyzed',
+        }),
+      }));
+    await Promise.all([0, 1, 2].flatMap((round) => bodies(round).map(({ id, body }) => put(id, body))));
     await expectExact(emails);
   });
 

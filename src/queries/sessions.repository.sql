@@ -109,6 +109,9 @@ SELECT id FROM sessions
 WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2::uuid) AND ${selectionSql(selection, params)}
 ORDER BY id LIMIT $3
 
+-- SessionsRepository.emailKeysOf
+SELECT DISTINCT email_key FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND email_key IS NOT NULL
+
 -- SessionsRepository.deleteSelected
 WITH before AS (
   DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}

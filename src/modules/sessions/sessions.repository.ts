@@ -554,6 +554,15 @@ export class SessionsRepository {
     return rows.map((row) => row.id);
   }
 
+  /** The email keys of these sessions, visible or not (sessions primary key). */
+  async emailKeysOf(tx: EntityManager, organizationId: string, ids: string[]): Promise<string[]> {
+    const rows: Pick<Row<'sessions'>, 'email_key'>[] = await tx.query(
+      `SELECT DISTINCT email_key FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND email_key IS NOT NULL`,
+      [organizationId, ids],
+    );
+    return rows.map((row) => row.email_key as string);
+  }
+
   /**
    * Deletes those of these sessions that `selection` still picks (an ingestion may have changed one
    * since it was listed; callers hold the sessions' locks), their transcripts with them (foreign
