@@ -312,4 +312,4 @@ async function insertDerivedRows(db) {
   );
 }
 
-module.exports = { stageAllSessions, insertSessions };
+module.exports = { stageAllSessions, insertSessions, insertDerivedRows };
