@@ -29,14 +29,15 @@ import type {
   SessionPage,
 } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
+import { deleteSessionRows, updateSessionRows } from './support/session-writes';
 import { folded } from './support/fold';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 import { CountCache } from '../src/common/pagination/count-cache';
 import { SESSION_LIST } from '../src/modules/sessions/session-list';
 
 /**
- * The derived aggregates kept by triggers (row-level since migration RowLevelTriggers), proven exact through HTTP against
- * oracles over the source rows:
+ * The derived aggregates, proven exact through HTTP against oracles over the source rows (the session
+ * counts and the email search are written with the sessions: src/modules/sessions/derived-writes.ts):
  * - session totals (GET /sessions pagination.total) and deep offsets, from session_counts plus
  *   pending session_count_deltas (migration SessionCounts), with pending deltas only, after
  *   compaction, after writes through the API and SQL (negative deltas), and under concurrency;
@@ -524,55 +525,47 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     await expectNoDrift();
   });
 
-  it('(c) SQL UPDATE/DELETE after compaction (negative deltas): totals and deep pages, before and after another compaction', async () => {
+  it('(c) SQL UPDATE/DELETE with their derived rows (test/support/session-writes.ts) after compaction (negative deltas): totals and deep pages, before and after another compaction', async () => {
     await compactSessionCounts(pool);
     const release = await holdCompactions(pool, a.organizationId);
     try {
       const org = a.organizationId;
+      const bulk = (modulus: number, rest: number) =>
+        `display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % ${modulus} = ${rest}`;
       // Across month edges, both ways.
-      await pool.query(
-        `UPDATE sessions SET start_time = start_time + interval '20 days' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 61 = 5`,
-        [org],
-      );
-      await pool.query(
-        `UPDATE sessions SET start_time = start_time - interval '9 days 1 millisecond' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 67 = 6`,
-        [org],
-      );
+      await updateSessionRows(pool, org, `start_time = start_time + interval '20 days'`, bulk(61, 5));
+      await updateSessionRows(pool, org, `start_time = start_time - interval '9 days 1 millisecond'`, bulk(67, 6));
       // Facets, including to and from NULL.
-      await pool.query(
-        `UPDATE sessions SET buying_intent = CASE WHEN buying_intent IS NULL THEN 'high' WHEN buying_intent = 'none' THEN NULL ELSE 'none' END,
-                booked_status = CASE WHEN booked_status = 'booked' THEN 'not_booked' ELSE booked_status END,
-                effective_qualification_status = CASE WHEN effective_qualification_status IS NULL THEN 'unqualified' ELSE effective_qualification_status END
-          WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 41 = 7`,
-        [org],
+      await updateSessionRows(
+        pool,
+        org,
+        `buying_intent = CASE WHEN buying_intent IS NULL THEN 'high' WHEN buying_intent = 'none' THEN NULL ELSE 'none' END,
+         booked_status = CASE WHEN booked_status = 'booked' THEN 'not_booked' ELSE booked_status END,
+         effective_qualification_status = CASE WHEN effective_qualification_status IS NULL THEN 'unqualified' ELSE effective_qualification_status END`,
+        bulk(41, 7),
       );
       // Hidden (staging / pending), shown again (pending → analyzed), deleted.
-      await pool.query(
-        `UPDATE sessions SET environment = 'staging' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 97 = 8`,
-        [org],
+      await updateSessionRows(pool, org, `environment = 'staging'`, bulk(97, 8));
+      await updateSessionRows(pool, org, `analysis_status = 'pending'`, bulk(89, 9));
+      await updateSessionRows(
+        pool,
+        org,
+        `analysis_status = 'analyzed'`,
+        `analysis_status = 'pending' AND (substr(md5(id::text), 1, 1)) < '8'`,
       );
-      await pool.query(
-        `UPDATE sessions SET analysis_status = 'pending' WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 89 = 9`,
-        [org],
-      );
-      await pool.query(
-        `UPDATE sessions SET analysis_status = 'analyzed' WHERE organization_id = $1 AND analysis_status = 'pending' AND (substr(md5(id::text), 1, 1)) < '8'`,
-        [org],
-      );
-      await pool.query(
-        `DELETE FROM sessions WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 53 = 10`,
-        [org],
-      );
+      await deleteSessionRows(pool, org, bulk(53, 10));
       // The boundary sessions go as well.
-      await pool.query(
-        `DELETE FROM sessions WHERE organization_id = $1 AND start_time = '2026-03-01T00:00:00Z' AND effective_qualification_status = 'unqualified'`,
-        [org],
+      await deleteSessionRows(
+        pool,
+        org,
+        `start_time = '2026-03-01T00:00:00Z' AND effective_qualification_status = 'unqualified'`,
       );
       // One statement that both deletes a month's rows' worth and moves others: a multi-row UPDATE changing month and visibility at once.
-      await pool.query(
-        `UPDATE sessions SET start_time = start_time + interval '1 month', environment = CASE WHEN environment = 'production' THEN 'staging' ELSE 'production' END
-          WHERE organization_id = $1 AND display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % 101 = 11`,
-        [org],
+      await updateSessionRows(
+        pool,
+        org,
+        `start_time = start_time + interval '1 month', environment = CASE WHEN environment = 'production' THEN 'staging' ELSE 'production' END`,
+        bulk(101, 11),
       );
 
       // Out-of-band SQL bumps no count-cache version (only the service's own writes do), so the

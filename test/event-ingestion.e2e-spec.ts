@@ -12,6 +12,7 @@ import { insertLinks, oracleCampaignEngagement } from './support/aggregates';
 import type { EventInput, EventsAnswer, Link } from './support/api-types';
 import { foldNow } from './support/fold';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
+import { OrganizationsService } from '../src/modules/organizations';
 
 /**
  * Event batches committed together (group commit, issue 21): concurrent batches of an organization
@@ -162,7 +163,7 @@ describe('event batches committed together', () => {
     );
   });
 
-  it("an organization's events, distinct values, session references and analytics facets are deleted with it", async () => {
+  it("an organization's engagement rows (no foreign key to organizations) are deleted with it, another's kept", async () => {
     const who = await t.createTenant();
     const other = await t.createTenant();
     const [mine, theirs] = [(await linksInCampaign(who, 1)).linkIds, (await linksInCampaign(other, 1)).linkIds];
@@ -170,22 +171,42 @@ describe('event batches committed together', () => {
     await post(other, eventPool(theirs, 20, `d-${randomUUID()}`)).expect(202);
     // Folded first, so the distinct values and session references are there and no longer change.
     await Promise.all([foldNow(t.app, who.organizationId), foldNow(t.app, other.organizationId)]);
+    // Every table OrganizationEngagement deletes from: rows per table.
+    const tables = [
+      'link_events',
+      'link_distinct_values',
+      'link_sessions',
+      'link_event_ids',
+      'link_event_batches',
+      'engagement_folds',
+      'link_event_hours',
+      'event_facet_hours',
+      'event_facet_days',
+      'event_facet_versions',
+    ];
     const rows = async (organizationId: string) =>
-      (
-        await db.query<{ n: number }>(
-          `SELECT (SELECT count(*) FROM link_events WHERE organization_id = $1) + (SELECT count(*) FROM link_event_ids WHERE organization_id = $1)
-                + (SELECT count(*) FROM link_distinct_values WHERE organization_id = $1)
-                + (SELECT count(*) FROM link_sessions WHERE organization_id = $1)
-                + (SELECT count(*) FROM event_facet_hours WHERE organization_id = $1)
-                + (SELECT count(*) FROM event_facet_days WHERE organization_id = $1)
-                + (SELECT count(*) FROM event_facet_versions WHERE organization_id = $1) AS n`,
-          [organizationId],
-        )
-      ).rows[0].n;
-    expect(Number(await rows(who.organizationId))).toBeGreaterThan(0);
-    const otherRows = Number(await rows(other.organizationId));
-    await db.query('DELETE FROM organizations WHERE id = $1', [who.organizationId]);
-    expect(Number(await rows(who.organizationId))).toBe(0);
-    expect(Number(await rows(other.organizationId))).toBe(otherRows);
+      Object.fromEntries(
+        await Promise.all(
+          tables.map(async (table) => {
+            const { rows: counted } = await db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`,
+              [organizationId],
+            );
+            return [table, counted[0].n] as const;
+          }),
+        ),
+      );
+    const held = await rows(who.organizationId);
+    const empty = Object.fromEntries(tables.map((table) => [table, 0]));
+    // A fold consumes its batches: every other table holds rows of the organization, so each DELETE is seen to work.
+    expect(tables.filter((table) => held[table] === 0)).toEqual(['link_event_batches']);
+    const otherRows = await rows(other.organizationId);
+
+    expect(await t.app.get(OrganizationsService).delete(who.organizationId)).toBe(true);
+
+    expect(await rows(who.organizationId)).toEqual(empty);
+    expect(await rows(other.organizationId)).toEqual(otherRows);
+    expect(await t.app.get(OrganizationsService).exists(who.organizationId)).toBe(false);
+    expect(await t.app.get(OrganizationsService).delete(who.organizationId)).toBe(false);
   });
 });

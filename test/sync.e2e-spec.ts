@@ -2,6 +2,7 @@ import { Pool } from 'pg';
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
 import { insertLinks, insertPreciseSessions } from './support/aggregates';
+import { updateSessionRows } from './support/session-writes';
 import { detailOf } from './support/api-responses';
 import type { AccountPage, LinkPage, PeoplePage, SessionDetail, SessionPage } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
@@ -257,10 +258,7 @@ describe('updated_since', () => {
       Array.from({ length: 4 }, (_, i) => ({ at: sessionAt(i) })),
     );
     const since = await dbNow();
-    await pool.query(`UPDATE sessions SET buying_intent = 'low' WHERE organization_id = $1 AND id = $2`, [
-      who.organizationId,
-      ids[1],
-    ]);
+    await updateSessionRows(pool, who.organizationId, `buying_intent = 'low'`, 'id = $2', [ids[1]]);
     const res = await get(who, SESSIONS, { updated_since: since }).expect(200);
     const body = res.body as SessionPage;
     expect(body.sessions.map((s) => s.id)).toEqual([ids[1]]);

@@ -71,6 +71,19 @@ DELETE FROM link_events WHERE organization_id = $1 AND occurred_at < $2
 -- EngagementRepository.deleteSessionReferences
 DELETE FROM link_sessions WHERE organization_id = $1 AND session_id = ANY($2::uuid[])
 
+-- EngagementRepository.deleteOrganizationRows
+WITH events AS (DELETE FROM link_events WHERE organization_id = $1),
+     distinct_values AS (DELETE FROM link_distinct_values WHERE organization_id = $1),
+     sessions AS (DELETE FROM link_sessions WHERE organization_id = $1),
+     event_ids AS (DELETE FROM link_event_ids WHERE organization_id = $1),
+     batches AS (DELETE FROM link_event_batches WHERE organization_id = $1),
+     folds AS (DELETE FROM engagement_folds WHERE organization_id = $1),
+     hours AS (DELETE FROM link_event_hours WHERE organization_id = $1),
+     facet_hours AS (DELETE FROM event_facet_hours WHERE organization_id = $1),
+     facet_days AS (DELETE FROM event_facet_days WHERE organization_id = $1),
+     facet_versions AS (DELETE FROM event_facet_versions WHERE organization_id = $1)
+SELECT 1
+
 -- EngagementRepository.sessionsReferencedBefore
 SELECT DISTINCT session_id FROM link_sessions
 WHERE organization_id = $1 AND first_seen_at < $2 AND ($3::uuid IS NULL OR session_id > $3::uuid)

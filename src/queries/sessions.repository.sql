@@ -21,10 +21,16 @@ INSERT INTO session_ids (id, organization_id) VALUES ($1, $2)
 ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id
 
 -- SessionsRepository.upsert
-INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
-VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
-ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
-  ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
+WITH before AS (
+  SELECT ${SESSION_IMAGE} FROM sessions WHERE organization_id = $1 AND id = $2 FOR UPDATE),
+after AS (
+  INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
+  SELECT $1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')} FROM (SELECT count(*) FROM before) locked
+  ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
+    ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
+  RETURNING ${SESSION_IMAGE}),
+${DERIVED_WRITES}
+SELECT count(*) AS written FROM after
 
 -- SessionsRepository.replaceTranscript
 INSERT INTO session_transcripts (organization_id, session_id, entries, total) VALUES ($1, $2, $3, $4)
@@ -55,10 +61,19 @@ SELECT id, email_key, start_time, end_time, name, phone, business, utm_source,
 WHERE organization_id = $1 AND email_key = ANY($2) AND ${visibleSession()}
 
 -- SessionsRepository.assignPeople
-UPDATE sessions s SET person_id = a.person_id, effective_qualification_status = a.qualification_status
- FROM jsonb_to_recordset($2::jsonb) AS a(email_key text, person_id uuid, qualification_status text)
-WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
-  AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)
+WITH before AS (
+  SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
+    FROM sessions s JOIN jsonb_to_recordset($2::jsonb) AS a(key text, assigned_person uuid, assigned_qualification text)
+      ON a.key = s.email_key
+   WHERE s.organization_id = $1 AND ${VISIBLE}
+     AND (s.person_id IS DISTINCT FROM a.assigned_person OR s.effective_qualification_status IS DISTINCT FROM a.assigned_qualification)
+     FOR UPDATE OF s),
+after AS (
+  UPDATE sessions s SET person_id = b.assigned_person, effective_qualification_status = b.assigned_qualification
+    FROM before b WHERE s.organization_id = $1 AND s.id = b.id
+  RETURNING ${sessionImageOf('s')}),
+${DERIVED_WRITES}
+SELECT count(*) AS assigned FROM after
 
 -- SessionsRepository.findVisible
 SELECT ${DETAIL_COLUMNS}
@@ -94,10 +109,17 @@ SELECT id FROM sessions
 WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2::uuid) AND ${selectionSql(selection, params)}
 ORDER BY id LIMIT $3
 
+-- SessionsRepository.emailKeysOf
+SELECT DISTINCT email_key FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND email_key IS NOT NULL
+
 -- SessionsRepository.deleteSelected
-DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
-RETURNING s.id, s.email_key, EXISTS (
-  SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript
+WITH before AS (
+  DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
+  RETURNING ${SESSION_IMAGE}, EXISTS (
+    SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript),
+after AS (SELECT ${SESSION_IMAGE} FROM before WHERE false),
+${DERIVED_WRITES}
+SELECT id, email_key, transcript FROM before
 
 -- SessionsRepository.deleteSelected (2)
 DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1

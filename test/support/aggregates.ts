@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { insertSessionRows } from './session-writes';
 
 /**
  * Oracles and seeding for the derived aggregates (session_counts, campaign_engagement), computed
@@ -193,7 +194,8 @@ export async function insertSessions(
   organizationId: string,
   opts: { count: number; first: string; stepSeconds: number; seed: number },
 ): Promise<void> {
-  await pool.query(
+  await insertSessionRows(
+    pool,
     `INSERT INTO sessions (organization_id, id, environment, analysis_status, display_id, start_time, end_time, session_type,
        email, email_key, name, business, qualification_status, effective_qualification_status, qualification_rationale,
        qualification_source, qualification_assessed_at, qualification_rubric_version_id, buying_intent, booked_status,
@@ -233,7 +235,8 @@ export async function insertPreciseSessions(
   rows: PreciseSession[],
 ): Promise<string[]> {
   const ids = rows.map(() => randomUUID());
-  await pool.query(
+  await insertSessionRows(
+    pool,
     `INSERT INTO sessions (organization_id, id, environment, analysis_status, start_time, qualification_status, effective_qualification_status,
        buying_intent, booked_status, tracking, details, fingerprint)
      SELECT $1::uuid, r.id, r.environment, r.analysis, r.at::timestamptz, r.q, r.q, r.intent, r.booked, '{}'::jsonb, '{}'::jsonb, md5(r.id::text) || md5(r.at)

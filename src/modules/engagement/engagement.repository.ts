@@ -348,6 +348,28 @@ export class EngagementRepository {
     return deleted;
   }
 
+  /**
+   * Deletes the organization's rows of the engagement tables that have no foreign key to
+   * organizations (migrations EngagementRowsCascade, EventLog, AnalyticsFacets), in the transaction
+   * that deletes the organization: one statement, each table by its organization-leading key.
+   */
+  async deleteOrganizationRows(tx: EntityManager, organizationId: string): Promise<void> {
+    await tx.query(
+      `WITH events AS (DELETE FROM link_events WHERE organization_id = $1),
+            distinct_values AS (DELETE FROM link_distinct_values WHERE organization_id = $1),
+            sessions AS (DELETE FROM link_sessions WHERE organization_id = $1),
+            event_ids AS (DELETE FROM link_event_ids WHERE organization_id = $1),
+            batches AS (DELETE FROM link_event_batches WHERE organization_id = $1),
+            folds AS (DELETE FROM engagement_folds WHERE organization_id = $1),
+            hours AS (DELETE FROM link_event_hours WHERE organization_id = $1),
+            facet_hours AS (DELETE FROM event_facet_hours WHERE organization_id = $1),
+            facet_days AS (DELETE FROM event_facet_days WHERE organization_id = $1),
+            facet_versions AS (DELETE FROM event_facet_versions WHERE organization_id = $1)
+       SELECT 1`,
+      [organizationId],
+    );
+  }
+
   /** A page of the sessions referenced before `cutoff` (first seen), by id after `after`. */
   async sessionsReferencedBefore(
     organizationId: string,

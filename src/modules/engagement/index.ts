@@ -3,6 +3,7 @@ export { EngagementHttpModule, EngagementWorkerModule, EngagementModule } from '
 export { EventsService } from './events.service';
 export { EventFold } from './event-fold.service';
 export { EventRetention } from './event-retention';
+export { OrganizationEngagement, OrganizationEngagementModule } from './organization-engagement';
 export { FoldProgress } from './fold-progress';
 export { LinkFiling } from './link-filing';
 export type { FiledLink } from './engagement.repository';

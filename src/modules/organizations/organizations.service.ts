@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { OrganizationEngagement } from '../engagement';
 import { OrganizationsRepository } from './organizations.repository';
 
 export interface OrganizationSummary {
@@ -9,7 +12,11 @@ export interface OrganizationSummary {
 
 @Injectable()
 export class OrganizationsService {
-  constructor(private readonly organizations: OrganizationsRepository) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly organizations: OrganizationsRepository,
+    private readonly engagement: OrganizationEngagement,
+  ) {}
 
   async create(name: string): Promise<OrganizationSummary> {
     const organization = await this.organizations.insert(uuidv7(), name);
@@ -23,5 +30,18 @@ export class OrganizationsService {
 
   async exists(id: string): Promise<boolean> {
     return this.organizations.exists(id);
+  }
+
+  /**
+   * Deletes the organization with everything it holds, in one transaction: the rows that reference
+   * it go by their foreign keys, the engagement rows that do not (the event log and what it derives)
+   * by the engagement module, each statement within the organization (on Citus, its shards). Whether
+   * it existed.
+   */
+  async delete(id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await this.engagement.deleteRows(tx, id);
+      return this.organizations.delete(tx, id);
+    });
   }
 }

@@ -41,6 +41,19 @@ export class PeopleRollupsService {
     return (await this.rollUp(tx, organizationId, emailKeys, calculatedAt)).deleted;
   }
 
+  /**
+   * Takes these people's locks, which refresh takes again (the locks are re-entrant). A writer of
+   * sessions takes them before it locks a session's row: a refresh holding a person's lock locks
+   * the person's sessions' rows to point them at it, so a writer holding such a row while waiting
+   * for the person would deadlock with it.
+   */
+  async lockPeople(tx: EntityManager, organizationId: string, emailKeys: Iterable<string>): Promise<void> {
+    await lockNames(
+      tx,
+      [...new Set(emailKeys)].map((key) => `person:${organizationId}:${key}`),
+    );
+  }
+
   private async rollUp(
     tx: EntityManager,
     organizationId: string,
@@ -49,10 +62,7 @@ export class PeopleRollupsService {
   ): Promise<{ ids: Map<string, string>; deleted: number }> {
     const keys = [...new Set(emailKeys)];
     if (keys.length === 0) return { ids: new Map(), deleted: 0 };
-    await lockNames(
-      tx,
-      keys.map((key) => `person:${organizationId}:${key}`),
-    );
+    await this.lockPeople(tx, organizationId, keys);
     const sessionsByKey = await this.sessions.factsFor(tx, organizationId, keys);
     const rollups = [...sessionsByKey].map(([key, sessions]) => rollUpPerson(key, sessions, calculatedAt));
     const ids = await this.people.upsertRollups(tx, organizationId, rollups);

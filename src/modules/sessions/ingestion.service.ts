@@ -49,9 +49,11 @@ export class IngestionService {
       if (stored && stored.organizationId !== organizationId) throw new ConflictError();
       if (stored?.fingerprint === fingerprint) return { personId: stored.personId, changed: false };
       if (!stored) await this.sessions.claimId(tx, organizationId, id);
+      const affected = [stored?.emailKey, record.emailKey].filter((key): key is string => Boolean(key));
+      // The people's locks before the session's row (PeopleRollupsService.lockPeople).
+      await this.rollups.lockPeople(tx, organizationId, affected);
       await this.sessions.upsert(tx, organizationId, id, record, fingerprint);
       if (transcript) await this.sessions.replaceTranscript(tx, organizationId, id, transcript);
-      const affected = [stored?.emailKey, record.emailKey].filter((key): key is string => Boolean(key));
       const people = await this.rollups.refresh(tx, organizationId, affected, new Date());
       const personId = isVisible(record) && record.emailKey ? (people.get(record.emailKey) ?? null) : null;
       // session.analyzed: the ingestion that first shows the session analyzed (and visible), with its detail as GET returns it.

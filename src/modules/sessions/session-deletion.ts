@@ -48,6 +48,9 @@ export class SessionDeletion {
           tx,
           ids.map((id) => `session:${id}`),
         );
+        // The people's locks before the sessions' rows (PeopleRollupsService.lockPeople); under the
+        // sessions' locks their email keys cannot change.
+        await this.rollups.lockPeople(tx, organizationId, await this.sessions.emailKeysOf(tx, organizationId, ids));
         const rows = await this.sessions.deleteSelected(tx, organizationId, ids, selection);
         const references = await this.references.forgetSessions(
           tx,

@@ -13,6 +13,7 @@ import type { SessionAssignment, SessionFacts } from '../people';
 import type { SessionListQuery } from './dto/session-list.query';
 import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
+import { DERIVED_WRITES, SESSION_IMAGE, sessionImageOf } from './derived-writes';
 import { visibleSession } from './visible-session';
 
 /** A session row as the list and detail read it (LIST_COLUMNS), with its person's intent (person_intents). */
@@ -225,13 +226,27 @@ const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] =
   ['custom_link_campaign_id', (r) => r.customLinkCampaignId],
 ];
 
-// EXCLUDED.updated_at is the column's default (now()) in the proposed row: Citus refuses a function call
-// in DO UPDATE but takes a column of EXCLUDED (docs/scaling.md, "Citus compatibility (statements)").
+/**
+ * An ingestion's write of a session with its derived rows (DERIVED_WRITES). The INSERT reads from
+ * `before`, so the session's row is locked and read before the upsert writes it: its old image is
+ * the one the upsert replaces, even when the people rollup of another session with the same email
+ * reassigned it meanwhile. Ingestions of one id run one after another (its advisory lock), so a
+ * session that `before` did not find is inserted, not updated.
+ *
+ * EXCLUDED.updated_at is the column's default (now()) in the proposed row: Citus refuses a function call
+ * in DO UPDATE but takes a column of EXCLUDED (docs/scaling.md, "Citus compatibility (statements)").
+ */
 const UPSERT_SESSION = `
-  INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
-  VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
-  ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
-    ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at`;
+  WITH before AS (
+    SELECT ${SESSION_IMAGE} FROM sessions WHERE organization_id = $1 AND id = $2 FOR UPDATE),
+  after AS (
+    INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
+    SELECT $1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')} FROM (SELECT count(*) FROM before) locked
+    ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
+      ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
+    RETURNING ${SESSION_IMAGE}),
+  ${DERIVED_WRITES}
+  SELECT count(*) AS written FROM after`;
 
 /** The only place that queries sessions and transcripts; every read is scoped by organization_id. */
 @Injectable()
@@ -421,21 +436,34 @@ export class SessionsRepository {
     return byKey;
   }
 
-  /** Points each person's visible sessions at it, with the person's effective qualification. */
+  /**
+   * Points each person's visible sessions at it, with the person's effective qualification, and
+   * keeps the derived rows (DERIVED_WRITES): the sessions whose assignment changes are locked and read
+   * first (`before`), then updated.
+   */
   async assignPeople(tx: EntityManager, organizationId: string, assignments: SessionAssignment[]): Promise<void> {
     if (assignments.length === 0) return;
     await tx.query(
-      `UPDATE sessions s SET person_id = a.person_id, effective_qualification_status = a.qualification_status
-         FROM jsonb_to_recordset($2::jsonb) AS a(email_key text, person_id uuid, qualification_status text)
-        WHERE s.organization_id = $1 AND s.email_key = a.email_key AND ${VISIBLE}
-          AND (s.person_id IS DISTINCT FROM a.person_id OR s.effective_qualification_status IS DISTINCT FROM a.qualification_status)`,
+      `WITH before AS (
+         SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
+           FROM sessions s JOIN jsonb_to_recordset($2::jsonb) AS a(key text, assigned_person uuid, assigned_qualification text)
+             ON a.key = s.email_key
+          WHERE s.organization_id = $1 AND ${VISIBLE}
+            AND (s.person_id IS DISTINCT FROM a.assigned_person OR s.effective_qualification_status IS DISTINCT FROM a.assigned_qualification)
+            FOR UPDATE OF s),
+       after AS (
+         UPDATE sessions s SET person_id = b.assigned_person, effective_qualification_status = b.assigned_qualification
+           FROM before b WHERE s.organization_id = $1 AND s.id = b.id
+         RETURNING ${sessionImageOf('s')}),
+       ${DERIVED_WRITES}
+       SELECT count(*) AS assigned FROM after`,
       [
         organizationId,
         JSON.stringify(
           assignments.map((a) => ({
-            email_key: a.emailKey,
-            person_id: a.personId,
-            qualification_status: a.qualificationStatus,
+            key: a.emailKey,
+            assigned_person: a.personId,
+            assigned_qualification: a.qualificationStatus,
           })),
         ),
       ],
@@ -526,10 +554,20 @@ export class SessionsRepository {
     return rows.map((row) => row.id);
   }
 
+  /** The email keys of these sessions, visible or not (sessions primary key). */
+  async emailKeysOf(tx: EntityManager, organizationId: string, ids: string[]): Promise<string[]> {
+    const rows: Pick<Row<'sessions'>, 'email_key'>[] = await tx.query(
+      `SELECT DISTINCT email_key FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND email_key IS NOT NULL`,
+      [organizationId, ids],
+    );
+    return rows.map((row) => row.email_key as string);
+  }
+
   /**
    * Deletes those of these sessions that `selection` still picks (an ingestion may have changed one
    * since it was listed; callers hold the sessions' locks), their transcripts with them (foreign
-   * key); returns each deleted session's email key and whether it had a transcript.
+   * key) and their derived rows (DERIVED_WRITES, from the deleted rows as RETURNING gives them);
+   * returns each deleted session's email key and whether it had a transcript.
    */
   async deleteSelected(
     tx: EntityManager,
@@ -538,10 +576,14 @@ export class SessionsRepository {
     selection: SessionSelection,
   ): Promise<{ id: string; emailKey: string | null; transcript: boolean }[]> {
     const params: unknown[] = [organizationId, ids];
-    const [rows]: [(Pick<Row<'sessions'>, 'id' | 'email_key'> & { transcript: boolean })[], number] = await tx.query(
-      `DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
-       RETURNING s.id, s.email_key, EXISTS (
-         SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript`,
+    const rows: (Pick<Row<'sessions'>, 'id' | 'email_key'> & { transcript: boolean })[] = await tx.query(
+      `WITH before AS (
+         DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
+         RETURNING ${SESSION_IMAGE}, EXISTS (
+           SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript),
+       after AS (SELECT ${SESSION_IMAGE} FROM before WHERE false),
+       ${DERIVED_WRITES}
+       SELECT id, email_key, transcript FROM before`,
       params,
     );
     await tx.query(`DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1`, [
