@@ -880,7 +880,7 @@ describe('custom links', () => {
       expect(detailOf(unknownAction)).toHaveLength(1);
       expect(detailOf(unknownAction)[0].loc).toEqual(['body', 'action']);
       expect(['enum', 'literal_error']).toContain(detailOf(unknownAction)[0].type);
-      expect(detailOf(unknownAction)[0].msg).toBe("Input should be 'activate', 'deactivate' or 'move'");
+      expect(detailOf(unknownAction)[0].msg).toBe("Input should be 'activate', 'deactivate', 'move' or 'set_access'");
 
       const noAction = await action(who, { customLinkIds: [link.id] }).expect(422);
       expect(detailOf(noAction)[0]).toMatchObject({ type: 'missing', loc: ['body', 'action'] });

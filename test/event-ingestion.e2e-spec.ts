@@ -6,7 +6,7 @@ import {
   statsOf,
   storedFormOf,
   type EngagementEvent,
-  type EventType,
+  type IngestedEventType,
 } from '../src/modules/engagement/rules/engagement-rollup';
 import { insertLinks, oracleCampaignEngagement } from './support/aggregates';
 import type { EventInput, EventsAnswer, Link } from './support/api-types';
@@ -21,7 +21,7 @@ import { createTestApp, type Tenant, type TestApp } from './support/test-app';
 jest.setTimeout(120_000);
 
 const EVENTS = '/api/v1/events';
-const TYPES: EventType[] = [
+const TYPES: IngestedEventType[] = [
   'open',
   'page_view',
   'page_view',

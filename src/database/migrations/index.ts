@@ -41,6 +41,7 @@ import { WebhookMessageLifetime1767060000000 } from './1767060000000-WebhookMess
 import { RowLevelTriggers1767100000000 } from './1767100000000-RowLevelTriggers';
 import { GlobalKeyLookups1767100000001 } from './1767100000001-GlobalKeyLookups';
 import { CampaignLinksNoSetNull1767100000002 } from './1767100000002-CampaignLinksNoSetNull';
+import { LinkAccess1767300000000 } from './1767300000000-LinkAccess';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   RowLevelTriggers1767100000000,
   GlobalKeyLookups1767100000001,
   CampaignLinksNoSetNull1767100000002,
+  LinkAccess1767300000000,
 ];
