@@ -432,3 +432,27 @@ describe('link access (issue 36)', () => {
     });
   });
 });
+
+describe('set_access and the link-mutation limit (docs/api.md §8.3)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ APP_ROLE: 'all', LINK_MUTATIONS_PER_MINUTE: '2', RATE_LIMIT_PER_MINUTE: '100000' });
+  });
+  afterAll(() => t.close());
+
+  it('costs one link mutation; past the limit it is a 429 that changes nothing', async () => {
+    const who = await t.createTenant();
+    const [link] = await createLinks(t.server, who.key, [{ firstName: 'Limited' }]); // 1
+    const bulk = (maxHumanOpens: number) =>
+      request(t.server)
+        .post(`${LINKS}/actions`)
+        .set('x-api-key', who.key)
+        .send({ action: 'set_access', customLinkIds: [link.id], maxHumanOpens });
+    await bulk(5).expect(200); // 2
+    const refused = await bulk(9);
+    expect(refused.status).toBe(429);
+    const after = (await request(t.server).get(`${LINKS}/${link.id}`).set('x-api-key', who.key).expect(200))
+      .body as Link;
+    expect(after.maxHumanOpens).toBe(5);
+  });
+});
