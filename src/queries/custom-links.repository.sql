@@ -49,7 +49,7 @@ RETURNING *
 -- CustomLinksRepository.applyAccess
 UPDATE custom_links SET expires_at = ${expires}, max_human_opens = ${cap}, expired_redirect_url = ${redirect},
       access_closed_at = CASE WHEN (${expires} <= $3 OR human_opens >= ${cap}) THEN access_closed_at END,
-      updated_at = $3
+      updated_at = now()
 WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id
 
 -- CustomLinksRepository.organizationOf

@@ -198,7 +198,7 @@ export class CustomLinksRepository {
     const [rows]: [Pick<CustomLinkRow, 'id'>[], number] = await tx.query(
       `UPDATE custom_links SET expires_at = ${expires}, max_human_opens = ${cap}, expired_redirect_url = ${redirect},
               access_closed_at = CASE WHEN (${expires} <= $3 OR human_opens >= ${cap}) THEN access_closed_at END,
-              updated_at = $3
+              updated_at = now()
         WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`,
       params,
     );
