@@ -252,6 +252,8 @@ describe('link access (issue 36)', () => {
         expect(toExperience(await open(link))).toBe(true);
         expect((await linkOf(link.id)).accessState).toBe('capped');
         expectGone(await open(link));
+        // Once capped, it answers this kind of request as it answers a person.
+        expect((await send(link)).status).toBe(410);
       });
     });
 
