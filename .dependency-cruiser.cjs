@@ -20,9 +20,10 @@ const COMMON_LAYERS = [
       'canonical-json',
       'seeded-random',
       'wiring',
+      'time',
     ],
     comment:
-      'Domain errors and their HTTP status, the SQL helpers, logs, traces, ports (wiring) and plain functions (the data subject of privacy among them): every other layer builds on them.',
+      'Domain errors and their HTTP status, the SQL helpers, logs, traces, ports (wiring), the clock and plain functions (the data subject of privacy among them): every other layer builds on them.',
   },
   {
     layer: 'infrastructure',

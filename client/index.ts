@@ -5,6 +5,7 @@ export type { $defs, components, operations, paths, webhooks } from './schema';
 export type {
   AgentPublishJobFinishedWebhookEvent,
   CustomLinkEngagedWebhookEvent,
+  CustomLinkExpiredWebhookEvent,
   CustomLinkJobFinishedWebhookEvent,
   CustomLinkLeadWebhookEvent,
   CustomLinkMeetingBookedWebhookEvent,

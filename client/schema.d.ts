@@ -1123,6 +1123,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "custom_link.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_link.expired
+         * @description A Custom Link became expired (its expiresAt passed: announced within a minute) or capped (an open took its last human open). Once per such change: a link reopened by an edit is announced again when it closes again. Sent as a POST to every active endpoint subscribed to `custom_link.expired`.
+         */
+        post: operations["webhook_custom_link_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1334,17 +1354,25 @@ export interface components {
         };
         BulkActionRequest: {
             /** @enum {string} */
-            action: "activate" | "deactivate" | "move";
+            action: "activate" | "deactivate" | "move" | "set_access";
             customLinkIds: string[];
             /**
              * Format: uuid
              * @description Required for move; null unfiles.
              */
             campaignId?: string | null;
+            expiresAt?: (string) | null;
+            /** @description How many human, external opens the link leads to the experience; null: no cap. Bots, HEAD requests, prefetches, previews and internal traffic never count. */
+            maxHumanOpens?: number | null;
+            /**
+             * Format: uri
+             * @description An absolute https URL without credentials: where an expired or capped link redirects (302); null: it answers 410.
+             */
+            expiredRedirectUrl?: string | null;
         };
         BulkActionResponse: {
             /** @enum {string} */
-            action: "activate" | "deactivate" | "move";
+            action: "activate" | "deactivate" | "move" | "set_access";
             affectedCount: number;
             customLinkIds: string[];
         };
@@ -1501,6 +1529,14 @@ export interface components {
             prospectLogoUrl?: string | null;
             prospectDomain?: string | null;
             active?: boolean;
+            expiresAt?: (string) | null;
+            /** @description How many human, external opens the link leads to the experience; null: no cap. Bots, HEAD requests, prefetches, previews and internal traffic never count. */
+            maxHumanOpens?: number | null;
+            /**
+             * Format: uri
+             * @description An absolute https URL without credentials: where an expired or capped link redirects (302); null: it answers 410.
+             */
+            expiredRedirectUrl?: string | null;
             externalId?: string | null;
         };
         CreateLinksRequest: {
@@ -1516,7 +1552,7 @@ export interface components {
              * @description An absolute https URL on a public address, on a port the service allows (443 and 80 by default).
              */
             url: string;
-            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased" | "custom_link.expired")[];
             description?: string | null;
             /** @description Limits the link events (custom_link.*) sent to these campaigns and links; null or absent: every link. Names at least one id. */
             filter?: components["schemas"]["WebhookEndpointFilterInput"] | null;
@@ -1531,6 +1567,30 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["CustomLinkWebhookData"];
+        };
+        /** @description The link as GET /api/v1/custom-links/{link_id} returns it when it closed, with why and when. */
+        CustomLinkExpiredWebhookData: components["schemas"]["CustomLinkResponse"] & {
+            /**
+             * @description Its accessState then.
+             * @enum {string}
+             */
+            reason: "expired" | "capped";
+            /**
+             * Format: date-time
+             * @description When the service saw it close.
+             */
+            closedAt: string;
+        };
+        /** @description A Custom Link became expired (its expiresAt passed: announced within a minute) or capped (an open took its last human open). Once per such change: a link reopened by an edit is announced again when it closes again. */
+        CustomLinkExpiredWebhookEvent: {
+            /** @enum {string} */
+            type: "custom_link.expired";
+            /**
+             * Format: date-time
+             * @description When the message was recorded (in the transaction of the change).
+             */
+            timestamp: string;
+            data: components["schemas"]["CustomLinkExpiredWebhookData"];
         };
         /** @description A Custom Link job reached a final status (completed, completed_with_errors, cancelled or failed). */
         CustomLinkJobFinishedWebhookEvent: {
@@ -1619,6 +1679,23 @@ export interface components {
             jobId: string | null;
             thumbnailAttempts: number;
             thumbnailError: components["schemas"]["ThumbnailErrorResponse"] | null;
+            /**
+             * Format: date-time
+             * @description When the link stops leading to the experience; null never.
+             */
+            expiresAt: string | null;
+            /** @description How many human, external opens the link leads to the experience; null: no cap. */
+            maxHumanOpens: number | null;
+            /**
+             * Format: uri
+             * @description Where an expired or capped link redirects; null: it answers 410.
+             */
+            expiredRedirectUrl: string | null;
+            /**
+             * @description Read-only. inactive (active is false), expired (past expiresAt), capped (maxHumanOpens reached) or open; the first that applies in that order.
+             * @enum {string}
+             */
+            accessState: "open" | "expired" | "capped" | "inactive";
         };
         /** @description A link's engagement first reached the started stage. */
         CustomLinkSessionStartedWebhookEvent: {
@@ -1704,6 +1781,8 @@ export interface components {
             meeting_clicked: number;
             /** @description Meetings booked. */
             meeting_booked: number;
+            /** @description Opens of the link once expired or capped (refused). */
+            refused_open: number;
         };
         EventInput: {
             /** @description Unique per organization; a repeat is a duplicate. */
@@ -2028,7 +2107,7 @@ export interface components {
         LinkEventResponse: {
             eventId: string;
             /** @enum {string} */
-            type: "open" | "page_view" | "session_started" | "session_engaged" | "session_ended" | "lead_submitted" | "meeting_clicked" | "meeting_booked";
+            type: "open" | "page_view" | "session_started" | "session_engaged" | "session_ended" | "lead_submitted" | "meeting_clicked" | "meeting_booked" | "refused_open";
             /** Format: date-time */
             occurredAt: string;
             visitorId: string | null;
@@ -2557,6 +2636,14 @@ export interface components {
             prospectLogoUrl?: string | null;
             prospectDomain?: string | null;
             active?: boolean;
+            expiresAt?: (string) | null;
+            /** @description How many human, external opens the link leads to the experience; null: no cap. Bots, HEAD requests, prefetches, previews and internal traffic never count. */
+            maxHumanOpens?: number | null;
+            /**
+             * Format: uri
+             * @description An absolute https URL without credentials: where an expired or capped link redirects (302); null: it answers 410.
+             */
+            expiredRedirectUrl?: string | null;
             campaign?: components["schemas"]["CampaignRefInput"] | null;
         };
         UpdateLinkResponse: {
@@ -2570,7 +2657,7 @@ export interface components {
              * @description An absolute https URL on a public address, on a port the service allows (443 and 80 by default).
              */
             url?: string;
-            eventTypes?: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
+            eventTypes?: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased" | "custom_link.expired")[];
             description?: string | null;
             active?: boolean | null;
             /** @description Replaces the whole filter (absent: unchanged); null removes it. Names at least one id. */
@@ -2644,7 +2731,7 @@ export interface components {
              */
             messageId: string;
             /** @enum {string} */
-            eventType: "custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased";
+            eventType: "custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased" | "custom_link.expired";
             attempt: number;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -2682,7 +2769,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased" | "custom_link.expired")[];
             description: string | null;
             active: boolean;
             /** @description Link events (custom_link.*) are sent only about these links and the links filed in these campaigns; null: every link. Other events are not filtered. */
@@ -2697,7 +2784,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased")[];
+            eventTypes: ("custom_link.opened" | "custom_link.session_started" | "custom_link.engaged" | "custom_link.lead" | "custom_link.meeting_booked" | "custom_link_job.finished" | "agent_publish_job.finished" | "session.analyzed" | "person.erased" | "custom_link.expired")[];
             description: string | null;
             active: boolean;
             /** @description Link events (custom_link.*) are sent only about these links and the links filed in these campaigns; null: every link. Other events are not filtered. */
@@ -6029,6 +6116,8 @@ export interface operations {
                 created_to?: string;
                 /** @description Only records with updatedAt at or after this instant, sorted by (updatedAt, id) ascending (incremental sync). */
                 updated_since?: string;
+                /** @description Links in any of these access states (accessState). One or more of open, expired, capped, inactive: comma-separated, repeated, or both. */
+                access_state?: ("open" | "expired" | "capped" | "inactive")[];
                 /** @description Case-insensitive substring of displayName, firstName, lastName, email, company or externalId. */
                 q?: string;
                 /** @description Ignored with updated_since. */
@@ -6952,8 +7041,8 @@ export interface operations {
                 include_bots?: boolean;
                 /** @description Include internal events (the organization's own traffic, each with its reason). */
                 include_internal?: boolean;
-                /** @description Event types. One or more of open, page_view, session_started, session_engaged, session_ended, lead_submitted, meeting_clicked, meeting_booked: comma-separated, repeated, or both. */
-                type?: ("open" | "page_view" | "session_started" | "session_engaged" | "session_ended" | "lead_submitted" | "meeting_clicked" | "meeting_booked")[];
+                /** @description Event types. One or more of open, page_view, session_started, session_engaged, session_ended, lead_submitted, meeting_clicked, meeting_booked, refused_open: comma-separated, repeated, or both. */
+                type?: ("open" | "page_view" | "session_started" | "session_engaged" | "session_ended" | "lead_submitted" | "meeting_clicked" | "meeting_booked" | "refused_open")[];
             };
             header?: never;
             path: {
@@ -13047,12 +13136,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried. */
+            /** @description To {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried; for an expired or capped link, to its expiredRedirectUrl. */
             302: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
                     "X-Request-ID": string;
-                    /** @description The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried. */
+                    /** @description The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried; or an expired or capped link's expiredRedirectUrl. */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -13069,7 +13158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The link is inactive. */
+            /** @description The link is inactive ("This link is no longer active."), or expired or capped without an expiredRedirectUrl ("This link is no longer available."). */
             410: {
                 headers: {
                     /** @description The request id: the incoming X-Request-ID when it is 1..128 visible ASCII characters, else a new UUID. On every response. */
@@ -13599,6 +13688,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PersonErasedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, is retried on the schedule of docs/api.md §6. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_custom_link_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt of a message (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse a message far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`; one per active secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomLinkExpiredWebhookEvent"];
             };
         };
         responses: {

@@ -11,6 +11,7 @@ export type CustomLinkMeetingBookedWebhookEvent = Schemas['CustomLinkMeetingBook
 export type CustomLinkJobFinishedWebhookEvent = Schemas['CustomLinkJobFinishedWebhookEvent'];
 export type AgentPublishJobFinishedWebhookEvent = Schemas['AgentPublishJobFinishedWebhookEvent'];
 export type SessionAnalyzedWebhookEvent = Schemas['SessionAnalyzedWebhookEvent'];
+export type CustomLinkExpiredWebhookEvent = Schemas['CustomLinkExpiredWebhookEvent'];
 
 /** Any message an endpoint receives; narrow it on `type`. */
 export type WebhookEvent =
@@ -21,7 +22,8 @@ export type WebhookEvent =
   | CustomLinkMeetingBookedWebhookEvent
   | CustomLinkJobFinishedWebhookEvent
   | AgentPublishJobFinishedWebhookEvent
-  | SessionAnalyzedWebhookEvent;
+  | SessionAnalyzedWebhookEvent
+  | CustomLinkExpiredWebhookEvent;
 
 /** The event types an endpoint may subscribe to (its `eventTypes`). */
 export type WebhookEventType = WebhookEvent['type'];

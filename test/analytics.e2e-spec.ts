@@ -10,7 +10,7 @@ import {
   type AnalyticsGrouping,
   type AnalyticsMetric,
 } from '../src/modules/engagement/rules/analytics';
-import { EVENT_TYPES } from '../src/modules/engagement/rules/engagement-rollup';
+import { INGESTED_EVENT_TYPES } from '../src/modules/engagement/rules/engagement-rollup';
 import { LINK_DERIVED_ROWS } from './support/aggregates';
 import { foldNow } from './support/fold';
 import { createTestApp, type Tenant, type TestApp } from './support/test-app';
@@ -215,7 +215,7 @@ describe('GET /api/v1/analytics', () => {
     const maybe = <T>(share: number, value: () => T): T | undefined => (random() < share ? value() : undefined);
     const sent = Array.from({ length: 700 }, (_, n) => ({
       eventId: `analytics-${n}`,
-      type: pick(EVENT_TYPES),
+      type: pick(INGESTED_EVENT_TYPES),
       customLinkId: pick(links),
       // Some on whole hours and days, the rest anywhere.
       occurredAt: new Date(

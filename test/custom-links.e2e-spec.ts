@@ -68,6 +68,10 @@ const LINK_KEYS = [
   'jobId',
   'thumbnailAttempts',
   'thumbnailError',
+  'expiresAt',
+  'maxHumanOpens',
+  'expiredRedirectUrl',
+  'accessState',
 ].sort();
 const ENGAGEMENT_KEYS = [
   'stage',
@@ -217,6 +221,10 @@ describe('custom links', () => {
         jobId: expect.stringMatching(UUID),
         thumbnailAttempts: 0,
         thumbnailError: null,
+        expiresAt: null,
+        maxHumanOpens: null,
+        expiredRedirectUrl: null,
+        accessState: 'open',
       });
       expect(link.url).toMatch(new RegExp(`^${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/l/[A-Za-z0-9_-]{20,}$`));
       expect(link.previewUrl).toMatch(new RegExp(`^${link.url.replace(/[.?]/g, '\\$&')}\\?preview=[A-Za-z0-9_-]{22}$`));
@@ -880,7 +888,7 @@ describe('custom links', () => {
       expect(detailOf(unknownAction)).toHaveLength(1);
       expect(detailOf(unknownAction)[0].loc).toEqual(['body', 'action']);
       expect(['enum', 'literal_error']).toContain(detailOf(unknownAction)[0].type);
-      expect(detailOf(unknownAction)[0].msg).toBe("Input should be 'activate', 'deactivate' or 'move'");
+      expect(detailOf(unknownAction)[0].msg).toBe("Input should be 'activate', 'deactivate', 'move' or 'set_access'");
 
       const noAction = await action(who, { customLinkIds: [link.id] }).expect(422);
       expect(detailOf(noAction)[0]).toMatchObject({ type: 'missing', loc: ['body', 'action'] });

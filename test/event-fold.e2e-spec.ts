@@ -6,7 +6,7 @@ import { EventFold } from '../src/modules/engagement';
 import {
   countsAsEngagement,
   engagementOf,
-  EVENT_TYPES,
+  INGESTED_EVENT_TYPES,
   statsOf,
   storedFormOf,
   type EngagementEvent,
@@ -30,7 +30,7 @@ jest.setTimeout(240_000);
 const LINKS = '/api/v1/custom-links';
 const JOBS = '/api/v1/custom-link-jobs';
 /** Every event type, opens twice as often (so human opens and their webhook events abound). */
-const TYPES: EventType[] = ['open', ...EVENT_TYPES];
+const TYPES: EventType[] = ['open', ...INGESTED_EVENT_TYPES];
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';

@@ -6,7 +6,7 @@ import {
   statsOf,
   storedFormOf,
   type EngagementEvent,
-  type EventType,
+  type IngestedEventType,
 } from '../src/modules/engagement/rules/engagement-rollup';
 import { insertLinks, oracleCampaignEngagement } from './support/aggregates';
 import type { EventInput, EventsAnswer, Link } from './support/api-types';
@@ -22,7 +22,7 @@ import { OrganizationsService } from '../src/modules/organizations';
 jest.setTimeout(120_000);
 
 const EVENTS = '/api/v1/events';
-const TYPES: EventType[] = [
+const TYPES: IngestedEventType[] = [
   'open',
   'page_view',
   'page_view',

@@ -11,6 +11,8 @@ import {
   PURGE_IDEMPOTENCY_RECORDS_CRON,
   RUN_RETENTION,
   RUN_RETENTION_CRON,
+  SWEEP_LINK_ACCESS,
+  SWEEP_LINK_ACCESS_EVERY_MS,
   SWEEP_WEBHOOK_MESSAGES,
   SWEEP_WEBHOOK_MESSAGES_CRON,
 } from '../src/modules/maintenance/jobs/maintenance.queue';
@@ -53,6 +55,14 @@ describe('worker role: maintenance', () => {
       [organizationId],
     );
     expect(rows.map((r) => r.idempotency_key)).toEqual(['live']);
+  });
+
+  it('registers the link access sweep (custom_link.expired) every 30 s as one repeatable job', async () => {
+    const queue = t.app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
+    await eventually(async () => (await queue.getRepeatableJobs()).some((j) => j.name === SWEEP_LINK_ACCESS));
+    const jobs = (await queue.getRepeatableJobs()).filter((j) => j.name === SWEEP_LINK_ACCESS);
+    expect(jobs).toHaveLength(1);
+    expect(Number(jobs[0].every)).toBe(SWEEP_LINK_ACCESS_EVERY_MS);
   });
 
   it('registers the hourly webhook message sweep as one repeatable job', async () => {

@@ -72,6 +72,8 @@ function subjectOf(event: WebhookEvent): string {
     case 'custom_link.lead':
     case 'custom_link.meeting_booked':
       return \`link \${event.data.id}\`;
+    case 'custom_link.expired':
+      return \`link \${event.data.id} \${event.data.reason}\`;
     default: {
       const unknown: never = event;
       return String(unknown);

@@ -64,6 +64,7 @@ const noCounts = {
   lead_submitted: 0,
   meeting_clicked: 0,
   meeting_booked: 0,
+  refused_open: 0,
 };
 
 describe('right of access (GET /api/v1/privacy/subjects)', () => {

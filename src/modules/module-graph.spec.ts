@@ -66,6 +66,7 @@ describe('module graph', () => {
       'exports',
       'suppressions',
       'thumbnails',
+      'webhooks',
     ]);
     expect([...(graph.get('sessions') ?? [])].sort()).toEqual([
       'accounts',

@@ -29,7 +29,33 @@ SELECT active FROM custom_links WHERE organization_id = $1 AND id = $2
 SELECT organization_id, custom_link_id FROM custom_link_slugs WHERE slug = $1
 
 -- CustomLinksRepository.findBySlug (2)
-SELECT organization_id, id, active FROM custom_links WHERE organization_id = $1 AND id = $2
+SELECT organization_id, id, active, expires_at, max_human_opens, human_opens, expired_redirect_url
+FROM custom_links WHERE organization_id = $1 AND id = $2
+
+-- CustomLinksRepository.reserveHumanOpen
+UPDATE custom_links SET human_opens = human_opens + 1,
+      access_closed_at = CASE WHEN human_opens + 1 >= max_human_opens THEN $3 ELSE access_closed_at END
+WHERE organization_id = $1 AND id = $2 AND active AND human_opens < max_human_opens
+  AND (expires_at IS NULL OR expires_at > $3)
+RETURNING *
+
+-- CustomLinksRepository.dueForClosing
+SELECT organization_id AS "organizationId", id FROM custom_links
+WHERE access_closed_at IS NULL AND (expires_at IS NOT NULL OR max_human_opens IS NOT NULL) AND active
+  AND (expires_at <= $1 OR human_opens >= max_human_opens)
+ORDER BY expires_at LIMIT $2
+
+-- CustomLinksRepository.closeDue
+UPDATE custom_links SET access_closed_at = $3
+WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND access_closed_at IS NULL AND active
+  AND (expires_at <= $3 OR human_opens >= max_human_opens)
+RETURNING *
+
+-- CustomLinksRepository.applyAccess
+UPDATE custom_links SET expires_at = ${expires}, max_human_opens = ${cap}, expired_redirect_url = ${redirect},
+      access_closed_at = CASE WHEN (${expires} <= $3 OR human_opens >= ${cap}) THEN access_closed_at END,
+      updated_at = now()
+WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id
 
 -- CustomLinksRepository.organizationOf
 SELECT organization_id FROM custom_link_slugs WHERE custom_link_id = $1

@@ -147,6 +147,7 @@ export interface CustomLinkJobs {
 }
 
 export interface CustomLinks {
+  access_closed_at: Timestamp | null;
   account_domain: string | null;
   active: Generated<boolean>;
   bot_open_count: Generated<number>;
@@ -159,6 +160,8 @@ export interface CustomLinks {
   email: string | null;
   engaged_session_count: Generated<number>;
   ephemeral_page_view_count: Generated<number>;
+  expired_redirect_url: string | null;
+  expires_at: Timestamp | null;
   external_id: string | null;
   first_engaged_at: Timestamp | null;
   first_lead_submitted_at: Timestamp | null;
@@ -167,6 +170,7 @@ export interface CustomLinks {
   first_name: string | null;
   first_opened_at: Timestamp | null;
   first_started_at: Timestamp | null;
+  human_opens: Generated<number>;
   id: string;
   internal_open_count: Generated<number>;
   job_id: string | null;
@@ -176,6 +180,7 @@ export interface CustomLinks {
   last_name: string | null;
   last_opened_at: Timestamp | null;
   load_count: Generated<number>;
+  max_human_opens: number | null;
   open_observed: Generated<boolean>;
   organization_id: string;
   page_view_count: Generated<number>;

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsOptional, IsString, validateSync } from 'class-validator';
-import { IsHttpUrl, httpUrlIssue } from './http-url';
+import { IsHttpsUrl, IsHttpUrl, httpUrlIssue } from './http-url';
 import { toValidationIssues } from './pydantic-mapping';
 
 class Probe {
@@ -78,5 +78,45 @@ describe('IsHttpUrl', () => {
       loc: ['body', 'links', 3, 'prospectLogoUrl'],
       input: 'file:///x',
     });
+  });
+});
+
+class HttpsProbe {
+  @IsOptional() @IsString() @IsHttpsUrl() url?: string;
+}
+
+describe('IsHttpsUrl', () => {
+  const httpsIssues = (url: string) =>
+    toValidationIssues(validateSync(plainToInstance(HttpsProbe, { url })), 'body', { url });
+
+  it('accepts an absolute https URL', () => {
+    expect(httpsIssues('https://example.com/offer-ended?x=1')).toEqual([]);
+  });
+
+  it('refuses http as url_scheme naming https only', () => {
+    expect(httpsIssues('http://example.com/')).toEqual([
+      {
+        type: 'url_scheme',
+        loc: ['body', 'url'],
+        msg: "URL scheme should be 'https'",
+        input: 'http://example.com/',
+        ctx: { expected_schemes: "'https'" },
+      },
+    ]);
+  });
+
+  it('refuses text that is no URL as url_parsing, and credentials as a value_error', () => {
+    expect(httpsIssues('/ended')).toEqual([
+      { ...parsing('relative URL without a base'), loc: ['body', 'url'], input: '/ended' },
+    ]);
+    expect(httpsIssues('https://u:p@example.com/')).toEqual([
+      {
+        type: 'value_error',
+        loc: ['body', 'url'],
+        msg: 'Value error, URL must not carry credentials',
+        input: 'https://u:p@example.com/',
+        ctx: { error: 'URL must not carry credentials' },
+      },
+    ]);
   });
 });

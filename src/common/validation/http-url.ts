@@ -1,5 +1,5 @@
 import { ValidateBy } from 'class-validator';
-import type { ValidationIssue } from '../errors/validation-issue';
+import { valueError, type ValidationIssue } from '../errors/validation-issue';
 
 /**
  * Absolute http(s) URLs, as pydantic's HttpUrl checks them (docs/api.md §7.3): a URL that parses
@@ -11,15 +11,18 @@ import type { ValidationIssue } from '../errors/validation-issue';
 const SCHEMES = ['http:', 'https:'];
 const EXPECTED_SCHEMES = "'http' or 'https'";
 
-/** The parsed URL, or why it is not an absolute http(s) URL. */
-function parse(value: string): { url: URL } | { type: 'url_scheme' } | { type: 'url_parsing'; error: string } {
+/** The parsed URL, or why it is not an absolute URL of one of `schemes`. */
+function parse(
+  value: string,
+  schemes = SCHEMES,
+): { url: URL } | { type: 'url_scheme' } | { type: 'url_parsing'; error: string } {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return { type: 'url_parsing', error: parsingError(value) };
   }
-  return SCHEMES.includes(url.protocol) ? { url } : { type: 'url_scheme' };
+  return schemes.includes(url.protocol) ? { url } : { type: 'url_scheme' };
 }
 
 /** Node's URL says only "Invalid URL"; pydantic names the reason (rust-url's wording). */
@@ -68,4 +71,34 @@ export function IsHttpUrl(options: { allowEmpty?: boolean } = {}): PropertyDecor
   const accepts = (value: unknown) =>
     typeof value !== 'string' || (options.allowEmpty === true && value === '') || 'url' in parse(value);
   return ValidateBy({ name: 'isHttpUrl', validator: { validate: accepts } });
+}
+
+/**
+ * Where a link may send its visitors (expiredRedirectUrl), under the rules a prospect logo URL is
+ * fetched by (docs/api.md §12.6) that apply to a URL the service never fetches: absolute, `https`
+ * only (a visitor leaves an https link for an https page), no credentials in it.
+ */
+export function IsHttpsUrl(): PropertyDecorator {
+  const accepts = (value: unknown) => {
+    if (typeof value !== 'string') return true;
+    const result = parse(value, ['https:']);
+    return 'url' in result && result.url.username === '' && result.url.password === '';
+  };
+  return ValidateBy({ name: 'isHttpsUrl', validator: { validate: accepts } });
+}
+
+/** The pydantic issue for a string that failed IsHttpsUrl. */
+export function httpsUrlIssue(loc: (string | number)[], input: unknown): ValidationIssue {
+  const result = parse(String(input), ['https:']);
+  if (!('url' in result)) {
+    if (result.type === 'url_parsing') return httpUrlIssue(loc, input);
+    return {
+      type: 'url_scheme',
+      loc,
+      msg: "URL scheme should be 'https'",
+      input,
+      ctx: { expected_schemes: "'https'" },
+    };
+  }
+  return valueError(loc, input, 'URL must not carry credentials');
 }

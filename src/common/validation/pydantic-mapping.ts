@@ -1,6 +1,6 @@
 import { getMetadataStorage, type ValidationArguments, type ValidationError } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { httpUrlIssue } from './http-url';
+import { httpsUrlIssue, httpUrlIssue } from './http-url';
 import { describeUuidError } from './uuid-format';
 import { valueError, type IssueLocation, type ValidationIssue } from '../errors/validation-issue';
 
@@ -146,6 +146,8 @@ export function issueForRule(
       });
     case 'isHttpUrl':
       return httpUrlIssue(loc, input);
+    case 'isHttpsUrl':
+      return httpsUrlIssue(loc, input);
     case 'arrayMinSize': {
       const min = Number(constraints[0]);
       const actual = Array.isArray(items) ? items.length : 0;

@@ -43,6 +43,7 @@ import { RowLevelTriggers1767100000000 } from './1767100000000-RowLevelTriggers'
 import { GlobalKeyLookups1767100000001 } from './1767100000001-GlobalKeyLookups';
 import { CampaignLinksNoSetNull1767100000002 } from './1767100000002-CampaignLinksNoSetNull';
 import { SessionDerivedWrites1767200000000 } from './1767200000000-SessionDerivedWrites';
+import { LinkAccess1767300000000 } from './1767300000000-LinkAccess';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -95,4 +96,5 @@ export const MIGRATIONS = [
   CampaignLinksNoSetNull1767100000002,
   SessionDerivedWrites1767200000000,
   LinkDerivedWrites1767210000000,
+  LinkAccess1767300000000,
 ];

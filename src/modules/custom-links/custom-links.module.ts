@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyRecordsModule } from '../../common/idempotency/idempotency-records.module';
+import { Clock } from '../../common/time/clock';
 import { CampaignsModule } from '../campaigns';
 import { EngagementModule } from '../engagement';
 import { CustomLinkJobsModule, CustomLinkJobsWorkerModule } from '../custom-link-jobs';
 import { SuppressionsModule } from '../suppressions';
 import { ThumbnailsModule } from '../thumbnails';
+import { WebhooksModule } from '../webhooks';
 import { CustomLinksRepository } from './custom-links.repository';
 import { CustomLinksService } from './custom-links.service';
 import { LinkCardSubjects } from './link-card-subjects';
+import { LinkAccessEvents } from './link-access-events';
 import { LinkErasure } from './link-erasure';
 import { LinkExport } from './link-export';
 import { LinkJobFacts } from './link-job-facts';
@@ -36,6 +39,7 @@ import { PublicLinksController } from './public-links.controller';
     ThumbnailsModule,
     IdempotencyRecordsModule,
     SuppressionsModule,
+    WebhooksModule,
   ],
   providers: [
     CustomLinksRepository,
@@ -50,8 +54,10 @@ import { PublicLinksController } from './public-links.controller';
     LinksOfAccounts,
     LinkExport,
     LinkErasure,
+    Clock,
+    LinkAccessEvents,
   ],
-  exports: [CustomLinksService, LinkCreationService, PublicLinksService, LinkErasure],
+  exports: [CustomLinksService, LinkCreationService, PublicLinksService, LinkErasure, LinkAccessEvents],
 })
 export class CustomLinksModule {}
 

@@ -19,6 +19,13 @@ import {
 import type { CustomLinkListQuery } from './dto/custom-link-list.query';
 import type { LinkTextField } from './dto/link-fields.request';
 import { MERGE_ROLLUPS, mergeParameters, RESET_ROLLUPS, WITH_ROLLUP } from './link-rollup-merge';
+import type { AccessColumns, AccessState } from './rules/link-access';
+
+/** What the public route reads of a link (primary key). */
+export type PublicLink = Pick<
+  CustomLinkRow,
+  'organization_id' | 'id' | 'active' | 'expires_at' | 'max_human_opens' | 'human_opens' | 'expired_redirect_url'
+>;
 
 /** A link row; bot opens by reason, a reason never seen absent. */
 export type CustomLinkRow = Narrowed<Row<'custom_links'>, { bot_opens: Partial<BotOpens> }>;
@@ -132,17 +139,100 @@ export class CustomLinksRepository {
   }
 
   /** Public lookup by slug: its organization from custom_link_slugs (slugs are unguessable and unique across organizations), then the link. */
-  async findBySlug(slug: string): Promise<Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'> | null> {
+  async findBySlug(slug: string): Promise<PublicLink | null> {
     const found: Pick<Row<'custom_link_slugs'>, 'organization_id' | 'custom_link_id'>[] = await this.db.query(
       `SELECT organization_id, custom_link_id FROM custom_link_slugs WHERE slug = $1`,
       [slug],
     );
     if (found.length === 0) return null;
-    const rows: Pick<CustomLinkRow, 'organization_id' | 'id' | 'active'>[] = await this.db.query(
-      `SELECT organization_id, id, active FROM custom_links WHERE organization_id = $1 AND id = $2`,
+    const rows: PublicLink[] = await this.db.query(
+      `SELECT organization_id, id, active, expires_at, max_human_opens, human_opens, expired_redirect_url
+         FROM custom_links WHERE organization_id = $1 AND id = $2`,
       [found[0].organization_id, found[0].custom_link_id],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * Reserves one human open of a capped link that is still open at `now` (issue 36): one conditional
+   * UPDATE, so concurrent opens serialise on the row and at most max_human_opens succeed; the one
+   * that reaches the cap marks the link closed at `now`. Null when the cap is reached (or the link
+   * closed meanwhile); else the link with this open.
+   */
+  async reserveHumanOpen(
+    tx: EntityManager,
+    organizationId: string,
+    id: string,
+    now: Date,
+  ): Promise<CustomLinkRow | null> {
+    const [rows]: [CustomLinkRow[], number] = await tx.query(
+      `UPDATE custom_links SET human_opens = human_opens + 1,
+              access_closed_at = CASE WHEN human_opens + 1 >= max_human_opens THEN $3 ELSE access_closed_at END
+        WHERE organization_id = $1 AND id = $2 AND active AND human_opens < max_human_opens
+          AND (expires_at IS NULL OR expires_at > $3)
+        RETURNING *`,
+      [organizationId, id, now],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Active links, across organizations, that are expired or capped at `now` and not yet seen so
+   * (custom_links_access_due_idx): at most `limit`, read without a lock (closeDue claims them).
+   */
+  async dueForClosing(now: Date, limit: number): Promise<{ organizationId: string; id: string }[]> {
+    return this.db.query(
+      `SELECT organization_id AS "organizationId", id FROM custom_links
+        WHERE access_closed_at IS NULL AND (expires_at IS NOT NULL OR max_human_opens IS NOT NULL) AND active
+          AND (expires_at <= $1 OR human_opens >= max_human_opens)
+        ORDER BY expires_at LIMIT $2`,
+      [now, limit],
+    );
+  }
+
+  /**
+   * Marks the organization's links among `ids` closed at `now` if they still are expired or capped
+   * and not yet marked: sweepers running at once each take a link at most once (the row lock of the
+   * UPDATE, then its condition again). Returns the links marked.
+   */
+  async closeDue(tx: EntityManager, organizationId: string, ids: string[], now: Date): Promise<CustomLinkRow[]> {
+    const [rows]: [CustomLinkRow[], number] = await tx.query(
+      `UPDATE custom_links SET access_closed_at = $3
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND access_closed_at IS NULL AND active
+          AND (expires_at <= $3 OR human_opens >= max_human_opens)
+        RETURNING *`,
+      [organizationId, ids, now],
+    );
+    return rows;
+  }
+
+  /**
+   * The set_access bulk action on the organization's links among `ids`: the given access columns,
+   * and a link that is no longer expired nor capped at `now` forgets it was (access_closed_at), so
+   * it is announced again when it closes again. Returns the ids touched.
+   */
+  async applyAccess(
+    tx: EntityManager,
+    organizationId: string,
+    ids: string[],
+    columns: AccessColumns,
+    now: Date,
+  ): Promise<string[]> {
+    const params: unknown[] = [organizationId, ids, now];
+    // A given column's new value as a parameter, else the column itself.
+    const value = (column: keyof AccessColumns, type: string) =>
+      column in columns ? `$${params.push(columns[column])}::${type}` : column;
+    const expires = value('expires_at', 'timestamptz');
+    const cap = value('max_human_opens', 'integer');
+    const redirect = value('expired_redirect_url', 'text');
+    const [rows]: [Pick<CustomLinkRow, 'id'>[], number] = await tx.query(
+      `UPDATE custom_links SET expires_at = ${expires}, max_human_opens = ${cap}, expired_redirect_url = ${redirect},
+              access_closed_at = CASE WHEN (${expires} <= $3 OR human_opens >= ${cap}) THEN access_closed_at END,
+              updated_at = now()
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`,
+      params,
+    );
+    return rows.map((row) => row.id);
   }
 
   /** The organization of a link known by its id alone (the public card route), from custom_link_slugs. */
@@ -267,8 +357,9 @@ export class CustomLinksRepository {
     organizationId: string,
     query: CustomLinkListQuery,
     window: PageWindow,
+    now: Date,
   ): Promise<(CustomLinkRow & { keyset: Keyset })[]> {
-    const where = this.filters(organizationId, query);
+    const where = this.filters(organizationId, query, now);
     const key = linkSortKey(query);
     const after = window.after === null ? '' : `AND ${key.after(window.after, (value) => where.param(value))}`;
     const limit = where.param(window.limit);
@@ -283,8 +374,8 @@ export class CustomLinksRepository {
     );
   }
 
-  async count(organizationId: string, query: CustomLinkListQuery): Promise<number> {
-    const where = this.filters(organizationId, query);
+  async count(organizationId: string, query: CustomLinkListQuery, now: Date): Promise<number> {
+    const where = this.filters(organizationId, query, now);
     const [row]: { total: string }[] = await this.db.query(
       `SELECT count(*) AS total FROM custom_links WHERE ${where.toSql()}`,
       where.params,
@@ -292,8 +383,8 @@ export class CustomLinksRepository {
     return Number(row.total);
   }
 
-  private filters(organizationId: string, query: CustomLinkListQuery): SqlConditions {
-    return new SqlConditions()
+  private filters(organizationId: string, query: CustomLinkListQuery, now: Date): SqlConditions {
+    const where = new SqlConditions()
       .add('organization_id = $?', organizationId)
       .addIf('campaign_id = $?', query.campaign_id)
       .addIf('active = $?', query.active)
@@ -305,6 +396,10 @@ export class CustomLinksRepository {
       .addIf('created_at <= $?', query.created_to)
       .addIf('updated_at >= $?', query.updated_since)
       .addIf(searched('search_text'), query.q === undefined ? undefined : containsPattern(query.q));
+    if (!query.access_state?.length) return where;
+    // Inactive alone takes no time: a parameter no clause names would have no type.
+    const states = accessStatesIn(query.access_state);
+    return states.includes('$?') ? where.add(states, now) : where.clause(states);
   }
 
   /** Links filed per campaign, active ones apart (custom_links_campaign_idx). */
@@ -485,6 +580,22 @@ function linkSortKey(query: CustomLinkListQuery): SortKey {
 /** A condition on the listed link: its custom_link_search `column` matches a LIKE pattern (the trigram indexes there). */
 const searched = (column: 'search_text' | 'company_key') =>
   `(organization_id, id) IN (SELECT s.organization_id, s.custom_link_id FROM custom_link_search s WHERE s.${column} LIKE $? ESCAPE '\\')`;
+
+/**
+ * Links in any of these access states at the time `$?` (rules/link-access.ts; the link's row alone).
+ * Expired reads custom_links_expiry_idx (a range on the bound time, never now()), capped
+ * custom_links_capped_idx; open is most links and inactive is `active`.
+ */
+function accessStatesIn(states: AccessState[]): string {
+  const notExpired = '(expires_at IS NULL OR expires_at > $?)';
+  const conditions: Record<AccessState, string> = {
+    inactive: 'NOT active',
+    expired: 'active AND expires_at <= $?',
+    capped: `active AND ${notExpired} AND max_human_opens IS NOT NULL AND human_opens >= max_human_opens`,
+    open: `active AND ${notExpired} AND (max_human_opens IS NULL OR human_opens < max_human_opens)`,
+  };
+  return `(${[...new Set(states)].map((state) => `(${conditions[state]})`).join(' OR ')})`;
+}
 
 /**
  * A subject's links by $2 (email key: custom_links_email_idx) or $3 (phone digits:

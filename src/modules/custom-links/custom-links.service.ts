@@ -8,6 +8,7 @@ import { LimitsService, type Reservation } from '../../common/limits/limits.serv
 import { CountCache } from '../../common/pagination/count-cache';
 import { Cursors, keysetOf } from '../../common/pagination/cursor';
 import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
+import { Clock } from '../../common/time/clock';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
 import { CustomLinkJobsService } from '../custom-link-jobs';
@@ -23,6 +24,7 @@ import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
 import { LinkUrls } from './link-urls';
 import { withAccountDomain } from './rules/link-account-domain';
+import { accessColumnsOf, changedAccess, isCapped, isExpired } from './rules/link-access';
 import { SuppressionList } from '../suppressions';
 import { ThumbnailRendersService } from '../thumbnails';
 
@@ -50,6 +52,7 @@ export class CustomLinksService {
     private readonly progress: FoldProgress,
     private readonly filing: LinkFiling,
     private readonly suppressions: SuppressionList,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -79,9 +82,10 @@ export class CustomLinksService {
   async list(organizationId: string, query: CustomLinkListQuery): Promise<CustomLinkListResponse> {
     const window = this.cursors.window(LINK_LIST, organizationId, query);
     const asOf = await this.progress.asOf(organizationId);
+    const now = this.clock.now();
     const [rows, total] = await Promise.all([
-      this.links.listPage(organizationId, query, window),
-      this.counts.count(LINK_LIST, organizationId, query, () => this.links.count(organizationId, query)),
+      this.links.listPage(organizationId, query, window, now),
+      this.counts.count(LINK_LIST, organizationId, query, () => this.links.count(organizationId, query, now)),
     ]);
     const page = this.cursors.page(LINK_LIST, organizationId, query, window, rows, keysetOf);
     return {
@@ -150,6 +154,7 @@ export class CustomLinksService {
     }
     const changes = withAccountDomain(edited, link);
     if (body.active !== undefined && body.active !== link.active) changes.active = body.active;
+    Object.assign(changes, this.accessChanges(link, body));
     if (body.campaign === null) changes.campaign_id = null;
     else if (body.campaign) {
       const campaignId = await this.campaigns.resolveForFiling(organizationId, body.campaign, tx);
@@ -198,6 +203,17 @@ export class CustomLinksService {
     return { link: await this.write(tx, link, { ...changes, ...card }), jobId, renderId };
   }
 
+  /**
+   * The access fields that change value; a link no longer expired nor capped after them forgets it
+   * was (access_closed_at), so that closing again is announced again (docs/DECISIONS.md).
+   */
+  private accessChanges(link: CustomLinkRow, body: UpdateLinkRequest): LinkColumns {
+    const changed: LinkColumns = changedAccess(accessColumnsOf(body), link);
+    if (Object.keys(changed).length === 0 || link.access_closed_at === null) return changed;
+    const after = { ...link, ...changed };
+    return isExpired(after, this.clock.now()) || isCapped(after) ? changed : { ...changed, access_closed_at: null };
+  }
+
   /** Writes a locked link's changes, then its campaigns' figures; a new campaign or account domain files its events anew. */
   private async write(tx: EntityManager, link: CustomLinkRow, columns: LinkColumns): Promise<CustomLinkRow> {
     const written = await this.links.update(tx, link.organization_id, link.id, columns);
@@ -207,10 +223,17 @@ export class CustomLinksService {
     return written;
   }
 
-  /** activate / deactivate / move in one statement; ids of other organizations are ignored. */
+  /** activate / deactivate / move / set_access in one statement; ids of other organizations are ignored. */
   async bulk(organizationId: string, body: BulkActionRequest): Promise<BulkActionResponse> {
-    let columns: Pick<LinkColumns, 'active' | 'campaign_id'>;
-    if (body.action === 'move') {
+    let columns: LinkColumns;
+    const access = accessColumnsOf(body);
+    if (body.action === 'set_access') {
+      if (Object.keys(access).length === 0)
+        throw new RequestValidationError([
+          valueError(['body'], body, 'set_access needs at least one of expiresAt, maxHumanOpens, expiredRedirectUrl'),
+        ]);
+      columns = {};
+    } else if (body.action === 'move') {
       const campaignId = body.campaignId ?? null;
       if (campaignId && !(await this.campaigns.exists(organizationId, campaignId))) {
         throw new RequestValidationError([
@@ -229,23 +252,30 @@ export class CustomLinksService {
       const before = await this.links.lockAll(tx, organizationId, ids);
       const campaigns = [...before.map((link) => link.campaign_id), columns.campaign_id ?? null];
       await this.filing.lockFigures(tx, organizationId, campaigns);
-      const affected = await this.links.applyToMany(
-        tx,
-        organizationId,
-        before.map((link) => link.id),
-        columns,
-      );
-      const was = new Map(before.map((link) => [link.id, link]));
-      await this.filing.figuresChanged(
-        tx,
-        organizationId,
-        affected.map((after) => ({ before: was.get(after.id) ?? null, after })),
-      );
+      let affected: string[];
+      if (body.action === 'set_access') {
+        // The access fields are none of a campaign's figures' inputs.
+        affected = await this.links.applyAccess(tx, organizationId, ids, access, this.clock.now());
+      } else {
+        const written = await this.links.applyToMany(
+          tx,
+          organizationId,
+          before.map((link) => link.id),
+          columns,
+        );
+        const was = new Map(before.map((link) => [link.id, link]));
+        await this.filing.figuresChanged(
+          tx,
+          organizationId,
+          written.map((after) => ({ before: was.get(after.id) ?? null, after })),
+        );
+        affected = written.map((link) => link.id);
+      }
       if ('campaign_id' in columns) await this.filing.moved(tx, organizationId, before.map(filingOf));
       const applied: BulkActionResponse = {
         action: body.action,
         affectedCount: affected.length,
-        customLinkIds: affected.map((link) => link.id),
+        customLinkIds: affected,
       };
       await this.idempotency.complete(tx, applied);
       return applied;
@@ -255,7 +285,7 @@ export class CustomLinksService {
   }
 
   private toResponse(row: CustomLinkRow, asOf: Date): CustomLinkResponse {
-    return toCustomLinkResponse(row, this.urls, asOf);
+    return toCustomLinkResponse(row, this.urls, asOf, this.clock.now());
   }
 }
 

@@ -5,4 +5,5 @@ export { CustomLinkListQuery } from './dto/custom-link-list.query';
 export { LinkCreationService } from './link-creation.service';
 export { linkCreationWindows, thumbnailRenderWindows } from './link-limits';
 export { LinkErasure } from './link-erasure';
+export { LinkAccessEvents } from './link-access-events';
 export { CustomLinkResponse } from './dto/custom-link.response';

@@ -7,6 +7,8 @@ import { IdempotencyRecorder } from '../../common/idempotency/idempotency-record
 import { LimitsService } from '../../common/limits/limits.service';
 import { CountCache } from '../../common/pagination/count-cache';
 import { ImplementsPort } from '../../common/wiring/port';
+import { RequestValidationError, valueError } from '../../common/errors/validation-issue';
+import { Clock } from '../../common/time/clock';
 import { AppConfigService } from '../../config/app-config';
 import { CampaignsService } from '../campaigns';
 import {
@@ -31,6 +33,7 @@ import { linkUnits } from './link-limits';
 import { LINK_LIST } from './link-list';
 import { withAccountDomain } from './rules/link-account-domain';
 import { defaultDisplayName, newSlug } from './rules/link-defaults';
+import { accessColumnsOf } from './rules/link-access';
 
 const needsRender = (input: { shareThumbnailUrl?: string | null }) => !input.shareThumbnailUrl;
 
@@ -61,6 +64,7 @@ export class LinkCreationService implements JobHandler {
     private readonly idempotency: IdempotencyRecorder,
     private readonly suppressions: SuppressionList,
     private readonly filing: LinkFiling,
+    private readonly clock: Clock,
   ) {}
 
   /** A batch naming a suppressed email (docs/api.md §18.3) is refused before any unit is reserved or anything recorded. */
@@ -73,6 +77,7 @@ export class LinkCreationService implements JobHandler {
       organizationId,
       body.links.map((link, index) => ({ loc: ['body', 'links', index, 'email'], email: link.email })),
     );
+    this.refuseExpired(body);
     if (!idempotencyKey) throw new IdempotencyKeyRequiredError();
     await this.limits.chargeMutation(organizationId, this.config.values.limits.linkMutationsPerMinute);
     const campaignId =
@@ -84,6 +89,23 @@ export class LinkCreationService implements JobHandler {
       campaignId,
       null,
     );
+  }
+
+  /** A link is not created expired: an expiresAt not after now is refused at its item (docs/api.md §12.1). */
+  private refuseExpired(body: CreateLinksRequest): void {
+    const now = this.clock.now().getTime();
+    const issues = body.links.flatMap((link, index) =>
+      link.expiresAt instanceof Date && link.expiresAt.getTime() <= now
+        ? [
+            valueError(
+              ['body', 'links', index, 'expiresAt'],
+              link.expiresAt.toISOString(),
+              'expiresAt must be in the future',
+            ),
+          ]
+        : [],
+    );
+    if (issues.length > 0) throw new RequestValidationError(issues);
   }
 
   /** Each new item names the parent's item it re-runs; a second retry of that item fails on the unique key (409). */
@@ -226,6 +248,7 @@ export class LinkCreationService implements JobHandler {
     }
     return withAccountDomain({
       ...columns,
+      ...accessColumnsOf(input),
       external_id: input.externalId ?? null,
       campaign_id: campaignId,
       job_id: jobId,

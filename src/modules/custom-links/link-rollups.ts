@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CountCache } from '../../common/pagination/count-cache';
+import { Clock } from '../../common/time/clock';
 import { ImplementsPort } from '../../common/wiring/port';
 import { LinkUrls } from './link-urls';
 import {
@@ -26,6 +27,7 @@ export class LinkRollups implements RollupLinks {
     private readonly urls: LinkUrls,
     private readonly progress: FoldProgress,
     private readonly filing: LinkFiling,
+    private readonly clock: Clock,
   ) {}
 
   resolve(organizationId: string, ids: string[], slugs: string[]): Promise<{ id: string; slug: string }[]> {
@@ -81,7 +83,7 @@ export class LinkRollups implements RollupLinks {
   async views(tx: EntityManager, organizationId: string, linkIds: string[]): Promise<Map<string, LinkView>> {
     const asOf = await this.progress.asOf(organizationId, tx);
     const rows = await this.links.findByIds(tx, organizationId, linkIds);
-    return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.urls, asOf)]));
+    return new Map(rows.map((row) => [row.id, toCustomLinkResponse(row, this.urls, asOf, this.clock.now())]));
   }
 
   /** Stage and activity filters of the link list may answer differently now. */

@@ -51,13 +51,19 @@ export class PublicLinksController {
   })
   @ApiResponse({
     status: 302,
-    description: 'To {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried.',
+    description:
+      'To {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried; for an expired or capped link, to its expiredRedirectUrl.',
     headers: responseHeaders(['Location'], [], {
-      Location: 'The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried.',
+      Location:
+        "The experience URL: {EXPERIENCE_BASE_URL}?cl={slug}, with the utm_* parameters the open carried; or an expired or capped link's expiredRedirectUrl.",
     }),
   })
   @ApiResponse({ status: 404, description: 'Unknown slug.' })
-  @ApiResponse({ status: 410, description: 'The link is inactive.' })
+  @ApiResponse({
+    status: 410,
+    description:
+      'The link is inactive ("This link is no longer active."), or expired or capped without an expiredRedirectUrl ("This link is no longer available.").',
+  })
   async open(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const location = await this.links.open(slug, this.signalsOf(req));
     // Express answers HEAD with this GET route: a HEAD is recorded as a bot open (head_request).

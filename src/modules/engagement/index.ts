@@ -9,6 +9,7 @@ export { LinkFiling } from './link-filing';
 export type { FiledLink } from './engagement.repository';
 export { AS_OF } from './dto/as-of';
 export { LinkOpensService, type OpenSignals } from './link-opens.service';
+export { countsTowardCap, type RecordOpenPayload } from './jobs/link-opens.queue';
 export { utmOfQuery, UTM_FIELDS, type Utm } from './rules/event-context';
 export { ROLLUP_LINKS, type LinkRollupDelta, type LinkView, type RollupLinks } from './rollup-links';
 export { TRACKED_SESSIONS, type TrackedSessions } from './tracked-sessions';

@@ -32,7 +32,11 @@ export class LinkOpensService {
     private readonly settings: SettingsService,
   ) {}
 
-  async queue(link: { organizationId: string; id: string }, request: OpenSignals): Promise<void> {
+  /**
+   * The open as it will be recorded: who sent it (bot reason, internal reason) and its context,
+   * decided on the request path, where its address is known.
+   */
+  async classify(link: { organizationId: string; id: string }, request: OpenSignals): Promise<RecordOpenPayload> {
     const eventId = `open-${uuidv7()}`;
     const botReason = botReasonOf(request);
     const internalTraffic = await this.settings.internalTrafficRules(link.organizationId);
@@ -49,7 +53,13 @@ export class LinkOpensService {
         internalTraffic,
       ),
     };
-    await enqueue(this.opens, RECORD_OPEN, open, eventId, this.config.values.timeouts.redisCommandMs);
+    return open;
+  }
+
+  /** Records a classified open off the request path; `refused`: the link was expired or capped (it moves nothing). */
+  async queue(open: RecordOpenPayload, refused = false): Promise<void> {
+    const payload: RecordOpenPayload = refused ? { ...open, refused } : open;
+    await enqueue(this.opens, RECORD_OPEN, payload, open.eventId, this.config.values.timeouts.redisCommandMs);
   }
 
   /** The open's context (docs/api.md §6.1): the proxy's country, else the address's; never the address. */

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { CustomLinksModule } from '../custom-links';
 import { RetentionModule } from '../retention';
 import { WebhooksModule } from '../webhooks';
 import { MaintenanceProcessor } from './jobs/maintenance.processor';
@@ -9,7 +10,13 @@ import { MaintenanceRepository } from './maintenance.repository';
 
 /** Worker-only: registered when APP_ROLE is worker or all. */
 @Module({
-  imports: [BullModule.registerQueue({ name: MAINTENANCE_QUEUE }), IdempotencyModule, RetentionModule, WebhooksModule],
+  imports: [
+    BullModule.registerQueue({ name: MAINTENANCE_QUEUE }),
+    IdempotencyModule,
+    RetentionModule,
+    WebhooksModule,
+    CustomLinksModule,
+  ],
   providers: [MaintenanceProcessor, MaintenanceRepository],
 })
 export class MaintenanceModule {}

@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'agent_publish_job.finished',
   'session.analyzed',
   'person.erased',
+  'custom_link.expired',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

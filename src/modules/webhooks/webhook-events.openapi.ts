@@ -35,6 +35,10 @@ const EVENT_DATA: Record<WebhookEventType, { schema: string; when: string }> = {
     schema: 'SessionDetailResponse',
     when: 'A session was ingested as analyzed (created, or changed to analyzed).',
   },
+  'custom_link.expired': {
+    schema: 'CustomLinkExpiredWebhookData',
+    when: 'A Custom Link became expired (its expiresAt passed: announced within a minute) or capped (an open took its last human open). Once per such change: a link reopened by an edit is announced again when it closes again.',
+  },
   'person.erased': {
     schema: 'PersonErasedWebhookData',
     when: 'An erasure completed (docs/api.md §18.1): erase your copy of the person. No personal data is in the message.',
@@ -88,6 +92,20 @@ export function webhookDocumentation(): WebhookDocumentation {
               description: 'The eventId of the triggering event (the first event to reach the milestone).',
             },
             occurredAt: { type: 'string', format: 'date-time', description: 'When the triggering event occurred.' },
+          },
+        },
+      ],
+    },
+    CustomLinkExpiredWebhookData: {
+      description: 'The link as GET /api/v1/custom-links/{link_id} returns it when it closed, with why and when.',
+      allOf: [
+        ref('CustomLinkResponse'),
+        {
+          type: 'object',
+          required: ['reason', 'closedAt'],
+          properties: {
+            reason: { type: 'string', enum: ['expired', 'capped'], description: 'Its accessState then.' },
+            closedAt: { type: 'string', format: 'date-time', description: 'When the service saw it close.' },
           },
         },
       ],

@@ -3,8 +3,9 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, ValidateBy, Valid
 import { isUuid } from '../../../common/validation/uuid-format';
 import { IsUuidString, ToCanonicalUuid } from '../../../common/validation/validators';
 import { ApiInteger } from '../../../common/http/api-integer';
+import { ExpiredRedirectUrl, ExpiresAt, MaxHumanOpens } from './link-access.request';
 
-export const BULK_ACTIONS = ['activate', 'deactivate', 'move'] as const;
+export const BULK_ACTIONS = ['activate', 'deactivate', 'move', 'set_access'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** Body of POST /api/v1/custom-links/actions (docs/api.md §12.3). */
@@ -33,6 +34,11 @@ export class BulkActionRequest {
   @ValidateBy({ name: 'isUuid', validator: { validate: (value) => value === null || isUuid(value) } })
   @ToCanonicalUuid()
   campaignId?: string | null;
+
+  /** set_access (docs/api.md §12.3): any subset of the three, each as on a link (§4.3); null clears. */
+  @ExpiresAt() expiresAt?: Date | null;
+  @MaxHumanOpens() maxHumanOpens?: number | null;
+  @ExpiredRedirectUrl() expiredRedirectUrl?: string | null;
 }
 
 export class BulkActionResponse {

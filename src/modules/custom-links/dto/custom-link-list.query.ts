@@ -4,6 +4,8 @@ import { PaginationQuery, UpdatedSince } from '../../../common/pagination/pagina
 import { ToBoolean } from '../../../common/validation/coercion';
 import { TimestampInput } from '../../../common/validation/timestamps';
 import { IsUuidString } from '../../../common/validation/validators';
+import { EnumListFilter } from '../../../common/validation/enum-list';
+import { ACCESS_STATES, type AccessState } from '../rules/link-access';
 
 export const LINK_STAGES = ['not_opened', 'opened', 'started', 'engaged'] as const;
 
@@ -42,6 +44,9 @@ export class CustomLinkListQuery extends PaginationQuery {
   @TimestampInput({ description: 'createdAt upper bound, inclusive.' }) created_to?: Date;
 
   @UpdatedSince() updated_since?: Date;
+
+  @EnumListFilter(ACCESS_STATES, 'Links in any of these access states (accessState).')
+  access_state?: AccessState[];
 
   @Text('Case-insensitive substring of displayName, firstName, lastName, email, company or externalId.') q?: string;
 

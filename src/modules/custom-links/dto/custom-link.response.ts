@@ -4,6 +4,7 @@ import type { CustomLinkRow } from '../custom-links.repository';
 import { AS_OF, engagementOf, type StoredEngagement } from '../../engagement';
 import type { LinkUrls } from '../link-urls';
 import { ApiInteger } from '../../../common/http/api-integer';
+import { accessStateOf, ACCESS_STATES, type AccessState } from '../rules/link-access';
 
 const text = { type: String, nullable: true } as const;
 const time = { type: String, format: 'date-time', nullable: true } as const;
@@ -97,6 +98,27 @@ export class CustomLinkResponse {
   @ApiProperty({ ...text, format: 'uuid' }) jobId: string | null;
   @ApiInteger() thumbnailAttempts: number;
   @ApiProperty({ type: ThumbnailErrorResponse, nullable: true }) thumbnailError: ThumbnailErrorResponse | null;
+  @ApiProperty({ ...time, description: 'When the link stops leading to the experience; null never.' })
+  expiresAt: string | null;
+  @ApiInteger({
+    minimum: 1,
+    maximum: 1_000_000,
+    nullable: true,
+    description: 'How many human, external opens the link leads to the experience; null: no cap.',
+  })
+  maxHumanOpens: number | null;
+  @ApiProperty({
+    ...text,
+    format: 'uri',
+    description: 'Where an expired or capped link redirects; null: it answers 410.',
+  })
+  expiredRedirectUrl: string | null;
+  @ApiProperty({
+    enum: ACCESS_STATES,
+    description:
+      'Read-only. inactive (active is false), expired (past expiresAt), capped (maxHumanOpens reached) or open; the first that applies in that order.',
+  })
+  accessState: AccessState;
 }
 
 export class CustomLinkListResponse {
@@ -133,8 +155,11 @@ export function storedEngagementOf(row: CustomLinkRow): StoredEngagement {
   };
 }
 
-/** A link as its GET returns it; `asOf`: how far the fold had come before the row was read (FoldProgress). */
-export function toCustomLinkResponse(row: CustomLinkRow, urls: LinkUrls, asOf: Date): CustomLinkResponse {
+/**
+ * A link as its GET returns it; `asOf`: how far the fold had come before the row was read
+ * (FoldProgress); `now`: the time its access state is judged at (Clock).
+ */
+export function toCustomLinkResponse(row: CustomLinkRow, urls: LinkUrls, asOf: Date, now: Date): CustomLinkResponse {
   return {
     id: row.id,
     displayName: row.display_name,
@@ -164,5 +189,9 @@ export function toCustomLinkResponse(row: CustomLinkRow, urls: LinkUrls, asOf: D
     thumbnailError: row.thumbnail_error_code
       ? { code: row.thumbnail_error_code, message: row.thumbnail_error_message ?? '' }
       : null,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    maxHumanOpens: row.max_human_opens,
+    expiredRedirectUrl: row.expired_redirect_url,
+    accessState: accessStateOf(row, now),
   };
 }

@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { IsHttpUrl } from '../../../common/validation/http-url';
 import { IsUuidString } from '../../../common/validation/validators';
+import { ExpiredRedirectUrl, ExpiresAt, MaxHumanOpens, type LinkAccessInput } from './link-access.request';
 
 /** A string a client may clear with null. */
 const ClearableText = (max: number) =>
@@ -78,7 +79,7 @@ export const CampaignRef = () =>
   );
 
 /** The personalization and sharing fields of docs/api.md §4.3, with their bounds, in that order. */
-export class LinkFieldsInput {
+export class LinkFieldsInput implements LinkAccessInput {
   @RequiredWhenGiven(1, 255) displayName?: string;
   @ClearableText(255) firstName?: string | null;
   @ClearableText(255) lastName?: string | null;
@@ -97,6 +98,10 @@ export class LinkFieldsInput {
   @ValidateIf((_, v) => v !== undefined)
   @IsBoolean()
   active?: boolean;
+
+  @ExpiresAt() expiresAt?: Date | null;
+  @MaxHumanOpens() maxHumanOpens?: number | null;
+  @ExpiredRedirectUrl() expiredRedirectUrl?: string | null;
 }
 
 export const LINK_TEXT_FIELDS = [

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { fastParserOf } from '../../../common/validation/fast-parse.decorator';
 import { RequestValidator } from '../../../common/validation/request-validator';
 import { EngagementController } from '../engagement.controller';
-import { EVENT_TYPES } from '../rules/engagement-rollup';
+import { INGESTED_EVENT_TYPES } from '../rules/engagement-rollup';
 import { EventsRequest } from './events.request';
 
 /** What the route's validation leaves in req.body through class-transformer and class-validator (a request without text facts never takes the fast path). */
@@ -58,7 +58,7 @@ const event = fc
   .record(
     {
       eventId: field(fc.stringMatching(/^[\x20-\x7e]{1,12}$/), fc.constantFrom('e'.repeat(128), 'e'.repeat(129))),
-      type: field(fc.constantFrom(...EVENT_TYPES), fc.constant('click')),
+      type: field(fc.constantFrom(...INGESTED_EVENT_TYPES), fc.constant('click')),
       customLinkId: field(fc.uuid(), uuid),
       slug: field(fc.stringMatching(/^[A-Za-z0-9_-]{0,8}$/), fc.constantFrom('s'.repeat(64), 's'.repeat(65))),
       occurredAt: field(isoDate, otherTimestamps),

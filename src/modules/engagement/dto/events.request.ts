@@ -22,7 +22,7 @@ import { FastParse } from '../../../common/validation/fast-parse.decorator';
 import { parseTimestamp, TimestampInput } from '../../../common/validation/timestamps';
 import { canonicalUuid } from '../../../common/validation/uuid-format';
 import { IsUuidString } from '../../../common/validation/validators';
-import { EVENT_TYPES, type EventType } from '../rules/engagement-rollup';
+import { INGESTED_EVENT_TYPES, type IngestedEventType } from '../rules/engagement-rollup';
 import { UTM_FIELDS, UTM_MAX_LENGTH } from '../rules/event-context';
 import { ApiInteger } from '../../../common/http/api-integer';
 
@@ -68,10 +68,10 @@ export class EventInput {
   @MaxLength(128)
   eventId: string;
 
-  @ApiProperty({ enum: EVENT_TYPES })
+  @ApiProperty({ enum: INGESTED_EVENT_TYPES })
   @IsDefined()
-  @IsIn(EVENT_TYPES)
-  type: EventType;
+  @IsIn(INGESTED_EVENT_TYPES)
+  type: IngestedEventType;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'The link; required unless `slug` is given.' })
   @ValidateIf((event: EventInput) => event.slug === undefined || event.customLinkId !== undefined)
@@ -244,7 +244,7 @@ function parseCommonEvent(item: unknown): EventInput | undefined {
   const occurredAt = typeof e.occurredAt === 'string' ? parseTimestamp(e.occurredAt) : null;
   const valid =
     text(e.eventId, 1, 128) &&
-    (EVENT_TYPES as readonly unknown[]).includes(e.type) &&
+    (INGESTED_EVENT_TYPES as readonly unknown[]).includes(e.type) &&
     customLinkId !== null &&
     occurredAt !== null &&
     optionalText(e.slug, 64) &&

@@ -16,7 +16,7 @@ export class LinkOpensProcessor {
       {
         linkId: open.linkId,
         eventId: open.eventId,
-        type: 'open',
+        type: open.refused === true ? 'refused_open' : 'open',
         occurredAt: new Date(open.occurredAt),
         pageViewId: null,
         visitorId: null,

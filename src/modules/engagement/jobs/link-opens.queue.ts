@@ -18,4 +18,10 @@ export interface RecordOpenPayload {
   context?: EventContext;
   /** Why the open is internal (decided on the request path, where its address is known); absent from opens queued before. */
   internalReason?: InternalReason | null;
+  /** The link was expired or capped: logged as a refused_open, which moves nothing (issue 36). */
+  refused?: boolean;
 }
+
+/** Only human, external opens count toward a link's maxHumanOpens (docs/api.md §6.1). */
+export const countsTowardCap = (open: Pick<RecordOpenPayload, 'bot' | 'internalReason'>): boolean =>
+  !open.bot && (open.internalReason ?? null) === null;

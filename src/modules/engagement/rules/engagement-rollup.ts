@@ -6,7 +6,7 @@ import { BOT_REASONS, type BotReason } from './bot-detection';
  * merge by adding counters, uniting sets, taking minima and maxima, so any order or batching of the
  * same events gives the same rollup; the stored rollup is this merge, kept per link.
  */
-export const EVENT_TYPES = [
+export const INGESTED_EVENT_TYPES = [
   'open',
   'page_view',
   'session_started',
@@ -16,6 +16,14 @@ export const EVENT_TYPES = [
   'meeting_clicked',
   'meeting_booked',
 ] as const;
+export type IngestedEventType = (typeof INGESTED_EVENT_TYPES)[number];
+
+/**
+ * The types the event log holds: those POST /api/v1/events takes, and `refused_open`, an open of an
+ * expired or capped link (issue 36) that GET /l/{slug} records so the timeline shows the attempt; it
+ * moves nothing.
+ */
+export const EVENT_TYPES = [...INGESTED_EVENT_TYPES, 'refused_open'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EngagementEvent {
@@ -101,6 +109,7 @@ export const STAGE_EVIDENCE: Record<EventType, readonly StageMark[]> = {
   lead_submitted: ['opened', 'started', 'engaged'],
   meeting_clicked: ['opened', 'started', 'engaged'],
   meeting_booked: ['opened', 'started', 'engaged'],
+  refused_open: [],
 };
 
 /** The link (and lifecycle) time each stage mark sets. */
@@ -149,6 +158,7 @@ export function emptyStats(): LinkStats {
  * (that are no bot's) only as internal opens.
  */
 export function addEvent(stats: LinkStats, event: EngagementEvent): void {
+  if (event.type === 'refused_open') return;
   const at = event.occurredAt;
   if (event.bot) {
     if (event.type !== 'open') return;

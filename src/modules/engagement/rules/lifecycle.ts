@@ -16,6 +16,7 @@ const LIFECYCLE_EVENT: Record<EventType, string> = {
   lead_submitted: 'lead_submitted',
   meeting_clicked: 'meeting_clicked',
   meeting_booked: 'meeting_booked',
+  refused_open: 'refused_open',
 };
 
 /**

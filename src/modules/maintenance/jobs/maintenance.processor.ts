@@ -2,6 +2,7 @@ import { InjectQueue, Process, Processor } from '@nestjs/bull';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { IdempotencyRepository } from '../../../common/idempotency/idempotency.repository';
+import { LinkAccessEvents } from '../../custom-links';
 import { RetentionService } from '../../retention';
 import { WebhookHistory } from '../../webhooks';
 import { MaintenanceRepository } from '../maintenance.repository';
@@ -13,6 +14,8 @@ import {
   PURGE_IDEMPOTENCY_RECORDS_CRON,
   RUN_RETENTION,
   RUN_RETENTION_CRON,
+  SWEEP_LINK_ACCESS,
+  SWEEP_LINK_ACCESS_EVERY_MS,
   SWEEP_WEBHOOK_MESSAGES,
   SWEEP_WEBHOOK_MESSAGES_CRON,
 } from './maintenance.queue';
@@ -28,6 +31,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
     private readonly maintenance: MaintenanceRepository,
     private readonly retention: RetentionService,
     private readonly webhookHistory: WebhookHistory,
+    private readonly linkAccess: LinkAccessEvents,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -52,6 +56,11 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       { repeat: { cron: RUN_RETENTION_CRON }, removeOnComplete: 10, removeOnFail: 10 },
     );
     await this.queue.add(
+      SWEEP_LINK_ACCESS,
+      {},
+      { repeat: { every: SWEEP_LINK_ACCESS_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 },
+    );
+    await this.queue.add(
       SWEEP_WEBHOOK_MESSAGES,
       {},
       { repeat: { cron: SWEEP_WEBHOOK_MESSAGES_CRON }, removeOnComplete: 10, removeOnFail: 10 },
@@ -74,6 +83,13 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
   @Process(RUN_RETENTION)
   async runRetention(): Promise<void> {
     await this.retention.runAll();
+  }
+
+  /** Announces links that expired (or were capped by an edit) since the last run; safe on several workers. */
+  @Process(SWEEP_LINK_ACCESS)
+  async sweepLinkAccess(): Promise<void> {
+    const closed = await this.linkAccess.sweep();
+    if (closed > 0) this.logger.debug(`Announced ${closed} expired or capped links`);
   }
 
   @Process(SWEEP_WEBHOOK_MESSAGES)

@@ -8,6 +8,9 @@ export const COMPACT_SESSION_COUNTS_EVERY_MS = 30_000;
 export const RUN_RETENTION = 'run-retention';
 /** Daily at 03:43 UTC (docs/api.md §6.10): off the hour, in most installations' quietest hours. */
 export const RUN_RETENTION_CRON = '43 3 * * *';
+export const SWEEP_LINK_ACCESS = 'sweep-link-access';
+/** Twice a minute: a link's expiry is announced (custom_link.expired) within a minute of it (issue 36). */
+export const SWEEP_LINK_ACCESS_EVERY_MS = 30_000;
 export const SWEEP_WEBHOOK_MESSAGES = 'sweep-webhook-messages';
 /** Hourly, at minute 29 (docs/api.md §16.4). */
 export const SWEEP_WEBHOOK_MESSAGES_CRON = '29 * * * *';

@@ -22,6 +22,7 @@ export class EventCountsByTypeResponse implements Record<EventType, number> {
   @count('Leads submitted.') lead_submitted: number;
   @count('Meeting links clicked.') meeting_clicked: number;
   @count('Meetings booked.') meeting_booked: number;
+  @count('Opens of the link once expired or capped (refused).') refused_open: number;
 }
 
 /** What a link's event log holds, counted (docs/api.md §18.4): never the events themselves. */
