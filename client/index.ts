@@ -11,6 +11,7 @@ export type {
   CustomLinkMeetingBookedWebhookEvent,
   CustomLinkOpenedWebhookEvent,
   CustomLinkSessionStartedWebhookEvent,
+  PersonErasedWebhookEvent,
   SessionAnalyzedWebhookEvent,
   WebhookEvent,
   WebhookEventOf,

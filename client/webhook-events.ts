@@ -12,6 +12,7 @@ export type CustomLinkJobFinishedWebhookEvent = Schemas['CustomLinkJobFinishedWe
 export type AgentPublishJobFinishedWebhookEvent = Schemas['AgentPublishJobFinishedWebhookEvent'];
 export type SessionAnalyzedWebhookEvent = Schemas['SessionAnalyzedWebhookEvent'];
 export type CustomLinkExpiredWebhookEvent = Schemas['CustomLinkExpiredWebhookEvent'];
+export type PersonErasedWebhookEvent = Schemas['PersonErasedWebhookEvent'];
 
 /** Any message an endpoint receives; narrow it on `type`. */
 export type WebhookEvent =
@@ -23,7 +24,8 @@ export type WebhookEvent =
   | CustomLinkJobFinishedWebhookEvent
   | AgentPublishJobFinishedWebhookEvent
   | SessionAnalyzedWebhookEvent
-  | CustomLinkExpiredWebhookEvent;
+  | CustomLinkExpiredWebhookEvent
+  | PersonErasedWebhookEvent;
 
 /** The event types an endpoint may subscribe to (its `eventTypes`). */
 export type WebhookEventType = WebhookEvent['type'];
