@@ -44,16 +44,13 @@ CREATE TABLE IF NOT EXISTS ${month.name} PARTITION OF link_events FOR VALUES FRO
 SELECT organization_id, min(received_at) AS oldest FROM link_event_batches GROUP BY organization_id ORDER BY 2
 
 -- EngagementRepository.lockFold
-INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING
-
--- EngagementRepository.lockFold (2)
 SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE SKIP LOCKED
 
 -- EngagementRepository.awaitFoldLock
-INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING
-
--- EngagementRepository.awaitFoldLock (2)
 SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE
+
+-- EngagementRepository.ensureFoldRow
+INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING
 
 -- EngagementRepository.queueRefold
 DELETE FROM ${table} WHERE organization_id = $1

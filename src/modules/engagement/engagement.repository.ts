@@ -279,10 +279,7 @@ export class EngagementRepository {
    * holds it. One organization's row, never a sweep across tenants.
    */
   async lockFold(tx: EntityManager, organizationId: string): Promise<boolean> {
-    await tx.query(
-      `INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
-      [organizationId],
-    );
+    await this.ensureFoldRow(organizationId);
     const rows: unknown[] = await tx.query(
       `SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE SKIP LOCKED`,
       [organizationId],
@@ -292,11 +289,20 @@ export class EngagementRepository {
 
   /** Waits for the organization's fold lock (a refold must not be skipped). */
   async awaitFoldLock(tx: EntityManager, organizationId: string): Promise<void> {
-    await tx.query(
+    await this.ensureFoldRow(organizationId);
+    await tx.query(`SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE`, [organizationId]);
+  }
+
+  /**
+   * The organization's fold-lock row, committed on its own before any fold takes it: inserted inside
+   * the fold's transaction, the other folders of a new organization would wait on the uncommitted
+   * key for that whole fold (and time out) instead of skipping it.
+   */
+  private async ensureFoldRow(organizationId: string): Promise<void> {
+    await this.db.query(
       `INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
       [organizationId],
     );
-    await tx.query(`SELECT 1 FROM engagement_folds WHERE organization_id = $1 FOR UPDATE`, [organizationId]);
   }
 
   /**
