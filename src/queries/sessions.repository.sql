@@ -59,7 +59,7 @@ SELECT id, email_key, start_time, end_time, name, phone, business, utm_source,
 WHERE organization_id = $1 AND email_key = ANY($2) AND ${visibleSession()}
 
 -- SessionsRepository.assignPeople
-SELECT ${sessionImageOf('s')}, a.assigned_person, a.assigned_qualification
+SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
  FROM sessions s JOIN jsonb_to_recordset($2::jsonb) AS a(key text, assigned_person uuid, assigned_qualification text)
    ON a.key = s.email_key
 WHERE s.organization_id = $1 AND ${VISIBLE}
@@ -67,10 +67,10 @@ WHERE s.organization_id = $1 AND ${VISIBLE}
 ORDER BY s.id FOR UPDATE OF s
 
 -- SessionsRepository.assignPeople (2)
-UPDATE sessions s SET person_id = a.person_id, effective_qualification_status = a.qualification
-  FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS a(id, person_id, qualification)
- WHERE s.organization_id = $1 AND s.id = a.id
-RETURNING ${sessionImageOf('s')}
+UPDATE sessions s SET person_id = a.assigned_person, effective_qualification_status = a.assigned_qualification
+  FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS a(session_id, assigned_person, assigned_qualification)
+ WHERE s.organization_id = $1 AND s.id = a.session_id
+RETURNING ${SESSION_IMAGE}
 
 -- SessionsRepository.writeDerived
 INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
@@ -127,7 +127,7 @@ SELECT DISTINCT email_key FROM sessions WHERE organization_id = $1 AND id = ANY(
 
 -- SessionsRepository.deleteSelected
 DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
-RETURNING ${sessionImageOf('s')}, EXISTS (
+RETURNING ${SESSION_IMAGE}, EXISTS (
   SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript
 
 -- SessionsRepository.deleteSelected (2)

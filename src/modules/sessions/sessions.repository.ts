@@ -226,21 +226,13 @@ const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] =
   ['custom_link_campaign_id', (r) => r.customLinkCampaignId],
 ];
 
-/** A session row's columns its derived rows read (SessionImage), each of the sessions row named `alias`. */
-const sessionImageOf = (alias: string) =>
-  [
-    'id',
-    'environment',
-    'analysis_status',
-    `(extract(epoch FROM ${alias}.start_time AT TIME ZONE 'UTC') * 1000000)::int8 AS start_micros`,
-    'email_key',
-    'effective_qualification_status',
-    'buying_intent',
-    'booked_status',
-  ]
-    .map((column) => (column.includes(' ') ? column : `${alias}.${column}`))
-    .join(', ');
-export const SESSION_IMAGE = sessionImageOf('sessions');
+/**
+ * A session row's columns its derived rows read (SessionImage), unqualified: a statement that names
+ * them joins no relation with such columns. An immutable expression, as Citus requires in RETURNING.
+ */
+export const SESSION_IMAGE = `id, environment, analysis_status,
+  (extract(epoch FROM start_time AT TIME ZONE 'UTC') * 1000000)::int8 AS start_micros, email_key,
+  effective_qualification_status, buying_intent, booked_status`;
 const FACETS = 'effective_qualification_status, buying_intent, booked_status';
 
 /**
@@ -462,7 +454,7 @@ export class SessionsRepository {
     if (assignments.length === 0) return;
     const before: (SessionImage & { assigned_person: string | null; assigned_qualification: string | null })[] =
       await tx.query(
-        `SELECT ${sessionImageOf('s')}, a.assigned_person, a.assigned_qualification
+        `SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
            FROM sessions s JOIN jsonb_to_recordset($2::jsonb) AS a(key text, assigned_person uuid, assigned_qualification text)
              ON a.key = s.email_key
           WHERE s.organization_id = $1 AND ${VISIBLE}
@@ -481,10 +473,10 @@ export class SessionsRepository {
       );
     if (before.length === 0) return;
     const [after]: [SessionImage[], number] = await tx.query(
-      `UPDATE sessions s SET person_id = a.person_id, effective_qualification_status = a.qualification
-         FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS a(id, person_id, qualification)
-        WHERE s.organization_id = $1 AND s.id = a.id
-       RETURNING ${sessionImageOf('s')}`,
+      `UPDATE sessions s SET person_id = a.assigned_person, effective_qualification_status = a.assigned_qualification
+         FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS a(session_id, assigned_person, assigned_qualification)
+        WHERE s.organization_id = $1 AND s.id = a.session_id
+       RETURNING ${SESSION_IMAGE}`,
       [
         organizationId,
         before.map((row) => row.id),
@@ -661,7 +653,7 @@ export class SessionsRepository {
     const params: unknown[] = [organizationId, ids];
     const [rows]: [(SessionImage & { transcript: boolean })[], number] = await tx.query(
       `DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
-       RETURNING ${sessionImageOf('s')}, EXISTS (
+       RETURNING ${SESSION_IMAGE}, EXISTS (
          SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript`,
       params,
     );
