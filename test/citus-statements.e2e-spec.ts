@@ -12,7 +12,19 @@ const ROOT = join(__dirname, '..');
  * Statements that break a rule on purpose, by snapshot header and rule, with why Citus accepts them
  * or why they must stay global (docs/scaling.md, "Citus compatibility (statements)").
  */
-const EXCEPTIONS: Record<string, { rule: CitusFinding['rule']; why: string }[]> = {};
+const SESSION_IMAGE_WHY =
+  "SESSION_IMAGE's extract(epoch FROM start_time AT TIME ZONE 'UTC') takes a timestamp, whose overload is immutable (the check reads the most volatile overload of a name, the timestamptz one); Citus 13.2 ran it in RETURNING";
+const EXCEPTIONS: Record<string, { rule: CitusFinding['rule']; why: string }[]> = {
+  'src/queries/sessions.repository.sql: -- SessionsRepository.upsert (2)': [
+    { rule: 'mutable-in-returning', why: SESSION_IMAGE_WHY },
+  ],
+  'src/queries/sessions.repository.sql: -- SessionsRepository.assignPeople (2)': [
+    { rule: 'mutable-in-returning', why: SESSION_IMAGE_WHY },
+  ],
+  'src/queries/sessions.repository.sql: -- SessionsRepository.deleteSelected': [
+    { rule: 'mutable-in-returning', why: SESSION_IMAGE_WHY },
+  ],
+};
 
 /** Every function name of pg_proc with the volatility of its most volatile overload. */
 async function volatilityOf(client: Client): Promise<Volatility> {
@@ -95,13 +107,14 @@ describe('the SQL snapshot on Citus', () => {
     const sql = upsert?.inlined ?? upsert?.partial ?? '';
 
     expect(sql).toContain('RETURNING id, environment, analysis_status');
-    expect(citusFindings(sql, volatility)).toEqual([]);
-    // Formatting the start time as text instead (to_char is stable) is found.
+    // Only the extract() that EXCEPTIONS excuses; formatting the start time as text instead (to_char is stable) is found.
+    expect(citusFindings(sql, volatility)).toEqual([{ rule: 'mutable-in-returning', detail: 'extract()' }]);
     const formatted = sql.replace(
       /\(extract\(epoch FROM start_time AT TIME ZONE 'UTC'\) \* 1000000\)::int8/,
       `to_char(start_time, 'US')`,
     );
     expect(citusFindings(formatted, volatility)).toEqual([{ rule: 'mutable-in-returning', detail: 'to_char()' }]);
+    expect(formatted).not.toContain('extract(');
   });
 
   it('a write joined with COMMIT_WITHOUT_FLUSH after its modifying CTE still commits without the flush wait', async () => {
