@@ -61,7 +61,7 @@ export async function updateSessionRows(
     ).rows;
     const after = (
       await client.query<SessionImage>(
-        `UPDATE sessions SET ${set} WHERE organization_id = $1 AND id = ANY($${params.length + 2}::uuid[]) RETURNING ${SESSION_IMAGE}`,
+        `UPDATE sessions SET ${set} WHERE organization_id = $1 AND ${where} AND id = ANY($${params.length + 2}::uuid[]) RETURNING ${SESSION_IMAGE}`,
         [organizationId, ...params, before.map((row) => row.id)],
       )
     ).rows;
