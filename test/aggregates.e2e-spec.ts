@@ -37,7 +37,7 @@ import { SESSION_LIST } from '../src/modules/sessions/session-list';
 
 /**
  * The derived aggregates, proven exact through HTTP against oracles over the source rows (the session
- * counts and the email search are written with the sessions: src/modules/sessions/derived-writes.ts):
+ * counts and the email search are written with the sessions: SessionsRepository.writeDerived):
  * - session totals (GET /sessions pagination.total) and deep offsets, from session_counts plus
  *   pending session_count_deltas (migration SessionCounts), with pending deltas only, after
  *   compaction, after writes through the API and SQL (negative deltas), and under concurrency;
@@ -532,9 +532,19 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
       const org = a.organizationId;
       const bulk = (modulus: number, rest: number) =>
         `display_id LIKE 'B-%' AND (substr(display_id, 3)::int) % ${modulus} = ${rest}`;
-      // Across month edges, both ways.
-      await updateSessionRows(pool, org, `start_time = start_time + interval '20 days'`, bulk(61, 5));
-      await updateSessionRows(pool, org, `start_time = start_time - interval '9 days 1 millisecond'`, bulk(67, 6));
+      // Across month edges, both ways, in UTC (immutable: Citus refuses a stable function of a column in SET).
+      await updateSessionRows(
+        pool,
+        org,
+        `start_time = (start_time AT TIME ZONE 'UTC' + interval '20 days') AT TIME ZONE 'UTC'`,
+        bulk(61, 5),
+      );
+      await updateSessionRows(
+        pool,
+        org,
+        `start_time = (start_time AT TIME ZONE 'UTC' - interval '9 days 1 millisecond') AT TIME ZONE 'UTC'`,
+        bulk(67, 6),
+      );
       // Facets, including to and from NULL.
       await updateSessionRows(
         pool,
@@ -564,7 +574,7 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
       await updateSessionRows(
         pool,
         org,
-        `start_time = start_time + interval '1 month', environment = CASE WHEN environment = 'production' THEN 'staging' ELSE 'production' END`,
+        `start_time = (start_time AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC', environment = CASE WHEN environment = 'production' THEN 'staging' ELSE 'production' END`,
         bulk(101, 11),
       );
 

@@ -21,7 +21,7 @@ describe('migrated schema', () => {
       `SELECT p.proname AS name, p.prosrc AS source FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = current_schema() AND p.prosrc LIKE '%analysis_status%'`,
     );
-    // The service writes what the triggers derived from sessions (migration SessionDerivedWrites, derived-writes.ts).
+    // The service writes what the triggers derived from sessions (migration SessionDerivedWrites, SessionsRepository.writeDerived).
     expect(functions.map((f) => f.name)).toEqual([]);
     const { rows: indexes } = await client.query<{ name: string; predicate: string }>(
       `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid

@@ -8,8 +8,8 @@ import { createTestApp, readUntil, type Tenant, type TestApp } from './support/t
 
 /**
  * The rows derived from sessions (the session counts' deltas and the email search's session_emails)
- * are written by the statements that write sessions (src/modules/sessions/derived-writes.ts; no
- * trigger since migration SessionDerivedWrites): after each way the service writes a session —
+ * are written in the transactions that write sessions (SessionsRepository.writeDerived; no trigger
+ * since migration SessionDerivedWrites): after each way the service writes a session —
  * ingestion of a new one, its analysis finishing, its re-ingestion, the person rollup rewriting its
  * effective qualification, its deletion by erasure and by retention, and concurrent ingestions of
  * one email — the counts and the search equal a recount of the sessions, and GET /sessions agrees.

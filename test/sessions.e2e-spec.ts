@@ -299,8 +299,10 @@ describe('sessions', () => {
         sessionBody({ startTime: '2026-11-20T10:00:00.123Z', endTime: '2026-11-20T10:30:00.999Z' }),
       );
       // updated_at comes from now(), with microseconds: set one whose rounding would differ from
-      // truncation, past the trigger that stamps it (replica role: no ordinary trigger fires).
+      // truncation, past the trigger that stamps it (replica role: no ordinary trigger fires; on
+      // Citus the trigger fires on the shard, so the role goes to the workers too).
       await t.app.get(DataSource).transaction(async (tx) => {
+        await tx.query(`SET LOCAL citus.propagate_set_commands = 'local'`);
         await tx.query(`SET LOCAL session_replication_role = replica`);
         await tx.query(`UPDATE sessions SET updated_at = '2026-11-21T08:09:10.987654Z' WHERE id = $1`, [id]);
       });

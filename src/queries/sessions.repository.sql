@@ -21,16 +21,14 @@ INSERT INTO session_ids (id, organization_id) VALUES ($1, $2)
 ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id
 
 -- SessionsRepository.upsert
-WITH before AS (
-  SELECT ${SESSION_IMAGE} FROM sessions WHERE organization_id = $1 AND id = $2 FOR UPDATE),
-after AS (
-  INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
-  SELECT $1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')} FROM (SELECT count(*) FROM before) locked
-  ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
-    ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
-  RETURNING ${SESSION_IMAGE}),
-${DERIVED_WRITES}
-SELECT count(*) AS written FROM after
+SELECT ${SESSION_IMAGE} FROM sessions WHERE organization_id = $1 AND id = $2 FOR UPDATE
+
+-- SessionsRepository.upsert (2)
+INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
+VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
+ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
+  ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
+RETURNING ${SESSION_IMAGE}
 
 -- SessionsRepository.replaceTranscript
 INSERT INTO session_transcripts (organization_id, session_id, entries, total) VALUES ($1, $2, $3, $4)
@@ -61,19 +59,34 @@ SELECT id, email_key, start_time, end_time, name, phone, business, utm_source,
 WHERE organization_id = $1 AND email_key = ANY($2) AND ${visibleSession()}
 
 -- SessionsRepository.assignPeople
-WITH before AS (
-  SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
-    FROM sessions s JOIN jsonb_to_recordset($2::jsonb) AS a(key text, assigned_person uuid, assigned_qualification text)
-      ON a.key = s.email_key
-   WHERE s.organization_id = $1 AND ${VISIBLE}
-     AND (s.person_id IS DISTINCT FROM a.assigned_person OR s.effective_qualification_status IS DISTINCT FROM a.assigned_qualification)
-     FOR UPDATE OF s),
-after AS (
-  UPDATE sessions s SET person_id = b.assigned_person, effective_qualification_status = b.assigned_qualification
-    FROM before b WHERE s.organization_id = $1 AND s.id = b.id
-  RETURNING ${sessionImageOf('s')}),
-${DERIVED_WRITES}
-SELECT count(*) AS assigned FROM after
+SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
+ FROM sessions s JOIN jsonb_to_recordset($2::jsonb) AS a(key text, assigned_person uuid, assigned_qualification text)
+   ON a.key = s.email_key
+WHERE s.organization_id = $1 AND ${VISIBLE}
+  AND (s.person_id IS DISTINCT FROM a.assigned_person OR s.effective_qualification_status IS DISTINCT FROM a.assigned_qualification)
+ORDER BY s.id FOR UPDATE OF s
+
+-- SessionsRepository.assignPeople (2)
+UPDATE sessions s SET person_id = a.assigned_person, effective_qualification_status = a.assigned_qualification
+  FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS a(session_id, assigned_person, assigned_qualification)
+ WHERE s.organization_id = $1 AND s.id = a.session_id
+RETURNING ${SESSION_IMAGE}
+
+-- SessionsRepository.writeDerived
+INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
+SELECT $1, d.* FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+                 AS d(month, ${FACETS}, sessions)
+
+-- SessionsRepository.writeDerived (2)
+DELETE FROM session_emails WHERE organization_id = $1 AND id = ANY($2::uuid[])
+
+-- SessionsRepository.writeDerived (3)
+INSERT INTO session_emails (organization_id, id, start_time, email_key, ${FACETS})
+SELECT $1, d.* FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[])
+                 AS d(id, start_time, email_key, ${FACETS})
+ON CONFLICT (organization_id, id) DO UPDATE SET start_time = EXCLUDED.start_time, email_key = EXCLUDED.email_key,
+  effective_qualification_status = EXCLUDED.effective_qualification_status, buying_intent = EXCLUDED.buying_intent,
+  booked_status = EXCLUDED.booked_status
 
 -- SessionsRepository.findVisible
 SELECT ${DETAIL_COLUMNS}
@@ -113,13 +126,9 @@ ORDER BY id LIMIT $3
 SELECT DISTINCT email_key FROM sessions WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND email_key IS NOT NULL
 
 -- SessionsRepository.deleteSelected
-WITH before AS (
-  DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
-  RETURNING ${SESSION_IMAGE}, EXISTS (
-    SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript),
-after AS (SELECT ${SESSION_IMAGE} FROM before WHERE false),
-${DERIVED_WRITES}
-SELECT id, email_key, transcript FROM before
+DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
+RETURNING ${SESSION_IMAGE}, EXISTS (
+  SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript
 
 -- SessionsRepository.deleteSelected (2)
 DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1

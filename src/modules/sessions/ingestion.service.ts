@@ -48,7 +48,6 @@ export class IngestionService {
       const stored = await this.sessions.findStored(tx, id);
       if (stored && stored.organizationId !== organizationId) throw new ConflictError();
       if (stored?.fingerprint === fingerprint) return { personId: stored.personId, changed: false };
-      if (!stored) await this.sessions.claimId(tx, organizationId, id);
       const affected = [stored?.emailKey, record.emailKey].filter((key): key is string => Boolean(key));
       // The people's locks before the session's row (PeopleRollupsService.lockPeople).
       await this.rollups.lockPeople(tx, organizationId, affected);
@@ -62,6 +61,9 @@ export class IngestionService {
           this.details.get(organizationId, id, tx),
         );
       }
+      // Last: on Citus session_ids is a reference table, whose upsert locks it for every ingestion
+      // until commit; taken after the people's locks, as a deletion takes it.
+      if (!stored) await this.sessions.claimId(tx, organizationId, id);
       await this.idempotency.complete(tx, answer(personId));
       return { personId, changed: true };
     });

@@ -13,7 +13,7 @@ import type { SessionAssignment, SessionFacts } from '../people';
 import type { SessionListQuery } from './dto/session-list.query';
 import { wholeMonthsWithin } from './rules/month-buckets';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
-import { DERIVED_WRITES, SESSION_IMAGE, sessionImageOf } from './derived-writes';
+import { derivedRowChanges, type SessionImage, type SessionImageChange } from './rules/derived-rows';
 import { visibleSession } from './visible-session';
 
 /** A session row as the list and detail read it (LIST_COLUMNS), with its person's intent (person_intents). */
@@ -227,26 +227,27 @@ const RECORD_COLUMNS: [column: string, value: (r: SessionRecord) => unknown][] =
 ];
 
 /**
- * An ingestion's write of a session with its derived rows (DERIVED_WRITES). The INSERT reads from
- * `before`, so the session's row is locked and read before the upsert writes it: its old image is
- * the one the upsert replaces, even when the people rollup of another session with the same email
- * reassigned it meanwhile. Ingestions of one id run one after another (its advisory lock), so a
- * session that `before` did not find is inserted, not updated.
+ * A session row's columns its derived rows read (SessionImage), unqualified: a statement that names
+ * them joins no relation with such columns. An immutable expression, as Citus requires in RETURNING.
+ */
+export const SESSION_IMAGE = `id, environment, analysis_status,
+  (extract(epoch FROM start_time AT TIME ZONE 'UTC') * 1000000)::int8 AS start_micros, email_key,
+  effective_qualification_status, buying_intent, booked_status`;
+const FACETS = 'effective_qualification_status, buying_intent, booked_status';
+
+/**
+ * An ingestion's write of a session, returning its new image for its derived rows (writeDerived),
+ * after upsert read its old image under the row's lock.
  *
  * EXCLUDED.updated_at is the column's default (now()) in the proposed row: Citus refuses a function call
  * in DO UPDATE but takes a column of EXCLUDED (docs/scaling.md, "Citus compatibility (statements)").
  */
 const UPSERT_SESSION = `
-  WITH before AS (
-    SELECT ${SESSION_IMAGE} FROM sessions WHERE organization_id = $1 AND id = $2 FOR UPDATE),
-  after AS (
-    INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
-    SELECT $1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')} FROM (SELECT count(*) FROM before) locked
-    ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
-      ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
-    RETURNING ${SESSION_IMAGE}),
-  ${DERIVED_WRITES}
-  SELECT count(*) AS written FROM after`;
+  INSERT INTO sessions (organization_id, id, fingerprint, person_id, ${RECORD_COLUMNS.map(([c]) => c).join(', ')})
+  VALUES ($1, $2, $3, NULL, ${RECORD_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
+  ON CONFLICT (organization_id, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, person_id = NULL,
+    ${RECORD_COLUMNS.map(([c]) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
+  RETURNING ${SESSION_IMAGE}`;
 
 /** The only place that queries sessions and transcripts; every read is scoped by organization_id. */
 @Injectable()
@@ -328,12 +329,20 @@ export class SessionsRepository {
     record: SessionRecord,
     fingerprint: string,
   ): Promise<void> {
-    await tx.query(UPSERT_SESSION, [
+    // Under the row's lock, so that two writers of one session count it once: the second reads what
+    // the first wrote. Ingestions of one id run one after another (its advisory lock), so a session
+    // not found here is inserted, not updated.
+    const before: SessionImage[] = await tx.query(
+      `SELECT ${SESSION_IMAGE} FROM sessions WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, id],
+    );
+    const after: SessionImage[] = await tx.query(UPSERT_SESSION, [
       organizationId,
       id,
       fingerprint,
       ...RECORD_COLUMNS.map(([, value]) => value(record)),
     ]);
+    await this.writeDerived(tx, organizationId, [{ before: before[0] ?? null, after: after[0] }]);
   }
 
   async replaceTranscript(
@@ -438,36 +447,102 @@ export class SessionsRepository {
 
   /**
    * Points each person's visible sessions at it, with the person's effective qualification, and
-   * keeps the derived rows (DERIVED_WRITES): the sessions whose assignment changes are locked and read
-   * first (`before`), then updated.
+   * keeps their derived rows (writeDerived): the sessions whose assignment changes are locked and
+   * read first, in id order, then updated.
    */
   async assignPeople(tx: EntityManager, organizationId: string, assignments: SessionAssignment[]): Promise<void> {
     if (assignments.length === 0) return;
-    await tx.query(
-      `WITH before AS (
-         SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
+    const before: (SessionImage & { assigned_person: string | null; assigned_qualification: string | null })[] =
+      await tx.query(
+        `SELECT ${SESSION_IMAGE}, a.assigned_person, a.assigned_qualification
            FROM sessions s JOIN jsonb_to_recordset($2::jsonb) AS a(key text, assigned_person uuid, assigned_qualification text)
              ON a.key = s.email_key
           WHERE s.organization_id = $1 AND ${VISIBLE}
             AND (s.person_id IS DISTINCT FROM a.assigned_person OR s.effective_qualification_status IS DISTINCT FROM a.assigned_qualification)
-            FOR UPDATE OF s),
-       after AS (
-         UPDATE sessions s SET person_id = b.assigned_person, effective_qualification_status = b.assigned_qualification
-           FROM before b WHERE s.organization_id = $1 AND s.id = b.id
-         RETURNING ${sessionImageOf('s')}),
-       ${DERIVED_WRITES}
-       SELECT count(*) AS assigned FROM after`,
+          ORDER BY s.id FOR UPDATE OF s`,
+        [
+          organizationId,
+          JSON.stringify(
+            assignments.map((a) => ({
+              key: a.emailKey,
+              assigned_person: a.personId,
+              assigned_qualification: a.qualificationStatus,
+            })),
+          ),
+        ],
+      );
+    if (before.length === 0) return;
+    const [after]: [SessionImage[], number] = await tx.query(
+      `UPDATE sessions s SET person_id = a.assigned_person, effective_qualification_status = a.assigned_qualification
+         FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS a(session_id, assigned_person, assigned_qualification)
+        WHERE s.organization_id = $1 AND s.id = a.session_id
+       RETURNING ${SESSION_IMAGE}`,
       [
         organizationId,
-        JSON.stringify(
-          assignments.map((a) => ({
-            key: a.emailKey,
-            assigned_person: a.personId,
-            assigned_qualification: a.qualificationStatus,
-          })),
-        ),
+        before.map((row) => row.id),
+        before.map((row) => row.assigned_person),
+        before.map((row) => row.assigned_qualification),
       ],
     );
+    const written = new Map(after.map((row) => [row.id, row]));
+    await this.writeDerived(
+      tx,
+      organizationId,
+      before.map((row) => ({ before: row, after: written.get(row.id) ?? null })),
+    );
+  }
+
+  /**
+   * Writes what a write of the organization's sessions in `tx` did to the rows derived from them
+   * (derivedRowChanges): appends the count deltas (folded into session_counts later, migration
+   * SessionCounts) and updates the email search's copy (session_emails, migration SessionEmailSearch).
+   * The callers read the sessions' old images under their rows' locks and the new ones from the write
+   * (no trigger: on Citus a trigger cannot write another distributed table, issue 35). Each statement
+   * names the organization and takes its rows as arrays, so Citus runs it on the organization's
+   * shard; one with nothing to write is not sent.
+   */
+  async writeDerived(tx: EntityManager, organizationId: string, changes: SessionImageChange[]): Promise<void> {
+    const { counts, unlisted, listed } = derivedRowChanges(changes);
+    if (counts.length > 0) {
+      await tx.query(
+        `INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
+         SELECT $1, d.* FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+                          AS d(month, ${FACETS}, sessions)`,
+        [
+          organizationId,
+          counts.map((c) => c.month),
+          counts.map((c) => c.effective_qualification_status),
+          counts.map((c) => c.buying_intent),
+          counts.map((c) => c.booked_status),
+          counts.map((c) => c.sessions),
+        ],
+      );
+    }
+    if (unlisted.length > 0) {
+      await tx.query(`DELETE FROM session_emails WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+        organizationId,
+        unlisted,
+      ]);
+    }
+    if (listed.length > 0) {
+      await tx.query(
+        `INSERT INTO session_emails (organization_id, id, start_time, email_key, ${FACETS})
+         SELECT $1, d.* FROM unnest($2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[])
+                          AS d(id, start_time, email_key, ${FACETS})
+         ON CONFLICT (organization_id, id) DO UPDATE SET start_time = EXCLUDED.start_time, email_key = EXCLUDED.email_key,
+           effective_qualification_status = EXCLUDED.effective_qualification_status, buying_intent = EXCLUDED.buying_intent,
+           booked_status = EXCLUDED.booked_status`,
+        [
+          organizationId,
+          listed.map((row) => row.id),
+          listed.map((row) => row.start_time),
+          listed.map((row) => row.email_key),
+          listed.map((row) => row.effective_qualification_status),
+          listed.map((row) => row.buying_intent),
+          listed.map((row) => row.booked_status),
+        ],
+      );
+    }
   }
 
   /**
@@ -566,7 +641,7 @@ export class SessionsRepository {
   /**
    * Deletes those of these sessions that `selection` still picks (an ingestion may have changed one
    * since it was listed; callers hold the sessions' locks), their transcripts with them (foreign
-   * key) and their derived rows (DERIVED_WRITES, from the deleted rows as RETURNING gives them);
+   * key) and their derived rows (writeDerived, from the deleted rows as RETURNING gives them);
    * returns each deleted session's email key and whether it had a transcript.
    */
   async deleteSelected(
@@ -576,15 +651,16 @@ export class SessionsRepository {
     selection: SessionSelection,
   ): Promise<{ id: string; emailKey: string | null; transcript: boolean }[]> {
     const params: unknown[] = [organizationId, ids];
-    const rows: (Pick<Row<'sessions'>, 'id' | 'email_key'> & { transcript: boolean })[] = await tx.query(
-      `WITH before AS (
-         DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
-         RETURNING ${SESSION_IMAGE}, EXISTS (
-           SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript),
-       after AS (SELECT ${SESSION_IMAGE} FROM before WHERE false),
-       ${DERIVED_WRITES}
-       SELECT id, email_key, transcript FROM before`,
+    const [rows]: [(SessionImage & { transcript: boolean })[], number] = await tx.query(
+      `DELETE FROM sessions s WHERE s.organization_id = $1 AND s.id = ANY($2::uuid[]) AND ${selectionSql(selection, params, 's')}
+       RETURNING ${SESSION_IMAGE}, EXISTS (
+         SELECT 1 FROM session_transcripts t WHERE t.organization_id = $1 AND t.session_id = s.id) AS transcript`,
       params,
+    );
+    await this.writeDerived(
+      tx,
+      organizationId,
+      rows.map((row) => ({ before: row, after: null })),
     );
     await tx.query(`DELETE FROM session_ids WHERE id = ANY($2::uuid[]) AND organization_id = $1`, [
       organizationId,
