@@ -11,7 +11,33 @@ import { collectQueries } from './sql-snapshot.ts';
 import { plansOf, routingOf, type StatementRouting } from './citus-routing.ts';
 
 /** The service's statements that read every shard by design, by snapshot label prefix, with why. */
-export const FAN_OUTS: { statement: string; why: string }[] = [];
+export const FAN_OUTS: { statement: string; why: string }[] = [
+  ...[
+    'src/queries/job-reaper.sql: -- reclaimLapsedRows',
+    'src/queries/custom-link-jobs.repository.sql: -- CustomLinkJobsRepository.lapsedWithItemsSettled',
+    'src/queries/custom-link-jobs.repository.sql: -- CustomLinkJobsRepository.reclaimLapsed',
+    'src/queries/webhooks.repository.sql: -- WebhooksRepository.claimDue',
+  ].map((statement) => ({
+    statement,
+    why: "a lease sweep's candidate read across tenants (a partial index of unfinished rows, at most 100, every few seconds); the claims that follow are per organization",
+  })),
+  {
+    statement: 'src/queries/engagement.repository.sql: -- EngagementRepository.organizationsToFold',
+    why: "the fold's candidate read: which organizations have batches waiting (each fold then locks and reads one organization)",
+  },
+  ...[
+    'src/queries/exports.repository.sql: -- ExportsRepository.deleteExpired',
+    'src/queries/idempotency.repository.sql: -- IdempotencyRepository.purgeExpired',
+    'src/queries/webhooks.repository.sql: -- WebhooksRepository.deleteMessagesBefore',
+  ].map((statement) => ({
+    statement,
+    why: 'a maintenance purge of expired rows across tenants (hourly, bounded by its index); no request runs it',
+  })),
+  {
+    statement: 'src/queries/organizations.repository.sql: -- OrganizationsRepository.any',
+    why: 'first run at start-up: whether any organization exists (LIMIT 1), once per process',
+  },
+];
 
 const logs = process.argv.slice(2);
 if (logs.length === 0) {
