@@ -347,9 +347,12 @@ describe('link access (issue 36)', () => {
         );
       return row.count;
     };
-    /** The link's messages once `count` arrived, and as many recorded. */
+    /**
+     * The link's messages once `count` arrived, and as many recorded. A first attempt that fails (a
+     * receiver slow to answer on a loaded machine) is retried about 5 s later: the deadline allows it.
+     */
     const delivered = async (linkId: string, count: number) => {
-      await eventually(() => Promise.resolve(messagesOf(linkId).length >= count));
+      await eventually(() => Promise.resolve(messagesOf(linkId).length >= count), 30_000);
       expect(await recorded(linkId)).toBe(count);
       return messagesOf(linkId);
     };
