@@ -8,6 +8,7 @@ import { folded } from './support/fold';
 import { createLinks, slugOf } from './support/links';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { isolatedServices } from './support/isolated-database';
 
 /**
  * Issue 36: links that expire and stop. expiresAt, maxHumanOpens and expiredRedirectUrl on creation,
@@ -35,10 +36,15 @@ const detailOf = (res: request.Response) => (res.body as { detail: Issue[] }).de
 describe('link access (issue 36)', () => {
   let t: TestApp;
   let who: Tenant;
+  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
 
   beforeAll(async () => {
+    // Its webhooks go to a local receiver: a database and queues of its own, so that no other spec's
+    // worker (which refuses private addresses) takes its deliveries (isolated-database.ts).
+    isolated = await isolatedServices('link_access');
     t = await createTestApp(
       {
+        ...isolated.env,
         APP_ROLE: 'all',
         TRUST_PROXY: 'loopback',
         RATE_LIMIT_PER_MINUTE: '100000',
@@ -53,7 +59,10 @@ describe('link access (issue 36)', () => {
     );
     who = await t.createTenant();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await isolated.drop();
+  });
   beforeEach(() => {
     clock.shift = 0;
   });
