@@ -74,6 +74,8 @@ function subjectOf(event: WebhookEvent): string {
       return \`link \${event.data.id}\`;
     case 'custom_link.expired':
       return \`link \${event.data.id} \${event.data.reason}\`;
+    case 'person.erased':
+      return \`erasure \${event.data.erasureId}\`;
     default: {
       const unknown: never = event;
       return String(unknown);
