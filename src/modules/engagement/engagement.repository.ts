@@ -164,6 +164,9 @@ export type LinkEventTypeCount = Narrowed<Pick<Row<'link_events'>, 'custom_link_
 /** The only place that queries engagement tables; every statement is scoped by organization. */
 @Injectable()
 export class EngagementRepository {
+  /** Organizations whose fold-lock row this process knows is committed (ensureFoldRow). */
+  private readonly foldRows = new Set<string>();
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
@@ -299,10 +302,14 @@ export class EngagementRepository {
    * key for that whole fold (and time out) instead of skipping it.
    */
   private async ensureFoldRow(organizationId: string): Promise<void> {
+    // Once this process saw the row, it stays (only the organization's deletion removes it): a fold
+    // then pays no extra round trip.
+    if (this.foldRows.has(organizationId)) return;
     await this.db.query(
       `INSERT INTO engagement_folds (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
       [organizationId],
     );
+    this.foldRows.add(organizationId);
   }
 
   /**
