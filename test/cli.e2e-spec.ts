@@ -17,6 +17,7 @@ import type {
   Transcript,
 } from './support/api-types';
 import { foldNow } from './support/fold';
+import { isolatedServices } from './support/isolated-database';
 import { ingest, sessionBody } from './support/sessions';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 
@@ -245,13 +246,21 @@ describe('admin CLI (node dist/src/cli.js)', () => {
   });
 
   it("retention:run --org applies the organization's setting and prints its counts; without --org, every organization's with periods", async () => {
-    const env = {
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-      REDIS_URL: process.env.REDIS_URL ?? '',
-      QUEUE_PREFIX: process.env.QUEUE_PREFIX ?? '',
-    };
-    const org = await createOrg();
-    const key = await t.createKey(org.id, ['sessions:read', 'sessions:write', 'transcripts:read', 'settings:write']);
+    // A database of its own: without --org the run reaches every organization, and on the run's
+    // shared database that is every other spec's too (their data, their locks).
+    const isolated = await isolatedServices('cli_retention');
+    const own = await createTestApp(isolated.env);
+    try {
+      await retentionRunOn(own, { ...isolated.env, REDIS_URL: process.env.REDIS_URL ?? '' });
+    } finally {
+      await own.close();
+      await isolated.drop();
+    }
+  }, 90_000);
+
+  async function retentionRunOn(app: TestApp, env: Record<string, string>): Promise<void> {
+    const org = await app.createTenant();
+    const key = org.key;
     const day = 86_400_000;
     const ids = { recent: randomUUID(), old: randomUUID() };
     for (const [role, days] of [
@@ -265,38 +274,33 @@ describe('admin CLI (node dist/src/cli.js)', () => {
         qualificationAssessedAt: start,
         transcript: { entries: [{ speaker: 'agent', text: 'Hello.', timestamp: null, sequenceNumber: 1 }] },
       });
-      await ingest(t.server, key, ids[role], body).expect(200);
+      await ingest(app.server, key, ids[role], body).expect(200);
     }
-    await request(t.server)
+    await request(app.server)
       .put('/api/v1/settings/retention')
       .set('x-api-key', key)
       .send({ transcriptDays: 1, sessionDays: 365, eventDays: null })
       .expect(200);
 
     const counts = { busy: false, transcripts: 2, sessions: 1, sessionReferences: 0, events: 0, partitions: 0 };
-    expect(output(await run(CLI, ['retention:run', '--org', org.id], env))).toEqual({
-      organizationId: org.id,
+    expect(output(await run(CLI, ['retention:run', '--org', org.organizationId], env))).toEqual({
+      organizationId: org.organizationId,
       ...counts,
     });
-    await request(t.server).get(`/api/v1/sessions/${ids.old}`).set('x-api-key', key).expect(404);
-    await request(t.server).get(`/api/v1/sessions/${ids.recent}`).set('x-api-key', key).expect(200);
-    await request(t.server).get(`/api/v1/sessions/${ids.recent}/transcript`).set('x-api-key', key).expect(404);
+    await request(app.server).get(`/api/v1/sessions/${ids.old}`).set('x-api-key', key).expect(404);
+    await request(app.server).get(`/api/v1/sessions/${ids.recent}`).set('x-api-key', key).expect(200);
+    await request(app.server).get(`/api/v1/sessions/${ids.recent}/transcript`).set('x-api-key', key).expect(404);
 
-    const all = output(await run(CLI, ['retention:run'], env)) as { organizations: Record<string, unknown>[] };
-    expect(Object.keys(all)).toEqual(['organizations']);
-    expect(all.organizations).toContainEqual({ organizationId: org.id, ...counts, transcripts: 0, sessions: 0 });
-    // This spec shares the run's database: its organization leaves other specs' runs for every organization.
-    await request(t.server)
-      .put('/api/v1/settings/retention')
-      .set('x-api-key', key)
-      .send({ transcriptDays: null, sessionDays: null, eventDays: null })
-      .expect(200);
+    const all = output(await run(CLI, ['retention:run'], env));
+    expect(all).toEqual({
+      organizations: [{ organizationId: org.organizationId, ...counts, transcripts: 0, sessions: 0 }],
+    });
     const unknown = await run(CLI, ['retention:run', '--org', randomUUID()], env);
     expect({ code: unknown.code, error: (JSON.parse(unknown.stderr) as { error: string }).error }).toEqual({
       code: 2,
       error: expect.stringContaining('not found'),
     });
-  });
+  }
 
   it('demo:seed fills a new organization with sessions, people, accounts, transcripts and Custom Links, and reseeding adds nothing', async () => {
     const env = {
