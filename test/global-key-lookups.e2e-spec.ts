@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
-import { createMigratedDatabase, dropDatabase } from './support/databases';
+import { createMigratedDatabase, dropDatabase, ON_CITUS } from './support/databases';
 import { createLink, slugOf } from './support/links';
 import { ingest, sessionBody } from './support/sessions';
 import { ALL_SCOPES, createTestApp, type Tenant, type TestApp } from './support/test-app';
@@ -22,7 +22,13 @@ const GLOBAL_INDEXES = ['api_keys_key_hash_key', 'api_keys_id_key', 'sessions_id
 const HUMAN_UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 
-describe('the global key lookups migration', () => {
+/**
+ * Plain PostgreSQL's: on Citus the schema the reversal goes back to cannot exist (unique indexes
+ * across organizations and a SET NULL of part of a key, both refused on distributed tables).
+ */
+const onPlainPostgres = ON_CITUS ? describe.skip : describe;
+
+onPlainPostgres('the global key lookups migration', () => {
   const name = `engagement_key_lookups_${process.pid}`;
   let url: string;
   let t: TestApp;

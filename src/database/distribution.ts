@@ -28,7 +28,10 @@ export async function distribute(db: DataSource): Promise<DistributionOutcome> {
     `SELECT c.relname AS name,
             a.attnum IS NOT NULL AND NOT EXISTS (
               SELECT 1 FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'p' AND NOT a.attnum = ANY (k.conkey)
-            ) AS tenant
+            ) AS tenant,
+            (SELECT CASE WHEN count(*) = 1 AND bool_and(i.indnatts = 1) THEN min(k.attname::text) END
+               FROM pg_index i LEFT JOIN pg_attribute k ON k.attrelid = i.indrelid AND k.attnum = i.indkey[0]
+              WHERE i.indrelid = c.oid AND i.indisunique) AS "soleKey"
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
        LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'organization_id' AND NOT a.attisdropped
       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition`,
@@ -51,6 +54,6 @@ export async function distribute(db: DataSource): Promise<DistributionOutcome> {
 /** A step's statement; table names come from the catalog, never from input. */
 function statementOf(step: DistributionStep): string {
   if (step.kind === 'reference') return `SELECT create_reference_table('${step.table}')`;
-  if (step.column === 'id') return `SELECT create_distributed_table('${step.table}', 'id')`;
-  return `SELECT create_distributed_table('${step.table}', 'organization_id', colocate_with => 'organizations')`;
+  const colocation = step.colocateWith ? `, colocate_with => '${step.colocateWith}'` : '';
+  return `SELECT create_distributed_table('${step.table}', '${step.column}'${colocation})`;
 }

@@ -34,6 +34,10 @@ export const FAN_OUTS: { statement: string; why: string }[] = [
     why: 'a maintenance purge of expired rows across tenants (hourly, bounded by its index); no request runs it',
   })),
   {
+    statement: 'src/queries/sessions.repository.sql: -- SessionsRepository.deleteSelected (2)',
+    why: "deleting sessions (erasure, retention) deletes their ids' lookup rows, distributed by the id: one task per shard holding one of them",
+  },
+  {
     statement: 'src/queries/organizations.repository.sql: -- OrganizationsRepository.any',
     why: 'first run at start-up: whether any organization exists (LIMIT 1), once per process',
   },

@@ -20,6 +20,9 @@ const CITUS_WORKERS = (process.env.TEST_CITUS_WORKERS ?? '')
     return { host, port: Number(port) };
   });
 
+/** The suite runs on a Citus cluster (TEST_CITUS_WORKERS set). */
+export const ON_CITUS = CITUS_WORKERS.length > 0;
+
 /**
  * TEST_CITUS_EXPLAIN set: every statement on a scratch database logs its plan on the coordinator
  * (auto_explain), so that `npm run citus:routing -- <coordinator log>` can tell which statements
@@ -49,8 +52,7 @@ function onWorker(name: string, worker: { host: string; port: number }, adminUrl
 
 /** A new database on the admin URL's server with every migration run (so migrations are exercised too); returns its URL. */
 export async function createMigratedDatabase(name: string, adminUrl = ADMIN_DATABASE_URL): Promise<string> {
-  if (CITUS_WORKERS.length === 0)
-    return scratch.createMigratedDatabase(name, adminUrl, (url) => dataSourceOptions(url, 2));
+  if (!ON_CITUS) return scratch.createMigratedDatabase(name, adminUrl, (url) => dataSourceOptions(url, 2));
   return createCitusDatabase(name, adminUrl);
 }
 

@@ -30,8 +30,8 @@ const GLOBAL_INDEXES: [name: string, definition: string][] = [
  * transaction that writes its row (the owner's repository), so the value stays unique across
  * organizations as the index kept it, and the routes that start from it (key authentication, the
  * admin revocation by id, session ingestion, GET /l/{slug}, the public card) read the lookup first and
- * then the row within its organization. On Citus they are reference tables; they carry no foreign key,
- * since a reference table cannot reference a distributed one, so deleting an organization (no route
+ * then the row within its organization. On Citus they are global (reference tables, `session_ids`
+ * distributed by its id); they carry no foreign key, which Citus could not keep, so deleting an organization (no route
  * does) leaves its lookup rows behind: they lead to no row, and a session id's is taken over by the
  * next ingestion of that id.
  *

@@ -22,9 +22,9 @@ export class CampaignLinksNoSetNull1767100000002 implements MigrationInterface {
   }
 
   private async replace(queryRunner: QueryRunner, definition: string): Promise<void> {
-    await queryRunner.query(
-      `ALTER TABLE custom_links DROP CONSTRAINT ${KEY}, ADD CONSTRAINT ${KEY} ${definition} NOT VALID`,
-    );
+    // Two statements: Citus runs no ADD CONSTRAINT beside another subcommand on a distributed table.
+    await queryRunner.query(`ALTER TABLE custom_links DROP CONSTRAINT ${KEY}`);
+    await queryRunner.query(`ALTER TABLE custom_links ADD CONSTRAINT ${KEY} ${definition} NOT VALID`);
     await queryRunner.query(`ALTER TABLE custom_links VALIDATE CONSTRAINT ${KEY}`);
   }
 }

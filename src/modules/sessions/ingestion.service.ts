@@ -61,8 +61,8 @@ export class IngestionService {
           this.details.get(organizationId, id, tx),
         );
       }
-      // Last: on Citus session_ids is a reference table, whose upsert locks it for every ingestion
-      // until commit; taken after the people's locks, as a deletion takes it.
+      // Last: the id's lookup row is locked until commit (on Citus on another shard, distributed by
+      // the id), taken after the people's locks, as a deletion takes it.
       if (!stored) await this.sessions.claimId(tx, organizationId, id);
       await this.idempotency.complete(tx, answer(personId));
       return { personId, changed: true };
