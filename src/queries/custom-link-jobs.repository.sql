@@ -8,6 +8,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 INSERT INTO custom_link_job_items (organization_id, job_id, index, status, custom_link_id, external_id, input, retry_of_job_id, retry_of_index)
 SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input, CASE WHEN r.retry_of_index IS NOT NULL THEN $4::uuid END, r.retry_of_index
   FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb, retry_of_index int)
+ON CONFLICT (organization_id, retry_of_job_id, retry_of_index) WHERE retry_of_job_id IS NOT NULL DO NOTHING
+RETURNING 1
 
 -- CustomLinkJobsRepository.view
 SELECT j.*, ${JOB_FIGURES} WHERE j.organization_id = $1 AND j.id = $2

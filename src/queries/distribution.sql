@@ -7,7 +7,10 @@ SELECT 1 FROM pg_extension WHERE extname = 'citus'
 SELECT c.relname AS name,
       a.attnum IS NOT NULL AND NOT EXISTS (
         SELECT 1 FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'p' AND NOT a.attnum = ANY (k.conkey)
-      ) AS tenant
+      ) AS tenant,
+      (SELECT CASE WHEN count(*) = 1 AND bool_and(i.indnatts = 1) THEN min(k.attname::text) END
+         FROM pg_index i LEFT JOIN pg_attribute k ON k.attrelid = i.indrelid AND k.attnum = i.indkey[0]
+        WHERE i.indrelid = c.oid AND i.indisunique) AS "soleKey"
  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
  LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'organization_id' AND NOT a.attisdropped
 WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition

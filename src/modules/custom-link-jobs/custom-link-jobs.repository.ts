@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../common/errors/domain-errors';
 import type { LeaseTerms } from '../../common/queue/job-leases';
 import { claimPerOrganization, type LapsedJob } from '../../common/queue/job-reaper';
@@ -65,9 +65,6 @@ export interface NewJob {
   items: { linkId: string; externalId: string | null; input: object; status: 'queued' | 'created'; retryOf?: number }[];
 }
 
-/** Each item is re-run by at most one retry (custom_link_job_items_retry_of_key). */
-const RETRY_OF_KEY = 'custom_link_job_items_retry_of_key';
-
 /**
  * A job's item counts and the card states of the links its created items made (custom-links' read
  * model link_card_states), selected after `j.*` of the job, as one statement. $1 is the organization:
@@ -123,22 +120,18 @@ export class CustomLinkJobsRepository {
       input: item.input,
       retry_of_index: item.retryOf ?? null,
     }));
-    try {
-      await tx.query(
-        `INSERT INTO custom_link_job_items (organization_id, job_id, index, status, custom_link_id, external_id, input, retry_of_job_id, retry_of_index)
-         SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input, CASE WHEN r.retry_of_index IS NOT NULL THEN $4::uuid END, r.retry_of_index
-           FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb, retry_of_index int)`,
-        [organizationId, job.id, JSON.stringify(items), job.parentJobId],
-      );
-    } catch (error) {
-      // Another retry of the same parent got there first (another instance, or a concurrent request).
-      if (
-        error instanceof QueryFailedError &&
-        (error.driverError as { constraint?: string }).constraint === RETRY_OF_KEY
-      )
-        throw new ConflictError();
-      throw error;
-    }
+    // Another retry of the same parent that got there first (another instance, or a concurrent
+    // request) holds an item: this one inserts fewer rows. Counted rather than caught: on Citus the
+    // unique violation reaches the coordinator without its constraint's name.
+    const inserted: unknown[] = await tx.query(
+      `INSERT INTO custom_link_job_items (organization_id, job_id, index, status, custom_link_id, external_id, input, retry_of_job_id, retry_of_index)
+       SELECT $1, $2, r.index, r.status, r.link_id, r.external_id, r.input, CASE WHEN r.retry_of_index IS NOT NULL THEN $4::uuid END, r.retry_of_index
+         FROM jsonb_to_recordset($3::jsonb) AS r(index int, status text, link_id uuid, external_id text, input jsonb, retry_of_index int)
+       ON CONFLICT (organization_id, retry_of_job_id, retry_of_index) WHERE retry_of_job_id IS NOT NULL DO NOTHING
+       RETURNING 1`,
+      [organizationId, job.id, JSON.stringify(items), job.parentJobId],
+    );
+    if (inserted.length < items.length) throw new ConflictError();
   }
 
   async view(
