@@ -13,6 +13,7 @@ import {
   type EventType,
 } from '../src/modules/engagement/rules/engagement-rollup';
 import type { Job, JobEnvelope, JobItemPage, Link } from './support/api-types';
+import { TRANSACTION_WRITING, WRITING_TRANSACTIONS } from './support/backends';
 import { folded } from './support/fold';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 import { assertBuilt, exitCodeOf, freePort, startWorker } from './support/worker-process';
@@ -200,11 +201,8 @@ describe('the fold, exactly once', () => {
     let writer = 0;
     await eventually(
       async () => {
-        const rows: { pid: number }[] = await db.query(
-          `SELECT pid FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL`,
-        );
-        writer = rows[0]?.pid ?? 0;
+        const rows: { id: string }[] = await db.query(WRITING_TRANSACTIONS);
+        writer = Number(rows[0]?.id ?? 0);
         return writer !== 0;
       },
       60_000,
@@ -216,10 +214,7 @@ describe('the fold, exactly once', () => {
   /** The backend's transaction ended (its client died, so it rolled back). */
   const ended = (pid: number) =>
     eventually(async () => {
-      const rows: unknown[] = await db.query(
-        `SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND backend_xid IS NOT NULL`,
-        [pid],
-      );
+      const rows: unknown[] = await db.query(TRANSACTION_WRITING, [pid]);
       return rows.length === 0;
     });
 

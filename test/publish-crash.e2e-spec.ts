@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { Agent, PublishJob } from './support/api-types';
+import { WAITING_FOR_ME } from './support/backends';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';
 
@@ -59,8 +60,7 @@ describe('a worker killed while publishing', () => {
       workers.push(slow);
       await eventually(async () => (await poll()).status === 'running', 30_000, 50);
       // The worker's transaction is waiting for the row: it has not switched production.
-      const blockedByHolder = 'SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))';
-      await eventually(async () => ((await holder.query(blockedByHolder)).rowCount ?? 0) > 0, 30_000, 50);
+      await eventually(async () => ((await holder.query(WAITING_FOR_ME)).rowCount ?? 0) > 0, 30_000, 50);
       slow.kill('SIGKILL');
       await new Promise((resolve) => slow.once('exit', resolve));
       expect(await production()).toBeNull();
