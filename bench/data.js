@@ -27,7 +27,9 @@
 //   --database NAME [engagement_bench]
 //   --rebuild                   rebuild even when the database already matches the flags
 //   --manifest PATH             [bench/.dataset.json, or bench/.dataset.<database>.json]
-// Environment: BENCH_ADMIN_DATABASE_URL [postgres://postgres@127.0.0.1:5432/postgres].
+// Environment: BENCH_ADMIN_DATABASE_URL [postgres://postgres@127.0.0.1:5432/postgres]; BENCH_CITUS_WORKERS
+//   (host:port,…): that server is a Citus coordinator with these workers, and the loaded dataset is
+//   distributed by the service's `db:distribute` (docs/scaling.md, Citus against one PostgreSQL).
 // Smoke size: --sessions 2000 --people 600 --accounts 100 --links 400 --campaigns 3 --large-campaign 200
 //   --events 5000 --small-orgs 2 --small-sessions 50 --tenant-sessions 300 --database engagement_bench_smoke
 // Without --rebuild, a database whose stored manifest (COMMENT ON DATABASE) has the same flags is

@@ -53,7 +53,7 @@
 // ratio, and connections, instances, cpu_ms_per_request, baseline_cpu_ms_per_request, baseline_p50_ms,
 // baseline_p99_ms, tail, baseline_tail, header_names, rps_one_instance, scaling, …), `targets[]` (name, target, value, met), `jobs[]`, `mixed`, `events`, `peak_rss_mb`,
 // the dataset, command, machine and every single run (`runs[]`).
-// RESULTS.md's latest section is rewritten only by a full run (no --smoke, no --only) without failures.
+// RESULTS.md's latest section is rewritten only by a full run (no --smoke, no --only, no --out) without failures.
 // Exit status: 1 when a scenario answered a non-2xx or failed, a job did not complete, the run
 // itself failed, or (--check) a target was missed; 2 for bad options. Needs `npm run build` (dist/),
 // PostgreSQL and Redis.
@@ -332,7 +332,7 @@ async function main() {
   writeFileSync(opts.out, `${JSON.stringify(results, null, 2)}\n`);
   printSummary(results);
   log(`results written to ${path.relative(process.cwd(), opts.out)}`);
-  if (!opts.smoke && opts.only === null && opts.apiTree === null && results.failures.length === 0) {
+  if (!opts.smoke && opts.only === null && opts.apiTree === null && !opts.outGiven && results.failures.length === 0) {
     updateResultsMd(markdownSection(results, opts));
     log('bench/RESULTS.md updated');
   } else if (!opts.smoke && opts.only === null) {

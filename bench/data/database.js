@@ -4,10 +4,19 @@
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { Client } = require('pg');
-const { ROOT, GENERATOR_VERSION } = require('./constants');
+const path = require('node:path');
+const { ROOT, DIST, GENERATOR_VERSION } = require('./constants');
 const { log } = require('./log');
 
 const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The service's Citus cluster helpers (dist/, which main() checks is built). */
+const citusCluster = () => require(path.join(DIST, 'database/citus-cluster'));
+/**
+ * BENCH_CITUS_WORKERS=host:port,…: ADMIN_URL's server is the coordinator of a Citus cluster with these
+ * workers; the dataset is built there, then distributed (docs/scaling.md, Citus against one PostgreSQL).
+ * @returns {{ host: string; port: number }[]}
+ */
+const citusWorkers = () => citusCluster().parseCitusNodes(process.env.BENCH_CITUS_WORKERS);
 /** @param {string} name */
 const databaseUrl = (name) => {
   const url = new URL(ADMIN_URL);
@@ -58,7 +67,22 @@ async function storedManifest(admin, database) {
  */
 async function recreateDatabase(admin, database) {
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${database}`);
+  const workers = citusWorkers();
+  if (workers.length === 0) {
+    await admin.query(`CREATE DATABASE ${database}`);
+    return;
+  }
+  await citusCluster().dropWorkerDatabases(ADMIN_URL, database, workers);
+  await citusCluster().createCitusDatabase(ADMIN_URL, database, workers);
+}
+
+/**
+ * On Citus, the service's distribution step once the dataset is loaded (creating the shards copies
+ * the rows; loading into plain tables first keeps the build's set-based SQL as it is).
+ * @param {string} url
+ */
+async function distributeOnCitus(url) {
+  if (citusWorkers().length > 0) log(`  ${JSON.stringify(await cli(url, 'db:distribute'))}`);
 }
 
 /**
@@ -140,6 +164,7 @@ module.exports = {
   withClient,
   storedManifest,
   recreateDatabase,
+  distributeOnCitus,
   runMigrations,
   cli,
   connectPair,

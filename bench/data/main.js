@@ -13,6 +13,7 @@ const {
   withClient,
   storedManifest,
   recreateDatabase,
+  distributeOnCitus,
   runMigrations,
   connectPair,
 } = require('./database');
@@ -162,6 +163,8 @@ async function build(admin, flags, scale, manifestFile) {
       ]);
     });
     await phase('verification (service rules, compiled)', () => verify(a, specs));
+    if (process.env.BENCH_CITUS_WORKERS)
+      await phase('Citus: the distribution step (db:distribute)', () => distributeOnCitus(url));
     const manifest = await phase('manifest', async () => {
       const counts = await countsOf(a, main);
       /** @param {import('./manifest').Counts} c */

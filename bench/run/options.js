@@ -53,6 +53,8 @@ function parseArgs(argv) {
     only: given.only ?? null,
     manifest: given.manifest ?? path.join(BENCH, smoke ? '.dataset.engagement_bench_smoke.json' : '.dataset.json'),
     out: given.out ?? path.join(BENCH, 'results', smoke ? 'smoke.json' : 'latest.json'),
+    /** Results asked for elsewhere (another dataset, a scale, Citus): RESULTS.md is left as it is. */
+    outGiven: given.out !== undefined,
     redis: given.redis ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
     apiTree: given.apiTree ?? null,
   };

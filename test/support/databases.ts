@@ -1,24 +1,17 @@
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { createCitusDatabase, dropWorkerDatabases, parseCitusNodes } from '../../src/database/citus-cluster';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { distribute } from '../../src/database/distribution';
 import { MIGRATIONS } from '../../src/database/migrations';
 import * as scratch from './scratch-database.ts';
-import { ADMIN_DATABASE_URL, databaseUrlFor } from './test-env';
+import { ADMIN_DATABASE_URL } from './test-env';
 
 /**
  * The workers of a Citus cluster whose coordinator is TEST_ADMIN_DATABASE_URL's server
  * (`host:port,host:port`): set, every scratch database is made a Citus database and distributed
  * after its migrations (docs/scaling.md, the Citus run). Unset: plain PostgreSQL.
  */
-const CITUS_WORKERS = (process.env.TEST_CITUS_WORKERS ?? '')
-  .split(',')
-  .map((worker) => worker.trim())
-  .filter(Boolean)
-  .map((worker) => {
-    const [host, port] = worker.split(':');
-    return { host, port: Number(port) };
-  });
+const CITUS_WORKERS = parseCitusNodes(process.env.TEST_CITUS_WORKERS);
 
 /** The suite runs on a Citus cluster (TEST_CITUS_WORKERS set). */
 export const ON_CITUS = CITUS_WORKERS.length > 0;
@@ -32,63 +25,29 @@ export const ON_CITUS = CITUS_WORKERS.length > 0;
  */
 const EXPLAIN_EVERY_STATEMENT = process.env.TEST_CITUS_EXPLAIN === '1';
 
-async function onServer(url: string, statements: string[]): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The URL of database `name` on a worker: the coordinator's credentials, the worker's address. */
-function onWorker(name: string, worker: { host: string; port: number }, adminUrl: string): string {
-  const url = new URL(databaseUrlFor(name, adminUrl));
-  url.hostname = worker.host;
-  url.port = String(worker.port);
-  return url.toString();
-}
-
 /** A new database on the admin URL's server with every migration run (so migrations are exercised too); returns its URL. */
 export async function createMigratedDatabase(name: string, adminUrl = ADMIN_DATABASE_URL): Promise<string> {
   if (!ON_CITUS) return scratch.createMigratedDatabase(name, adminUrl, (url) => dataSourceOptions(url, 2));
-  return createCitusDatabase(name, adminUrl);
+  return migratedCitusDatabase(name, adminUrl);
 }
 
 /**
  * On Citus: the database on the coordinator and every worker, the extension in each, the workers
  * added to its metadata (which is per database), the migrations run, then the distribution step.
  */
-async function createCitusDatabase(name: string, adminUrl: string): Promise<string> {
-  const admin = new URL(adminUrl);
-  await onServer(adminUrl, [`CREATE DATABASE ${name}`]);
-  for (const worker of CITUS_WORKERS) {
-    const workerAdmin = onWorker('postgres', worker, adminUrl);
-    const client = new Client({ connectionString: workerAdmin });
-    await client.connect();
-    try {
-      // citus.enable_create_database_propagation may have made it already.
-      const { rows } = await client.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
-      if (rows.length === 0) await client.query(`CREATE DATABASE ${name}`);
-    } finally {
-      await client.end();
-    }
-    await onServer(onWorker(name, worker, adminUrl), ['CREATE EXTENSION IF NOT EXISTS citus']);
-  }
-  const url = databaseUrlFor(name, adminUrl);
-  await onServer(url, [
-    'CREATE EXTENSION IF NOT EXISTS citus',
-    `SELECT citus_set_coordinator_host('${admin.hostname}', ${Number(admin.port || 5432)})`,
-    ...CITUS_WORKERS.map((worker) => `SELECT citus_add_node('${worker.host}', ${worker.port})`),
-    ...(EXPLAIN_EVERY_STATEMENT
+async function migratedCitusDatabase(name: string, adminUrl: string): Promise<string> {
+  const url = await createCitusDatabase(
+    adminUrl,
+    name,
+    CITUS_WORKERS,
+    EXPLAIN_EVERY_STATEMENT
       ? [
           `ALTER DATABASE ${name} SET session_preload_libraries = 'auto_explain'`,
           `ALTER DATABASE ${name} SET auto_explain.log_min_duration = 0`,
           `ALTER DATABASE ${name} SET auto_explain.log_format = 'json'`,
         ]
-      : []),
-  ]);
+      : [],
+  );
   const dataSource = new DataSource(dataSourceOptions(url, 2));
   await dataSource.initialize();
   try {
@@ -117,6 +76,5 @@ export async function createDatabaseBefore(name: string, before: string): Promis
 /** Drops the database, closing the sessions still connected to it (on every Citus worker too). */
 export async function dropDatabase(name: string, adminUrl = ADMIN_DATABASE_URL): Promise<void> {
   await scratch.dropDatabase(name, adminUrl);
-  for (const worker of CITUS_WORKERS)
-    await onServer(onWorker('postgres', worker, adminUrl), [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+  await dropWorkerDatabases(adminUrl, name, CITUS_WORKERS);
 }
