@@ -10,7 +10,8 @@ const { compareEngines } = require('./run/engines');
 
 /** @param {string | undefined} spec */
 function labelled(spec) {
-  const at = (spec ?? '').indexOf('=');
+  if (!spec) return null;
+  const at = spec.indexOf('=');
   if (at < 1) return null;
   return { label: spec.slice(0, at), results: JSON.parse(readFileSync(spec.slice(at + 1), 'utf8')) };
 }
