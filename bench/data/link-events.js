@@ -165,23 +165,32 @@ async function insertEvents(db, spec) {
     [spec.id, spec.events, EVENT_CHUNK],
   );
   for (const { lo, hi } of chunks) {
-    // Events of visits lo..hi: ids 'ev-' + zero-padded number; page views carry a page view id, visit events the visitor and session.
+    // Events of visits lo..hi: ids 'ev-' + zero-padded number; page views carry a page view id, visit
+    // events the visitor and session. Each with its context (countries, devices, referrers, UTM) as it
+    // is inserted: an UPDATE afterwards rewrote every row of the log and its indexes.
     await db.query(
-      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at, batch_id)
-       SELECT v.org, 'ev-' || lpad((v.before + e.ord)::text, 9, '0'), v.link_id, CASE WHEN e.type = 'page_view_retry' THEN 'page_view' ELSE e.type END, o.at,
-              CASE WHEN e.type <> 'open' THEN 'pv_' || substr(md5(v.org::text || ':' || v.v || ':' ||
-                     CASE WHEN e.type = 'page_view' THEN e.ord WHEN e.type = 'page_view_retry' THEN e.ord - 1 ELSE v.last_pv END), 1, 24) END,
-              CASE WHEN e.type <> 'open' THEN v.visitor_id END, CASE WHEN e.type <> 'open' THEN v.session_id END, v.bot,
-              o.at + (200 + (v.v * 7 + e.ord * 131) % 2800) * interval '1 millisecond',
-              md5(v.org::text || date_trunc('hour', o.at AT TIME ZONE 'UTC')::text)::uuid
-         FROM bench_gen.visits v
-        CROSS JOIN LATERAL unnest(v.types) WITH ORDINALITY AS e(type, ord)
-        CROSS JOIN LATERAL (
-          SELECT v.at + CASE e.type WHEN 'open' THEN 0 WHEN 'page_view' THEN 1500 + (e.ord - 1) * 40000 WHEN 'page_view_retry' THEN 4500 + (e.ord - 2) * 40000
-                             WHEN 'session_started' THEN v.start_off WHEN 'session_engaged' THEN v.engaged_off WHEN 'lead_submitted' THEN v.lead_off
-                             WHEN 'meeting_clicked' THEN v.mclick_off WHEN 'meeting_booked' THEN v.mbook_off ELSE v.end_off END * interval '1 millisecond' AS at OFFSET 0) o
-        WHERE v.org = $1 AND v.v BETWEEN $2 AND $3 AND v.before + e.ord <= $4
-        ORDER BY v.before + e.ord`,
+      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at, batch_id,
+                               ${CONTEXT_COLUMNS.join(', ')})
+       SELECT ev.organization_id, ev.event_id, ev.custom_link_id, ev.type, ev.occurred_at, ev.page_view_id, ev.visitor_id, ev.session_id, ev.bot,
+              ev.received_at, ev.batch_id,
+              ${contextValues().join(', ')}
+         FROM (
+         SELECT v.org AS organization_id, 'ev-' || lpad((v.before + e.ord)::text, 9, '0') AS event_id, v.link_id AS custom_link_id,
+                CASE WHEN e.type = 'page_view_retry' THEN 'page_view' ELSE e.type END AS type, o.at AS occurred_at,
+                CASE WHEN e.type <> 'open' THEN 'pv_' || substr(md5(v.org::text || ':' || v.v || ':' ||
+                       CASE WHEN e.type = 'page_view' THEN e.ord WHEN e.type = 'page_view_retry' THEN e.ord - 1 ELSE v.last_pv END), 1, 24) END AS page_view_id,
+                CASE WHEN e.type <> 'open' THEN v.visitor_id END AS visitor_id, CASE WHEN e.type <> 'open' THEN v.session_id END AS session_id, v.bot,
+                o.at + (200 + (v.v * 7 + e.ord * 131) % 2800) * interval '1 millisecond' AS received_at,
+                md5(v.org::text || date_trunc('hour', o.at AT TIME ZONE 'UTC')::text)::uuid AS batch_id, v.before + e.ord AS seq
+           FROM bench_gen.visits v
+          CROSS JOIN LATERAL unnest(v.types) WITH ORDINALITY AS e(type, ord)
+          CROSS JOIN LATERAL (
+            SELECT v.at + CASE e.type WHEN 'open' THEN 0 WHEN 'page_view' THEN 1500 + (e.ord - 1) * 40000 WHEN 'page_view_retry' THEN 4500 + (e.ord - 2) * 40000
+                               WHEN 'session_started' THEN v.start_off WHEN 'session_engaged' THEN v.engaged_off WHEN 'lead_submitted' THEN v.lead_off
+                               WHEN 'meeting_clicked' THEN v.mclick_off WHEN 'meeting_booked' THEN v.mbook_off ELSE v.end_off END * interval '1 millisecond' AS at OFFSET 0) o
+          WHERE v.org = $1 AND v.v BETWEEN $2 AND $3 AND v.before + e.ord <= $4
+          OFFSET 0) ev
+        ORDER BY ev.seq`,
       [spec.id, lo, hi, spec.events],
     );
   }
@@ -190,7 +199,7 @@ async function insertEvents(db, spec) {
     `INSERT INTO link_event_ids (organization_id, event_id, received_at) SELECT organization_id, event_id, received_at FROM link_events WHERE organization_id = $1`,
     [spec.id],
   );
-  await addEventContext(db, spec.id);
+  await aggregateEventContext(db, spec.id);
 }
 
 /**
@@ -210,14 +219,25 @@ const byte = (n) =>
 const skewed = (n, shares, rest) =>
   `CASE ${shares.map(([value, upTo]) => `WHEN ${byte(n)} < ${upTo} THEN ${value === null ? 'NULL' : `'${value}'`}`).join(' ')} ELSE ${rest === null ? 'NULL' : `'${rest}'`} END`;
 
+/** The context columns of an event (issue 33 point 3), in the order of contextValues(). */
+const CONTEXT_COLUMNS = [
+  'country',
+  'device_type',
+  'browser',
+  'os',
+  'referrer_domain',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+];
+
 /**
- * Every event's context (issue 33 point 3: countries, devices, referrers and UTM in a realistic
- * skew), then the hourly aggregates the fold keeps, from the log (as migration EventLog computes
- * them for carried events). Bots read as devices of type other, with no browser or OS.
- * @param {Client} db
- * @param {string} org
+ * Each event's context in a realistic skew, over the event's own columns (custom_link_id, the
+ * visitor, session, page view and event ids, bot): countries, devices, referrers and UTM. Bots read
+ * as devices of type other, with no browser or OS.
+ * @returns {string[]} one SQL expression per CONTEXT_COLUMNS entry
  */
-async function addEventContext(db, org) {
+function contextValues() {
   const country = skewed(
     0,
     [
@@ -246,74 +266,94 @@ async function addEventContext(db, org) {
     ],
     'other',
   );
+  return [
+    country,
+    `CASE WHEN bot THEN 'other' ELSE ${device} END`,
+    `CASE WHEN bot THEN NULL ELSE ${skewed(
+      3,
+      [
+        ['Chrome', 160],
+        ['Safari', 210],
+        ['Edge', 235],
+        ['Firefox', 250],
+      ],
+      'Samsung Internet',
+    )} END`,
+    `CASE WHEN bot THEN NULL WHEN ${byte(1)} < 174 THEN ${skewed(
+      2,
+      [
+        ['Windows', 150],
+        ['macOS', 235],
+      ],
+      'Linux',
+    )}
+                 WHEN ${byte(1)} < 253 THEN ${skewed(2, [['iOS', 150]], 'Android')} END`,
+    skewed(
+      4,
+      [
+        [null, 140],
+        ['linkedin.com', 178],
+        ['google.com', 204],
+        ['outlook.com', 224],
+        ['slack.com', 237],
+        ['hubspot.com', 245],
+        ['salesforce.com', 251],
+      ],
+      'bing.com',
+    ),
+    `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+      6,
+      [
+        ['outbound', 100],
+        ['linkedin', 160],
+        ['newsletter', 210],
+        ['google', 240],
+      ],
+      'g2',
+    )} END`,
+    `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+      6,
+      [
+        ['email', 100],
+        ['social', 160],
+        ['email', 210],
+        ['cpc', 240],
+      ],
+      'referral',
+    )} END`,
+    `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+      7,
+      [
+        ['q3-launch', 90],
+        ['q4-pipeline', 170],
+        ['webinar-nov', 220],
+      ],
+      'abm-tier1',
+    )} END`,
+  ];
+}
+
+/**
+ * A dataset built before its events had context gets it: every event's, then the aggregates.
+ * @param {Client} db
+ * @param {string} org
+ */
+async function addEventContext(db, org) {
+  const values = contextValues();
   await db.query(
-    `UPDATE link_events SET
-       country = ${country},
-       device_type = CASE WHEN bot THEN 'other' ELSE ${device} END,
-       browser = CASE WHEN bot THEN NULL ELSE ${skewed(
-         3,
-         [
-           ['Chrome', 160],
-           ['Safari', 210],
-           ['Edge', 235],
-           ['Firefox', 250],
-         ],
-         'Samsung Internet',
-       )} END,
-       os = CASE WHEN bot THEN NULL WHEN ${byte(1)} < 174 THEN ${skewed(
-         2,
-         [
-           ['Windows', 150],
-           ['macOS', 235],
-         ],
-         'Linux',
-       )}
-                 WHEN ${byte(1)} < 253 THEN ${skewed(2, [['iOS', 150]], 'Android')} END,
-       referrer_domain = ${skewed(
-         4,
-         [
-           [null, 140],
-           ['linkedin.com', 178],
-           ['google.com', 204],
-           ['outlook.com', 224],
-           ['slack.com', 237],
-           ['hubspot.com', 245],
-           ['salesforce.com', 251],
-         ],
-         'bing.com',
-       )},
-       utm_source = CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
-         6,
-         [
-           ['outbound', 100],
-           ['linkedin', 160],
-           ['newsletter', 210],
-           ['google', 240],
-         ],
-         'g2',
-       )} END,
-       utm_medium = CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
-         6,
-         [
-           ['email', 100],
-           ['social', 160],
-           ['email', 210],
-           ['cpc', 240],
-         ],
-         'referral',
-       )} END,
-       utm_campaign = CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
-         7,
-         [
-           ['q3-launch', 90],
-           ['q4-pipeline', 170],
-           ['webinar-nov', 220],
-         ],
-         'abm-tier1',
-       )} END
-     WHERE organization_id = $1`,
+    `UPDATE link_events SET ${CONTEXT_COLUMNS.map((column, i) => `${column} = ${values[i]}`).join(', ')} WHERE organization_id = $1`,
     [org],
   );
+  await aggregateEventContext(db, org);
+}
+
+/**
+ * The hourly aggregates the fold keeps, from the log (as migration EventLog computes them for
+ * carried events), and the analytics facets of those.
+ * @param {Client} db
+ * @param {string} org
+ */
+async function aggregateEventContext(db, org) {
   await db.query(`DELETE FROM link_event_hours WHERE organization_id = $1`, [org]);
   await db.query(
     `INSERT INTO link_event_hours (organization_id, custom_link_id, hour, type, bot, internal, country, device_type, browser, os,

@@ -159,7 +159,19 @@ async function build(admin, flags, scale, manifestFile) {
           'custom_link_jobs',
           'custom_link_job_items',
         ]),
-        vacuum(b, ['link_events', 'link_distinct_values', 'link_sessions', 'custom_links', 'custom_link_search']),
+        // The event aggregates too: analytics reads them index-only, which needs the visibility map
+        // (unvacuumed, a 90-day top-accounts question fetched 850,000 heap rows: 2.4 s, not 0.65).
+        vacuum(b, [
+          'link_events',
+          'link_event_ids',
+          'link_event_hours',
+          'event_facet_hours',
+          'event_facet_days',
+          'link_distinct_values',
+          'link_sessions',
+          'custom_links',
+          'custom_link_search',
+        ]),
       ]);
     });
     await phase('verification (service rules, compiled)', () => verify(a, specs));
