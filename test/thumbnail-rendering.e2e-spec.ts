@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { RENDER_WORKER } from '../src/modules/thumbnails/card-renderer';
 import { LogoFetcher } from '../src/modules/thumbnails/rendering/logo-fetcher';
 import type { Job, JobEnvelope, JobItemPage, Link, LinkUpdate } from './support/api-types';
+import { isolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -78,9 +79,15 @@ describe('a drawing that never ends', () => {
     const counters = new Int32Array(workerData);
     parentPort.on('message', () => { Atomics.add(counters, 1, 1); for (;;) Atomics.add(counters, 0, 1); });`;
 
+  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+
   beforeAll(async () => {
+    // Queues of its own: on the run's shared queues its stub thread drew other specs' cards (and
+    // theirs this spec's), so its link could still be queued while the stub spun on another.
+    isolated = await isolatedServices('render_timeout');
     t = await createTestApp(
       {
+        ...isolated.env,
         APP_ROLE: 'all',
         RATE_LIMIT_PER_MINUTE: '100000',
         LINK_MUTATIONS_PER_MINUTE: '100000',
@@ -100,7 +107,10 @@ describe('a drawing that never ends', () => {
       },
     );
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await isolated?.drop();
+  });
 
   it('leaves the worker free meanwhile, is terminated at THUMBNAIL_RENDER_TIMEOUT_MS and ends failed with render_timeout', async () => {
     const who = await t.createTenant();
