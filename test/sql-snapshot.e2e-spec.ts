@@ -76,13 +76,13 @@ async function planAll(client: Client, files: SnapshotFile[]): Promise<Outcome> 
 
 async function prepareAndPlan(client: Client, sql: string): Promise<void> {
   await client.query(`PREPARE snapshot_statement AS ${sql}`);
+  // Citus plans a statement with its parameters' values: a NULL organization has no shard to plan for.
+  if (ON_CITUS) return;
   const [{ parameters }] = (
     await client.query<{ parameters: number }>(
       `SELECT cardinality(parameter_types) AS parameters FROM pg_prepared_statements WHERE name = 'snapshot_statement'`,
     )
   ).rows;
-  // Citus plans a statement with its parameters' values: a NULL organization has no shard to plan for.
-  if (ON_CITUS) return;
   const nulls = parameters === 0 ? '' : `(${Array(parameters).fill('NULL').join(', ')})`;
   await client.query(`EXPLAIN (COSTS OFF) EXECUTE snapshot_statement${nulls}`);
 }

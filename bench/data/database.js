@@ -17,6 +17,8 @@ const citusCluster = () => require(path.join(DIST, 'database/citus-cluster'));
  * @returns {{ host: string; port: number }[]}
  */
 const citusWorkers = () => citusCluster().parseCitusNodes(process.env.BENCH_CITUS_WORKERS);
+/** The dataset is built on a Citus cluster (BENCH_CITUS_WORKERS set). */
+const onCitus = () => citusWorkers().length > 0;
 /** @param {string} name */
 const databaseUrl = (name) => {
   const url = new URL(ADMIN_URL);
@@ -67,22 +69,22 @@ async function storedManifest(admin, database) {
  */
 async function recreateDatabase(admin, database) {
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  const workers = citusWorkers();
-  if (workers.length === 0) {
+  if (!onCitus()) {
     await admin.query(`CREATE DATABASE ${database}`);
     return;
   }
-  await citusCluster().dropWorkerDatabases(ADMIN_URL, database, workers);
-  await citusCluster().createCitusDatabase(ADMIN_URL, database, workers);
+  const { dropWorkerDatabases, createCitusDatabase } = citusCluster();
+  await dropWorkerDatabases(ADMIN_URL, database, citusWorkers());
+  await createCitusDatabase(ADMIN_URL, database, citusWorkers());
 }
 
 /**
- * On Citus, the service's distribution step once the dataset is loaded (creating the shards copies
+ * The service's distribution step, on Citus once the dataset is loaded (creating the shards copies
  * the rows; loading into plain tables first keeps the build's set-based SQL as it is).
  * @param {string} url
  */
-async function distributeOnCitus(url) {
-  if (citusWorkers().length > 0) log(`  ${JSON.stringify(await cli(url, 'db:distribute'))}`);
+async function distribute(url) {
+  log(`  ${JSON.stringify(await cli(url, 'db:distribute'))}`);
 }
 
 /**
@@ -164,7 +166,8 @@ module.exports = {
   withClient,
   storedManifest,
   recreateDatabase,
-  distributeOnCitus,
+  onCitus,
+  distribute,
   runMigrations,
   cli,
   connectPair,

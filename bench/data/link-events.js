@@ -164,16 +164,17 @@ async function insertEvents(db, spec) {
     `SELECT min(v) AS lo, max(v) AS hi FROM bench_gen.visits WHERE org = $1 AND before < $2 GROUP BY before / $3 ORDER BY 1`,
     [spec.id, spec.events, EVENT_CHUNK],
   );
+  const context = eventContext();
   for (const { lo, hi } of chunks) {
     // Events of visits lo..hi: ids 'ev-' + zero-padded number; page views carry a page view id, visit
     // events the visitor and session. Each with its context (countries, devices, referrers, UTM) as it
     // is inserted: an UPDATE afterwards rewrote every row of the log and its indexes.
     await db.query(
       `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at, batch_id,
-                               ${CONTEXT_COLUMNS.join(', ')})
+                               ${context.map(([column]) => column).join(', ')})
        SELECT ev.organization_id, ev.event_id, ev.custom_link_id, ev.type, ev.occurred_at, ev.page_view_id, ev.visitor_id, ev.session_id, ev.bot,
               ev.received_at, ev.batch_id,
-              ${contextValues().join(', ')}
+              ${context.map(([, expression]) => expression).join(', ')}
          FROM (
          SELECT v.org AS organization_id, 'ev-' || lpad((v.before + e.ord)::text, 9, '0') AS event_id, v.link_id AS custom_link_id,
                 CASE WHEN e.type = 'page_view_retry' THEN 'page_view' ELSE e.type END AS type, o.at AS occurred_at,
@@ -219,25 +220,13 @@ const byte = (n) =>
 const skewed = (n, shares, rest) =>
   `CASE ${shares.map(([value, upTo]) => `WHEN ${byte(n)} < ${upTo} THEN ${value === null ? 'NULL' : `'${value}'`}`).join(' ')} ELSE ${rest === null ? 'NULL' : `'${rest}'`} END`;
 
-/** The context columns of an event (issue 33 point 3), in the order of contextValues(). */
-const CONTEXT_COLUMNS = [
-  'country',
-  'device_type',
-  'browser',
-  'os',
-  'referrer_domain',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-];
-
 /**
  * Each event's context in a realistic skew, over the event's own columns (custom_link_id, the
  * visitor, session, page view and event ids, bot): countries, devices, referrers and UTM. Bots read
- * as devices of type other, with no browser or OS.
- * @returns {string[]} one SQL expression per CONTEXT_COLUMNS entry
+ * as devices of type other, with no browser or OS (issue 33 point 3).
+ * @returns {[column: string, expression: string][]}
  */
-function contextValues() {
+function eventContext() {
   const country = skewed(
     0,
     [
@@ -267,69 +256,87 @@ function contextValues() {
     'other',
   );
   return [
-    country,
-    `CASE WHEN bot THEN 'other' ELSE ${device} END`,
-    `CASE WHEN bot THEN NULL ELSE ${skewed(
-      3,
-      [
-        ['Chrome', 160],
-        ['Safari', 210],
-        ['Edge', 235],
-        ['Firefox', 250],
-      ],
-      'Samsung Internet',
-    )} END`,
-    `CASE WHEN bot THEN NULL WHEN ${byte(1)} < 174 THEN ${skewed(
-      2,
-      [
-        ['Windows', 150],
-        ['macOS', 235],
-      ],
-      'Linux',
-    )}
+    ['country', country],
+    ['device_type', `CASE WHEN bot THEN 'other' ELSE ${device} END`],
+    [
+      'browser',
+      `CASE WHEN bot THEN NULL ELSE ${skewed(
+        3,
+        [
+          ['Chrome', 160],
+          ['Safari', 210],
+          ['Edge', 235],
+          ['Firefox', 250],
+        ],
+        'Samsung Internet',
+      )} END`,
+    ],
+    [
+      'os',
+      `CASE WHEN bot THEN NULL WHEN ${byte(1)} < 174 THEN ${skewed(
+        2,
+        [
+          ['Windows', 150],
+          ['macOS', 235],
+        ],
+        'Linux',
+      )}
                  WHEN ${byte(1)} < 253 THEN ${skewed(2, [['iOS', 150]], 'Android')} END`,
-    skewed(
-      4,
-      [
-        [null, 140],
-        ['linkedin.com', 178],
-        ['google.com', 204],
-        ['outlook.com', 224],
-        ['slack.com', 237],
-        ['hubspot.com', 245],
-        ['salesforce.com', 251],
-      ],
-      'bing.com',
-    ),
-    `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
-      6,
-      [
-        ['outbound', 100],
-        ['linkedin', 160],
-        ['newsletter', 210],
-        ['google', 240],
-      ],
-      'g2',
-    )} END`,
-    `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
-      6,
-      [
-        ['email', 100],
-        ['social', 160],
-        ['email', 210],
-        ['cpc', 240],
-      ],
-      'referral',
-    )} END`,
-    `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
-      7,
-      [
-        ['q3-launch', 90],
-        ['q4-pipeline', 170],
-        ['webinar-nov', 220],
-      ],
-      'abm-tier1',
-    )} END`,
+    ],
+    [
+      'referrer_domain',
+      skewed(
+        4,
+        [
+          [null, 140],
+          ['linkedin.com', 178],
+          ['google.com', 204],
+          ['outlook.com', 224],
+          ['slack.com', 237],
+          ['hubspot.com', 245],
+          ['salesforce.com', 251],
+        ],
+        'bing.com',
+      ),
+    ],
+    [
+      'utm_source',
+      `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+        6,
+        [
+          ['outbound', 100],
+          ['linkedin', 160],
+          ['newsletter', 210],
+          ['google', 240],
+        ],
+        'g2',
+      )} END`,
+    ],
+    [
+      'utm_medium',
+      `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+        6,
+        [
+          ['email', 100],
+          ['social', 160],
+          ['email', 210],
+          ['cpc', 240],
+        ],
+        'referral',
+      )} END`,
+    ],
+    [
+      'utm_campaign',
+      `CASE WHEN ${byte(5)} >= 154 THEN ${skewed(
+        7,
+        [
+          ['q3-launch', 90],
+          ['q4-pipeline', 170],
+          ['webinar-nov', 220],
+        ],
+        'abm-tier1',
+      )} END`,
+    ],
   ];
 }
 
@@ -339,9 +346,10 @@ function contextValues() {
  * @param {string} org
  */
 async function addEventContext(db, org) {
-  const values = contextValues();
   await db.query(
-    `UPDATE link_events SET ${CONTEXT_COLUMNS.map((column, i) => `${column} = ${values[i]}`).join(', ')} WHERE organization_id = $1`,
+    `UPDATE link_events SET ${eventContext()
+      .map(([column, expression]) => `${column} = ${expression}`)
+      .join(', ')} WHERE organization_id = $1`,
     [org],
   );
   await aggregateEventContext(db, org);

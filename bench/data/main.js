@@ -13,7 +13,8 @@ const {
   withClient,
   storedManifest,
   recreateDatabase,
-  distributeOnCitus,
+  onCitus,
+  distribute,
   runMigrations,
   connectPair,
 } = require('./database');
@@ -175,8 +176,7 @@ async function build(admin, flags, scale, manifestFile) {
       ]);
     });
     await phase('verification (service rules, compiled)', () => verify(a, specs));
-    if (process.env.BENCH_CITUS_WORKERS)
-      await phase('Citus: the distribution step (db:distribute)', () => distributeOnCitus(url));
+    if (onCitus()) await phase('Citus: the distribution step (db:distribute)', () => distribute(url));
     const manifest = await phase('manifest', async () => {
       const counts = await countsOf(a, main);
       /** @param {import('./manifest').Counts} c */
