@@ -42,7 +42,9 @@
 // The tables derived from sessions and links (session counts, email search, campaign figures, link
 // search copy) are not written row by row during the load: the tables' user triggers are off, and the
 // derived tables are recounted set-based afterwards, then verified against the recount
-// (bench/data/derived-tables.js).
+// (bench/data/derived-tables.js). The bulk-loaded tables' indexes that no foreign key uses are
+// dropped for the load and created again after it, the same definitions (deferred-indexes.js); the
+// work runs on two connections, each taking the next piece when free (shared-work.js).
 // Phase timings go to stderr (BENCH_DATA_TRACE=1 also logs every statement over a second); exit 1
 // when verification finds any mismatch with the service's rules (the manifest is then not written).
 // The code lives in bench/data/ (main.js runs the phases; one module per part of the dataset,

@@ -3,7 +3,7 @@
 'use strict';
 const path = require('node:path');
 const { VOCAB } = require('./vocabulary');
-const { Params, uuid7, ms } = require('./sql');
+const { Params, uuid7, ms, analyze } = require('./sql');
 const { linkOnlyProspects } = require('./organizations');
 const { DIST } = require('./constants');
 
@@ -123,7 +123,7 @@ async function planLinks(db, spec, campaigns, now) {
   // Hot-link order among active links and bot-only links (a random permutation each). Analyzed
   // first: the planner took the fresh work table for empty and joined it to the permutation in a
   // nested loop (59 s at 200,000 links).
-  await db.query(`ANALYZE bench_gen.links_plan`);
+  await analyze(db, 'bench_gen.links_plan');
   await db.query(
     `WITH r AS MATERIALIZED (SELECT k, row_number() OVER (PARTITION BY activity ORDER BY random()) AS rank FROM bench_gen.links_plan WHERE org = $1)
      UPDATE bench_gen.links_plan l SET activity_rank = r.rank FROM r WHERE l.org = $1 AND l.k = r.k`,
@@ -162,9 +162,6 @@ async function planAccountDomains(db, spec) {
     ...row,
     account_domain: prospectAccountDomain(row.host === null ? null : `x@${row.host}`, row.domain),
   }));
-  await db.query(
-    `CREATE UNLOGGED TABLE IF NOT EXISTS bench_gen.link_accounts (org uuid, host text, domain text, account_domain text)`,
-  );
   await db.query(
     `INSERT INTO bench_gen.link_accounts (org, host, domain, account_domain)
      SELECT $1, a.host, a.domain, a.account_domain FROM jsonb_to_recordset($2::jsonb) AS a(host text, domain text, account_domain text)`,
@@ -212,7 +209,7 @@ async function insertLinks(db, spec) {
   // Planned with statistics: without them the plan and the account pairs each looked like one row, and
   // the join below compared every link with every pair (a nested loop of links × pairs: 49 of 55 s at
   // 20,000 links).
-  await db.query(`ANALYZE bench_gen.links_plan, bench_gen.jobs, bench_gen.link_accounts`);
+  await analyze(db, 'bench_gen.links_plan, bench_gen.jobs, bench_gen.link_accounts');
   // The links themselves (thumbnail provided), in creation order.
   await db.query(
     `INSERT INTO custom_links (organization_id, id, slug, display_name, active, external_id, first_name, last_name, email, phone, role, company, context,

@@ -3,6 +3,11 @@
 const path = require('node:path');
 const { DIST } = require('./constants');
 const { ms } = require('./sql');
+const { shareWork } = require('./shared-work');
+/** @type {typeof import('../../src/database/migrations/1766800000000-AnalyticsFacets')} */
+const { facetsFromHours, AGGREGATE_FACETS } = require(
+  path.join(DIST, 'database/migrations/1766800000000-AnalyticsFacets'),
+);
 
 const EVENT_CHUNK = 500_000;
 
@@ -154,23 +159,38 @@ async function numberVisits(db) {
 }
 
 /**
- * One organization's link events, expanded from its visits in chunks of ~500k, cut at exactly --events.
+ * One organization's link events as tasks: its visits in ranges of ~500k events each, cut at exactly
+ * --events, inserted by whichever connection takes them (shared-work.js).
  * @param {Client} db
  * @param {OrganizationSpec} spec
+ * @returns {Promise<import('./shared-work').Task[]>}
  */
-async function insertEvents(db, spec) {
-  // Visit ranges holding ~500k events each.
+async function eventChunks(db, spec) {
   const { rows: chunks } = await db.query(
     `SELECT min(v) AS lo, max(v) AS hi FROM bench_gen.visits WHERE org = $1 AND before < $2 GROUP BY before / $3 ORDER BY 1`,
     [spec.id, spec.events, EVENT_CHUNK],
   );
+  return chunks.map(
+    ({ lo, hi }) =>
+      /** @param {Client} on */
+      (on) =>
+        insertEventChunk(on, spec, lo, hi),
+  );
+}
+
+/**
+ * @param {Client} db
+ * @param {OrganizationSpec} spec
+ * @param {number} lo
+ * @param {number} hi
+ */
+async function insertEventChunk(db, spec, lo, hi) {
   const context = eventContext();
-  for (const { lo, hi } of chunks) {
-    // Events of visits lo..hi: ids 'ev-' + zero-padded number; page views carry a page view id, visit
-    // events the visitor and session. Each with its context (countries, devices, referrers, UTM) as it
-    // is inserted: an UPDATE afterwards rewrote every row of the log and its indexes.
-    await db.query(
-      `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at, batch_id,
+  // Events of visits lo..hi: ids 'ev-' + zero-padded number; page views carry a page view id, visit
+  // events the visitor and session. Each with its context (countries, devices, referrers, UTM) as it
+  // is inserted: an UPDATE afterwards rewrote every row of the log and its indexes.
+  await db.query(
+    `INSERT INTO link_events (organization_id, event_id, custom_link_id, type, occurred_at, page_view_id, visitor_id, session_id, bot, received_at, batch_id,
                                ${context.map(([column]) => column).join(', ')})
        SELECT ev.organization_id, ev.event_id, ev.custom_link_id, ev.type, ev.occurred_at, ev.page_view_id, ev.visitor_id, ev.session_id, ev.bot,
               ev.received_at, ev.batch_id,
@@ -192,15 +212,18 @@ async function insertEvents(db, spec) {
           WHERE v.org = $1 AND v.v BETWEEN $2 AND $3 AND v.before + e.ord <= $4
           OFFSET 0) ev
         ORDER BY ev.seq`,
-      [spec.id, lo, hi, spec.events],
-    );
-  }
-  // Every eventId accepted once ever (the log's dedup keys); the events are folded (the rollups follow).
-  await db.query(
-    `INSERT INTO link_event_ids (organization_id, event_id, received_at) SELECT organization_id, event_id, received_at FROM link_events WHERE organization_id = $1`,
-    [spec.id],
+    [spec.id, lo, hi, spec.events],
   );
-  await aggregateEventContext(db, spec.id);
+}
+
+/**
+ * Every eventId accepted once ever (the log's dedup keys); the events are folded (the rollups follow).
+ * @param {Client} db
+ */
+async function insertEventIds(db) {
+  await db.query(
+    `INSERT INTO link_event_ids (organization_id, event_id, received_at) SELECT organization_id, event_id, received_at FROM link_events`,
+  );
 }
 
 /**
@@ -352,30 +375,52 @@ async function addEventContext(db, org) {
       .join(', ')} WHERE organization_id = $1`,
     [org],
   );
-  await aggregateEventContext(db, org);
+  await aggregateEventHours(db, org);
+  await shareWork([db], facetTasks(org));
 }
 
 /**
  * The hourly aggregates the fold keeps, from the log (as migration EventLog computes them for
- * carried events), and the analytics facets of those.
+ * carried events), of one organization or (null) of all.
  * @param {Client} db
- * @param {string} org
+ * @param {string | null} org
  */
-async function aggregateEventContext(db, org) {
-  await db.query(`DELETE FROM link_event_hours WHERE organization_id = $1`, [org]);
+async function aggregateEventHours(db, org) {
+  const [where, params] = org === null ? ['', []] : ['WHERE organization_id = $1', [org]];
+  await db.query(`DELETE FROM link_event_hours ${where}`, params);
   await db.query(
     `INSERT INTO link_event_hours (organization_id, custom_link_id, hour, type, bot, internal, country, device_type, browser, os,
                                    referrer_domain, utm_source, utm_medium, utm_campaign, events)
      SELECT organization_id, custom_link_id, date_trunc('hour', occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', type, bot,
             internal_reason IS NOT NULL, country, device_type, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, count(*)
-       FROM link_events WHERE organization_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14`,
-    [org],
+       FROM link_events ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14`,
+    params,
   );
-  // The analytics facets of those aggregates, as the migration AnalyticsFacets computes them.
-  const { facetsFromHours } = require(path.join(DIST, 'database/migrations/1766800000000-AnalyticsFacets'));
-  for (const table of ['event_facet_hours', 'event_facet_days'])
-    await db.query(`DELETE FROM ${table} WHERE organization_id = $1`, [org]);
-  for (const statement of facetsFromHours('$1')) await db.query(statement, [org]);
+}
+
+/**
+ * The analytics facets of the hourly aggregates of one organization or (null) of all, as tasks
+ * (shared-work.js): each facet as the migration AnalyticsFacets computes it, its rows deleted first.
+ * The account domains come first: a value per link, they are most of the rows.
+ * @param {string | null} org
+ * @returns {import('./shared-work').Task[]}
+ */
+function facetTasks(org) {
+  const largestFirst = [...AGGREGATE_FACETS].sort(
+    (x, y) => Number(y === 'account_domain') - Number(x === 'account_domain'),
+  );
+  const ofOrg = org === null ? [] : [org];
+  return largestFirst.map((facet) =>
+    /** @param {Client} db */
+    async (db) => {
+      for (const table of ['event_facet_hours', 'event_facet_days'])
+        await db.query(`DELETE FROM ${table} WHERE facet = $1 ${org === null ? '' : 'AND organization_id = $2'}`, [
+          facet,
+          ...ofOrg,
+        ]);
+      for (const statement of facetsFromHours(org === null ? null : '$1', [facet])) await db.query(statement, ofOrg);
+    },
+  );
 }
 
 /**
@@ -417,8 +462,11 @@ async function createLogPartitions(db, from) {
 
 module.exports = {
   ensureEventContext,
+  facetTasks,
   planVisits,
   numberVisits,
-  insertEvents,
+  eventChunks,
+  insertEventIds,
+  aggregateEventHours,
   createLogPartitions,
 };

@@ -27,7 +27,18 @@ const { stageAllSessions, insertSessions } = require('./sessions');
 const { stagePeople, computeIntent, insertPeople } = require('./people');
 const { insertAccounts } = require('./accounts');
 const { insertTranscripts } = require('./transcripts');
-const { planVisits, numberVisits, insertEvents, createLogPartitions, ensureEventContext } = require('./link-events');
+const {
+  planVisits,
+  numberVisits,
+  eventChunks,
+  insertEventIds,
+  aggregateEventHours,
+  createLogPartitions,
+  ensureEventContext,
+  facetTasks,
+} = require('./link-events');
+const { shareWork } = require('./shared-work');
+const { dropIndexes, restoreIndexes } = require('./deferred-indexes');
 const { insertDistinctValues, insertLinkSessions, updateLinkRollups } = require('./link-rollups');
 const { verify } = require('./verify');
 const { suspendTriggers, rebuildDerivedTables } = require('./derived-tables');
@@ -66,11 +77,15 @@ async function reuse(admin, flags, manifestFile) {
 async function build(admin, flags, scale, manifestFile) {
   const url = databaseUrl(flags.database);
   const now = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
-  await phase('database and migrations', async () => {
-    await recreateDatabase(admin, flags.database);
-    await runMigrations(url);
-    await withClient(url, suspendTriggers);
-  });
+  const deferredIndexes = await phase(
+    'database and migrations, indexes of the bulk-loaded tables dropped',
+    async () => {
+      await recreateDatabase(admin, flags.database);
+      await runMigrations(url);
+      await withClient(url, suspendTriggers);
+      return withClient(url, dropIndexes);
+    },
+  );
   const { ids, apiKey, tenantApiKey } = await phase('organizations and API keys (project CLI)', () =>
     createOrganizations(url, flags),
   );
@@ -88,19 +103,28 @@ async function build(admin, flags, scale, manifestFile) {
       await a.query(`ANALYZE bench_gen.companies, bench_gen.hosts, bench_gen.prospects`);
     });
     const largeCampaigns = new Map();
-    await phase('campaigns, link jobs and links', async () => {
-      for (const spec of specs) {
-        const campaigns = await generateCampaigns(a, spec, now);
-        largeCampaigns.set(spec.id, campaigns[0].id);
-        await planLinks(a, spec, campaigns, now);
-        await insertLinks(a, spec);
-      }
+    await phase('campaigns, link jobs and links (two connections)', async () => {
+      await shareWork(
+        [a, b],
+        specs.map((spec, i) => async (db) => {
+          // Each organization's own random sequence: the same links whichever connection takes it.
+          await db.query(`SELECT setseed($1)`, [0.3 + i / 100]);
+          const campaigns = await generateCampaigns(db, spec, now);
+          largeCampaigns.set(spec.id, campaigns[0].id);
+          await planLinks(db, spec, campaigns, now);
+          await insertLinks(db, spec);
+        }),
+      );
       await a.query(`ANALYZE bench_gen.links_plan, bench_gen.prospect_links, custom_links`);
     });
     await phase('sessions stage (two connections)', () => stageAllSessions(a, b, specs, now));
     log(
-      'two branches run side by side now: [A] people, accounts, sessions, transcripts; [B] link visits, events, distinct values, session references',
+      'two branches run side by side now: [A] people, accounts, sessions, transcripts, then link events; [B] link visits, link events',
     );
+    /** @type {(tasks: import('./shared-work').Task[]) => void} */
+    let eventsPlanned = () => {};
+    /** @type {Promise<import('./shared-work').Task[]>} */
+    const eventTasks = new Promise((resolve) => (eventsPlanned = resolve));
     await Promise.all([
       (async () => {
         await phase('[A] people: SQL aggregates', () => stagePeople(a));
@@ -114,6 +138,8 @@ async function build(admin, flags, scale, manifestFile) {
         await phase('[A] transcripts', async () => {
           for (const spec of specs) await insertTranscripts(a, spec);
         });
+        const tasks = await eventTasks;
+        await phase('[A] link events (the chunks [B] has not taken)', () => shareWork([a], tasks));
       })(),
       (async () => {
         await phase('[B] link visits', async () => {
@@ -125,18 +151,35 @@ async function build(admin, flags, scale, manifestFile) {
             rows: [first],
           } = await b.query(`SELECT min(at)::text AS at FROM bench_gen.visits`);
           if (first.at) await createLogPartitions(b, new Date(first.at).toISOString());
-          for (const spec of specs) await insertEvents(b, spec);
-          await b.query(`ANALYZE link_events`);
+          /** @type {import('./shared-work').Task[]} */
+          const tasks = [];
+          for (const spec of specs) tasks.push(...(await eventChunks(b, spec)));
+          eventsPlanned(tasks);
+          await shareWork([b], tasks);
         });
-        await phase('[B] link distinct values', async () => {
-          await insertDistinctValues(b);
-          await b.query(`ANALYZE link_distinct_values`);
-        });
-        await phase('[B] link session references', () => insertLinkSessions(b));
       })(),
     ]);
-    await phase('link rollups (one UPDATE of custom_links)', () => updateLinkRollups(a, now));
-    await phase('derived tables (set-based recounts), triggers back on', () => rebuildDerivedTables(a));
+    await phase('event aggregates, link rollups, derived tables (two connections)', async () => {
+      await a.query(`ANALYZE link_events`);
+      /** @type {import('./shared-work').Task[]} */
+      const tasks = [
+        async (db) => {
+          await insertDistinctValues(db);
+          await db.query(`ANALYZE link_distinct_values`);
+          await updateLinkRollups(db, now);
+          await rebuildDerivedTables(db);
+        },
+        // The facets of the hourly aggregates next, ahead of what is left.
+        async (db) => {
+          await aggregateEventHours(db, null);
+          tasks.unshift(...facetTasks(null));
+        },
+        insertEventIds,
+        insertLinkSessions,
+      ];
+      await shareWork([a, b], tasks);
+    });
+    await phase('indexes (two connections)', () => restoreIndexes([a, b], deferredIndexes));
     await phase('drop work tables, VACUUM ANALYZE (two connections)', async () => {
       await a.query(`DROP SCHEMA bench_gen CASCADE`);
       /**

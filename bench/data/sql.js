@@ -95,4 +95,22 @@ const visibleOf = (alias) => visibleSession(alias);
  */
 const nonEmpty = (column) => `${column} IS NOT NULL AND btrim(${column}) <> ''`;
 
-module.exports = { Params, uuid7, ms, normal, VISIBLE, visibleOf, nonEmpty };
+/**
+ * ANALYZE of `tables`, one at a time across the build's connections: two ANALYZEs of one table at
+ * once may fail ("tuple concurrently updated").
+ * @param {import('pg').Client} db
+ * @param {string} tables
+ */
+async function analyze(db, tables) {
+  await db.query('BEGIN');
+  try {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtext('bench analyze'))`);
+    await db.query(`ANALYZE ${tables}`);
+    await db.query('COMMIT');
+  } catch (error) {
+    await db.query('ROLLBACK');
+    throw error;
+  }
+}
+
+module.exports = { Params, uuid7, ms, normal, VISIBLE, visibleOf, nonEmpty, analyze };

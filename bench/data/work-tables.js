@@ -17,6 +17,10 @@ async function createWorkTables(db) {
     created_at timestamptz, activity text, activity_rank int, display_name text, active boolean, external_id text, first_name text, last_name text,
     email text, phone text, role text, company text, context text, share_title text, share_description text, share_thumbnail_url text,
     prospect_logo_url text, prospect_domain text, explicit_display_name boolean)`);
+  // The account domain of each link's email host and prospect domain (prospectAccountDomain, computed in Node).
+  await db.query(
+    `CREATE UNLOGGED TABLE bench_gen.link_accounts (org uuid, host text, domain text, account_domain text)`,
+  );
   await db.query(
     `CREATE UNLOGGED TABLE bench_gen.jobs (org uuid, campaign_id uuid, job_no int, id uuid, total int, first_at timestamptz, last_at timestamptz)`,
   );

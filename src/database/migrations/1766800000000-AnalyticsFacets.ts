@@ -4,9 +4,22 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const FACET_KEY = 'facet, value, type, bot, internal';
 
 /** Each facet and its value in an hourly aggregate `h` of a link `l` (as the fold files them: docs/api.md §6.9). */
-const FACET_VALUES = `(VALUES ('all', NULL::text), ('country', h.country), ('device_type', h.device_type), ('browser', h.browser),
-  ('os', h.os), ('referrer_domain', h.referrer_domain), ('utm_source', h.utm_source), ('utm_medium', h.utm_medium),
-  ('utm_campaign', h.utm_campaign), ('campaign', l.campaign_id::text), ('account_domain', l.account_domain)) AS f(facet, value)`;
+const FACET_VALUES = {
+  all: 'NULL::text',
+  country: 'h.country',
+  device_type: 'h.device_type',
+  browser: 'h.browser',
+  os: 'h.os',
+  referrer_domain: 'h.referrer_domain',
+  utm_source: 'h.utm_source',
+  utm_medium: 'h.utm_medium',
+  utm_campaign: 'h.utm_campaign',
+  campaign: 'l.campaign_id::text',
+  account_domain: 'l.account_domain',
+} as const;
+
+export type AggregateFacet = keyof typeof FACET_VALUES;
+export const AGGREGATE_FACETS = Object.keys(FACET_VALUES) as AggregateFacet[];
 
 const ENGAGEMENT_TABLES = ['link_events', 'link_distinct_values', 'link_sessions'];
 const LOG_TABLES = ['link_event_ids', 'link_event_batches', 'engagement_folds', 'link_event_hours'];
@@ -21,22 +34,30 @@ const CASCADED = (tables: string[]) => `
 
 /**
  * The facets of the hourly aggregates, of one organization (a parameter, e.g. `$1`) or of all: the
- * backfill here, and the benchmark dataset's after it writes its aggregates.
+ * backfill here, and the benchmark dataset's after it writes its aggregates. One statement per
+ * facet and period, so that a caller can run facets side by side (the benchmark's build does, on two
+ * connections); the link is joined only for the facets it files.
  */
-export function facetsFromHours(organization: string | null): string[] {
-  const where = organization === null ? '' : `WHERE h.organization_id = ${organization}`;
-  return [
+export function facetsFromHours(
+  organization: string | null,
+  facets: readonly AggregateFacet[] = AGGREGATE_FACETS,
+): string[] {
+  const ofOrganization = organization === null ? [] : [`h.organization_id = ${organization}`];
+  const where = (conditions: string[]) => (conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`);
+  const link = (facet: AggregateFacet) =>
+    FACET_VALUES[facet].startsWith('l.')
+      ? 'LEFT JOIN custom_links l ON l.organization_id = h.organization_id AND l.id = h.custom_link_id'
+      : '';
+  return facets.flatMap((facet) => [
     `INSERT INTO event_facet_hours (organization_id, hour, ${FACET_KEY}, events)
-     SELECT h.organization_id, h.hour, f.facet, f.value, h.type, h.bot, h.internal, sum(h.events)
-       FROM link_event_hours h
-       LEFT JOIN custom_links l ON l.organization_id = h.organization_id AND l.id = h.custom_link_id
-      CROSS JOIN LATERAL ${FACET_VALUES}
-      ${where}
+     SELECT h.organization_id, h.hour, '${facet}', ${FACET_VALUES[facet]}, h.type, h.bot, h.internal, sum(h.events)
+       FROM link_event_hours h ${link(facet)}
+      ${where(ofOrganization)}
       GROUP BY 1, 2, 3, 4, 5, 6, 7`,
     `INSERT INTO event_facet_days (organization_id, day, ${FACET_KEY}, events)
      SELECT h.organization_id, date_trunc('day', h.hour, 'UTC'), ${FACET_KEY}, sum(h.events)
-       FROM event_facet_hours h ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
-  ];
+       FROM event_facet_hours h ${where([`h.facet = '${facet}'`, ...ofOrganization])} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+  ]);
 }
 
 /**
