@@ -48,7 +48,7 @@ async function deferrableIndexes(db) {
       WHERE t.relnamespace = 'public'::regnamespace AND t.relname = ANY($1::text[])
         AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = i.indexrelid)
         AND NOT EXISTS (SELECT 1 FROM pg_constraint x WHERE x.conindid = i.indexrelid AND x.conrelid = i.indrelid AND x.contype NOT IN ('p', 'u', 'f'))
-      ORDER BY pg_relation_size(i.indexrelid) DESC, 1, 2`,
+      ORDER BY 1, 2`,
     [BULK_LOADED],
   );
   return rows;

@@ -409,16 +409,14 @@ function facetTasks(org) {
   const largestFirst = [...AGGREGATE_FACETS].sort(
     (x, y) => Number(y === 'account_domain') - Number(x === 'account_domain'),
   );
-  const ofOrg = org === null ? [] : [org];
+  const [organization, params] = org === null ? [null, []] : ['$1', [org]];
+  const ofOrganization = organization === null ? '' : `AND organization_id = ${organization}`;
   return largestFirst.map((facet) =>
     /** @param {Client} db */
     async (db) => {
       for (const table of ['event_facet_hours', 'event_facet_days'])
-        await db.query(`DELETE FROM ${table} WHERE facet = $1 ${org === null ? '' : 'AND organization_id = $2'}`, [
-          facet,
-          ...ofOrg,
-        ]);
-      for (const statement of facetsFromHours(org === null ? null : '$1', [facet])) await db.query(statement, ofOrg);
+        await db.query(`DELETE FROM ${table} WHERE facet = '${facet}' ${ofOrganization}`, params);
+      for (const statement of facetsFromHours(organization, [facet])) await db.query(statement, params);
     },
   );
 }

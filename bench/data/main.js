@@ -121,10 +121,21 @@ async function build(admin, flags, scale, manifestFile) {
     log(
       'two branches run side by side now: [A] people, accounts, sessions, transcripts, then link events; [B] link visits, link events',
     );
-    /** @type {(tasks: import('./shared-work').Task[]) => void} */
-    let eventsPlanned = () => {};
-    /** @type {Promise<import('./shared-work').Task[]>} */
-    const eventTasks = new Promise((resolve) => (eventsPlanned = resolve));
+    // [B] plans the event chunks; both connections insert them, [A] once its own branch is done.
+    const eventTasks = (async () => {
+      await phase('[B] link visits', async () => {
+        for (const spec of specs) await planVisits(b, spec, now);
+        await numberVisits(b);
+      });
+      const {
+        rows: [first],
+      } = await b.query(`SELECT min(at)::text AS at FROM bench_gen.visits`);
+      if (first.at) await createLogPartitions(b, new Date(first.at).toISOString());
+      /** @type {import('./shared-work').Task[]} */
+      const tasks = [];
+      for (const spec of specs) tasks.push(...(await eventChunks(b, spec)));
+      return tasks;
+    })();
     await Promise.all([
       (async () => {
         await phase('[A] people: SQL aggregates', () => stagePeople(a));
@@ -142,21 +153,8 @@ async function build(admin, flags, scale, manifestFile) {
         await phase('[A] link events (the chunks [B] has not taken)', () => shareWork([a], tasks));
       })(),
       (async () => {
-        await phase('[B] link visits', async () => {
-          for (const spec of specs) await planVisits(b, spec, now);
-          await numberVisits(b);
-        });
-        await phase('[B] link events', async () => {
-          const {
-            rows: [first],
-          } = await b.query(`SELECT min(at)::text AS at FROM bench_gen.visits`);
-          if (first.at) await createLogPartitions(b, new Date(first.at).toISOString());
-          /** @type {import('./shared-work').Task[]} */
-          const tasks = [];
-          for (const spec of specs) tasks.push(...(await eventChunks(b, spec)));
-          eventsPlanned(tasks);
-          await shareWork([b], tasks);
-        });
+        const tasks = await eventTasks;
+        await phase('[B] link events', () => shareWork([b], tasks));
       })(),
     ]);
     await phase('event aggregates, link rollups, derived tables (two connections)', async () => {
@@ -199,7 +197,6 @@ async function build(admin, flags, scale, manifestFile) {
           'people',
           'accounts',
           'campaigns',
-          'campaign_engagement',
           'custom_link_jobs',
           'custom_link_job_items',
         ]),
