@@ -34,11 +34,11 @@
 //   --events 5000 --small-orgs 2 --small-sessions 50 --tenant-sessions 300 --database engagement_bench_smoke
 // Without --rebuild, a database whose stored manifest (COMMENT ON DATABASE) has the same flags is
 // reused: pending migrations are run and the manifest file is rewritten. Otherwise the database is
-// dropped (WITH FORCE) and rebuilt: ~13 minutes at the default size on 2 cores, a few seconds at the
-// smoke size (mostly the CLI and migrations). Memory is bounded: every bulk step is set-based SQL in
-// chunks, the generator holds no per-row data (the manifest's buildResources has its peak RSS and the
-// PostgreSQL sessions' memory settings). Sessions of all organizations are written interleaved in
-// start-time order, as production writes them.
+// dropped (WITH FORCE) and rebuilt: 7 to 13 minutes at the default size on 2 cores, as fast as the
+// machine (bench/RESULTS.md), a few seconds at the smoke size (mostly the CLI and migrations).
+// Memory is bounded: every bulk step is set-based SQL in chunks, the generator holds no per-row data
+// (the manifest's buildResources has its peak RSS and the PostgreSQL sessions' memory settings).
+// Sessions of all organizations are written interleaved in start-time order, as production writes them.
 // The tables derived from sessions and links (session counts, email search, campaign figures, link
 // search copy) are not written row by row during the load: the tables' user triggers are off, and the
 // derived tables are recounted set-based afterwards, then verified against the recount
