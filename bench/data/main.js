@@ -119,10 +119,13 @@ async function build(admin, flags, scale, manifestFile) {
     });
     await phase('sessions stage (two connections)', () => stageAllSessions(a, b, specs, now));
     log(
-      'two branches run side by side now: [A] people, accounts, sessions, transcripts, then link events; [B] link visits, link events',
+      'two branches run side by side now: [A] people, accounts, sessions, transcripts; [B] link visits, link events; ' +
+        'then both the work over the whole log',
     );
-    // [B] plans the event chunks; both connections insert them, [A] once its own branch is done.
-    const eventTasks = (async () => {
+    // [B] writes the log; the work over it (hourly aggregates and facets, event ids, session
+    // references, distinct values and link rollups) needs the log complete, not the sessions, so [B]
+    // starts it while [A] still writes sessions, and [A] joins once its branch is done.
+    const logWritten = (async () => {
       await phase('[B] link visits', async () => {
         for (const spec of specs) await planVisits(b, spec, now);
         await numberVisits(b);
@@ -131,11 +134,26 @@ async function build(admin, flags, scale, manifestFile) {
         rows: [first],
       } = await b.query(`SELECT min(at)::text AS at FROM bench_gen.visits`);
       if (first.at) await createLogPartitions(b, new Date(first.at).toISOString());
-      /** @type {import('./shared-work').Task[]} */
-      const tasks = [];
-      for (const spec of specs) tasks.push(...(await eventChunks(b, spec)));
-      return tasks;
+      await phase('[B] link events', async () => {
+        for (const spec of specs) await shareWork([b], await eventChunks(b, spec));
+        await b.query(`ANALYZE link_events`);
+      });
     })();
+    /** @type {import('./shared-work').Task[]} */
+    const logTasks = [
+      async (db) => {
+        await insertDistinctValues(db);
+        await db.query(`ANALYZE link_distinct_values`);
+        await updateLinkRollups(db, now);
+      },
+      // The facets of the hourly aggregates next, ahead of what is left.
+      async (db) => {
+        await aggregateEventHours(db, null);
+        logTasks.unshift(...facetTasks(null));
+      },
+      insertEventIds,
+      insertLinkSessions,
+    ];
     await Promise.all([
       (async () => {
         await phase('[A] people: SQL aggregates', () => stagePeople(a));
@@ -149,34 +167,15 @@ async function build(admin, flags, scale, manifestFile) {
         await phase('[A] transcripts', async () => {
           for (const spec of specs) await insertTranscripts(a, spec);
         });
-        const tasks = await eventTasks;
-        await phase('[A] link events (the chunks [B] has not taken)', () => shareWork([a], tasks));
+        await logWritten;
+        await phase('[A] event aggregates, link rollups (what [B] has not taken)', () => shareWork([a], logTasks));
       })(),
       (async () => {
-        const tasks = await eventTasks;
-        await phase('[B] link events', () => shareWork([b], tasks));
+        await logWritten;
+        await phase('[B] event aggregates, link rollups', () => shareWork([b], logTasks));
       })(),
     ]);
-    await phase('event aggregates, link rollups, derived tables (two connections)', async () => {
-      await a.query(`ANALYZE link_events`);
-      /** @type {import('./shared-work').Task[]} */
-      const tasks = [
-        async (db) => {
-          await insertDistinctValues(db);
-          await db.query(`ANALYZE link_distinct_values`);
-          await updateLinkRollups(db, now);
-          await rebuildDerivedTables(db);
-        },
-        // The facets of the hourly aggregates next, ahead of what is left.
-        async (db) => {
-          await aggregateEventHours(db, null);
-          tasks.unshift(...facetTasks(null));
-        },
-        insertEventIds,
-        insertLinkSessions,
-      ];
-      await shareWork([a, b], tasks);
-    });
+    await phase('derived tables (sessions and links done)', () => rebuildDerivedTables(a));
     await phase('indexes (two connections)', () => restoreIndexes([a, b], deferredIndexes));
     await phase('drop work tables, VACUUM ANALYZE (two connections)', async () => {
       await a.query(`DROP SCHEMA bench_gen CASCADE`);
