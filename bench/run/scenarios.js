@@ -297,10 +297,15 @@ function loadScenarios(manifest, runTag) {
           ),
         ]
       : []),
+    // The deepest page an offset reaches (the last, up to the offset cap): one key at every dataset
+    // size, so that the scale report compares it across sizes.
     hotRead(
-      `sessions at offset ${fmt(lastPage)}`,
+      'sessions at the deepest offset',
       [sessions(`?offset=${lastPage}`)],
       [ratioAtLeast(0.9), atMost('p50_ms', 200)],
+      {
+        name: `sessions at offset ${fmt(lastPage)}`,
+      },
     ),
     hotRead(
       'session detail',
