@@ -159,23 +159,17 @@ async function numberVisits(db) {
 }
 
 /**
- * One organization's link events as tasks: its visits in ranges of ~500k events each, cut at exactly
- * --events, inserted by whichever connection takes them (shared-work.js).
+ * One organization's link events: its visits in ranges of ~500k events each (one statement each),
+ * cut at exactly --events.
  * @param {Client} db
  * @param {OrganizationSpec} spec
- * @returns {Promise<import('./shared-work').Task[]>}
  */
-async function eventChunks(db, spec) {
+async function insertEvents(db, spec) {
   const { rows: chunks } = await db.query(
     `SELECT min(v) AS lo, max(v) AS hi FROM bench_gen.visits WHERE org = $1 AND before < $2 GROUP BY before / $3 ORDER BY 1`,
     [spec.id, spec.events, EVENT_CHUNK],
   );
-  return chunks.map(
-    ({ lo, hi }) =>
-      /** @param {Client} on */
-      (on) =>
-        insertEventChunk(on, spec, lo, hi),
-  );
+  for (const { lo, hi } of chunks) await insertEventChunk(db, spec, lo, hi);
 }
 
 /**
@@ -473,7 +467,7 @@ module.exports = {
   facetTasks,
   planVisits,
   numberVisits,
-  eventChunks,
+  insertEvents,
   insertEventIds,
   aggregateEventHours,
   createLogPartitions,

@@ -30,7 +30,7 @@ const { insertTranscripts } = require('./transcripts');
 const {
   planVisits,
   numberVisits,
-  eventChunks,
+  insertEvents,
   insertEventIds,
   aggregateEventHours,
   createLogPartitions,
@@ -135,7 +135,7 @@ async function build(admin, flags, scale, manifestFile) {
       } = await b.query(`SELECT min(at)::text AS at FROM bench_gen.visits`);
       if (first.at) await createLogPartitions(b, new Date(first.at).toISOString());
       await phase('[B] link events', async () => {
-        for (const spec of specs) await shareWork([b], await eventChunks(b, spec));
+        for (const spec of specs) await insertEvents(b, spec);
         await b.query(`ANALYZE link_events`);
       });
     })();
