@@ -64,4 +64,26 @@ describe('the Citus routing report', () => {
 
     expect(routing).toEqual([expect.objectContaining({ insertSelect: ['pull to coordinator'], mostTasks: 0 })]);
   });
+
+  it("counts Citus's distributed subplans, not PostgreSQL's correlated subplans or pruned partitions", () => {
+    const onTheShard = {
+      ...citusScan(1),
+      Plans: [
+        { 'Node Type': 'Aggregate', 'Subplan Name': 'SubPlan 1' },
+        { 'Node Type': 'Append', 'Subplans Removed': 12 },
+      ],
+    };
+    const inSteps = {
+      'Node Type': 'Custom Scan',
+      'Distributed Query': { Subplans: [{ PlannedStmt: [citusScan(1)] }, { PlannedStmt: [citusScan(1)] }], Job: {} },
+    };
+    const log = [logged('SELECT 1 FROM sessions', onTheShard), logged('SELECT 2 FROM sessions', inSteps)].join('\n');
+
+    const routing = routingOf(plansOf(log), snapshot);
+
+    expect(routing.map(({ text, subplans }) => ({ text, subplans }))).toEqual([
+      { text: 'SELECT 1 FROM sessions', subplans: 0 },
+      { text: 'SELECT 2 FROM sessions', subplans: 2 },
+    ]);
+  });
 });

@@ -38,6 +38,14 @@ export const FAN_OUTS: { statement: string; why: string }[] = [
     why: "deleting sessions (erasure, retention) deletes their ids' lookup rows, distributed by the id: one task per shard holding one of them",
   },
   {
+    statement: 'src/queries/custom-links.repository.sql: -- CustomLinksRepository.dueForClosing',
+    why: "the link access sweep's candidate read across tenants (custom_links_access_due_idx, at most 1,000 links, every 30 s on the workers, no lock); the closing that follows is per organization",
+  },
+  {
+    statement: 'src/queries/settings.repository.sql: -- SettingsRepository.retentionsWithPeriods',
+    why: "the daily retention run's read of which organizations set a period (one small row each, no lock); each deletion that follows is per organization",
+  },
+  {
     statement: 'src/queries/organizations.repository.sql: -- OrganizationsRepository.any',
     why: 'first run at start-up: whether any organization exists (LIMIT 1), once per process',
   },
@@ -61,6 +69,8 @@ const fanning = service.filter(fansOut);
 const unexpected = fanning.filter((row) => documented(row) === undefined);
 const onCoordinator = service.filter((row) => row.mostTasks === 0 && row.insertSelect.length === 0);
 const pulled = service.filter((row) => !fansOut(row) && row.insertSelect.length > 0);
+/** One shard, but planned in steps (CTEs or subqueries run first, their results read back): a round trip each. */
+const stepped = service.filter((row) => !fansOut(row) && row.subplans > 0);
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const lines = [
@@ -75,6 +85,14 @@ const lines = [
   ...fanning.map(
     (row) =>
       `| ${cell(row.statement!)} | ${row.calls} | ${row.mostTasks} | ${row.subplans} | ${row.insertSelect.join(', ')} | ${cell(documented(row)?.why ?? '**not documented**')} |`,
+  ),
+  '',
+  `One shard in several steps (subplans run first, each a round trip through the coordinator): ${stepped.length}`,
+  '',
+  '| statement | calls | subplans | INSERT … SELECT |',
+  '|---|---|---|---|',
+  ...stepped.map(
+    (row) => `| ${cell(row.statement!)} | ${row.calls} | ${row.subplans} | ${row.insertSelect.join(', ')} |`,
   ),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -40,7 +40,7 @@ export function plansOf(log: string): LoggedPlan[] {
     plans.push({
       text: entry['Query Text'],
       tasks: mostTasks(entry.Plan),
-      subplans: countKey(entry.Plan, 'Subplan'),
+      subplans: distributedSubplans(entry.Plan),
       insertSelect: valuesOf(entry.Plan, 'INSERT/SELECT method'),
     });
   }
@@ -58,11 +58,16 @@ function mostTasks(node: unknown): number {
   return most;
 }
 
-function countKey(node: unknown, wanted: string): number {
-  if (Array.isArray(node)) return node.reduce((sum: number, item) => sum + countKey(item, wanted), 0);
+/**
+ * Citus's distributed subplans: the entries of a "Subplans" list (not PostgreSQL's own correlated
+ * "Subplan Name" nodes, which run on the shard, nor partition pruning's "Subplans Removed").
+ */
+function distributedSubplans(node: unknown): number {
+  if (Array.isArray(node)) return node.reduce((sum: number, item) => sum + distributedSubplans(item), 0);
   if (node === null || typeof node !== 'object') return 0;
   return Object.entries(node).reduce(
-    (sum, [key, value]) => sum + (key.startsWith(wanted) ? 1 : 0) + countKey(value, wanted),
+    (sum, [key, value]) =>
+      sum + (key === 'Subplans' && Array.isArray(value) ? value.length : 0) + distributedSubplans(value),
     0,
   );
 }
