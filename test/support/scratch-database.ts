@@ -8,11 +8,12 @@ import { databaseUrlFor } from './test-env.ts';
  * built data source options; test/support/databases.ts gives the specs the same with src's own.
  */
 
-async function asAdmin(adminUrl: string, statement: string): Promise<void> {
+/** Runs the statements in order on one admin connection (each on its own: DROP DATABASE refuses a transaction). */
+async function asAdmin(adminUrl: string, ...statements: string[]): Promise<void> {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(statement);
+    for (const statement of statements) await admin.query(statement);
   } finally {
     await admin.end();
   }
@@ -50,6 +51,6 @@ export async function dropDatabase(name: string, adminUrl: string): Promise<void
          PERFORM pg_sleep(0.05);
        END LOOP;
      END $$`,
+    `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
   );
-  await asAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
