@@ -15,6 +15,7 @@ import {
   sessionCountDrift,
   sessionEmailDrift,
   type SessionFilters,
+  VISIBLE,
 } from './support/aggregates';
 import type {
   Campaign,
@@ -145,7 +146,7 @@ const RANGE_FACETS: SessionFilters[] = [
   { buying_intent: 'high,medium', booked_status: 'booked' },
 ];
 
-/** Sessions exactly on UTC month boundaries, 1 ms either side, with microseconds, and one in 1925. */
+/** Sessions exactly on UTC month, day and hour boundaries, 1 ms or 1 µs either side, and one in 1925. */
 const PRECISE = [
   { at: '2026-03-01T00:00:00Z' },
   { at: '2026-03-01T00:00:00Z', q: 'unqualified', intent: null, booked: 'not_booked' },
@@ -161,6 +162,29 @@ const PRECISE = [
   { at: '2026-03-31T23:59:59.999500Z' },
   { at: '2026-04-01T00:00:00.000400Z', intent: 'low' },
   { at: '1925-06-15T12:00:00Z' },
+  // On day and hour edges inside a month, and a microsecond either side.
+  { at: '2025-10-15T00:00:00Z', intent: 'low' },
+  { at: '2025-10-14T23:59:59.999999Z', q: null },
+  { at: '2025-10-15T13:00:00Z', booked: 'not_booked' },
+  { at: '2025-10-15T13:00:00Z' },
+  { at: '2025-10-15T12:59:59.999999Z', intent: 'medium' },
+  { at: '2025-10-15T13:00:00.000001Z', q: 'unqualified' },
+];
+
+/**
+ * Day and hour edges a deep page straddles (the seek's finer steps, migration SessionSeekCounts):
+ * inside months, where the month seek alone would skip further, and the first hour of a month.
+ */
+const FINER_EDGES = [
+  '2025-03-03T00:00:00Z',
+  '2025-04-07T23:00:00Z',
+  '2025-10-15T00:00:00Z',
+  '2025-10-15T13:00:00Z',
+  '2025-10-15T14:00:00Z',
+  '2025-10-16T00:00:00Z',
+  '2026-01-20T05:00:00Z',
+  '2026-02-01T01:00:00Z',
+  '2026-02-28T00:00:00Z',
 ];
 
 /** Deep-offset queries: no filter and enum filters whose totals exceed 10,000 (and one that does not). */
@@ -229,7 +253,7 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     expect(mismatches).toEqual([]);
   }
 
-  /** Pages at offsets >= 10,000 (month edges, the last page, total-1, total, beyond) against the oracle's ids. */
+  /** Pages at offsets >= 10,000 (month, day and hour edges, the last page, total-1, total, beyond) against the oracle's ids. */
   async function expectDeepPages(who: Tenant): Promise<void> {
     const mismatches: string[] = [];
     const monthStarts = Array.from({ length: 18 }, (_, i) => new Date(Date.UTC(2025, i, 1)).toISOString());
@@ -248,9 +272,9 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
         [total + 5_000, 50],
         [1_000_000, 200],
       ];
-      for (const start of monthStarts) {
+      for (const start of [...monthStarts, ...FINER_EDGES]) {
         const newer = await oracleCountFrom(pool, who.organizationId, q, start);
-        // A page that straddles the month edge, and one that starts at the older month's first row.
+        // A page that straddles the edge, and one that starts at the older bucket's first row.
         pages.push([newer - 3, 7], [newer, 4]);
       }
       await inChunks(
@@ -626,6 +650,88 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     await compactSessionCounts(pool);
     await expectNoDrift();
     await expectTotals();
+  });
+
+  it('deltas without their hour (an instance older than the finer counts, mid-rollout): deep pages stay exact, pending and folded', async () => {
+    const c = await t.createTenant();
+    await insertSessions(pool, c.organizationId, {
+      count: 12_000,
+      first: '2025-02-01T00:00:00Z',
+      stepSeconds: 7_000,
+      seed: 9,
+    });
+    await compactSessionCounts(pool);
+    const release = await holdCompactions(pool, c.organizationId);
+    try {
+      await insertSessions(pool, c.organizationId, {
+        count: 3_000,
+        first: '2025-05-20T00:00:00Z',
+        stepSeconds: 9_000,
+        seed: 11,
+      });
+      // What an older instance writes: the month only.
+      const unhoured = await pool.query(
+        `UPDATE session_count_deltas SET hour = NULL WHERE organization_id = $1 AND hour IS NOT NULL AND sessions <> 0`,
+        [c.organizationId],
+      );
+      expect(unhoured.rowCount).toBeGreaterThan(100);
+      await expectDeepPages(c);
+    } finally {
+      await release();
+    }
+    await compactSessionCounts(pool);
+    // Folded: the finer counts miss those sessions for good, and the seek knows it.
+    const finer = (await sessionCountDrift(pool)).filter((row) => row.organization_id === c.organizationId);
+    expect(new Set(finer.map((row) => row.unit))).toEqual(new Set(['day', 'hour']));
+    await expectDeepPages(c);
+    // Recounted, so that no later check inherits this organization's drift.
+    await pool.query(`DELETE FROM session_day_counts WHERE organization_id = $1`, [c.organizationId]);
+    await pool.query(`DELETE FROM session_hour_counts WHERE organization_id = $1`, [c.organizationId]);
+    for (const unit of ['day', 'hour'])
+      await pool.query(
+        `INSERT INTO session_${unit}_counts (organization_id, ${unit}, effective_qualification_status, buying_intent, booked_status, sessions)
+         SELECT organization_id, date_trunc('${unit}', start_time AT TIME ZONE 'UTC'), effective_qualification_status, buying_intent, booked_status, count(*)
+           FROM sessions WHERE organization_id = $1 AND ${VISIBLE} GROUP BY 1, 2, 3, 4, 5`,
+        [c.organizationId],
+      );
+    expect(await sessionCountDrift(pool)).toEqual([]);
+  });
+
+  it('a deep page seeks through the day and hour counts: a count moved between two other days, or hours, of its bucket moves the page', async () => {
+    const d = await t.createTenant();
+    await insertSessions(pool, d.organizationId, {
+      count: 15_000,
+      first: '2025-02-01T00:00:00Z',
+      stepSeconds: 5_000,
+      seed: 13,
+    });
+    await compactSessionCounts(pool);
+    // The page whose first row is the oldest session from 10:00 on 2025-03-12.
+    const offset = (await oracleCountFrom(pool, d.organizationId, {}, '2025-03-12T10:00:00Z')) - 1;
+    expect(offset).toBeGreaterThanOrEqual(10_000);
+    const page = async () => (await list(d, { offset, limit: 5 } as Query)).sessions.map((s) => s.id);
+    const expected = await oracleSessionPage(pool, d.organizationId, {}, offset, 5);
+    expect(await page()).toEqual(expected);
+    /** Adds `sessions` to the all-NULL facets row of `unit` bucket `at`: two moves that cancel out keep every sum above it. */
+    const shift = (unit: 'day' | 'hour', at: string, sessions: number) =>
+      pool.query(
+        `INSERT INTO session_${unit}_counts AS c (organization_id, ${unit}, effective_qualification_status, buying_intent, booked_status, sessions)
+         VALUES ($1, $2, NULL, NULL, NULL, $3)
+         ON CONFLICT ON CONSTRAINT session_${unit}_counts_key DO UPDATE SET sessions = c.sessions + EXCLUDED.sessions`,
+        [d.organizationId, at, sessions],
+      );
+    const moves: [unit: 'day' | 'hour', newer: string, older: string][] = [
+      ['day', '2025-03-20T00:00:00', '2025-03-03T00:00:00'],
+      ['hour', '2025-03-12T22:00:00', '2025-03-12T01:00:00'],
+    ];
+    for (const [unit, newer, older] of moves) {
+      await shift(unit, newer, 2);
+      await shift(unit, older, -2);
+      expect({ unit, page: await page() }).not.toEqual({ unit, page: expected });
+      await shift(unit, newer, -2);
+      await shift(unit, older, 2);
+      expect({ unit, page: await page() }).toEqual({ unit, page: expected });
+    }
   });
 });
 

@@ -45,7 +45,7 @@ const CAMPAIGN_FIGURES = [
 
 /**
  * Per table: its columns and the recount of its rows from the base tables (`emptied`: the tables
- * emptied before it is filled). The session counts are written compacted, as compact_session_counts
+ * emptied before it is filled). The session counts (per month, day and hour) are written compacted, as compact_session_counts
  * leaves them (no pending deltas); what they hold is the net sum of both tables.
  * @type {{ table: string, columns: string, recount: string, emptied?: string[], stored?: string }[]}
  */
@@ -61,6 +61,17 @@ const DERIVED = [
                      UNION ALL SELECT organization_id, month, ${FACETS}, sessions FROM session_count_deltas) c
               GROUP BY 1, 2, 3, 4, 5 HAVING sum(sessions) <> 0`,
   },
+  ...['day', 'hour'].map((unit) => ({
+    table: `session_${unit}_counts`,
+    columns: `organization_id, ${unit}, ${FACETS}, sessions`,
+    recount: `SELECT organization_id, date_trunc('${unit}', start_time AT TIME ZONE 'UTC'), ${FACETS}, count(*)
+                FROM sessions WHERE ${VISIBLE} GROUP BY 1, 2, 3, 4, 5`,
+    stored: `SELECT organization_id, ${unit}, ${FACETS}, sum(sessions)
+               FROM (SELECT organization_id, ${unit}, ${FACETS}, sessions FROM session_${unit}_counts
+                     UNION ALL SELECT organization_id, date_trunc('${unit}', hour), ${FACETS}, sessions FROM session_count_deltas
+                                WHERE hour IS NOT NULL) c
+              GROUP BY 1, 2, 3, 4, 5 HAVING sum(sessions) <> 0`,
+  })),
   {
     table: 'session_emails',
     columns: EMAIL_COLUMNS,

@@ -191,6 +191,8 @@ async function build(admin, flags, scale, manifestFile) {
           'sessions',
           'session_emails',
           'session_counts',
+          'session_day_counts',
+          'session_hour_counts',
           'campaign_engagement',
           'session_transcripts',
           'people',

@@ -38,6 +38,8 @@ export const TABLE_OWNERS = {
   session_emails: 'sessions',
   session_counts: 'sessions',
   session_count_deltas: 'sessions',
+  session_day_counts: 'sessions',
+  session_hour_counts: 'sessions',
   transcript_daily_reads: 'sessions',
   people: 'people',
   person_intents: 'people',

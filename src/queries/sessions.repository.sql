@@ -73,9 +73,9 @@ UPDATE sessions s SET person_id = a.assigned_person, effective_qualification_sta
 RETURNING ${SESSION_IMAGE}
 
 -- SessionsRepository.writeDerived
-INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
-SELECT $1, d.* FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::text[], $6::bigint[])
-                 AS d(month, ${FACETS}, sessions)
+INSERT INTO session_count_deltas (organization_id, month, hour, ${FACETS}, sessions)
+SELECT $1, date_trunc('month', d.hour), d.* FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+                 AS d(hour, ${FACETS}, sessions)
 
 -- SessionsRepository.writeDerived (2)
 DELETE FROM session_emails WHERE organization_id = $1 AND id = ANY($2::uuid[])

@@ -86,27 +86,38 @@ export async function oracleCountFrom(
   return oracleSessionCount(pool, organizationId, { ...q, start_time_from: at, start_time_to: undefined });
 }
 
+/** The counts of visible sessions per UTC `unit`: the compacted table and how a pending delta names its bucket. */
+const COUNTS_BY_UNIT = {
+  month: { table: 'session_counts', delta: 'month' },
+  day: { table: 'session_day_counts', delta: `date_trunc('day', hour)` },
+  hour: { table: 'session_hour_counts', delta: 'hour' },
+} as const;
+
 /**
- * Every (organization, UTC month, facets) whose compacted count plus pending deltas differs from the
- * visible sessions, over the whole tables (every existing organization). One statement, so one
- * snapshot: exact even while other writers run.
+ * Every (organization, UTC month, day or hour, facets) whose compacted count plus pending deltas
+ * differs from the visible sessions, over the whole tables (every existing organization), labelled
+ * by unit. One statement, so one snapshot: exact even while other writers run.
  */
 export async function sessionCountDrift(pool: Pool): Promise<Record<string, unknown>[]> {
   const facets = `coalesce(effective_qualification_status, '∅') AS q, coalesce(buying_intent, '∅') AS i, coalesce(booked_status, '∅') AS b`;
-  const { rows } = await pool.query(
-    `WITH tracked AS (
-       SELECT organization_id, month, q, i, b, sum(sessions)::bigint AS n FROM (
-         SELECT organization_id, month, ${facets}, sessions FROM session_counts
+  const drift = (unit: keyof typeof COUNTS_BY_UNIT) => {
+    const { table, delta } = COUNTS_BY_UNIT[unit];
+    return `(WITH tracked AS (
+       SELECT organization_id, at, q, i, b, sum(sessions)::bigint AS n FROM (
+         SELECT organization_id, ${unit} AS at, ${facets}, sessions FROM ${table}
          UNION ALL
-         SELECT organization_id, month, ${facets}, sessions FROM session_count_deltas) x
+         SELECT organization_id, ${delta}, ${facets}, sessions FROM session_count_deltas WHERE ${delta} IS NOT NULL) x
         WHERE organization_id IN (SELECT id FROM organizations)
-        GROUP BY organization_id, month, q, i, b HAVING sum(sessions) <> 0),
+        GROUP BY organization_id, at, q, i, b HAVING sum(sessions) <> 0),
      actual AS (
-       SELECT organization_id, date_trunc('month', start_time AT TIME ZONE 'UTC') AS month, ${facets}, count(*)::bigint AS n
+       SELECT organization_id, date_trunc('${unit}', start_time AT TIME ZONE 'UTC') AS at, ${facets}, count(*)::bigint AS n
          FROM sessions WHERE ${VISIBLE} GROUP BY 1, 2, 3, 4, 5)
-     SELECT organization_id, month, q, i, b, t.n::int AS tracked, a.n::int AS actual
-       FROM tracked t FULL JOIN actual a USING (organization_id, month, q, i, b)
-      WHERE t.n IS DISTINCT FROM a.n ORDER BY 1, 2, 3, 4, 5 LIMIT 50`,
+     SELECT '${unit}' AS unit, organization_id, at, q, i, b, t.n::int AS tracked, a.n::int AS actual
+       FROM tracked t FULL JOIN actual a USING (organization_id, at, q, i, b)
+      WHERE t.n IS DISTINCT FROM a.n ORDER BY 2, 3, 4, 5, 6 LIMIT 50)`;
+  };
+  const { rows } = await pool.query(
+    (Object.keys(COUNTS_BY_UNIT) as (keyof typeof COUNTS_BY_UNIT)[]).map(drift).join(' UNION ALL '),
   );
   return rows;
 }

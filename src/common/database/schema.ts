@@ -502,6 +502,7 @@ export interface SessionCountDeltas {
   booked_status: string | null;
   buying_intent: string | null;
   effective_qualification_status: string | null;
+  hour: Timestamp | null;
   month: Timestamp;
   organization_id: string;
   sessions: Int8;
@@ -516,6 +517,15 @@ export interface SessionCounts {
   sessions: Int8;
 }
 
+export interface SessionDayCounts {
+  booked_status: string | null;
+  buying_intent: string | null;
+  day: Timestamp;
+  effective_qualification_status: string | null;
+  organization_id: string;
+  sessions: Int8;
+}
+
 export interface SessionEmails {
   booked_status: string | null;
   buying_intent: string | null;
@@ -524,6 +534,15 @@ export interface SessionEmails {
   id: string;
   organization_id: string;
   start_time: Timestamp;
+}
+
+export interface SessionHourCounts {
+  booked_status: string | null;
+  buying_intent: string | null;
+  effective_qualification_status: string | null;
+  hour: Timestamp;
+  organization_id: string;
+  sessions: Int8;
 }
 
 export interface SessionIds {
@@ -718,7 +737,9 @@ export interface DB {
   retention_settings: RetentionSettings;
   session_count_deltas: SessionCountDeltas;
   session_counts: SessionCounts;
+  session_day_counts: SessionDayCounts;
   session_emails: SessionEmails;
+  session_hour_counts: SessionHourCounts;
   session_ids: SessionIds;
   session_observations: SessionObservations;
   session_transcripts: SessionTranscripts;

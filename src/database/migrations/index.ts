@@ -44,6 +44,7 @@ import { GlobalKeyLookups1767100000001 } from './1767100000001-GlobalKeyLookups'
 import { CampaignLinksNoSetNull1767100000002 } from './1767100000002-CampaignLinksNoSetNull';
 import { SessionDerivedWrites1767200000000 } from './1767200000000-SessionDerivedWrites';
 import { LinkAccess1767300000000 } from './1767300000000-LinkAccess';
+import { SessionSeekCounts1767400000000 } from './1767400000000-SessionSeekCounts';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -97,4 +98,5 @@ export const MIGRATIONS = [
   SessionDerivedWrites1767200000000,
   LinkDerivedWrites1767210000000,
   LinkAccess1767300000000,
+  SessionSeekCounts1767400000000,
 ];

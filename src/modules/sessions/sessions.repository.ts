@@ -144,7 +144,7 @@ export interface EmailSearchLimits {
 /** List index entries read for the cost of one heap page (36-70 entries a leaf page, by fill). */
 const COUNT_ENTRIES_PER_MATCH = 50;
 
-/** Below this offset a page reads its index entries directly; from it, it seeks its month first. */
+/** Below this offset a page reads its index entries directly; from it, it seeks its hour first (seekSql). */
 const SEEK_FROM_OFFSET = 10_000;
 
 /** Visible sessions per organization, UTC month and enum values: the compacted counts plus pending deltas. */
@@ -152,6 +152,34 @@ const counts = (organization: string) => `(
   SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_counts WHERE organization_id = ${organization}
   UNION ALL
   SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_count_deltas WHERE organization_id = ${organization}) c`;
+
+/**
+ * Visible sessions per organization, UTC `unit` and enum values in [from, to): the compacted counts
+ * per day or hour (migration SessionSeekCounts) plus the pending deltas that name their hour.
+ */
+const finerCounts = (unit: 'day' | 'hour', organization: string, from: string, to: string) => `(
+  SELECT ${unit} AS at, ${FACETS}, sessions FROM session_${unit}_counts
+   WHERE organization_id = ${organization} AND ${unit} >= ${from} AND ${unit} < ${to}
+  UNION ALL
+  SELECT date_trunc('${unit}', hour), ${FACETS}, sessions FROM session_count_deltas
+   WHERE organization_id = ${organization} AND hour >= ${from} AND hour < ${to}) c`;
+
+/**
+ * One step of a deep offset's seek, the CTEs `name_buckets` (at, n: sessions per bucket from
+ * `buckets`) and `name` (at, n, skipped): the newest bucket whose sessions reach past the offset, and
+ * how many sessions are newer than it. Within `outer` (the previous step's bucket), only when the
+ * buckets add up to outer's sessions: deltas written without their hour (an instance older than
+ * migration SessionSeekCounts) reach the monthly counts only, and then the seek stops at the month.
+ */
+function seekStep(name: string, buckets: string, offset: string, outer: string | null): string {
+  const newer = outer === null ? '' : 'o.skipped + ';
+  return `${name}_buckets AS (${buckets}),
+      ${name} AS (
+        SELECT b.at, b.n, ${newer}b.through - b.n AS skipped
+          FROM ${outer === null ? '' : `${outer} o, `}(SELECT at, n, sum(n) OVER (ORDER BY at DESC) AS through FROM ${name}_buckets) b
+         WHERE ${newer}b.through > ${offset}${outer === null ? '' : ` AND o.n = (SELECT sum(n) FROM ${name}_buckets)`}
+         ORDER BY b.at DESC LIMIT 1)`;
+}
 
 const VISIBLE = visibleSession('s');
 
@@ -505,12 +533,12 @@ export class SessionsRepository {
     const { counts, unlisted, listed } = derivedRowChanges(changes);
     if (counts.length > 0) {
       await tx.query(
-        `INSERT INTO session_count_deltas (organization_id, month, ${FACETS}, sessions)
-         SELECT $1, d.* FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::text[], $6::bigint[])
-                          AS d(month, ${FACETS}, sessions)`,
+        `INSERT INTO session_count_deltas (organization_id, month, hour, ${FACETS}, sessions)
+         SELECT $1, date_trunc('month', d.hour), d.* FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+                          AS d(hour, ${FACETS}, sessions)`,
         [
           organizationId,
-          counts.map((c) => c.month),
+          counts.map((c) => c.hour),
           counts.map((c) => c.effective_qualification_status),
           counts.map((c) => c.buying_intent),
           counts.map((c) => c.booked_status),
@@ -695,8 +723,8 @@ export class SessionsRepository {
    * A page of visible sessions, newest first then id, with the exact total: one statement, so both
    * come from one snapshot. The page's ids come from sessions_list_idx (an index-only scan that also
    * applies the enum filters), so an offset skips index entries, not rows; only the page's rows are
-   * read whole (deferred join). A deep offset first seeks its UTC month through the per-month
-   * counts, so it skips at most a month of entries. Planned once per connection (prepared), so not
+   * read whole (deferred join). A deep offset first seeks its UTC hour through the per-month, day
+   * and hour counts, so it skips at most an hour of entries (seekSql). Planned once per connection (prepared), so not
    * for an email substring, whose best plan depends on the substring: see searchPage and searchCount.
    */
   async list(
@@ -806,16 +834,34 @@ export class SessionsRepository {
         SELECT ${key.names()} FROM ${table} s WHERE ${where.toSql()}${after}
          ORDER BY ${key.orderBy()} LIMIT ${limit} OFFSET ${offset})`;
     }
-    return `WITH buckets AS (
-        SELECT c.month, sum(c.sessions) AS n FROM ${counts('$1')} WHERE ${this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true'}
-         GROUP BY c.month),
-      seek AS (
-        SELECT month, through - n AS skipped FROM (SELECT month, n, sum(n) OVER (ORDER BY month DESC) AS through FROM buckets) b
-         WHERE through > ${offset} ORDER BY month DESC LIMIT 1),
+    return `WITH ${this.seekSql(where, query, offset)},
       page AS (
         SELECT s.id, s.start_time FROM sessions s
-         WHERE ${where.toSql()} AND s.start_time < (SELECT (month + interval '1 month') AT TIME ZONE 'UTC' FROM seek)
+         WHERE ${where.toSql()} AND s.start_time < (SELECT before AT TIME ZONE 'UTC' FROM seek)
          ORDER BY s.start_time DESC, s.id DESC LIMIT ${limit} OFFSET (SELECT (${offset} - skipped)::bigint FROM seek))`;
+  }
+
+  /**
+   * The CTE `seek` (before, skipped) of a deep offset: the end of the UTC hour that holds the
+   * offset's session and how many sessions start at or after it, so that the page skips at most an
+   * hour of index entries, at any size. Its month comes from the monthly counts (a few dozen rows per
+   * month), the day within it and the hour within that from the finer counts (seekStep); where those
+   * do not add up, the seek stops a step earlier.
+   */
+  private seekSql(where: SqlConditions, query: SessionListQuery, offset: string): string {
+    const facets = this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true';
+    const months = `SELECT c.month AS at, sum(c.sessions) AS n FROM ${counts('$1')} WHERE ${facets} GROUP BY c.month`;
+    const within = (unit: 'day' | 'hour', outer: string, outerUnit: string) =>
+      `SELECT c.at, sum(c.sessions) AS n FROM ${outer} o
+         CROSS JOIN LATERAL ${finerCounts(unit, '$1', 'o.at', `o.at + interval '1 ${outerUnit}'`)}
+        WHERE ${facets} GROUP BY c.at`;
+    return `${seekStep('month_seek', months, offset, null)},
+      ${seekStep('day_seek', within('day', 'month_seek', 'month'), offset, 'month_seek')},
+      ${seekStep('hour_seek', within('hour', 'day_seek', 'day'), offset, 'day_seek')},
+      seek AS (
+        SELECT coalesce(h.at + interval '1 hour', d.at + interval '1 day', m.at + interval '1 month') AS before,
+               coalesce(h.skipped, d.skipped, m.skipped) AS skipped
+          FROM month_seek m LEFT JOIN day_seek d ON true LEFT JOIN hour_seek h ON true)`;
   }
 
   /**

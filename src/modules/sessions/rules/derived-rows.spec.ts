@@ -15,7 +15,7 @@ const session = (id: string, overrides: Partial<SessionImage> = {}): SessionImag
   ...overrides,
 });
 const facets = { effective_qualification_status: 'qualified', buying_intent: 'high', booked_status: null };
-const november = { month: '2026-11-01T00:00:00', ...facets };
+const ninePm = { hour: '2026-11-29T21:00:00', ...facets };
 const emailRow = (s: SessionImage, startTime = '2026-11-29T21:40:16.123456Z') => ({
   id: s.id,
   start_time: startTime,
@@ -26,10 +26,10 @@ const emailRow = (s: SessionImage, startTime = '2026-11-29T21:40:16.123456Z') =>
 });
 
 describe('derivedRowChanges', () => {
-  it('counts an inserted visible session in its UTC month and lists its email', () => {
+  it('counts an inserted visible session in its UTC hour and lists its email', () => {
     const a = session('a');
     expect(derivedRowChanges([{ before: null, after: a }])).toEqual({
-      counts: [{ ...november, sessions: 1 }],
+      counts: [{ ...ninePm, sessions: 1 }],
       unlisted: [],
       listed: [emailRow(a)],
     });
@@ -37,20 +37,21 @@ describe('derivedRowChanges', () => {
 
   it('takes a deleted visible session out of its count and the search', () => {
     expect(derivedRowChanges([{ before: session('a'), after: null }])).toEqual({
-      counts: [{ ...november, sessions: -1 }],
+      counts: [{ ...ninePm, sessions: -1 }],
       unlisted: ['a'],
       listed: [],
     });
   });
 
-  it('reads the month in UTC, as the session counts do, at the month edge to the microsecond', () => {
+  it('reads the hour in UTC, as the session counts do, at a month edge to the microsecond', () => {
     const changes = [
       { before: null, after: session('a', { start_micros: micros('2026-11-30T23:59:59.999999Z') }) },
       { before: null, after: session('b', { start_micros: micros('2026-12-01T00:00:00.000000Z') }) },
+      { before: null, after: session('c', { start_micros: micros('2026-11-30T23:00:00.000000Z') }) },
     ];
     expect(derivedRowChanges(changes).counts).toEqual([
-      { ...november, sessions: 1 },
-      { ...november, month: '2026-12-01T00:00:00', sessions: 1 },
+      { ...ninePm, hour: '2026-11-30T23:00:00', sessions: 2 },
+      { ...ninePm, hour: '2026-12-01T00:00:00', sessions: 1 },
     ]);
   });
 
@@ -66,8 +67,8 @@ describe('derivedRowChanges', () => {
     const after = session('a', { buying_intent: 'low' });
     expect(derivedRowChanges([{ before: session('a'), after }])).toEqual({
       counts: [
-        { ...november, buying_intent: 'high', sessions: -1 },
-        { ...november, buying_intent: 'low', sessions: 1 },
+        { ...ninePm, buying_intent: 'high', sessions: -1 },
+        { ...ninePm, buying_intent: 'low', sessions: 1 },
       ],
       unlisted: [],
       listed: [emailRow(after)],
@@ -89,7 +90,7 @@ describe('derivedRowChanges', () => {
       { before: null, after: session('c', { analysis_status: 'pending' }) },
     ];
     expect(derivedRowChanges(hidden)).toEqual({
-      counts: [{ ...november, sessions: -2 }],
+      counts: [{ ...ninePm, sessions: -2 }],
       unlisted: ['a', 'b'],
       listed: [],
     });
@@ -98,7 +99,7 @@ describe('derivedRowChanges', () => {
   it('counts a visible session without an email but keeps it out of the search', () => {
     const anonymous = session('a', { email_key: null });
     expect(derivedRowChanges([{ before: null, after: anonymous }])).toEqual({
-      counts: [{ ...november, sessions: 1 }],
+      counts: [{ ...ninePm, sessions: 1 }],
       unlisted: [],
       listed: [],
     });
@@ -115,7 +116,7 @@ describe('derivedRowChanges', () => {
       after: session(id, { start_micros: micros(`2026-0${3 - i}-15T00:00:00.000000Z`) }),
     }));
     const { counts, listed } = derivedRowChanges(changes);
-    expect(counts.map((c) => c.month)).toEqual(['2026-01-01T00:00:00', '2026-02-01T00:00:00', '2026-03-01T00:00:00']);
+    expect(counts.map((c) => c.hour)).toEqual(['2026-01-15T00:00:00', '2026-02-15T00:00:00', '2026-03-15T00:00:00']);
     expect(listed.map((row) => row.id)).toEqual(['a', 'b', 'c']);
     expect(derivedRowChanges(changes.map(({ after }) => ({ before: after, after: null }))).unlisted).toEqual([
       'a',
@@ -127,7 +128,7 @@ describe('derivedRowChanges', () => {
   it('keeps the start time to the microsecond, before 1970 too', () => {
     const early = session('a', { start_micros: micros('1969-12-31T23:59:59.000001Z') });
     expect(derivedRowChanges([{ before: null, after: early }])).toEqual({
-      counts: [{ ...november, month: '1969-12-01T00:00:00', sessions: 1 }],
+      counts: [{ ...ninePm, hour: '1969-12-31T23:00:00', sessions: 1 }],
       unlisted: [],
       listed: [emailRow(early, '1969-12-31T23:59:59.000001Z')],
     });

@@ -1,4 +1,3 @@
-import { utcMonthStart } from './month-buckets';
 import { isVisible, type SessionRecord } from './session-record';
 
 /**
@@ -26,10 +25,13 @@ export interface SessionImageChange {
 
 const FACETS = ['effective_qualification_status', 'buying_intent', 'booked_status'] as const;
 
-/** A signed change to the visible sessions of one UTC month and facet values (session_count_deltas). */
+/**
+ * A signed change to the visible sessions of one UTC hour and facet values (session_count_deltas,
+ * whose month the repository derives from the hour).
+ */
 export type SessionCountDelta = Pick<SessionImage, (typeof FACETS)[number]> & {
-  /** The month's first instant, UTC, as session_count_deltas.month (timestamp) reads it. */
-  month: string;
+  /** The hour's first instant, UTC, as session_count_deltas.hour (timestamp) reads it. */
+  hour: string;
   sessions: number;
 };
 
@@ -62,10 +64,13 @@ function instantOf(startMicros: string): { seconds: bigint; micros: bigint } {
   return { seconds: (total - micros) / 1_000_000n, micros };
 }
 
-/** The UTC month of start_micros, as session_count_deltas.month (a timestamp) reads it. */
-function monthOf(startMicros: string): string {
-  const start = utcMonthStart(new Date(Number(instantOf(startMicros).seconds) * 1000));
-  return start.toISOString().replace(/\.000Z$/, '');
+const SECONDS_PER_HOUR = 3600n;
+
+/** The UTC hour of start_micros, as session_count_deltas.hour (a timestamp) reads it. */
+function hourOf(startMicros: string): string {
+  const { seconds } = instantOf(startMicros);
+  const hourStart = seconds - (((seconds % SECONDS_PER_HOUR) + SECONDS_PER_HOUR) % SECONDS_PER_HOUR);
+  return new Date(Number(hourStart) * 1000).toISOString().replace(/\.000Z$/, '');
 }
 
 /** start_micros as timestamptz text to the microsecond. */
@@ -93,16 +98,16 @@ const byKey =
 
 /**
  * The rows derived from sessions after a write of them (what migration SessionCounts' and
- * SessionEmailSearch's triggers derived): each visible session as it was counts -1 in its UTC month
+ * SessionEmailSearch's triggers derived): each visible session as it was counts -1 in its UTC hour
  * and facet values, as it is +1; the email search loses the sessions that were searchable and no
- * longer are, and takes those that are, unless their row is unchanged. Sorted (counts by month and
+ * longer are, and takes those that are, unless their row is unchanged. Sorted (counts by hour and
  * facets, the search by id), so that writers of the same rows take their locks in one order.
  */
 export function derivedRowChanges(changes: SessionImageChange[]): DerivedRowChanges {
   const counts = new Map<string, SessionCountDelta>();
   const count = (s: SessionImage | null, sign: number) => {
     if (s === null || !visible(s)) return;
-    const delta = { month: monthOf(s.start_micros), ...Object.fromEntries(FACETS.map((f) => [f, s[f]])) };
+    const delta = { hour: hourOf(s.start_micros), ...Object.fromEntries(FACETS.map((f) => [f, s[f]])) };
     const key = JSON.stringify(delta);
     const entry = counts.get(key) ?? { ...(delta as Omit<SessionCountDelta, 'sessions'>), sessions: 0 };
     entry.sessions += sign;
