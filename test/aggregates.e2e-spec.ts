@@ -652,15 +652,16 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     await expectTotals();
   });
 
-  it('deltas without their hour (an instance older than the finer counts, mid-rollout): deep pages stay exact, pending and folded', async () => {
-    const c = await t.createTenant();
-    await insertSessions(pool, c.organizationId, {
-      count: 12_000,
-      first: '2025-02-01T00:00:00Z',
-      stepSeconds: 7_000,
-      seed: 9,
-    });
+  /** A new organization with bulk sessions from February 2025 on, their counts compacted. */
+  const compactedTenant = async (opts: { count: number; stepSeconds: number; seed: number }): Promise<Tenant> => {
+    const who = await t.createTenant();
+    await insertSessions(pool, who.organizationId, { ...opts, first: '2025-02-01T00:00:00Z' });
     await compactSessionCounts(pool);
+    return who;
+  };
+
+  it('deltas without their hour (an instance older than the finer counts, mid-rollout): deep pages stay exact, pending and folded', async () => {
+    const c = await compactedTenant({ count: 12_000, stepSeconds: 7_000, seed: 9 });
     const release = await holdCompactions(pool, c.organizationId);
     try {
       await insertSessions(pool, c.organizationId, {
@@ -698,14 +699,7 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
   });
 
   it('a deep page seeks through the day and hour counts: a count moved between two other days, or hours, of its bucket moves the page', async () => {
-    const d = await t.createTenant();
-    await insertSessions(pool, d.organizationId, {
-      count: 15_000,
-      first: '2025-02-01T00:00:00Z',
-      stepSeconds: 5_000,
-      seed: 13,
-    });
-    await compactSessionCounts(pool);
+    const d = await compactedTenant({ count: 15_000, stepSeconds: 5_000, seed: 13 });
     // The page whose first row is the oldest session from 10:00 on 2025-03-12.
     const offset = (await oracleCountFrom(pool, d.organizationId, {}, '2025-03-12T10:00:00Z')) - 1;
     expect(offset).toBeGreaterThanOrEqual(10_000);
