@@ -739,7 +739,10 @@ export class SessionsRepository {
     const where = this.filters(organizationId, query);
     const key = sessionSortKey(query);
     const page = this.pageSql(where, query, window);
-    const total = this.totalSql(where.params, organizationId, query);
+    // A seek's month buckets are every month of the filters' counts: the total, summed once.
+    const total = seeks(query, window, 'sessions')
+      ? `(SELECT coalesce(sum(n), 0) FROM month_seek_buckets)`
+      : this.totalSql(where.params, organizationId, query);
     const sql = `${page}
        SELECT t.total, ${LIST_COLUMNS}, ${key.select('s.')} FROM (SELECT ${total} AS total) t
          LEFT JOIN (page JOIN sessions s ON s.organization_id = $1 AND s.id = page.id ${PERSON_INTENT}) ON true
@@ -823,13 +826,7 @@ export class SessionsRepository {
     const after = window.after === null ? '' : ` AND ${key.after(window.after, (value) => where.param(value))}`;
     const limit = where.param(window.limit);
     const offset = where.param(window.skip);
-    const seeks =
-      window.skip >= SEEK_FROM_OFFSET &&
-      key === BY_START &&
-      table === 'sessions' &&
-      !query.start_time_from &&
-      !query.start_time_to;
-    if (!seeks) {
+    if (!seeks(query, window, table)) {
       return `WITH page AS (
         SELECT ${key.names()} FROM ${table} s WHERE ${where.toSql()}${after}
          ORDER BY ${key.orderBy()} LIMIT ${limit} OFFSET ${offset})`;
@@ -957,6 +954,14 @@ const BY_UPDATE = new SortKey([
 
 /** Newest first (sessions_list_idx), or (updatedAt, id) ascending for a sync (sessions_updated_idx). */
 const sessionSortKey = (query: SessionListQuery): SortKey => (query.updated_since === undefined ? BY_START : BY_UPDATE);
+
+/** Whether a page of `table` seeks its offset's hour first (seekSql): deep, newest first, over every start time. */
+const seeks = (query: SessionListQuery, window: PageWindow, table: 'sessions' | 'session_emails'): boolean =>
+  window.skip >= SEEK_FROM_OFFSET &&
+  sessionSortKey(query) === BY_START &&
+  table === 'sessions' &&
+  !query.start_time_from &&
+  !query.start_time_to;
 
 /** Which sessions a deletion picks: those started before a cutoff (retention) or a subject's (erasure). */
 export type SessionSelection = { startedBefore: Date } | { subject: DataSubject };
