@@ -56,20 +56,23 @@ const visible = (s: SessionImage) => isVisible({ environment: s.environment, ana
 const searchable = (s: SessionImage | null): s is SessionImage & { email_key: string } =>
   s !== null && visible(s) && s.email_key !== null;
 
+/** `value` rounded down to a multiple of `unit`: toward the past, before 1970 too. */
+const floorTo = (value: bigint, unit: bigint): bigint => value - (((value % unit) + unit) % unit);
+
+const MICROS_PER_SECOND = 1_000_000n;
+const SECONDS_PER_HOUR = 3600n;
+
 /** start_micros as its whole seconds (floored) and the microseconds past them. */
 function instantOf(startMicros: string): { seconds: bigint; micros: bigint } {
   if (!/^-?\d+$/.test(startMicros)) throw new Error(`not microseconds since the epoch: ${startMicros}`);
   const total = BigInt(startMicros);
-  const micros = ((total % 1_000_000n) + 1_000_000n) % 1_000_000n;
-  return { seconds: (total - micros) / 1_000_000n, micros };
+  const whole = floorTo(total, MICROS_PER_SECOND);
+  return { seconds: whole / MICROS_PER_SECOND, micros: total - whole };
 }
-
-const SECONDS_PER_HOUR = 3600n;
 
 /** The UTC hour of start_micros, as session_count_deltas.hour (a timestamp) reads it. */
 function hourOf(startMicros: string): string {
-  const { seconds } = instantOf(startMicros);
-  const hourStart = seconds - (((seconds % SECONDS_PER_HOUR) + SECONDS_PER_HOUR) % SECONDS_PER_HOUR);
+  const hourStart = floorTo(instantOf(startMicros).seconds, SECONDS_PER_HOUR);
   return new Date(Number(hourStart) * 1000).toISOString().replace(/\.000Z$/, '');
 }
 
