@@ -83,6 +83,13 @@ function steadyLoad(port: number, key: string, deadlineMs: number) {
   };
 }
 
+/** When a request was sent, relative to the cut and the heal: what a failure message needs to be read. */
+function phaseOf(answer: Answer, cutAt: number, healedAt: number): string {
+  if (answer.sentAt < cutAt) return `${cutAt - answer.sentAt} ms before the cut`;
+  if (answer.sentAt < healedAt) return `${answer.sentAt - cutAt} ms into the outage`;
+  return `${answer.sentAt - healedAt} ms after the heal`;
+}
+
 /** What is wrong with an answer, or null. */
 function problemOf(answer: Answer, boundMs: number): string | null {
   if (answer.status === null) return `no answer: ${answer.error}`;
@@ -147,9 +154,11 @@ describe('outages under a steady load of 20 requests a second', () => {
       const load = steadyLoad(port, tenant.key, boundMs + 5000);
       await eventually(async () => load.answered.some((a) => a.status === 200), 10_000);
       proxy().set(mode);
+      const cutTime = Date.now();
       const cutAt = load.sent();
       await eventually(async () => load.sent() - cutAt >= (OUTAGE_MS / 1000) * RATE, OUTAGE_MS * 3);
       proxy().set('open');
+      const healTime = Date.now();
       const healedAt = load.sent();
       await eventually(async () => load.sent() - healedAt >= (RECOVERY_MS / 1000) * RATE, RECOVERY_MS * 3);
       const answers = await load.stop();
@@ -160,9 +169,10 @@ describe('outages under a steady load of 20 requests a second', () => {
         p50Ms: times[Math.floor(times.length / 2)],
         maxMs: times[times.length - 1],
       };
-      const problems = answers
-        .map((answer) => problemOf(answer, boundMs))
-        .filter((problem): problem is string => problem !== null);
+      const problems = answers.flatMap((answer) => {
+        const problem = problemOf(answer, boundMs);
+        return problem === null ? [] : [`${problem} (sent ${phaseOf(answer, cutTime, healTime)})`];
+      });
       expect(problems).toEqual([]);
       expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
       // Healed: the last second of the recovery answers 200.
