@@ -162,7 +162,7 @@ SELECT count(*) AS total FROM (SELECT FROM session_emails s WHERE ${where.toSql(
 SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}
 
 -- SessionsRepository.emailSearchLimits
-SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}
+SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${bucketCounts('month', '$1')}
 
 -- SessionsRepository.ofSubject
 SELECT id, email, name, phone FROM sessions WHERE organization_id = $1 AND ${selectionSql({ subject }, params)}

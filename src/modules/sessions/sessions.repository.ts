@@ -147,22 +147,30 @@ const COUNT_ENTRIES_PER_MATCH = 50;
 /** Below this offset a page reads its index entries directly; from it, it seeks its hour first (seekSql). */
 const SEEK_FROM_OFFSET = 10_000;
 
-/** Visible sessions per organization, UTC month and enum values: the compacted counts plus pending deltas. */
-const counts = (organization: string) => `(
-  SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_counts WHERE organization_id = ${organization}
-  UNION ALL
-  SELECT month, effective_qualification_status, buying_intent, booked_status, sessions FROM session_count_deltas WHERE organization_id = ${organization}) c`;
+type CountUnit = 'month' | 'day' | 'hour';
+const COUNT_TABLES: Record<CountUnit, string> = {
+  month: 'session_counts',
+  day: 'session_day_counts',
+  hour: 'session_hour_counts',
+};
 
 /**
- * Visible sessions per organization, UTC `unit` and enum values in [from, to): the compacted counts
- * per day or hour (migration SessionSeekCounts) plus the pending deltas that name their hour.
+ * Visible sessions per organization, UTC `unit` (as `at`) and enum values, optionally in [from, to):
+ * the compacted counts plus the pending deltas. Per day or hour (migration SessionSeekCounts) only
+ * the deltas that name their hour count: an instance older than that migration writes none.
  */
-const finerCounts = (unit: 'day' | 'hour', organization: string, from: string, to: string) => `(
-  SELECT ${unit} AS at, ${FACETS}, sessions FROM session_${unit}_counts
-   WHERE organization_id = ${organization} AND ${unit} >= ${from} AND ${unit} < ${to}
+function bucketCounts(unit: CountUnit, organization: string, range?: { from: string; to: string }): string {
+  // Deltas name their month, and their hour when written by a current instance.
+  const deltas =
+    unit === 'month' ? { at: 'month', column: 'month' } : { at: `date_trunc('${unit}', hour)`, column: 'hour' };
+  const within = (column: string) => (range ? ` AND ${column} >= ${range.from} AND ${column} < ${range.to}` : '');
+  return `(
+  SELECT ${unit} AS at, ${FACETS}, sessions FROM ${COUNT_TABLES[unit]}
+   WHERE organization_id = ${organization}${within(unit)}
   UNION ALL
-  SELECT date_trunc('${unit}', hour), ${FACETS}, sessions FROM session_count_deltas
-   WHERE organization_id = ${organization} AND hour >= ${from} AND hour < ${to}) c`;
+  SELECT ${deltas.at}, ${FACETS}, sessions FROM session_count_deltas
+   WHERE organization_id = ${organization}${within(deltas.column)}) c`;
+}
 
 /**
  * One step of a deep offset's seek, the CTEs `name_buckets` (at, n: sessions per bucket from
@@ -172,12 +180,15 @@ const finerCounts = (unit: 'day' | 'hour', organization: string, from: string, t
  * migration SessionSeekCounts) reach the monthly counts only, and then the seek stops at the month.
  */
 function seekStep(name: string, buckets: string, offset: string, outer: string | null): string {
-  const newer = outer === null ? '' : 'o.skipped + ';
+  const inner =
+    outer === null
+      ? { from: '', newer: '', complete: '' }
+      : { from: `${outer} o, `, newer: 'o.skipped + ', complete: ` AND o.n = (SELECT sum(n) FROM ${name}_buckets)` };
   return `${name}_buckets AS (${buckets}),
       ${name} AS (
-        SELECT b.at, b.n, ${newer}b.through - b.n AS skipped
-          FROM ${outer === null ? '' : `${outer} o, `}(SELECT at, n, sum(n) OVER (ORDER BY at DESC) AS through FROM ${name}_buckets) b
-         WHERE ${newer}b.through > ${offset}${outer === null ? '' : ` AND o.n = (SELECT sum(n) FROM ${name}_buckets)`}
+        SELECT b.at, b.n, ${inner.newer}b.through - b.n AS skipped
+          FROM ${inner.from}(SELECT at, n, sum(n) OVER (ORDER BY at DESC) AS through FROM ${name}_buckets) b
+         WHERE ${inner.newer}b.through > ${offset}${inner.complete}
          ORDER BY b.at DESC LIMIT 1)`;
 }
 
@@ -805,7 +816,7 @@ export class SessionsRepository {
   async emailSearchLimits(organizationId: string, email: string): Promise<EmailSearchLimits | null> {
     if ([...email].length < GRAM_LENGTH) return null;
     const [row]: { sessions: string }[] = await this.db.query(
-      `SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${counts('$1')}`,
+      `SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${bucketCounts('month', '$1')}`,
       [organizationId],
     );
     const sessions = Number(row.sessions);
@@ -847,10 +858,10 @@ export class SessionsRepository {
    */
   private seekSql(where: SqlConditions, query: SessionListQuery, offset: string): string {
     const facets = this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true';
-    const months = `SELECT c.month AS at, sum(c.sessions) AS n FROM ${counts('$1')} WHERE ${facets} GROUP BY c.month`;
-    const within = (unit: 'day' | 'hour', outer: string, outerUnit: string) =>
+    const months = `SELECT c.at, sum(c.sessions) AS n FROM ${bucketCounts('month', '$1')} WHERE ${facets} GROUP BY c.at`;
+    const within = (unit: CountUnit, outer: string, outerUnit: CountUnit) =>
       `SELECT c.at, sum(c.sessions) AS n FROM ${outer} o
-         CROSS JOIN LATERAL ${finerCounts(unit, '$1', 'o.at', `o.at + interval '1 ${outerUnit}'`)}
+         CROSS JOIN LATERAL ${bucketCounts(unit, '$1', { from: 'o.at', to: `o.at + interval '1 ${outerUnit}'` })}
         WHERE ${facets} GROUP BY c.at`;
     return `${seekStep('month_seek', months, offset, null)},
       ${seekStep('day_seek', within('day', 'month_seek', 'month'), offset, 'month_seek')},
@@ -873,9 +884,11 @@ export class SessionsRepository {
       return `(SELECT count(*) FROM sessions s WHERE ${this.filters(organizationId, query, params).toSql()})`;
     const organization = new SqlConditions(params).param(organizationId);
     const counted = this.facets(new SqlConditions(params), 'c', query)
-      .addIf(`c.month >= ($?::timestamptz AT TIME ZONE 'UTC')`, months.start)
-      .addIf(`c.month < ($?::timestamptz AT TIME ZONE 'UTC')`, months.end);
-    const parts = [`SELECT sum(c.sessions) FROM ${counts(organization)} WHERE ${counted.toSql() || 'true'}`];
+      .addIf(`c.at >= ($?::timestamptz AT TIME ZONE 'UTC')`, months.start)
+      .addIf(`c.at < ($?::timestamptz AT TIME ZONE 'UTC')`, months.end);
+    const parts = [
+      `SELECT sum(c.sessions) FROM ${bucketCounts('month', organization)} WHERE ${counted.toSql() || 'true'}`,
+    ];
     if (query.start_time_from && months.start) {
       const below = this.filters(organizationId, { ...query, start_time_to: undefined }, params).add(
         's.start_time < $?',
@@ -922,7 +935,6 @@ export class SessionsRepository {
     return this.facets(where, 's', query);
   }
 
-  /** The enum filters, which both sessions and their per-month counts carry. */
   /** The subject's sessions, visible or not: their ids and the personal values they hold (erasure). */
   async ofSubject(
     organizationId: string,
@@ -935,6 +947,7 @@ export class SessionsRepository {
     );
   }
 
+  /** The enum filters, which both sessions and their counts carry. */
   private facets(where: SqlConditions, alias: string, query: SessionListQuery): SqlConditions {
     return where
       .addIf(`${alias}.effective_qualification_status = ANY($?)`, query.qualification_status)
