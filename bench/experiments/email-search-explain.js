@@ -13,27 +13,7 @@ const path = require('node:path');
 const { readFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { Client } = require('pg');
-
-const DIST = path.join(__dirname, '../..', 'dist', 'src');
-
-/**
- * The statements the repository sends for the count of `email` and its first page (default limit),
- * run on `db` and recorded: the service's own choice of path, whatever the index it relies on.
- */
-async function serviceStatements(db, organizationId, email) {
-  require('reflect-metadata');
-  const { SessionsRepository } = require(path.join(DIST, 'modules/sessions/sessions.repository'));
-  const sent = [];
-  const recording = {
-    query: async (text, values) => (sent.push({ text, values }), (await db.query(text, values)).rows),
-  };
-  const repository = new SessionsRepository(recording, undefined);
-  const query = { email, limit: 50, offset: 0 };
-  const total = await repository.searchCount(organizationId, query);
-  const counting = sent.splice(0);
-  await repository.searchPage(organizationId, query, { limit: 51, skip: 0, after: null, offset: 0 }, total);
-  return { total, count: counting, page: sent.splice(0) };
-}
+const { searchStatements } = require('./search-statements');
 
 /** Shared buffers (hit + read) and time over the statements' plans, and the index scans they used. */
 function summarize(plans) {
@@ -85,7 +65,7 @@ async function main() {
       } = await db.query(`SELECT count(*)::int AS n FROM session_emails WHERE organization_id = $1`, [org.id]);
       const results = { page: [], count: [] };
       for (const [i, substring] of org.substrings.entries()) {
-        const statements = await serviceStatements(db, org.id, substring);
+        const statements = await searchStatements(db, org.id, substring);
         for (const kind of ['page', 'count']) {
           const plans = [];
           for (const statement of statements[kind]) {

@@ -13,29 +13,12 @@ const path = require('node:path');
 const { readFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { Client } = require('pg');
+const { searchStatements } = require('./search-statements');
 
-const DIST = path.join(__dirname, '../..', 'dist', 'src');
 const GRAM = 3;
 const RAREST = 3;
 /** The repository asks for a substring's grams with this call on the right of `@>`. */
 const ALL_GRAMS = /@> session_email_grams\(\$1, \$(\d+)\)/;
-
-/** The page statement the repository sends for `email`, and the total it was given. */
-async function pageStatement(db, organizationId, email) {
-  require('reflect-metadata');
-  const { SessionsRepository } = require(path.join(DIST, 'modules/sessions/sessions.repository'));
-  const sent = [];
-  const recording = {
-    query: async (text, values) => (sent.push({ text, values }), (await db.query(text, values)).rows),
-  };
-  const repository = new SessionsRepository(recording, undefined);
-  const query = { email, limit: 50, offset: 0 };
-  const limits = await repository.emailSearchLimits(organizationId, email);
-  const total = await repository.searchCount(organizationId, query, limits);
-  sent.splice(0);
-  await repository.searchPage(organizationId, query, { limit: 51, skip: 0, after: null, offset: 0 }, total, limits);
-  return { total, byGrams: limits !== null && total <= limits.page, statement: sent[0] };
-}
 
 /** The same statement asking for `hashes` only: the substring's parameter becomes them. */
 function withGrams({ text, values }, hashes) {
@@ -90,8 +73,9 @@ async function main() {
     );
     const results = [];
     for (const substring of manifest.sample.emailSubstrings) {
-      const { total, byGrams, statement } = await pageStatement(db, org, substring);
+      const { total, byGrams, page } = await searchStatements(db, org, substring);
       if (!byGrams) continue;
+      const [statement] = page;
       const lower = substring.toLowerCase();
       const {
         rows: [{ hashes }],
