@@ -148,28 +148,31 @@ const COUNT_ENTRIES_PER_MATCH = 50;
 const SEEK_FROM_OFFSET = 10_000;
 
 type CountUnit = 'month' | 'day' | 'hour';
-const COUNT_TABLES: Record<CountUnit, string> = {
-  month: 'session_counts',
-  day: 'session_day_counts',
-  hour: 'session_hour_counts',
+
+/**
+ * Where the visible sessions per UTC `unit` are counted: the compacted table, and how a pending
+ * delta names its bucket. Deltas name their month, and their hour when written by an instance of
+ * migration SessionSeekCounts or later: per day or hour only those count.
+ */
+const COUNT_SOURCES: Record<CountUnit, { table: string; deltaAt: string; deltaColumn: string }> = {
+  month: { table: 'session_counts', deltaAt: 'month', deltaColumn: 'month' },
+  day: { table: 'session_day_counts', deltaAt: `date_trunc('day', hour)`, deltaColumn: 'hour' },
+  hour: { table: 'session_hour_counts', deltaAt: `date_trunc('hour', hour)`, deltaColumn: 'hour' },
 };
 
 /**
  * Visible sessions per organization, UTC `unit` (as `at`) and enum values, optionally in [from, to):
- * the compacted counts plus the pending deltas. Per day or hour (migration SessionSeekCounts) only
- * the deltas that name their hour count: an instance older than that migration writes none.
+ * the compacted counts plus the pending deltas (COUNT_SOURCES).
  */
 function bucketCounts(unit: CountUnit, organization: string, range?: { from: string; to: string }): string {
-  // Deltas name their month, and their hour when written by a current instance.
-  const deltas =
-    unit === 'month' ? { at: 'month', column: 'month' } : { at: `date_trunc('${unit}', hour)`, column: 'hour' };
+  const { table, deltaAt, deltaColumn } = COUNT_SOURCES[unit];
   const within = (column: string) => (range ? ` AND ${column} >= ${range.from} AND ${column} < ${range.to}` : '');
   return `(
-  SELECT ${unit} AS at, ${FACETS}, sessions FROM ${COUNT_TABLES[unit]}
+  SELECT ${unit} AS at, ${FACETS}, sessions FROM ${table}
    WHERE organization_id = ${organization}${within(unit)}
   UNION ALL
-  SELECT ${deltas.at}, ${FACETS}, sessions FROM session_count_deltas
-   WHERE organization_id = ${organization}${within(deltas.column)}) c`;
+  SELECT ${deltaAt}, ${FACETS}, sessions FROM session_count_deltas
+   WHERE organization_id = ${organization}${within(deltaColumn)}) c`;
 }
 
 /**
