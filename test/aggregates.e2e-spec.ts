@@ -34,7 +34,9 @@ import { deleteSessionRows, updateSessionRows } from './support/session-writes';
 import { folded } from './support/fold';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 import { CountCache } from '../src/common/pagination/count-cache';
+import { EmailGramSamples } from '../src/modules/sessions';
 import { SESSION_LIST } from '../src/modules/sessions/session-list';
+import { SessionsRepository } from '../src/modules/sessions/sessions.repository';
 
 /**
  * The derived aggregates, proven exact through HTTP against oracles over the source rows (the session
@@ -411,6 +413,47 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
     await expectTotals();
     await expectDeepPages(a);
     await expectNoDrift();
+  });
+
+  it('(b) email gram shares: the sweep samples the organization past 10,000 sessions only; its searches then ask for three grams and stay exact; a quarter more sessions samples it again', async () => {
+    const samples = t.app.get(EmailGramSamples);
+    const sampleOf = async (who: Tenant) =>
+      (
+        await pool.query<{ sessions: string; entries: number; sampled_at: Date }>(
+          `SELECT sessions, entries, sampled_at FROM session_email_gram_samples WHERE organization_id = $1`,
+          [who.organizationId],
+        )
+      ).rows[0];
+    await samples.sweep();
+    const sample = await sampleOf(a);
+    expect(Number(sample.sessions)).toBe(await oracleSessionCount(pool, a.organizationId, {}));
+    expect(sample.entries).toBeGreaterThan(5_000);
+    expect(sample.entries).toBeLessThan(20_000);
+    expect(await sampleOf(b)).toBeUndefined();
+    const { rows: shares } = await pool.query<{ entries: number }>(
+      `SELECT entries FROM session_email_gram_shares WHERE organization_id = $1`,
+      [a.organizationId],
+    );
+    expect(shares.length).toBeGreaterThan(10);
+    expect(Math.min(...shares.map((share) => share.entries))).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...shares.map((share) => share.entries))).toBeLessThanOrEqual(sample.entries);
+
+    const repository = t.app.get(SessionsRepository);
+    expect((await repository.emailSearchLimits(a.organizationId, 'BULK29@agg'))?.grams).toHaveLength(3);
+    expect((await repository.emailSearchLimits(b.organizationId, 'BULK29@agg'))?.grams).toHaveLength(8);
+    await t.app.get(CountCache).invalidate(a.organizationId, SESSION_LIST);
+    await expectEmailPages();
+
+    // Not due again until its visible sessions move by a quarter.
+    await samples.sweep();
+    expect((await sampleOf(a)).sampled_at).toEqual(sample.sampled_at);
+    await pool.query(`UPDATE session_email_gram_samples SET sessions = $2 WHERE organization_id = $1`, [
+      a.organizationId,
+      Math.floor(Number(sample.sessions) / 1.3),
+    ]);
+    await samples.sweep();
+    expect(await sampleOf(a)).toMatchObject({ sessions: sample.sessions, entries: sample.entries });
+    expect((await sampleOf(a)).sampled_at.getTime()).toBeGreaterThan(sample.sampled_at.getTime());
   });
 
   it('bounds in years 0000-0099 (accepted by the timestamp parser) count like any other bound', async () => {

@@ -11,6 +11,8 @@ import {
   PURGE_IDEMPOTENCY_RECORDS_CRON,
   RUN_RETENTION,
   RUN_RETENTION_CRON,
+  SAMPLE_EMAIL_GRAMS,
+  SAMPLE_EMAIL_GRAMS_EVERY_MS,
   SWEEP_LINK_ACCESS,
   SWEEP_LINK_ACCESS_EVERY_MS,
   SWEEP_WEBHOOK_MESSAGES,
@@ -63,6 +65,14 @@ describe('worker role: maintenance', () => {
     const jobs = (await queue.getRepeatableJobs()).filter((j) => j.name === SWEEP_LINK_ACCESS);
     expect(jobs).toHaveLength(1);
     expect(Number(jobs[0].every)).toBe(SWEEP_LINK_ACCESS_EVERY_MS);
+  });
+
+  it('registers the email gram sampling every ten minutes as one repeatable job', async () => {
+    const queue = t.app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
+    await eventually(async () => (await queue.getRepeatableJobs()).some((j) => j.name === SAMPLE_EMAIL_GRAMS));
+    const jobs = (await queue.getRepeatableJobs()).filter((j) => j.name === SAMPLE_EMAIL_GRAMS);
+    expect(jobs).toHaveLength(1);
+    expect(Number(jobs[0].every)).toBe(SAMPLE_EMAIL_GRAMS_EVERY_MS);
   });
 
   it('registers the hourly webhook message sweep as one repeatable job', async () => {

@@ -5,6 +5,6 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist', 'src');
 /** Stored in the manifest: a database built by another generator version is never reused. */
-const GENERATOR_VERSION = 3;
+const GENERATOR_VERSION = 4;
 
 module.exports = { ROOT, DIST, GENERATOR_VERSION };

@@ -27,6 +27,7 @@ const { stageAllSessions, insertSessions } = require('./sessions');
 const { stagePeople, computeIntent, insertPeople } = require('./people');
 const { insertAccounts } = require('./accounts');
 const { insertTranscripts } = require('./transcripts');
+const { sampleEmailGrams } = require('./email-gram-samples');
 const {
   planVisits,
   numberVisits,
@@ -215,6 +216,9 @@ async function build(admin, flags, scale, manifestFile) {
           'custom_link_search',
         ]),
       ]);
+    });
+    await phase("email gram shares (the workers' sweep, compiled)", async () => {
+      log(`  sampled ${await sampleEmailGrams(a)} organizations`);
     });
     await phase('verification (service rules, compiled)', () => verify(a, specs));
     if (onCitus()) await phase('Citus: the distribution step (db:distribute)', () => distribute(url));

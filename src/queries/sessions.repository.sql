@@ -162,7 +162,44 @@ SELECT count(*) AS total FROM (SELECT FROM session_emails s WHERE ${where.toSql(
 SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}
 
 -- SessionsRepository.emailSearchLimits
-SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${bucketCounts('month', '$1')}
+SELECT (SELECT coalesce(sum(c.sessions), 0) FROM ${bucketCounts('month', '$1')}) AS sessions,
+EXISTS (SELECT FROM session_email_gram_samples WHERE organization_id = $1) AS sampled,
+(SELECT json_agg(json_build_object('hash', g.hash::text, 'entries', coalesce(sh.entries, 0)) ORDER BY g.at)
+   FROM unnest(session_email_grams($1, $2)) WITH ORDINALITY AS g(hash, at)
+   LEFT JOIN session_email_gram_shares sh ON sh.organization_id = $1 AND sh.gram = g.hash) AS grams
+
+-- SessionsRepository.sampleEmailGrams
+WITH visible AS (SELECT coalesce(sum(c.sessions), 0)::bigint AS sessions FROM ${bucketCounts('month', '$1')}),
+sampled AS (
+  SELECT s.email_key FROM session_emails s CROSS JOIN visible
+   WHERE s.organization_id = $1 AND hashtextextended(s.id::text, 0) % greatest(1, visible.sessions / $2::int) = 0),
+shares AS (
+  SELECT g.gram, count(*) AS entries
+    FROM sampled CROSS JOIN LATERAL (SELECT DISTINCT unnest(session_email_grams($1, sampled.email_key))) AS g(gram)
+   GROUP BY g.gram HAVING count(*) >= $3)
+SELECT (SELECT sessions FROM visible) AS sessions,
+       (SELECT count(*)::int FROM sampled) AS entries,
+       (SELECT json_agg(json_build_object('gram', gram::text, 'entries', entries)) FROM shares) AS shares
+
+-- SessionsRepository.saveEmailGramSample
+INSERT INTO session_email_gram_shares (organization_id, gram, entries)
+SELECT $1, s.gram, s.entries FROM unnest($2::bigint[], $3::int[]) AS s(gram, entries)
+ON CONFLICT (organization_id, gram) DO UPDATE SET entries = EXCLUDED.entries
+
+-- SessionsRepository.saveEmailGramSample (2)
+DELETE FROM session_email_gram_shares WHERE organization_id = $1 AND gram <> ALL ($2::bigint[])
+
+-- SessionsRepository.saveEmailGramSample (3)
+INSERT INTO session_email_gram_samples (organization_id, sessions, entries, sampled_at) VALUES ($1, $2, $3, $4)
+ON CONFLICT (organization_id) DO UPDATE
+  SET sessions = EXCLUDED.sessions, entries = EXCLUDED.entries, sampled_at = EXCLUDED.sampled_at
+
+-- SessionsRepository.emailGramSamplesDue
+SELECT c.organization_id
+ FROM (SELECT organization_id, sum(sessions) AS sessions FROM session_counts GROUP BY organization_id) c
+ LEFT JOIN session_email_gram_samples s ON s.organization_id = c.organization_id
+WHERE (s.organization_id IS NULL AND c.sessions >= $1) OR abs(c.sessions - s.sessions) * 4 > s.sessions
+ORDER BY c.organization_id LIMIT $2
 
 -- SessionsRepository.ofSubject
 SELECT id, email, name, phone FROM sessions WHERE organization_id = $1 AND ${selectionSql({ subject }, params)}

@@ -46,6 +46,10 @@ export const FAN_OUTS: { statement: string; why: string }[] = [
     why: "the daily retention run's read of which organizations set a period (one small row each, no lock); each deletion that follows is per organization",
   },
   {
+    statement: 'src/queries/sessions.repository.sql: -- SessionsRepository.emailGramSamplesDue',
+    why: "the email gram sweep's read of which organizations are due (per-month counts summed per organization, every ten minutes on the workers, no lock); each sample that follows is per organization",
+  },
+  {
     statement: 'src/queries/organizations.repository.sql: -- OrganizationsRepository.any',
     why: 'first run at start-up: whether any organization exists (LIMIT 1), once per process',
   },

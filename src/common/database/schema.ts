@@ -526,6 +526,19 @@ export interface SessionDayCounts {
   sessions: Int8;
 }
 
+export interface SessionEmailGramSamples {
+  entries: number;
+  organization_id: string;
+  sampled_at: Timestamp;
+  sessions: Int8;
+}
+
+export interface SessionEmailGramShares {
+  entries: number;
+  gram: Int8;
+  organization_id: string;
+}
+
 export interface SessionEmails {
   booked_status: string | null;
   buying_intent: string | null;
@@ -738,6 +751,8 @@ export interface DB {
   session_count_deltas: SessionCountDeltas;
   session_counts: SessionCounts;
   session_day_counts: SessionDayCounts;
+  session_email_gram_samples: SessionEmailGramSamples;
+  session_email_gram_shares: SessionEmailGramShares;
   session_emails: SessionEmails;
   session_hour_counts: SessionHourCounts;
   session_ids: SessionIds;

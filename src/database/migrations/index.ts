@@ -45,6 +45,7 @@ import { CampaignLinksNoSetNull1767100000002 } from './1767100000002-CampaignLin
 import { SessionDerivedWrites1767200000000 } from './1767200000000-SessionDerivedWrites';
 import { LinkAccess1767300000000 } from './1767300000000-LinkAccess';
 import { SessionSeekCounts1767400000000 } from './1767400000000-SessionSeekCounts';
+import { EmailGramShares1767500000000 } from './1767500000000-EmailGramShares';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -99,4 +100,5 @@ export const MIGRATIONS = [
   LinkDerivedWrites1767210000000,
   LinkAccess1767300000000,
   SessionSeekCounts1767400000000,
+  EmailGramShares1767500000000,
 ];

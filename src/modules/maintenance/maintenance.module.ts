@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CustomLinksModule } from '../custom-links';
 import { RetentionModule } from '../retention';
+import { SessionsModule } from '../sessions';
 import { WebhooksModule } from '../webhooks';
 import { MaintenanceProcessor } from './jobs/maintenance.processor';
 import { MAINTENANCE_QUEUE } from './jobs/maintenance.queue';
@@ -16,6 +17,7 @@ import { MaintenanceRepository } from './maintenance.repository';
     RetentionModule,
     WebhooksModule,
     CustomLinksModule,
+    SessionsModule,
   ],
   providers: [MaintenanceProcessor, MaintenanceRepository],
 })

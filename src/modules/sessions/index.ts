@@ -8,3 +8,4 @@ export type { DeletedSessions } from './session-deletion';
 export { SessionsOfSubject, type SubjectSessions } from './sessions-of-subject';
 export { SessionDetailResponse } from './dto/session.response';
 export { TranscriptResponse } from './dto/transcript.response';
+export { EmailGramSamples } from './email-gram-samples';

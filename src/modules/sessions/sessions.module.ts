@@ -4,6 +4,7 @@ import { EngagementModule } from '../engagement';
 import { PeopleModule } from '../people';
 import { SuppressionsModule } from '../suppressions';
 import { WebhooksModule } from '../webhooks';
+import { EmailGramSamples } from './email-gram-samples';
 import { IngestionService } from './ingestion.service';
 import { SessionExport } from './session-export';
 import { SessionDeletion } from './session-deletion';
@@ -42,8 +43,17 @@ import { SessionsController } from './sessions.controller';
     SessionRetention,
     SessionErasure,
     SessionsOfSubject,
+    EmailGramSamples,
   ],
-  exports: [SessionsService, IngestionService, TranscriptQuota, SessionRetention, SessionErasure, SessionsOfSubject],
+  exports: [
+    SessionsService,
+    IngestionService,
+    TranscriptQuota,
+    SessionRetention,
+    SessionErasure,
+    SessionsOfSubject,
+    EmailGramSamples,
+  ],
 })
 export class SessionsModule {}
 

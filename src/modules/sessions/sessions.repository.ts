@@ -12,6 +12,7 @@ import type { EventType } from '../engagement';
 import type { SessionAssignment, SessionFacts } from '../people';
 import type { SessionListQuery } from './dto/session-list.query';
 import { wholeMonthsWithin } from './rules/month-buckets';
+import { GRAM_LENGTH, searchedGrams, type GramShare } from './rules/searched-grams';
 import type { SessionDetails, SessionRecord, Tracking, TranscriptEntry } from './rules/session-record';
 import { derivedRowChanges, type SessionImage, type SessionImageChange } from './rules/derived-rows';
 import { visibleSession } from './visible-session';
@@ -132,15 +133,31 @@ type TranscriptRead = StoredTranscript & {
  *   newest first and finds its matches after about page × N / matches entries; a count reads all N.
  * A page's costs cross near sqrt(N) matches, a count's near N / COUNT_ENTRIES_PER_MATCH. The
  * repository chooses, as the planner cannot: it estimates a conjunction of correlated grams as
- * nearly empty and would take the grams index for `gmail` too.
+ * nearly empty and would take the grams index for `gmail` too. Through the grams index, a search
+ * asks for its rarest grams only, by the organization's sampled gram shares (searchedGrams,
+ * EmailGramSamples): the bitmap scan decodes each asked gram's whole posting list.
  */
-const GRAM_LENGTH = 3;
-
-/** The most matches a search's page and count take through the grams index (EMAIL_SEARCH). */
+/**
+ * The most matches a search's page and count take through the grams index (EMAIL_SEARCH), and the
+ * grams (hashes) they ask it for (searchedGrams).
+ */
 export interface EmailSearchLimits {
   page: number;
   count: number;
+  grams: string[];
 }
+/** An organization's sampled emails (sampleEmailGrams): how many, and in how many each kept gram (hash) occurs. */
+export interface EmailGramSample {
+  /** Visible sessions when sampled. */
+  sessions: number;
+  entries: number;
+  shares: { gram: string; entries: number }[];
+}
+/** About how many emails an organization's gram sample holds (sampleEmailGrams). */
+const GRAM_SAMPLE_SIZE = 10_000;
+/** A gram in fewer sampled emails is not kept (it is rare either way, and a count describes no one email). */
+const MIN_GRAM_ENTRIES = 2;
+
 /** List index entries read for the cost of one heap page (36-70 entries a leaf page, by fill). */
 const COUNT_ENTRIES_PER_MATCH = 50;
 
@@ -777,7 +794,11 @@ export class SessionsRepository {
     total: number,
     limits: EmailSearchLimits | null,
   ): Promise<ListedSession[]> {
-    const where = this.searchFilters(organizationId, query, limits !== null && total <= limits.page);
+    const where = this.searchFilters(
+      organizationId,
+      query,
+      limits !== null && total <= limits.page ? limits.grams : null,
+    );
     return this.db.query(
       `${this.pageSql(where, query, window, 'session_emails')}
        SELECT ${LIST_COLUMNS}, ${BY_START.select('s.')} FROM page
@@ -797,14 +818,14 @@ export class SessionsRepository {
     limits: EmailSearchLimits | null,
   ): Promise<number> {
     if (limits !== null) {
-      const where = this.searchFilters(organizationId, query, true);
+      const where = this.searchFilters(organizationId, query, limits.grams);
       const [found]: { total: string }[] = await this.db.query(
         `SELECT count(*) AS total FROM (SELECT FROM session_emails s WHERE ${where.toSql()} LIMIT ${where.param(limits.count + 1)}) found`,
         where.params,
       );
       if (Number(found.total) <= limits.count) return Number(found.total);
     }
-    const where = this.searchFilters(organizationId, query, false);
+    const where = this.searchFilters(organizationId, query, null);
     const [row]: { total: string }[] = await this.db.query(
       `SELECT count(*) AS total FROM session_emails s WHERE ${where.toSql()}`,
       where.params,
@@ -814,16 +835,94 @@ export class SessionsRepository {
 
   /**
    * The most matches a page and a count take through the grams index, from the organization's
-   * visible sessions N (per-month counts); null when the substring is shorter than a gram.
+   * visible sessions N (per-month counts), and the grams they ask for: of the substring's grams, by
+   * the organization's sampled shares (searchedGrams). Null when the substring is shorter than a gram.
    */
   async emailSearchLimits(organizationId: string, email: string): Promise<EmailSearchLimits | null> {
     if ([...email].length < GRAM_LENGTH) return null;
-    const [row]: { sessions: string }[] = await this.db.query(
-      `SELECT coalesce(sum(c.sessions), 0) AS sessions FROM ${bucketCounts('month', '$1')}`,
-      [organizationId],
+    const [row]: { sessions: string; sampled: boolean; grams: GramShare[] }[] = await this.db.query(
+      `SELECT (SELECT coalesce(sum(c.sessions), 0) FROM ${bucketCounts('month', '$1')}) AS sessions,
+              EXISTS (SELECT FROM session_email_gram_samples WHERE organization_id = $1) AS sampled,
+              (SELECT json_agg(json_build_object('hash', g.hash::text, 'entries', coalesce(sh.entries, 0)) ORDER BY g.at)
+                 FROM unnest(session_email_grams($1, $2)) WITH ORDINALITY AS g(hash, at)
+                 LEFT JOIN session_email_gram_shares sh ON sh.organization_id = $1 AND sh.gram = g.hash) AS grams`,
+      [organizationId, email.toLowerCase()],
     );
     const sessions = Number(row.sessions);
-    return { page: Math.floor(Math.sqrt(sessions)), count: Math.floor(sessions / COUNT_ENTRIES_PER_MATCH) };
+    return {
+      page: Math.floor(Math.sqrt(sessions)),
+      count: Math.floor(sessions / COUNT_ENTRIES_PER_MATCH),
+      grams: searchedGrams(row.grams, row.sampled),
+    };
+  }
+
+  /**
+   * A sample of the organization's searchable emails (session_emails) and, per gram, in how many of
+   * them it occurs (kept from MIN_GRAM_ENTRIES): about GRAM_SAMPLE_SIZE emails, those whose session id
+   * hashes to a multiple of N / GRAM_SAMPLE_SIZE (N its visible sessions now, which it returns for the
+   * sweep to compare later): spread over the whole organization whatever its ids or start times, and the
+   * same sample of the same rows. It reads the organization's entries of session_emails_list_idx once.
+   */
+  async sampleEmailGrams(organizationId: string): Promise<EmailGramSample> {
+    const [row]: { sessions: string; entries: number; shares: EmailGramSample['shares'] | null }[] =
+      await this.db.query(
+        `WITH visible AS (SELECT coalesce(sum(c.sessions), 0)::bigint AS sessions FROM ${bucketCounts('month', '$1')}),
+         sampled AS (
+           SELECT s.email_key FROM session_emails s CROSS JOIN visible
+            WHERE s.organization_id = $1 AND hashtextextended(s.id::text, 0) % greatest(1, visible.sessions / $2::int) = 0),
+         shares AS (
+           SELECT g.gram, count(*) AS entries
+             FROM sampled CROSS JOIN LATERAL (SELECT DISTINCT unnest(session_email_grams($1, sampled.email_key))) AS g(gram)
+            GROUP BY g.gram HAVING count(*) >= $3)
+         SELECT (SELECT sessions FROM visible) AS sessions,
+                (SELECT count(*)::int FROM sampled) AS entries,
+                (SELECT json_agg(json_build_object('gram', gram::text, 'entries', entries)) FROM shares) AS shares`,
+        [organizationId, GRAM_SAMPLE_SIZE, MIN_GRAM_ENTRIES],
+      );
+    return { sessions: Number(row.sessions), entries: row.entries, shares: row.shares ?? [] };
+  }
+
+  /**
+   * Replaces the organization's gram shares with `sample`'s, then records the sample. Not one
+   * transaction: a search between the statements reads a mix of old and new shares, which changes
+   * only which grams it asks for (its rows are rechecked by LIKE); a failure before the last leaves
+   * the sample stale, so the sweep samples again.
+   */
+  async saveEmailGramSample(organizationId: string, sample: EmailGramSample, at: Date): Promise<void> {
+    const grams = sample.shares.map((share) => share.gram);
+    await this.db.query(
+      `INSERT INTO session_email_gram_shares (organization_id, gram, entries)
+       SELECT $1, s.gram, s.entries FROM unnest($2::bigint[], $3::int[]) AS s(gram, entries)
+       ON CONFLICT (organization_id, gram) DO UPDATE SET entries = EXCLUDED.entries`,
+      [organizationId, grams, sample.shares.map((share) => share.entries)],
+    );
+    await this.db.query(
+      `DELETE FROM session_email_gram_shares WHERE organization_id = $1 AND gram <> ALL ($2::bigint[])`,
+      [organizationId, grams],
+    );
+    await this.db.query(
+      `INSERT INTO session_email_gram_samples (organization_id, sessions, entries, sampled_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id) DO UPDATE
+         SET sessions = EXCLUDED.sessions, entries = EXCLUDED.entries, sampled_at = EXCLUDED.sampled_at`,
+      [organizationId, sample.sessions, sample.entries, at],
+    );
+  }
+
+  /**
+   * Up to `limit` organizations whose emails want sampling: never sampled and with at least
+   * `fromSessions` visible sessions, or sampled when their visible sessions were a quarter more or
+   * fewer than now (compacted per-month counts).
+   */
+  async emailGramSamplesDue(fromSessions: number, limit: number): Promise<string[]> {
+    const rows: { organization_id: string }[] = await this.db.query(
+      `SELECT c.organization_id
+         FROM (SELECT organization_id, sum(sessions) AS sessions FROM session_counts GROUP BY organization_id) c
+         LEFT JOIN session_email_gram_samples s ON s.organization_id = c.organization_id
+        WHERE (s.organization_id IS NULL AND c.sessions >= $1) OR abs(c.sessions - s.sessions) * 4 > s.sessions
+        ORDER BY c.organization_id LIMIT $2`,
+      [fromSessions, limit],
+    );
+    return rows.map((row) => row.organization_id);
   }
 
   /**
@@ -917,20 +1016,17 @@ export class SessionsRepository {
 
   /**
    * The filters of an email substring search over session_emails (as s), which holds only visible
-   * sessions with an email; `byGrams` adds the grams the email must contain (session_emails_grams_idx),
-   * which LIKE then rechecks.
+   * sessions with an email; `grams` (hashes), when given, the grams the email must contain
+   * (session_emails_grams_idx), which LIKE then rechecks.
    */
-  private searchFilters(organizationId: string, query: SessionSearchQuery, byGrams: boolean): SqlConditions {
+  private searchFilters(organizationId: string, query: SessionSearchQuery, grams: string[] | null): SqlConditions {
     const where = this.rangeAndFacets(new SqlConditions().add('s.organization_id = $?', organizationId), query).add(
       `s.email_key LIKE $? ESCAPE '\\'`,
       containsPattern(query.email),
     );
-    return byGrams
-      ? where.add(
-          'session_email_grams(s.organization_id, s.email_key) @> session_email_grams($1, $?)',
-          query.email.toLowerCase(),
-        )
-      : where;
+    return grams === null
+      ? where
+      : where.add('session_email_grams(s.organization_id, s.email_key) @> $?::bigint[]', grams);
   }
 
   private rangeAndFacets(where: SqlConditions, query: SessionListQuery): SqlConditions {

@@ -4,6 +4,7 @@ import type { Queue } from 'bull';
 import { IdempotencyRepository } from '../../../common/idempotency/idempotency.repository';
 import { LinkAccessEvents } from '../../custom-links';
 import { RetentionService } from '../../retention';
+import { EmailGramSamples } from '../../sessions';
 import { WebhookHistory } from '../../webhooks';
 import { MaintenanceRepository } from '../maintenance.repository';
 import {
@@ -14,6 +15,8 @@ import {
   PURGE_IDEMPOTENCY_RECORDS_CRON,
   RUN_RETENTION,
   RUN_RETENTION_CRON,
+  SAMPLE_EMAIL_GRAMS,
+  SAMPLE_EMAIL_GRAMS_EVERY_MS,
   SWEEP_LINK_ACCESS,
   SWEEP_LINK_ACCESS_EVERY_MS,
   SWEEP_WEBHOOK_MESSAGES,
@@ -32,6 +35,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
     private readonly retention: RetentionService,
     private readonly webhookHistory: WebhookHistory,
     private readonly linkAccess: LinkAccessEvents,
+    private readonly emailGrams: EmailGramSamples,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -65,6 +69,11 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       {},
       { repeat: { cron: SWEEP_WEBHOOK_MESSAGES_CRON }, removeOnComplete: 10, removeOnFail: 10 },
     );
+    await this.queue.add(
+      SAMPLE_EMAIL_GRAMS,
+      {},
+      { repeat: { every: SAMPLE_EMAIL_GRAMS_EVERY_MS }, removeOnComplete: 10, removeOnFail: 10 },
+    );
   }
 
   @Process(PURGE_IDEMPOTENCY_RECORDS)
@@ -96,5 +105,11 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
   async sweepWebhookMessages(): Promise<void> {
     const deleted = await this.webhookHistory.sweepOld();
     if (deleted > 0) this.logger.log({ deleted }, 'Deleted webhook messages past their lifetime');
+  }
+
+  @Process(SAMPLE_EMAIL_GRAMS)
+  async sampleEmailGrams(): Promise<void> {
+    const sampled = await this.emailGrams.sweep();
+    if (sampled > 0) this.logger.debug(`Sampled the email grams of ${sampled} organizations`);
   }
 }

@@ -14,3 +14,6 @@ export const SWEEP_LINK_ACCESS_EVERY_MS = 30_000;
 export const SWEEP_WEBHOOK_MESSAGES = 'sweep-webhook-messages';
 /** Hourly, at minute 29 (docs/api.md §16.4). */
 export const SWEEP_WEBHOOK_MESSAGES_CRON = '29 * * * *';
+export const SAMPLE_EMAIL_GRAMS = 'sample-email-grams';
+/** Every ten minutes: an organization's gram shares follow its growth by a quarter (EmailGramSamples). */
+export const SAMPLE_EMAIL_GRAMS_EVERY_MS = 600_000;
