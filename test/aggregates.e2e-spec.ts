@@ -724,50 +724,69 @@ describe('session totals and deep offsets (session_counts + session_count_deltas
       await release();
     }
     await compactSessionCounts(pool);
-    // Folded: the finer counts miss those sessions for good, and the seek knows it.
+    // Folded: the finer counts and their totals miss those sessions for good, and the seek knows it.
     const finer = (await sessionCountDrift(pool)).filter((row) => row.organization_id === c.organizationId);
-    expect(new Set(finer.map((row) => row.unit))).toEqual(new Set(['day', 'hour']));
+    expect(new Set(finer.map((row) => row.unit))).toEqual(new Set(['day', 'hour', 'day totals', 'hour totals']));
     await expectDeepPages(c);
     // Recounted, so that no later check inherits this organization's drift.
-    await pool.query(`DELETE FROM session_day_counts WHERE organization_id = $1`, [c.organizationId]);
-    await pool.query(`DELETE FROM session_hour_counts WHERE organization_id = $1`, [c.organizationId]);
-    for (const unit of ['day', 'hour'])
-      await pool.query(
-        `INSERT INTO session_${unit}_counts (organization_id, ${unit}, effective_qualification_status, buying_intent, booked_status, sessions)
-         SELECT organization_id, date_trunc('${unit}', start_time AT TIME ZONE 'UTC'), effective_qualification_status, buying_intent, booked_status, count(*)
-           FROM sessions WHERE organization_id = $1 AND ${VISIBLE} GROUP BY 1, 2, 3, 4, 5`,
-        [c.organizationId],
-      );
+    for (const unit of ['day', 'hour']) {
+      const facets = 'effective_qualification_status, buying_intent, booked_status';
+      const bucket = `date_trunc('${unit}', start_time AT TIME ZONE 'UTC')`;
+      for (const [table, columns, select] of [
+        [`session_${unit}_counts`, `${facets}, `, `${facets}, `],
+        [`session_${unit}_totals`, '', ''],
+      ]) {
+        await pool.query(`DELETE FROM ${table} WHERE organization_id = $1`, [c.organizationId]);
+        await pool.query(
+          `INSERT INTO ${table} (organization_id, ${unit}, ${columns}sessions)
+           SELECT organization_id, ${bucket}, ${select}count(*) FROM sessions WHERE organization_id = $1 AND ${VISIBLE}
+            GROUP BY organization_id, ${bucket}${select ? `, ${facets}` : ''}`,
+          [c.organizationId],
+        );
+      }
+    }
     expect(await sessionCountDrift(pool)).toEqual([]);
   });
 
-  it('a deep page seeks through the day and hour counts: a count moved between two other days, or hours, of its bucket moves the page', async () => {
-    const d = await compactedTenant({ count: 15_000, stepSeconds: 5_000, seed: 13 });
-    // The page whose first row is the oldest session from 10:00 on 2025-03-12.
-    const offset = (await oracleCountFrom(pool, d.organizationId, {}, '2025-03-12T10:00:00Z')) - 1;
-    expect(offset).toBeGreaterThanOrEqual(10_000);
-    const page = async () => (await list(d, { offset, limit: 5 } as Query)).sessions.map((s) => s.id);
-    const expected = await oracleSessionPage(pool, d.organizationId, {}, offset, 5);
-    expect(await page()).toEqual(expected);
-    /** Adds `sessions` to the all-NULL facets row of `unit` bucket `at`: two moves that cancel out keep every sum above it. */
-    const shift = (unit: 'day' | 'hour', at: string, sessions: number) =>
-      pool.query(
-        `INSERT INTO session_${unit}_counts AS c (organization_id, ${unit}, effective_qualification_status, buying_intent, booked_status, sessions)
-         VALUES ($1, $2, NULL, NULL, NULL, $3)
-         ON CONFLICT ON CONSTRAINT session_${unit}_counts_key DO UPDATE SET sessions = c.sessions + EXCLUDED.sessions`,
-        [d.organizationId, at, sessions],
-      );
-    const moves: [unit: 'day' | 'hour', newer: string, older: string][] = [
-      ['day', '2025-03-20T00:00:00', '2025-03-03T00:00:00'],
-      ['hour', '2025-03-12T22:00:00', '2025-03-12T01:00:00'],
+  it('a deep page seeks through the day and hour totals, or with an enum filter their counts: a count moved between two other days, or hours, of its bucket moves the page', async () => {
+    const d = await compactedTenant({ count: 20_000, stepSeconds: 5_000, seed: 13 });
+    /** Where each kind of seek reads its finer steps, and the filter that makes it read there. */
+    const cases: { q: SessionFilters; table: (unit: 'day' | 'hour') => string; facets: string[] }[] = [
+      { q: {}, table: (unit) => `session_${unit}_totals`, facets: [] },
+      {
+        q: { qualification_status: 'qualified,unqualified' },
+        table: (unit) => `session_${unit}_counts`,
+        facets: ['effective_qualification_status'],
+      },
     ];
-    for (const [unit, newer, older] of moves) {
-      await shift(unit, newer, 2);
-      await shift(unit, older, -2);
-      expect({ unit, page: await page() }).not.toEqual({ unit, page: expected });
-      await shift(unit, newer, -2);
-      await shift(unit, older, 2);
-      expect({ unit, page: await page() }).toEqual({ unit, page: expected });
+    for (const { q, table, facets } of cases) {
+      // The page whose first row is the oldest session (of the filter's) from 10:00 on 2025-03-12.
+      const offset = (await oracleCountFrom(pool, d.organizationId, q, '2025-03-12T10:00:00Z')) - 1;
+      expect(offset).toBeGreaterThanOrEqual(10_000);
+      const page = async () => (await list(d, { ...q, offset, limit: 5 } as Query)).sessions.map((s) => s.id);
+      const expected = await oracleSessionPage(pool, d.organizationId, q, offset, 5);
+      expect(await page()).toEqual(expected);
+      /** Adds `sessions` to the row of `unit` bucket `at` (qualified, other facets NULL): two moves that cancel out keep every sum above it. */
+      const shift = (unit: 'day' | 'hour', at: string, sessions: number) =>
+        pool.query(
+          `INSERT INTO ${table(unit)} AS c (organization_id, ${unit}, ${facets.map((f) => `${f}, `).join('')}sessions)
+           VALUES ($1, $2, ${facets.map(() => `'qualified', `).join('')}$3)
+           ON CONFLICT (organization_id, ${unit}${facets.length ? ', effective_qualification_status, buying_intent, booked_status' : ''})
+           DO UPDATE SET sessions = c.sessions + EXCLUDED.sessions`,
+          [d.organizationId, at, sessions],
+        );
+      const moves: [unit: 'day' | 'hour', newer: string, older: string][] = [
+        ['day', '2025-03-20T00:00:00', '2025-03-03T00:00:00'],
+        ['hour', '2025-03-12T22:00:00', '2025-03-12T01:00:00'],
+      ];
+      for (const [unit, newer, older] of moves) {
+        await shift(unit, newer, 2);
+        await shift(unit, older, -2);
+        expect({ q, unit, page: await page() }).not.toEqual({ q, unit, page: expected });
+        await shift(unit, newer, -2);
+        await shift(unit, older, 2);
+        expect({ q, unit, page: await page() }).toEqual({ q, unit, page: expected });
+      }
     }
   });
 });

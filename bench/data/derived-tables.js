@@ -45,7 +45,7 @@ const CAMPAIGN_FIGURES = [
 
 /**
  * Per table: its columns and the recount of its rows from the base tables (`emptied`: the tables
- * emptied before it is filled). The session counts (per month, day and hour) are written compacted, as compact_session_counts
+ * emptied before it is filled). The session counts (per month, day and hour, and the day and hour totals) are written compacted, as compact_session_counts
  * leaves them (no pending deltas); what they hold is the net sum of both tables.
  * @type {{ table: string, columns: string, recount: string, emptied?: string[], stored?: string }[]}
  */
@@ -71,6 +71,17 @@ const DERIVED = [
                      UNION ALL SELECT organization_id, date_trunc('${unit}', hour), ${FACETS}, sessions FROM session_count_deltas
                                 WHERE hour IS NOT NULL) c
               GROUP BY 1, 2, 3, 4, 5 HAVING sum(sessions) <> 0`,
+  })),
+  ...['day', 'hour'].map((unit) => ({
+    table: `session_${unit}_totals`,
+    columns: `organization_id, ${unit}, sessions`,
+    recount: `SELECT organization_id, date_trunc('${unit}', start_time AT TIME ZONE 'UTC'), count(*)
+                FROM sessions WHERE ${VISIBLE} GROUP BY 1, 2`,
+    stored: `SELECT organization_id, ${unit}, sum(sessions)
+               FROM (SELECT organization_id, ${unit}, sessions FROM session_${unit}_totals
+                     UNION ALL SELECT organization_id, date_trunc('${unit}', hour), sessions FROM session_count_deltas
+                                WHERE hour IS NOT NULL) c
+              GROUP BY 1, 2 HAVING sum(sessions) <> 0`,
   })),
   {
     table: 'session_emails',

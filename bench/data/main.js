@@ -194,6 +194,8 @@ async function build(admin, flags, scale, manifestFile) {
           'session_counts',
           'session_day_counts',
           'session_hour_counts',
+          'session_day_totals',
+          'session_hour_totals',
           'campaign_engagement',
           'session_transcripts',
           'people',

@@ -40,6 +40,8 @@ export const TABLE_OWNERS = {
   session_count_deltas: 'sessions',
   session_day_counts: 'sessions',
   session_hour_counts: 'sessions',
+  session_day_totals: 'sessions',
+  session_hour_totals: 'sessions',
   session_email_gram_samples: 'sessions',
   session_email_gram_shares: 'sessions',
   transcript_daily_reads: 'sessions',

@@ -86,22 +86,28 @@ export async function oracleCountFrom(
   return oracleSessionCount(pool, organizationId, { ...q, start_time_from: at, start_time_to: undefined });
 }
 
-/** The counts of visible sessions per UTC `unit`: the compacted table and how a pending delta names its bucket. */
-const COUNTS_BY_UNIT = {
-  month: { table: 'session_counts', delta: 'month' },
-  day: { table: 'session_day_counts', delta: `date_trunc('day', hour)` },
-  hour: { table: 'session_hour_counts', delta: 'hour' },
-} as const;
+/**
+ * The counts of visible sessions: per UTC `unit`, the compacted table, how a pending delta names its
+ * bucket, and whether rows are per facet combination (the totals sum them).
+ */
+const COUNT_TABLES = [
+  { label: 'month', unit: 'month', table: 'session_counts', delta: 'month', byFacets: true },
+  { label: 'day', unit: 'day', table: 'session_day_counts', delta: `date_trunc('day', hour)`, byFacets: true },
+  { label: 'hour', unit: 'hour', table: 'session_hour_counts', delta: 'hour', byFacets: true },
+  { label: 'day totals', unit: 'day', table: 'session_day_totals', delta: `date_trunc('day', hour)`, byFacets: false },
+  { label: 'hour totals', unit: 'hour', table: 'session_hour_totals', delta: 'hour', byFacets: false },
+] as const;
 
 /**
  * Every (organization, UTC month, day or hour, facets) whose compacted count plus pending deltas
  * differs from the visible sessions, over the whole tables (every existing organization), labelled
- * by unit. One statement, so one snapshot: exact even while other writers run.
+ * by table; the totals' facets read `*`. One statement, so one snapshot: exact even while other writers run.
  */
 export async function sessionCountDrift(pool: Pool): Promise<Record<string, unknown>[]> {
-  const facets = `coalesce(effective_qualification_status, '∅') AS q, coalesce(buying_intent, '∅') AS i, coalesce(booked_status, '∅') AS b`;
-  const drift = (unit: keyof typeof COUNTS_BY_UNIT) => {
-    const { table, delta } = COUNTS_BY_UNIT[unit];
+  const drift = ({ label, unit, table, delta, byFacets }: (typeof COUNT_TABLES)[number]) => {
+    const facets = byFacets
+      ? `coalesce(effective_qualification_status, '∅') AS q, coalesce(buying_intent, '∅') AS i, coalesce(booked_status, '∅') AS b`
+      : `'*' AS q, '*' AS i, '*' AS b`;
     return `(WITH tracked AS (
        SELECT organization_id, at, q, i, b, sum(sessions)::bigint AS n FROM (
          SELECT organization_id, ${unit} AS at, ${facets}, sessions FROM ${table}
@@ -112,13 +118,11 @@ export async function sessionCountDrift(pool: Pool): Promise<Record<string, unkn
      actual AS (
        SELECT organization_id, date_trunc('${unit}', start_time AT TIME ZONE 'UTC') AS at, ${facets}, count(*)::bigint AS n
          FROM sessions WHERE ${VISIBLE} GROUP BY 1, 2, 3, 4, 5)
-     SELECT '${unit}' AS unit, organization_id, at, q, i, b, t.n::int AS tracked, a.n::int AS actual
+     SELECT '${label}' AS unit, organization_id, at, q, i, b, t.n::int AS tracked, a.n::int AS actual
        FROM tracked t FULL JOIN actual a USING (organization_id, at, q, i, b)
       WHERE t.n IS DISTINCT FROM a.n ORDER BY 2, 3, 4, 5, 6 LIMIT 50)`;
   };
-  const { rows } = await pool.query(
-    (Object.keys(COUNTS_BY_UNIT) as (keyof typeof COUNTS_BY_UNIT)[]).map(drift).join(' UNION ALL '),
-  );
+  const { rows } = await pool.query(COUNT_TABLES.map(drift).join(' UNION ALL '));
   return rows;
 }
 

@@ -526,6 +526,12 @@ export interface SessionDayCounts {
   sessions: Int8;
 }
 
+export interface SessionDayTotals {
+  day: Timestamp;
+  organization_id: string;
+  sessions: Int8;
+}
+
 export interface SessionEmailGramSamples {
   entries: number;
   organization_id: string;
@@ -553,6 +559,12 @@ export interface SessionHourCounts {
   booked_status: string | null;
   buying_intent: string | null;
   effective_qualification_status: string | null;
+  hour: Timestamp;
+  organization_id: string;
+  sessions: Int8;
+}
+
+export interface SessionHourTotals {
   hour: Timestamp;
   organization_id: string;
   sessions: Int8;
@@ -751,10 +763,12 @@ export interface DB {
   session_count_deltas: SessionCountDeltas;
   session_counts: SessionCounts;
   session_day_counts: SessionDayCounts;
+  session_day_totals: SessionDayTotals;
   session_email_gram_samples: SessionEmailGramSamples;
   session_email_gram_shares: SessionEmailGramShares;
   session_emails: SessionEmails;
   session_hour_counts: SessionHourCounts;
+  session_hour_totals: SessionHourTotals;
   session_ids: SessionIds;
   session_observations: SessionObservations;
   session_transcripts: SessionTranscripts;

@@ -46,6 +46,7 @@ import { SessionDerivedWrites1767200000000 } from './1767200000000-SessionDerive
 import { LinkAccess1767300000000 } from './1767300000000-LinkAccess';
 import { SessionSeekCounts1767400000000 } from './1767400000000-SessionSeekCounts';
 import { EmailGramShares1767500000000 } from './1767500000000-EmailGramShares';
+import { SessionSeekTotals1767600000000 } from './1767600000000-SessionSeekTotals';
 import { prospectAccountDomain } from '../../common/network/account-domain';
 
 /** Its backfill runs the rule every write of a link runs (src/common/network/account-domain.ts). */
@@ -101,4 +102,5 @@ export const MIGRATIONS = [
   LinkAccess1767300000000,
   SessionSeekCounts1767400000000,
   EmailGramShares1767500000000,
+  SessionSeekTotals1767600000000,
 ];

@@ -167,28 +167,47 @@ const SEEK_FROM_OFFSET = 10_000;
 type CountUnit = 'month' | 'day' | 'hour';
 
 /**
- * Where the visible sessions per UTC `unit` are counted: the compacted table, and how a pending
+ * Where the visible sessions per UTC `unit` are counted: the compacted table per facet combination,
+ * the one summed over the facets (day and hour: migration SessionSeekTotals), and how a pending
  * delta names its bucket. Deltas name their month, and their hour when written by an instance of
  * migration SessionSeekCounts or later: per day or hour only those count.
  */
-const COUNT_SOURCES: Record<CountUnit, { table: string; deltaAt: string; deltaColumn: string }> = {
-  month: { table: 'session_counts', deltaAt: 'month', deltaColumn: 'month' },
-  day: { table: 'session_day_counts', deltaAt: `date_trunc('day', hour)`, deltaColumn: 'hour' },
-  hour: { table: 'session_hour_counts', deltaAt: `date_trunc('hour', hour)`, deltaColumn: 'hour' },
-};
+const COUNT_SOURCES: Record<CountUnit, { table: string; totals: string | null; deltaAt: string; deltaColumn: string }> =
+  {
+    month: { table: 'session_counts', totals: null, deltaAt: 'month', deltaColumn: 'month' },
+    day: {
+      table: 'session_day_counts',
+      totals: 'session_day_totals',
+      deltaAt: `date_trunc('day', hour)`,
+      deltaColumn: 'hour',
+    },
+    hour: {
+      table: 'session_hour_counts',
+      totals: 'session_hour_totals',
+      deltaAt: `date_trunc('hour', hour)`,
+      deltaColumn: 'hour',
+    },
+  };
 
 /**
  * Visible sessions per organization, UTC `unit` (as `at`) and enum values, optionally in [from, to):
- * the compacted counts plus the pending deltas (COUNT_SOURCES).
+ * the compacted counts plus the pending deltas (COUNT_SOURCES). `byFacets` false: the rows carry no
+ * enum values, and the day and hour ones come from the totals (one row per bucket).
  */
-function bucketCounts(unit: CountUnit, organization: string, range?: { from: string; to: string }): string {
-  const { table, deltaAt, deltaColumn } = COUNT_SOURCES[unit];
+function bucketCounts(
+  unit: CountUnit,
+  organization: string,
+  range?: { from: string; to: string },
+  byFacets = true,
+): string {
+  const { table, totals, deltaAt, deltaColumn } = COUNT_SOURCES[unit];
   const within = (column: string) => (range ? ` AND ${column} >= ${range.from} AND ${column} < ${range.to}` : '');
+  const facets = byFacets ? `${FACETS}, ` : '';
   return `(
-  SELECT ${unit} AS at, ${FACETS}, sessions FROM ${table}
+  SELECT ${unit} AS at, ${facets}sessions FROM ${byFacets ? table : (totals ?? table)}
    WHERE organization_id = ${organization}${within(unit)}
   UNION ALL
-  SELECT ${deltaAt}, ${FACETS}, sessions FROM session_count_deltas
+  SELECT ${deltaAt}, ${facets}sessions FROM session_count_deltas
    WHERE organization_id = ${organization}${within(deltaColumn)}) c`;
 }
 
@@ -955,16 +974,18 @@ export class SessionsRepository {
    * The CTE `seek` (before, skipped) of a deep offset: the end of the UTC hour that holds the
    * offset's session and how many sessions start at or after it, so that the page skips at most an
    * hour of index entries, at any size. Its month comes from the monthly counts (a few dozen rows per
-   * month), the day within it and the hour within that from the finer counts (seekStep); where those
-   * do not add up, the seek stops a step earlier.
+   * month), the day within it and the hour within that from the finer counts (seekStep), or without
+   * an enum filter from their totals (a row per day or hour); where those do not add up, the seek
+   * stops a step earlier.
    */
   private seekSql(where: SqlConditions, query: SessionListQuery, offset: string): string {
-    const facets = this.facets(new SqlConditions(where.params), 'c', query).toSql() || 'true';
-    const months = `SELECT c.at, sum(c.sessions) AS n FROM ${bucketCounts('month', '$1')} WHERE ${facets} GROUP BY c.at`;
+    const facets = this.facets(new SqlConditions(where.params), 'c', query).toSql();
+    const byFacets = facets !== '';
+    const months = `SELECT c.at, sum(c.sessions) AS n FROM ${bucketCounts('month', '$1')} WHERE ${facets || 'true'} GROUP BY c.at`;
     const within = (unit: CountUnit, outer: string, outerUnit: CountUnit) =>
       `SELECT c.at, sum(c.sessions) AS n FROM ${outer} o
-         CROSS JOIN LATERAL ${bucketCounts(unit, '$1', { from: 'o.at', to: `o.at + interval '1 ${outerUnit}'` })}
-        WHERE ${facets} GROUP BY c.at`;
+         CROSS JOIN LATERAL ${bucketCounts(unit, '$1', { from: 'o.at', to: `o.at + interval '1 ${outerUnit}'` }, byFacets)}
+        WHERE ${facets || 'true'} GROUP BY c.at`;
     return `${seekStep('month_seek', months, offset, null)},
       ${seekStep('day_seek', within('day', 'month_seek', 'month'), offset, 'month_seek')},
       ${seekStep('hour_seek', within('hour', 'day_seek', 'day'), offset, 'day_seek')},
