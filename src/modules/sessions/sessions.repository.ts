@@ -136,16 +136,16 @@ type TranscriptRead = StoredTranscript & {
  * nearly empty and would take the grams index for `gmail` too. Through the grams index, a search
  * asks for its rarest grams only, by the organization's sampled gram shares (searchedGrams,
  * EmailGramSamples): the bitmap scan decodes each asked gram's whole posting list.
- */
-/**
- * The most matches a search's page and count take through the grams index (EMAIL_SEARCH), and the
- * grams (hashes) they ask it for (searchedGrams).
+ *
+ * EmailSearchLimits: the most matches a search's page and count take through the grams index, and
+ * the grams (hashes) they ask it for.
  */
 export interface EmailSearchLimits {
   page: number;
   count: number;
   grams: string[];
 }
+
 /** An organization's sampled emails (sampleEmailGrams): how many, and in how many each kept gram (hash) occurs. */
 export interface EmailGramSample {
   /** Visible sessions when sampled. */
@@ -153,6 +153,7 @@ export interface EmailGramSample {
   entries: number;
   shares: { gram: string; entries: number }[];
 }
+
 /** About how many emails an organization's gram sample holds (sampleEmailGrams). */
 const GRAM_SAMPLE_SIZE = 10_000;
 /** A gram in fewer sampled emails is not kept (it is rare either way, and a count describes no one email). */
