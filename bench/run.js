@@ -38,7 +38,7 @@
 //        npm run bench:smoke      (CI: tiny dataset, ~1 s per scenario, bench/results/smoke.json)
 //   node bench/run.js [--seconds 10] [--warmup 3] [--connections 20] [--instances 1] [--workers 1] [--only <name substring>]
 //                     [--manifest bench/.dataset.json] [--out bench/results/latest.json]
-//                     [--job-links 500] [--redis redis://127.0.0.1:6379/14] [--smoke] [--check]
+//                     [--job-links 500] [--redis redis://127.0.0.1:6379/14] [--smoke] [--check] [--prime]
 //                     [--api-tree DIR]
 //   --only    scenarios whose name holds the text (case-insensitive), plus those their relative
 //             targets need (the tenant's search needs the sessions list); `--only mixed` runs the mixed scenario.
@@ -46,6 +46,10 @@
 //             warm-up, 50-link jobs, results in bench/results/smoke.json; RESULTS.md is not touched
 //             and targets are printed, not enforced.
 //   --check   exit 1 when a target that ran is missed (with --only too).
+//   --prime   before each read's warm-up, every one of its paths requested once (four at a time), so
+//             that the window sees the caches a steady state has: an email search's cached total
+//             costs a count of the organization's matches the first time, which a short warm-up
+//             leaves to the window at a large size (bench/RESULTS.md, session 26).
 //   --api-tree the API processes and the jobs' worker run DIR's build (dist/ of another checkout, e.g.
 //             an earlier commit in a worktree) under this runner and raw baselines: an A/B of builds
 //             with one runner. Use with --out (RESULTS.md is never rewritten from it).

@@ -11,7 +11,7 @@ class UsageError extends Error {}
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  /** @type {{ seconds?: number, warmup?: number, connections?: number, instances?: number, workers?: number, jobLinks?: number, only?: string, manifest?: string, out?: string, redis?: string, apiTree?: string, smoke?: boolean, check?: boolean }} */
+  /** @type {{ seconds?: number, warmup?: number, connections?: number, instances?: number, workers?: number, jobLinks?: number, only?: string, manifest?: string, out?: string, redis?: string, apiTree?: string, smoke?: boolean, check?: boolean, prime?: boolean }} */
   const given = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -38,6 +38,7 @@ function parseArgs(argv) {
     else if (arg === '--api-tree') given.apiTree = path.resolve(value());
     else if (arg === '--smoke') given.smoke = true;
     else if (arg === '--check') given.check = true;
+    else if (arg === '--prime') given.prime = true;
     else throw new UsageError(`unknown option ${arg}`);
   }
   const smoke = Boolean(given.smoke);
@@ -46,6 +47,8 @@ function parseArgs(argv) {
     check: Boolean(given.check) && !smoke,
     seconds: given.seconds ?? (smoke ? 1 : 10),
     warmup: given.warmup ?? (smoke ? 0 : 3),
+    /** Every path of a read requested once before its warm-up: the window sees the caches a steady state has (the count cache). */
+    prime: Boolean(given.prime),
     connections: given.connections ?? 20,
     instances: given.instances ?? 1,
     workers: given.workers ?? 1,
