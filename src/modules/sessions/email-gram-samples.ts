@@ -22,7 +22,7 @@ export class EmailGramSamples {
     return due.length;
   }
 
-  async sample(organizationId: string): Promise<void> {
+  private async sample(organizationId: string): Promise<void> {
     const sample = await this.sessions.sampleEmailGrams(organizationId);
     await this.sessions.saveEmailGramSample(organizationId, sample, new Date());
   }

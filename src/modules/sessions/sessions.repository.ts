@@ -982,11 +982,12 @@ export class SessionsRepository {
   private seekSql(where: SqlConditions, query: SessionListQuery, offset: string): string {
     const facets = this.facets(new SqlConditions(where.params), 'c', query).toSql();
     const byFacets = facets !== '';
-    const months = `SELECT c.at, sum(c.sessions) AS n FROM ${bucketCounts('month', '$1')} WHERE ${facets || 'true'} GROUP BY c.at`;
+    const filtered = facets || 'true';
+    const months = `SELECT c.at, sum(c.sessions) AS n FROM ${bucketCounts('month', '$1')} WHERE ${filtered} GROUP BY c.at`;
     const within = (unit: CountUnit, outer: string, outerUnit: CountUnit) =>
       `SELECT c.at, sum(c.sessions) AS n FROM ${outer} o
          CROSS JOIN LATERAL ${bucketCounts(unit, '$1', { from: 'o.at', to: `o.at + interval '1 ${outerUnit}'` }, byFacets)}
-        WHERE ${facets || 'true'} GROUP BY c.at`;
+        WHERE ${filtered} GROUP BY c.at`;
     return `${seekStep('month_seek', months, offset, null)},
       ${seekStep('day_seek', within('day', 'month_seek', 'month'), offset, 'month_seek')},
       ${seekStep('hour_seek', within('hour', 'day_seek', 'day'), offset, 'day_seek')},
