@@ -9,7 +9,8 @@ import { summarizeError } from './common/errors/error-log';
 import { RedisModule } from './common/redis/redis.module';
 import { AppConfigModule } from './config/config.module';
 import { loadConfigOrExit, type AppConfig } from './config/environment';
-import { dataSourceOptions } from './database/data-source-options';
+import { dataSourceOptions, migrationDataSourceOptions } from './database/data-source-options';
+import { revertLastMigration, runPendingMigrations } from './database/migration-runs';
 import { CitusNotInstalledError, distribute } from './database/distribution';
 import { startLocalServices } from './local-services';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
@@ -120,21 +121,16 @@ async function run(argv: string[]): Promise<unknown> {
   }
 }
 
-/** Schema changes from the built tree (no rebuild): `{applied: [names]}` or `{reverted: name | null}`. */
+/**
+ * Schema changes from the built tree (no rebuild): `{applied: [names]}` (on Citus with the
+ * distribution step's `distribution`) or `{reverted: name | null}`.
+ */
 async function migrations(config: AppConfig, command: string): Promise<unknown> {
-  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl, 1));
+  const dataSource = new DataSource(migrationDataSourceOptions(config.databaseUrl));
   await dataSource.initialize();
   try {
-    if (command === 'migration:run')
-      return { applied: (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name) };
-    const [last] = await dataSource
-      .query<{ name: string }[]>('SELECT name FROM typeorm_migrations ORDER BY timestamp DESC LIMIT 1')
-      .catch(() => []);
-    // TypeORM's revert opens a transaction even for a migration that declares `transaction = false`
-    // (an index dropped or built CONCURRENTLY cannot run in one): such a migration is reverted without.
-    const ownTransaction = dataSource.migrations.find((migration) => migration.name === last?.name)?.transaction;
-    await dataSource.undoLastMigration({ transaction: ownTransaction === false ? 'none' : 'each' });
-    return { reverted: last?.name ?? null };
+    if (command === 'migration:run') return await runPendingMigrations(dataSource);
+    return { reverted: await revertLastMigration(dataSource) };
   } finally {
     await dataSource.destroy();
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { migrationDataSourceOptions } from '../src/database/data-source-options';
 import { EventFold } from '../src/modules/engagement';
 import { createDatabaseBefore, dropDatabase } from './support/databases';
 import { folded } from './support/fold';
@@ -79,7 +79,7 @@ describe('the event log migration', () => {
     expect((today.links as { open_observed: boolean }[]).filter((l) => l.open_observed).length).toBeGreaterThan(5);
     expect(today.campaigns.length).toBe(4);
 
-    const after = new DataSource(dataSourceOptions(url, 1));
+    const after = new DataSource(migrationDataSourceOptions(url));
     await after.initialize();
     expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toContain('EventLog1766500000000');
     await after.destroy();

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { migrationDataSourceOptions } from '../src/database/data-source-options';
+import { revertLastMigration } from '../src/database/migration-runs';
 import { createMigratedDatabase, dropDatabase, ON_CITUS } from './support/databases';
 import { createLink, slugOf } from './support/links';
 import { ingest, sessionBody } from './support/sessions';
@@ -57,16 +58,12 @@ onPlainPostgres('the global key lookups migration', () => {
 
   /** Reverts the migrations from GlobalKeyLookups on, as `migration:revert` does, then runs them again. */
   async function revertAndRerun(between: () => Promise<void>): Promise<void> {
-    const migrations = new DataSource(dataSourceOptions(url, 1));
+    const migrations = new DataSource(migrationDataSourceOptions(url));
     await migrations.initialize();
     try {
       const undone: string[] = [];
       while (!undone.includes('GlobalKeyLookups1767100000001')) {
-        const [last] = (await migrations.query(`SELECT name FROM typeorm_migrations ORDER BY id DESC LIMIT 1`)) as {
-          name: string;
-        }[];
-        await migrations.undoLastMigration({ transaction: 'none' });
-        undone.push(last.name);
+        undone.push((await revertLastMigration(migrations)) ?? '');
       }
       await between();
       expect((await migrations.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual(undone.reverse());

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { migrationDataSourceOptions } from '../src/database/data-source-options';
 import { MIGRATIONS } from '../src/database/migrations';
 import { createDatabaseBefore, dropDatabase } from './support/databases';
 import { createLinks } from './support/links';
@@ -146,7 +146,7 @@ describe('migration LinkAccountDomains', () => {
       [orgs[1]],
     );
 
-    const after = new DataSource({ ...dataSourceOptions(url, 1), migrations: MIGRATIONS.slice(0, at + 1) });
+    const after = new DataSource({ ...migrationDataSourceOptions(url), migrations: MIGRATIONS.slice(0, at + 1) });
     await after.initialize();
     expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
       'LinkAccountDomains1766600000000',

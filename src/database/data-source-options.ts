@@ -50,3 +50,17 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10, timeouts?:
     },
   };
 }
+
+/**
+ * The options of a connection that runs migrations. On a Citus cluster an upgrade's migrations run on
+ * distributed tables, where a statement that touched every shard in parallel (DDL on a distributed
+ * table, a backfill reading one) forbids a later one in the same transaction from creating a function
+ * or a table ("cannot run function command because there was a parallel operation on a distributed
+ * table in the transaction"): sequential mode sends multi-shard commands over one connection per
+ * worker, so a migration's statements may come in any order. On plain PostgreSQL the setting is an
+ * inert placeholder.
+ */
+export function migrationDataSourceOptions(databaseUrl: string, poolSize = 1): DataSourceOptions {
+  const options = dataSourceOptions(databaseUrl, poolSize);
+  return { ...options, extra: { ...options.extra, options: '-c citus.multi_shard_modify_mode=sequential' } };
+}

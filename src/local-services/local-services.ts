@@ -2,7 +2,8 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/environment';
-import { dataSourceOptions } from '../database/data-source-options';
+import { migrationDataSourceOptions } from '../database/data-source-options';
+import { runPendingMigrations } from '../database/migration-runs';
 import { EmbeddedPostgres, prepareDataDir } from './embedded-postgres';
 import { LocalRedis, REDIS_MISSING } from './local-redis';
 import { isAlive } from './processes';
@@ -118,10 +119,10 @@ async function leaveServer(server: LocalServer): Promise<void> {
 async function prepareDatabase(postgres: EmbeddedPostgres, databaseUrl: string, migrate: boolean): Promise<void> {
   await postgres.ensureDatabase(new URL(databaseUrl).pathname.slice(1));
   if (!migrate) return;
-  const dataSource = new DataSource(dataSourceOptions(databaseUrl, 1));
+  const dataSource = new DataSource(migrationDataSourceOptions(databaseUrl));
   await dataSource.initialize();
   try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    const { applied } = await runPendingMigrations(dataSource);
     if (applied.length > 0) note(`applied ${applied.length} migrations`);
   } finally {
     await dataSource.destroy();

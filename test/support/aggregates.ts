@@ -200,38 +200,37 @@ export async function holdCompactions(pool: Pool, organizationId: string): Promi
 }
 
 /**
- * Bulk sessions like bench/analytics.js, `count` rows from `first` (UTC), three per start time,
- * `stepSeconds` apart, with every facet value and NULLs, some staging and some pending. `seed`
- * varies the mix between organizations.
+ * Bulk sessions like bench/analytics.js, of organization $1: $2 rows from $3 (UTC), three per start
+ * time, $4 seconds apart, with every facet value and NULLs, some staging and some pending. $5 (a seed)
+ * varies the mix between organizations. The sessions only: insertSessions adds their derived rows.
  */
+export const BULK_SESSIONS = `INSERT INTO sessions (organization_id, id, environment, analysis_status, display_id, start_time, end_time, session_type,
+     email, email_key, name, business, qualification_status, effective_qualification_status, qualification_rationale,
+     qualification_source, qualification_assessed_at, qualification_rubric_version_id, buying_intent, booked_status,
+     session_status, tracking, details, fingerprint)
+   SELECT $1::uuid, gen_random_uuid(),
+     CASE WHEN (g + $5::int) % 23 = 0 THEN 'staging' ELSE 'production' END,
+     CASE WHEN (g + $5::int) % 29 = 0 THEN 'pending' ELSE 'analyzed' END,
+     'B-' || g, st, st + interval '20 minutes', 'ai_demo',
+     e.email, e.email, 'Prospect ' || g, 'Company ' || (g % 50),
+     q.status, q.status, 'Discussed.', 'automatic', st + interval '21 minutes', 'rubric-v3',
+     (ARRAY[NULL, 'high', 'medium', 'low', 'none']::text[])[1 + ((g / 2) + $5::int) % 5],
+     CASE (g + $5::int) % 7 WHEN 0 THEN NULL WHEN 1 THEN 'booked' WHEN 2 THEN 'booked' ELSE 'not_booked' END,
+     'completed', '{"utmSource":"linkedin","device":"desktop","geoCountry":"US"}'::jsonb,
+     '{"qualificationReason":"Budget confirmed","nextSteps":[],"summaryBullets":[],"timelineEvents":[],"topics":[],"objections":[]}'::jsonb,
+     md5(g::text) || md5($1::text)
+     FROM generate_series(1, $2::int) AS g
+     CROSS JOIN LATERAL (SELECT $3::timestamptz + (g / 3) * $4::int * interval '1 second' + ((g / 3) % 997) * interval '1 millisecond' AS st) AS t
+     CROSS JOIN LATERAL (SELECT CASE WHEN g % 4 = 0 THEN NULL ELSE 'bulk' || (g % 300) || '@agg' || $5::int || '.test' END AS email) AS e
+     CROSS JOIN LATERAL (SELECT CASE (g * 7 + $5::int) % 5 WHEN 0 THEN NULL WHEN 1 THEN 'unqualified' WHEN 2 THEN 'unqualified' ELSE 'qualified' END AS status) AS q`;
+
+/** BULK_SESSIONS with the rows the service derives from them. */
 export async function insertSessions(
   pool: Pool,
   organizationId: string,
   opts: { count: number; first: string; stepSeconds: number; seed: number },
 ): Promise<void> {
-  await insertSessionRows(
-    pool,
-    `INSERT INTO sessions (organization_id, id, environment, analysis_status, display_id, start_time, end_time, session_type,
-       email, email_key, name, business, qualification_status, effective_qualification_status, qualification_rationale,
-       qualification_source, qualification_assessed_at, qualification_rubric_version_id, buying_intent, booked_status,
-       session_status, tracking, details, fingerprint)
-     SELECT $1::uuid, gen_random_uuid(),
-       CASE WHEN (g + $5::int) % 23 = 0 THEN 'staging' ELSE 'production' END,
-       CASE WHEN (g + $5::int) % 29 = 0 THEN 'pending' ELSE 'analyzed' END,
-       'B-' || g, st, st + interval '20 minutes', 'ai_demo',
-       e.email, e.email, 'Prospect ' || g, 'Company ' || (g % 50),
-       q.status, q.status, 'Discussed.', 'automatic', st + interval '21 minutes', 'rubric-v3',
-       (ARRAY[NULL, 'high', 'medium', 'low', 'none']::text[])[1 + ((g / 2) + $5::int) % 5],
-       CASE (g + $5::int) % 7 WHEN 0 THEN NULL WHEN 1 THEN 'booked' WHEN 2 THEN 'booked' ELSE 'not_booked' END,
-       'completed', '{"utmSource":"linkedin","device":"desktop","geoCountry":"US"}'::jsonb,
-       '{"qualificationReason":"Budget confirmed","nextSteps":[],"summaryBullets":[],"timelineEvents":[],"topics":[],"objections":[]}'::jsonb,
-       md5(g::text) || md5($1::text)
-       FROM generate_series(1, $2::int) AS g
-       CROSS JOIN LATERAL (SELECT $3::timestamptz + (g / 3) * $4::int * interval '1 second' + ((g / 3) % 997) * interval '1 millisecond' AS st) AS t
-       CROSS JOIN LATERAL (SELECT CASE WHEN g % 4 = 0 THEN NULL ELSE 'bulk' || (g % 300) || '@agg' || $5::int || '.test' END AS email) AS e
-       CROSS JOIN LATERAL (SELECT CASE (g * 7 + $5::int) % 5 WHEN 0 THEN NULL WHEN 1 THEN 'unqualified' WHEN 2 THEN 'unqualified' ELSE 'qualified' END AS status) AS q`,
-    [organizationId, opts.count, opts.first, opts.stepSeconds, opts.seed],
-  );
+  await insertSessionRows(pool, BULK_SESSIONS, [organizationId, opts.count, opts.first, opts.stepSeconds, opts.seed]);
 }
 
 /** One session row at an exact instant (text, so microseconds survive), with its facets and visibility. */

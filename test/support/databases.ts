@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { createCitusDatabase, dropWorkerDatabases, parseCitusNodes } from '../../src/database/citus-cluster';
-import { dataSourceOptions } from '../../src/database/data-source-options';
-import { distribute } from '../../src/database/distribution';
+import { migrationDataSourceOptions } from '../../src/database/data-source-options';
+import { runPendingMigrations } from '../../src/database/migration-runs';
 import { MIGRATIONS } from '../../src/database/migrations';
 import * as scratch from './scratch-database.ts';
 import { ADMIN_DATABASE_URL } from './test-env';
@@ -27,15 +27,23 @@ const EXPLAIN_EVERY_STATEMENT = process.env.TEST_CITUS_EXPLAIN === '1';
 
 /** A new database on the admin URL's server with every migration run (so migrations are exercised too); returns its URL. */
 export async function createMigratedDatabase(name: string, adminUrl = ADMIN_DATABASE_URL): Promise<string> {
-  if (!ON_CITUS) return scratch.createMigratedDatabase(name, adminUrl, (url) => dataSourceOptions(url, 2));
+  if (!ON_CITUS) return scratch.createMigratedDatabase(name, adminUrl, (url) => migrationDataSourceOptions(url, 2));
   return migratedCitusDatabase(name, adminUrl);
 }
 
 /**
- * On Citus: the database on the coordinator and every worker, the extension in each, the workers
- * added to its metadata (which is per database), the migrations run, then the distribution step.
+ * The last migration of the first schema that ran on Citus (docs/scaling.md, the third run). A
+ * cluster upgraded since runs each later migration on distributed tables, then the distribution
+ * step, which distributes the tables they created: on Citus, a database before one of them is
+ * distributed, so that its spec runs it as an upgrade does.
  */
-async function migratedCitusDatabase(name: string, adminUrl: string): Promise<string> {
+export const FIRST_CITUS_SCHEMA = 'LinkAccess1767300000000';
+
+/**
+ * On Citus: the database on the coordinator and every worker, the extension in each, the workers
+ * added to its metadata (which is per database), `migrations` run, then the distribution step.
+ */
+async function migratedCitusDatabase(name: string, adminUrl: string, migrations = MIGRATIONS): Promise<string> {
   const url = await createCitusDatabase(
     adminUrl,
     name,
@@ -48,28 +56,36 @@ async function migratedCitusDatabase(name: string, adminUrl: string): Promise<st
         ]
       : [],
   );
-  const dataSource = new DataSource(dataSourceOptions(url, 2));
+  await migrate(url, migrations);
+  return url;
+}
+
+/** Runs the migrations of `migrations` not yet run as `migration:run` does (on Citus, then the distribution step); returns their names. */
+export async function migrate(url: string, migrations = MIGRATIONS): Promise<string[]> {
+  const dataSource = new DataSource({ ...migrationDataSourceOptions(url, 2), migrations });
   await dataSource.initialize();
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
-    await distribute(dataSource);
+    return (await runPendingMigrations(dataSource)).applied;
   } finally {
     await dataSource.destroy();
   }
-  return url;
 }
 
 /**
  * A database as it was before migration `before` (named as MIGRATIONS name it): any database of that
- * name dropped, then every earlier migration run. The specs of a migration fill it and run the rest.
+ * name dropped, then every earlier migration run; on Citus and after FIRST_CITUS_SCHEMA, distributed.
+ * The specs of a migration fill it and run the rest (`migrate`).
  */
 export async function createDatabaseBefore(name: string, before: string): Promise<string> {
   const at = MIGRATIONS.findIndex((migration) => migration.name === before);
   if (at < 1) throw new Error(`No migration ${before} after the first`);
   await dropDatabase(name);
+  const migrations = MIGRATIONS.slice(0, at);
+  if (ON_CITUS && at > MIGRATIONS.findIndex((migration) => migration.name === FIRST_CITUS_SCHEMA))
+    return migratedCitusDatabase(name, ADMIN_DATABASE_URL, migrations);
   return scratch.createMigratedDatabase(name, ADMIN_DATABASE_URL, (url) => ({
-    ...dataSourceOptions(url, 1),
-    migrations: MIGRATIONS.slice(0, at),
+    ...migrationDataSourceOptions(url),
+    migrations,
   }));
 }
 

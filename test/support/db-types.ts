@@ -15,11 +15,11 @@ import { ADMIN_DATABASE_URL } from './test-env.ts';
 async function main(): Promise<void> {
   const root = process.cwd();
   const load = createRequire(join(root, 'package.json'));
-  const { dataSourceOptions } = load(join(root, 'dist', 'src', 'database', 'data-source-options.js')) as {
-    dataSourceOptions: (url: string, poolSize: number) => DataSourceOptions;
+  const { migrationDataSourceOptions } = load(join(root, 'dist', 'src', 'database', 'data-source-options.js')) as {
+    migrationDataSourceOptions: (url: string, poolSize: number) => DataSourceOptions;
   };
   const name = `engagement_db_types_${Date.now()}_${process.pid}`;
-  const url = await createMigratedDatabase(name, ADMIN_DATABASE_URL, (url) => dataSourceOptions(url, 2));
+  const url = await createMigratedDatabase(name, ADMIN_DATABASE_URL, (url) => migrationDataSourceOptions(url, 2));
   try {
     await writeFile(join(root, SCHEMA_TYPES_FILE), await schemaTypes(url));
   } finally {
