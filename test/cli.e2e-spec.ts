@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../src/database/migrations';
 import type {
   Account,
   CampaignEngagement,
@@ -16,6 +18,7 @@ import type {
   SuggestionGroupPage,
   Transcript,
 } from './support/api-types';
+import { createDatabaseBefore, dropDatabase, ON_CITUS } from './support/databases';
 import { foldNow } from './support/fold';
 import { isolatedServices } from './support/isolated-database';
 import { ingest, sessionBody } from './support/sessions';
@@ -413,5 +416,56 @@ describe('configuration check at start', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain('DATABASE_URL="mysql://db/engagement"');
     expect(lines[1]).toContain('LOG_LEVEL="loud"');
+  });
+});
+
+/**
+ * The schema commands as a release's migration Job runs them: `migration:run` names the migrations it
+ * applied (on a Citus cluster with what the distribution step then did) and applies none the second
+ * time; `migration:revert` names the migration it undid, which the next run applies again.
+ */
+describe('migration:run and migration:revert', () => {
+  const pending = MIGRATIONS.slice(-2).map((migration) => migration.name);
+  const name = `engagement_migration_cli_${process.pid}`;
+  let url: string;
+  let db: Client;
+  const cli = async (command: string) => output(await run(CLI, [command], { DATABASE_URL: url }));
+  const lastRun = async () =>
+    (await db.query<{ name: string }>(`SELECT name FROM typeorm_migrations ORDER BY timestamp DESC LIMIT 1`)).rows[0]
+      .name;
+
+  beforeAll(async () => {
+    url = await createDatabaseBefore(name, pending[0]);
+    db = new Client({ connectionString: url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await dropDatabase(name);
+  });
+
+  it('migration:run applies the pending migrations and names them; run again, it applies none', async () => {
+    const first = await cli('migration:run');
+    expect(first.applied).toEqual(pending);
+    expect(await lastRun()).toBe(pending[1]);
+    const again = await cli('migration:run');
+    if (!ON_CITUS) {
+      expect(first).toEqual({ applied: pending });
+      expect(again).toEqual({ applied: [] });
+      return;
+    }
+    // On Citus the tables they created are distributed before the command ends, and only once.
+    expect((first.distribution as { distributed: string[] }).distributed.length).toBeGreaterThan(0);
+    expect(again).toEqual({
+      applied: [],
+      distribution: { distributed: [], referenceTables: [], alreadyDistributed: expect.any(Array) as unknown },
+    });
+  });
+
+  it('migration:revert names the migration it undid; the next run applies it again', async () => {
+    expect(await cli('migration:revert')).toEqual({ reverted: pending[1] });
+    expect(await lastRun()).toBe(pending[0]);
+    expect((await cli('migration:run')).applied).toEqual([pending[1]]);
+    expect(await lastRun()).toBe(pending[1]);
   });
 });

@@ -63,7 +63,9 @@ onPlainPostgres('the global key lookups migration', () => {
     try {
       const undone: string[] = [];
       while (!undone.includes('GlobalKeyLookups1767100000001')) {
-        undone.push((await revertLastMigration(migrations)) ?? '');
+        const reverted = await revertLastMigration(migrations);
+        if (reverted === null) throw new Error('no migration left to revert before GlobalKeyLookups');
+        undone.push(reverted);
       }
       await between();
       expect((await migrations.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual(undone.reverse());
