@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { isolatedServices } from './support/isolated-database';
 import { TcpProxy } from './support/tcp-proxy';
 import { eventually } from './support/test-app';
 import { assertBuilt, exitCodeOf, freePort, startService } from './support/worker-process';
@@ -10,6 +11,9 @@ import { assertBuilt, exitCodeOf, freePort, startService } from './support/worke
  * one process, as production runs them) lives through a Redis or PostgreSQL outage, refused or
  * stalled, healed or not, then gets SIGTERM. It drains and exits 0 within SHUTDOWN_TIMEOUT_MS; every
  * line it wrote to stdout and stderr is JSON, and none reports an unhandled rejection or error.
+ *
+ * The service runs on a database and queues of its own: through a stalled proxy it would hold, until
+ * the proxy closes, the queue jobs it took and the fold locks it had, and other specs would wait on them.
  */
 const SHUTDOWN_TIMEOUT_MS = 8000;
 
@@ -28,9 +32,14 @@ describe('exit after an outage', () => {
   const proxies: TcpProxy[] = [];
   /** Exit codes and times, for docs/operations.md (reports/exit-after-outage.json). */
   const figures: { dependency: string; mode: string; healed: boolean; code: number | null; exitMs: number }[] = [];
-  beforeAll(() => assertBuilt());
+  let services: Awaited<ReturnType<typeof isolatedServices>>;
+  beforeAll(async () => {
+    assertBuilt();
+    services = await isolatedServices('outage');
+  }, 120_000);
   afterAll(async () => {
     await Promise.all(proxies.map((proxy) => proxy.stop()));
+    await services?.drop();
     mkdirSync('reports', { recursive: true });
     writeFileSync('reports/exit-after-outage.json', `${JSON.stringify(figures, null, 2)}\n`);
   });
@@ -42,7 +51,7 @@ describe('exit after an outage', () => {
   it.each(cases)(
     '$dependency $mode (healed: $healed): SIGTERM drains and exits 0 in time, every line JSON, no unhandled error',
     async ({ dependency, mode, healed }) => {
-      const db = await TcpProxy.for(process.env.DATABASE_URL!);
+      const db = await TcpProxy.for(services.env.DATABASE_URL);
       const cache = await TcpProxy.for(process.env.REDIS_URL!);
       proxies.push(db.proxy, cache.proxy);
       const port = await freePort();
@@ -53,6 +62,7 @@ describe('exit after an outage', () => {
           NODE_ENV: 'production',
           CURSOR_SECRET: 'exit-after-outage-cursor-secret-0123456789',
           LOG_LEVEL: 'info',
+          QUEUE_PREFIX: services.env.QUEUE_PREFIX,
           DATABASE_URL: db.url,
           REDIS_URL: cache.url,
           SHUTDOWN_DRAIN_DELAY_MS: '300',
