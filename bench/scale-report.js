@@ -3,9 +3,11 @@
 // `bench/data.js --scale 1`, `--scale 2` and `--scale 3` (1, 2 and 3 M sessions), checks every
 // read's p50 at the largest scale within 1.2 × its figure at the smallest, and projects each read's
 // p50 at 10 M from the curve (bench/run/scale.js: the better of a linear and a logarithmic fit).
+// A scale given more than once is measured in rounds: each read's p50 there is their median.
 // Prints a Markdown table (for docs/scaling.md); exit 1 when a read misses, 2 for bad arguments.
 // Usage: node bench/scale-report.js --at 1=bench/results/x1.json --at 2=bench/results/x2.json \
 //          --at 3=bench/results/x3.json [--project 10]
+//        node bench/scale-report.js --at 1=<round a> --at 3=<round a> --at 1=<round b> --at 3=<round b> …
 'use strict';
 const { readFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
@@ -30,10 +32,13 @@ function main() {
     console.error('usage: node bench/scale-report.js --at 1=<results.json> --at 2=<…> --at 3=<…> [--project 10]');
     return 2;
   }
-  const scales = runs.map((r) => r.scale).sort((a, b) => a - b);
+  const scales = [...new Set(runs.map((r) => r.scale))].sort((a, b) => a - b);
+  const rounds = (/** @type {number} */ scale) => runs.filter((r) => r.scale === scale).length;
+  const heading = (/** @type {number} */ scale) =>
+    rounds(scale) === 1 ? `p50 at ${scale} M ms` : `p50 at ${scale} M ms (median of ${rounds(scale)})`;
   const rows = scaleReport(runs, target);
   console.log(
-    `| read | ${scales.map((s) => `p50 at ${s} M ms`).join(' | ')} | ${scales.at(-1)} M ÷ ${scales[0]} M (≤ ${GROWTH_LIMIT}) | p50 at ${target} M ms (fit) |`,
+    `| read | ${scales.map(heading).join(' | ')} | ${scales.at(-1)} M ÷ ${scales[0]} M (≤ ${GROWTH_LIMIT}) | p50 at ${target} M ms (fit) |`,
   );
   console.log(`|---|${scales.map(() => '---|').join('')}---|---|`);
   for (const row of rows)

@@ -1,4 +1,4 @@
-import { fitOf, project, scaleReport } from '../bench/run/scale';
+import { fitOf, median, project, scaleReport } from '../bench/run/scale';
 
 /** The scale step of the benchmark (bench/run/scale.js): fits, projection, growth checks. */
 describe('bench scale report', () => {
@@ -63,6 +63,36 @@ describe('bench scale report', () => {
     ]);
     expect(rows).toEqual([
       { name: 'account', p50_ms: { 1: 4, 3: null }, growth: null, met: false, projected_p50_ms: null, fit: null },
+    ]);
+  });
+
+  it('takes the median of several rounds of one scale, whatever their order', () => {
+    expect(median([])).toBeNull();
+    expect(median([30, 10, 20])).toBe(20);
+    expect(median([40, 10, 30, 20])).toBe(25);
+    const round = (scale: number, p50: number | null) => ({
+      scale,
+      scenarios: [{ name: 'sessions at the deepest offset', p50_ms: p50, baseline_rps: 100 }],
+    });
+    // One slow 1 M round and one slow 3 M round: each alone would read 0.9 or 1.5.
+    const rows = scaleReport([
+      round(1, 30),
+      round(3, 36),
+      round(3, 50),
+      round(1, 40),
+      round(1, 31),
+      round(3, 35),
+      round(3, null),
+    ]);
+    expect(rows).toEqual([
+      {
+        name: 'sessions at the deepest offset',
+        p50_ms: { 1: 31, 3: 36 },
+        growth: 1.16,
+        met: true,
+        projected_p50_ms: 53.5,
+        fit: 'linear',
+      },
     ]);
   });
 });

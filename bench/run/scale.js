@@ -55,7 +55,7 @@ function project(points, x) {
 /**
  * @typedef {object} ScaleRow
  * @property {string} name
- * @property {Record<string, number | null>} p50_ms  By scale.
+ * @property {Record<string, number | null>} p50_ms  By scale: the median of its rounds.
  * @property {number | null} growth  p50 at the largest scale ÷ at the smallest.
  * @property {boolean} met  growth ≤ GROWTH_LIMIT.
  * @property {number | null} projected_p50_ms  At `target`.
@@ -63,30 +63,51 @@ function project(points, x) {
  */
 
 /**
+ * The median of `values` (the mean of the middle two of an even count); null when there are none.
+ * @param {number[]} values
+ */
+function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const value = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return Math.round(value * 10) / 10;
+}
+
+/**
  * Every read measured at each scale (rows with a raw baseline: the hot reads and the redirect), by
- * key (its name before the dataset's counts were put in it): its p50s, growth from the smallest to the largest scale, and its p50 projected at `target`.
+ * key (its name before the dataset's counts were put in it): its p50s, growth from the smallest to
+ * the largest scale, and its p50 projected at `target`. Several runs of one scale are rounds of it:
+ * a read's p50 there is the median of its rounds' (one run's p50 on a shared machine swings by
+ * ±20-35 % between runs; run the rounds interleaved, so that a slow spell does not fall on one size).
  * A read missing at a scale has no growth and misses.
  * @param {{ scale: number, scenarios: { name: string, key?: string, p50_ms: number | null, baseline_rps: number | null }[] }[]} runs
  * @param {number} [target]  The scale to project to (10: 10 M sessions).
  * @returns {ScaleRow[]}
  */
 function scaleReport(runs, target = 10) {
-  const sorted = [...runs].sort((a, b) => a.scale - b.scale);
-  const smallest = sorted[0].scale;
-  const largest = sorted[sorted.length - 1].scale;
+  const scales = [...new Set(runs.map((run) => run.scale))].sort((a, b) => a - b);
+  const smallest = scales[0];
+  const largest = scales[scales.length - 1];
   /** @param {{ name: string, key?: string }} row */
   const keyOf = (row) => row.key ?? row.name;
-  const names = [...new Set(sorted.flatMap((run) => run.scenarios.filter((s) => s.baseline_rps !== null).map(keyOf)))];
+  const names = [...new Set(runs.flatMap((run) => run.scenarios.filter((s) => s.baseline_rps !== null).map(keyOf)))];
   return names.map((name) => {
     /** @type {Record<string, number | null>} */
     const p50 = {};
-    for (const run of sorted) p50[run.scale] = run.scenarios.find((s) => keyOf(s) === name)?.p50_ms ?? null;
+    for (const scale of scales) {
+      const rounds = runs
+        .filter((run) => run.scale === scale)
+        .map((run) => run.scenarios.find((s) => keyOf(s) === name)?.p50_ms ?? null)
+        .filter(/** @returns {value is number} */ (value) => value !== null);
+      p50[scale] = median(rounds);
+    }
     const first = p50[smallest];
     const last = p50[largest];
     const growth = first !== null && last !== null && first > 0 ? Math.round((last / first) * 100) / 100 : null;
-    const points = sorted.flatMap((run) => {
-      const y = p50[run.scale];
-      return y === null ? [] : [{ x: run.scale, y }];
+    const points = scales.flatMap((scale) => {
+      const y = p50[scale];
+      return y === null ? [] : [{ x: scale, y }];
     });
     const projected = points.length >= 2 ? project(points, target) : null;
     return {
@@ -100,4 +121,4 @@ function scaleReport(runs, target = 10) {
   });
 }
 
-module.exports = { GROWTH_LIMIT, fitOf, project, scaleReport };
+module.exports = { GROWTH_LIMIT, fitOf, median, project, scaleReport };
