@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { TcpProxy } from './support/tcp-proxy';
 import { eventually } from './support/test-app';
 import { assertBuilt, exitCodeOf, freePort, startService } from './support/worker-process';
@@ -32,14 +32,14 @@ describe('exit after an outage', () => {
   const proxies: TcpProxy[] = [];
   /** Exit codes and times, for docs/operations.md (reports/exit-after-outage.json). */
   const figures: { dependency: string; mode: string; healed: boolean; code: number | null; exitMs: number }[] = [];
-  let services: Awaited<ReturnType<typeof isolatedServices>>;
+  let isolated: IsolatedServices;
   beforeAll(async () => {
     assertBuilt();
-    services = await isolatedServices('outage');
+    isolated = await isolatedServices('outage');
   }, 120_000);
   afterAll(async () => {
     await Promise.all(proxies.map((proxy) => proxy.stop()));
-    await services?.drop();
+    await isolated?.drop();
     mkdirSync('reports', { recursive: true });
     writeFileSync('reports/exit-after-outage.json', `${JSON.stringify(figures, null, 2)}\n`);
   });
@@ -51,7 +51,7 @@ describe('exit after an outage', () => {
   it.each(cases)(
     '$dependency $mode (healed: $healed): SIGTERM drains and exits 0 in time, every line JSON, no unhandled error',
     async ({ dependency, mode, healed }) => {
-      const db = await TcpProxy.for(services.env.DATABASE_URL);
+      const db = await TcpProxy.for(isolated.env.DATABASE_URL);
       const cache = await TcpProxy.for(process.env.REDIS_URL!);
       proxies.push(db.proxy, cache.proxy);
       const port = await freePort();
@@ -62,7 +62,7 @@ describe('exit after an outage', () => {
           NODE_ENV: 'production',
           CURSOR_SECRET: 'exit-after-outage-cursor-secret-0123456789',
           LOG_LEVEL: 'info',
-          QUEUE_PREFIX: services.env.QUEUE_PREFIX,
+          QUEUE_PREFIX: isolated.env.QUEUE_PREFIX,
           DATABASE_URL: db.url,
           REDIS_URL: cache.url,
           SHUTDOWN_DRAIN_DELAY_MS: '300',

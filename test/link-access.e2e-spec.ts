@@ -8,7 +8,7 @@ import { folded } from './support/fold';
 import { createLinks, slugOf } from './support/links';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 
 /**
  * Issue 36: links that expire and stop. expiresAt, maxHumanOpens and expiredRedirectUrl on creation,
@@ -36,7 +36,7 @@ const detailOf = (res: request.Response) => (res.body as { detail: Issue[] }).de
 describe('link access (issue 36)', () => {
   let t: TestApp;
   let who: Tenant;
-  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+  let isolated: IsolatedServices;
 
   beforeAll(async () => {
     // Its webhooks go to a local receiver: a database and queues of its own, so that no other spec's

@@ -8,6 +8,7 @@ import { Public } from '../src/common/auth/auth.decorators';
 import { preparedQuery } from '../src/common/database/prepared-query';
 import { JOBS_QUEUE, RUN_JOB } from '../src/modules/custom-link-jobs/jobs/custom-link-jobs.queue';
 import type { Job, JobEnvelope, JobItemPage, Link } from './support/api-types';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { folded } from './support/fold';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
@@ -20,6 +21,9 @@ import { assertBuilt, startWorker } from './support/worker-process';
  * requests of every kind: a wrong key, 422s, 404s, database errors through the API and on the
  * worker) runs with marker values at LOG_LEVEL=trace; every line the API and the worker write is
  * captured, and no marker may appear in any of them.
+ *
+ * On a database and queues of its own: the worker whose lines are read must be the one that runs
+ * this scenario's jobs, folds and erasures, not another spec's worker on the shared queues.
  */
 
 jest.setTimeout(120_000);
@@ -96,12 +100,15 @@ describe('logs hold no personal data and no secrets', () => {
   let who: Tenant;
   const apiLines: string[] = [];
   let workerOutput = '';
+  let isolated: IsolatedServices;
 
   beforeAll(async () => {
     assertBuilt();
+    isolated = await isolatedServices('logs');
     // The first app of this file owns the logger (nestjs-pino keeps one per process).
     t = await createTestApp(
       {
+        ...isolated.env,
         LOG_LEVEL: 'trace',
         RATE_LIMIT_PER_MINUTE: '100000',
         LINK_MUTATIONS_PER_MINUTE: '100000',
@@ -111,17 +118,18 @@ describe('logs hold no personal data and no secrets', () => {
     );
     worker = startWorker(
       43_000 + Math.floor(Math.random() * 1000),
-      { LOG_LEVEL: 'trace', PUBLIC_BASE_URL: 'https://go.logs.test' },
+      { ...isolated.env, LOG_LEVEL: 'trace', PUBLIC_BASE_URL: 'https://go.logs.test' },
       { output: 'pipe' },
     );
     worker.stdout?.setEncoding('utf8').on('data', (chunk: string) => (workerOutput += chunk));
     worker.stderr?.setEncoding('utf8').on('data', (chunk: string) => (workerOutput += chunk));
     who = await t.createTenant();
-  });
+  }, 120_000);
 
   afterAll(async () => {
-    if (worker.exitCode === null) worker.kill('SIGKILL');
-    await t.close();
+    if (worker?.exitCode === null) worker.kill('SIGKILL');
+    await t?.close();
+    await isolated?.drop();
   });
 
   const auth = (req: request.Test, key = who.key) => req.set('Authorization', `Bearer ${key}`);
@@ -229,7 +237,7 @@ describe('logs hold no personal data and no secrets', () => {
     }
 
     // A job that fails on the worker with a database error quoting its (marker) organization id.
-    const queue = new Bull(JOBS_QUEUE, process.env.REDIS_URL ?? '', { prefix: process.env.QUEUE_PREFIX });
+    const queue = new Bull(JOBS_QUEUE, process.env.REDIS_URL ?? '', { prefix: isolated.env.QUEUE_PREFIX });
     const failingJobId = randomUUID();
     try {
       await queue.add(

@@ -7,7 +7,7 @@ import { WebhookOutbox } from '../src/modules/webhooks';
 import type { Export, Job, JobEnvelope, PeoplePage, WebhookEndpoint } from './support/api-types';
 import { ingest, sessionBody } from './support/sessions';
 import { TcpProxy } from './support/tcp-proxy';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, readUntil, type TestApp } from './support/test-app';
 
 /**
@@ -164,7 +164,7 @@ describe('job metrics of an app that runs its jobs (APP_ROLE=all)', () => {
 
   // A database and queue prefix of its own (isolated-database.ts): no other app of the run takes
   // this app's jobs or deliveries. Webhooks go to a local receiver that answers 204 on /ok and 500 elsewhere.
-  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+  let isolated: IsolatedServices;
   beforeAll(async () => {
     isolated = await isolatedServices('metrics');
     t = await createTestApp({

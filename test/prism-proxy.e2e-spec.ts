@@ -8,7 +8,7 @@ import type { DocumentOperation } from './support/openapi-operations';
 import { startPrism, type PrismProxy } from './support/prism';
 import { PrismScenario, type ApiRequest, type ApiResponse, type ScenarioReport } from './support/prism-scenario';
 import { folded } from './support/fold';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -97,7 +97,7 @@ describe('openapi.json through Prism (validating proxy)', () => {
   const runId = randomUUID().slice(0, 8);
   const idem = () => randomUUID();
 
-  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+  let isolated: IsolatedServices;
 
   beforeAll(async () => {
     // Its deliveries go to a local receiver: a database and queues of its own (isolated-database.ts).

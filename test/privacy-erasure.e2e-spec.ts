@@ -18,7 +18,7 @@ import type {
   WebhookEndpointWithSecret,
 } from './support/api-types';
 import { folded } from './support/fold';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { dumpContaining } from './support/pg-dump';
 import { startReceiver } from './support/webhook-receiver';
 import { createLinks } from './support/links';
@@ -91,7 +91,7 @@ const found = (text: string, values: string[]) =>
 describe('privacy erasures', () => {
   let t: TestApp;
   let db: DataSource;
-  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+  let isolated: IsolatedServices;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { Agent, PublishJob } from './support/api-types';
 import { WAITING_FOR_ME } from './support/backends';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, type TestApp } from './support/test-app';
 import { assertBuilt, startWorker } from './support/worker-process';
 
@@ -10,20 +11,24 @@ import { assertBuilt, startWorker } from './support/worker-process';
  * Issue 6: a worker killed while a publish job runs leaves production untouched (the switch and the
  * job's success commit together), and the job completes after another worker picks it up. The
  * test holds the organization's agent row locked, as a concurrent apply would, so the first worker
- * waits mid-run (job marked running, its transaction open) and is killed there.
+ * waits mid-run (job marked running, its transaction open) and is killed there. On a database and
+ * queues of its own, so that the workers killed and started are the only ones that can take the job.
  */
 describe('a worker killed while publishing', () => {
   let t: TestApp;
   const workers: ChildProcess[] = [];
+  let isolated: IsolatedServices;
 
   beforeAll(async () => {
     assertBuilt();
-    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
-  });
+    isolated = await isolatedServices('publish_crash');
+    t = await createTestApp({ ...isolated.env, RATE_LIMIT_PER_MINUTE: '100000' });
+  }, 120_000);
 
   afterAll(async () => {
     for (const worker of workers) worker.kill('SIGKILL');
-    await t.close();
+    await t?.close();
+    await isolated?.drop();
   });
 
   it('leaves production unchanged, then the job succeeds on another worker', async () => {
@@ -51,12 +56,12 @@ describe('a worker killed while publishing', () => {
     const production = async () =>
       ((await request(t.server).get('/api/v1/agent').set(auth).expect(200)).body as Agent).productionVersion;
 
-    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    const holder = new Client({ connectionString: isolated.env.DATABASE_URL });
     await holder.connect();
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM agents WHERE organization_id = $1 FOR UPDATE', [organizationId]);
-      const slow = startWorker(41_000 + Math.floor(Math.random() * 1000));
+      const slow = startWorker(41_000 + Math.floor(Math.random() * 1000), isolated.env);
       workers.push(slow);
       await eventually(async () => (await poll()).status === 'running', 30_000, 50);
       // The worker's transaction is waiting for the row: it has not switched production.
@@ -70,7 +75,7 @@ describe('a worker killed while publishing', () => {
       await holder.end();
     }
 
-    workers.push(startWorker(42_000 + Math.floor(Math.random() * 1000)));
+    workers.push(startWorker(42_000 + Math.floor(Math.random() * 1000), isolated.env));
     await eventually(async () => (await poll()).status === 'succeeded', 60_000, 100);
     expect(await production()).toBe(1);
     expect((await poll()).productionLink).toBe(`${t.config.agentBaseUrl}/live/${organizationId}`);

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import type { WebhookEndpointWithSecret } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -190,7 +190,7 @@ describe('the SDK package (client/) installed from its tarball', () => {
     low: newSessionId(),
   };
 
-  let isolated: Awaited<ReturnType<typeof isolatedServices>> | undefined;
+  let isolated: IsolatedServices | undefined;
 
   /** Starts the app, subscribes an endpoint to session.analyzed and seeds four analyzed sessions; the endpoint's secret. */
   async function startApp(): Promise<string> {

@@ -12,6 +12,7 @@ import { Public } from '../src/common/auth/auth.decorators';
 import { REDIS } from '../src/common/redis/redis.module';
 import { Draining } from '../src/common/shutdown/draining';
 import type { Job, JobEnvelope } from './support/api-types';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, readUntil, type TestApp } from './support/test-app';
 import { assertBuilt, exitCodeOf, freePort, startService, startWorker } from './support/worker-process';
 
@@ -164,16 +165,26 @@ describe('graceful shutdown', () => {
   });
 });
 
+/**
+ * On a database and queues of its own: which process runs a job (the stopping worker, the next one)
+ * is what these tests check, and another spec's worker on the shared queues could take it.
+ */
 describe('the built service on SIGTERM', () => {
   let api: TestApp;
   let db: DataSource;
+  let isolated: IsolatedServices;
   const processes: ChildProcess[] = [];
 
   beforeAll(async () => {
     assertBuilt();
-    api = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000', LINK_MUTATIONS_PER_MINUTE: '100000' });
+    isolated = await isolatedServices('shutdown');
+    api = await createTestApp({
+      ...isolated.env,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MUTATIONS_PER_MINUTE: '100000',
+    });
     db = api.app.get(DataSource);
-  });
+  }, 120_000);
   // A worker left running would take the next test's job.
   afterEach(async () => {
     for (const child of processes.splice(0)) {
@@ -181,11 +192,14 @@ describe('the built service on SIGTERM', () => {
       await exitCodeOf(child);
     }
   });
-  afterAll(() => api.close());
+  afterAll(async () => {
+    await api?.close();
+    await isolated?.drop();
+  });
 
-  /** The built service, with its log lines collected when `launch` pipes them. */
-  function start(launch: (port: number) => ChildProcess, port: number) {
-    const child = launch(port);
+  /** The built service on this describe's database and queues, with its log lines collected when `launch` pipes them. */
+  function start(launch: (port: number, env: Record<string, string>) => ChildProcess, port: number) {
+    const child = launch(port, isolated.env);
     processes.push(child);
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -216,7 +230,12 @@ describe('the built service on SIGTERM', () => {
       const { key } = await api.createTenant();
       const port = await freePort();
       const service = start(
-        (p) => startService(p, { APP_ROLE: role, DEMO_SEED: 'false', LOG_LEVEL: 'info', ...env }, { output: 'pipe' }),
+        (p, own) =>
+          startService(
+            p,
+            { ...own, APP_ROLE: role, DEMO_SEED: 'false', LOG_LEVEL: 'info', ...env },
+            { output: 'pipe' },
+          ),
         port,
       );
       await eventually(() => answers(port, '/readyz'), 30_000, 100);
@@ -254,10 +273,11 @@ describe('the built service on SIGTERM', () => {
   it('a second SIGINT (Ctrl-C twice) ends the drain at once; the exit code is still 0', async () => {
     const port = await freePort();
     const service = start(
-      (p) =>
+      (p, own) =>
         startService(
           p,
           {
+            ...own,
             APP_ROLE: 'api',
             DEMO_SEED: 'false',
             LOG_LEVEL: 'info',
@@ -315,7 +335,7 @@ describe('the built service on SIGTERM', () => {
   it('APP_ROLE=worker: no drain; it finishes the job it runs and exits 0; a job queued meanwhile runs once, there or on the next worker', async () => {
     const running = await createLinkJob(500);
     const worker = start(
-      (p) => startWorker(p, { LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '120000' }, { output: 'pipe' }),
+      (p, own) => startWorker(p, { ...own, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '120000' }, { output: 'pipe' }),
       await freePort(),
     );
     await eventually(async () => (await running.job()).createdCount >= 25, 30_000, 20);
@@ -334,7 +354,7 @@ describe('the built service on SIGTERM', () => {
     expect(await running.job()).toMatchObject({ status: 'completed', createdCount: 500 });
     expect(await running.links()).toEqual({ links: 500, items: 500 });
 
-    start((p) => startWorker(p), await freePort());
+    start((p, own) => startWorker(p, own), await freePort());
     await eventually(async () => (await queuedMeanwhile.job()).status === 'completed', 60_000, 100);
     expect(await queuedMeanwhile.links()).toEqual({ links: 20, items: 20 });
   }, 120_000);
@@ -343,7 +363,7 @@ describe('the built service on SIGTERM', () => {
     const running = await createLinkJob(500);
     // A grace far shorter than the job: at some 300 links a second, the remaining ones need over a second.
     const worker = start(
-      (p) => startWorker(p, { LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '100' }, { output: 'pipe' }),
+      (p, own) => startWorker(p, { ...own, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '100' }, { output: 'pipe' }),
       await freePort(),
     );
     await eventually(async () => (await running.job()).createdCount >= 1, 30_000, 20);
@@ -354,7 +374,7 @@ describe('the built service on SIGTERM', () => {
     expect(atExit.status).toBe('processing');
     expect(atExit.createdCount).toBeLessThan(500);
 
-    start((p) => startWorker(p), await freePort());
+    start((p, own) => startWorker(p, own), await freePort());
     await eventually(async () => (await running.job()).status === 'completed', 60_000, 100);
     expect(await running.links()).toEqual({ links: 500, items: 500 });
   }, 120_000);

@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { RENDER_WORKER } from '../src/modules/thumbnails/card-renderer';
 import { LogoFetcher } from '../src/modules/thumbnails/rendering/logo-fetcher';
 import type { Job, JobEnvelope, JobItemPage, Link, LinkUpdate } from './support/api-types';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
 /**
@@ -79,7 +79,7 @@ describe('a drawing that never ends', () => {
     const counters = new Int32Array(workerData);
     parentPort.on('message', () => { Atomics.add(counters, 1, 1); for (;;) Atomics.add(counters, 0, 1); });`;
 
-  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+  let isolated: IsolatedServices;
 
   beforeAll(async () => {
     // Queues of its own: on the run's shared queues its stub thread drew other specs' cards (and

@@ -15,7 +15,7 @@ import type {
 } from './support/api-types';
 import { ingest, newSessionId, sessionBody } from './support/sessions';
 import { folded, sameLink } from './support/fold';
-import { isolatedServices } from './support/isolated-database';
+import { isolatedServices, type IsolatedServices } from './support/isolated-database';
 import { startReceiver, type Received } from './support/webhook-receiver';
 import { createTestApp, eventually, readUntil, type Tenant, type TestApp } from './support/test-app';
 
@@ -39,7 +39,7 @@ describe('webhooks', () => {
   let strict: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
-  let isolated: Awaited<ReturnType<typeof isolatedServices>>;
+  let isolated: IsolatedServices;
 
   beforeAll(async () => {
     // Its deliveries go to local receivers: a database and queues of its own (isolated-database.ts).
