@@ -11,7 +11,7 @@
 'use strict';
 const { readFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
-const { GROWTH_LIMIT, scaleReport } = require('./run/scale');
+const { GROWTH_LIMIT, roundsByScale, scaleReport } = require('./run/scale');
 
 /** @param {unknown} value */
 const fmt = (value) => (value === null || value === undefined ? '–' : String(value));
@@ -32,10 +32,12 @@ function main() {
     console.error('usage: node bench/scale-report.js --at 1=<results.json> --at 2=<…> --at 3=<…> [--project 10]');
     return 2;
   }
-  const scales = [...new Set(runs.map((r) => r.scale))].sort((a, b) => a - b);
-  const rounds = (/** @type {number} */ scale) => runs.filter((r) => r.scale === scale).length;
-  const heading = (/** @type {number} */ scale) =>
-    rounds(scale) === 1 ? `p50 at ${scale} M ms` : `p50 at ${scale} M ms (median of ${rounds(scale)})`;
+  const rounds = roundsByScale(runs);
+  const scales = [...rounds.keys()];
+  const heading = (/** @type {number} */ scale) => {
+    const count = rounds.get(scale)?.length ?? 0;
+    return count === 1 ? `p50 at ${scale} M ms` : `p50 at ${scale} M ms (median of ${count})`;
+  };
   const rows = scaleReport(runs, target);
   console.log(
     `| read | ${scales.map(heading).join(' | ')} | ${scales.at(-1)} M ÷ ${scales[0]} M (≤ ${GROWTH_LIMIT}) | p50 at ${target} M ms (fit) |`,

@@ -75,6 +75,17 @@ function median(values) {
 }
 
 /**
+ * The runs by scale, smallest first: several runs of one scale are its rounds.
+ * @template {{ scale: number }} R
+ * @param {R[]} runs
+ * @returns {Map<number, R[]>}
+ */
+function roundsByScale(runs) {
+  const scales = [...new Set(runs.map((run) => run.scale))].sort((a, b) => a - b);
+  return new Map(scales.map((scale) => [scale, runs.filter((run) => run.scale === scale)]));
+}
+
+/**
  * Every read measured at each scale (rows with a raw baseline: the hot reads and the redirect), by
  * key (its name before the dataset's counts were put in it): its p50s, growth from the smallest to
  * the largest scale, and its p50 projected at `target`. Several runs of one scale are rounds of it:
@@ -86,7 +97,8 @@ function median(values) {
  * @returns {ScaleRow[]}
  */
 function scaleReport(runs, target = 10) {
-  const scales = [...new Set(runs.map((run) => run.scale))].sort((a, b) => a - b);
+  const rounds = roundsByScale(runs);
+  const scales = [...rounds.keys()];
   const smallest = scales[0];
   const largest = scales[scales.length - 1];
   /** @param {{ name: string, key?: string }} row */
@@ -95,12 +107,11 @@ function scaleReport(runs, target = 10) {
   return names.map((name) => {
     /** @type {Record<string, number | null>} */
     const p50 = {};
-    for (const scale of scales) {
-      const rounds = runs
-        .filter((run) => run.scale === scale)
+    for (const [scale, runsOfScale] of rounds) {
+      const measured = runsOfScale
         .map((run) => run.scenarios.find((s) => keyOf(s) === name)?.p50_ms ?? null)
         .filter(/** @returns {value is number} */ (value) => value !== null);
-      p50[scale] = median(rounds);
+      p50[scale] = median(measured);
     }
     const first = p50[smallest];
     const last = p50[largest];
@@ -121,4 +132,4 @@ function scaleReport(runs, target = 10) {
   });
 }
 
-module.exports = { GROWTH_LIMIT, fitOf, median, project, scaleReport };
+module.exports = { GROWTH_LIMIT, fitOf, median, project, roundsByScale, scaleReport };
